@@ -1,0 +1,205 @@
+// Writes zod 4 source code for the JSON Schema subset the contract uses (see openapi/README.md).
+// Anything outside the subset is an error, so a new keyword cannot be silently ignored.
+
+export type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  oneOf?: JsonSchema[];
+  default?: unknown;
+  description?: string;
+  [key: string]: unknown;
+};
+
+/** Keywords that carry no validation and are left to the OpenAPI document. */
+const ANNOTATIONS = new Set([
+  'description',
+  'example',
+  'examples',
+  'title',
+  'summary',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'externalDocs',
+]);
+const SUPPORTED = new Set([
+  '$ref',
+  'type',
+  'enum',
+  'const',
+  'format',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'items',
+  'minItems',
+  'maxItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'oneOf',
+  'default',
+  'uniqueItems',
+]);
+
+export type ZodWriterOptions = {
+  /** Name of the generated constant for a `#/components/schemas/<name>` reference. */
+  refName: (name: string) => string;
+  /** Query and path parameters arrive as strings: numbers and booleans are coerced. */
+  coerce?: boolean;
+  /** Where the schema sits, for error messages. */
+  at: string;
+};
+
+const lit = (value: unknown) => JSON.stringify(value);
+
+export function zodFor(schema: JsonSchema, opts: ZodWriterOptions): string {
+  for (const key of Object.keys(schema)) {
+    if (!SUPPORTED.has(key) && !ANNOTATIONS.has(key) && !key.startsWith('x-')) {
+      throw new Error(`${opts.at}: keyword "${key}" is outside the contract's schema subset`);
+    }
+  }
+  if (schema.$ref) {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    return opts.refName(name);
+  }
+  if (schema.oneOf) return oneOf(schema.oneOf, opts);
+
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const nullable = types.includes('null');
+  const nonNull = types.filter((t) => t !== 'null');
+  if (nonNull.length > 1) throw new Error(`${opts.at}: only one non-null type is supported`);
+  let code = base(nonNull[0], schema, opts);
+  if (nullable) code += '.nullable()';
+  if (schema.default !== undefined) code += `.default(${lit(schema.default)})`;
+  return code;
+}
+
+function oneOf(alternatives: JsonSchema[], opts: ZodWriterOptions): string {
+  const isNull = (s: JsonSchema) => s.type === 'null';
+  const rest = alternatives.filter((s) => !isNull(s));
+  const nullable = rest.length < alternatives.length;
+  const parts = rest.map((s, i) => zodFor(s, { ...opts, at: `${opts.at}/oneOf/${i}` }));
+  let code: string;
+  if (parts.length === 1) code = parts[0];
+  else if (rest.every((s) => s.const !== undefined)) code = `z.enum([${rest.map((s) => lit(s.const)).join(', ')}])`;
+  else code = `z.union([${parts.join(', ')}])`;
+  return nullable ? `${code}.nullable()` : code;
+}
+
+function base(type: string | undefined, schema: JsonSchema, opts: ZodWriterOptions): string {
+  if (schema.const !== undefined) return `z.literal(${lit(schema.const)})`;
+  if (schema.enum) {
+    const values = schema.enum.filter((v) => v !== null);
+    if (values.every((v) => typeof v === 'string')) return `z.enum([${values.map(lit).join(', ')}])`;
+    return `z.union([${values.map((v) => `z.literal(${lit(v)})`).join(', ')}])`;
+  }
+  switch (type) {
+    case 'string':
+      return stringSchema(schema);
+    case 'integer':
+    case 'number': {
+      let code = opts.coerce ? 'z.coerce.number()' : 'z.number()';
+      if (type === 'integer') code += '.int()';
+      if (schema.minimum !== undefined) code += `.min(${schema.minimum})`;
+      if (schema.maximum !== undefined) code += `.max(${schema.maximum})`;
+      return code;
+    }
+    case 'boolean':
+      return opts.coerce ? 'z.enum(["true", "false"]).transform((v) => v === "true")' : 'z.boolean()';
+    case 'array': {
+      if (!schema.items) throw new Error(`${opts.at}: array without items`);
+      let code = `z.array(${zodFor(schema.items, { ...opts, at: `${opts.at}/items` })})`;
+      if (schema.minItems !== undefined) code += `.min(${schema.minItems})`;
+      if (schema.maxItems !== undefined) code += `.max(${schema.maxItems})`;
+      return code;
+    }
+    case 'object':
+      return objectSchema(schema, opts);
+    case undefined:
+      return 'z.unknown()';
+    default:
+      throw new Error(`${opts.at}: unsupported type ${type}`);
+  }
+}
+
+function stringSchema(schema: JsonSchema): string {
+  let code: string;
+  switch (schema.format) {
+    case 'email':
+      code = 'z.email()';
+      break;
+    case 'uuid':
+      code = 'z.uuid()';
+      break;
+    case 'date':
+      code = 'z.iso.date()';
+      break;
+    case 'date-time':
+      // Input date-times must carry a time zone; `Z` or an offset.
+      code = 'z.iso.datetime({ offset: true })';
+      break;
+    case 'uri':
+      code = 'z.url()';
+      break;
+    case 'binary':
+      return 'z.union([z.instanceof(Blob), z.string()])';
+    case undefined:
+      code = 'z.string()';
+      break;
+    default:
+      code = 'z.string()';
+  }
+  if (schema.minLength !== undefined) code += `.min(${schema.minLength})`;
+  if (schema.maxLength !== undefined) code += `.max(${schema.maxLength})`;
+  if (schema.pattern !== undefined) code += `.regex(new RegExp(${lit(schema.pattern)}))`;
+  return code;
+}
+
+function objectSchema(schema: JsonSchema, opts: ZodWriterOptions): string {
+  const required = new Set(schema.required ?? []);
+  const props = Object.entries(schema.properties ?? {}).map(([key, prop]) => {
+    let code = zodFor(prop, { ...opts, at: `${opts.at}/properties/${key}` });
+    if (!required.has(key) && prop.default === undefined) code += '.optional()';
+    return `${lit(key)}: ${code}`;
+  });
+  const shape = `{ ${props.join(', ')} }`;
+  const extra = schema.additionalProperties;
+  if (extra === false) return `z.strictObject(${shape})`;
+  if (extra && typeof extra === 'object') {
+    if (props.length === 0) {
+      return `z.record(z.string(), ${zodFor(extra, { ...opts, at: `${opts.at}/additionalProperties` })})`;
+    }
+    return `z.object(${shape}).catchall(${zodFor(extra, { ...opts, at: `${opts.at}/additionalProperties` })})`;
+  }
+  return `z.object(${shape})`;
+}
+
+/** Every `#/components/schemas/<name>` a schema refers to, directly or nested. */
+export function refsOf(schema: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) for (const item of schema) refsOf(item, found);
+  else if (schema && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+        found.add(value.slice('#/components/schemas/'.length));
+      } else if (key !== 'example' && key !== 'examples') refsOf(value, found);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,62 @@
+// The generated zod routes and openapi-typescript's types describe the same contract: for every operation
+// the request body, path parameters, query and every JSON response body have the same TypeScript type.
+// The assertions are checked by `tsc` (npm run typecheck, part of npm test); the runtime test below makes
+// sure the two generated files cover the same operations.
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import type { operations } from '../../generated/api.d.ts';
+import { operations as operationTable } from '../../generated/operations.ts';
+import { routes } from '../../generated/routes.ts';
+
+type Routes = typeof routes;
+type Id = keyof Routes & keyof operations;
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Json<C> = C extends { 'application/json': infer M } ? M : never;
+type SchemaOf<M> = M extends { schema: infer S extends z.ZodType } ? S : never;
+
+// Request body: what a client sends (zod input type, so defaults stay optional).
+type ZodBody<R> = R extends { request: { body: { content: infer C } } }
+  ? z.input<SchemaOf<C extends { 'application/json': unknown } ? Json<C> : C[keyof C]>>
+  : never;
+type SpecBody<O> = O extends { requestBody?: { content: infer C } } ? C[keyof C] : never;
+
+// Path parameters as the handler sees them.
+type ZodParams<R> = R extends { request: { params: infer P extends z.ZodType } } ? z.output<P> : never;
+type SpecParams<O> = O extends { parameters: { path: infer P } } ? ([P] extends [never] ? never : P) : never;
+
+// Query: openapi-typescript marks parameters with defaults optional, the parsed zod output fills them in.
+type ZodQuery<R> = R extends { request: { query: infer Q extends z.ZodType } } ? Partial<z.output<Q>> : never;
+type SpecQuery<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [undefined] ? never : Partial<Exclude<Q, undefined>>) : never;
+
+// JSON response bodies per status.
+type ZodResponses<R> = R extends { responses: infer Rs }
+  ? { [S in keyof Rs]: Rs[S] extends { content: infer C } ? z.output<SchemaOf<C[keyof C]>> : never }
+  : never;
+type SpecResponses<O> = O extends { responses: infer Rs }
+  ? { [S in keyof Rs]: Rs[S] extends { content: infer C } ? C[keyof C] : never }
+  : never;
+
+type Check<F extends 'body' | 'params' | 'query' | 'responses'> = {
+  [K in Id]: F extends 'body'
+    ? Equal<ZodBody<Routes[K]>, SpecBody<operations[K]>>
+    : F extends 'params'
+      ? Equal<ZodParams<Routes[K]>, SpecParams<operations[K]>>
+      : F extends 'query'
+        ? Equal<ZodQuery<Routes[K]>, SpecQuery<operations[K]>>
+        : Equal<ZodResponses<Routes[K]>, SpecResponses<operations[K]>>;
+};
+type AllTrue = { [K in Id]: true };
+
+describe('generated zod routes', () => {
+  it('have the same request and response types as openapi-typescript, operation by operation', () => {
+    expectTypeOf<Check<'body'>>().toEqualTypeOf<AllTrue>();
+    expectTypeOf<Check<'params'>>().toEqualTypeOf<AllTrue>();
+    expectTypeOf<Check<'query'>>().toEqualTypeOf<AllTrue>();
+    expectTypeOf<Check<'responses'>>().toEqualTypeOf<AllTrue>();
+  });
+
+  it('cover exactly the operations of the operation table', () => {
+    expect(Object.keys(routes).sort()).toEqual(Object.keys(operationTable).sort());
+  });
+});

@@ -1,0 +1,54 @@
+// Starts a child process that serves HTTP on 127.0.0.1 and stops it by its own PID.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type Started = { url: string; stop: () => Promise<void>; output: () => string };
+
+/** Runs `command args`, waits until `url + readyPath` answers, and returns a handle to stop it. */
+export async function startHttpProcess(
+  command: string,
+  args: string[],
+  url: string,
+  readyPath = '/',
+  timeoutMs = 60_000,
+): Promise<Started> {
+  let log = '';
+  const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  child.stdout?.on('data', (d) => {
+    log += d;
+  });
+  child.stderr?.on('data', (d) => {
+    log += d;
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${command} exited early:\n${log}`);
+    try {
+      await fetch(url + readyPath);
+      return { url, stop, output: () => log };
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  await stop();
+  throw new Error(`${command} did not start within ${timeoutMs} ms:\n${log}`);
+}
