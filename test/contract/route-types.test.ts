@@ -16,10 +16,9 @@ type Json<C> = C extends { 'application/json': infer M } ? M : never;
 type SchemaOf<M> = M extends { schema: infer S extends z.ZodType } ? S : never;
 
 // Request body: what a client sends (zod input type, so defaults stay optional).
-type ZodBody<R> = R extends { request: { body: { content: infer C } } }
-  ? z.input<SchemaOf<C extends { 'application/json': unknown } ? Json<C> : C[keyof C]>>
-  : never;
-type SpecBody<O> = O extends { requestBody?: { content: infer C } } ? C[keyof C] : never;
+// Only JSON bodies: a multipart file is a File at run time and a `string` in openapi-typescript's model.
+type ZodBody<R> = R extends { request: { body: { content: infer C } } } ? z.input<SchemaOf<Json<C>>> : never;
+type SpecBody<O> = O extends { requestBody?: { content: infer C } } ? Json<C> : never;
 
 // Path parameters as the handler sees them.
 type ZodParams<R> = R extends { request: { params: infer P extends z.ZodType } } ? z.output<P> : never;
@@ -29,12 +28,13 @@ type SpecParams<O> = O extends { parameters: { path: infer P } } ? ([P] extends 
 type ZodQuery<R> = R extends { request: { query: infer Q extends z.ZodType } } ? Partial<z.output<Q>> : never;
 type SpecQuery<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [undefined] ? never : Partial<Exclude<Q, undefined>>) : never;
 
-// JSON response bodies per status.
+// JSON and problem+json response bodies per status (a file download's bytes are left out, as above).
+type JsonLike<C> = C extends { 'application/json': infer M } ? M : C extends { 'application/problem+json': infer M } ? M : never;
 type ZodResponses<R> = R extends { responses: infer Rs }
-  ? { [S in keyof Rs]: Rs[S] extends { content: infer C } ? z.output<SchemaOf<C[keyof C]>> : never }
+  ? { [S in keyof Rs]: Rs[S] extends { content: infer C } ? z.output<SchemaOf<JsonLike<C>>> : never }
   : never;
 type SpecResponses<O> = O extends { responses: infer Rs }
-  ? { [S in keyof Rs]: Rs[S] extends { content: infer C } ? C[keyof C] : never }
+  ? { [S in keyof Rs]: Rs[S] extends { content: infer C } ? JsonLike<C> : never }
   : never;
 
 type Check<F extends 'body' | 'params' | 'query' | 'responses'> = {
