@@ -168,7 +168,7 @@ function stringSchema(schema: JsonSchema): string {
   }
   if (schema.minLength !== undefined) code += `.min(${schema.minLength})`;
   if (schema.maxLength !== undefined) code += `.max(${schema.maxLength})`;
-  if (schema.pattern !== undefined) code += `.regex(new RegExp(${lit(schema.pattern)}))`;
+  if (schema.pattern !== undefined) code += `.regex(/${schema.pattern.replace(/\//g, '\\/')}/)`;
   return code;
 }
 

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceProblems, contract, contractOperations } from '../harness/contract.ts';
 import { freePort, type Started, startHttpProcess } from '../harness/processes.ts';
 
-type Parameter = { name: string; in: string; required?: boolean; example?: unknown; schema?: { example?: unknown; default?: unknown; enum?: unknown[] } };
+type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  schema?: { example?: unknown; default?: unknown; enum?: unknown[] };
+};
 type Media = { schema?: unknown; example?: unknown; examples?: Record<string, { value?: unknown; $ref?: string }> };
 
 const resolve = <T>(value: T | { $ref: string }): T => {
@@ -23,12 +29,14 @@ const exampleOf = (media: Media): unknown => {
   return first ? resolve(first).value : undefined;
 };
 
-const parameterValue = (p: Parameter) => String(p.example ?? p.schema?.example ?? p.schema?.default ?? p.schema?.enum?.[0] ?? 'x');
+const parameterValue = (p: Parameter) =>
+  String(p.example ?? p.schema?.example ?? p.schema?.default ?? p.schema?.enum?.[0] ?? 'x');
 
 function requestFor(path: string, pathItem: Record<string, unknown>, operation: Record<string, unknown>) {
-  const params = [...((pathItem.parameters ?? []) as Parameter[]), ...((operation.parameters ?? []) as Parameter[])].map(
-    (p) => resolve(p),
-  );
+  const params = [
+    ...((pathItem.parameters ?? []) as Parameter[]),
+    ...((operation.parameters ?? []) as Parameter[]),
+  ].map((p) => resolve(p));
   let url = path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
@@ -63,7 +71,11 @@ let prism: Started;
 beforeAll(async () => {
   const port = await freePort();
   const bin = join(process.cwd(), 'node_modules', '.bin', 'prism');
-  prism = await startHttpProcess(bin, ['mock', 'generated/openapi.en.json', '--port', String(port), '--host', '127.0.0.1', '--errors'], `http://127.0.0.1:${port}`);
+  prism = await startHttpProcess(
+    bin,
+    ['mock', 'generated/openapi.en.json', '--port', String(port), '--host', '127.0.0.1', '--errors'],
+    `http://127.0.0.1:${port}`,
+  );
 });
 
 afterAll(async () => {
@@ -77,13 +89,22 @@ describe('Prism mock of the contract', () => {
     expect(operations.length).toBeGreaterThanOrEqual(102);
   });
 
-  it.each(operations.map((o) => [o.operation.operationId, o] as const))('%s answers a schema-valid example', async (_id, o) => {
-    const request = requestFor(o.path, o.pathItem, o.operation);
-    const response = await fetch(`${prism.url}${request.url}`, { method: o.method.toUpperCase(), headers: request.headers, body: request.body });
-    const type = response.headers.get('content-type') ?? '';
-    const body = type.includes('json') ? await response.json() : await response.text();
-    expect(response.status, JSON.stringify(body).slice(0, 1500)).toBeGreaterThanOrEqual(200);
-    expect(response.status, JSON.stringify(body).slice(0, 1500)).toBeLessThan(300);
-    expect(conformanceProblems(o.operation.operationId, { status: response.status, headers: response.headers, body })).toEqual([]);
-  });
+  it.each(operations.map((o) => [o.operation.operationId, o] as const))(
+    '%s answers a schema-valid example',
+    async (_id, o) => {
+      const request = requestFor(o.path, o.pathItem, o.operation);
+      const response = await fetch(`${prism.url}${request.url}`, {
+        method: o.method.toUpperCase(),
+        headers: request.headers,
+        body: request.body,
+      });
+      const type = response.headers.get('content-type') ?? '';
+      const body = type.includes('json') ? await response.json() : await response.text();
+      expect(response.status, JSON.stringify(body).slice(0, 1500)).toBeGreaterThanOrEqual(200);
+      expect(response.status, JSON.stringify(body).slice(0, 1500)).toBeLessThan(300);
+      expect(
+        conformanceProblems(o.operation.operationId, { status: response.status, headers: response.headers, body }),
+      ).toEqual([]);
+    },
+  );
 });

@@ -26,10 +26,18 @@ type SpecParams<O> = O extends { parameters: { path: infer P } } ? ([P] extends 
 
 // Query: openapi-typescript marks parameters with defaults optional, the parsed zod output fills them in.
 type ZodQuery<R> = R extends { request: { query: infer Q extends z.ZodType } } ? Partial<z.output<Q>> : never;
-type SpecQuery<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [undefined] ? never : Partial<Exclude<Q, undefined>>) : never;
+type SpecQuery<O> = O extends { parameters: { query?: infer Q } }
+  ? [Q] extends [undefined]
+    ? never
+    : Partial<Exclude<Q, undefined>>
+  : never;
 
 // JSON and problem+json response bodies per status (a file download's bytes are left out, as above).
-type JsonLike<C> = C extends { 'application/json': infer M } ? M : C extends { 'application/problem+json': infer M } ? M : never;
+type JsonLike<C> = C extends { 'application/json': infer M }
+  ? M
+  : C extends { 'application/problem+json': infer M }
+    ? M
+    : never;
 type ZodResponses<R> = R extends { responses: infer Rs }
   ? { [S in keyof Rs]: Rs[S] extends { content: infer C } ? z.output<SchemaOf<JsonLike<C>>> : never }
   : never;

@@ -8,7 +8,11 @@ import addFormatsModule from 'ajv-formats';
 type Json = Record<string, unknown>;
 type Ref = { $ref: string };
 type Header = { required?: boolean; schema: Json };
-type Response = { description: string; headers?: Record<string, Header | Ref>; content?: Record<string, { schema: Json }> };
+type Response = {
+  description: string;
+  headers?: Record<string, Header | Ref>;
+  content?: Record<string, { schema: Json }>;
+};
 type Operation = { operationId: string; responses: Record<string, Response | Ref>; [key: string]: unknown };
 export type Contract = {
   paths: Record<string, Record<string, Operation>>;
@@ -16,7 +20,9 @@ export type Contract = {
   webhooks?: Record<string, Record<string, Operation>>;
 };
 
-export const contract = JSON.parse(readFileSync(new URL('../../generated/openapi.en.json', import.meta.url), 'utf8')) as Contract;
+export const contract = JSON.parse(
+  readFileSync(new URL('../../generated/openapi.en.json', import.meta.url), 'utf8'),
+) as Contract;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
@@ -62,7 +68,7 @@ function validatorFor(pointer: string): ValidateFunction {
   return validate;
 }
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const describe = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ');
 
@@ -87,11 +93,11 @@ export function conformanceProblems(operationId: string, response: ObservedRespo
     return problems;
   }
   if (!actualType.includes('json')) return problems;
-  const responsePointer = `/paths/${escape(path)}/${method}/responses/${response.status}`;
+  const responsePointer = `/paths/${escapePointer(path)}/${method}/responses/${response.status}`;
   const pointer =
     '$ref' in declared
-      ? `${(declared as Ref).$ref.slice(1)}/content/${escape(actualType)}/schema`
-      : `${responsePointer}/content/${escape(actualType)}/schema`;
+      ? `${(declared as Ref).$ref.slice(1)}/content/${escapePointer(actualType)}/schema`
+      : `${responsePointer}/content/${escapePointer(actualType)}/schema`;
   const validate = validatorFor(pointer);
   if (!validate(response.body)) problems.push(`body: ${describe(validate.errors)}`);
   return problems;

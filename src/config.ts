@@ -1,0 +1,25 @@
+// The environment, validated once at start.
+import { z } from 'zod';
+
+const schema = z.object({
+  DATABASE_URL: z.string().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+  /** Comma list of proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address. */
+  TRUSTED_PROXIES: z.string().default(''),
+  /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
+  DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof schema> & { publicUrl: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.parse(env);
+  const publicUrl = (parsed.PUBLIC_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/$/, '');
+  return { ...parsed, publicUrl };
+}

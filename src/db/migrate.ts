@@ -1,0 +1,18 @@
+// Forward-only migrations from drizzle/ (SQL written by drizzle-kit, plus hand-written ones for tenancy).
+import { fileURLToPath } from 'node:url';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export async function runMigrations(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    // Serialise concurrent starters (several API processes) on one advisory lock.
+    await sql`select pg_advisory_lock(72173001)`;
+    await migrate(drizzle(sql), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await sql.end();
+  }
+}

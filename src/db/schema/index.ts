@@ -1,0 +1,3 @@
+export * from './crm.ts';
+export * from './events.ts';
+export * from './platform.ts';

@@ -1,0 +1,89 @@
+// Companies, their users and API keys.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { companyId, createdAt, ts, updatedAt } from './columns.ts';
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+export const companies = pgTable('companies', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  legalName: text('legal_name'),
+  email: text('email'),
+  phone: text('phone'),
+  website: text('website'),
+  address: text('address'),
+  postalCode: text('postal_code'),
+  city: text('city'),
+  country: text('country').notNull().default('NL'),
+  language: text('language').notNull().default('nl'),
+  timeZone: text('time_zone').notNull().default('Europe/Amsterdam'),
+  currency: text('currency').notNull().default('EUR'),
+  vatNumber: text('vat_number'),
+  cocNumber: text('coc_number'),
+  iban: text('iban'),
+  pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
+  defaultTaxRate: numeric('default_tax_rate', { precision: 5, scale: 2 }).notNull().default('21.00'),
+  defaultPaymentTermDays: integer('default_payment_term_days').notNull().default(14),
+  defaultQuoteValidityDays: integer('default_quote_validity_days').notNull().default(30),
+  features: text('features').array().notNull().default(sql`'{}'::text[]`),
+  suspendedAt: ts('suspended_at'),
+  subscriptionActive: boolean('subscription_active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    role: text('role'),
+    isOwner: boolean('is_owner').notNull().default(false),
+    status: text('status').notNull().default('active'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    uniqueIndex('users_email').on(t.companyId, sql`lower(${t.email})`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: bytea('key_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    allowedIps: text('allowed_ips').array().notNull().default(sql`'{}'::text[]`),
+    expiresAt: ts('expires_at'),
+    /** The moment the key stops working: now for a revocation, the end of the overlap for a renewal. */
+    revokedAt: ts('revoked_at'),
+    renewedFromId: text('renewed_from_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    uniqueIndex('api_keys_hash').on(t.keyHash),
+    index('api_keys_company').on(t.companyId, t.createdAt),
+    foreignKey({ columns: [t.companyId, t.renewedFromId], foreignColumns: [t.companyId, t.id] }),
+  ],
+);

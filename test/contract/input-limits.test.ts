@@ -1,0 +1,74 @@
+// Everything a client can send is bounded in the contract (OWASP API4): strings have a maximum length, an
+// enum, a const or a bounded format; numbers have a minimum and maximum; arrays have maxItems. Bodies are
+// closed (additionalProperties: false). This replaces Spectral's owasp string rules (see .spectral.yaml).
+import { describe, expect, it } from 'vitest';
+import { contract, contractOperations } from '../harness/contract.ts';
+
+type Schema = Record<string, unknown>;
+const BOUNDED_FORMATS = new Set(['uuid', 'date', 'date-time', 'binary']);
+
+const resolve = (schema: Schema): Schema => {
+  const ref = schema.$ref as string | undefined;
+  if (!ref) return schema;
+  const [, section, name] = ref.match(/^#\/components\/([^/]+)\/(.+)$/) ?? [];
+  return {
+    ...(contract.components[section][name] as Schema),
+    ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')),
+  };
+};
+
+function unbounded(schema: Schema, at: string, inBody: boolean, out: string[], seen = new Set<string>()): string[] {
+  if (typeof schema.$ref === 'string') {
+    if (seen.has(schema.$ref)) return out;
+    return unbounded(resolve(schema), at, inBody, out, new Set([...seen, schema.$ref]));
+  }
+  for (const [i, alt] of ((schema.oneOf ?? []) as Schema[]).entries())
+    unbounded(alt, `${at}/oneOf/${i}`, inBody, out, seen);
+  const types = ([] as unknown[]).concat(schema.type ?? []);
+  if (types.includes('string') && schema.enum === undefined && schema.const === undefined) {
+    if (schema.maxLength === undefined && !BOUNDED_FORMATS.has(String(schema.format)))
+      out.push(`${at}: string without maxLength`);
+  }
+  if (
+    (types.includes('integer') || types.includes('number')) &&
+    (schema.minimum === undefined || schema.maximum === undefined)
+  ) {
+    out.push(`${at}: number without minimum and maximum`);
+  }
+  if (types.includes('array')) {
+    if (schema.maxItems === undefined) out.push(`${at}: array without maxItems`);
+    if (schema.items) unbounded(schema.items as Schema, `${at}/items`, inBody, out, seen);
+  }
+  if (types.includes('object')) {
+    if (inBody && schema.additionalProperties !== false) out.push(`${at}: object that accepts unknown fields`);
+    for (const [key, prop] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
+      unbounded(prop, `${at}/${key}`, inBody, out, seen);
+    }
+  }
+  return out;
+}
+
+describe('input limits of the contract', () => {
+  const cases = contractOperations().map(
+    ({ operation, pathItem }) => [operation.operationId, operation, pathItem] as const,
+  );
+
+  it.each(cases)('%s bounds every parameter and body field', (id, operation, pathItem) => {
+    const problems: string[] = [];
+    const params = [...((pathItem.parameters ?? []) as Schema[]), ...((operation.parameters ?? []) as Schema[])].map(
+      resolve,
+    );
+    for (const p of params) unbounded(p.schema as Schema, `${id} ${p.in} ${p.name}`, false, problems);
+    const body = operation.requestBody as { content: Record<string, { schema: Schema }> } | undefined;
+    for (const [type, media] of Object.entries(body?.content ?? {}))
+      unbounded(media.schema, `${id} body ${type}`, true, problems);
+    expect(problems).toEqual([]);
+  });
+
+  it('finds an unbounded input when there is one', () => {
+    expect(unbounded({ type: 'object', properties: { a: { type: 'string' } } }, 'x', true, [])).toEqual([
+      'x: object that accepts unknown fields',
+      'x/a: string without maxLength',
+    ]);
+  });
+});
