@@ -43,6 +43,11 @@ export function problemBody(
 /** Writes the problem as `application/problem+json` with its localized title. */
 export function problemResponse(c: Context, problem: ApiProblem): Response {
   const language = (c.get('language') as Language | undefined) ?? 'en';
+  if ('storedBody' in problem && 'storedStatus' in problem) {
+    const headers = new Headers(problem.headers);
+    headers.set('Content-Type', 'application/problem+json');
+    return new Response(JSON.stringify(problem.storedBody), { status: Number(problem.storedStatus), headers });
+  }
   const body = problemBody(problem, {
     errorsUrl: c.get('errorsUrl') ?? '/errors',
     language,

@@ -21,8 +21,12 @@ export const customers = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
-    type: text('type').notNull().default('individual'),
-    status: text('status').notNull().default('lead'),
+    type: text('type', { enum: ['individual', 'business'] })
+      .notNull()
+      .default('individual'),
+    status: text('status', { enum: ['lead', 'customer'] })
+      .notNull()
+      .default('lead'),
     name: text('name'),
     email: text('email').notNull(),
     phone: text('phone'),
@@ -53,7 +57,7 @@ export const notes = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
-    parentType: text('parent_type').notNull(),
+    parentType: text('parent_type', { enum: ['customer', 'deal'] }).notNull(),
     customerId: uuid('customer_id'),
     dealId: uuid('deal_id'),
     content: text('content').notNull(),
@@ -82,7 +86,9 @@ export const pipelineStages = pgTable(
     nameEn: text('name_en'),
     nameDe: text('name_de'),
     nameFr: text('name_fr'),
-    type: text('type').notNull().default('open'),
+    type: text('type', { enum: ['open', 'won', 'lost'] })
+      .notNull()
+      .default('open'),
     isDefault: boolean('is_default').notNull().default(false),
     position: integer('position').notNull(),
     probability: numeric('probability', { precision: 5, scale: 2 }).notNull().default('0.00'),
@@ -113,7 +119,7 @@ export const taskStatuses = pgTable(
     id: uuid('id').notNull(),
     boardId: uuid('board_id').notNull(),
     name: text('name').notNull(),
-    category: text('category').notNull(),
+    category: text('category', { enum: ['open', 'in_progress', 'completed', 'cancelled'] }).notNull(),
     color: text('color'),
     position: integer('position').notNull(),
     isDefault: boolean('is_default').notNull().default(false),

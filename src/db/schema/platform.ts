@@ -29,7 +29,9 @@ export const companies = pgTable('companies', {
   postalCode: text('postal_code'),
   city: text('city'),
   country: text('country').notNull().default('NL'),
-  language: text('language').notNull().default('nl'),
+  language: text('language', { enum: ['nl', 'en', 'de', 'fr'] })
+    .notNull()
+    .default('nl'),
   timeZone: text('time_zone').notNull().default('Europe/Amsterdam'),
   currency: text('currency').notNull().default('EUR'),
   vatNumber: text('vat_number'),
@@ -55,7 +57,9 @@ export const users = pgTable(
     email: text('email').notNull(),
     role: text('role'),
     isOwner: boolean('is_owner').notNull().default(false),
-    status: text('status').notNull().default('active'),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,0 +1,49 @@
+// createApp(deps): the OpenAPIHono app with the pipeline, every operation's handler (or its 501), the
+// served contract, and problems for everything that goes wrong.
+
+import { readFileSync } from 'node:fs';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Deps } from './deps.ts';
+import type { AppEnv } from './http/app-env.ts';
+import { registerOperations } from './http/operations.ts';
+import { API_PREFIX, apiPipeline } from './http/pipeline.ts';
+import { ApiProblem, problemResponse } from './http/problems.ts';
+import { validationProblem } from './http/validation.ts';
+
+const contractJson = readFileSync(new URL('../generated/openapi.en.json', import.meta.url), 'utf8');
+
+export function createApp(deps: Deps) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationProblem(result.error, result.target);
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+
+  app.get(`${API_PREFIX}/openapi.json`, (c) =>
+    c.body(contractJson, 200, { 'Content-Type': 'application/json', 'Content-Language': 'en' }),
+  );
+
+  const onError = (error: Error, c: Context<AppEnv>) => {
+    if (error instanceof ApiProblem) return problemResponse(c, error);
+    deps.log.error({ err: error, requestId: c.get('requestId') }, 'unexpected failure');
+    return problemResponse(
+      c,
+      new ApiProblem('internal_error', 'Something went wrong on our side; the request id tells us what.'),
+    );
+  };
+  const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
+  api.use('*', apiPipeline());
+  registerOperations(api);
+  api.onError(onError);
+  app.route(API_PREFIX, api);
+
+  app.notFound((c) => problemResponse(c, new ApiProblem('not_found', 'There is nothing at this address.')));
+  app.onError(onError);
+  return app;
+}

@@ -1,0 +1,84 @@
+// Looks up API keys by hash, with an in-process cache that every API process empties on Postgres
+// NOTIFY (api_keys_changed, companies_changed), so a revocation counts on the next request everywhere.
+import type { Sql } from '../db/client.ts';
+import { isScope, type Scope } from './scopes.ts';
+
+export type KeyRecord = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  allowedIps: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+  company: {
+    id: string;
+    name: string;
+    language: string;
+    features: string[];
+    suspended: boolean;
+    subscriptionActive: boolean;
+  };
+};
+
+const TTL_MS = 60_000;
+
+export class KeyStore {
+  private readonly cache = new Map<string, { record: KeyRecord; loadedAt: number }>();
+  private unlisten: Array<() => Promise<void>> = [];
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Subscribes to invalidations; call once per process before serving. */
+  async listen(): Promise<void> {
+    const keys = await this.sql.listen('api_keys_changed', (hashHex) => this.cache.delete(hashHex));
+    const companies = await this.sql.listen('companies_changed', (companyId) => {
+      for (const [hash, entry] of this.cache) if (entry.record.company.id === companyId) this.cache.delete(hash);
+    });
+    this.unlisten = [keys.unlisten, companies.unlisten];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.unlisten.map((u) => u()));
+  }
+
+  async find(hash: Buffer): Promise<KeyRecord | undefined> {
+    const hex = hash.toString('hex');
+    const cached = this.cache.get(hex);
+    if (cached && Date.now() - cached.loadedAt < TTL_MS) return cached.record;
+    const record = await this.load(hash);
+    if (record) this.cache.set(hex, { record, loadedAt: Date.now() });
+    else this.cache.delete(hex);
+    return record;
+  }
+
+  private async load(hash: Buffer): Promise<KeyRecord | undefined> {
+    // Runs with the service's own rights: authentication happens before a tenant is known.
+    const [row] = await this.sql`
+      select k.id, k.name, k.prefix, k.scopes, k.allowed_ips, k.expires_at, k.revoked_at, k.created_at,
+             c.id as company_id, c.name as company_name, c.language, c.features,
+             c.suspended_at is not null as suspended, c.subscription_active
+      from api_keys k join companies c on c.id = k.company_id
+      where k.key_hash = ${hash}`;
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix,
+      scopes: (row.scopes as string[]).filter(isScope),
+      allowedIps: row.allowed_ips,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+      createdAt: row.created_at,
+      company: {
+        id: row.company_id,
+        name: row.company_name,
+        language: row.language,
+        features: row.features,
+        suspended: row.suspended,
+        subscriptionActive: row.subscription_active,
+      },
+    };
+  }
+}

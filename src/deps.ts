@@ -1,0 +1,16 @@
+// Everything the API needs from outside, created once per process (src/main.ts) or per test.
+import type { Logger } from 'pino';
+import type { KeyStore } from './auth/key-store.ts';
+import type { Config } from './config.ts';
+import type { Db, Sql } from './db/client.ts';
+import type { RateLimits } from './http/rate-limit.ts';
+
+export type Deps = {
+  config: Config;
+  sql: Sql;
+  db: Db;
+  keys: KeyStore;
+  keyLimits: RateLimits;
+  authFailureLimits: RateLimits;
+  log: Logger;
+};

@@ -1,0 +1,17 @@
+// What every request carries through the middleware chain into its handler.
+import type { Operation, OperationId } from '../../generated/operations.ts';
+import type { AuthContext } from '../auth/authenticate.ts';
+import type { Deps } from '../deps.ts';
+import type { Language } from './language.ts';
+
+export type AppVariables = {
+  deps: Deps;
+  requestId: string;
+  errorsUrl: string;
+  language: Language;
+  operationId: OperationId;
+  operation: Operation;
+  auth: AuthContext;
+};
+
+export type AppEnv = { Variables: AppVariables };

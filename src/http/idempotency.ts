@@ -1,0 +1,121 @@
+// Idempotent creation. With an Idempotency-Key, the creation and its stored response commit in one
+// transaction: a crash leaves both or neither. A concurrent repeat finds the key's advisory lock taken
+// (409 idempotency_in_progress); a later repeat replays the stored response; the same key with another
+// request is refused (422 idempotency_key_reused). Business errors (ApiProblem) are stored and replayed
+// too; unexpected failures are not, so the request can be retried.
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { idempotencyKeys } from '../db/schema/index.ts';
+import { type Tx, withTenant } from '../db/tenant.ts';
+import type { AppEnv } from './app-env.ts';
+import { ApiProblem, problemBody } from './problems.ts';
+
+export type Outcome<B, S extends 200 | 201 | 202> = { status: S; body: B; headers?: Record<string, string> };
+type Stored = { status: number; body: unknown; headers: Record<string, string> };
+
+/**
+ * Runs a creating operation and returns what to send: the fresh outcome, or the stored one of an earlier
+ * request with the same key (a stored problem is thrown as a ReplayedProblem).
+ */
+export async function runCreation<B, S extends 200 | 201 | 202>(
+  c: Context<AppEnv>,
+  work: (tx: Tx) => Promise<Outcome<B, S>>,
+): Promise<Required<Outcome<B, S>>> {
+  const { db } = c.get('deps');
+  const companyId = c.get('auth').companyId;
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) {
+    const outcome = await withTenant(db, companyId, work);
+    return { headers: {}, ...outcome };
+  }
+  const requestHash = createHash('sha256')
+    .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
+    .update(await c.req.text())
+    .digest('hex');
+
+  const stored = await withTenant(db, companyId, async (tx): Promise<Stored & { replayed: boolean }> => {
+    const [{ locked }] = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked`,
+    );
+    if (!locked) {
+      throw new ApiProblem(
+        'idempotency_in_progress',
+        'A request with this Idempotency-Key is still being processed; retry in a moment.',
+      );
+    }
+    const [previous] = await tx
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)));
+    if (previous) {
+      if (previous.requestHash !== requestHash) {
+        throw new ApiProblem('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
+      }
+      return {
+        status: previous.responseStatus,
+        body: previous.responseBody,
+        headers: previous.responseHeaders as Record<string, string>,
+        replayed: true,
+      };
+    }
+    const result = await attempt(c, tx, work);
+    await tx.insert(idempotencyKeys).values({
+      companyId,
+      key,
+      requestHash,
+      responseStatus: result.status,
+      responseBody: result.body,
+      responseHeaders: result.headers,
+    });
+    return { ...result, replayed: false };
+  });
+
+  const headers = { ...stored.headers };
+  delete headers['Content-Type'];
+  if (stored.replayed) headers['Idempotent-Replayed'] = 'true';
+  if (stored.status >= 400) throw new ReplayedProblem(stored.status, stored.body, headers);
+  // The stored body is the body this operation produced for the same request.
+  return { status: stored.status as S, body: stored.body as B, headers };
+}
+
+/** A problem stored with an idempotency key, sent again exactly as it was. */
+export class ReplayedProblem extends ApiProblem {
+  constructor(
+    readonly storedStatus: number,
+    readonly storedBody: unknown,
+    headers: Record<string, string>,
+  ) {
+    super('conflict', undefined, {}, headers);
+  }
+}
+
+/** The work in a savepoint: a business error rolls back the work but is kept as the key's response. */
+async function attempt<B, S extends 200 | 201 | 202>(
+  c: Context<AppEnv>,
+  tx: Tx,
+  work: (tx: Tx) => Promise<Outcome<B, S>>,
+): Promise<Stored> {
+  try {
+    const outcome = await tx.transaction((savepoint) => work(savepoint));
+    return {
+      status: outcome.status,
+      body: outcome.body,
+      headers: { 'Content-Type': 'application/json', ...outcome.headers },
+    };
+  } catch (error) {
+    if (!(error instanceof ApiProblem)) throw error;
+    const language = c.get('language');
+    const body = problemBody(error, {
+      errorsUrl: c.get('errorsUrl'),
+      language,
+      requestId: c.get('requestId'),
+      instance: new URL(c.req.url).pathname,
+    });
+    return {
+      status: error.status,
+      body,
+      headers: { 'Content-Type': 'application/problem+json', 'Content-Language': language, ...error.headers },
+    };
+  }
+}

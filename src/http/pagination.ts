@@ -1,0 +1,78 @@
+// Keyset pagination: a cursor is base64url JSON of {sort, last values, direction}. It belongs to one sort
+// order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards.
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { ApiProblem } from './problems.ts';
+
+type Cursor = { s: string; v: [string | number, string]; d: 'n' | 'p' };
+
+export type SortColumns = Record<string, AnyColumn>;
+
+export type PageRequest = { limit: number; cursor?: string; sort: string };
+export type PageMeta = { limit: number; next_cursor: string | null; prev_cursor: string | null };
+
+const encode = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+function decode(text: string, sort: string): Cursor {
+  let cursor: Cursor;
+  try {
+    cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw cursorProblem('The cursor is not valid.');
+  }
+  const valid =
+    cursor &&
+    typeof cursor.s === 'string' &&
+    Array.isArray(cursor.v) &&
+    cursor.v.length === 2 &&
+    (cursor.d === 'n' || cursor.d === 'p');
+  if (!valid) throw cursorProblem('The cursor is not valid.');
+  if (cursor.s !== sort) throw cursorProblem(`This cursor belongs to sort=${cursor.s}; use it with that sort.`);
+  return cursor;
+}
+
+const cursorProblem = (detail: string) =>
+  new ApiProblem('validation_failed', detail, {
+    errors: [{ pointer: null, parameter: 'cursor', code: 'invalid_cursor', detail }],
+  });
+
+/** The where-clause and order for one page of `sort` (`field` or `-field`), ties broken by `id`. */
+export function keyset(page: PageRequest, columns: SortColumns, id: AnyColumn) {
+  const descending = page.sort.startsWith('-');
+  const column = columns[page.sort.replace(/^-/, '')];
+  const cursor = page.cursor ? decode(page.cursor, page.sort) : undefined;
+  const backwards = cursor?.d === 'p';
+  // Walking backwards is walking forwards in the opposite order, then reversing the rows.
+  const ascending = descending === backwards;
+  let where: SQL | undefined;
+  if (cursor) {
+    const value = column.columnType === 'PgTimestamp' ? new Date(String(cursor.v[0])) : cursor.v[0];
+    where = ascending
+      ? sql`(${column}, ${id}) > (${value}, ${cursor.v[1]})`
+      : sql`(${column}, ${id}) < (${value}, ${cursor.v[1]})`;
+  }
+  const orderBy = ascending ? [sql`${column} asc`, sql`${id} asc`] : [sql`${column} desc`, sql`${id} desc`];
+  return { where, orderBy, take: page.limit + 1, backwards, hasCursor: cursor !== undefined };
+}
+
+/** Trims the extra row, restores the order and builds the cursors. */
+export function pageOf<Row>(
+  rows: Row[],
+  page: PageRequest,
+  plan: { backwards: boolean; hasCursor: boolean },
+  valuesOf: (row: Row) => [string | number, string],
+): { data: Row[]; meta: PageMeta } {
+  const more = rows.length > page.limit;
+  const data = more ? rows.slice(0, page.limit) : rows;
+  if (plan.backwards) data.reverse();
+  const cursorAt = (row: Row | undefined, d: 'n' | 'p') => (row ? encode({ s: page.sort, v: valuesOf(row), d }) : null);
+  const hasNext = plan.backwards ? true : more;
+  const hasPrev = plan.backwards ? more : plan.hasCursor;
+  return {
+    data,
+    meta: {
+      limit: page.limit,
+      next_cursor: hasNext ? cursorAt(data.at(-1), 'n') : null,
+      prev_cursor: hasPrev ? cursorAt(data[0], 'p') : null,
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The request path of every API operation, once: request id → operation → key (401) → rate limit →
+// address/account (403) → scope → feature → language → body rules (413/415/422). Every answer, success or
+// problem, leaves with X-Request-Id and the RateLimit headers.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import { admitKey, identifyKey, requireFeature, requireScope } from '../auth/authenticate.ts';
+import { clientAddress } from '../auth/ip.ts';
+import { prefixedId } from '../ids.ts';
+import type { AppEnv } from './app-env.ts';
+import { chooseLanguage } from './language.ts';
+import { matchOperation } from './operation-match.ts';
+import { ApiProblem, problemResponse } from './problems.ts';
+
+export const API_PREFIX = '/api/v1';
+const MAX_JSON_BYTES = 1024 * 1024;
+const MAX_UPLOAD_BYTES = 11 * 1024 * 1024;
+
+function socketAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? '127.0.0.1';
+  } catch {
+    return '127.0.0.1'; // app.request() in tests has no socket
+  }
+}
+
+export function apiPipeline(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const deps = c.get('deps');
+    const requestId = prefixedId('req');
+    c.set('requestId', requestId);
+    c.set('errorsUrl', `${deps.config.publicUrl}/errors`);
+    c.set('language', chooseLanguage(c.req.header('accept-language')));
+    const headers: Record<string, string> = {};
+    try {
+      await admit(c, headers);
+      await next();
+    } catch (error) {
+      if (!(error instanceof ApiProblem)) throw error;
+      Object.assign(headers, error.headers);
+      c.res = problemResponse(c, error);
+    }
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    c.res.headers.set('X-Request-Id', requestId);
+  };
+}
+
+async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promise<void> {
+  const deps = c.get('deps');
+  const path = new URL(c.req.url).pathname.slice(API_PREFIX.length) || '/';
+  const match = matchOperation(c.req.method, path);
+  if ('none' in match) throw new ApiProblem('not_found', `There is no operation at ${API_PREFIX}${path}.`);
+  if ('allowed' in match) {
+    throw new ApiProblem(
+      'method_not_allowed',
+      `Use ${match.allowed.join(' or ')} here.`,
+      {},
+      { Allow: match.allowed.join(', ') },
+    );
+  }
+  const { id, operation } = match.found;
+  c.set('operationId', id);
+  c.set('operation', operation);
+  if (operation.authenticated) {
+    const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
+    let key: Awaited<ReturnType<typeof identifyKey>>;
+    try {
+      key = await identifyKey(c.req.header('authorization'), deps.keys);
+    } catch (error) {
+      // Failed authentications are limited per client address, so keys cannot be guessed quickly.
+      const decision = await deps.authFailureLimits.consume(clientIp);
+      Object.assign(headers, decision.headers);
+      if (!decision.allowed)
+        throw rateLimited(decision.retryAfter, 'Too many failed authentications from this address.');
+      throw error;
+    }
+    const decision = await deps.keyLimits.consume(key.id);
+    Object.assign(headers, decision.headers);
+    c.set('language', chooseLanguage(c.req.header('accept-language'), key.company.language));
+    if (!decision.allowed) throw rateLimited(decision.retryAfter, 'The rate limit of this API key was reached.');
+    const auth = admitKey(key, clientIp);
+    requireScope(auth, operation.scope);
+    requireFeature(auth, operation.features);
+    c.set('auth', auth);
+  }
+  if (operation.hasBody) await checkBody(c);
+}
+
+const rateLimited = (retryAfter: number, detail: string) =>
+  new ApiProblem('rate_limited', detail, {}, { 'Retry-After': String(Math.max(1, retryAfter)) });
+
+/** Media type, size and JSON syntax, before validation sees the body. */
+async function checkBody(c: Context<AppEnv>): Promise<void> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const upload = type === 'multipart/form-data';
+  const declared = Number(c.req.header('content-length') ?? 0);
+  const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
+  if (declared > max) throw new ApiProblem('payload_too_large', `The request body is larger than ${max} bytes.`);
+  if (upload) return;
+  if (type !== 'application/json') {
+    const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;
+    // Actions whose body is optional may be sent without one.
+    if (!hasBody && type === '') return;
+    throw new ApiProblem('unsupported_media_type', 'Send the body as application/json.');
+  }
+  const text = await c.req.text();
+  if (Buffer.byteLength(text) > max)
+    throw new ApiProblem('payload_too_large', `The request body is larger than ${max} bytes.`);
+  try {
+    JSON.parse(text);
+  } catch {
+    const detail = 'The body is not valid JSON.';
+    throw new ApiProblem('validation_failed', detail, {
+      errors: [{ pointer: '', parameter: null, code: 'invalid_json', detail }],
+    });
+  }
+}

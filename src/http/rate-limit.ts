@@ -1,0 +1,71 @@
+// Per-key rate limits in named windows (memory on one node, Redis when REDIS_URL is set), reported as IETF
+// RateLimit / RateLimit-Policy structured fields on every response.
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+export type Window = { name: string; limit: number; windowSeconds: number };
+
+export const KEY_WINDOWS: Window[] = [
+  { name: 'minute', limit: 600, windowSeconds: 60 },
+  { name: 'hour', limit: 20_000, windowSeconds: 3600 },
+];
+/** Failed authentications per client address: keeps key guessing slow. */
+export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
+
+export type RateDecision = { allowed: boolean; headers: Record<string, string>; retryAfter: number };
+
+type Limiter = { window: Window; limiter: RateLimiterMemory | RateLimiterRedis };
+
+export class RateLimits {
+  private readonly limiters: Limiter[];
+  constructor(
+    readonly windows: Window[],
+    prefix: string,
+    redis?: Redis,
+  ) {
+    this.limiters = windows.map((window) => {
+      const options = {
+        keyPrefix: `rl:${prefix}:${window.name}`,
+        points: window.limit,
+        duration: window.windowSeconds,
+      };
+      return {
+        window,
+        limiter: redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options),
+      };
+    });
+  }
+
+  policyHeader(): string {
+    return this.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`).join(', ');
+  }
+
+  /** Counts one request for `subject` in every window; the tightest window is reported. */
+  async consume(subject: string): Promise<RateDecision> {
+    const results = await Promise.all(
+      this.limiters.map(async ({ window, limiter }) => {
+        try {
+          return { window, res: await limiter.consume(subject), allowed: true };
+        } catch (rejected) {
+          if (rejected instanceof RateLimiterRes) return { window, res: rejected, allowed: false };
+          throw rejected;
+        }
+      }),
+    );
+    const denied = results.filter((r) => !r.allowed);
+    const tightest = (denied.length ? denied : results).reduce((a, b) =>
+      remaining(b) < remaining(a) || (remaining(b) === remaining(a) && b.res.msBeforeNext > a.res.msBeforeNext) ? b : a,
+    );
+    const seconds = Math.ceil(tightest.res.msBeforeNext / 1000);
+    return {
+      allowed: denied.length === 0,
+      retryAfter: Math.max(...denied.map((d) => Math.ceil(d.res.msBeforeNext / 1000)), 0),
+      headers: {
+        RateLimit: `"${tightest.window.name}";r=${remaining(tightest)};t=${seconds}`,
+        'RateLimit-Policy': this.policyHeader(),
+      },
+    };
+  }
+}
+
+const remaining = (r: { res: RateLimiterRes }) => Math.max(0, r.res.remainingPoints);

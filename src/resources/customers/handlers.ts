@@ -1,0 +1,195 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  convertCustomer,
+  createCustomer,
+  getCustomer,
+  listCustomers,
+  listCustomerTimeline,
+  updateCustomer,
+} from '../../../generated/routes.ts';
+import { withTenant } from '../../db/tenant.ts';
+import { recordEvent } from '../../events/record.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { pageOf } from '../../http/pagination.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { invalidField } from '../../http/validation.ts';
+import * as q from './queries.ts';
+import { type CustomerRow, serializeCustomer } from './serialize.ts';
+import { listTimeline } from './timeline.ts';
+
+export const customerOperations = [
+  'listCustomers',
+  'getCustomer',
+  'createCustomer',
+  'updateCustomer',
+  'convertCustomer',
+  'listCustomerTimeline',
+] as const;
+
+const notFound = () => new ApiProblem('not_found', 'No customer with this id exists.');
+const emailTaken = () => invalidField('/email', 'already_exists', 'A customer with this email address already exists.');
+
+type Input = {
+  email?: string;
+  type?: 'individual' | 'business';
+  name?: string | null;
+  phone?: string | null;
+  address?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+  country?: string | null;
+  company_name?: string | null;
+  vat_number?: string | null;
+  coc_number?: string | null;
+};
+
+/** Body fields → columns, only for the fields that were sent. */
+function columnsOf(body: Input): q.CustomerFields {
+  const map: q.CustomerFields = {};
+  if (body.email !== undefined) map.email = body.email;
+  if (body.type !== undefined) map.type = body.type;
+  if (body.name !== undefined) map.name = body.name;
+  if (body.phone !== undefined) map.phone = body.phone;
+  if (body.address !== undefined) map.address = body.address;
+  if (body.city !== undefined) map.city = body.city;
+  if (body.postal_code !== undefined) map.postalCode = body.postal_code;
+  if (body.country !== undefined) map.country = body.country?.toUpperCase() ?? null;
+  if (body.company_name !== undefined) map.companyName = body.company_name;
+  if (body.vat_number !== undefined) map.vatNumber = body.vat_number;
+  if (body.coc_number !== undefined) map.cocNumber = body.coc_number;
+  return map;
+}
+
+const changedColumns = (row: CustomerRow, fields: q.CustomerFields) =>
+  Object.fromEntries(Object.entries(fields).filter(([k, v]) => row[k as keyof CustomerRow] !== v)) as q.CustomerFields;
+
+const isEmailConflict = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  'constraint_name' in error &&
+  error.constraint_name === 'customers_email';
+
+export function registerCustomers(app: OpenAPIHono<AppEnv>) {
+  app.openapi(listCustomers, async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('auth');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
+      q.listCustomers(tx, companyId, page, {
+        q: query.q,
+        status: query['filter[status]'],
+        type: query['filter[type]'],
+        email: query['filter[email]'],
+        updatedSince: query['filter[updated_since]'],
+      }),
+    );
+    const field = page.sort.replace(/^-/, '') === 'updated_at' ? 'updatedAt' : 'createdAt';
+    const { data, meta } = pageOf(rows, page, plan, (r) => [r[field].toISOString(), r.id]);
+    return c.json({ data: data.map(serializeCustomer), meta }, 200);
+  });
+
+  app.openapi(getCustomer, async (c) => {
+    const { customer } = c.req.valid('param');
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findCustomer(tx, companyId, customer));
+    if (!row) throw notFound();
+    return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
+  });
+
+  app.openapi(createCustomer, async (c) => {
+    const body = c.req.valid('json');
+    const { companyId } = c.get('auth');
+    const created = await runCreation(c, async (tx) => {
+      if (await q.emailInUse(tx, companyId, body.email)) throw emailTaken();
+      const row = await q
+        .insertCustomer(tx, companyId, { ...columnsOf(body), email: body.email, status: 'lead' })
+        .catch((error) => {
+          throw isEmailConflict(error) ? emailTaken() : error;
+        });
+      const data = serializeCustomer(row);
+      await recordEvent(tx, companyId, {
+        type: 'customer.created',
+        scope: 'customers.read',
+        customerId: row.id,
+        object: data,
+      });
+      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  });
+
+  app.openapi(updateCustomer, async (c) => {
+    const { customer } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
+      const current = await q.findCustomer(tx, companyId, customer);
+      if (!current) throw notFound();
+      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      const changes = changedColumns(current, columnsOf(body));
+      if (Object.keys(changes).length === 0) return current;
+      if (changes.email && (await q.emailInUse(tx, companyId, changes.email, customer))) throw emailTaken();
+      const updated = await q.updateCustomer(tx, companyId, customer, changes, current.version).catch((error) => {
+        throw isEmailConflict(error) ? emailTaken() : error;
+      });
+      // Another writer got in between the read and the write.
+      if (!updated) throw preconditionFailed(current.version + 1);
+      await recordEvent(tx, companyId, {
+        type: 'customer.updated',
+        scope: 'customers.read',
+        customerId: customer,
+        object: serializeCustomer(updated),
+      });
+      return updated;
+    });
+    return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
+  });
+
+  app.openapi(convertCustomer, async (c) => {
+    const { customer } = c.req.valid('param');
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
+      const current = await q.findCustomer(tx, companyId, customer);
+      if (!current) throw notFound();
+      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      if (current.status !== 'lead')
+        throw new ApiProblem('conflict', 'Only a lead can be converted; this is a customer already.');
+      const updated = await q.updateCustomer(
+        tx,
+        companyId,
+        customer,
+        { status: 'customer', convertedAt: new Date() },
+        current.version,
+      );
+      if (!updated) throw preconditionFailed(current.version + 1);
+      await recordEvent(tx, companyId, {
+        type: 'customer.converted',
+        scope: 'customers.read',
+        customerId: customer,
+        object: serializeCustomer(updated),
+      });
+      return updated;
+    });
+    return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
+  });
+
+  app.openapi(listCustomerTimeline, async (c) => {
+    const { customer } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const auth = c.get('auth');
+    const language = c.get('language');
+    const page = { limit: query.limit, cursor: query.cursor, sort: '-created_at' };
+    const result = await withTenant(c.get('deps').db, auth.companyId, async (tx) => {
+      if (!(await q.findCustomer(tx, auth.companyId, customer))) throw notFound();
+      return listTimeline(tx, auth.companyId, customer, [...auth.scopes], page);
+    });
+    const { data, meta } = pageOf(result.rows, page, result.plan, (r) => [r.createdAt.toISOString(), r.id]);
+    return c.json({ data: data.map((e) => result.serialize(e, language)), meta }, 200, {
+      'Content-Language': language,
+    });
+  });
+}

@@ -1,0 +1,89 @@
+// SQL of customers; every function takes the tenant transaction first.
+import { and, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { customers } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { newId } from '../../ids.ts';
+import type { CustomerRow } from './serialize.ts';
+
+export type CustomerFilters = {
+  q?: string;
+  status?: 'lead' | 'customer';
+  type?: 'individual' | 'business';
+  email?: string;
+  updatedSince?: string;
+};
+
+const SORTS = { created_at: customers.createdAt, updated_at: customers.updatedAt };
+
+const searchText = sql`customer_search_text(${customers.name}, ${customers.email}, ${customers.companyName}, ${customers.phone})`;
+
+export async function listCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
+  const plan = keyset(page, SORTS, customers.id);
+  const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), plan.where];
+  if (filters.status) conditions.push(eq(customers.status, filters.status));
+  if (filters.type) conditions.push(eq(customers.type, filters.type));
+  if (filters.email) conditions.push(sql`lower(${customers.email}) = lower(${filters.email})`);
+  if (filters.updatedSince) conditions.push(gte(customers.updatedAt, new Date(filters.updatedSince)));
+  if (filters.q) {
+    // Substring (trigram-indexed ILIKE) or a typo-tolerant word match (<%), both served by customers_search.
+    const q = filters.q.toLowerCase();
+    const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    conditions.push(sql`(${searchText} like ${like} or ${q} <% ${searchText})`);
+  }
+  const rows = await tx
+    .select()
+    .from(customers)
+    .where(and(...conditions))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return { rows, plan };
+}
+
+export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
+  return row;
+}
+
+export async function emailInUse(tx: Tx, companyId: string, email: string, exceptId?: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.companyId, companyId),
+        sql`lower(${customers.email}) = lower(${email})`,
+        exceptId ? sql`${customers.id} <> ${exceptId}` : undefined,
+      ),
+    );
+  return row !== undefined;
+}
+
+export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version'>>;
+
+export async function insertCustomer(tx: Tx, companyId: string, fields: CustomerFields & { email: string }) {
+  const [row] = await tx
+    .insert(customers)
+    .values({ ...fields, companyId, id: newId() })
+    .returning();
+  return row;
+}
+
+/** Updates when the version still matches (or none is expected); undefined when it did not. */
+export async function updateCustomer(tx: Tx, companyId: string, id: string, fields: CustomerFields, expected?: number) {
+  const [row] = await tx
+    .update(customers)
+    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
+    .where(
+      and(
+        eq(customers.companyId, companyId),
+        eq(customers.id, id),
+        expected === undefined ? undefined : eq(customers.version, expected),
+      ),
+    )
+    .returning();
+  return row;
+}

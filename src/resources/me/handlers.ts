@@ -1,0 +1,28 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { getMe } from '../../../generated/routes.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+
+export const meOperations = ['getMe'] as const;
+
+export function registerMe(app: OpenAPIHono<AppEnv>) {
+  app.openapi(getMe, (c) => {
+    const { key } = c.get('auth');
+    const windows = c.get('deps').keyLimits.windows;
+    return c.json(
+      {
+        data: {
+          object: 'api_key' as const,
+          id: key.id,
+          name: key.name,
+          prefix: key.prefix,
+          scopes: key.scopes,
+          expires_at: key.expiresAt?.toISOString() ?? null,
+          created_at: key.createdAt.toISOString(),
+          company: { object: 'company' as const, id: key.company.id, name: key.company.name },
+          rate_limits: windows.map((w) => ({ name: w.name, limit: w.limit, window_seconds: w.windowSeconds })),
+        },
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,74 @@
+// SQL of notes on customers (and, with the deals issue, on deals); the parent is part of every lookup.
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { notes, users } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { newId } from '../../ids.ts';
+import type { NoteRow } from './serialize.ts';
+
+export type Parent = { type: 'customer'; id: string } | { type: 'deal'; id: string };
+
+const parentColumn = (parent: Parent) => (parent.type === 'customer' ? notes.customerId : notes.dealId);
+
+const withAuthor = (tx: Tx) =>
+  tx
+    .select({ ...getTableColumns(notes), authorName: users.name })
+    .from(notes)
+    .leftJoin(users, and(eq(users.companyId, notes.companyId), eq(users.id, notes.authorUserId)));
+
+export async function listNotes(tx: Tx, companyId: string, parent: Parent, page: PageRequest) {
+  const plan = keyset(page, { created_at: notes.createdAt }, notes.id);
+  const rows = await withAuthor(tx)
+    .where(and(eq(notes.companyId, companyId), eq(parentColumn(parent), parent.id), plan.where))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return { rows, plan };
+}
+
+export async function findNote(tx: Tx, companyId: string, parent: Parent, id: string): Promise<NoteRow | undefined> {
+  const [row] = await withAuthor(tx).where(
+    and(eq(notes.companyId, companyId), eq(parentColumn(parent), parent.id), eq(notes.id, id)),
+  );
+  return row;
+}
+
+export async function insertNote(
+  tx: Tx,
+  companyId: string,
+  parent: Parent,
+  fields: { content: string; isImportant: boolean },
+) {
+  const [row] = await tx
+    .insert(notes)
+    .values({
+      companyId,
+      id: newId(),
+      parentType: parent.type,
+      customerId: parent.type === 'customer' ? parent.id : null,
+      dealId: parent.type === 'deal' ? parent.id : null,
+      content: fields.content,
+      isImportant: fields.isImportant,
+    })
+    .returning();
+  return { ...row, authorName: null } satisfies NoteRow;
+}
+
+export async function updateNote(tx: Tx, current: NoteRow, fields: { content?: string; isImportant?: boolean }) {
+  const [row] = await tx
+    .update(notes)
+    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${notes.version} + 1` })
+    .where(and(eq(notes.companyId, current.companyId), eq(notes.id, current.id)))
+    .returning();
+  return { ...row, authorName: current.authorName } satisfies NoteRow;
+}
+
+export async function deleteNote(tx: Tx, note: NoteRow) {
+  await tx.delete(notes).where(and(eq(notes.companyId, note.companyId), eq(notes.id, note.id)));
+}
+
+/** Notes are activity on their customer. */
+export async function touchCustomerActivity(tx: Tx, companyId: string, customerId: string) {
+  await tx.execute(
+    sql`update customers set last_activity_at = app_now() where company_id = ${companyId} and id = ${customerId}`,
+  );
+}

@@ -1,0 +1,59 @@
+// Creating and changing companies (tenants) from the operator CLI.
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { companies } from '../db/schema/index.ts';
+import { newId } from '../ids.ts';
+
+export const FEATURES = [
+  'pipeline',
+  'chat_widget',
+  'email',
+  'whatsapp',
+  'tasks',
+  'invoices',
+  'quotes',
+  'work_orders',
+  'appointments',
+  'webshop',
+  'reviews',
+] as const;
+
+export function featuresFrom(list: string): string[] {
+  if (list === 'all') return [...FEATURES];
+  if (list === '' || list === 'none') return [];
+  const features = list
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  const unknown = features.filter((f) => !(FEATURES as readonly string[]).includes(f));
+  if (unknown.length) throw new Error(`unknown feature(s): ${unknown.join(', ')} (known: ${FEATURES.join(', ')})`);
+  return features;
+}
+
+export async function createCompany(
+  db: Db,
+  input: { name: string; features?: string[]; language?: 'nl' | 'en' | 'de' | 'fr' } & Partial<
+    typeof companies.$inferInsert
+  >,
+) {
+  const [row] = await db
+    .insert(companies)
+    .values({ ...input, id: newId(), features: input.features ?? [...FEATURES], language: input.language ?? 'nl' })
+    .returning();
+  return row;
+}
+
+async function change(db: Db, id: string, values: Partial<typeof companies.$inferInsert>) {
+  const rows = await db
+    .update(companies)
+    .set({ ...values, updatedAt: sql`app_now()` })
+    .where(eq(companies.id, id))
+    .returning();
+  if (rows.length === 0) throw new Error(`no company ${id}`);
+  return rows[0];
+}
+
+export const suspendCompany = (db: Db, id: string, suspended = true) =>
+  change(db, id, { suspendedAt: suspended ? new Date() : null });
+export const setSubscription = (db: Db, id: string, active: boolean) => change(db, id, { subscriptionActive: active });
+export const setFeatures = (db: Db, id: string, features: string[]) => change(db, id, { features });
