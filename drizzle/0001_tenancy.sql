@@ -16,6 +16,8 @@ DO $$ BEGIN EXECUTE format('GRANT app_api, app_maintenance TO %I', current_user)
 --> statement-breakpoint
 GRANT USAGE ON SCHEMA public TO app_api, app_maintenance;
 --> statement-breakpoint
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO app_api;
+--> statement-breakpoint
 -- The tenant of the current transaction; fails (no tenant) rather than matching nothing when unset.
 CREATE OR REPLACE FUNCTION app_company_id() RETURNS uuid LANGUAGE sql STABLE AS $$
   SELECT nullif(current_setting('app.company_id', true), '')::uuid

@@ -24,6 +24,9 @@ export type KeyRecord = {
 
 const TTL_MS = 60_000;
 
+// The pool is shared with drizzle, which makes postgres.js return timestamps as text.
+const toDate = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
+
 export class KeyStore {
   private readonly cache = new Map<string, { record: KeyRecord; loadedAt: number }>();
   private unlisten: Array<() => Promise<void>> = [];
@@ -68,9 +71,9 @@ export class KeyStore {
       prefix: row.prefix,
       scopes: (row.scopes as string[]).filter(isScope),
       allowedIps: row.allowed_ips,
-      expiresAt: row.expires_at,
-      revokedAt: row.revoked_at,
-      createdAt: row.created_at,
+      expiresAt: toDate(row.expires_at),
+      revokedAt: toDate(row.revoked_at),
+      createdAt: new Date(row.created_at),
       company: {
         id: row.company_id,
         name: row.company_name,

@@ -1,0 +1,31 @@
+// Builds the process's dependencies from the configuration and a database URL.
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { KeyStore } from './auth/key-store.ts';
+import type { Config } from './config.ts';
+import { createDb } from './db/client.ts';
+import type { Deps } from './deps.ts';
+import { AUTH_FAILURE_WINDOWS, KEY_WINDOWS, RateLimits } from './http/rate-limit.ts';
+
+export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
+  const log = pino({ level: config.LOG_LEVEL });
+  const { sql, db } = createDb(databaseUrl, 20);
+  const keys = new KeyStore(sql);
+  await keys.listen();
+  // Several API nodes share their counters through Redis; one node keeps them in memory.
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false }) : undefined;
+  return {
+    config,
+    sql,
+    db,
+    keys,
+    keyLimits: new RateLimits(KEY_WINDOWS, 'key', redis),
+    authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
+    log,
+    close: async () => {
+      await keys.close();
+      redis?.disconnect();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

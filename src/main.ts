@@ -1,0 +1,65 @@
+// `start` = migrate, then API + worker in one process; `api` and `worker` run one side each (production).
+// Without DATABASE_URL an embedded PostgreSQL is started in DATA_DIR.
+import { serve } from '@hono/node-server';
+import type { Runner } from 'graphile-worker';
+import { createApp } from './app.ts';
+import { ensureDemo } from './cli/demo.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database-url.ts';
+import { runMigrations } from './db/migrate.ts';
+import { createDeps } from './deps-factory.ts';
+import { startWorker } from './jobs/worker.ts';
+
+const command = process.argv[2] ?? 'start';
+if (!['start', 'api', 'worker'].includes(command)) {
+  console.error(`usage: main.ts start|api|worker (got ${command})`);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const database = await openDatabase(config);
+if (command === 'start' || database.embedded) await runMigrations(database.url);
+const deps = await createDeps(config, database.url);
+
+let server: ReturnType<typeof serve> | undefined;
+let runner: Runner | undefined;
+
+if (command !== 'worker') {
+  const app = createApp(deps);
+  server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  const base = `${config.publicUrl}/api/v1`;
+  console.log(`API:      ${base}`);
+  console.log(`Contract: ${base}/openapi.json`);
+  console.log(`Docs:     ${config.publicUrl}/docs`);
+  if (command === 'start') {
+    const demo = await ensureDemo(deps.db);
+    if (demo.created) {
+      console.log('\nA demo company was created. Its full-access API key (shown only now):');
+      console.log(`  ${demo.key}`);
+      console.log(`  curl -H "Authorization: Bearer ${demo.key}" ${base}/me`);
+    } else {
+      console.log('\nCreate a key with: npm run cli -- key create --company <id> --scopes all');
+    }
+  }
+}
+if (command !== 'api') runner = await startWorker(database.url, deps.sql);
+if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {
+  deps.log.warn(
+    'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target private addresses. Never use this in production.',
+  );
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  deps.log.info({ signal }, 'shutting down');
+  // Stop accepting connections and let in-flight requests finish, then stop the worker and close pools.
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await runner?.stop();
+  await deps.close();
+  await database.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,118 @@
+// The test client: an app on a fresh database, factories for companies and keys, and `call`, which sends a
+// request for one contract operation and validates the response against the contract before returning it.
+import { afterAll } from 'vitest';
+import { type OperationId, operations } from '../../generated/operations.ts';
+import { createApp } from '../../src/app.ts';
+import type { Scope } from '../../src/auth/scopes.ts';
+import { ALL_SCOPES } from '../../src/auth/scopes.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
+import { createDeps } from '../../src/deps-factory.ts';
+import { NOT_IMPLEMENTED } from '../../src/http/operations.ts';
+import { createCompany, FEATURES } from '../../src/services/companies.ts';
+import { createKey, type Expiry } from '../../src/services/keys.ts';
+import { assertConforms } from './contract.ts';
+import { freshDatabase } from './db.ts';
+
+export type CallOptions = {
+  key?: string | null;
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Sent as is (for malformed JSON and wrong media types). */
+  rawBody?: string | FormData;
+  headers?: Record<string, string>;
+  /** Skip the contract check (only for requests outside any operation). */
+  unchecked?: boolean;
+};
+
+// Tests read bodies loosely; the contract check below is what guarantees their shape.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export type CallResult<T = any> = { status: number; headers: Headers; body: T };
+
+export type TestApi = Awaited<ReturnType<typeof setupApi>>;
+
+/** An app on its own database; closed after the test file. */
+export async function setupApi(overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {}) {
+  const database = await freshDatabase();
+  await runMigrations(database.url);
+  const config: Config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_URL: 'http://api.test',
+    ...overrides,
+  });
+  const deps = await createDeps(config, database.url);
+  const app = createApp(deps);
+
+  afterAll(async () => {
+    await deps.close();
+    await database.drop();
+  });
+
+  async function company(opts: { features?: string[]; language?: 'nl' | 'en' | 'de' | 'fr'; name?: string } = {}) {
+    return createCompany(deps.db, {
+      name: opts.name ?? 'Schildersbedrijf De Kwast',
+      features: opts.features ?? [...FEATURES],
+      language: opts.language ?? 'en',
+    });
+  }
+
+  async function key(companyId: string, opts: { scopes?: Scope[]; expiresIn?: Expiry; allowedIps?: string[] } = {}) {
+    const { key, row } = await createKey(deps.db, {
+      companyId,
+      name: 'Test key',
+      scopes: opts.scopes ?? [...ALL_SCOPES],
+      expiresIn: opts.expiresIn,
+      allowedIps: opts.allowedIps,
+    });
+    return { key, id: row.id };
+  }
+
+  /** A company with every feature and a full-access key. */
+  async function tenant(opts: { features?: string[]; scopes?: Scope[]; language?: 'nl' | 'en' | 'de' | 'fr' } = {}) {
+    const c = await company(opts);
+    const k = await key(c.id, { scopes: opts.scopes });
+    return { companyId: c.id, key: k.key, keyId: k.id };
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: bodies are checked against the contract instead
+  async function call<T = any>(operationId: OperationId, opts: CallOptions = {}): Promise<CallResult<T>> {
+    const op = operations[operationId];
+    let path: string = op.path;
+    for (const [name, value] of Object.entries(opts.params ?? {})) {
+      path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    }
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(opts.query ?? {}))
+      if (value !== undefined) search.set(name, String(value));
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | FormData | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const url = `http://api.test/api/v1${path}${search.size ? `?${search}` : ''}`;
+    const response = await app.request(url, { method: op.method.toUpperCase(), headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: left as text
+    }
+    const result = { status: response.status, headers: response.headers, body: parsed as T };
+    if (!opts.unchecked) checkContract(operationId, result);
+    return result;
+  }
+
+  return { app, deps, db: deps.db, sql: deps.sql, config, company, key, tenant, call };
+}
+
+/** Every response must match the contract; an unbuilt operation may answer 501 not_implemented. */
+function checkContract(operationId: OperationId, result: CallResult) {
+  const pending = (NOT_IMPLEMENTED as readonly string[]).includes(operationId);
+  if (pending && result.status === 501 && result.body?.code === 'not_implemented') return;
+  assertConforms(operationId, result);
+}

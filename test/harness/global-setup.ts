@@ -1,0 +1,54 @@
+// One PostgreSQL server per test run (embedded in a temporary directory unless DATABASE_URL is set) and a
+// template database with every migration applied; each test file clones its own database from it.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
+import { freePort } from './processes.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    templateDatabase: string;
+  }
+}
+
+const withDatabase = (url: string, name: string) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+export default async function setup(project: TestProject) {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopServer = async () => {};
+  let dataDir: string | undefined;
+  if (!adminUrl) {
+    dataDir = mkdtempSync(join(tmpdir(), 'crm-test-pg-'));
+    // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
+    chmodSync(dataDir, 0o755);
+    const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true });
+    adminUrl = server.url;
+    stopServer = server.stop;
+  }
+  const template = `crm_template_${process.pid}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${template}`);
+  await admin.unsafe(`create database ${template}`);
+  await runMigrations(withDatabase(adminUrl, template));
+  project.provide('pgAdminUrl', adminUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    // Databases of test files that did not clean up after themselves.
+    const leftovers = await admin`select datname from pg_database where datname like ${`crm_test_${process.pid}_%`}`;
+    for (const { datname } of leftovers) await admin.unsafe(`drop database if exists ${datname} with (force)`);
+    await admin.unsafe(`drop database if exists ${template} with (force)`);
+    await admin.end();
+    await stopServer();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+}
