@@ -6,8 +6,9 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { errorPage } from './http/error-pages.ts';
 import { registerOperations } from './http/operations.ts';
-import { API_PREFIX, apiPipeline } from './http/pipeline.ts';
+import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
 import { validationProblem } from './http/validation.ts';
 
@@ -16,18 +17,18 @@ const contractJson = readFileSync(new URL('../generated/openapi.en.json', import
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw validationProblem(result.error, result.target);
+      // `data` is the input that failed (present at run time, missing from the hook's declared type).
+      if (!result.success) throw validationProblem(result.error, result.target, (result as { data?: unknown }).data);
     },
   });
 
-  app.use('*', async (c, next) => {
-    c.set('deps', deps);
-    await next();
-  });
+  app.use('*', requestContext(deps));
 
   app.get(`${API_PREFIX}/openapi.json`, (c) =>
     c.body(contractJson, 200, { 'Content-Type': 'application/json', 'Content-Language': 'en' }),
   );
+
+  app.get('/errors/:code', errorPage);
 
   const onError = (error: Error, c: Context<AppEnv>) => {
     if (error instanceof ApiProblem) return problemResponse(c, error);

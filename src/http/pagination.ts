@@ -35,6 +35,19 @@ const cursorProblem = (detail: string) =>
     errors: [{ pointer: null, parameter: 'cursor', code: 'invalid_cursor', detail }],
   });
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A cursor value as its column takes it; a value the column cannot hold makes the cursor damaged (422, not 500). */
+function columnValue(value: string | number, column: AnyColumn): unknown {
+  if (column.columnType === 'PgTimestamp') {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw cursorProblem('The cursor is not valid.');
+    return date;
+  }
+  if (column.columnType === 'PgUUID' && !UUID.test(String(value))) throw cursorProblem('The cursor is not valid.');
+  return value;
+}
+
 /** The where-clause and order for one page of `sort` (`field` or `-field`), ties broken by `id`. */
 export function keyset(page: PageRequest, columns: SortColumns, id: AnyColumn) {
   const descending = page.sort.startsWith('-');
@@ -45,10 +58,11 @@ export function keyset(page: PageRequest, columns: SortColumns, id: AnyColumn) {
   const ascending = descending === backwards;
   let where: SQL | undefined;
   if (cursor) {
-    const value = column.columnType === 'PgTimestamp' ? new Date(String(cursor.v[0])) : cursor.v[0];
-    where = ascending
-      ? sql`(${column}, ${id}) > (${value}, ${cursor.v[1]})`
-      : sql`(${column}, ${id}) < (${value}, ${cursor.v[1]})`;
+    // Bound through the columns (sql.param), so each value is encoded as its column expects: the driver
+    // passes timestamps through untouched and would fail on a raw Date.
+    const value = sql.param(columnValue(cursor.v[0], column), column);
+    const last = sql.param(columnValue(cursor.v[1], id), id);
+    where = ascending ? sql`(${column}, ${id}) > (${value}, ${last})` : sql`(${column}, ${id}) < (${value}, ${last})`;
   }
   const orderBy = ascending ? [sql`${column} asc`, sql`${id} asc`] : [sql`${column} desc`, sql`${id} desc`];
   return { where, orderBy, take: page.limit + 1, backwards, hasCursor: cursor !== undefined };

@@ -5,6 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { admitKey, identifyKey, requireFeature, requireScope } from '../auth/authenticate.ts';
 import { clientAddress } from '../auth/ip.ts';
+import type { Deps } from '../deps.ts';
 import { prefixedId } from '../ids.ts';
 import type { AppEnv } from './app-env.ts';
 import { chooseLanguage } from './language.ts';
@@ -25,23 +26,37 @@ function socketAddress(c: Context): string {
 
 export function apiPipeline(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const deps = c.get('deps');
-    const requestId = prefixedId('req');
-    c.set('requestId', requestId);
-    c.set('errorsUrl', `${deps.config.publicUrl}/errors`);
-    c.set('language', chooseLanguage(c.req.header('accept-language')));
     const headers: Record<string, string> = {};
     try {
       await admit(c, headers);
       await next();
     } catch (error) {
-      if (!(error instanceof ApiProblem)) throw error;
-      Object.assign(headers, error.headers);
-      c.res = problemResponse(c, error);
+      // Handlers' failures reach onError inside next(); a failure of the checks themselves (a lost
+      // database) is answered here, so its 500 still carries the request id and rate-limit headers.
+      const problem = error instanceof ApiProblem ? error : unexpectedFailure(c, error);
+      Object.assign(headers, problem.headers);
+      c.res = problemResponse(c, problem);
     }
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
+
+/** Every response of the service, API or not, carries a request id; problems need the errors base URL. */
+export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const requestId = prefixedId('req');
+    c.set('deps', deps);
+    c.set('requestId', requestId);
+    c.set('errorsUrl', `${deps.config.publicUrl}/errors`);
+    c.set('language', chooseLanguage(c.req.header('accept-language')));
+    await next();
     c.res.headers.set('X-Request-Id', requestId);
   };
+}
+
+function unexpectedFailure(c: Context<AppEnv>, error: unknown): ApiProblem {
+  c.get('deps').log.error({ err: error, requestId: c.get('requestId') }, 'unexpected failure');
+  return new ApiProblem('internal_error', 'Something went wrong on our side; the request id tells us what.');
 }
 
 async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promise<void> {

@@ -19,10 +19,20 @@ const DETAILS: Record<string, (issue: z.core.$ZodIssue) => string> = {
   unknown_parameter: () => 'This query parameter is not accepted here.',
 };
 
-function codeOf(issue: z.core.$ZodIssue): string {
+/** The input at an issue's path: zod 4 issues do not carry the input itself. */
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function codeOf(issue: z.core.$ZodIssue, input: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'required' : 'invalid_type';
+      return valueAt(input, issue.path) === undefined ? 'required' : 'invalid_type';
     case 'too_big':
       return issue.origin === 'string' ? 'too_long' : 'too_big';
     case 'too_small':
@@ -41,7 +51,7 @@ function codeOf(issue: z.core.$ZodIssue): string {
 const pointerOf = (path: PropertyKey[]) =>
   `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
-export function fieldErrors(error: z.ZodError, target: Target): FieldError[] {
+export function fieldErrors(error: z.ZodError, target: Target, input: unknown): FieldError[] {
   const inBody = target === 'json' || target === 'form';
   const out: FieldError[] = [];
   for (const issue of error.issues) {
@@ -57,7 +67,7 @@ export function fieldErrors(error: z.ZodError, target: Target): FieldError[] {
       }
       continue;
     }
-    const code = codeOf(issue);
+    const code = codeOf(issue, input);
     out.push({
       pointer: inBody ? pointerOf(issue.path) : null,
       parameter: inBody ? null : String(issue.path[0] ?? ''),
@@ -68,8 +78,8 @@ export function fieldErrors(error: z.ZodError, target: Target): FieldError[] {
   return out;
 }
 
-export function validationProblem(error: z.ZodError, target: Target): ApiProblem {
-  const errors = fieldErrors(error, target);
+export function validationProblem(error: z.ZodError, target: Target, input: unknown): ApiProblem {
+  const errors = fieldErrors(error, target, input);
   const onlyUnknown = errors.length > 0 && errors.every((e) => e.code === 'unknown_field');
   const count = `${errors.length} invalid input${errors.length === 1 ? '' : 's'}`;
   return onlyUnknown

@@ -1,5 +1,6 @@
 // Creating and changing companies (tenants) from the operator CLI.
 import { eq, sql } from 'drizzle-orm';
+import { forgetCompany } from '../auth/key-store.ts';
 import type { Db } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { newId } from '../ids.ts';
@@ -50,6 +51,7 @@ async function change(db: Db, id: string, values: Partial<typeof companies.$infe
     .where(eq(companies.id, id))
     .returning();
   if (rows.length === 0) throw new Error(`no company ${id}`);
+  forgetCompany(id);
   return rows[0];
 }
 

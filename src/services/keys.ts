@@ -2,6 +2,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isValidRange } from '../auth/ip.ts';
 import { generateKey, hashKey, keyPrefix } from '../auth/key-format.ts';
+import { forgetKey } from '../auth/key-store.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys } from '../db/schema/index.ts';
@@ -45,7 +46,7 @@ export async function createKey(db: Db, input: NewKey) {
 
 /** A new key with the same settings; the old one keeps working for the overlap, then counts as revoked. */
 export async function renewKey(db: Db, id: string, overlap: Overlap) {
-  return db.transaction(async (tx) => {
+  const renewed = await db.transaction(async (tx) => {
     const [old] = await tx.select().from(apiKeys).where(eq(apiKeys.id, id)).for('update');
     if (!old) throw new Error(`no key ${id}`);
     if (old.revokedAt && old.revokedAt <= new Date()) throw new Error(`key ${id} is revoked`);
@@ -69,12 +70,16 @@ export async function renewKey(db: Db, id: string, overlap: Overlap) {
       .update(apiKeys)
       .set({ revokedAt: sql`now() + make_interval(secs => ${OVERLAPS[overlap]})` })
       .where(and(eq(apiKeys.companyId, old.companyId), eq(apiKeys.id, old.id)));
-    return { key, row };
+    return { key, row, oldHash: old.keyHash };
   });
+  // The NOTIFY reaches this process's cache a moment later; the next request here must already see it.
+  forgetKey(renewed.oldHash);
+  return { key: renewed.key, row: renewed.row };
 }
 
 export async function revokeKey(db: Db, id: string) {
   const rows = await db.update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, id)).returning();
   if (rows.length === 0) throw new Error(`no key ${id}`);
+  forgetKey(rows[0].keyHash);
   return rows[0];
 }

@@ -9,6 +9,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { createDeps } from '../../src/deps-factory.ts';
 import { NOT_IMPLEMENTED } from '../../src/http/operations.ts';
+import { RateLimits, type Window } from '../../src/http/rate-limit.ts';
 import { createCompany, FEATURES } from '../../src/services/companies.ts';
 import { createKey, type Expiry } from '../../src/services/keys.ts';
 import { assertConforms } from './contract.ts';
@@ -32,8 +33,14 @@ export type CallResult<T = any> = { status: number; headers: Headers; body: T };
 
 export type TestApi = Awaited<ReturnType<typeof setupApi>>;
 
+/** Tighter rate-limit windows than production's, so a test can exceed them quickly. */
+export type LimitOverrides = { keyWindows?: Window[]; authFailureWindows?: Window[] };
+
 /** An app on its own database; closed after the test file. */
-export async function setupApi(overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {}) {
+export async function setupApi(
+  overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {},
+  limits: LimitOverrides = {},
+) {
   const database = await freshDatabase();
   await runMigrations(database.url);
   const config: Config = loadConfig({
@@ -41,13 +48,24 @@ export async function setupApi(overrides: Partial<Record<keyof NodeJS.ProcessEnv
     PUBLIC_URL: 'http://api.test',
     ...overrides,
   });
-  const deps = await createDeps(config, database.url);
-  const app = createApp(deps);
+  const closers: Array<() => Promise<void>> = [];
+  async function instance() {
+    const deps = await createDeps(config, database.url);
+    if (limits.keyWindows) deps.keyLimits = new RateLimits(limits.keyWindows, 'key');
+    if (limits.authFailureWindows) deps.authFailureLimits = new RateLimits(limits.authFailureWindows, 'authfail');
+    closers.push(deps.close);
+    const app = createApp(deps);
+    return { app, deps, call: callerFor(app) };
+  }
+  const { app, deps, call } = await instance();
 
   afterAll(async () => {
-    await deps.close();
+    for (const close of closers) await close();
     await database.drop();
   });
+
+  /** A second API process on the same database (its own pool, key cache and LISTEN connection). */
+  const otherProcess = instance;
 
   async function company(opts: { features?: string[]; language?: 'nl' | 'en' | 'de' | 'fr'; name?: string } = {}) {
     return createCompany(deps.db, {
@@ -75,8 +93,13 @@ export async function setupApi(overrides: Partial<Record<keyof NodeJS.ProcessEnv
     return { companyId: c.id, key: k.key, keyId: k.id };
   }
 
+  return { app, deps, db: deps.db, sql: deps.sql, config, company, key, tenant, call, otherProcess };
+}
+
+/** `call` for one app: sends the request of an operation and checks the response against the contract. */
+function callerFor(app: ReturnType<typeof createApp>) {
   // biome-ignore lint/suspicious/noExplicitAny: bodies are checked against the contract instead
-  async function call<T = any>(operationId: OperationId, opts: CallOptions = {}): Promise<CallResult<T>> {
+  return async function call<T = any>(operationId: OperationId, opts: CallOptions = {}): Promise<CallResult<T>> {
     const op = operations[operationId];
     let path: string = op.path;
     for (const [name, value] of Object.entries(opts.params ?? {})) {
@@ -105,9 +128,7 @@ export async function setupApi(overrides: Partial<Record<keyof NodeJS.ProcessEnv
     const result = { status: response.status, headers: response.headers, body: parsed as T };
     if (!opts.unchecked) checkContract(operationId, result);
     return result;
-  }
-
-  return { app, deps, db: deps.db, sql: deps.sql, config, company, key, tenant, call };
+  };
 }
 
 /** Every response must match the contract; an unbuilt operation may answer 501 not_implemented. */

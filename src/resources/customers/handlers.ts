@@ -126,7 +126,7 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
     const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
     const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
-      const current = await q.findCustomer(tx, companyId, customer);
+      const current = await q.lockCustomer(tx, companyId, customer);
       if (!current) throw notFound();
       if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
       const changes = changedColumns(current, columnsOf(body));
@@ -135,7 +135,7 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
       const updated = await q.updateCustomer(tx, companyId, customer, changes, current.version).catch((error) => {
         throw isEmailConflict(error) ? emailTaken() : error;
       });
-      // Another writer got in between the read and the write.
+      // Cannot happen while the row is locked; kept so a lost update can never pass silently.
       if (!updated) throw preconditionFailed(current.version + 1);
       await recordEvent(tx, companyId, {
         type: 'customer.updated',
@@ -153,7 +153,7 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
     const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
     const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
-      const current = await q.findCustomer(tx, companyId, customer);
+      const current = await q.lockCustomer(tx, companyId, customer);
       if (!current) throw notFound();
       if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
       if (current.status !== 'lead')

@@ -30,6 +30,9 @@ export async function listCustomers(tx: Tx, companyId: string, page: PageRequest
     const q = filters.q.toLowerCase();
     const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     conditions.push(sql`(${searchText} like ${like} or ${q} <% ${searchText})`);
+    // pg_trgm's default word-similarity threshold (0.6) misses two swapped letters in a short word
+    // ('jansne' ~ 'jansen' scores 0.57); 0.5 catches them without matching unrelated words.
+    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', '0.5', true)`);
   }
   const rows = await tx
     .select()
@@ -45,6 +48,19 @@ export async function findCustomer(tx: Tx, companyId: string, id: string): Promi
     .select()
     .from(customers)
     .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
+  return row;
+}
+
+/**
+ * The customer, locked until the transaction ends: a read-modify-write (update, convert) then sees the
+ * latest committed version, so concurrent writers queue instead of failing without an If-Match.
+ */
+export async function lockCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)))
+    .for('update');
   return row;
 }
 

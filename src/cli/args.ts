@@ -1,0 +1,214 @@
+// The operator commands' arguments, checked before the database is opened so a typo fails at once.
+import { parseArgs } from 'node:util';
+import { isValidRange } from '../auth/ip.ts';
+import { type Scope, scopesFrom } from '../auth/scopes.ts';
+import { featuresFrom } from '../services/companies.ts';
+import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
+
+export const USAGE = `usage: npm run cli -- <command> [--json]
+
+  migrate
+  company create --name NAME [--features all|LIST] [--language nl|en|de|fr]
+  company suspend ID [--unsuspend]
+  company subscription ID --active|--inactive
+  company features ID --set all|none|LIST
+  key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
+             [--allow-ip CIDR]...
+  key renew ID --overlap none|1h|24h|7d
+  key revoke ID
+  demo
+
+With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
+PostgreSQL in DATA_DIR (.data) is used.`;
+
+/** A mistake in the command line: reported with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+const LANGUAGES = ['nl', 'en', 'de', 'fr'] as const;
+type Language = (typeof LANGUAGES)[number];
+
+export type Command =
+  | { name: 'help' }
+  | { name: 'migrate'; json: boolean }
+  | { name: 'company create'; json: boolean; companyName: string; features: string[]; language: Language }
+  | { name: 'company suspend'; json: boolean; id: string; suspended: boolean }
+  | { name: 'company subscription'; json: boolean; id: string; active: boolean }
+  | { name: 'company features'; json: boolean; id: string; features: string[] }
+  | {
+      name: 'key create';
+      json: boolean;
+      companyId: string;
+      scopes: Scope[];
+      keyName: string;
+      expiresIn: Expiry;
+      allowedIps: string[];
+    }
+  | { name: 'key renew'; json: boolean; id: string; overlap: Overlap }
+  | { name: 'key revoke'; json: boolean; id: string }
+  | { name: 'demo'; json: boolean };
+
+const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
+const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
+const isOverlap = (value: string): value is Overlap => Object.hasOwn(OVERLAPS, value);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const common = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+/** Parses the words after the command with `options`; unknown options are refused. */
+function parse<O extends Options>(command: string, args: string[], options: O) {
+  try {
+    return parseArgs({ args, options: { ...common, ...options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${command}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function onePositional(command: string, positionals: string[], what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`${command}: expected one ${what} (got ${positionals.length})`);
+  return positionals[0];
+}
+
+function companyId(command: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`${command}: a company id is required`);
+  if (!UUID.test(value)) throw new UsageError(`${command}: "${value}" is not a company id (a UUID)`);
+  return value.toLowerCase();
+}
+
+function required(command: string, flag: string, value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError(`${command}: ${flag} is required`);
+  return value;
+}
+
+/** Runs a list parser (features, scopes) and turns its complaint into a usage error. */
+function list<T>(command: string, from: (text: string) => T[], text: string): T[] {
+  try {
+    return from(text);
+  } catch (error) {
+    throw new UsageError(`${command}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export function parseCommand(argv: string[]): Command {
+  const [group, sub] = argv;
+  if (group === undefined || group === 'help' || group === '--help' || group === '-h') return { name: 'help' };
+
+  if (group === 'migrate' || group === 'demo') {
+    const { values, positionals } = parse(group, argv.slice(1), {});
+    if (values.help) return { name: 'help' };
+    if (positionals.length) throw new UsageError(`${group}: unexpected argument "${positionals[0]}"`);
+    return { name: group, json: values.json === true };
+  }
+
+  if (group === 'company') {
+    const command = `company ${sub ?? ''}`.trim();
+    const rest = argv.slice(2);
+    switch (sub) {
+      case 'create': {
+        const { values, positionals } = parse(command, rest, {
+          name: { type: 'string' },
+          features: { type: 'string', default: 'all' },
+          language: { type: 'string', default: 'nl' },
+        });
+        if (values.help) return { name: 'help' };
+        if (positionals.length) throw new UsageError(`${command}: unexpected argument "${positionals[0]}"`);
+        const companyName = required(command, '--name', values.name?.trim());
+        if (!isLanguage(values.language)) {
+          throw new UsageError(`${command}: --language must be one of ${LANGUAGES.join(', ')}`);
+        }
+        const features = list(command, featuresFrom, values.features);
+        return { name: 'company create', json: values.json === true, companyName, features, language: values.language };
+      }
+      case 'suspend': {
+        const { values, positionals } = parse(command, rest, { unsuspend: { type: 'boolean' } });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        return { name: 'company suspend', json: values.json === true, id, suspended: values.unsuspend !== true };
+      }
+      case 'subscription': {
+        const { values, positionals } = parse(command, rest, {
+          active: { type: 'boolean' },
+          inactive: { type: 'boolean' },
+        });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        if (values.active === values.inactive) throw new UsageError(`${command}: give either --active or --inactive`);
+        return { name: 'company subscription', json: values.json === true, id, active: values.active === true };
+      }
+      case 'features': {
+        const { values, positionals } = parse(command, rest, { set: { type: 'string' } });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        if (values.set === undefined) throw new UsageError(`${command}: --set LIST is required`);
+        return {
+          name: 'company features',
+          json: values.json === true,
+          id,
+          features: list(command, featuresFrom, values.set),
+        };
+      }
+      default:
+        throw new UsageError(`unknown command "${command}" (company create|suspend|subscription|features)`);
+    }
+  }
+
+  if (group === 'key') {
+    const command = `key ${sub ?? ''}`.trim();
+    const rest = argv.slice(2);
+    switch (sub) {
+      case 'create': {
+        const { values, positionals } = parse(command, rest, {
+          company: { type: 'string' },
+          scopes: { type: 'string' },
+          name: { type: 'string', default: 'CLI key' },
+          'expires-in': { type: 'string', default: '365d' },
+          'allow-ip': { type: 'string', multiple: true, default: [] },
+        });
+        if (values.help) return { name: 'help' };
+        if (positionals.length) throw new UsageError(`${command}: unexpected argument "${positionals[0]}"`);
+        const scopes = list(command, scopesFrom, required(command, '--scopes', values.scopes));
+        if (scopes.length === 0) throw new UsageError(`${command}: --scopes names no scope`);
+        const expiresIn = values['expires-in'];
+        if (!isExpiry(expiresIn)) {
+          throw new UsageError(`${command}: --expires-in must be one of ${Object.keys(EXPIRIES).join(', ')}`);
+        }
+        const allowedIps = values['allow-ip'].map((ip) => ip.trim());
+        const invalid = allowedIps.filter((ip) => !isValidRange(ip));
+        if (invalid.length) {
+          throw new UsageError(`${command}: not an IP address or CIDR range: ${invalid.join(', ')}`);
+        }
+        const keyName = values.name.trim();
+        if (!keyName) throw new UsageError(`${command}: --name must not be empty`);
+        return {
+          name: 'key create',
+          json: values.json === true,
+          companyId: companyId(command, values.company),
+          scopes,
+          keyName,
+          expiresIn,
+          allowedIps,
+        };
+      }
+      case 'renew': {
+        const { values, positionals } = parse(command, rest, { overlap: { type: 'string' } });
+        if (values.help) return { name: 'help' };
+        const id = onePositional(command, positionals, 'key id');
+        const overlap = required(command, '--overlap', values.overlap);
+        if (!isOverlap(overlap)) {
+          throw new UsageError(`${command}: --overlap must be one of ${Object.keys(OVERLAPS).join(', ')}`);
+        }
+        return { name: 'key renew', json: values.json === true, id, overlap };
+      }
+      case 'revoke': {
+        const { values, positionals } = parse(command, rest, {});
+        if (values.help) return { name: 'help' };
+        return { name: 'key revoke', json: values.json === true, id: onePositional(command, positionals, 'key id') };
+      }
+      default:
+        throw new UsageError(`unknown command "${command}" (key create|renew|revoke)`);
+    }
+  }
+
+  throw new UsageError(`unknown command "${group}"`);
+}

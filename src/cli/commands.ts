@@ -1,0 +1,78 @@
+// The commands themselves, on an open database; each returns what to print.
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { companies } from '../db/schema/index.ts';
+import { createCompany, setFeatures, setSubscription, suspendCompany } from '../services/companies.ts';
+import { createKey, renewKey, revokeKey } from '../services/keys.ts';
+import type { Command } from './args.ts';
+import { createDemo } from './demo.ts';
+import { companyOutput, companyText, keyOutput, newKeyText, type Output } from './output.ts';
+
+type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' }>;
+
+export async function runCommand(db: Db, command: DbCommand): Promise<Output> {
+  switch (command.name) {
+    case 'company create': {
+      const row = await createCompany(db, {
+        name: command.companyName,
+        features: command.features,
+        language: command.language,
+      });
+      return { json: companyOutput(row), text: `Created ${companyText(row)}` };
+    }
+    case 'company suspend': {
+      const row = await suspendCompany(db, command.id, command.suspended);
+      return {
+        json: companyOutput(row),
+        text: `${command.suspended ? 'Suspended' : 'Unsuspended'} ${companyText(row)}`,
+      };
+    }
+    case 'company subscription': {
+      const row = await setSubscription(db, command.id, command.active);
+      return { json: companyOutput(row), text: `Subscription changed: ${companyText(row)}` };
+    }
+    case 'company features': {
+      const row = await setFeatures(db, command.id, command.features);
+      return { json: companyOutput(row), text: `Features changed: ${companyText(row)}` };
+    }
+    case 'key create': {
+      const [company] = await db
+        .select({ id: companies.id })
+        .from(companies)
+        .where(eq(companies.id, command.companyId));
+      if (!company) throw new Error(`no company ${command.companyId}`);
+      const { key, row } = await createKey(db, {
+        companyId: command.companyId,
+        name: command.keyName,
+        scopes: command.scopes,
+        expiresIn: command.expiresIn,
+        allowedIps: command.allowedIps,
+      });
+      return { json: keyOutput(row, key), text: newKeyText(row, key) };
+    }
+    case 'key renew': {
+      const { key, row } = await renewKey(db, command.id, command.overlap);
+      const until = command.overlap === 'none' ? 'stopped working now' : `keeps working for ${command.overlap}`;
+      return { json: keyOutput(row, key), text: `${newKeyText(row, key)}\n\nThe old key ${command.id} ${until}.` };
+    }
+    case 'key revoke': {
+      const row = await revokeKey(db, command.id);
+      const revokedAt = row.revokedAt?.toISOString() ?? null;
+      return {
+        json: { id: row.id, company_id: row.companyId, revoked_at: revokedAt },
+        text: `Revoked key ${row.id} (${row.prefix}…) of company ${row.companyId} at ${revokedAt}.`,
+      };
+    }
+    case 'demo': {
+      const demo = await createDemo(db);
+      return {
+        json: { company_id: demo.companyId, key: demo.key },
+        text: [
+          `Demo company ${demo.companyId} created (Installatiebedrijf Van Dijk).`,
+          'Its full-access API key (shown only now):',
+          `  ${demo.key}`,
+        ].join('\n'),
+      };
+    }
+  }
+}

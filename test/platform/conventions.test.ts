@@ -1,0 +1,255 @@
+// The conventions every response follows: problems for unknown routes and methods, body rules (413, 415,
+// malformed JSON, unknown parameters), request ids, no CORS, the language of problems, no stack traces, 501.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { NOT_IMPLEMENTED } from '../../src/http/operations.ts';
+import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
+import { contract } from '../harness/contract.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(contract as unknown as object, 'contract');
+/** For answers outside any operation (unknown routes and methods), which api.call cannot check. */
+const validateProblem = ajv.compile({ $ref: 'contract#/components/schemas/Problem' });
+
+let api: TestApi;
+let key: string;
+
+beforeAll(async () => {
+  api = await setupApi();
+  ({ key } = await api.tenant({ language: 'fr' }));
+});
+
+/** A request outside the contract's operations, read like api.call reads its answers. */
+async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
+  const response = await api.app.request(`http://api.test${path}`, { method, ...init });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+function expectProblem(result: Pick<CallResult, 'status' | 'headers' | 'body'>, status: number, code: string) {
+  expect({ status: result.status, code: result.body?.code }).toEqual({ status, code });
+  expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(validateProblem(result.body), JSON.stringify(validateProblem.errors)).toBe(true);
+  expect(result.body.status).toBe(status);
+  expect(result.body.type).toBe(`http://api.test/errors/${code}`);
+  expect(result.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]+$/);
+  expect(result.body.request_id).toBe(result.headers.get('x-request-id'));
+}
+
+describe('routes', () => {
+  it('answers an unknown address under /api/v1 with 404 not_found', async () => {
+    const result = await raw('GET', '/api/v1/nope', { headers: { authorization: `Bearer ${key}` } });
+    expectProblem(result, 404, 'not_found');
+    expect(result.body.instance).toBe('/api/v1/nope');
+  });
+
+  it('answers an unknown address outside the API with a 404 problem too', async () => {
+    const result = await raw('GET', '/nope');
+    expect(result.status).toBe(404);
+    expect(result.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(result.body.code).toBe('not_found');
+  });
+
+  it('gives answers outside the operations (404 at /nope, openapi.json) a request id and an absolute type', async () => {
+    const nope = await raw('GET', '/nope');
+    expect(nope.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(nope.body.request_id).toBe(nope.headers.get('x-request-id'));
+    expect(nope.body.type).toBe('http://api.test/errors/not_found');
+    const contract = await raw('GET', '/api/v1/openapi.json');
+    expect(contract.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('answers a method the address does not have with 405 and Allow', async () => {
+    const result = await raw('DELETE', '/api/v1/customers', { headers: { authorization: `Bearer ${key}` } });
+    expectProblem(result, 405, 'method_not_allowed');
+    expect(
+      result.headers
+        .get('allow')
+        ?.split(',')
+        .map((m) => m.trim())
+        .sort(),
+    ).toEqual(['GET', 'POST']);
+  });
+
+  it('answers 405 before authentication (no key needed to learn the methods)', async () => {
+    const result = await raw('PUT', '/api/v1/customers/0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30');
+    expectProblem(result, 405, 'method_not_allowed');
+    expect(result.headers.get('allow')).toBe('GET, PATCH');
+  });
+
+  it('answers an operation that is not built yet with 501 not_implemented after the usual checks', async () => {
+    expect(NOT_IMPLEMENTED).toContain('listDeals');
+    const result = await api.call('listDeals', { key });
+    expectProblem(result, 501, 'not_implemented');
+    expect(result.body.detail).toMatch(/listDeals/);
+    expect(result.headers.get('ratelimit')).toMatch(/^"minute";r=\d+;t=\d+$/);
+    const anonymous = await api.call('listDeals');
+    expectProblem(anonymous, 401, 'unauthenticated');
+  });
+});
+
+describe('request bodies', () => {
+  it('refuses a JSON body over 1 MiB with 413 payload_too_large', async () => {
+    const big = JSON.stringify({ email: 'jan@example.nl', name: 'x'.repeat(1024 * 1024) });
+    const result = await api.call('createCustomer', {
+      key,
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(result, 413, 'payload_too_large');
+    // Also when the client announces the size, without the body being read.
+    const announced = await api.call('createCustomer', {
+      key,
+      rawBody: '{}',
+      headers: { 'content-type': 'application/json', 'content-length': String(1024 * 1024 + 1) },
+    });
+    expectProblem(announced, 413, 'payload_too_large');
+  });
+
+  it('accepts a body of exactly 1 MiB as far as size goes', async () => {
+    const body = JSON.stringify({ email: 'jan@example.nl', name: '' });
+    const padded = body.replace('"name"', `${' '.repeat(1024 * 1024 - body.length)}"name"`);
+    expect(Buffer.byteLength(padded)).toBe(1024 * 1024);
+    const result = await api.call('createCustomer', {
+      key,
+      rawBody: padded,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(result.status).not.toBe(413);
+  });
+
+  it('refuses a text/plain body with 415 unsupported_media_type', async () => {
+    const result = await api.call('createCustomer', {
+      key,
+      rawBody: JSON.stringify({ email: 'jan@example.nl' }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectProblem(result, 415, 'unsupported_media_type');
+  });
+
+  it('answers malformed JSON with 422 validation_failed, code invalid_json', async () => {
+    const result = await api.call('createCustomer', {
+      key,
+      rawBody: '{"email": "jan@example.nl",',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(result, 422, 'validation_failed');
+    expect(result.body.errors).toHaveLength(1);
+    expect(result.body.errors[0]).toMatchObject({ code: 'invalid_json', parameter: null });
+  });
+
+  it('answers an unknown query parameter with 422 naming it', async () => {
+    const result = await api.call('listCustomers', { key, query: { colour: 'red' } });
+    expectProblem(result, 422, 'validation_failed');
+    expect(result.body.errors).toEqual([
+      { pointer: null, parameter: 'colour', code: 'unknown_parameter', detail: expect.any(String) },
+    ]);
+  });
+});
+
+describe('request ids', () => {
+  it('gives every answer, success or problem, its own X-Request-Id', async () => {
+    const answers = [
+      await api.call('getMe', { key }),
+      await api.call('listCustomers', { key }),
+      await api.call('getMe'),
+      await api.call('getCustomer', { key, params: { customer: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30' } }),
+      await api.call('createCustomer', { key, rawBody: '{', headers: { 'content-type': 'application/json' } }),
+      await api.call('listDeals', { key }),
+      await raw('GET', '/api/v1/nope'),
+      await raw('DELETE', '/api/v1/customers'),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 422, 501, 404, 405]);
+    const ids = answers.map((a) => a.headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^req_[0-9A-Za-z]+$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('no CORS', () => {
+  const noCors = (headers: Headers) => [...headers.keys()].filter((name) => name.startsWith('access-control-'));
+
+  it('sends no Access-Control-* headers, even to a request with an Origin', async () => {
+    const origin = { Origin: 'https://evil.example' };
+    for (const result of [
+      await api.call('getMe', { key, headers: origin }),
+      await api.call('getMe', { headers: origin }),
+      await raw('GET', '/api/v1/nope', { headers: origin }),
+    ]) {
+      expect(noCors(result.headers)).toEqual([]);
+    }
+  });
+
+  it('does not answer a preflight with CORS allow headers', async () => {
+    const result = await raw('OPTIONS', '/api/v1/customers', {
+      headers: {
+        Origin: 'https://evil.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
+    });
+    expect(result.status).toBe(405);
+    expect(noCors(result.headers)).toEqual([]);
+  });
+});
+
+describe('language of problems', () => {
+  const languageOf = async (acceptLanguage: string | undefined, withKey: boolean) => {
+    const result = await api.call('getCustomer', {
+      key: withKey ? key : null,
+      params: { customer: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30' },
+      headers: acceptLanguage ? { 'Accept-Language': acceptLanguage } : {},
+    });
+    expect(result.status).toBe(withKey ? 404 : 401);
+    expect(result.body.title).toBe(withKey ? 'Not found' : 'Authentication required');
+    return result.headers.get('content-language');
+  };
+
+  it('follows Accept-Language among nl, en, de and fr', async () => {
+    expect(await languageOf('de-DE,de;q=0.9', true)).toBe('de');
+    expect(await languageOf('nl', true)).toBe('nl');
+    expect(await languageOf('en-GB', true)).toBe('en');
+    expect(await languageOf('es, fr;q=0.5, nl;q=0.8', true)).toBe('nl');
+    expect(await languageOf('de-DE,de;q=0.9', false)).toBe('de');
+  });
+
+  it('falls back to the company’s language when the header names no supported language', async () => {
+    expect(await languageOf('es-ES, it;q=0.5', true)).toBe('fr');
+    expect(await languageOf(undefined, true)).toBe('fr');
+    expect(await languageOf('nl;q=0', true)).toBe('fr');
+  });
+
+  it('falls back to English when there is no company to ask', async () => {
+    expect(await languageOf('es-ES', false)).toBe('en');
+    expect(await languageOf(undefined, false)).toBe('en');
+  });
+});
+
+describe('unexpected failures', () => {
+  it('answer 500 internal_error with the request id and never a stack trace', async () => {
+    const failure = new Error('connection to database lost: secret-detail');
+    vi.spyOn(api.deps.keys, 'find').mockRejectedValueOnce(failure);
+    const result = await api.call('getMe', { key }); // contract-checked: X-Request-Id and RateLimit too
+    expectProblem(result, 500, 'internal_error');
+    const text = JSON.stringify(result.body);
+    expect(text).not.toContain('secret-detail');
+    expect(text).not.toMatch(/\bat .+\(.+:\d+:\d+\)|\.ts:\d+/);
+    expect(text).not.toContain('stack');
+  });
+
+  it("answer a handler's failure the same way", async () => {
+    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(new Error('deadlock: secret-detail'));
+    const result = await api.call('listCustomers', { key });
+    expectProblem(result, 500, 'internal_error');
+    expect(JSON.stringify(result.body)).not.toContain('secret-detail');
+  });
+
+  it('never put a stack trace in a problem', async () => {
+    const result = await api.call('createCustomer', { key, body: { email: 'not an email', bogus: true } });
+    expect(result.status).toBe(422);
+    expect(JSON.stringify(result.body)).not.toMatch(/\.ts:\d+|node_modules|stack/);
+  });
+});

@@ -1,0 +1,115 @@
+// The service serves the contract it was generated from, and registers exactly the contract's operations:
+// each one is either built (a handler with the generated route) or answers 501 until it is.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type OperationId, operations } from '../../generated/operations.ts';
+import { BUILT_OPERATIONS, NOT_IMPLEMENTED } from '../../src/http/operations.ts';
+import { API_PREFIX } from '../../src/http/pipeline.ts';
+import { setupApi, type TestApi } from '../harness/api.ts';
+import { contractOperations } from '../harness/contract.ts';
+
+const bundled = readFileSync(new URL('../../generated/openapi.en.json', import.meta.url), 'utf8');
+/** The contract's operations as `METHOD /path` → operationId. */
+const contractRoutes = new Map(
+  contractOperations().map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operation.operationId]),
+);
+const allIds = [...contractRoutes.values()].sort();
+
+/** Path parameters that are not UUIDs. */
+const PREFIXED: Record<string, string> = { endpoint: 'we_01', delivery: 'wd_01', event: 'evt_01' };
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await setupApi();
+});
+
+describe('GET /api/v1/openapi.json', () => {
+  it('serves the bundled English contract without a key', async () => {
+    const response = await api.app.request(`http://api.test${API_PREFIX}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual(JSON.parse(bundled));
+    expect(text).toBe(bundled);
+  });
+});
+
+describe('the registered routes', () => {
+  /** Distinct `METHOD /path` of the app under /api/v1 (a route with validators is listed once per layer). */
+  const registered = () =>
+    new Set(
+      api.app.routes
+        .filter((r) => r.path.startsWith(`${API_PREFIX}/`) && r.method !== 'ALL')
+        .filter((r) => r.path !== `${API_PREFIX}/openapi.json`)
+        .map((r) => `${r.method} ${r.path.slice(API_PREFIX.length).replace(/:(\w+)/g, '{$1}')}`),
+    );
+
+  it('are the contract’s operations, each exactly once: nothing missing, nothing extra', () => {
+    const routes = [...registered()].sort();
+    expect(routes).toEqual([...contractRoutes.keys()].sort());
+    expect(routes).toHaveLength(Object.keys(operations).length);
+  });
+
+  it('agree with the generated operation table', () => {
+    for (const [id, op] of Object.entries(operations)) {
+      expect(contractRoutes.get(`${op.method.toUpperCase()} ${op.path}`), id).toBe(id);
+      expect(op.honoPath.replace(/:(\w+)/g, '{$1}'), id).toBe(op.path);
+    }
+  });
+
+  it('are built or listed as not implemented, never both, never neither', () => {
+    const built = [...BUILT_OPERATIONS].sort();
+    const pending = [...NOT_IMPLEMENTED].sort();
+    expect(built.filter((id) => pending.includes(id as (typeof NOT_IMPLEMENTED)[number]))).toEqual([]);
+    expect([...built, ...pending].sort()).toEqual(allIds);
+    expect(new Set(built).size).toBe(built.length);
+    expect(new Set(pending).size).toBe(pending.length);
+  });
+
+  it('document the built operations with the contract’s method, path and operationId (round trip)', () => {
+    const doc = api.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'round trip', version: '1' } });
+    const documented = new Map<string, string>();
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item as Record<string, { operationId?: string }>)) {
+        if (!operation?.operationId) continue;
+        expect(path.startsWith(API_PREFIX), path).toBe(true);
+        const route = `${method.toUpperCase()} ${path.slice(API_PREFIX.length)}`;
+        expect(documented.has(route), route).toBe(false);
+        documented.set(route, operation.operationId);
+      }
+    }
+    expect([...documented.values()].sort()).toEqual([...BUILT_OPERATIONS].sort());
+    for (const [route, id] of documented) expect(contractRoutes.get(route), route).toBe(id);
+  });
+
+  it('answer the not-implemented operations with 501 after authentication', async () => {
+    const { key } = await api.tenant();
+    for (const id of NOT_IMPLEMENTED) {
+      const op = operations[id as OperationId];
+      if (!op.authenticated) continue;
+      const params = Object.fromEntries(
+        [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, PREFIXED[name] ?? randomUUID()]),
+      );
+      const result = await api.call(id, { key, params, ...(op.hasBody ? { body: {} } : {}) });
+      expect({ id, status: result.status, code: result.body.code }).toEqual({
+        id,
+        status: 501,
+        code: 'not_implemented',
+      });
+    }
+  });
+
+  it('answer the built operations with something other than 501', async () => {
+    const { key } = await api.tenant();
+    for (const id of BUILT_OPERATIONS) {
+      const op = operations[id];
+      const params = Object.fromEntries(
+        [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30']),
+      );
+      const result = await api.call(id, { key, params, ...(op.hasBody ? { body: {} } : {}) });
+      expect(result.status, id).not.toBe(501);
+    }
+  });
+});

@@ -1,0 +1,198 @@
+// Row-level security: a transaction running as app_api with app.company_id set sees and writes only its
+// own company's rows in every tenant table, whatever its queries say, and sees nothing without a tenant.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sql as drizzleSql } from 'drizzle-orm';
+import type postgres from 'postgres';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../src/db/tenant.ts';
+import { setupApi, type TestApi } from '../harness/api.ts';
+
+/** Every tenant table and the column that names its company. */
+const TENANT_TABLES = {
+  users: 'company_id',
+  customers: 'company_id',
+  notes: 'company_id',
+  pipeline_stages: 'company_id',
+  task_boards: 'company_id',
+  task_statuses: 'company_id',
+  events: 'company_id',
+  idempotency_keys: 'company_id',
+  api_keys: 'company_id',
+  companies: 'id',
+} as const;
+type Table = keyof typeof TENANT_TABLES;
+const TABLES = Object.keys(TENANT_TABLES) as Table[];
+/** Read by authentication before a tenant is known, with the owner's rights: enabled but not forced. */
+const NOT_FORCED = ['api_keys', 'companies'];
+
+let api: TestApi;
+let a: string;
+let b: string;
+
+/** Inserts one row of every tenant table for the company, as the superuser (past row-level security). */
+async function seed(sql: postgres.Sql, companyId: string) {
+  const customer = randomUUID();
+  const board = randomUUID();
+  await sql`insert into users (company_id, name, email) values (${companyId}, 'Anna', ${`anna-${companyId}@example.nl`})`;
+  await sql`insert into customers (company_id, id, email) values (${companyId}, ${customer}, 'jan@example.nl')`;
+  await sql`insert into notes (company_id, id, parent_type, customer_id, content)
+            values (${companyId}, ${randomUUID()}, 'customer', ${customer}, 'Called back')`;
+  await sql`insert into pipeline_stages (company_id, name_en, position) values (${companyId}, 'New', 1)`;
+  await sql`insert into task_boards (company_id, id, name) values (${companyId}, ${board}, 'Work')`;
+  await sql`insert into task_statuses (company_id, id, board_id, name, category, position)
+            values (${companyId}, ${randomUUID()}, ${board}, 'To do', 'open', 1)`;
+  await sql`insert into events (company_id, id, type, scope, data)
+            values (${companyId}, ${`evt_${randomBytes(8).toString('hex')}`}, 'customer.created', 'customers.read', '{}')`;
+  await sql`insert into idempotency_keys (company_id, key, request_hash, response_status, response_body, response_headers)
+            values (${companyId}, ${randomUUID()}, 'x', 201, '{}', '{}')`;
+}
+
+/** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */
+function asTenant<T>(companyId: string | null, work: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+  return api.sql.begin(async (tx) => {
+    await tx`select set_config('role', 'app_api', true)`;
+    if (companyId) await tx`select set_config('app.company_id', ${companyId}, true)`;
+    return work(tx);
+  }) as Promise<T>;
+}
+
+const companiesIn = async (tx: postgres.TransactionSql, table: Table) => {
+  const column = TENANT_TABLES[table];
+  const rows = await tx.unsafe(`select ${column}::text as company from ${table}`);
+  return rows.map((r) => r.company as string);
+};
+
+beforeAll(async () => {
+  api = await setupApi();
+  a = (await api.company({ name: 'A' })).id;
+  b = (await api.company({ name: 'B' })).id;
+  for (const id of [a, b]) {
+    await seed(api.sql, id);
+    await api.key(id);
+  }
+});
+
+describe('a tenant transaction', () => {
+  it.each(TABLES)('sees only its own rows of %s, without any company filter', async (table) => {
+    // The superuser sees both companies, so the table really holds B's rows.
+    const all = await api.sql.unsafe(`select distinct ${TENANT_TABLES[table]}::text as company from ${table}`);
+    expect(all.map((r) => r.company).sort()).toEqual([a, b].sort());
+
+    const seen = await asTenant(a, (tx) => companiesIn(tx, table));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(seen)).toEqual(new Set([a]));
+    const asB = await asTenant(b, (tx) => companiesIn(tx, table));
+    expect(new Set(asB)).toEqual(new Set([b]));
+  });
+
+  it.each(TABLES)('finds nothing of the other company in %s even when asking for it', async (table) => {
+    const column = TENANT_TABLES[table];
+    const rows = await asTenant(a, (tx) => tx.unsafe(`select 1 from ${table} where ${column} = $1`, [b]));
+    expect(rows).toHaveLength(0);
+  });
+
+  it('cannot insert a row into another company', async () => {
+    await expect(
+      asTenant(
+        a,
+        (tx) => tx`insert into customers (company_id, id, email) values (${b}, ${randomUUID()}, 'x@example.nl')`,
+      ),
+    ).rejects.toThrow(/new row violates row-level security policy/);
+    // Its own company works with the same statement.
+    await asTenant(
+      a,
+      (tx) => tx`insert into customers (company_id, id, email) values (${a}, ${randomUUID()}, 'y@example.nl')`,
+    );
+  });
+
+  it('cannot move a row into another company, nor change or delete the other company’s rows', async () => {
+    await expect(
+      asTenant(a, (tx) => tx`update customers set company_id = ${b} where company_id = ${a}`),
+    ).rejects.toThrow(/new row violates row-level security policy/);
+    const updated = await asTenant(a, (tx) => tx`update customers set name = 'taken' where company_id = ${b}`);
+    expect(updated.count).toBe(0);
+    const deleted = await asTenant(a, (tx) => tx`delete from notes where company_id = ${b}`);
+    expect(deleted.count).toBe(0);
+    const [{ count }] = await api.sql`select count(*)::int as count from notes where company_id = ${b}`;
+    expect(count).toBe(1);
+  });
+
+  it('cannot create or delete companies', async () => {
+    await expect(
+      asTenant(a, (tx) => tx`insert into companies (id, name) values (${randomUUID()}, 'X')`),
+    ).rejects.toThrow(/permission denied/);
+    await expect(asTenant(a, (tx) => tx`delete from companies where id = ${a}`)).rejects.toThrow(/permission denied/);
+  });
+
+  it('fails closed without app.company_id: every tenant table looks empty', async () => {
+    for (const table of TABLES) {
+      const rows = await asTenant(null, (tx) => companiesIn(tx, table));
+      expect(rows, table).toHaveLength(0);
+    }
+    await expect(
+      asTenant(
+        null,
+        (tx) => tx`insert into customers (company_id, id, email) values (${a}, ${randomUUID()}, 'z@example.nl')`,
+      ),
+    ).rejects.toThrow(/row-level security/);
+  });
+
+  it('leaves nothing behind for the next transaction on the same connection', async () => {
+    const reserved = await api.sql.reserve();
+    try {
+      await reserved`begin`;
+      await reserved`select set_config('role', 'app_api', true), set_config('app.company_id', ${a}, true)`;
+      const [inside] = await reserved`select current_user as role`;
+      expect(inside.role).toBe('app_api');
+      await reserved`commit`;
+      const [row] =
+        await reserved`select current_user as role, coalesce(current_setting('app.company_id', true), '') as company`;
+      expect(row.company).toBe('');
+      expect(row.role).not.toBe('app_api');
+    } finally {
+      reserved.release();
+    }
+  });
+
+  it('is what withTenant gives the handlers', async () => {
+    const rows = await withTenant(api.db, a, (tx) =>
+      tx.execute<{ company_id: string; role: string }>(
+        drizzleSql`select company_id::text, current_user as role from customers`,
+      ),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toEqual({ company_id: a, role: 'app_api' });
+  });
+});
+
+describe('the schema', () => {
+  it('forces row-level security on every table with a company_id (a new table without it fails here)', async () => {
+    const tables = await api.sql<{ table: string; enabled: boolean; forced: boolean; policies: number }[]>`
+      select c.relname as table, c.relrowsecurity as enabled, c.relforcerowsecurity as forced,
+             (select count(*)::int from pg_policy p where p.polrelid = c.oid and p.polname = 'tenant_isolation') as policies
+      from information_schema.columns col
+      join pg_class c on c.relname = col.table_name
+      join pg_namespace n on n.oid = c.relnamespace and n.nspname = col.table_schema
+      where col.table_schema = 'public' and col.column_name = 'company_id' and c.relkind in ('r', 'p')
+      order by 1`;
+    expect(tables.map((t) => t.table).sort()).toEqual(TABLES.filter((t) => t !== 'companies').sort());
+    for (const t of tables) {
+      expect({ table: t.table, enabled: t.enabled, policies: t.policies }).toEqual({
+        table: t.table,
+        enabled: true,
+        policies: 1,
+      });
+      expect({ table: t.table, forced: t.forced }).toEqual({ table: t.table, forced: !NOT_FORCED.includes(t.table) });
+    }
+    const [companies] =
+      await api.sql`select relrowsecurity, relforcerowsecurity from pg_class where relname = 'companies'`;
+    expect(companies).toEqual({ relrowsecurity: true, relforcerowsecurity: false });
+  });
+
+  it('runs the API as a role that is neither superuser nor exempt from row-level security, and not the owner', async () => {
+    const [role] = await api.sql`select rolsuper, rolbypassrls from pg_roles where rolname = 'app_api'`;
+    expect(role).toEqual({ rolsuper: false, rolbypassrls: false });
+    const owners = await api.sql`select distinct tableowner from pg_tables where schemaname = 'public'`;
+    expect(owners.map((o) => o.tableowner)).not.toContain('app_api');
+  });
+});
