@@ -6780,9 +6780,10 @@ export type components = {
       /**
        * Format: uri
        * @description Absolute `https` address, port 443, 80 or 8443, without user name or password. A host that is or
-       *     resolves to a private, loopback, link-local or otherwise internal address, or another port, answers
-       *     `422 validation_failed` with the field code `url_not_allowed`; a URL that is not absolute `https`
-       *     answers with `invalid_format`.
+       *     resolves to a private, loopback, link-local or otherwise internal address, another port, or plain
+       *     `http`, answers `422 validation_failed` with the field code `url_not_allowed`; a URL that is not
+       *     absolute answers with `invalid_format`. (An installation started with `WEBHOOK_ALLOW_PRIVATE_URLS=true`,
+       *     for local development and tests only, also accepts `http` to loopback addresses on any port.)
        * @example https://erp.installatiebedrijfdekker.nl/webhooks/crm
        */
       url: string;

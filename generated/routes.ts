@@ -1387,7 +1387,7 @@ export const WebhookEndpointCreateSchema = z
       .url()
       .min(9)
       .max(2048)
-      .regex(/^https:\/\//),
+      .regex(/^https?:\/\//),
     description: z.string().max(255).nullable().optional(),
     events: z
       .array(
@@ -1431,7 +1431,7 @@ export const WebhookEndpointUpdateSchema = z
       .url()
       .min(9)
       .max(2048)
-      .regex(/^https:\/\//)
+      .regex(/^https?:\/\//)
       .optional(),
     description: z.string().max(255).nullable().optional(),
     events: z

@@ -42,7 +42,7 @@ if (command !== 'worker') {
     }
   }
 }
-if (command !== 'api') runner = await startWorker(database.url, deps.sql);
+if (command !== 'api') runner = await startWorker(database.url, deps);
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {
   deps.log.warn(
     'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target private addresses. Never use this in production.',

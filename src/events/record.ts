@@ -1,25 +1,30 @@
-// The outbox: an event row written in the caller's transaction, so a committed change always has its
-// event and a rolled-back change never does. (Webhook fan-out jobs join this transaction in the events issue.)
-
-import { events } from '../db/schema/index.ts';
+// The outbox: an event row written in the caller's transaction, together with its webhook fan-out job when
+// the company has an active endpoint. A committed change always has its event and its job; a rolled-back
+// change has neither.
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
-export type EventType =
-  | 'customer.created'
-  | 'customer.updated'
-  | 'customer.converted'
-  | 'deal.created'
-  | 'deal.updated'
-  | 'deal.stage_changed'
-  | 'deal.won'
-  | 'deal.lost'
-  | 'note.created'
-  | 'note.updated'
-  | 'note.deleted';
+export const EVENT_TYPES = [
+  'customer.created',
+  'customer.updated',
+  'customer.converted',
+  'deal.created',
+  'deal.updated',
+  'deal.stage_changed',
+  'deal.won',
+  'deal.lost',
+  'note.created',
+  'note.updated',
+  'note.deleted',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The read scope a key needs to see an event about this kind of object. */
 export const SCOPE_OF_PARENT = { customer: 'customers.read', deal: 'deals.read' } as const;
+
+export const FANOUT_TASK = 'webhook_fanout';
+export type FanoutPayload = { companyId: string; eventId: string };
 
 export async function recordEvent(
   tx: Tx,
@@ -27,13 +32,16 @@ export async function recordEvent(
   event: { type: EventType; scope: string; customerId: string | null; object: unknown },
 ): Promise<string> {
   const id = prefixedId('evt');
-  await tx.insert(events).values({
-    companyId,
-    id,
-    type: event.type,
-    scope: event.scope,
-    customerId: event.customerId,
-    data: { object: event.object },
-  });
+  const payload: FanoutPayload = { companyId, eventId: id };
+  // One statement: the event row, and its fan-out job if anyone may be listening.
+  await tx.execute(sql`
+    with inserted as (
+      insert into events (company_id, id, type, scope, customer_id, data)
+      values (${companyId}, ${id}, ${event.type}, ${event.scope}, ${event.customerId}, ${JSON.stringify({ object: event.object })}::jsonb)
+      returning id
+    )
+    select app_queue_job(${FANOUT_TASK}, ${JSON.stringify(payload)}::json)
+    from inserted
+    where exists (select 1 from webhook_endpoints where company_id = ${companyId} and status = 'active')`);
   return id;
 }

@@ -5,12 +5,19 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { companyOperations, registerCompany } from '../resources/company/handlers.ts';
 import { customerOperations, registerCustomers } from '../resources/customers/handlers.ts';
+import { eventOperations, registerEvents } from '../resources/events/handlers.ts';
 import { meOperations, registerMe } from '../resources/me/handlers.ts';
 import { customerNoteOperations, registerCustomerNotes } from '../resources/notes/handlers.ts';
 import type { AppEnv } from './app-env.ts';
 import { ApiProblem } from './problems.ts';
 
-const BUILT = [...meOperations, ...companyOperations, ...customerOperations, ...customerNoteOperations] as const;
+const BUILT = [
+  ...meOperations,
+  ...companyOperations,
+  ...customerOperations,
+  ...customerNoteOperations,
+  ...eventOperations,
+] as const;
 
 /** Operations of later issues. Each answers 501 not_implemented until its resource is built. */
 export const NOT_IMPLEMENTED = [
@@ -30,8 +37,6 @@ export const NOT_IMPLEMENTED = [
   'deleteDealNote',
   'listPipelineStages',
   // Events and webhooks (issue 4)
-  'listEvents',
-  'getEvent',
   'listWebhookEndpoints',
   'createWebhookEndpoint',
   'getWebhookEndpoint',
@@ -123,6 +128,7 @@ export function registerOperations(app: OpenAPIHono<AppEnv>): void {
   registerCompany(app);
   registerCustomers(app);
   registerCustomerNotes(app);
+  registerEvents(app);
   for (const id of NOT_IMPLEMENTED) {
     const { method, honoPath } = operations[id];
     app.on(method.toUpperCase(), honoPath, () => {

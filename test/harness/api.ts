@@ -137,3 +137,15 @@ function checkContract(operationId: OperationId, result: CallResult) {
   if (pending && result.status === 501 && result.body?.code === 'not_implemented') return;
   assertConforms(operationId, result);
 }
+
+/** An app on an existing database (one a child process such as the CLI also writes to); close it when done. */
+export async function appOn(url: string, overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {}) {
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_URL: 'http://api.test',
+    ...overrides,
+  });
+  const deps = await createDeps(config, url);
+  const app = createApp(deps);
+  return { app, deps, call: callerFor(app), close: deps.close };
+}

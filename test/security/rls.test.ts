@@ -17,6 +17,10 @@ const TENANT_TABLES = {
   task_statuses: 'company_id',
   events: 'company_id',
   idempotency_keys: 'company_id',
+  webhook_endpoints: 'company_id',
+  webhook_deliveries: 'company_id',
+  webhook_attempts: 'company_id',
+  outbound_emails: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -45,6 +49,17 @@ async function seed(sql: postgres.Sql, companyId: string) {
             values (${companyId}, ${`evt_${randomBytes(8).toString('hex')}`}, 'customer.created', 'customers.read', '{}')`;
   await sql`insert into idempotency_keys (company_id, key, request_hash, response_status, response_body, response_headers)
             values (${companyId}, ${randomUUID()}, 'x', 201, '{}', '{}')`;
+  const suffix = randomBytes(6).toString('hex');
+  await sql`insert into webhook_endpoints (company_id, id, url, events, scopes, secret)
+            values (${companyId}, ${`we_${suffix}`}, 'https://hooks.example.nl/crm', '{*}', '{customers.read}', 'whsec_x')`;
+  await sql`insert into webhook_deliveries (company_id, id, endpoint_id, event_id, event_type)
+            values (${companyId}, ${`wd_${suffix}`}, ${`we_${suffix}`}, 'evt_x', 'customer.created')`;
+  await sql`insert into webhook_attempts (company_id, id, delivery_id, endpoint_id, event_id, attempt_number, trigger,
+            url, status, duration_ms)
+            values (${companyId}, ${`wa_${suffix}`}, ${`wd_${suffix}`}, ${`we_${suffix}`}, 'evt_x', 1, 'scheduled',
+            'https://hooks.example.nl/crm', 'failed', 12)`;
+  await sql`insert into outbound_emails (company_id, id, "to", subject, body, kind)
+            values (${companyId}, ${`em_${suffix}`}, '{admin@example.nl}', 'Hi', 'Body', 'test')`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

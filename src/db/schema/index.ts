@@ -1,3 +1,4 @@
 export * from './crm.ts';
 export * from './events.ts';
 export * from './platform.ts';
+export * from './webhooks.ts';

@@ -1,0 +1,103 @@
+// Webhook endpoints, one delivery per (event, endpoint), every attempt of a delivery, and the recording
+// email channel (messages that a real sender will send once one is configured).
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companies } from './platform.ts';
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: text('id').notNull(),
+    url: text('url').notNull(),
+    description: text('description'),
+    /** Event types, or ['*'] for every type the creator may read, including future ones. */
+    events: text('events').array().notNull(),
+    /** The read scopes of the key that created the endpoint: it never receives more than its creator may see. */
+    scopes: text('scopes').array().notNull(),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
+    disabledReason: text('disabled_reason'),
+    disabledAt: ts('disabled_at'),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: ts('previous_secret_expires_at'),
+    /** Start of the current run of failures; reset by a success or by re-enabling. */
+    failingSince: ts('failing_since'),
+    lastSuccessAt: ts('last_success_at'),
+    lastFailureAt: ts('last_failure_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('webhook_endpoints_created').on(t.companyId, t.createdAt, t.id),
+  ],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: text('id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    lastAttemptAt: ts('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    uniqueIndex('webhook_deliveries_event_endpoint').on(t.companyId, t.eventId, t.endpointId),
+    index('webhook_deliveries_endpoint').on(t.companyId, t.endpointId, t.createdAt, t.id),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: text('id').notNull(),
+    deliveryId: text('delivery_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    eventId: text('event_id').notNull(),
+    attemptNumber: integer('attempt_number').notNull(),
+    trigger: text('trigger', { enum: ['scheduled', 'manual_resend', 'recovery'] }).notNull(),
+    url: text('url').notNull(),
+    status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+    responseBody: text('response_body'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('webhook_attempts_delivery').on(t.companyId, t.deliveryId, t.createdAt, t.id),
+  ],
+);
+
+export const outboundEmails = pgTable(
+  'outbound_emails',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: text('id').notNull(),
+    to: text('to').array().notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    /** What caused it (e.g. webhook_endpoint_disabled), for operators and tests. */
+    kind: text('kind').notNull(),
+    sent: boolean('sent').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.id] })],
+);

@@ -1,0 +1,62 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { getEvent, listEvents } from '../../../generated/routes.ts';
+import { withTenant } from '../../db/tenant.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { pageOf } from '../../http/pagination.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import * as q from './queries.ts';
+import { EVENT_TYPES, type EventType, serializeEvent } from './serialize.ts';
+
+export const eventOperations = ['listEvents', 'getEvent'] as const;
+
+const notFound = () => new ApiProblem('not_found', 'No event with this id exists (events are kept 30 days).');
+
+const isEventType = (value: string): value is EventType => EVENT_TYPES.some((type) => type === value);
+
+/**
+ * `filter[type]`: the route has checked its syntax; an unknown type is a 422 (the contract), so a typo is not
+ * mistaken for "no events". A known type the key may not read just yields nothing.
+ */
+function typesOf(list: string): EventType[] {
+  const names = [...new Set(list.split(','))];
+  const unknown = names.filter((name) => !isEventType(name));
+  if (unknown.length > 0) {
+    const detail = `Unknown event type ${unknown.join(', ')}; known types are ${EVENT_TYPES.join(', ')}.`;
+    throw new ApiProblem('validation_failed', 'The request has 1 invalid input.', {
+      errors: [{ pointer: null, parameter: 'filter[type]', code: 'invalid_enum', detail }],
+    });
+  }
+  return names.filter(isEventType);
+}
+
+export function registerEvents(app: OpenAPIHono<AppEnv>) {
+  app.openapi(listEvents, async (c) => {
+    const query = c.req.valid('query');
+    const { companyId, scopes } = c.get('auth');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const filterType = query['filter[type]'];
+    const filters = {
+      types: filterType === undefined ? undefined : typesOf(filterType),
+      createdSince: query['filter[created_since]'],
+    };
+    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
+      q.listEvents(tx, companyId, [...scopes], page, filters),
+    );
+    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
+    return c.json({ data: data.map(serializeEvent), meta }, 200);
+  });
+
+  app.openapi(getEvent, async (c) => {
+    const { event } = c.req.valid('param');
+    const { companyId, scopes } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findEvent(tx, companyId, event));
+    if (!row) throw notFound();
+    // The contract answers an event of data the key may not read with 403 naming the scope (not 404).
+    if (!scopes.has(row.scope)) {
+      throw new ApiProblem('insufficient_scope', `Reading this event needs the scope ${row.scope}.`, {
+        required_scope: row.scope,
+      });
+    }
+    return c.json({ data: serializeEvent(row) }, 200);
+  });
+}

@@ -1,0 +1,192 @@
+// One delivery attempt: read the delivery outside any transaction-long lock, send, then record the attempt,
+// the delivery's new state, the endpoint's health and — on failure — the next attempt, in one transaction.
+import { and, eq, or, sql } from 'drizzle-orm';
+import { sendEmail } from '../channels/email.ts';
+import type { Db } from '../db/client.ts';
+import { events, users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
+import { type Tx, withTenant } from '../db/tenant.ts';
+import { prefixedId } from '../ids.ts';
+import { serializeEvent } from '../resources/events/serialize.ts';
+import type { DeliverPayload } from './fanout.task.ts';
+import { DELIVER_TASK } from './fanout.task.ts';
+import type { PostResult } from './http-post.ts';
+import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
+import { type EndpointRow, sendSigned } from './send.ts';
+import type { LookupAll, UrlPolicy } from './url-guard.ts';
+
+export type DeliverOptions = { policy: UrlPolicy; now?: () => Date; lookup?: LookupAll };
+export type DeliverOutcome = 'gone' | 'skipped' | 'succeeded' | 'retrying' | 'failed';
+
+export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOptions): Promise<DeliverOutcome> {
+  const now = opts.now ?? (() => new Date());
+  const { companyId, deliveryId, trigger } = payload;
+  const found = await withTenant(db, companyId, async (tx) => {
+    const [delivery] = await tx
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, deliveryId)));
+    if (!delivery) return undefined;
+    const [endpoint] = await tx
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, delivery.endpointId)));
+    const [event] = await tx
+      .select()
+      .from(events)
+      .where(and(eq(events.companyId, companyId), eq(events.id, delivery.eventId)));
+    if (!endpoint || !event) return undefined;
+    if (trigger === 'scheduled' && delivery.status !== 'pending') return { skip: true as const };
+    if (endpoint.status === 'disabled') {
+      // A disabled endpoint receives nothing; its pending message stays in the log as failed (recoverable).
+      if (delivery.status === 'pending') await markDelivery(tx, delivery.id, companyId, { status: 'failed' });
+      return { skip: true as const };
+    }
+    return { delivery, endpoint, body: JSON.stringify(serializeEvent(event)) };
+  });
+  if (!found) return 'gone';
+  if ('skip' in found) return 'skipped';
+
+  const { delivery, endpoint, body } = found;
+  const result = await sendSigned(
+    endpoint,
+    { id: delivery.eventId, body },
+    { now: now(), policy: opts.policy, lookup: opts.lookup },
+  );
+  const at = now();
+  return withTenant(db, companyId, (tx) => record(tx, { companyId, delivery, endpoint, trigger, result, at }));
+}
+
+type Recording = {
+  companyId: string;
+  delivery: typeof webhookDeliveries.$inferSelect;
+  endpoint: EndpointRow;
+  trigger: DeliverPayload['trigger'];
+  result: PostResult;
+  at: Date;
+};
+
+async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
+  const succeeded = r.result.error === null;
+  const attemptNumber = r.delivery.attemptCount + 1;
+  await tx.insert(webhookAttempts).values({
+    companyId: r.companyId,
+    id: prefixedId('wa'),
+    deliveryId: r.delivery.id,
+    endpointId: r.endpoint.id,
+    eventId: r.delivery.eventId,
+    attemptNumber,
+    trigger: r.trigger,
+    url: r.endpoint.url,
+    status: succeeded ? 'succeeded' : 'failed',
+    statusCode: r.result.statusCode,
+    durationMs: r.result.durationMs,
+    error: r.result.error,
+    responseBody: r.result.responseBody,
+    createdAt: r.at,
+  });
+  const base = { attemptCount: attemptNumber, lastAttemptAt: r.at, lastStatusCode: r.result.statusCode };
+
+  if (succeeded) {
+    await markDelivery(tx, r.delivery.id, r.companyId, { ...base, status: 'succeeded', nextAttemptAt: null });
+    await tx
+      .update(webhookEndpoints)
+      .set({ lastSuccessAt: r.at, failingSince: null })
+      .where(and(eq(webhookEndpoints.companyId, r.companyId), eq(webhookEndpoints.id, r.endpoint.id)));
+    return 'succeeded';
+  }
+
+  const failingSince = r.endpoint.failingSince ?? r.at;
+  await tx
+    .update(webhookEndpoints)
+    .set({ lastFailureAt: r.at, failingSince })
+    .where(and(eq(webhookEndpoints.companyId, r.companyId), eq(webhookEndpoints.id, r.endpoint.id)));
+
+  let outcome: DeliverOutcome;
+  if (r.trigger !== 'scheduled') {
+    // A manual resend or recovery is one extra try: it changes neither the state nor the retry schedule.
+    await markDelivery(tx, r.delivery.id, r.companyId, base);
+    outcome = r.delivery.status === 'pending' ? 'retrying' : 'failed';
+  } else {
+    const delay = nextDelaySeconds(attemptNumber);
+    if (delay === null) {
+      await markDelivery(tx, r.delivery.id, r.companyId, { ...base, status: 'failed', nextAttemptAt: null });
+      outcome = 'failed';
+    } else {
+      const runAt = new Date(r.at.getTime() + delay * 1000);
+      await markDelivery(tx, r.delivery.id, r.companyId, { ...base, status: 'pending', nextAttemptAt: runAt });
+      const payload: DeliverPayload = { companyId: r.companyId, deliveryId: r.delivery.id, trigger: 'scheduled' };
+      await tx.execute(
+        sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify(payload)}::json, ${runAt.toISOString()}::timestamptz)`,
+      );
+      outcome = 'retrying';
+    }
+  }
+
+  if (r.result.error === 'url_not_allowed') await disable(tx, r, 'url_not_allowed');
+  else if (r.at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) await disable(tx, r, 'failing_for_5_days');
+  return outcome;
+}
+
+async function markDelivery(
+  tx: Tx,
+  id: string,
+  companyId: string,
+  values: Partial<typeof webhookDeliveries.$inferInsert>,
+) {
+  await tx
+    .update(webhookDeliveries)
+    .set({ ...values, updatedAt: sql`app_now()` })
+    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, id)));
+}
+
+/** Disables the endpoint, fails its pending deliveries and tells the company's administrators. */
+async function disable(tx: Tx, r: Recording, reason: 'failing_for_5_days' | 'url_not_allowed') {
+  const [changed] = await tx
+    .update(webhookEndpoints)
+    .set({
+      status: 'disabled',
+      disabledReason: reason,
+      disabledAt: r.at,
+      updatedAt: sql`app_now()`,
+      version: sql`${webhookEndpoints.version} + 1`,
+    })
+    .where(
+      and(
+        eq(webhookEndpoints.companyId, r.companyId),
+        eq(webhookEndpoints.id, r.endpoint.id),
+        eq(webhookEndpoints.status, 'active'),
+      ),
+    )
+    .returning({ id: webhookEndpoints.id });
+  if (!changed) return;
+  await tx
+    .update(webhookDeliveries)
+    .set({ status: 'failed', nextAttemptAt: null, updatedAt: sql`app_now()` })
+    .where(
+      and(
+        eq(webhookDeliveries.companyId, r.companyId),
+        eq(webhookDeliveries.endpointId, r.endpoint.id),
+        eq(webhookDeliveries.status, 'pending'),
+      ),
+    );
+  const admins = await tx
+    .select({ email: users.email })
+    .from(users)
+    .where(
+      and(
+        eq(users.companyId, r.companyId),
+        eq(users.status, 'active'),
+        or(eq(users.isOwner, true), eq(users.role, 'administrator')),
+      ),
+    );
+  const why =
+    reason === 'url_not_allowed'
+      ? 'its address now resolves to an internal network address'
+      : 'every delivery to it failed for 5 days';
+  await sendEmail(tx, r.companyId, {
+    to: admins.map((a) => a.email),
+    kind: 'webhook_endpoint_disabled',
+    subject: `Webhook endpoint ${r.endpoint.url} was disabled`,
+    body: `The webhook endpoint ${r.endpoint.id} (${r.endpoint.url}) was disabled because ${why}. Fix the receiver, then re-enable the endpoint and recover the failed messages.`,
+  });
+}

@@ -1,0 +1,43 @@
+// Fan-out of one event: one delivery per active endpoint that subscribed to its type and whose creator may
+// read it, each with its delivery job, in one transaction.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { withTenant } from '../db/tenant.ts';
+import type { FanoutPayload } from '../events/record.ts';
+import { prefixedId } from '../ids.ts';
+
+export const DELIVER_TASK = 'webhook_deliver';
+export type DeliverPayload = {
+  companyId: string;
+  deliveryId: string;
+  trigger: 'scheduled' | 'manual_resend' | 'recovery';
+};
+
+export async function fanout(db: Db, { companyId, eventId }: FanoutPayload): Promise<number> {
+  return withTenant(db, companyId, async (tx) => {
+    // A disabled endpoint gets its message logged as failed, without an attempt, so Recover can send it later.
+    const targets = await tx.execute<{ endpoint_id: string; event_type: string; active: boolean }>(sql`
+      select e.id as endpoint_id, ev.type as event_type, e.status = 'active' as active
+      from webhook_endpoints e
+      join events ev on ev.company_id = e.company_id and ev.id = ${eventId}
+      where e.company_id = ${companyId}
+        and (ev.type = any(e.events) or '*' = any(e.events))
+        and ev.scope = any(e.scopes)`);
+    if (targets.length === 0) return 0;
+    const values = targets.map(
+      (t) =>
+        sql`(${companyId}::uuid, ${prefixedId('wd')}, ${t.endpoint_id}, ${eventId}, ${t.event_type}, ${t.active ? 'pending' : 'failed'}, ${t.active ? sql`now()` : null}::timestamptz)`,
+    );
+    const queued = await tx.execute(sql`
+      with inserted as (
+        insert into webhook_deliveries (company_id, id, endpoint_id, event_id, event_type, status, next_attempt_at)
+        values ${sql.join(values, sql`, `)}
+        on conflict (company_id, event_id, endpoint_id) do nothing
+        returning id, status
+      )
+      select app_queue_job(${DELIVER_TASK},
+        json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'scheduled'))
+      from inserted where status = 'pending'`);
+    return queued.length;
+  });
+}

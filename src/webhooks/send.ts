@@ -1,0 +1,40 @@
+// Sends one signed message to an endpoint: check the URL again (DNS may have changed since creation), sign
+// with every valid secret, POST to exactly the address that was checked.
+import type { webhookEndpoints } from '../db/schema/index.ts';
+import { type PostResult, postJson } from './http-post.ts';
+import { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './schedule.ts';
+import { signatureHeader } from './sign.ts';
+import { type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export const USER_AGENT = 'Service-Webhooks/1.0';
+
+/** The current secret, plus the previous one while its rotation overlap lasts. */
+export function activeSecrets(endpoint: EndpointRow, now: Date): string[] {
+  const overlap = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
+  return overlap && endpoint.previousSecret ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+}
+
+export async function sendSigned(
+  endpoint: EndpointRow,
+  message: { id: string; body: string },
+  opts: { now: Date; policy: UrlPolicy; lookup?: LookupAll; timeoutMs?: number },
+): Promise<PostResult> {
+  const url = new URL(endpoint.url);
+  const resolved = await resolveAllowed(url, opts.policy, opts.lookup);
+  if (!resolved.ok) {
+    return { statusCode: null, durationMs: 0, error: resolved.code, responseBody: null };
+  }
+  const timestamp = Math.floor(opts.now.getTime() / 1000);
+  return postJson(
+    { url, address: resolved.address, family: resolved.family },
+    message.body,
+    {
+      'webhook-id': message.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(activeSecrets(endpoint, opts.now), message.id, timestamp, message.body),
+      'User-Agent': USER_AGENT,
+    },
+    { timeoutMs: opts.timeoutMs ?? DELIVERY_TIMEOUT_MS, maxResponseBytes: RESPONSE_EXCERPT_BYTES },
+  );
+}

@@ -1,0 +1,237 @@
+// The operator CLI as operators run it: a child process on DATABASE_URL, one JSON object on stdout with
+// --json, mistakes on stderr with a non-zero exit. What it writes is checked in the database and through an
+// app on the same database. Each run costs ~2.5 s (tsx start-up), so the calls are few and shared.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashKey } from '../../src/auth/key-format.ts';
+import { appOn } from '../harness/api.ts';
+import { withDatabase } from '../harness/db.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+const CLI_TIMEOUT = 60_000;
+const KEY = /^svc_[0-9A-Za-z]{49}$/;
+
+type Run = { code: number; stdout: string; stderr: string };
+
+let database: { url: string; drop: () => Promise<void> };
+let sql: postgres.Sql;
+let app: Awaited<ReturnType<typeof appOn>>;
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      TSX,
+      ['src/cli/main.ts', ...args],
+      {
+        cwd: ROOT,
+        timeout: CLI_TIMEOUT,
+        env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'silent' },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The one JSON object of a successful --json run. */
+function json(run: Run) {
+  expect(run.code, run.stderr).toBe(0);
+  const lines = run.stdout.split('\n').filter(Boolean);
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]);
+}
+
+/** Polls until `check` passes (the app's key cache learns of the CLI's change by NOTIFY). */
+async function eventually(check: () => Promise<void>, ms = 2000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+/** GET /me with `key` from `ip` (the app trusts X-Forwarded-For from app.request()'s 127.0.0.1). */
+async function me(key: string, ip = '10.1.2.3') {
+  const result = await app.call('getMe', { key, headers: { 'X-Forwarded-For': ip } });
+  return { status: result.status, code: result.body?.code };
+}
+
+/** An empty database (not cloned from the migrated template), so that `migrate` has work to do. */
+async function emptyDatabase() {
+  const adminUrl = inject('pgAdminUrl');
+  // Named like freshDatabase's, so the run's teardown drops it should this file not.
+  const runPid = inject('templateDatabase').split('_').at(-1);
+  const name = `crm_test_${runPid}_cli${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: async () => {
+      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await a.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await a.end();
+      }
+    },
+  };
+}
+
+beforeAll(async () => {
+  database = await emptyDatabase();
+  sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  app = await appOn(database.url, { TRUSTED_PROXIES: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await sql?.end();
+  await database?.drop();
+});
+
+describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
+  it('migrate --json migrates an empty database and prints exactly {"ok":true}', async () => {
+    const tables = async () =>
+      (
+        await sql`select to_regclass('api_keys') is not null as keys, to_regclass('customers') is not null as customers`
+      )[0];
+    expect(await tables()).toEqual({ keys: false, customers: false });
+    const run = await cli('migrate', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('{"ok":true}\n');
+    expect(await tables()).toEqual({ keys: true, customers: true });
+  });
+
+  it('creates a company, a restricted key, renews it, revokes the renewal and suspends the company', async () => {
+    const company = json(
+      await cli(
+        'company',
+        'create',
+        '--name',
+        'Bakkerij Jansen',
+        '--features',
+        'pipeline,tasks',
+        '--language',
+        'de',
+        '--json',
+      ),
+    );
+    expect(company).toMatchObject({ name: 'Bakkerij Jansen', features: ['pipeline', 'tasks'], language: 'de' });
+    expect(company.id).toMatch(/^[0-9a-f-]{36}$/);
+    const [row] = await sql`select name, features, language, suspended_at from companies where id = ${company.id}`;
+    expect(row).toEqual({
+      name: 'Bakkerij Jansen',
+      features: ['pipeline', 'tasks'],
+      language: 'de',
+      suspended_at: null,
+    });
+
+    const created = json(
+      await cli(
+        'key',
+        'create',
+        '--company',
+        company.id,
+        '--scopes',
+        'read',
+        '--expires-in',
+        '30d',
+        '--allow-ip',
+        '10.0.0.0/8',
+        '--json',
+      ),
+    );
+    expect(created).toMatchObject({ company_id: company.id, allowed_ips: ['10.0.0.0/8'], revoked_at: null });
+    expect(created.id).toEqual(expect.any(String));
+    expect(created.key).toMatch(KEY);
+    expect(created.key.startsWith(created.prefix)).toBe(true);
+    expect(created.scopes.length).toBeGreaterThan(0);
+    for (const scope of created.scopes) expect(scope).toMatch(/\.read$/);
+    const days = (Date.parse(created.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    // The row holds the printed key's hash and settings.
+    const [stored] = await sql`select key_hash, prefix, scopes from api_keys where id = ${created.id}`;
+    expect(stored).toEqual({ key_hash: hashKey(created.key), prefix: created.prefix, scopes: created.scopes });
+
+    // The key works from an allowed address and only from there.
+    expect(await me(created.key, '10.20.30.40')).toEqual({ status: 200, code: undefined });
+    expect(await me(created.key, '203.0.113.9')).toEqual({ status: 403, code: 'ip_not_allowed' });
+
+    const renewed = json(await cli('key', 'renew', created.id, '--overlap', 'none', '--json'));
+    expect(renewed.key).toMatch(KEY);
+    expect(renewed.key).not.toBe(created.key);
+    expect(renewed).toMatchObject({ renewed_from_id: created.id, scopes: created.scopes, allowed_ips: ['10.0.0.0/8'] });
+    const [old] = await sql`select revoked_at, revoked_at <= now() as over from api_keys where id = ${created.id}`;
+    expect(old.revoked_at).not.toBeNull();
+    expect(old.over).toBe(true);
+    await eventually(async () => expect(await me(created.key)).toEqual({ status: 401, code: 'api_key_revoked' }));
+    expect((await me(renewed.key)).status).toBe(200);
+
+    const revoke = await cli('key', 'revoke', renewed.id);
+    expect(revoke.code, revoke.stderr).toBe(0);
+    expect(revoke.stdout).toContain(`Revoked key ${renewed.id}`);
+    const [gone] = await sql`select revoked_at from api_keys where id = ${renewed.id}`;
+    expect(gone.revoked_at).toBeInstanceOf(Date);
+    await eventually(async () => expect(await me(renewed.key)).toEqual({ status: 401, code: 'api_key_revoked' }));
+
+    const suspend = await cli('company', 'suspend', company.id);
+    expect(suspend.code, suspend.stderr).toBe(0);
+    expect(suspend.stdout).toContain(`Suspended Company ${company.id}`);
+    const [suspended] = await sql`select suspended_at from companies where id = ${company.id}`;
+    expect(suspended.suspended_at).toBeInstanceOf(Date);
+  });
+
+  it('demo --json prints one {company_id, key} line; the company has data of every kind and the key works', async () => {
+    const run = await cli('demo', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.endsWith('\n')).toBe(true);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const demo = JSON.parse(run.stdout);
+    expect(Object.keys(demo).sort()).toEqual(['company_id', 'key']);
+    expect(demo.key).toMatch(KEY);
+
+    const [counts] = await sql`
+      select
+        (select count(*)::int from customers where company_id = ${demo.company_id}) as customers,
+        (select count(*)::int from notes where company_id = ${demo.company_id}) as notes,
+        (select count(*)::int from users where company_id = ${demo.company_id}) as users,
+        (select count(*)::int from pipeline_stages where company_id = ${demo.company_id}) as stages,
+        (select count(*)::int from task_boards where company_id = ${demo.company_id}) as boards,
+        (select count(*)::int from task_statuses where company_id = ${demo.company_id}) as statuses,
+        (select count(*)::int from events where company_id = ${demo.company_id}) as events`;
+    for (const [table, n] of Object.entries(counts)) expect(n, table).toBeGreaterThan(0);
+    expect(counts.customers).toBeGreaterThanOrEqual(10);
+
+    const result = await app.call('getMe', { key: demo.key });
+    expect(result.status).toBe(200);
+    expect(result.body.data.company).toMatchObject({ id: demo.company_id, name: 'Installatiebedrijf Van Dijk' });
+  });
+
+  it('refuses an unknown command and a bad argument: non-zero exit, message on stderr, nothing on stdout', async () => {
+    const [unknown, badArgument] = await Promise.all([
+      cli('frobnicate', '--json'),
+      cli('key', 'create', '--company', 'not-a-uuid', '--scopes', 'read', '--json'),
+    ]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+    expect(badArgument.code).not.toBe(0);
+    expect(badArgument.stdout).toBe('');
+    expect(badArgument.stderr).toContain('"not-a-uuid" is not a company id');
+  });
+});

@@ -1,0 +1,191 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { postJson } from '../../src/webhooks/http-post.ts';
+
+const opts = { timeoutMs: 2_000, maxResponseBytes: 4096 };
+const servers: Server[] = [];
+
+type Received = { method?: string; url?: string; headers: IncomingHttpHeaders; body: string };
+
+/** A real receiver on 127.0.0.1; records every request it gets. */
+async function receiver(handler: RequestListener) {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      handler(req, res);
+    });
+  });
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { port, received, server };
+}
+
+const target = (url: string) => ({ url: new URL(url), address: '127.0.0.1', family: 4 as const });
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+describe('postJson', () => {
+  it('a 2xx answer is a success with its status and body excerpt', async () => {
+    const { port, received } = await receiver((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('thanks ✓');
+    });
+    const body = JSON.stringify({ type: 'customer.created', data: { name: 'Dekker' } });
+    const result = await postJson(target(`http://127.0.0.1:${port}/hook?a=1`), body, { 'webhook-id': 'msg_1' }, opts);
+    expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: 'thanks ✓' });
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ method: 'POST', url: '/hook?a=1', body });
+    expect(received[0]?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'webhook-id': 'msg_1',
+    });
+    // Only the given headers, Content-Type/Length and what HTTP/1.1 itself needs (Host, Connection).
+    expect(Object.keys(received[0]?.headers ?? {}).sort()).toEqual(
+      ['connection', 'content-length', 'content-type', 'host', 'webhook-id'].sort(),
+    );
+  });
+
+  it('an empty 204 answer is a success with an empty body', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
+      statusCode: 204,
+      error: null,
+      responseBody: '',
+    });
+  });
+
+  it('a 500 answer is http_status with the body excerpt', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(500);
+      res.end('Internal Server Error');
+    });
+    expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
+      statusCode: 500,
+      error: 'http_status',
+      responseBody: 'Internal Server Error',
+    });
+  });
+
+  it('a 302 is a redirect error and the Location target receives nothing', async () => {
+    const elsewhere = await receiver((_req, res) => res.end('should never be called'));
+    const { port, received } = await receiver((_req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${elsewhere.port}/internal` });
+      res.end();
+    });
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: 302, error: 'redirect' });
+    expect(received).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it('a receiver that never answers times out within timeoutMs', async () => {
+    const { port } = await receiver(() => {});
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 300 });
+    expect(result).toMatchObject({ statusCode: null, error: 'timeout', responseBody: null });
+    expect(result.durationMs).toBeGreaterThanOrEqual(280);
+    expect(result.durationMs).toBeLessThan(1_500);
+  });
+
+  it('a body that trickles in counts against the same timeout', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(200);
+      res.write('slow');
+      const tick = setInterval(() => res.write('.'), 50);
+      res.on('close', () => clearInterval(tick));
+    });
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 300 });
+    expect(result).toMatchObject({ statusCode: 200, error: 'timeout' });
+    expect(result.responseBody?.startsWith('slow')).toBe(true);
+    expect(result.durationMs).toBeLessThan(1_500);
+  });
+
+  it('a 1 MB answer: only maxResponseBytes are kept and the call returns quickly', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('x'.repeat(1024 * 1024));
+    });
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(result.responseBody).toHaveLength(4096);
+    expect(result.durationMs).toBeLessThan(1_000);
+  });
+
+  it('an endless answer is cut off at maxResponseBytes, not read to the timeout', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(200);
+      const chunk = 'y'.repeat(1024);
+      const pump = () => {
+        while (res.write(chunk)) {}
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 5_000 });
+    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(result.responseBody).toHaveLength(4096);
+    expect(result.durationMs).toBeLessThan(1_000);
+  });
+
+  it('the excerpt never ends in half a UTF-8 character', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(200);
+      res.end(`a${'€'.repeat(2000)}`); // 1 + 3 × 2000 bytes: the 4096-byte cut falls inside a "€"
+    });
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    expect(result.responseBody).toBe(`a${'€'.repeat(1365)}`);
+  });
+
+  it('a closed port is connection_refused', async () => {
+    const { port, server } = await receiver(() => {});
+    server.close();
+    await once(server, 'close');
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: null, error: 'connection_refused', responseBody: null });
+  });
+
+  it('a connection dropped before the answer is connection_reset', async () => {
+    const { port } = await receiver((req) => req.socket.destroy());
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: null, error: 'connection_reset', responseBody: null });
+  });
+
+  it('connects to the checked address without resolving the hostname; Host stays the hostname', async () => {
+    // receiver.test does not exist (.test is reserved): reaching the server proves no DNS lookup happened.
+    const { port, received } = await receiver((_req, res) => res.end('ok'));
+    const result = await postJson(target(`http://receiver.test:${port}/x`), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: 'ok' });
+    expect(received).toHaveLength(1);
+    expect(received[0]?.url).toBe('/x');
+    expect(received[0]?.headers.host).toBe(`receiver.test:${port}`);
+  });
+
+  it('https to a receiver that does not speak TLS is tls_error (the https path uses the checked address too)', async () => {
+    const { port, received } = await receiver((_req, res) => res.end('plain'));
+    const result = await postJson(target(`https://receiver.test:${port}/`), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: null, error: 'tls_error', responseBody: null });
+    expect(received).toHaveLength(0);
+  });
+
+  it('a scheme other than http(s) is refused without a connection', async () => {
+    const result = await postJson(target('ftp://127.0.0.1/'), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: null, error: 'url_not_allowed', responseBody: null });
+  });
+});
