@@ -21,6 +21,8 @@ export const events = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     index('events_created').on(t.companyId, t.createdAt, t.id),
     index('events_customer').on(t.companyId, t.customerId, t.createdAt, t.id),
+    // The 30-day purge looks across companies.
+    index('events_retention').on(t.createdAt),
   ],
 );
 

@@ -59,6 +59,7 @@ export const webhookDeliveries = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     uniqueIndex('webhook_deliveries_event_endpoint').on(t.companyId, t.eventId, t.endpointId),
     index('webhook_deliveries_endpoint').on(t.companyId, t.endpointId, t.createdAt, t.id),
+    index('webhook_deliveries_retention').on(t.createdAt),
   ],
 );
 
@@ -83,6 +84,7 @@ export const webhookAttempts = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     index('webhook_attempts_delivery').on(t.companyId, t.deliveryId, t.createdAt, t.id),
+    index('webhook_attempts_retention').on(t.createdAt),
   ],
 );
 

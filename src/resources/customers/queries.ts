@@ -1,8 +1,9 @@
 // SQL of customers; every function takes the tenant transaction first.
-import { and, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { CustomerRow } from './serialize.ts';
 
@@ -24,7 +25,7 @@ export async function listCustomers(tx: Tx, companyId: string, page: PageRequest
   if (filters.status) conditions.push(eq(customers.status, filters.status));
   if (filters.type) conditions.push(eq(customers.type, filters.type));
   if (filters.email) conditions.push(sql`lower(${customers.email}) = lower(${filters.email})`);
-  if (filters.updatedSince) conditions.push(gte(customers.updatedAt, new Date(filters.updatedSince)));
+  if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
   if (filters.q) {
     // Substring (trigram-indexed ILIKE) or a typo-tolerant word match (<%), both served by customers_search.
     const q = filters.q.toLowerCase();

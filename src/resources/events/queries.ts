@@ -1,10 +1,11 @@
 // SQL of the event feed; every function takes the tenant transaction first. Every read is limited to the
 // retention period and to the contract's event types, whatever the caller asks for.
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { events } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { atOrAfter } from '../../http/time-filter.ts';
 import { EVENT_TYPES, type EventRow, type EventType } from './serialize.ts';
 
 export type EventFilters = { types?: readonly EventType[]; createdSince?: string };
@@ -14,19 +15,6 @@ const SORTS = { created_at: events.createdAt };
 // The same cutoff as the purge job's (src/events/retention.ts): an event the purge has not reached yet is
 // already gone from the feed.
 const withinRetention = sql`${events.createdAt} >= app_now() - make_interval(days => ${EVENT_RETENTION_DAYS})`;
-
-/**
- * `created_at >= since`. Stored times have millisecond precision, so "at or after" a finer instant means at or
- * after the next whole millisecond. Compared through to_timestamp on epoch seconds: a valid RFC 3339 time
- * PostgreSQL cannot parse as text (year 0000) or a JavaScript ISO string (years past 9999) cannot write
- * still compares correctly instead of failing.
- */
-function createdSince(since: string): SQL {
-  let ms = Date.parse(since);
-  const finer = /\.\d{3}(\d+)/.exec(since)?.[1] ?? '';
-  if (/[1-9]/.test(finer)) ms += 1;
-  return sql`${events.createdAt} >= to_timestamp(${ms / 1000}::double precision)`;
-}
 
 /** One page of the events a key may read: its scopes decide which (`events.scope` is the read scope needed). */
 export async function listEvents(
@@ -46,7 +34,7 @@ export async function listEvents(
         withinRetention,
         inArray(events.scope, [...scopes]),
         inArray(events.type, [...(filters.types ?? EVENT_TYPES)]),
-        filters.createdSince === undefined ? undefined : createdSince(filters.createdSince),
+        filters.createdSince === undefined ? undefined : atOrAfter(events.createdAt, filters.createdSince),
         plan.where,
       ),
     )
