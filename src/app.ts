@@ -1,18 +1,17 @@
 // createApp(deps): the OpenAPIHono app with the pipeline, every operation's handler (or its 501), the
 // served contract, and problems for everything that goes wrong.
 
-import { readFileSync } from 'node:fs';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { compress } from 'hono/compress';
 import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
 import { registerOperations } from './http/operations.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
 import { validationProblem } from './http/validation.ts';
-
-const contractJson = readFileSync(new URL('../generated/openapi.en.json', import.meta.url), 'utf8');
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -24,9 +23,10 @@ export function createApp(deps: Deps) {
 
   app.use('*', requestContext(deps));
 
-  app.get(`${API_PREFIX}/openapi.json`, (c) =>
-    c.body(contractJson, 200, { 'Content-Type': 'application/json', 'Content-Language': 'en' }),
-  );
+  app.get(`${API_PREFIX}/openapi.json`, serveContract);
+  app.use('/docs/*', compress());
+  app.get('/docs', serveDocs);
+  app.get('/docs/:lang', serveDocs);
 
   app.get('/errors/:code', errorPage);
 

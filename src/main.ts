@@ -30,7 +30,7 @@ if (command !== 'worker') {
   const base = `${config.publicUrl}/api/v1`;
   console.log(`API:      ${base}`);
   console.log(`Contract: ${base}/openapi.json`);
-  console.log(`Errors:   ${config.publicUrl}/errors/<code>`);
+  console.log(`Docs:     ${config.publicUrl}/docs (nl, en, de, fr)`);
   if (command === 'start') {
     const demo = await ensureDemo(deps.db);
     if (demo.created) {

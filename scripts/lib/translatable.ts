@@ -1,0 +1,61 @@
+// The human texts of the bundled English contract that a translation overlay must cover: every summary,
+// description and title (not example values, identifiers or codes), addressed by a JSONPath the overlay
+// can target, with a hash of the English it translates so a changed English text shows up as stale.
+import { createHash } from 'node:crypto';
+
+export const TEXT_FIELDS = ['summary', 'description', 'title'] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+export type Translatable = { target: string; texts: Partial<Record<TextField, string>>; hash: string };
+
+/** Keys whose values are data, never prose to translate. */
+const SKIP = new Set(['example', 'value', 'enum', 'const', 'default', 'pattern', 'required', 'x-generated']);
+
+const segment = (key: string | number) =>
+  typeof key === 'number'
+    ? `[${key}]`
+    : /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
+      ? `.${key}`
+      : `['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+
+export const hashOf = (texts: Partial<Record<TextField, string>>) =>
+  createHash('sha256').update(JSON.stringify(texts)).digest('hex').slice(0, 12);
+
+export function translatables(doc: unknown): Translatable[] {
+  const out: Translatable[] = [];
+  const walk = (node: unknown, path: string) => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, path + segment(i)));
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    const texts: Partial<Record<TextField, string>> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if ((TEXT_FIELDS as readonly string[]).includes(key) && typeof value === 'string' && value.trim() !== '') {
+        texts[key as TextField] = value;
+      } else if (!SKIP.has(key)) {
+        walk(value, path + segment(key));
+      }
+    }
+    if (Object.keys(texts).length > 0) out.push({ target: path, texts, hash: hashOf(texts) });
+  };
+  walk(doc, '$');
+  return out;
+}
+
+/** Resolves one of the targets `translatables` writes (no filters or wildcards). */
+export function resolveTarget(doc: unknown, target: string): unknown {
+  const tokens = target.slice(1).match(/\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\['(?:[^'\\]|\\.)*'\]/g) ?? [];
+  if (tokens.join('') !== target.slice(1)) return undefined;
+  let node: unknown = doc;
+  for (const token of tokens) {
+    if (node === null || typeof node !== 'object') return undefined;
+    const key = token.startsWith('.')
+      ? token.slice(1)
+      : token.startsWith("['")
+        ? token.slice(2, -2).replace(/\\(.)/g, '$1')
+        : Number(token.slice(1, -1));
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return node;
+}

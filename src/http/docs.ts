@@ -1,0 +1,86 @@
+// The reference and its docs, in four languages: GET /api/v1/openapi.json (?lang= or Accept-Language) and
+// /docs, /docs/{nl,en,de,fr} — Redoc pages with the renderer and the contract inlined, so a page needs
+// nothing from outside the service (no CDN, no telemetry).
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Context } from 'hono';
+import { chooseLanguage, LANGUAGES, type Language } from './language.ts';
+import { ApiProblem, problemResponse } from './problems.ts';
+
+const generated = (file: string) => new URL(`../../generated/${file}`, import.meta.url);
+
+const contracts = new Map<Language, string>();
+/** The bundled contract in a language; English where a translation has not been generated. */
+export function contractJson(language: Language): { json: string; language: Language } {
+  const lang = existsSync(generated(`openapi.${language}.json`)) ? language : 'en';
+  let json = contracts.get(lang);
+  if (json === undefined) {
+    json = readFileSync(generated(`openapi.${lang}.json`), 'utf8');
+    contracts.set(lang, json);
+  }
+  return { json, language: lang };
+}
+
+const isLanguage = (value: string | undefined): value is Language =>
+  value !== undefined && (LANGUAGES as readonly string[]).includes(value);
+
+export function serveContract(c: Context) {
+  const asked = c.req.query('lang');
+  if (asked !== undefined && !isLanguage(asked)) {
+    return problemResponse(c, new ApiProblem('validation_failed', 'lang must be one of nl, en, de, fr.'));
+  }
+  const { json, language } = contractJson(asked ?? chooseLanguage(c.req.header('accept-language')));
+  return c.body(json, 200, { 'Content-Type': 'application/json', 'Content-Language': language });
+}
+
+// Redoc's standalone renderer ships inside @redocly/cli; it is inlined into every page.
+let renderer: string | undefined;
+function redocRenderer(): string {
+  if (renderer === undefined) {
+    const cli = dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json'));
+    renderer = readFileSync(join(cli, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8').replace(
+      /export\{[^}]*\};?\s*$/,
+      '',
+    );
+  }
+  return renderer;
+}
+
+const LABELS: Record<Language, string> = { nl: 'Nederlands', en: 'English', de: 'Deutsch', fr: 'Français' };
+const pages = new Map<Language, string>();
+
+function docsPage(language: Language): string {
+  const cached = pages.get(language);
+  if (cached) return cached;
+  const { json } = contractJson(language);
+  const title = (JSON.parse(json) as { info: { title: string } }).info.title;
+  const switcher = LANGUAGES.map((l) =>
+    l === language ? `<strong>${LABELS[l]}</strong>` : `<a href="/docs/${l}" hreflang="${l}">${LABELS[l]}</a>`,
+  ).join(' · ');
+  // `</` inside the inlined JSON or script must not end the script element.
+  const inline = (text: string) => text.replace(/<\//g, '<\\/');
+  const page = `<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><title>${title.replace(/</g, '&lt;')}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{margin:0}nav.languages{font:14px system-ui,sans-serif;padding:8px 16px;border-bottom:1px solid #ddd;text-align:right}</style>
+</head><body>
+<nav class="languages">${switcher}</nav>
+<div id="redoc"></div>
+<script type="module">
+${inline(redocRenderer())}
+const spec = ${inline(json)};
+init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));
+</script>
+</body></html>`;
+  pages.set(language, page);
+  return page;
+}
+
+export function serveDocs(c: Context) {
+  const asked = c.req.param('lang');
+  if (asked === undefined) return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
+  if (!isLanguage(asked))
+    return problemResponse(c, new ApiProblem('not_found', 'The docs exist in nl, en, de and fr.'));
+  return c.html(docsPage(asked), 200, { 'Content-Language': asked, 'Cache-Control': 'public, max-age=300' });
+}
