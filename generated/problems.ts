@@ -2,29 +2,175 @@
 
 /** Every problem code of the contract with its HTTP status and title per language. */
 export const problems = {
-  unauthenticated: { status: 401, titles: { en: 'Authentication required' } },
-  invalid_api_key: { status: 401, titles: { en: 'Invalid API key' } },
-  api_key_revoked: { status: 401, titles: { en: 'API key revoked' } },
-  api_key_expired: { status: 401, titles: { en: 'API key expired' } },
-  ip_not_allowed: { status: 403, titles: { en: 'IP address not allowed' } },
-  account_suspended: { status: 403, titles: { en: 'Account suspended' } },
-  subscription_inactive: { status: 403, titles: { en: 'Subscription inactive' } },
-  feature_not_available: { status: 403, titles: { en: 'Feature not available' } },
-  insufficient_scope: { status: 403, titles: { en: 'Insufficient scope' } },
-  limit_reached: { status: 403, titles: { en: 'Limit reached' } },
-  not_found: { status: 404, titles: { en: 'Not found' } },
-  method_not_allowed: { status: 405, titles: { en: 'Method not allowed' } },
-  conflict: { status: 409, titles: { en: 'Conflict with the current state' } },
-  idempotency_in_progress: { status: 409, titles: { en: 'Request with this Idempotency-Key still in progress' } },
-  precondition_failed: { status: 412, titles: { en: 'Precondition failed' } },
-  payload_too_large: { status: 413, titles: { en: 'Request body too large' } },
-  unsupported_media_type: { status: 415, titles: { en: 'Unsupported media type' } },
-  validation_failed: { status: 422, titles: { en: 'Validation failed' } },
-  unknown_field: { status: 422, titles: { en: 'Unknown field' } },
-  idempotency_key_reused: { status: 422, titles: { en: 'Idempotency-Key reused for a different request' } },
-  rate_limited: { status: 429, titles: { en: 'Too many requests' } },
-  internal_error: { status: 500, titles: { en: 'Internal error' } },
-  not_implemented: { status: 501, titles: { en: 'Not implemented' } },
+  unauthenticated: {
+    status: 401,
+    titles: {
+      en: 'Authentication required',
+      nl: 'Authenticatie vereist',
+      de: 'Authentifizierung erforderlich',
+      fr: 'Authentification requise',
+    },
+  },
+  invalid_api_key: {
+    status: 401,
+    titles: {
+      en: 'Invalid API key',
+      nl: 'Ongeldige API-sleutel',
+      de: 'Ungültiger API-Schlüssel',
+      fr: "Clé d'API invalide",
+    },
+  },
+  api_key_revoked: {
+    status: 401,
+    titles: {
+      en: 'API key revoked',
+      nl: 'API-sleutel ingetrokken',
+      de: 'API-Schlüssel widerrufen',
+      fr: "Clé d'API révoquée",
+    },
+  },
+  api_key_expired: {
+    status: 401,
+    titles: {
+      en: 'API key expired',
+      nl: 'API-sleutel verlopen',
+      de: 'API-Schlüssel abgelaufen',
+      fr: "Clé d'API expirée",
+    },
+  },
+  ip_not_allowed: {
+    status: 403,
+    titles: {
+      en: 'IP address not allowed',
+      nl: 'IP-adres niet toegestaan',
+      de: 'IP-Adresse nicht zugelassen',
+      fr: 'Adresse IP non autorisée',
+    },
+  },
+  account_suspended: {
+    status: 403,
+    titles: { en: 'Account suspended', nl: 'Account opgeschort', de: 'Konto gesperrt', fr: 'Compte suspendu' },
+  },
+  subscription_inactive: {
+    status: 403,
+    titles: {
+      en: 'Subscription inactive',
+      nl: 'Abonnement niet actief',
+      de: 'Abonnement inaktiv',
+      fr: 'Abonnement inactif',
+    },
+  },
+  feature_not_available: {
+    status: 403,
+    titles: {
+      en: 'Feature not available',
+      nl: 'Functie niet beschikbaar',
+      de: 'Funktion nicht verfügbar',
+      fr: 'Fonctionnalité non disponible',
+    },
+  },
+  insufficient_scope: {
+    status: 403,
+    titles: {
+      en: 'Insufficient scope',
+      nl: 'Onvoldoende rechten',
+      de: 'Unzureichende Berechtigung',
+      fr: 'Portée insuffisante',
+    },
+  },
+  limit_reached: {
+    status: 403,
+    titles: { en: 'Limit reached', nl: 'Limiet bereikt', de: 'Limit erreicht', fr: 'Limite atteinte' },
+  },
+  not_found: { status: 404, titles: { en: 'Not found', nl: 'Niet gevonden', de: 'Nicht gefunden', fr: 'Introuvable' } },
+  method_not_allowed: {
+    status: 405,
+    titles: {
+      en: 'Method not allowed',
+      nl: 'Methode niet toegestaan',
+      de: 'Methode nicht erlaubt',
+      fr: 'Méthode non autorisée',
+    },
+  },
+  conflict: {
+    status: 409,
+    titles: {
+      en: 'Conflict with the current state',
+      nl: 'Conflict met de huidige status',
+      de: 'Konflikt mit dem aktuellen Zustand',
+      fr: "Conflit avec l'état actuel",
+    },
+  },
+  idempotency_in_progress: {
+    status: 409,
+    titles: {
+      en: 'Request with this Idempotency-Key still in progress',
+      nl: 'Verzoek met deze Idempotency-Key wordt nog verwerkt',
+      de: 'Anfrage mit diesem Idempotency-Key wird noch verarbeitet',
+      fr: 'Requête avec cette Idempotency-Key encore en cours',
+    },
+  },
+  precondition_failed: {
+    status: 412,
+    titles: {
+      en: 'Precondition failed',
+      nl: 'Voorwaarde niet vervuld',
+      de: 'Vorbedingung nicht erfüllt',
+      fr: 'Échec de la précondition',
+    },
+  },
+  payload_too_large: {
+    status: 413,
+    titles: {
+      en: 'Request body too large',
+      nl: 'Body van het verzoek te groot',
+      de: 'Anfrage-Body zu groß',
+      fr: 'Corps de requête trop volumineux',
+    },
+  },
+  unsupported_media_type: {
+    status: 415,
+    titles: {
+      en: 'Unsupported media type',
+      nl: 'Mediatype niet ondersteund',
+      de: 'Nicht unterstützter Medientyp',
+      fr: 'Type de média non pris en charge',
+    },
+  },
+  validation_failed: {
+    status: 422,
+    titles: {
+      en: 'Validation failed',
+      nl: 'Validatie mislukt',
+      de: 'Validierung fehlgeschlagen',
+      fr: 'Échec de la validation',
+    },
+  },
+  unknown_field: {
+    status: 422,
+    titles: { en: 'Unknown field', nl: 'Onbekend veld', de: 'Unbekanntes Feld', fr: 'Champ inconnu' },
+  },
+  idempotency_key_reused: {
+    status: 422,
+    titles: {
+      en: 'Idempotency-Key reused for a different request',
+      nl: 'Idempotency-Key hergebruikt voor een ander verzoek',
+      de: 'Idempotency-Key für eine andere Anfrage wiederverwendet',
+      fr: 'Idempotency-Key réutilisée pour une autre requête',
+    },
+  },
+  rate_limited: {
+    status: 429,
+    titles: { en: 'Too many requests', nl: 'Te veel verzoeken', de: 'Zu viele Anfragen', fr: 'Trop de requêtes' },
+  },
+  internal_error: {
+    status: 500,
+    titles: { en: 'Internal error', nl: 'Interne fout', de: 'Interner Fehler', fr: 'Erreur interne' },
+  },
+  not_implemented: {
+    status: 501,
+    titles: { en: 'Not implemented', nl: 'Niet geïmplementeerd', de: 'Nicht implementiert', fr: 'Non implémenté' },
+  },
 } as const;
 
 export type ProblemCode = keyof typeof problems;

@@ -20,6 +20,10 @@ const SAME_AS_ENGLISH: Record<(typeof LANGUAGES)[number], Set<string>> = {
   fr: new Set(['Webhooks', 'Deals', 'Events', 'Notes', 'Conflict', 'Pipeline stages', 'Documents']),
 };
 
+/** Texts with nothing to translate: code spans, identifiers and numbers only (e.g. `not_found (404)`). */
+const isLanguageNeutral = (text: string) =>
+  /^[a-z_]+ \(\d{3}\)$/.test(text) || !/[A-Za-z]{2}/.test(text.replace(/`[^`]*`/g, ''));
+
 const english = JSON.parse(readFileSync('generated/openapi.en.json', 'utf8'));
 const texts = translatables(english);
 const byTarget = new Map(texts.map((t) => [t.target, t]));
@@ -49,7 +53,7 @@ function problemsOf(lang: (typeof LANGUAGES)[number]): string[] {
       const tr = action.update?.[field];
       if (en === undefined) continue;
       if (typeof tr !== 'string' || tr.trim() === '') problems.push(`${lang}: ${action.target} lacks ${field}`);
-      else if (tr === en && !SAME_AS_ENGLISH[lang].has(en)) problems.push(`${lang}: ${action.target} ${field} is English`);
+      else if (tr === en && !SAME_AS_ENGLISH[lang].has(en) && !isLanguageNeutral(en)) problems.push(`${lang}: ${action.target} ${field} is English`);
     }
   }
   for (const text of texts) if (!seen.has(text.target)) problems.push(`${lang}: ${text.target} is not translated`);

@@ -15,9 +15,10 @@ import { validationProblem } from './http/validation.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
+    defaultHook: (result, c) => {
       // `data` is the input that failed (present at run time, missing from the hook's declared type).
-      if (!result.success) throw validationProblem(result.error, result.target, (result as { data?: unknown }).data);
+      if (!result.success)
+        throw validationProblem(result.error, result.target, (result as { data?: unknown }).data, c.get('language'));
     },
   });
 

@@ -34,15 +34,21 @@ export function serveContract(c: Context) {
   return c.body(json, 200, { 'Content-Type': 'application/json', 'Content-Language': language });
 }
 
+const REDOCLY_LOGO = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#0044D4">Redocly</text></svg>',
+)}`;
+
 // Redoc's standalone renderer ships inside @redocly/cli; it is inlined into every page.
 let renderer: string | undefined;
 function redocRenderer(): string {
   if (renderer === undefined) {
     const cli = dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json'));
-    renderer = readFileSync(join(cli, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8').replace(
-      /export\{[^}]*\};?\s*$/,
-      '',
-    );
+    const source = readFileSync(join(cli, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8');
+    if (/<\/script/i.test(source)) throw new Error('the Redoc renderer cannot be inlined: it contains </script');
+    // The attribution logo would be fetched from Redocly's CDN: it is drawn inline instead.
+    renderer = source
+      .replace(/export\{[^}]*\};?\s*$/, '')
+      .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, REDOCLY_LOGO);
   }
   return renderer;
 }
@@ -58,8 +64,9 @@ function docsPage(language: Language): string {
   const switcher = LANGUAGES.map((l) =>
     l === language ? `<strong>${LABELS[l]}</strong>` : `<a href="/docs/${l}" hreflang="${l}">${LABELS[l]}</a>`,
   ).join(' · ');
-  // `</` inside the inlined JSON or script must not end the script element.
-  const inline = (text: string) => text.replace(/<\//g, '<\\/');
+  // `</script` inside the inlined JSON or renderer must not end the script element. In JSON `<\/` means the
+  // same as `</`; the renderer is checked to contain no `</script` at all (see redocRenderer).
+  const inlineJson = (text: string) => text.replace(/<\//g, '<\\/');
   const page = `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><title>${title.replace(/</g, '&lt;')}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -68,8 +75,8 @@ function docsPage(language: Language): string {
 <nav class="languages">${switcher}</nav>
 <div id="redoc"></div>
 <script type="module">
-${inline(redocRenderer())}
-const spec = ${inline(json)};
+${redocRenderer()}
+const spec = ${inlineJson(json)};
 init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));
 </script>
 </body></html>`;
@@ -82,5 +89,11 @@ export function serveDocs(c: Context) {
   if (asked === undefined) return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
   if (!isLanguage(asked))
     return problemResponse(c, new ApiProblem('not_found', 'The docs exist in nl, en, de and fr.'));
-  return c.html(docsPage(asked), 200, { 'Content-Language': asked, 'Cache-Control': 'public, max-age=300' });
+  return c.html(docsPage(asked), 200, {
+    'Content-Language': asked,
+    'Cache-Control': 'public, max-age=300',
+    // Defence in depth: whatever the renderer might try, the browser loads images, fonts and data only from here.
+    'Content-Security-Policy':
+      "img-src 'self' data:; font-src 'self' data:; connect-src 'self' blob: data:; frame-src 'none'",
+  });
 }

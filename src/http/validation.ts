@@ -1,23 +1,90 @@
 // Turns zod validation failures into one 422 problem listing every invalid input, each with a JSON
 // Pointer (body) or parameter name (query, header, path).
 import type { z } from 'zod';
+import type { Language } from './language.ts';
 import { ApiProblem, type FieldError } from './problems.ts';
 
 type Target = 'json' | 'form' | 'query' | 'param' | 'header' | 'cookie' | 'text';
 
-const DETAILS: Record<string, (issue: z.core.$ZodIssue) => string> = {
-  required: () => 'This field is required.',
-  invalid_type: (i) => `Must be of type ${'expected' in i ? String(i.expected) : 'another type'}.`,
-  invalid_format: (i) => `Must be a valid ${'format' in i ? String(i.format) : 'value'}.`,
-  invalid_enum: (i) =>
-    `Must be one of: ${'values' in i ? (i.values as unknown[]).map((v) => JSON.stringify(v)).join(', ') : ''}.`,
-  too_long: (i) => `Must be at most ${'maximum' in i ? String(i.maximum) : ''} characters.`,
-  too_short: (i) => `Must be at least ${'minimum' in i ? String(i.minimum) : ''} characters.`,
-  too_big: (i) => `Must be at most ${'maximum' in i ? String(i.maximum) : ''}.`,
-  too_small: (i) => `Must be at least ${'minimum' in i ? String(i.minimum) : ''}.`,
-  unknown_field: () => 'This field is not accepted here.',
-  unknown_parameter: () => 'This query parameter is not accepted here.',
+type Params = { type: string; format: string; values: string; max: string; min: string };
+type Template = (p: Params) => string;
+
+/** The per-field `detail` of a validation problem, in the request's language. */
+const DETAILS: Record<string, Record<Language, Template>> = {
+  required: {
+    en: () => 'This field is required.',
+    nl: () => 'Dit veld is verplicht.',
+    de: () => 'Dieses Feld ist erforderlich.',
+    fr: () => 'Ce champ est obligatoire.',
+  },
+  invalid_type: {
+    en: (p) => `Must be of type ${p.type}.`,
+    nl: (p) => `Moet van het type ${p.type} zijn.`,
+    de: (p) => `Muss vom Typ ${p.type} sein.`,
+    fr: (p) => `Doit être de type ${p.type}.`,
+  },
+  invalid_format: {
+    en: (p) => `Must be a valid ${p.format}.`,
+    nl: (p) => `Moet een geldige ${p.format} zijn.`,
+    de: (p) => `Muss ein gültiger Wert im Format ${p.format} sein.`,
+    fr: (p) => `Doit être une valeur ${p.format} valide.`,
+  },
+  invalid_enum: {
+    en: (p) => `Must be one of: ${p.values}.`,
+    nl: (p) => `Moet een van deze waarden zijn: ${p.values}.`,
+    de: (p) => `Muss einer dieser Werte sein: ${p.values}.`,
+    fr: (p) => `Doit être l’une de ces valeurs : ${p.values}.`,
+  },
+  too_long: {
+    en: (p) => `Must be at most ${p.max} characters.`,
+    nl: (p) => `Mag hoogstens ${p.max} tekens lang zijn.`,
+    de: (p) => `Darf höchstens ${p.max} Zeichen lang sein.`,
+    fr: (p) => `Ne doit pas dépasser ${p.max} caractères.`,
+  },
+  too_short: {
+    en: (p) => `Must be at least ${p.min} characters.`,
+    nl: (p) => `Moet minstens ${p.min} tekens lang zijn.`,
+    de: (p) => `Muss mindestens ${p.min} Zeichen lang sein.`,
+    fr: (p) => `Doit contenir au moins ${p.min} caractères.`,
+  },
+  too_big: {
+    en: (p) => `Must be at most ${p.max}.`,
+    nl: (p) => `Mag hoogstens ${p.max} zijn.`,
+    de: (p) => `Darf höchstens ${p.max} sein.`,
+    fr: (p) => `Doit être au plus ${p.max}.`,
+  },
+  too_small: {
+    en: (p) => `Must be at least ${p.min}.`,
+    nl: (p) => `Moet minstens ${p.min} zijn.`,
+    de: (p) => `Muss mindestens ${p.min} sein.`,
+    fr: (p) => `Doit être au moins ${p.min}.`,
+  },
+  unknown_field: {
+    en: () => 'This field is not accepted here.',
+    nl: () => 'Dit veld wordt hier niet geaccepteerd.',
+    de: () => 'Dieses Feld wird hier nicht akzeptiert.',
+    fr: () => 'Ce champ n’est pas accepté ici.',
+  },
+  unknown_parameter: {
+    en: () => 'This query parameter is not accepted here.',
+    nl: () => 'Deze queryparameter wordt hier niet geaccepteerd.',
+    de: () => 'Dieser Query-Parameter wird hier nicht akzeptiert.',
+    fr: () => 'Ce paramètre de requête n’est pas accepté ici.',
+  },
 };
+
+function paramsOf(issue: z.core.$ZodIssue): Params {
+  return {
+    type: 'expected' in issue ? String(issue.expected) : 'value',
+    format: 'format' in issue ? String(issue.format) : 'value',
+    values: 'values' in issue ? (issue.values as unknown[]).map((v) => JSON.stringify(v)).join(', ') : '',
+    max: 'maximum' in issue ? String(issue.maximum) : '',
+    min: 'minimum' in issue ? String(issue.minimum) : '',
+  };
+}
+
+const detailOf = (code: string, issue: z.core.$ZodIssue, language: Language) =>
+  (DETAILS[code] ?? DETAILS.invalid_format)[language](paramsOf(issue));
 
 /** The input at an issue's path: zod 4 issues do not carry the input itself. */
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
@@ -51,7 +118,12 @@ function codeOf(issue: z.core.$ZodIssue, input: unknown): string {
 const pointerOf = (path: PropertyKey[]) =>
   `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
-export function fieldErrors(error: z.ZodError, target: Target, input: unknown): FieldError[] {
+export function fieldErrors(
+  error: z.ZodError,
+  target: Target,
+  input: unknown,
+  language: Language = 'en',
+): FieldError[] {
   const inBody = target === 'json' || target === 'form';
   const out: FieldError[] = [];
   for (const issue of error.issues) {
@@ -62,7 +134,7 @@ export function fieldErrors(error: z.ZodError, target: Target, input: unknown): 
           pointer: inBody ? pointerOf([...issue.path, key]) : null,
           parameter: inBody ? null : key,
           code,
-          detail: DETAILS[code](issue),
+          detail: detailOf(code, issue, language),
         });
       }
       continue;
@@ -72,14 +144,19 @@ export function fieldErrors(error: z.ZodError, target: Target, input: unknown): 
       pointer: inBody ? pointerOf(issue.path) : null,
       parameter: inBody ? null : String(issue.path[0] ?? ''),
       code,
-      detail: (DETAILS[code] ?? DETAILS.invalid_format)(issue),
+      detail: detailOf(code, issue, language),
     });
   }
   return out;
 }
 
-export function validationProblem(error: z.ZodError, target: Target, input: unknown): ApiProblem {
-  const errors = fieldErrors(error, target, input);
+export function validationProblem(
+  error: z.ZodError,
+  target: Target,
+  input: unknown,
+  language: Language = 'en',
+): ApiProblem {
+  const errors = fieldErrors(error, target, input, language);
   const onlyUnknown = errors.length > 0 && errors.every((e) => e.code === 'unknown_field');
   const count = `${errors.length} invalid input${errors.length === 1 ? '' : 's'}`;
   return onlyUnknown
@@ -91,7 +168,11 @@ export function validationProblem(error: z.ZodError, target: Target, input: unkn
 
 /** A single invalid input found by a handler (a duplicate email, an id of another company). */
 export function invalidField(pointer: string, code: string, detail: string): ApiProblem {
-  return new ApiProblem('validation_failed', 'The request has 1 invalid input.', {
-    errors: [{ pointer, parameter: null, code, detail }],
-  });
+  return invalidFields([{ pointer, parameter: null, code, detail }]);
+}
+
+/** Every invalid input a handler found at once (unknown references, amounts with too many decimals). */
+export function invalidFields(errors: FieldError[]): ApiProblem {
+  const count = `${errors.length} invalid input${errors.length === 1 ? '' : 's'}`;
+  return new ApiProblem('validation_failed', `The request has ${count}.`, { errors });
 }

@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
-export const newSecret = (): string => `${PREFIX}${randomBytes(24).toString('base64')}`;
+export const newSecret = (): string => `${PREFIX}${randomBytes(32).toString('base64')}`;
 
 export function sign(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.slice(PREFIX.length), 'base64');

@@ -3,6 +3,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { problems } from '../../generated/problems.ts';
 import { NOT_IMPLEMENTED } from '../../src/http/operations.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 import { contract } from '../harness/contract.ts';
@@ -81,12 +82,12 @@ describe('routes', () => {
   });
 
   it('answers an operation that is not built yet with 501 not_implemented after the usual checks', async () => {
-    expect(NOT_IMPLEMENTED).toContain('listDeals');
-    const result = await api.call('listDeals', { key });
+    expect(NOT_IMPLEMENTED).toContain('listTasks');
+    const result = await api.call('listTasks', { key });
     expectProblem(result, 501, 'not_implemented');
-    expect(result.body.detail).toMatch(/listDeals/);
+    expect(result.body.detail).toMatch(/listTasks/);
     expect(result.headers.get('ratelimit')).toMatch(/^"minute";r=\d+;t=\d+$/);
-    const anonymous = await api.call('listDeals');
+    const anonymous = await api.call('listTasks');
     expectProblem(anonymous, 401, 'unauthenticated');
   });
 });
@@ -158,7 +159,7 @@ describe('request ids', () => {
       await api.call('getMe'),
       await api.call('getCustomer', { key, params: { customer: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30' } }),
       await api.call('createCustomer', { key, rawBody: '{', headers: { 'content-type': 'application/json' } }),
-      await api.call('listDeals', { key }),
+      await api.call('listTasks', { key }),
       await raw('GET', '/api/v1/nope'),
       await raw('DELETE', '/api/v1/customers'),
     ];
@@ -197,6 +198,25 @@ describe('no CORS', () => {
 });
 
 describe('language of problems', () => {
+  it('has a title for every code in all four languages, different from the English', () => {
+    for (const [code, { titles }] of Object.entries(problems)) {
+      for (const lang of ['nl', 'de', 'fr'] as const) {
+        expect(titles[lang], `${code} ${lang}`).toBeTruthy();
+        expect(titles[lang], `${code} ${lang}`).not.toBe(titles.en);
+      }
+    }
+  });
+
+  it('localizes the per-field details of a validation problem', async () => {
+    const result = await api.call('createCustomer', { key, body: {}, headers: { 'Accept-Language': 'nl' } });
+    expect(result.body.title).toBe('Validatie mislukt');
+    expect(result.body.errors[0]).toMatchObject({
+      pointer: '/email',
+      code: 'required',
+      detail: 'Dit veld is verplicht.',
+    });
+  });
+
   const languageOf = async (acceptLanguage: string | undefined, withKey: boolean) => {
     const result = await api.call('getCustomer', {
       key: withKey ? key : null,
@@ -204,8 +224,10 @@ describe('language of problems', () => {
       headers: acceptLanguage ? { 'Accept-Language': acceptLanguage } : {},
     });
     expect(result.status).toBe(withKey ? 404 : 401);
-    expect(result.body.title).toBe(withKey ? 'Not found' : 'Authentication required');
-    return result.headers.get('content-language');
+    const language = result.headers.get('content-language') as 'nl' | 'en' | 'de' | 'fr';
+    // The title is the code's title in the language the response names.
+    expect(result.body.title).toBe(problems[withKey ? 'not_found' : 'unauthenticated'].titles[language]);
+    return language;
   };
 
   it('follows Accept-Language among nl, en, de and fr', async () => {
