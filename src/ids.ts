@@ -6,11 +6,25 @@ export const newId = (): string => v7();
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** `prefix_` + 22 base62 characters: 48 bits of milliseconds then 80 random bits, so ids sort by time. */
+let lastMs = 0;
+let lastRandom = 0n;
+const RANDOM_LIMIT = 1n << 80n;
+
+/**
+ * `prefix_` + 22 base62 characters: 48 bits of milliseconds then 80 random bits, so ids sort by time. Within
+ * one millisecond the random part counts up from the previous id (as monotonic ULIDs do), so ids made one
+ * after another in a process also sort in that order: events recorded in one transaction share their
+ * created_at and are listed in the order they happened.
+ */
 export function prefixedId(prefix: string): string {
-  const bytes = Buffer.concat([Buffer.alloc(6), randomBytes(10)]);
-  bytes.writeUIntBE(Date.now(), 0, 6);
-  let n = BigInt(`0x${bytes.toString('hex')}`);
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    lastRandom = BigInt(`0x${randomBytes(10).toString('hex')}`);
+  } else {
+    lastRandom = (lastRandom + 1n) % RANDOM_LIMIT;
+  }
+  let n = (BigInt(lastMs) << 80n) | lastRandom;
   let out = '';
   for (let i = 0; i < 22; i++) {
     out = ALPHABET[Number(n % 62n)] + out;

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import {
   companies,
   customers,
+  deals,
   events,
   notes,
   pipelineStages,
@@ -14,9 +15,11 @@ import {
   users,
 } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
+import { enterStage } from '../domain/deals.ts';
 import { type EventType, recordEvent, SCOPE_OF_PARENT } from '../events/record.ts';
 import { newId } from '../ids.ts';
 import { type CustomerRow, serializeCustomer } from '../resources/customers/serialize.ts';
+import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
 import { serializeNote } from '../resources/notes/serialize.ts';
 import { createCompany } from '../services/companies.ts';
 import { createKey } from '../services/keys.ts';
@@ -25,9 +28,11 @@ import {
   DEMO_BOARDS,
   DEMO_COMPANY,
   DEMO_CUSTOMERS,
+  DEMO_DEALS,
   DEMO_STAGES,
   DEMO_USERS,
   type DemoCustomer,
+  type DemoDeal,
 } from './demo-data.ts';
 
 const DAY_MS = 86_400_000;
@@ -91,21 +96,24 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     .returning();
   const userByKey = new Map(DEMO_USERS.map((user, i) => [user.key, userRows[i]]));
 
-  await tx.insert(pipelineStages).values(
-    DEMO_STAGES.map((stage, i) => ({
-      companyId,
-      nameNl: stage.names.nl,
-      nameEn: stage.names.en,
-      nameDe: stage.names.de,
-      nameFr: stage.names.fr,
-      type: stage.type,
-      isDefault: stage.isDefault === true,
-      position: i + 1,
-      probability: stage.probability,
-      color: stage.color,
-      createdAt: daysBefore(now, COMPANY_DAYS_AGO, i + 1),
-    })),
-  );
+  const stageRows = await tx
+    .insert(pipelineStages)
+    .values(
+      DEMO_STAGES.map((stage, i) => ({
+        companyId,
+        nameNl: stage.names.nl,
+        nameEn: stage.names.en,
+        nameDe: stage.names.de,
+        nameFr: stage.names.fr,
+        type: stage.type,
+        isDefault: stage.isDefault === true,
+        position: i + 1,
+        probability: stage.probability,
+        color: stage.color,
+        createdAt: daysBefore(now, COMPANY_DAYS_AGO, i + 1),
+      })),
+    )
+    .returning();
 
   for (const [b, board] of DEMO_BOARDS.entries()) {
     const boardId = newId();
@@ -127,12 +135,19 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     );
   }
 
+  const userOf = (key: string) => {
+    const user = userByKey.get(key);
+    if (!user) throw new Error(`demo data names an unknown user ${key}`);
+    return user;
+  };
+  const customerByName = new Map<string, CustomerRow>();
   for (const [i, customer] of DEMO_CUSTOMERS.entries()) {
-    await addCustomer(tx, companyId, customer, i, now, (key) => {
-      const user = userByKey.get(key);
-      if (!user) throw new Error(`demo note by unknown user ${key}`);
-      return user;
-    });
+    customerByName.set(customer.name, await addCustomer(tx, companyId, customer, i, now, userOf));
+  }
+  for (const [i, deal] of DEMO_DEALS.entries()) {
+    const customer = customerByName.get(deal.customer);
+    if (!customer) throw new Error(`demo deal of unknown customer ${deal.customer}`);
+    await addDeal(tx, deal, customer, i, now, { stages: stageRows, author: userOf });
   }
 }
 
@@ -146,7 +161,7 @@ async function addCustomer(
   seed: number,
   now: Date,
   author: (key: string) => Author,
-): Promise<void> {
+): Promise<CustomerRow> {
   const createdAt = daysBefore(now, customer.daysAgo, seed);
   const at = (afterDays: number, step: number) =>
     later(createdAt, daysBefore(now, customer.daysAgo - afterDays, seed + step));
@@ -218,6 +233,100 @@ async function addCustomer(
       object: serializeNote({ ...noteRow, authorName: writer.name }),
     });
   }
+  return row;
+}
+
+/**
+ * A deal as it was created and then moved, won or lost and archived, each step with the events the API
+ * would have recorded (the deal as it was after that step); then its notes.
+ */
+async function addDeal(
+  tx: Tx,
+  deal: DemoDeal,
+  customer: CustomerRow,
+  seed: number,
+  now: Date,
+  context: { stages: (typeof pipelineStages.$inferSelect)[]; author: (key: string) => Author },
+): Promise<void> {
+  const customerDays = Math.round((now.getTime() - customer.createdAt.getTime()) / DAY_MS);
+  const at = (afterDays: number, step: number) =>
+    later(customer.createdAt, daysBefore(now, customerDays - afterDays, seed * 7 + step));
+  const stageAt = (index: number) => {
+    const stage = context.stages[index];
+    if (!stage) throw new Error(`demo deal ${deal.title} names an unknown stage ${index}`);
+    return stage;
+  };
+  const createdAt = at(deal.afterDays, 0);
+  let state: DealRow = {
+    companyId: customer.companyId,
+    id: newId(),
+    title: deal.title,
+    description: deal.description,
+    status: 'open',
+    value: deal.value ?? null,
+    currency: 'EUR',
+    valueSource: deal.value ? 'manual' : 'quotes',
+    stageId: stageAt(0).id,
+    customerId: customer.id,
+    assignedUserId: deal.owner ? context.author(deal.owner).id : null,
+    source: 'web',
+    lostReason: null,
+    isArchived: false,
+    stageChangedAt: createdAt,
+    wonAt: null,
+    lostAt: null,
+    archivedAt: null,
+    createdAt,
+    updatedAt: createdAt,
+    version: 1,
+  };
+  const history: { when: Date; type: EventType; object: ReturnType<typeof serializeDeal> }[] = [
+    { when: createdAt, type: 'deal.created', object: serializeDeal(state) },
+  ];
+  for (const [i, move] of (deal.moves ?? []).entries()) {
+    const when = at(move.afterDays, i + 1);
+    const { entered, statusEvent } = enterStage(state, stageAt(move.stage), when, move.lostReason ?? null);
+    state = { ...state, ...entered, updatedAt: when, version: state.version + 1 };
+    const object = serializeDeal(state);
+    history.push({ when, type: 'deal.stage_changed', object });
+    if (statusEvent) history.push({ when, type: statusEvent, object });
+  }
+  if (deal.archivedAfterDays !== undefined) {
+    const when = at(deal.archivedAfterDays, 20);
+    state = { ...state, isArchived: true, archivedAt: when, updatedAt: when, version: state.version + 1 };
+    history.push({ when, type: 'deal.updated', object: serializeDeal(state) });
+  }
+  await tx.insert(deals).values(state);
+  for (const event of history) {
+    await historic(tx, state.companyId, event.when, customer.id, event.type, { object: event.object }, 'deal');
+  }
+  for (const [i, note] of (deal.notes ?? []).entries()) {
+    const writer = context.author(note.author);
+    const when = at(note.afterDays, 30 + i);
+    const [noteRow] = await tx
+      .insert(notes)
+      .values({
+        companyId: state.companyId,
+        id: newId(),
+        parentType: 'deal',
+        dealId: state.id,
+        content: note.content,
+        isImportant: note.important === true,
+        authorUserId: writer.id,
+        createdAt: when,
+        updatedAt: when,
+      })
+      .returning();
+    await historic(
+      tx,
+      state.companyId,
+      when,
+      customer.id,
+      'note.created',
+      { object: serializeNote({ ...noteRow, authorName: writer.name }) },
+      'deal',
+    );
+  }
 }
 
 /** Records an event and dates it back to when the demo pretends it happened, so the timeline reads right. */
@@ -228,8 +337,9 @@ async function historic(
   customerId: string,
   type: EventType,
   { object }: { object: unknown },
+  about: keyof typeof SCOPE_OF_PARENT = 'customer',
 ): Promise<void> {
-  const id = await recordEvent(tx, companyId, { type, scope: SCOPE_OF_PARENT.customer, customerId, object });
+  const id = await recordEvent(tx, companyId, { type, scope: SCOPE_OF_PARENT[about], customerId, object });
   await tx
     .update(events)
     .set({ createdAt: when })

@@ -1,6 +1,7 @@
 // The outbox: an event row written in the caller's transaction, together with its webhook fan-out job when
-// the company has an active endpoint. A committed change always has its event and its job; a rolled-back
-// change has neither.
+// the company has a webhook endpoint (a disabled one too: its deliveries are logged as failed, so that
+// Recover failed deliveries can send them after re-enabling). A committed change always has its event and
+// its job; a rolled-back change has neither.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
@@ -33,7 +34,7 @@ export async function recordEvent(
 ): Promise<string> {
   const id = prefixedId('evt');
   const payload: FanoutPayload = { companyId, eventId: id };
-  // One statement: the event row, and its fan-out job if anyone may be listening.
+  // One statement: the event row, and its fan-out job if any endpoint exists.
   await tx.execute(sql`
     with inserted as (
       insert into events (company_id, id, type, scope, customer_id, data)
@@ -42,6 +43,6 @@ export async function recordEvent(
     )
     select app_queue_job(${FANOUT_TASK}, ${JSON.stringify(payload)}::json)
     from inserted
-    where exists (select 1 from webhook_endpoints where company_id = ${companyId} and status = 'active')`);
+    where exists (select 1 from webhook_endpoints where company_id = ${companyId})`);
   return id;
 }

@@ -5,9 +5,14 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { companyOperations, registerCompany } from '../resources/company/handlers.ts';
 import { customerOperations, registerCustomers } from '../resources/customers/handlers.ts';
+import { dealOperations, registerDeals } from '../resources/deals/handlers.ts';
 import { eventOperations, registerEvents } from '../resources/events/handlers.ts';
 import { meOperations, registerMe } from '../resources/me/handlers.ts';
+import { dealNoteOperations, registerDealNotes } from '../resources/notes/deal-handlers.ts';
 import { customerNoteOperations, registerCustomerNotes } from '../resources/notes/handlers.ts';
+import { pipelineStageOperations, registerPipelineStages } from '../resources/pipeline-stages/handlers.ts';
+import { registerWebhookDeliveries, webhookDeliveryOperations } from '../resources/webhook-deliveries/handlers.ts';
+import { registerWebhookEndpoints, webhookEndpointOperations } from '../resources/webhook-endpoints/handlers.ts';
 import type { AppEnv } from './app-env.ts';
 import { ApiProblem } from './problems.ts';
 
@@ -16,40 +21,16 @@ const BUILT = [
   ...companyOperations,
   ...customerOperations,
   ...customerNoteOperations,
+  ...dealOperations,
+  ...dealNoteOperations,
+  ...pipelineStageOperations,
   ...eventOperations,
+  ...webhookDeliveryOperations,
+  ...webhookEndpointOperations,
 ] as const;
 
 /** Operations of later issues. Each answers 501 not_implemented until its resource is built. */
 export const NOT_IMPLEMENTED = [
-  // Deals, stages and deal notes (issue 5)
-  'listDeals',
-  'createDeal',
-  'getDeal',
-  'updateDeal',
-  'moveDeal',
-  'winDeal',
-  'loseDeal',
-  'archiveDeal',
-  'unarchiveDeal',
-  'listDealNotes',
-  'createDealNote',
-  'updateDealNote',
-  'deleteDealNote',
-  'listPipelineStages',
-  // Events and webhooks (issue 4)
-  'listWebhookEndpoints',
-  'createWebhookEndpoint',
-  'getWebhookEndpoint',
-  'updateWebhookEndpoint',
-  'deleteWebhookEndpoint',
-  'testWebhookEndpoint',
-  'rotateWebhookEndpointSecret',
-  'recoverWebhookEndpoint',
-  'listWebhookEndpointDeliveries',
-  'getWebhookDelivery',
-  'listWebhookDeliveryAttempts',
-  'resendWebhookDelivery',
-  'listEventDeliveries',
   // Inbox and tasks
   'listConversations',
   'getConversation',
@@ -128,7 +109,12 @@ export function registerOperations(app: OpenAPIHono<AppEnv>): void {
   registerCompany(app);
   registerCustomers(app);
   registerCustomerNotes(app);
+  registerDeals(app);
+  registerDealNotes(app);
+  registerPipelineStages(app);
   registerEvents(app);
+  registerWebhookDeliveries(app);
+  registerWebhookEndpoints(app);
   for (const id of NOT_IMPLEMENTED) {
     const { method, honoPath } = operations[id];
     app.on(method.toUpperCase(), honoPath, () => {

@@ -36,6 +36,8 @@ const cursorProblem = (detail: string) =>
   });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The largest value of each integer column type a cursor may carry. */
+const INTEGER_LIMITS: Record<string, number> = { PgInteger: 2147483647, PgBigInt53: Number.MAX_SAFE_INTEGER };
 
 /** A cursor value as its column takes it; a value the column cannot hold makes the cursor damaged (422, not 500). */
 function columnValue(value: string | number, column: AnyColumn): unknown {
@@ -45,6 +47,12 @@ function columnValue(value: string | number, column: AnyColumn): unknown {
     return date;
   }
   if (column.columnType === 'PgUUID' && !UUID.test(String(value))) throw cursorProblem('The cursor is not valid.');
+  const limit = INTEGER_LIMITS[column.columnType];
+  if (limit !== undefined) {
+    const n = Number(value);
+    if (!/^-?\d{1,16}$/.test(String(value)) || Math.abs(n) > limit) throw cursorProblem('The cursor is not valid.');
+    return n;
+  }
   return value;
 }
 

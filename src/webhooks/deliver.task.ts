@@ -1,6 +1,6 @@
 // One delivery attempt: read the delivery outside any transaction-long lock, send, then record the attempt,
 // the delivery's new state, the endpoint's health and — on failure — the next attempt, in one transaction.
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, count, eq, or, sql } from 'drizzle-orm';
 import { sendEmail } from '../channels/email.ts';
 import type { Db } from '../db/client.ts';
 import { events, users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
@@ -8,37 +8,38 @@ import { type Tx, withTenant } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 import { serializeEvent } from '../resources/events/serialize.ts';
 import type { DeliverPayload } from './fanout.task.ts';
-import { DELIVER_TASK } from './fanout.task.ts';
+import { DELIVER_TASK, deliveryJobKey } from './fanout.task.ts';
 import type { PostResult } from './http-post.ts';
 import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
 import { type EndpointRow, sendSigned } from './send.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
 
-export type DeliverOptions = { policy: UrlPolicy; now?: () => Date; lookup?: LookupAll };
+/** `now`, `lookup` and `timeoutMs` let tests control the clock, DNS and the 10-second limit. */
+export type DeliverOptions = { policy: UrlPolicy; now?: () => Date; lookup?: LookupAll; timeoutMs?: number };
 export type DeliverOutcome = 'gone' | 'skipped' | 'succeeded' | 'retrying' | 'failed';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOptions): Promise<DeliverOutcome> {
   const now = opts.now ?? (() => new Date());
   const { companyId, deliveryId, trigger } = payload;
   const found = await withTenant(db, companyId, async (tx) => {
-    const [delivery] = await tx
-      .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, deliveryId)));
+    const delivery = await findDelivery(tx, companyId, deliveryId);
     if (!delivery) return undefined;
-    const [endpoint] = await tx
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, delivery.endpointId)));
+    const endpoint = await findEndpoint(tx, companyId, delivery.endpointId);
     const [event] = await tx
       .select()
       .from(events)
       .where(and(eq(events.companyId, companyId), eq(events.id, delivery.eventId)));
     if (!endpoint || !event) return undefined;
-    if (trigger === 'scheduled' && delivery.status !== 'pending') return { skip: true as const };
+    // A scheduled retry or a recovery is for a pending delivery only; anything else was settled after the
+    // job was queued (a resend succeeded, the endpoint was disabled). A manual resend works in every state.
+    if (trigger !== 'manual_resend' && delivery.status !== 'pending') return { skip: true as const };
     if (endpoint.status === 'disabled') {
       // A disabled endpoint receives nothing; its pending message stays in the log as failed (recoverable).
-      if (delivery.status === 'pending') await markDelivery(tx, delivery.id, companyId, { status: 'failed' });
+      if (delivery.status === 'pending') {
+        await markDelivery(tx, delivery.id, companyId, { status: 'failed', nextAttemptAt: null });
+      }
       return { skip: true as const };
     }
     return { delivery, endpoint, body: JSON.stringify(serializeEvent(event)) };
@@ -50,33 +51,61 @@ export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOpti
   const result = await sendSigned(
     endpoint,
     { id: delivery.eventId, body },
-    { now: now(), policy: opts.policy, lookup: opts.lookup },
+    { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
   );
   const at = now();
-  return withTenant(db, companyId, (tx) => record(tx, { companyId, delivery, endpoint, trigger, result, at }));
+  return withTenant(db, companyId, (tx) =>
+    record(tx, { companyId, deliveryId, url: endpoint.url, trigger, result, at }),
+  );
+}
+
+async function findDelivery(tx: Tx, companyId: string, id: string, lock = false): Promise<DeliveryRow | undefined> {
+  const query = tx
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+async function findEndpoint(tx: Tx, companyId: string, id: string, lock = false): Promise<EndpointRow | undefined> {
+  const query = tx
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
 }
 
 type Recording = {
   companyId: string;
-  delivery: typeof webhookDeliveries.$inferSelect;
-  endpoint: EndpointRow;
+  deliveryId: string;
+  /** The address the request went to (the endpoint's url when it was read). */
+  url: string;
   trigger: DeliverPayload['trigger'];
   result: PostResult;
   at: Date;
 };
 
 async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
+  // Read again, locked: while the request was in flight the endpoint may have been disabled, deleted or have
+  // had a success, and another attempt of the same delivery (a resend) must not take the same number.
+  const delivery = await findDelivery(tx, r.companyId, r.deliveryId, true);
+  if (!delivery) return 'gone';
+  const endpoint = await findEndpoint(tx, r.companyId, delivery.endpointId, true);
+  if (!endpoint) return 'gone';
+
   const succeeded = r.result.error === null;
-  const attemptNumber = r.delivery.attemptCount + 1;
+  const attemptNumber = delivery.attemptCount + 1;
   await tx.insert(webhookAttempts).values({
     companyId: r.companyId,
     id: prefixedId('wa'),
-    deliveryId: r.delivery.id,
-    endpointId: r.endpoint.id,
-    eventId: r.delivery.eventId,
+    deliveryId: delivery.id,
+    endpointId: endpoint.id,
+    eventId: delivery.eventId,
     attemptNumber,
     trigger: r.trigger,
-    url: r.endpoint.url,
+    url: r.url,
     status: succeeded ? 'succeeded' : 'failed',
     statusCode: r.result.statusCode,
     durationMs: r.result.durationMs,
@@ -87,44 +116,70 @@ async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
   const base = { attemptCount: attemptNumber, lastAttemptAt: r.at, lastStatusCode: r.result.statusCode };
 
   if (succeeded) {
-    await markDelivery(tx, r.delivery.id, r.companyId, { ...base, status: 'succeeded', nextAttemptAt: null });
+    // Also ends a retry schedule: the queued retry finds the delivery settled and skips.
+    await markDelivery(tx, delivery.id, r.companyId, { ...base, status: 'succeeded', nextAttemptAt: null });
     await tx
       .update(webhookEndpoints)
       .set({ lastSuccessAt: r.at, failingSince: null })
-      .where(and(eq(webhookEndpoints.companyId, r.companyId), eq(webhookEndpoints.id, r.endpoint.id)));
+      .where(and(eq(webhookEndpoints.companyId, r.companyId), eq(webhookEndpoints.id, endpoint.id)));
     return 'succeeded';
   }
 
-  const failingSince = r.endpoint.failingSince ?? r.at;
+  const failingSince = endpoint.failingSince ?? r.at;
   await tx
     .update(webhookEndpoints)
     .set({ lastFailureAt: r.at, failingSince })
-    .where(and(eq(webhookEndpoints.companyId, r.companyId), eq(webhookEndpoints.id, r.endpoint.id)));
+    .where(and(eq(webhookEndpoints.companyId, r.companyId), eq(webhookEndpoints.id, endpoint.id)));
 
   let outcome: DeliverOutcome;
-  if (r.trigger !== 'scheduled') {
-    // A manual resend or recovery is one extra try: it changes neither the state nor the retry schedule.
-    await markDelivery(tx, r.delivery.id, r.companyId, base);
-    outcome = r.delivery.status === 'pending' ? 'retrying' : 'failed';
+  if (r.trigger === 'manual_resend') {
+    // A resend is one extra try: it changes neither the state nor the retry schedule.
+    await markDelivery(tx, delivery.id, r.companyId, base);
+    outcome = delivery.status === 'pending' ? 'retrying' : 'failed';
+  } else if (r.trigger === 'recovery') {
+    // A recovery has no schedule of its own: a delivery that fails again is failed again.
+    const settled = delivery.status === 'pending' ? { status: 'failed' as const, nextAttemptAt: null } : {};
+    await markDelivery(tx, delivery.id, r.companyId, { ...base, ...settled });
+    outcome = 'failed';
   } else {
-    const delay = nextDelaySeconds(attemptNumber);
+    // The schedule counts scheduled attempts only: resends and recoveries neither shorten nor shift it.
+    const scheduled = await scheduledAttempts(tx, r.companyId, delivery.id);
+    const stillDue = delivery.status === 'pending' && endpoint.status === 'active';
+    const delay = stillDue ? nextDelaySeconds(scheduled) : null;
     if (delay === null) {
-      await markDelivery(tx, r.delivery.id, r.companyId, { ...base, status: 'failed', nextAttemptAt: null });
+      await markDelivery(tx, delivery.id, r.companyId, { ...base, status: 'failed', nextAttemptAt: null });
       outcome = 'failed';
     } else {
       const runAt = new Date(r.at.getTime() + delay * 1000);
-      await markDelivery(tx, r.delivery.id, r.companyId, { ...base, status: 'pending', nextAttemptAt: runAt });
-      const payload: DeliverPayload = { companyId: r.companyId, deliveryId: r.delivery.id, trigger: 'scheduled' };
+      await markDelivery(tx, delivery.id, r.companyId, { ...base, status: 'pending', nextAttemptAt: runAt });
+      const payload: DeliverPayload = { companyId: r.companyId, deliveryId: delivery.id, trigger: 'scheduled' };
       await tx.execute(
-        sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify(payload)}::json, ${runAt.toISOString()}::timestamptz)`,
+        sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify(payload)}::json, ${runAt.toISOString()}::timestamptz, ${deliveryJobKey(delivery.id)})`,
       );
       outcome = 'retrying';
     }
   }
 
-  if (r.result.error === 'url_not_allowed') await disable(tx, r, 'url_not_allowed');
-  else if (r.at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) await disable(tx, r, 'failing_for_5_days');
+  const disabling = { companyId: r.companyId, endpoint, at: r.at };
+  if (r.result.error === 'url_not_allowed') await disable(tx, disabling, 'url_not_allowed');
+  else if (r.at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) {
+    await disable(tx, disabling, 'failing_for_5_days');
+  }
   return outcome;
+}
+
+async function scheduledAttempts(tx: Tx, companyId: string, deliveryId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(webhookAttempts)
+    .where(
+      and(
+        eq(webhookAttempts.companyId, companyId),
+        eq(webhookAttempts.deliveryId, deliveryId),
+        eq(webhookAttempts.trigger, 'scheduled'),
+      ),
+    );
+  return row?.n ?? 0;
 }
 
 async function markDelivery(
@@ -140,7 +195,11 @@ async function markDelivery(
 }
 
 /** Disables the endpoint, fails its pending deliveries and tells the company's administrators. */
-async function disable(tx: Tx, r: Recording, reason: 'failing_for_5_days' | 'url_not_allowed') {
+async function disable(
+  tx: Tx,
+  r: { companyId: string; endpoint: EndpointRow; at: Date },
+  reason: 'failing_for_5_days' | 'url_not_allowed',
+) {
   const [changed] = await tx
     .update(webhookEndpoints)
     .set({

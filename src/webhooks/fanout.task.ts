@@ -13,6 +13,14 @@ export type DeliverPayload = {
   trigger: 'scheduled' | 'manual_resend' | 'recovery';
 };
 
+/**
+ * The job key of a delivery's scheduled attempts and of its recovery: queuing one replaces a job of the same
+ * delivery that has not started, so a retry left over from before the endpoint was disabled cannot revive
+ * the old schedule after a recovery. A manual resend has no key: it must leave the retry schedule alone.
+ */
+export const DELIVERY_JOB_KEY_PREFIX = `${DELIVER_TASK}:`;
+export const deliveryJobKey = (deliveryId: string): string => `${DELIVERY_JOB_KEY_PREFIX}${deliveryId}`;
+
 export async function fanout(db: Db, { companyId, eventId }: FanoutPayload): Promise<number> {
   return withTenant(db, companyId, async (tx) => {
     // A disabled endpoint gets its message logged as failed, without an attempt, so Recover can send it later.
@@ -21,6 +29,8 @@ export async function fanout(db: Db, { companyId, eventId }: FanoutPayload): Pro
       from webhook_endpoints e
       join events ev on ev.company_id = e.company_id and ev.id = ${eventId}
       where e.company_id = ${companyId}
+        -- An endpoint created after the event (while its fan-out job waited) did not subscribe to it.
+        and e.created_at <= ev.created_at
         and (ev.type = any(e.events) or '*' = any(e.events))
         and ev.scope = any(e.scopes)`);
     if (targets.length === 0) return 0;
@@ -36,7 +46,8 @@ export async function fanout(db: Db, { companyId, eventId }: FanoutPayload): Pro
         returning id, status
       )
       select app_queue_job(${DELIVER_TASK},
-        json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'scheduled'))
+        json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'scheduled'),
+        null, ${DELIVERY_JOB_KEY_PREFIX} || id)
       from inserted where status = 'pending'`);
     return queued.length;
   });

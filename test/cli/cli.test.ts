@@ -211,11 +211,29 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
         (select count(*)::int from notes where company_id = ${demo.company_id}) as notes,
         (select count(*)::int from users where company_id = ${demo.company_id}) as users,
         (select count(*)::int from pipeline_stages where company_id = ${demo.company_id}) as stages,
+        (select count(*)::int from deals where company_id = ${demo.company_id}) as deals,
         (select count(*)::int from task_boards where company_id = ${demo.company_id}) as boards,
         (select count(*)::int from task_statuses where company_id = ${demo.company_id}) as statuses,
         (select count(*)::int from events where company_id = ${demo.company_id}) as events`;
     for (const [table, n] of Object.entries(counts)) expect(n, table).toBeGreaterThan(0);
     expect(counts.customers).toBeGreaterThanOrEqual(10);
+    // Deals in every state: open in several stages, won, lost with a reason, archived; and deal notes.
+    const dealStates = await sql`
+      select status, is_archived, count(distinct stage_id)::int as stages, count(lost_reason)::int as reasons
+      from deals where company_id = ${demo.company_id} group by status, is_archived order by status, is_archived`;
+    expect(dealStates.map((r) => `${r.status}${r.is_archived ? ' archived' : ''}`)).toEqual([
+      'lost',
+      'lost archived',
+      'open',
+      'open archived',
+      'won',
+      'won archived',
+    ]);
+    expect(dealStates.find((r) => r.status === 'open' && !r.is_archived)?.stages).toBeGreaterThanOrEqual(3);
+    expect(dealStates.reduce((n, r) => n + r.reasons, 0)).toBeGreaterThan(0);
+    const [dealNotes] = await sql`select count(*)::int as n from notes
+                                  where company_id = ${demo.company_id} and parent_type = 'deal'`;
+    expect(dealNotes.n).toBeGreaterThan(0);
 
     const result = await app.call('getMe', { key: demo.key });
     expect(result.status).toBe(200);

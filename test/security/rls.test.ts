@@ -13,6 +13,7 @@ const TENANT_TABLES = {
   customers: 'company_id',
   notes: 'company_id',
   pipeline_stages: 'company_id',
+  deals: 'company_id',
   task_boards: 'company_id',
   task_statuses: 'company_id',
   events: 'company_id',
@@ -41,7 +42,10 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into customers (company_id, id, email) values (${companyId}, ${customer}, 'jan@example.nl')`;
   await sql`insert into notes (company_id, id, parent_type, customer_id, content)
             values (${companyId}, ${randomUUID()}, 'customer', ${customer}, 'Called back')`;
-  await sql`insert into pipeline_stages (company_id, name_en, position) values (${companyId}, 'New', 1)`;
+  const [stage] = await sql`insert into pipeline_stages (company_id, name_en, position) values (${companyId}, 'New', 1)
+                            returning id`;
+  await sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
+            values (${companyId}, ${randomUUID()}, ${customer}, ${stage.id}, 'EUR', 'api')`;
   await sql`insert into task_boards (company_id, id, name) values (${companyId}, ${board}, 'Work')`;
   await sql`insert into task_statuses (company_id, id, board_id, name, category, position)
             values (${companyId}, ${randomUUID()}, ${board}, 'To do', 'open', 1)`;

@@ -1,8 +1,9 @@
-// Customers, notes, pipeline stages and task boards.
+// Customers, notes, pipeline stages, deals and task boards.
 import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   foreignKey,
   index,
   integer,
@@ -14,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
-import { companies } from './platform.ts';
+import { companies, users } from './platform.ts';
 
 export const customers = pgTable(
   'customers',
@@ -72,6 +73,7 @@ export const notes = pgTable(
     foreignKey({ columns: [t.companyId, t.customerId], foreignColumns: [customers.companyId, customers.id] }).onDelete(
       'cascade',
     ),
+    foreignKey({ columns: [t.companyId, t.dealId], foreignColumns: [deals.companyId, deals.id] }).onDelete('cascade'),
     index('notes_customer').on(t.companyId, t.customerId, t.createdAt, t.id),
     index('notes_deal').on(t.companyId, t.dealId, t.createdAt, t.id),
   ],
@@ -97,6 +99,59 @@ export const pipelineStages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.id] }), index('pipeline_stages_position').on(t.companyId, t.position)],
+);
+
+export const deals = pgTable(
+  'deals',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: uuid('id').notNull(),
+    title: text('title'),
+    description: text('description'),
+    /** Follows the type of the stage the deal is in. */
+    status: text('status', { enum: ['open', 'won', 'lost'] })
+      .notNull()
+      .default('open'),
+    /** The manual amount, or the amount last calculated from the deal's quotes (value_source). */
+    value: numeric('value', { precision: 12, scale: 2 }),
+    currency: text('currency').notNull(),
+    valueSource: text('value_source', { enum: ['manual', 'quotes'] })
+      .notNull()
+      .default('quotes'),
+    stageId: bigint('stage_id', { mode: 'number' }).notNull(),
+    customerId: uuid('customer_id').notNull(),
+    assignedUserId: bigint('assigned_user_id', { mode: 'number' }),
+    source: text('source', { enum: ['api', 'web', 'form', 'import', 'automation'] }).notNull(),
+    lostReason: text('lost_reason'),
+    isArchived: boolean('is_archived').notNull().default(false),
+    stageChangedAt: ts('stage_changed_at').notNull().default(sql`app_now()`),
+    wonAt: ts('won_at'),
+    lostAt: ts('lost_at'),
+    archivedAt: ts('archived_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.customerId], foreignColumns: [customers.companyId, customers.id] }),
+    foreignKey({ columns: [t.companyId, t.stageId], foreignColumns: [pipelineStages.companyId, pipelineStages.id] }),
+    foreignKey({ columns: [t.companyId, t.assignedUserId], foreignColumns: [users.companyId, users.id] }),
+    // A customer has at most one open deal on the board; concurrent creations cannot both pass this.
+    uniqueIndex('deals_one_open_per_customer')
+      .on(t.companyId, t.customerId)
+      .where(sql`${t.status} = 'open' and not ${t.isArchived}`),
+    index('deals_customer').on(t.companyId, t.customerId, t.createdAt, t.id),
+    index('deals_stage').on(t.companyId, t.stageId),
+    index('deals_created').on(t.companyId, t.createdAt, t.id),
+    index('deals_updated').on(t.companyId, t.updatedAt, t.id),
+    index('deals_stage_changed').on(t.companyId, t.stageChangedAt, t.id),
+    check('deals_value_range', sql`${t.value} between 0 and 99999999`),
+    check('deals_won_at', sql`(${t.status} = 'won') = (${t.wonAt} is not null)`),
+    check('deals_lost_at', sql`(${t.status} = 'lost') = (${t.lostAt} is not null)`),
+    check('deals_lost_reason', sql`${t.status} = 'lost' or ${t.lostReason} is null`),
+    check('deals_archived_at', sql`${t.isArchived} = (${t.archivedAt} is not null)`),
+  ],
 );
 
 export const taskBoards = pgTable(

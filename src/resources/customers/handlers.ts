@@ -7,6 +7,7 @@ import {
   listCustomerTimeline,
   updateCustomer,
 } from '../../../generated/routes.ts';
+import { violatedConstraint } from '../../db/errors.ts';
 import { withTenant } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -65,11 +66,7 @@ function columnsOf(body: Input): q.CustomerFields {
 const changedColumns = (row: CustomerRow, fields: q.CustomerFields) =>
   Object.fromEntries(Object.entries(fields).filter(([k, v]) => row[k as keyof CustomerRow] !== v)) as q.CustomerFields;
 
-const isEmailConflict = (error: unknown) =>
-  typeof error === 'object' &&
-  error !== null &&
-  'constraint_name' in error &&
-  error.constraint_name === 'customers_email';
+const isEmailConflict = (error: unknown) => violatedConstraint(error) === 'customers_email';
 
 export function registerCustomers(app: OpenAPIHono<AppEnv>) {
   app.openapi(listCustomers, async (c) => {

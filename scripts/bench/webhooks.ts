@@ -1,0 +1,618 @@
+// npm run bench:webhooks [-- --rate 200 --seconds 20 --burst 5000 --noop-jobs 20000 --producers 8]
+//
+// End-to-end webhook throughput and latency against a local receiver, next to Graphile Worker's own noop
+// throughput on the same machine in the same run. Needs nothing but Node: without DATABASE_URL it starts an
+// embedded PostgreSQL (fast mode) in a temporary directory on a free port; with DATABASE_URL it creates its
+// own database on that server and drops it afterwards. Everything listens on 127.0.0.1. See README.md.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { Logger, type Runner, type RunnerOptions, run } from 'graphile-worker';
+import postgres from 'postgres';
+import { loadConfig } from '../../src/config.ts';
+import { createDb } from '../../src/db/client.ts';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
+import { webhookEndpoints } from '../../src/db/schema/index.ts';
+import { withTenant } from '../../src/db/tenant.ts';
+import { recordEvent } from '../../src/events/record.ts';
+import { prefixedId } from '../../src/ids.ts';
+import { startWorker } from '../../src/jobs/worker.ts';
+import { insertCustomer } from '../../src/resources/customers/queries.ts';
+import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
+import { createCompany } from '../../src/services/companies.ts';
+import { newSecret } from '../../src/webhooks/sign.ts';
+import { freePort } from '../../test/harness/processes.ts';
+import type { ProducerInput, ProducerOutput } from './webhooks-producer.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '20' },
+    producers: { type: 'string', default: '8' },
+    burst: { type: 'string', default: '5000' },
+    'noop-jobs': { type: 'string', default: '20000' },
+    'drain-seconds': { type: 'string', default: '30' },
+    'burst-drain-seconds': { type: 'string', default: '60' },
+    'skip-default-noop': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(`usage: npm run bench:webhooks -- [--rate 200] [--seconds 20] [--producers 8] [--burst 5000]
+       [--noop-jobs 20000] [--drain-seconds 30] [--burst-drain-seconds 60] [--skip-default-noop]`);
+  process.exit(0);
+}
+const int = (name: string, value: string | undefined, min: number) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min} (got ${value})`);
+  return n;
+};
+const opts = {
+  rate: int('rate', args.rate, 1),
+  seconds: int('seconds', args.seconds, 1),
+  producers: int('producers', args.producers, 1),
+  burst: int('burst', args.burst, 0),
+  noopJobs: int('noop-jobs', args['noop-jobs'], 0),
+  drainSeconds: int('drain-seconds', args['drain-seconds'], 1),
+  burstDrainSeconds: int('burst-drain-seconds', args['burst-drain-seconds'], 1),
+  defaultNoop: !args['skip-default-noop'],
+};
+
+const ENDPOINTS = 3;
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 500;
+const TARGET_P99_RATE = 200;
+
+// The tuned preset of src/jobs/worker.ts (startWorker), repeated here for the noop runs: keep them in step.
+const WORKER_CONCURRENCY = 20;
+const WORKER_POLL_INTERVAL = 1000;
+const TUNED_PRESET: NonNullable<RunnerOptions['preset']> = {
+  worker: { localQueue: { size: 200 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+};
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Milliseconds on one clock shared by this thread and the receiver's thread. */
+const clock = () => performance.timeOrigin + performance.now();
+const quietLogger = new Logger((scope) => (level, message) => {
+  if (level === 'error') console.error(`[worker${scope.taskIdentifier ? `:${scope.taskIdentifier}` : ''}] ${message}`);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Receiver: node:http on 127.0.0.1 in its own thread, so that its timestamps are not delayed by the worker's
+// event loop (it is the integrator's server, not part of the system under test). Three paths, one per endpoint.
+
+type Arrival = { id: string; path: string; at: number };
+
+const RECEIVER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const http = require('node:http');
+let pending = [];
+const server = http.createServer((req, res) => {
+  const id = req.headers['webhook-id'];
+  req.on('data', () => {});
+  req.on('end', () => {
+    pending.push({ id: String(id), path: req.url, at: performance.timeOrigin + performance.now() });
+    res.writeHead(204).end();
+  });
+});
+server.keepAliveTimeout = 1000;
+const flush = setInterval(() => {
+  if (pending.length) { parentPort.postMessage({ arrivals: pending }); pending = []; }
+}, 20);
+parentPort.on('message', (m) => {
+  if (m === 'stop') {
+    clearInterval(flush);
+    if (pending.length) parentPort.postMessage({ arrivals: pending });
+    server.closeAllConnections();
+    server.close(() => parentPort.postMessage({ stopped: true }));
+  }
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+`;
+
+async function startReceiver() {
+  const arrivals: Arrival[] = [];
+  const thread = new Worker(RECEIVER_SOURCE, { eval: true });
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once('error', reject);
+    thread.on('message', (m: { port?: number; arrivals?: Arrival[] }) => {
+      if (m.port) resolve(m.port);
+      if (m.arrivals) arrivals.push(...m.arrivals);
+    });
+  });
+  return {
+    port,
+    arrivals,
+    stop: async () => {
+      const stopped = new Promise<void>((resolve) => thread.on('message', (m) => m.stopped && resolve()));
+      thread.postMessage('stop');
+      await Promise.race([stopped, sleep(2000)]);
+      await thread.terminate();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Statistics
+
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+const round = (n: number | null, digits = 1) => (n === null ? null : Math.round(n * 10 ** digits) / 10 ** digits);
+
+type Latency = { p50: number | null; p90: number | null; p99: number | null; max: number | null };
+function latencies(values: number[]): Latency {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.length ? sorted[sorted.length - 1] : null),
+  };
+}
+
+/** Deliveries of the given events that arrived (first arrival per event and path), with their latencies. */
+function match(arrivals: Arrival[], committedAt: Map<string, number>) {
+  const seen = new Set<string>();
+  const lat: number[] = [];
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let duplicates = 0;
+  for (const a of arrivals) {
+    const at = committedAt.get(a.id);
+    if (at === undefined) continue;
+    const key = `${a.id} ${a.path}`;
+    if (seen.has(key)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(key);
+    lat.push(a.at - at);
+    first = Math.min(first, a.at);
+    last = Math.max(last, a.at);
+  }
+  return { received: seen.size, duplicates, lat, first, last };
+}
+
+/** Deliveries of the given events per whole second after `from`: shows whether the drain rate holds up. */
+function timeline(arrivals: Arrival[], committedAt: Map<string, number>, from: number): number[] {
+  const buckets: number[] = [];
+  for (const a of arrivals) {
+    if (!committedAt.has(a.id)) continue;
+    const i = Math.floor((a.at - from) / 1000);
+    while (buckets.length <= i) buckets.push(0);
+    buckets[i]++;
+  }
+  return buckets;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Graphile Worker noop throughput
+
+async function noopThroughput(url: string, jobs: number, tuned: boolean) {
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await admin`
+      select graphile_worker.add_jobs(array(
+        select row('noop', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec
+        from generate_series(1, ${jobs}::int)))`;
+    let done = 0;
+    let firstAt = 0;
+    let lastAt = 0;
+    const startedAt = clock();
+    const runner: Runner = await run({
+      connectionString: url,
+      concurrency: WORKER_CONCURRENCY,
+      noHandleSignals: true,
+      pollInterval: WORKER_POLL_INTERVAL,
+      logger: quietLogger,
+      taskList: {
+        noop: async () => {
+          if (done++ === 0) firstAt = clock();
+          lastAt = clock();
+        },
+      },
+      ...(tuned ? { preset: TUNED_PRESET } : {}),
+    });
+    const deadline = Date.now() + 90_000;
+    // The queue is empty when no noop job is left in the table (completion may be batched after the call).
+    for (;;) {
+      const [{ left }] = await admin<{ left: number }[]>`
+        select count(*)::int as left from graphile_worker._private_jobs j
+        join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'noop'`;
+      if (left === 0 || Date.now() > deadline) break;
+      await sleep(20);
+    }
+    const emptyAt = clock();
+    await runner.stop();
+    const seconds = (emptyAt - firstAt) / 1000;
+    return {
+      jobs,
+      executed: done,
+      seconds: round(seconds, 3),
+      jobsPerSecond: round(done / seconds, 0),
+      startupMs: round(firstAt - startedAt),
+      lastCallToEmptyMs: round(emptyAt - lastAt),
+    };
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Deletes the webhook jobs still queued (after a phase's deadline passed); returns how many. */
+async function purgeJobs(url: string): Promise<number> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [{ count }] = await sql<{ count: number }[]>`
+      with gone as (
+        delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+        where t.id = j.task_id and t.identifier like 'webhook\_%' returning 1)
+      select count(*)::int as count from gone`;
+    return count;
+  } finally {
+    await sql.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Where the database time goes: samples of pg_stat_activity while deliveries drain.
+
+function activitySampler(url: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const rows = await sql<{ state: string; wait: string | null; app: string }[]>`
+        select state, coalesce(wait_event_type || ':' || wait_event, 'cpu') as wait, application_name as app
+        from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`;
+      samples++;
+      for (const r of rows) {
+        const key = `${r.app || '(graphile-worker)'} ${r.state} ${r.wait}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      await sleep(50);
+    }
+  })().catch(() => {}); // the database may go away under it when the run is cut short
+  return async () => {
+    running = false;
+    await loop;
+    await sql.end();
+    return {
+      samples,
+      // Average number of backends in each state per sample: how many connections are busy with what.
+      busyBackends: Object.fromEntries(
+        [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, round(v / Math.max(1, samples), 2)]),
+      ),
+    };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = Date.now();
+  const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c.run();
+      } catch (error) {
+        console.error(`[bench] cleanup ${c.name} failed: ${String(error)}`);
+      }
+    }
+    cleanups.length = 0;
+  };
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    log('interrupted: cleaning up');
+    void cleanup().then(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // Hard stop: the whole run stays bounded even if something hangs.
+  const budgetMs = 60_000 + (opts.seconds + opts.drainSeconds + opts.burstDrainSeconds) * 1000 + opts.noopJobs;
+  const hardStop = setTimeout(() => {
+    console.error(`[bench] still running after ${Math.round(budgetMs / 1000)} s: giving up`);
+    void cleanup().then(() => process.exit(2));
+  }, budgetMs + 30_000);
+  hardStop.unref();
+
+  try {
+    // Database: our own, on DATABASE_URL's server or on an embedded one.
+    let adminUrl = process.env.DATABASE_URL;
+    const embedded = !adminUrl;
+    if (!adminUrl) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'crm-bench-pg-'));
+      cleanups.push({ name: 'temp dir', run: async () => rmSync(dataDir, { recursive: true, force: true }) });
+      // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
+      chmodSync(dataDir, 0o755);
+      log(`starting embedded PostgreSQL in ${dataDir}`);
+      const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true });
+      cleanups.push({ name: 'embedded PostgreSQL', run: server.stop });
+      adminUrl = server.url;
+    }
+    const dbName = `crm_bench_webhooks_${process.pid}_${Date.now()}`;
+    const url = (() => {
+      const u = new URL(adminUrl);
+      u.pathname = `/${dbName}`;
+      return u.toString();
+    })();
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    cleanups.push({ name: 'admin pool', run: () => admin.end() });
+    await admin.unsafe(`create database ${dbName}`);
+    cleanups.push({ name: 'database', run: () => admin.unsafe(`drop database if exists ${dbName} with (force)`) });
+    log(`database ${dbName} on ${new URL(adminUrl).host}${embedded ? ' (embedded, fast mode)' : ''}`);
+    await runMigrations(url);
+    const [{ version: pgVersion }] = await admin<{ version: string }[]>`select version()`;
+
+    // 1. Graphile Worker's own throughput, before anything else runs.
+    const noop: Record<string, Awaited<ReturnType<typeof noopThroughput>>> = {};
+    if (opts.noopJobs > 0) {
+      log(`noop throughput, tuned preset (${opts.noopJobs} jobs)`);
+      noop.tuned = await noopThroughput(url, opts.noopJobs, true);
+      if (opts.defaultNoop) {
+        log(`noop throughput, default settings (${opts.noopJobs} jobs)`);
+        noop.default = await noopThroughput(url, opts.noopJobs, false);
+      }
+    }
+
+    // 2. A company, one customer, a receiver and three endpoints on it.
+    const receiver = await startReceiver();
+    cleanups.push({ name: 'receiver', run: receiver.stop });
+    const producer = createDb(url, opts.producers + 2);
+    cleanups.push({ name: 'producer pool', run: () => producer.sql.end({ timeout: 5 }) });
+    const company = await createCompany(producer.db, { name: 'Bench BV' });
+    const customer = await withTenant(producer.db, company.id, async (tx) => {
+      const row = await insertCustomer(tx, company.id, { email: 'bench@example.com', name: 'Bench Customer' });
+      for (let i = 1; i <= ENDPOINTS; i++) {
+        await tx.insert(webhookEndpoints).values({
+          companyId: company.id,
+          id: prefixedId('we'),
+          url: `http://127.0.0.1:${receiver.port}/hook/${i}`,
+          events: ['*'],
+          scopes: ['customers.read', 'deals.read'],
+          secret: newSecret(),
+        });
+      }
+      return row;
+    });
+    const object = serializeCustomer(customer);
+    const emit = (tx: Parameters<Parameters<typeof withTenant>[2]>[0]) =>
+      recordEvent(tx, company.id, {
+        type: 'customer.updated',
+        scope: 'customers.read',
+        customerId: customer.id,
+        object: { ...object, updated_at: new Date().toISOString() },
+      });
+
+    // 3. The worker, as the worker process runs it (its own pool, the tuned preset).
+    const config = loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: url });
+    const workerDb = createDb(url, 20);
+    cleanups.push({ name: 'worker pool', run: () => workerDb.sql.end({ timeout: 5 }) });
+    const runner = await startWorker(url, { ...workerDb, config });
+    cleanups.push({ name: 'worker', run: () => runner.stop() });
+
+    // 4. Steady load: rate events/s for seconds s, each in its own committed transaction.
+    const total = opts.rate * opts.seconds;
+    const committedAt = new Map<string, number>();
+    log(`steady load: ${opts.rate} events/s for ${opts.seconds} s (${opts.producers} producers)`);
+    const steadyStop = activitySampler(url);
+    const t0 = clock() + 200;
+    // Node 20 does not hand tsx's loader to worker threads: the thread loads the TypeScript file through tsx's API.
+    const producerThread = new Worker(
+      `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ tsImport }) =>
+         tsImport(${JSON.stringify(new URL('./webhooks-producer.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`,
+      {
+        eval: true,
+        workerData: {
+          url,
+          companyId: company.id,
+          customerId: customer.id,
+          object,
+          rate: opts.rate,
+          seconds: opts.seconds,
+          producers: opts.producers,
+          startAt: t0,
+        } satisfies ProducerInput,
+      },
+    );
+    cleanups.push({ name: 'producer thread', run: () => producerThread.terminate() });
+    const stopProducers = () => producerThread.postMessage('stop');
+    process.once('SIGINT', stopProducers);
+    const output = await new Promise<ProducerOutput>((resolve, reject) => {
+      producerThread.once('message', resolve);
+      producerThread.once('error', reject);
+    });
+    process.off('SIGINT', stopProducers);
+    for (const [id, at] of output.committed) committedAt.set(id, at);
+    const { late, endAt: produceEnd } = output;
+    const produced = committedAt.size;
+    const producedSeconds = (produceEnd - t0) / 1000;
+    const expected = produced * ENDPOINTS;
+    const drainDeadline = Date.now() + opts.drainSeconds * 1000;
+    while (match(receiver.arrivals, committedAt).received < expected && Date.now() < drainDeadline) await sleep(50);
+    const steadyActivity = await steadyStop();
+    const steady = match(receiver.arrivals, committedAt);
+    const steadyResult = {
+      rateTarget: opts.rate,
+      seconds: opts.seconds,
+      producers: opts.producers,
+      eventsProduced: produced,
+      eventsPerSecond: round(produced / producedSeconds, 1),
+      producerLateOver100ms: late,
+      deliveriesExpected: expected,
+      deliveriesReceived: steady.received,
+      duplicates: steady.duplicates,
+      deliveriesPerSecond: round(steady.received / ((steady.last - steady.first) / 1000), 1),
+      latencyMs: latencies(steady.lat),
+      drainAfterProducersMs: round(steady.last - produceEnd),
+      databaseActivity: steadyActivity,
+    };
+
+    // Jobs still queued when the drain deadline passed would run during the next phase: drop them. (At most the
+    // local queue's jobs, already held in memory, still run; their deliveries are not counted in the burst.)
+    Object.assign(steadyResult, { leftoverJobsPurged: await purgeJobs(url) });
+
+    // 5. Saturation: a burst of events committed at once; how fast do all their deliveries drain?
+    let burstResult: Record<string, unknown> | null = null;
+    if (opts.burst > 0 && !interrupted) {
+      log(`saturation: ${opts.burst} events in one transaction`);
+      const burstIds: string[] = [];
+      await withTenant(producer.db, company.id, async (tx) => {
+        for (let i = 0; i < opts.burst; i++) burstIds.push(await emit(tx));
+      });
+      const commitAt = clock();
+      const burstCommitted = new Map(burstIds.map((id) => [id, commitAt]));
+      const burstStop = activitySampler(url);
+      const burstExpected = opts.burst * ENDPOINTS;
+      const deadline = Date.now() + opts.burstDrainSeconds * 1000;
+      while (match(receiver.arrivals, burstCommitted).received < burstExpected && Date.now() < deadline) {
+        await sleep(100);
+      }
+      const burstActivity = await burstStop();
+      const burst = match(receiver.arrivals, burstCommitted);
+      const drainSeconds = (burst.last - commitAt) / 1000;
+      burstResult = {
+        events: opts.burst,
+        deliveriesExpected: burstExpected,
+        deliveriesReceived: burst.received,
+        duplicates: burst.duplicates,
+        complete: burst.received === burstExpected,
+        drainSeconds: round(drainSeconds, 2),
+        deliveriesPerSecond: round(burst.received / drainSeconds, 1),
+        firstDeliveryMs: round(burst.first - commitAt),
+        deliveriesPerSecondTimeline: timeline(receiver.arrivals, burstCommitted, commitAt),
+        latencyMs: latencies(burst.lat),
+        databaseActivity: burstActivity,
+        leftoverJobsPurged: await purgeJobs(url),
+      };
+    }
+
+    // Let the jobs already held in the worker's local queue finish before it is stopped (bounded).
+    for (let seen = -1, until = Date.now() + 10_000; seen !== receiver.arrivals.length && Date.now() < until; ) {
+      seen = receiver.arrivals.length;
+      await sleep(1000);
+    }
+
+    // 6. Verdict.
+    const noopTuned = noop.tuned?.jobsPerSecond ?? null;
+    const saturationRate = (burstResult?.deliveriesPerSecond as number | undefined) ?? null;
+    const ratio = noopTuned && saturationRate !== null ? saturationRate / noopTuned : null;
+    const steadyRatio =
+      noopTuned && steadyResult.deliveriesPerSecond ? steadyResult.deliveriesPerSecond / noopTuned : null;
+    const p99 = steadyResult.latencyMs.p99;
+    const targets = {
+      throughput: {
+        target: `saturation deliveries/s ≥ ${TARGET_RATIO * 100}% of tuned noop jobs/s`,
+        ratio: round(ratio, 3),
+        holds: ratio === null ? null : ratio >= TARGET_RATIO,
+      },
+      latency: {
+        target: `p99 ≤ ${TARGET_P99_MS} ms at ${TARGET_P99_RATE} events/s`,
+        p99Ms: p99,
+        measuredAtEventsPerSecond: steadyResult.eventsPerSecond,
+        complete: steadyResult.deliveriesReceived === steadyResult.deliveriesExpected,
+        holds:
+          p99 === null
+            ? null
+            : p99 <= TARGET_P99_MS &&
+              steadyResult.deliveriesReceived === steadyResult.deliveriesExpected &&
+              opts.rate >= TARGET_P99_RATE,
+      },
+    };
+
+    const machine = {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      totalMemGiB: round(totalmem() / 2 ** 30, 1),
+      platform: platform(),
+      osRelease: release(),
+      node: process.version,
+      postgres: pgVersion,
+      embeddedPostgres: embedded,
+    };
+
+    const fmt = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
+    const rows: [string, unknown][] = [
+      ['events produced', `${produced} (target ${total})`],
+      ['achieved events/s', `${steadyResult.eventsPerSecond} (target ${opts.rate})`],
+      ['deliveries expected/received', `${expected} / ${steady.received}`],
+      ['deliveries/s (first→last)', steadyResult.deliveriesPerSecond],
+      ['latency p50 / p90 / p99 / max ms', Object.values(steadyResult.latencyMs).map(fmt).join(' / ')],
+      ['— saturation burst —', ''],
+      ['burst events / deliveries', burstResult ? `${opts.burst} / ${burstResult.deliveriesReceived}` : null],
+      ['burst drain s', burstResult?.drainSeconds],
+      ['burst deliveries/s', saturationRate],
+      [
+        'burst latency p50 / p99 / max ms',
+        burstResult
+          ? [
+              (burstResult.latencyMs as Latency).p50,
+              (burstResult.latencyMs as Latency).p99,
+              (burstResult.latencyMs as Latency).max,
+            ]
+              .map(fmt)
+              .join(' / ')
+          : null,
+      ],
+      ['— Graphile Worker noop —', ''],
+      ['noop jobs/s, tuned preset', noopTuned],
+      ['noop jobs/s, default settings', noop.default?.jobsPerSecond],
+      ['— targets —', ''],
+      ['saturation deliveries/s ÷ tuned noop', ratio === null ? null : `${(ratio * 100).toFixed(1)}%`],
+      ['steady deliveries/s ÷ tuned noop', steadyRatio === null ? null : `${(steadyRatio * 100).toFixed(1)}%`],
+      [
+        `≥ ${TARGET_RATIO * 100}% of noop`,
+        targets.throughput.holds === null ? '–' : targets.throughput.holds ? 'HOLDS' : 'MISSED',
+      ],
+      [
+        `p99 ≤ ${TARGET_P99_MS} ms at ${TARGET_P99_RATE}/s`,
+        targets.latency.holds === null ? '–' : targets.latency.holds ? 'HOLDS' : 'MISSED',
+      ],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    console.log('');
+    console.log(`Webhooks benchmark — ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}`);
+    for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v === '' ? '' : fmt(v)}`);
+    console.log('');
+
+    const result = {
+      at: new Date().toISOString(),
+      options: opts,
+      machine,
+      steady: steadyResult,
+      saturation: burstResult,
+      noop,
+      targets,
+      wallSeconds: round((Date.now() - started) / 1000, 1),
+    };
+    const dir = resolve('bench-results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `webhooks-${result.at.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    log(`result written to ${file}`);
+  } finally {
+    await cleanup();
+    clearTimeout(hardStop);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,84 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createDeal, getDeal, listDeals, updateDeal } from '../../../generated/routes.ts';
+import { withTenant } from '../../db/tenant.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { etagOf } from '../../http/etag.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { pageOf } from '../../http/pagination.ts';
+import { dealUpdateColumns, newDealColumns } from './inputs.ts';
+import * as q from './queries.ts';
+import { serializeDeal } from './serialize.ts';
+import { registerDealActions } from './state-actions.ts';
+import { dealNotFound, keepingOneOpenDeal, onLockedDeal, recordDealEvents, saveDeal } from './writes.ts';
+
+export const dealOperations = [
+  'listDeals',
+  'getDeal',
+  'createDeal',
+  'updateDeal',
+  'moveDeal',
+  'winDeal',
+  'loseDeal',
+  'archiveDeal',
+  'unarchiveDeal',
+] as const;
+
+const SORT_FIELDS = { created_at: 'createdAt', updated_at: 'updatedAt', stage_changed_at: 'stageChangedAt' } as const;
+
+export function registerDeals(app: OpenAPIHono<AppEnv>) {
+  app.openapi(listDeals, async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('auth');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
+      q.listDeals(tx, companyId, page, {
+        status: query['filter[status]'],
+        stageId: query['filter[stage_id]'],
+        customerId: query['filter[customer_id]'],
+        assignedUserId: query['filter[assigned_user_id]'],
+        archived: query['filter[archived]'],
+        updatedSince: query['filter[updated_since]'],
+      }),
+    );
+    const field = SORT_FIELDS[page.sort.replace(/^-/, '') as keyof typeof SORT_FIELDS];
+    const { data, meta } = pageOf(rows, page, plan, (r) => [r[field].toISOString(), r.id]);
+    return c.json({ data: data.map(serializeDeal), meta }, 200);
+  });
+
+  app.openapi(getDeal, async (c) => {
+    const { deal } = c.req.valid('param');
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findDeal(tx, companyId, deal));
+    if (!row) throw dealNotFound();
+    return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });
+  });
+
+  app.openapi(createDeal, async (c) => {
+    const body = c.req.valid('json');
+    const { companyId } = c.get('auth');
+    const created = await runCreation(c, async (tx) => {
+      const columns = await newDealColumns(tx, companyId, body);
+      const row = await keepingOneOpenDeal(tx, companyId, body.customer_id, (savepoint) =>
+        q.insertDeal(savepoint, companyId, columns),
+      );
+      await recordDealEvents(tx, row, 'deal.created');
+      return { status: 201 as const, body: { data: serializeDeal(row) }, headers: { ETag: etagOf(row.version) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  });
+
+  app.openapi(updateDeal, async (c) => {
+    const { deal } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
+      const changes = await dealUpdateColumns(tx, companyId, current, body);
+      if (Object.keys(changes).length === 0) return current;
+      const updated = await saveDeal(tx, current, changes);
+      await recordDealEvents(tx, updated, 'deal.updated');
+      return updated;
+    });
+    return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });
+  });
+
+  registerDealActions(app);
+}

@@ -1,0 +1,116 @@
+// Move, win, lose, archive and unarchive: the transitions of a deal, with the source states and events the
+// contract gives each (see openapi/paths/deals.yaml).
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
+import { archiveDeal, loseDeal, moveDeal, unarchiveDeal, winDeal } from '../../../generated/routes.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { enterStage } from '../../domain/deals.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { etagOf } from '../../http/etag.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { invalidField } from '../../http/validation.ts';
+import { findActiveStage, firstStageOfType } from '../pipeline-stages/queries.ts';
+import type { StageRow } from '../pipeline-stages/serialize.ts';
+import { type DealRow, serializeDeal } from './serialize.ts';
+import { keepingOneOpenDeal, onLockedDeal, recordDealEvents, saveDeal } from './writes.ts';
+
+const respond = (row: DealRow) => [{ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) }] as const;
+
+function refuseArchived(deal: DealRow) {
+  if (deal.isArchived) throw new ApiProblem('conflict', 'This deal is archived; unarchive it first.');
+}
+
+function requireOpen(deal: DealRow, action: 'won' | 'lost') {
+  if (deal.status !== 'open')
+    throw new ApiProblem('conflict', `Only an open deal can be ${action}; this deal is ${deal.status}.`);
+}
+
+/** The stage of type won/lost to end in: the one asked for, else the first of that type on the board. */
+async function closingStage(tx: Tx, companyId: string, type: 'won' | 'lost', stageId?: number) {
+  if (stageId !== undefined) {
+    const stage = await findActiveStage(tx, companyId, stageId);
+    if (stage?.type !== type)
+      throw invalidField('/stage_id', 'invalid_reference', `No active pipeline stage of type ${type} has this id.`);
+    return stage;
+  }
+  const stage = await firstStageOfType(tx, companyId, type);
+  if (!stage) throw new ApiProblem('conflict', `The pipeline has no active stage of type ${type}.`);
+  return stage;
+}
+
+/** Puts the deal in `stage`: status and dates follow (enterStage), then deal.stage_changed and any deal.won/lost. */
+async function enter(tx: Tx, current: DealRow, stage: StageRow, lostReason?: string | null): Promise<DealRow> {
+  const { entered, statusEvent, reopens } = enterStage(current, stage, sql`app_now()`, lostReason);
+  const write = (t: Tx) => saveDeal(t, current, entered);
+  // Reopening a won or lost deal may give its customer a second open deal.
+  const updated = reopens
+    ? await keepingOneOpenDeal(tx, current.companyId, current.customerId, write)
+    : await write(tx);
+  await recordDealEvents(tx, updated, 'deal.stage_changed', ...(statusEvent ? [statusEvent] : []));
+  return updated;
+}
+
+export function registerDealActions(app: OpenAPIHono<AppEnv>) {
+  app.openapi(moveDeal, async (c) => {
+    const { deal } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
+      refuseArchived(current);
+      const stage = await findActiveStage(tx, companyId, body.stage_id);
+      if (!stage) throw invalidField('/stage_id', 'invalid_reference', 'No active pipeline stage has this id.');
+      // Already there: nothing changes and nothing is emitted.
+      if (stage.id === current.stageId) return current;
+      return enter(tx, current, stage);
+    });
+    return c.json(...respond(row));
+  });
+
+  app.openapi(winDeal, async (c) => {
+    const { deal } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
+      refuseArchived(current);
+      requireOpen(current, 'won');
+      return enter(tx, current, await closingStage(tx, companyId, 'won', body.stage_id));
+    });
+    return c.json(...respond(row));
+  });
+
+  app.openapi(loseDeal, async (c) => {
+    const { deal } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
+      refuseArchived(current);
+      requireOpen(current, 'lost');
+      return enter(tx, current, await closingStage(tx, companyId, 'lost', body.stage_id), body.lost_reason ?? null);
+    });
+    return c.json(...respond(row));
+  });
+
+  app.openapi(archiveDeal, async (c) => {
+    const { deal } = c.req.valid('param');
+    const row = await onLockedDeal(c, deal, async (tx, current) => {
+      if (current.isArchived) throw new ApiProblem('conflict', 'This deal is already archived.');
+      const updated = await saveDeal(tx, current, { isArchived: true, archivedAt: sql`app_now()` });
+      await recordDealEvents(tx, updated, 'deal.updated');
+      return updated;
+    });
+    return c.json(...respond(row));
+  });
+
+  app.openapi(unarchiveDeal, async (c) => {
+    const { deal } = c.req.valid('param');
+    const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
+      if (!current.isArchived) throw new ApiProblem('conflict', 'This deal is not archived.');
+      const write = (t: Tx) => saveDeal(t, current, { isArchived: false, archivedAt: null });
+      // Back on the board, an open deal counts as its customer's open deal again.
+      const updated =
+        current.status === 'open'
+          ? await keepingOneOpenDeal(tx, companyId, current.customerId, write)
+          : await write(tx);
+      await recordDealEvents(tx, updated, 'deal.updated');
+      return updated;
+    });
+    return c.json(...respond(row));
+  });
+}

@@ -1,0 +1,69 @@
+// The steps every deal change shares: working on the locked deal (404, If-Match), saving a new version,
+// keeping one open deal per customer, and recording the deal's events in the same transaction.
+import type { Context } from 'hono';
+import { violatedConstraint } from '../../db/errors.ts';
+import { type Tx, withTenant } from '../../db/tenant.ts';
+import { type EventType, recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import * as q from './queries.ts';
+import { type DealRow, serializeDeal } from './serialize.ts';
+
+export const dealNotFound = () => new ApiProblem('not_found', 'No deal with this id exists.');
+
+/** Runs `work` on the deal locked in a tenant transaction, after the If-Match check. */
+export function onLockedDeal(
+  c: Context<AppEnv>,
+  id: string,
+  work: (tx: Tx, current: DealRow, companyId: string) => Promise<DealRow>,
+): Promise<DealRow> {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('auth');
+  return withTenant(c.get('deps').db, companyId, async (tx) => {
+    const current = await q.lockDeal(tx, companyId, id);
+    if (!current) throw dealNotFound();
+    if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+    return work(tx, current, companyId);
+  });
+}
+
+/** The next version of the locked deal. */
+export async function saveDeal(tx: Tx, current: DealRow, changes: q.DealChanges): Promise<DealRow> {
+  const updated = await q.updateDeal(tx, current, changes);
+  // Cannot happen while the row is locked; kept so a lost update can never pass silently.
+  if (!updated) throw preconditionFailed(current.version + 1);
+  return updated;
+}
+
+/**
+ * Runs a write that may give the customer an open deal (create, reopen, unarchive). The unique index
+ * deals_one_open_per_customer decides, also between concurrent requests; its violation becomes 409 conflict
+ * with the id of the open deal. The write runs in a savepoint so the transaction can still look that deal up.
+ */
+export async function keepingOneOpenDeal(
+  tx: Tx,
+  companyId: string,
+  customerId: string,
+  write: (tx: Tx) => Promise<DealRow>,
+): Promise<DealRow> {
+  try {
+    return await tx.transaction(write);
+  } catch (error) {
+    if (violatedConstraint(error) !== 'deals_one_open_per_customer') throw error;
+  }
+  const open = await q.findOpenDeal(tx, companyId, customerId);
+  throw new ApiProblem(
+    'conflict',
+    'This customer already has an open deal; archive, win or lose it first.',
+    open ? { deal_id: open.id } : {},
+  );
+}
+
+/** The deal's events, in order, each with the deal as it is now; seen with deals.read, on its customer's timeline. */
+export async function recordDealEvents(tx: Tx, deal: DealRow, ...types: EventType[]): Promise<void> {
+  const object = serializeDeal(deal);
+  for (const type of types) {
+    await recordEvent(tx, deal.companyId, { type, scope: SCOPE_OF_PARENT.deal, customerId: deal.customerId, object });
+  }
+}

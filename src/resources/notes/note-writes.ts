@@ -1,0 +1,82 @@
+// What every note operation does, whichever record the note hangs on (a customer or a deal): the SQL, the
+// 404 of a note of another parent, the no-op update, and the note.* event that follows its parent's
+// visibility. The handlers only find the parent and say where its events belong.
+import type { Tx } from '../../db/tenant.ts';
+import { recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
+import { type PageRequest, pageOf } from '../../http/pagination.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import * as q from './queries.ts';
+import { type NoteRow, serializeNote } from './serialize.ts';
+
+/** The note's parent and the customer whose timeline shows the note's events (a deal's customer for a deal). */
+export type NoteHome = { parent: q.Parent; customerId: string };
+
+const noteNotFound = (home: NoteHome) =>
+  new ApiProblem('not_found', `No note with this id exists on this ${home.parent.type}.`);
+
+const noteEvent = (
+  tx: Tx,
+  companyId: string,
+  home: NoteHome,
+  type: 'note.created' | 'note.updated' | 'note.deleted',
+  note: NoteRow,
+) =>
+  recordEvent(tx, companyId, {
+    type,
+    scope: SCOPE_OF_PARENT[home.parent.type],
+    customerId: home.customerId,
+    object: serializeNote(note),
+  });
+
+export async function listNotePage(tx: Tx, companyId: string, home: NoteHome, page: PageRequest) {
+  const { rows, plan } = await q.listNotes(tx, companyId, home.parent, page);
+  const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
+  return { data: data.map(serializeNote), meta };
+}
+
+export async function addNote(
+  tx: Tx,
+  companyId: string,
+  home: NoteHome,
+  body: { content: string; is_important: boolean },
+): Promise<NoteRow> {
+  const note = await q.insertNote(tx, companyId, home.parent, {
+    content: body.content,
+    isImportant: body.is_important,
+  });
+  await noteEvent(tx, companyId, home, 'note.created', note);
+  return note;
+}
+
+/** Changes only the fields sent with a new value; a request that changes nothing records nothing. */
+export async function changeNote(
+  tx: Tx,
+  companyId: string,
+  home: NoteHome,
+  id: string,
+  body: { content?: string; is_important?: boolean },
+): Promise<NoteRow> {
+  const current = await q.findNote(tx, companyId, home.parent, id);
+  if (!current) throw noteNotFound(home);
+  const changes = {
+    ...(body.content !== undefined && body.content !== current.content ? { content: body.content } : {}),
+    ...(body.is_important !== undefined && body.is_important !== current.isImportant
+      ? { isImportant: body.is_important }
+      : {}),
+  };
+  if (Object.keys(changes).length === 0) return current;
+  const updated = await q.updateNote(tx, current, changes);
+  await noteEvent(tx, companyId, home, 'note.updated', updated);
+  return updated;
+}
+
+export async function removeNote(tx: Tx, companyId: string, home: NoteHome, id: string): Promise<void> {
+  const current = await q.findNote(tx, companyId, home.parent, id);
+  if (!current) throw noteNotFound(home);
+  // The event carries the note as it was before the deletion.
+  await noteEvent(tx, companyId, home, 'note.deleted', current);
+  await q.deleteNote(tx, current);
+}
+
+/** The answer of a deletion. */
+export const deletedNote = (id: string) => ({ data: { object: 'note', id, deleted: true as const } });

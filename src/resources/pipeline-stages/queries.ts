@@ -1,0 +1,51 @@
+// SQL of pipeline stages (set up in the web application, read here); every function takes the tenant
+// transaction first.
+import { and, asc, eq } from 'drizzle-orm';
+import { pipelineStages } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { keyset, type PageRequest } from '../../http/pagination.ts';
+import type { StageRow } from './serialize.ts';
+
+const active = (companyId: string) => and(eq(pipelineStages.companyId, companyId), eq(pipelineStages.isActive, true));
+
+/** The active stages in board order (position, then id). */
+export async function listStages(tx: Tx, companyId: string, page: PageRequest) {
+  const plan = keyset(page, { position: pipelineStages.position }, pipelineStages.id);
+  const rows = await tx
+    .select()
+    .from(pipelineStages)
+    .where(and(active(companyId), plan.where))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return { rows, plan };
+}
+
+export async function findActiveStage(tx: Tx, companyId: string, id: number): Promise<StageRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(pipelineStages)
+    .where(and(active(companyId), eq(pipelineStages.id, id)));
+  return row;
+}
+
+/** Where new deals land without a stage: the active default stage of type open. */
+export async function findDefaultStage(tx: Tx, companyId: string): Promise<StageRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(pipelineStages)
+    .where(and(active(companyId), eq(pipelineStages.isDefault, true), eq(pipelineStages.type, 'open')))
+    .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
+    .limit(1);
+  return row;
+}
+
+/** The first active stage of a type on the board (win and lose without a stage). */
+export async function firstStageOfType(tx: Tx, companyId: string, type: 'won' | 'lost'): Promise<StageRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(pipelineStages)
+    .where(and(active(companyId), eq(pipelineStages.type, type)))
+    .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
+    .limit(1);
+  return row;
+}

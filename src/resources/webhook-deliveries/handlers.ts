@@ -1,0 +1,150 @@
+// The delivery log (modelled on Svix's message attempts): deliveries of an endpoint or of an event, their
+// attempts, and sending again — one delivery (resend) or every failed one in a window (recover). Attempts
+// themselves are made by the webhook_deliver task; these operations only queue them.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  getWebhookDelivery,
+  listEventDeliveries,
+  listWebhookDeliveryAttempts,
+  listWebhookEndpointDeliveries,
+  recoverWebhookEndpoint,
+  resendWebhookDelivery,
+} from '../../../generated/routes.ts';
+import { withTenant } from '../../db/tenant.ts';
+import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { pageOf } from '../../http/pagination.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { iso } from '../../http/serialize.ts';
+import { invalidField } from '../../http/validation.ts';
+import * as q from './queries.ts';
+import { serializeAttempt, serializeDelivery, serializeQueuedDelivery } from './serialize.ts';
+
+export const webhookDeliveryOperations = [
+  'listWebhookEndpointDeliveries',
+  'getWebhookDelivery',
+  'listWebhookDeliveryAttempts',
+  'resendWebhookDelivery',
+  'recoverWebhookEndpoint',
+  'listEventDeliveries',
+] as const;
+
+const endpointNotFound = () => new ApiProblem('not_found', 'No webhook endpoint with this id exists.');
+const deliveryNotFound = () =>
+  new ApiProblem('not_found', 'This endpoint has no delivery with this id (deliveries are kept 30 days).');
+const eventNotFound = () => new ApiProblem('not_found', 'No event with this id exists (events are kept 30 days).');
+const endpointDisabled = () =>
+  new ApiProblem('conflict', 'The webhook endpoint is disabled; re-enable it (status active) first.');
+
+const RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 3600 * 1000;
+
+/** The recovery window: `since` at most 30 days ago (older deliveries are gone) and before `until`. */
+function recoveryWindow(body: { since: string; until?: string | null }, now: Date) {
+  const since = new Date(body.since);
+  const until = body.until ? new Date(body.until) : now;
+  if (since.getTime() < now.getTime() - RETENTION_MS) {
+    throw invalidField('/since', 'too_small', `Must be at most ${EVENT_RETENTION_DAYS} days ago.`);
+  }
+  if (until <= since) {
+    throw body.until
+      ? invalidField('/until', 'too_small', 'Must be after since.')
+      : invalidField('/since', 'too_big', 'Must not be in the future.');
+  }
+  return { since, until };
+}
+
+export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
+  app.openapi(listWebhookEndpointDeliveries, async (c) => {
+    const { endpoint } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { companyId } = c.get('auth');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { rows, plan } = await withTenant(c.get('deps').db, companyId, async (tx) => {
+      if (!(await q.endpointStatus(tx, companyId, endpoint))) throw endpointNotFound();
+      return q.listDeliveries(tx, companyId, page, {
+        endpointId: endpoint,
+        status: query['filter[status]'],
+        eventType: query['filter[event_type]'],
+        createdSince: query['filter[created_since]'],
+      });
+    });
+    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
+    return c.json({ data: data.map(serializeDelivery), meta }, 200);
+  });
+
+  app.openapi(getWebhookDelivery, async (c) => {
+    const { endpoint, delivery } = c.req.valid('param');
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, (tx) =>
+      q.findDelivery(tx, companyId, endpoint, delivery),
+    );
+    if (!row) throw deliveryNotFound();
+    return c.json({ data: serializeDelivery(row) }, 200);
+  });
+
+  app.openapi(listWebhookDeliveryAttempts, async (c) => {
+    const { endpoint, delivery } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { companyId } = c.get('auth');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { rows, plan } = await withTenant(c.get('deps').db, companyId, async (tx) => {
+      if (!(await q.findDelivery(tx, companyId, endpoint, delivery))) throw deliveryNotFound();
+      return q.listAttempts(tx, companyId, delivery, page);
+    });
+    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
+    return c.json({ data: data.map(serializeAttempt), meta }, 200);
+  });
+
+  app.openapi(resendWebhookDelivery, async (c) => {
+    const { endpoint, delivery } = c.req.valid('param');
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
+      // Shared lock: a concurrent disable waits until the attempt is queued (the task then skips it).
+      const status = await q.endpointStatus(tx, companyId, endpoint, true);
+      if (!status) throw endpointNotFound();
+      const found = await q.findDelivery(tx, companyId, endpoint, delivery);
+      if (!found) throw deliveryNotFound();
+      if (status !== 'active') throw endpointDisabled();
+      await q.queueResend(tx, companyId, delivery);
+      return found;
+    });
+    return c.json({ data: serializeQueuedDelivery(row, new Date()) }, 202);
+  });
+
+  app.openapi(recoverWebhookEndpoint, async (c) => {
+    const { endpoint } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { companyId } = c.get('auth');
+    const now = new Date();
+    const { since, until } = recoveryWindow(body, now);
+    const recovered = await runCreation(c, async (tx) => {
+      const status = await q.endpointStatus(tx, companyId, endpoint, true);
+      if (!status) throw endpointNotFound();
+      if (status !== 'active') throw endpointDisabled();
+      const queued = await q.queueRecovery(tx, companyId, endpoint, since, until);
+      const data = {
+        object: 'webhook_recovery' as const,
+        endpoint_id: endpoint,
+        since: iso(since),
+        until: iso(until),
+        queued,
+      };
+      return { status: 202 as const, body: { data } };
+    });
+    return c.json(recovered.body, recovered.status, recovered.headers);
+  });
+
+  app.openapi(listEventDeliveries, async (c) => {
+    const { event } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { companyId } = c.get('auth');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { rows, plan } = await withTenant(c.get('deps').db, companyId, async (tx) => {
+      if (!(await q.eventExists(tx, companyId, event))) throw eventNotFound();
+      return q.listDeliveries(tx, companyId, page, { eventId: event, status: query['filter[status]'] });
+    });
+    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
+    return c.json({ data: data.map(serializeDelivery), meta }, 200);
+  });
+}

@@ -1,0 +1,138 @@
+// SQL of the delivery log; every function takes the tenant transaction first. Like events, deliveries and
+// their attempts are kept 30 days: older rows the purge has not reached yet are already gone from the log.
+import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
+import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { atOrAfter } from '../../http/time-filter.ts';
+import { DELIVER_TASK, DELIVERY_JOB_KEY_PREFIX, type DeliverPayload } from '../../webhooks/fanout.task.ts';
+import type { DeliveryRow } from './serialize.ts';
+
+export type DeliveryFilters = {
+  endpointId?: string;
+  eventId?: string;
+  status?: DeliveryRow['status'];
+  eventType?: string;
+  createdSince?: string;
+};
+
+const withinRetention = sql`${webhookDeliveries.createdAt} >= app_now() - make_interval(days => ${EVENT_RETENTION_DAYS})`;
+
+export async function listDeliveries(tx: Tx, companyId: string, page: PageRequest, filters: DeliveryFilters) {
+  const plan = keyset(page, { created_at: webhookDeliveries.createdAt }, webhookDeliveries.id);
+  const conditions: (SQL | undefined)[] = [eq(webhookDeliveries.companyId, companyId), withinRetention, plan.where];
+  if (filters.endpointId) conditions.push(eq(webhookDeliveries.endpointId, filters.endpointId));
+  if (filters.eventId) conditions.push(eq(webhookDeliveries.eventId, filters.eventId));
+  if (filters.status) conditions.push(eq(webhookDeliveries.status, filters.status));
+  if (filters.eventType) conditions.push(eq(webhookDeliveries.eventType, filters.eventType));
+  if (filters.createdSince) conditions.push(atOrAfter(webhookDeliveries.createdAt, filters.createdSince));
+  const rows = await tx
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...conditions))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return { rows, plan };
+}
+
+/** The delivery, only under the endpoint named in the path (lock: before queuing an attempt of it). */
+export async function findDelivery(tx: Tx, companyId: string, endpointId: string, id: string, lock = false) {
+  const query = tx
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.companyId, companyId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.id, id),
+        withinRetention,
+      ),
+    );
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function listAttempts(tx: Tx, companyId: string, deliveryId: string, page: PageRequest) {
+  const plan = keyset(page, { created_at: webhookAttempts.createdAt }, webhookAttempts.id);
+  const rows = await tx
+    .select()
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.companyId, companyId), eq(webhookAttempts.deliveryId, deliveryId), plan.where))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return { rows, plan };
+}
+
+/** The endpoint's status, or undefined when it does not exist (lock: while queuing attempts for it). */
+export async function endpointStatus(tx: Tx, companyId: string, id: string, lock = false) {
+  const query = tx
+    .select({ status: webhookEndpoints.status })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, id)));
+  const [row] = lock ? await query.for('share') : await query;
+  return row?.status;
+}
+
+export async function eventExists(tx: Tx, companyId: string, id: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(
+        eq(events.companyId, companyId),
+        eq(events.id, id),
+        sql`${events.createdAt} >= app_now() - make_interval(days => ${EVENT_RETENTION_DAYS})`,
+      ),
+    );
+  return row !== undefined;
+}
+
+/**
+ * One extra attempt of a delivery, right away and without a job key: a retry already scheduled for the
+ * delivery stays as it is (it skips if this attempt succeeds).
+ */
+export async function queueResend(tx: Tx, companyId: string, deliveryId: string) {
+  const payload: DeliverPayload = { companyId, deliveryId, trigger: 'manual_resend' };
+  await tx.execute(sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify(payload)}::json)`);
+}
+
+/**
+ * Makes every failed delivery of the endpoint created in [since, until) pending again and queues one
+ * `recovery` attempt for each, oldest first, in one statement. The job key replaces a scheduled retry
+ * left over from before the endpoint was disabled, so that it cannot restart the old schedule.
+ */
+export async function queueRecovery(tx: Tx, companyId: string, endpointId: string, since: Date, until: Date) {
+  const picked = tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.companyId, companyId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.status, 'failed'),
+        gte(webhookDeliveries.createdAt, since),
+        lt(webhookDeliveries.createdAt, until),
+        withinRetention,
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
+    .for('update');
+  const queued = await tx.execute<{ id: string }>(sql`
+    with picked as (${picked}),
+    reopened as (
+      update webhook_deliveries d
+      set status = 'pending', next_attempt_at = app_now(), updated_at = app_now()
+      from picked
+      where d.company_id = ${companyId} and d.id = picked.id
+      returning d.id, d.created_at
+    )
+    -- PostgreSQL evaluates a volatile function in the select list after sorting, so job ids (the worker's
+    -- order among jobs due at the same time) follow the deliveries' age.
+    select id, app_queue_job(${DELIVER_TASK},
+      json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'recovery'),
+      null, ${DELIVERY_JOB_KEY_PREFIX} || id)
+    from reopened
+    order by created_at, id`);
+  return queued.length;
+}

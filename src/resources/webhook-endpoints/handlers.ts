@@ -1,0 +1,211 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookEndpointSecret,
+  testWebhookEndpoint,
+  updateWebhookEndpoint,
+  type WebhookEndpointUpdateSchema,
+} from '../../../generated/routes.ts';
+import { withTenant } from '../../db/tenant.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { pageOf } from '../../http/pagination.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { newSecret } from '../../webhooks/sign.ts';
+import type { UrlPolicy } from '../../webhooks/url-guard.ts';
+import { sendPing, testLimits } from './ping.ts';
+import * as q from './queries.ts';
+import { checkEndpointUrl, checkSelection, readScopesOf } from './rules.ts';
+import { type EndpointRow, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
+
+export const webhookEndpointOperations = [
+  'listWebhookEndpoints',
+  'getWebhookEndpoint',
+  'createWebhookEndpoint',
+  'updateWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'testWebhookEndpoint',
+  'rotateWebhookEndpointSecret',
+] as const;
+
+const OVERLAP_SECONDS = { none: null, '1h': 3600, '24h': 86_400, '7d': 7 * 86_400 } as const;
+
+const notFound = () => new ApiProblem('not_found', 'No webhook endpoint with this id exists.');
+
+const policyOf = (c: Context<AppEnv>): UrlPolicy => ({
+  allowPrivate: c.get('deps').config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+});
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** The columns a PATCH changes; fields sent with the value they already have change nothing. */
+function changesOf(
+  current: EndpointRow,
+  body: z.infer<typeof WebhookEndpointUpdateSchema>,
+  keyScopes: ReadonlySet<string>,
+): q.EndpointFields {
+  const changes: q.EndpointFields = {};
+  if (body.url !== undefined && body.url !== current.url) changes.url = body.url;
+  if (body.description !== undefined && body.description !== current.description) {
+    changes.description = body.description;
+  }
+  if (body.events !== undefined) {
+    // Choosing the events again is choosing them with this key's visibility (as at creation).
+    const scopes = readScopesOf(keyScopes);
+    if (!sameList(body.events, current.events) || !sameList(scopes, current.scopes)) {
+      changes.events = [...body.events];
+      changes.scopes = scopes;
+    }
+  }
+  if (body.status !== undefined && body.status !== current.status) {
+    const now: SQL = sql`app_now()`;
+    changes.status = body.status;
+    changes.disabledReason = body.status === 'disabled' ? 'disabled_by_user' : null;
+    changes.disabledAt = body.status === 'disabled' ? now : null;
+    // Re-enabling starts the failure count again: 5 more days before the service disables it.
+    if (body.status === 'active') changes.failingSince = null;
+  }
+  return changes;
+}
+
+export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
+  app.openapi(listWebhookEndpoints, async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('auth');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
+      q.listEndpoints(tx, companyId, page, { status: query['filter[status]'] }),
+    );
+    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
+    const now = new Date();
+    return c.json({ data: data.map((row) => serializeEndpoint(row, now)), meta }, 200);
+  });
+
+  app.openapi(getWebhookEndpoint, async (c) => {
+    const { endpoint } = c.req.valid('param');
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findEndpoint(tx, companyId, endpoint));
+    if (!row) throw notFound();
+    return c.json({ data: serializeEndpoint(row) }, 200, { ETag: etagOf(row.version) });
+  });
+
+  app.openapi(createWebhookEndpoint, async (c) => {
+    const body = c.req.valid('json');
+    const { companyId, scopes } = c.get('auth');
+    const policy = policyOf(c);
+    // The checks run inside the idempotent work (DNS included), so a repeat with the same key replays the
+    // first answer instead of resolving the host again and perhaps answering differently.
+    const created = await runCreation(c, async (tx) => {
+      checkSelection(body.events, scopes);
+      const refusal = await checkEndpointUrl(body.url, policy);
+      if (refusal) throw refusal;
+      if ((await q.countEndpointsLocked(tx, companyId)) >= q.MAX_ENDPOINTS_PER_COMPANY) {
+        throw new ApiProblem(
+          'limit_reached',
+          `A company can have at most ${q.MAX_ENDPOINTS_PER_COMPANY} webhook endpoints; delete one first.`,
+        );
+      }
+      const row = await q.insertEndpoint(tx, companyId, {
+        url: body.url,
+        description: body.description ?? null,
+        events: [...body.events],
+        scopes: readScopesOf(scopes),
+        secret: newSecret(),
+      });
+      return {
+        status: 201 as const,
+        body: { data: serializeEndpointWithSecret(row) },
+        headers: { ETag: etagOf(row.version) },
+      };
+    });
+    return c.json(created.body, created.status, created.headers);
+  });
+
+  app.openapi(updateWebhookEndpoint, async (c) => {
+    const { endpoint } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const expected = expectedVersion(c);
+    const { companyId, scopes } = c.get('auth');
+    if (body.events !== undefined) checkSelection(body.events, scopes);
+    // Resolved before the transaction: a slow DNS answer should not hold a database connection and a lock.
+    if (body.url !== undefined) {
+      const refusal = await checkEndpointUrl(body.url, policyOf(c));
+      if (refusal) throw refusal;
+    }
+    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
+      // Deliveries before the endpoint: the delivery task locks in that order too, so the two cannot deadlock.
+      // Rolled back with everything else when the checks below fail.
+      if (body.status === 'disabled') await q.failPendingDeliveries(tx, companyId, endpoint);
+      const current = await q.lockEndpoint(tx, companyId, endpoint);
+      if (!current) throw notFound();
+      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      const changes = changesOf(current, body, scopes);
+      if (Object.keys(changes).length === 0) return current;
+      const updated = await q.updateEndpoint(tx, companyId, endpoint, changes);
+      if (!updated) throw notFound();
+      return updated;
+    });
+    return c.json({ data: serializeEndpoint(row) }, 200, { ETag: etagOf(row.version) });
+  });
+
+  app.openapi(deleteWebhookEndpoint, async (c) => {
+    const { endpoint } = c.req.valid('param');
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('auth');
+    await withTenant(c.get('deps').db, companyId, async (tx) => {
+      // The delivery log first, in the delivery task's lock order (see update); undone by a failed check.
+      await q.deleteDeliveryLog(tx, companyId, endpoint);
+      const current = await q.lockEndpoint(tx, companyId, endpoint);
+      if (!current) throw notFound();
+      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      await q.deleteEndpoint(tx, companyId, endpoint);
+    });
+    return c.json({ data: { object: 'webhook_endpoint', id: endpoint, deleted: true as const } }, 200);
+  });
+
+  app.openapi(testWebhookEndpoint, async (c) => {
+    const { endpoint } = c.req.valid('param');
+    const { companyId } = c.get('auth');
+    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findEndpoint(tx, companyId, endpoint));
+    if (!row) throw notFound();
+    const decision = await testLimits.consume(`${companyId}:${endpoint}`);
+    if (!decision.allowed) {
+      throw new ApiProblem(
+        'rate_limited',
+        'At most 10 test messages per endpoint per minute.',
+        {},
+        { 'Retry-After': String(Math.max(1, decision.retryAfter)) },
+      );
+    }
+    // Sent outside any transaction: the receiver may take up to 10 seconds.
+    return c.json({ data: await sendPing(row, policyOf(c)) }, 200);
+  });
+
+  app.openapi(rotateWebhookEndpointSecret, async (c) => {
+    const { endpoint } = c.req.valid('param');
+    // Without a body the route hands over {}: the contract's default overlap applies.
+    const { overlap = '24h' } = c.req.valid('json');
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('auth');
+    const rotated = await runCreation(c, async (tx) => {
+      const current = await q.lockEndpoint(tx, companyId, endpoint);
+      if (!current) throw notFound();
+      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      const row = await q.rotateSecret(tx, companyId, endpoint, newSecret(), OVERLAP_SECONDS[overlap]);
+      if (!row) throw notFound();
+      return {
+        status: 200 as const,
+        body: { data: serializeEndpointWithSecret(row) },
+        headers: { ETag: etagOf(row.version) },
+      };
+    });
+    return c.json(rotated.body, rotated.status, rotated.headers);
+  });
+}

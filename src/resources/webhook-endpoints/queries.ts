@@ -1,0 +1,148 @@
+// SQL of webhook endpoints; every function takes the tenant transaction first.
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { prefixedId } from '../../ids.ts';
+import type { EndpointRow } from './serialize.ts';
+
+export const MAX_ENDPOINTS_PER_COMPANY = 10;
+
+type Updatable = Pick<
+  typeof webhookEndpoints.$inferInsert,
+  'url' | 'description' | 'events' | 'scopes' | 'status' | 'disabledReason' | 'disabledAt' | 'failingSince'
+>;
+/** Values or SQL expressions (app_now(), so a change's times equal its updated_at). */
+export type EndpointFields = { [K in keyof Updatable]?: Updatable[K] | SQL };
+
+const byId = (companyId: string, id: string) =>
+  and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, id));
+
+export async function listEndpoints(
+  tx: Tx,
+  companyId: string,
+  page: PageRequest,
+  filters: { status?: 'active' | 'disabled' },
+) {
+  const plan = keyset(page, { created_at: webhookEndpoints.createdAt }, webhookEndpoints.id);
+  const conditions: (SQL | undefined)[] = [eq(webhookEndpoints.companyId, companyId), plan.where];
+  if (filters.status) conditions.push(eq(webhookEndpoints.status, filters.status));
+  const rows = await tx
+    .select()
+    .from(webhookEndpoints)
+    .where(and(...conditions))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return { rows, plan };
+}
+
+export async function findEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {
+  const [row] = await tx.select().from(webhookEndpoints).where(byId(companyId, id));
+  return row;
+}
+
+/** The endpoint locked until the transaction ends, so read-check-write sequences cannot interleave. */
+export async function lockEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {
+  const [row] = await tx.select().from(webhookEndpoints).where(byId(companyId, id)).for('update');
+  return row;
+}
+
+/**
+ * The number of the company's endpoints, counted under a per-company lock held until commit: two
+ * concurrent creations cannot both see 9 and make 11. (An advisory lock, because a row lock on the company
+ * would also queue unrelated writers of the company row.)
+ */
+export async function countEndpointsLocked(tx: Tx, companyId: string): Promise<number> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`);
+  const [row] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.companyId, companyId));
+  return row?.n ?? 0;
+}
+
+export async function insertEndpoint(
+  tx: Tx,
+  companyId: string,
+  fields: { url: string; description: string | null; events: string[]; scopes: string[]; secret: string },
+): Promise<EndpointRow> {
+  const [row] = await tx
+    .insert(webhookEndpoints)
+    .values({ ...fields, companyId, id: prefixedId('we') })
+    .returning();
+  return row;
+}
+
+/** Applies the changes and moves the version on; undefined when the row is gone. */
+export async function updateEndpoint(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  fields: EndpointFields,
+): Promise<EndpointRow | undefined> {
+  const [row] = await tx
+    .update(webhookEndpoints)
+    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${webhookEndpoints.version} + 1` })
+    .where(byId(companyId, id))
+    .returning();
+  return row;
+}
+
+/**
+ * A new secret; the one that was current keeps signing until `app_now() + overlap` (null overlap: not at
+ * all). An older previous secret is dropped, so at most two secrets ever sign.
+ */
+export async function rotateSecret(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  secret: string,
+  overlapSeconds: number | null,
+): Promise<EndpointRow | undefined> {
+  const [row] = await tx
+    .update(webhookEndpoints)
+    .set({
+      secret,
+      previousSecret: overlapSeconds === null ? null : sql`${webhookEndpoints.secret}`,
+      previousSecretExpiresAt:
+        overlapSeconds === null ? null : sql`app_now() + make_interval(secs => ${overlapSeconds})`,
+      updatedAt: sql`app_now()`,
+      version: sql`${webhookEndpoints.version} + 1`,
+    })
+    .where(byId(companyId, id))
+    .returning();
+  return row;
+}
+
+/** Disabling stops everything on its way: pending deliveries become failed (recoverable later). */
+export async function failPendingDeliveries(tx: Tx, companyId: string, endpointId: string): Promise<void> {
+  await tx
+    .update(webhookDeliveries)
+    .set({ status: 'failed', nextAttemptAt: null, updatedAt: sql`app_now()` })
+    .where(
+      and(
+        eq(webhookDeliveries.companyId, companyId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.status, 'pending'),
+      ),
+    );
+}
+
+/**
+ * Every delivery of the endpoint and their attempts. A delivery job still queued then finds nothing and ends
+ * (deliver() answers 'gone'), so nothing more is sent.
+ */
+export async function deleteDeliveryLog(tx: Tx, companyId: string, endpointId: string): Promise<void> {
+  // Attempts through their deliveries: the indexed path (webhook_deliveries_endpoint, webhook_attempts_delivery).
+  const deliveries = tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.endpointId, endpointId)));
+  await tx
+    .delete(webhookAttempts)
+    .where(and(eq(webhookAttempts.companyId, companyId), inArray(webhookAttempts.deliveryId, deliveries)));
+  await tx
+    .delete(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.endpointId, endpointId)));
+}
+
+export async function deleteEndpoint(tx: Tx, companyId: string, id: string): Promise<void> {
+  await tx.delete(webhookEndpoints).where(byId(companyId, id));
+}

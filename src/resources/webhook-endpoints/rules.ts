@@ -1,0 +1,76 @@
+// What an endpoint may be pointed at and subscribed to: the URL through the SSRF guard, the event selection
+// through the key's read scopes (Authentication point 10, Delivery point 11).
+import { type EventType, SCOPE_OF_PARENT } from '../../events/record.ts';
+import type { ApiProblem } from '../../http/problems.ts';
+import { invalidField } from '../../http/validation.ts';
+import { checkUrl, checkUrlSyntax, type UrlPolicy } from '../../webhooks/url-guard.ts';
+import type { EventSelection } from './serialize.ts';
+
+type ReadScope = (typeof SCOPE_OF_PARENT)[keyof typeof SCOPE_OF_PARENT];
+const READ_SCOPES: readonly ReadScope[] = Object.values(SCOPE_OF_PARENT);
+
+/** The scopes that let a key see events of this type; a note follows its parent, so either will do. */
+function scopesFor(type: EventType): readonly ReadScope[] {
+  if (type.startsWith('customer.')) return [SCOPE_OF_PARENT.customer];
+  if (type.startsWith('deal.')) return [SCOPE_OF_PARENT.deal];
+  return READ_SCOPES;
+}
+
+/**
+ * The read scopes stored with the endpoint: fan-out sends an event only when its scope is among them, so
+ * the endpoint never receives more than the key that chose its events may see, whatever `*` grows into.
+ */
+export const readScopesOf = (keyScopes: ReadonlySet<string>): ReadScope[] =>
+  READ_SCOPES.filter((scope) => keyScopes.has(scope));
+
+/** Throws the contract's 422 for a duplicate, `*` with other types, or a type the key may not read. */
+export function checkSelection(events: readonly EventSelection[], keyScopes: ReadonlySet<string>): void {
+  const readable = readScopesOf(keyScopes);
+  const seen = new Set<EventSelection>();
+  events.forEach((type, index) => {
+    const pointer = `/events/${index}`;
+    if (seen.has(type)) throw invalidField(pointer, 'invalid_enum', `${type} is listed twice.`);
+    seen.add(type);
+    if (type === '*') {
+      if (events.length > 1) throw invalidField(pointer, 'invalid_enum', '"*" cannot be combined with other types.');
+      if (readable.length === 0) {
+        throw invalidField(
+          pointer,
+          'insufficient_scope',
+          `This key may read no events; "*" needs ${READ_SCOPES.join(' or ')}.`,
+        );
+      }
+      return;
+    }
+    const needed = scopesFor(type);
+    if (!needed.some((scope) => keyScopes.has(scope))) {
+      throw invalidField(pointer, 'insufficient_scope', `Receiving ${type} needs the scope ${needed.join(' or ')}.`);
+    }
+  });
+}
+
+/**
+ * The URL through the SSRF guard (syntax, then DNS). A refusal is a 422 on `/url`: `invalid_format` for
+ * what is not an absolute URL, `url_not_allowed` for everything the policy refuses.
+ */
+export async function checkEndpointUrl(url: string, policy: UrlPolicy): Promise<ApiProblem | null> {
+  const result = await checkUrl(url, policy);
+  if (result.ok) return null;
+  if (result.code === 'dns_failure') {
+    // A host that does not resolve cannot be shown not to be internal; refused like one, so that nothing
+    // unverified is stored (it is checked again at every delivery anyway).
+    return invalidField('/url', 'url_not_allowed', `${result.detail} The host must resolve to a public address.`);
+  }
+  if (result.code === 'invalid_format' && isPlainHttp(url, policy)) {
+    // The guard's syntax layer calls plain http a format error; the contract names it a policy refusal.
+    return invalidField('/url', 'url_not_allowed', 'Must be an https URL.');
+  }
+  return invalidField('/url', result.code, result.detail);
+}
+
+/** A well-formed absolute http URL: as https it would be no format error (at most a policy refusal). */
+function isPlainHttp(url: string, policy: UrlPolicy): boolean {
+  if (!/^http:\/\//i.test(url)) return false;
+  const asHttps = checkUrlSyntax(`https://${url.slice('http://'.length)}`, policy);
+  return asHttps.ok || asHttps.code === 'url_not_allowed';
+}

@@ -1,0 +1,171 @@
+// Shared by the webhook delivery tests: a real receiver on 127.0.0.1, endpoints written straight into the
+// database (independent of the endpoints API), and a deterministic stand-in for the worker that runs the
+// queued webhook jobs that are due at a given (test) time, in the order Graphile Worker would.
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { afterAll } from 'vitest';
+import { FANOUT_TASK } from '../../../src/events/record.ts';
+import { type DeliverOptions, deliver } from '../../../src/webhooks/deliver.task.ts';
+import { DELIVER_TASK, type DeliverPayload, fanout } from '../../../src/webhooks/fanout.task.ts';
+import { newSecret } from '../../../src/webhooks/sign.ts';
+import type { TestApi } from '../../harness/api.ts';
+
+export type Received = { headers: IncomingHttpHeaders; body: string; at: number };
+/** How the receiver answers one request: status, body, extra headers, and a delay before answering. */
+export type Answer = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+
+/** An HTTP receiver on 127.0.0.1 recording every request (raw body); answers 200 unless told otherwise. */
+export async function receiver(answer: (n: number, request: Received) => Answer = () => ({})) {
+  const requests: Received[] = [];
+  const server = createServer((req, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      requests.push(request);
+      const a = answer(requests.length, request);
+      const reply = () => {
+        if (res.destroyed) return;
+        res.writeHead(a.status ?? 200, { 'content-type': 'text/plain', ...a.headers });
+        res.end(a.body ?? 'ok');
+      };
+      if (a.delayMs) setTimeout(reply, a.delayMs);
+      else reply();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('receiver has no TCP address');
+  const { port } = address;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  afterAll(close);
+  return { url: `http://127.0.0.1:${port}/hook`, port, requests, close };
+}
+
+/** The three Standard Webhooks headers of a received request, for `Webhook.verify`. */
+export function signatureHeaders(r: Received) {
+  const one = (name: string) => {
+    const value = r.headers[name];
+    if (typeof value !== 'string') throw new Error(`header ${name} missing or repeated`);
+    return value;
+  };
+  return {
+    'webhook-id': one('webhook-id'),
+    'webhook-timestamp': one('webhook-timestamp'),
+    'webhook-signature': one('webhook-signature'),
+  };
+}
+
+let endpointCount = 0;
+
+/** A webhook endpoint row as the endpoints API would write it (scopes: the creating key's read scopes). */
+export async function insertEndpoint(
+  api: TestApi,
+  companyId: string,
+  opts: { url: string; events?: string[]; scopes?: string[]; status?: 'active' | 'disabled' },
+) {
+  const id = `we_test${Date.now()}x${endpointCount++}`;
+  const secret = newSecret();
+  await api.sql`
+    insert into webhook_endpoints (company_id, id, url, events, scopes, secret, status)
+    values (${companyId}, ${id}, ${opts.url}, ${opts.events ?? ['*']}, ${opts.scopes ?? ['customers.read', 'deals.read']},
+      ${secret}, ${opts.status ?? 'active'})`;
+  return { id, secret };
+}
+
+export type Job = { id: string; task: string; payload: Record<string, unknown>; runAt: Date; key: string | null };
+
+/** The webhook jobs waiting in Graphile Worker's queue (not locked), in the worker's order. */
+export async function queuedJobs(api: TestApi): Promise<Job[]> {
+  const rows = await api.sql<
+    { id: string; task: string; payload: Record<string, unknown>; run_at: Date; key: string | null }[]
+  >`
+    select j.id::text as id, t.identifier as task, j.payload, j.run_at, j.key
+    from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+    where t.identifier in (${FANOUT_TASK}, ${DELIVER_TASK}) and j.locked_at is null
+    order by j.priority, j.run_at, j.id`;
+  return rows.map((r) => ({ id: r.id, task: r.task, payload: r.payload, runAt: new Date(r.run_at), key: r.key }));
+}
+
+/** The queued jobs of one company. */
+export const jobsOf = async (api: TestApi, companyId: string) =>
+  (await queuedJobs(api)).filter((j) => j.payload.companyId === companyId);
+
+export const deliverJobsOf = async (api: TestApi, deliveryId: string) =>
+  (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.deliveryId === deliveryId);
+
+/**
+ * Runs the queued webhook jobs of one company due at `now` (default: the real time at each step) again and
+ * again, as jobs queue jobs, the way the worker does: lock the job, run its task, delete it. Jobs due later
+ * stay queued. Answers what the delivery tasks said.
+ */
+export async function runDueJobs(
+  api: TestApi,
+  companyId: string,
+  opts: Partial<Omit<DeliverOptions, 'now'>> & { now?: Date } = {},
+): Promise<string[]> {
+  const outcomes: string[] = [];
+  for (;;) {
+    const real = new Date();
+    const now = opts.now ?? real;
+    // A simulated clock only runs ahead: a job queued for the real present (a fan-out, a first attempt) is due.
+    const due = (await queuedJobs(api)).filter(
+      (j) => j.payload.companyId === companyId && (j.runAt <= now || j.runAt <= real),
+    );
+    const job = due[0];
+    if (!job) return outcomes;
+    await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${job.id}`;
+    if (job.task === FANOUT_TASK) {
+      await fanout(api.db, { companyId, eventId: String(job.payload.eventId) });
+    } else {
+      const payload: DeliverPayload = {
+        companyId,
+        deliveryId: String(job.payload.deliveryId),
+        trigger: triggerOf(job.payload.trigger),
+      };
+      outcomes.push(
+        await deliver(api.db, payload, {
+          policy: opts.policy ?? { allowPrivate: true },
+          now: () => now,
+          lookup: opts.lookup,
+          timeoutMs: opts.timeoutMs,
+        }),
+      );
+    }
+    await api.sql`delete from graphile_worker._private_jobs where id = ${job.id}`;
+  }
+}
+
+function triggerOf(value: unknown): DeliverPayload['trigger'] {
+  if (value === 'scheduled' || value === 'manual_resend' || value === 'recovery') return value;
+  throw new Error(`unexpected trigger ${String(value)}`);
+}
+
+/** The delivery rows of an endpoint, oldest first (as superuser). */
+export const deliveriesOf = async (api: TestApi, endpointId: string) =>
+  api.sql<{ id: string; event_id: string; status: string; attempt_count: number; next_attempt_at: string | null }[]>`
+    select id, event_id, status, attempt_count, next_attempt_at from webhook_deliveries
+    where endpoint_id = ${endpointId} order by created_at, id`;
+
+let customerCount = 0;
+
+/** Creates a customer through the API (its customer.created event queues the fan-out). */
+export async function createCustomer(api: TestApi, key: string, body: Record<string, unknown> = {}) {
+  const res = await api.call('createCustomer', {
+    key,
+    body: { email: `hook${Date.now()}x${customerCount++}@example.nl`, ...body },
+  });
+  if (res.status !== 201) throw new Error(`createCustomer answered ${res.status}`);
+  return res.body.data as { id: string; email: string };
+}
+
+/** The id of the latest event of a customer. */
+export async function latestEventId(api: TestApi, customerId: string): Promise<string> {
+  const [row] = await api.sql<{ id: string }[]>`
+    select id from events where customer_id = ${customerId} order by created_at desc, id desc limit 1`;
+  if (!row) throw new Error(`no event for ${customerId}`);
+  return row.id;
+}
