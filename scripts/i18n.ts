@@ -53,7 +53,8 @@ function problemsOf(lang: (typeof LANGUAGES)[number]): string[] {
       const tr = action.update?.[field];
       if (en === undefined) continue;
       if (typeof tr !== 'string' || tr.trim() === '') problems.push(`${lang}: ${action.target} lacks ${field}`);
-      else if (tr === en && !SAME_AS_ENGLISH[lang].has(en) && !isLanguageNeutral(en)) problems.push(`${lang}: ${action.target} ${field} is English`);
+      else if (tr === en && !SAME_AS_ENGLISH[lang].has(en) && !isLanguageNeutral(en))
+        problems.push(`${lang}: ${action.target} ${field} is English`);
     }
   }
   for (const text of texts) if (!seen.has(text.target)) problems.push(`${lang}: ${text.target} is not translated`);

@@ -25,7 +25,7 @@ export function translatables(doc: unknown): Translatable[] {
   const out: Translatable[] = [];
   const walk = (node: unknown, path: string) => {
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, path + segment(i)));
+      for (const [i, item] of node.entries()) walk(item, path + segment(i));
       return;
     }
     if (!node || typeof node !== 'object') return;
