@@ -25,6 +25,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const SCOPE_OF_PARENT = { customer: 'customers.read', deal: 'deals.read' } as const;
 
 export const FANOUT_TASK = 'webhook_fanout';
+/** Deliveries (priority 0) run before fan-outs, so a burst of events does not hold back earlier messages. */
+export const FANOUT_PRIORITY = 1;
 export type FanoutPayload = { companyId: string; eventId: string };
 
 export async function recordEvent(
@@ -41,7 +43,7 @@ export async function recordEvent(
       values (${companyId}, ${id}, ${event.type}, ${event.scope}, ${event.customerId}, ${JSON.stringify({ object: event.object })}::jsonb)
       returning id
     )
-    select app_queue_job(${FANOUT_TASK}, ${JSON.stringify(payload)}::json)
+    select app_queue_job(${FANOUT_TASK}, ${JSON.stringify(payload)}::json, null, null, ${FANOUT_PRIORITY})
     from inserted
     where exists (select 1 from webhook_endpoints where company_id = ${companyId})`);
   return id;

@@ -56,6 +56,8 @@ export function startWorker(connectionString: string, deps: { sql: Sql; db: Db; 
   return run({
     connectionString,
     concurrency: 20,
+    // One connection per concurrent job, plus the worker's own.
+    maxPoolSize: 24,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(deps),

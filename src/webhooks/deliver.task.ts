@@ -1,6 +1,6 @@
 // One delivery attempt: read the delivery outside any transaction-long lock, send, then record the attempt,
 // the delivery's new state, the endpoint's health and — on failure — the next attempt, in one transaction.
-import { and, count, eq, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { sendEmail } from '../channels/email.ts';
 import type { Db } from '../db/client.ts';
 import { events, users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
@@ -92,10 +92,12 @@ async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
   // had a success, and another attempt of the same delivery (a resend) must not take the same number.
   const delivery = await findDelivery(tx, r.companyId, r.deliveryId, true);
   if (!delivery) return 'gone';
-  const endpoint = await findEndpoint(tx, r.companyId, delivery.endpointId, true);
+  const succeeded = r.result.error === null;
+  // Only a failure reads-and-writes the endpoint's health (failing_since, disabling): only then is it locked.
+  // Successes to one endpoint run concurrently and must not queue behind each other on its row.
+  const endpoint = await findEndpoint(tx, r.companyId, delivery.endpointId, !succeeded);
   if (!endpoint) return 'gone';
 
-  const succeeded = r.result.error === null;
   const attemptNumber = delivery.attemptCount + 1;
   await tx.insert(webhookAttempts).values({
     companyId: r.companyId,
@@ -118,10 +120,22 @@ async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
   if (succeeded) {
     // Also ends a retry schedule: the queued retry finds the delivery settled and skips.
     await markDelivery(tx, delivery.id, r.companyId, { ...base, status: 'succeeded', nextAttemptAt: null });
+    // The endpoint's health changes only when it was failing or its last success is more than a second old:
+    // `last_success_at` is exact to the second, and a burst of successes writes the row once a second.
     await tx
       .update(webhookEndpoints)
       .set({ lastSuccessAt: r.at, failingSince: null })
-      .where(and(eq(webhookEndpoints.companyId, r.companyId), eq(webhookEndpoints.id, endpoint.id)));
+      .where(
+        and(
+          eq(webhookEndpoints.companyId, r.companyId),
+          eq(webhookEndpoints.id, endpoint.id),
+          or(
+            isNotNull(webhookEndpoints.failingSince),
+            isNull(webhookEndpoints.lastSuccessAt),
+            lt(webhookEndpoints.lastSuccessAt, new Date(r.at.getTime() - 1000)),
+          ),
+        ),
+      );
     return 'succeeded';
   }
 
