@@ -3,23 +3,14 @@
 // Recover failed deliveries can send them after re-enabling). A committed change always has its event and
 // its job; a rolled-back change has neither.
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { EventTypeSchema } from '../../generated/routes.ts';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
-export const EVENT_TYPES = [
-  'customer.created',
-  'customer.updated',
-  'customer.converted',
-  'deal.created',
-  'deal.updated',
-  'deal.stage_changed',
-  'deal.won',
-  'deal.lost',
-  'note.created',
-  'note.updated',
-  'note.deleted',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+// The event types are the contract's (EventType schema): one list, generated from openapi/.
+export type EventType = z.infer<typeof EventTypeSchema>;
+export const EVENT_TYPES: readonly EventType[] = EventTypeSchema.options;
 
 /** The read scope a key needs to see an event about this kind of object. */
 export const SCOPE_OF_PARENT = { customer: 'customers.read', deal: 'deals.read' } as const;
