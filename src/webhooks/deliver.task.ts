@@ -1,15 +1,17 @@
-// One delivery attempt: read the delivery outside any transaction-long lock, send, then record the attempt,
-// the delivery's new state, the endpoint's health and — on failure — the next attempt, in one transaction.
+// One delivery attempt: read the delivery, its endpoint and its event (one short transaction, one statement),
+// send with no transaction open, then record the attempt, the delivery's new state, the endpoint's health and
+// — on failure — the next attempt, in a second transaction (one statement on the success path).
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { sendEmail } from '../channels/email.ts';
 import type { Db } from '../db/client.ts';
-import { events, users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
+import { users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 import { serializeEvent } from '../resources/events/serialize.ts';
 import type { DeliverPayload } from './fanout.task.ts';
 import { DELIVER_TASK, deliveryJobKey } from './fanout.task.ts';
 import type { PostResult } from './http-post.ts';
+import { tenantStatement } from './pipeline.ts';
 import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
 import { type EndpointRow, sendSigned } from './send.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
@@ -23,40 +25,159 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOptions): Promise<DeliverOutcome> {
   const now = opts.now ?? (() => new Date());
   const { companyId, deliveryId, trigger } = payload;
-  const found = await withTenant(db, companyId, async (tx) => {
-    const delivery = await findDelivery(tx, companyId, deliveryId);
-    if (!delivery) return undefined;
-    const endpoint = await findEndpoint(tx, companyId, delivery.endpointId);
-    const [event] = await tx
-      .select()
-      .from(events)
-      .where(and(eq(events.companyId, companyId), eq(events.id, delivery.eventId)));
-    if (!endpoint || !event) return undefined;
-    // A scheduled retry or a recovery is for a pending delivery only; anything else was settled after the
-    // job was queued (a resend succeeded, the endpoint was disabled). A manual resend works in every state.
-    if (trigger !== 'manual_resend' && delivery.status !== 'pending') return { skip: true as const };
-    if (endpoint.status === 'disabled') {
-      // A disabled endpoint receives nothing; its pending message stays in the log as failed (recoverable).
-      if (delivery.status === 'pending') {
-        await markDelivery(tx, delivery.id, companyId, { status: 'failed', nextAttemptAt: null });
-      }
-      return { skip: true as const };
-    }
-    return { delivery, endpoint, body: JSON.stringify(serializeEvent(event)) };
-  });
-  if (!found) return 'gone';
-  if ('skip' in found) return 'skipped';
+  // The delivery, its endpoint and its event in one statement (one pipelined transaction).
+  const [row] = await tenantStatement<ReadRow>(
+    db,
+    companyId,
+    (sql) => sql`
+      select d.status, d.event_id, e.status as endpoint_status, e.url, e.secret, e.previous_secret,
+        e.previous_secret_expires_at, ev.type as event_type, ev.created_at as event_created_at,
+        ev.data::text as event_data
+      from webhook_deliveries d
+      join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id
+      join events ev on ev.company_id = d.company_id and ev.id = d.event_id
+      where d.company_id = ${companyId} and d.id = ${deliveryId}`,
+  );
+  if (!row) return 'gone';
+  // A scheduled retry or a recovery is for a pending delivery only; anything else was settled after the
+  // job was queued (a resend succeeded, the endpoint was disabled). A manual resend works in every state.
+  if (trigger !== 'manual_resend' && row.status !== 'pending') return 'skipped';
+  if (row.endpoint_status === 'disabled') return skipDisabled(db, companyId, deliveryId);
 
-  const { delivery, endpoint, body } = found;
+  const endpoint = {
+    url: row.url,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
+  };
+  const body = eventBody(companyId, row);
   const result = await sendSigned(
     endpoint,
-    { id: delivery.eventId, body },
+    { id: row.event_id, body },
     { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
   );
   const at = now();
-  return withTenant(db, companyId, (tx) =>
-    record(tx, { companyId, deliveryId, url: endpoint.url, trigger, result, at }),
+  const recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at };
+  if (result.error === null) return recordSuccess(db, recording);
+  return withTenant(db, companyId, (tx) => record(tx, recording));
+}
+
+type ReadRow = {
+  status: DeliveryRow['status'];
+  event_id: string;
+  endpoint_status: EndpointRow['status'];
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | string | null;
+  event_type: string;
+  event_created_at: Date | string;
+  event_data: string;
+};
+
+/**
+ * A disabled endpoint receives nothing; its pending message stays in the log as failed (recoverable). Rare:
+ * read and decided again in one transaction, as before the fast path.
+ */
+function skipDisabled(db: Db, companyId: string, deliveryId: string): Promise<DeliverOutcome> {
+  return withTenant(db, companyId, async (tx) => {
+    const delivery = await findDelivery(tx, companyId, deliveryId);
+    if (!delivery) return 'gone';
+    const endpoint = await findEndpoint(tx, companyId, delivery.endpointId);
+    if (!endpoint) return 'gone';
+    if (endpoint.status === 'disabled' && delivery.status === 'pending') {
+      await markDelivery(tx, delivery.id, companyId, { status: 'failed', nextAttemptAt: null });
+    }
+    return 'skipped';
+  });
+}
+
+// The message body of recent events: the deliveries of one event to several endpoints (and its retries) send
+// the same bytes, so the row is validated and serialized once. An entry is used only while the stored row is
+// unchanged (type, created_at and the jsonb text all equal); otherwise it is serialized again.
+const BODY_CACHE_MAX = 2048;
+type CachedBody = { type: string; createdAt: number; data: string; body: string };
+const bodies = new Map<string, CachedBody>();
+
+function eventBody(companyId: string, row: ReadRow): string {
+  const key = `${companyId}/${row.event_id}`;
+  const createdAt = new Date(row.event_created_at);
+  const cached = bodies.get(key);
+  if (
+    cached &&
+    cached.type === row.event_type &&
+    cached.createdAt === createdAt.getTime() &&
+    cached.data === row.event_data
+  ) {
+    return cached.body;
+  }
+  const body = JSON.stringify(
+    serializeEvent({
+      companyId,
+      id: row.event_id,
+      type: row.event_type,
+      // Unused by serializeEvent; part of the row type only.
+      scope: '',
+      customerId: null,
+      data: JSON.parse(row.event_data),
+      createdAt,
+    }),
   );
+  bodies.delete(key);
+  bodies.set(key, { type: row.event_type, createdAt: createdAt.getTime(), data: row.event_data, body });
+  if (bodies.size > BODY_CACHE_MAX) bodies.delete(bodies.keys().next().value as string);
+  return body;
+}
+
+/**
+ * A successful attempt in one statement: the delivery read again and locked (while the request was in flight
+ * the endpoint may have been deleted, and another attempt of the same delivery — a resend — must not take the
+ * same number), the attempt, the delivery's new state and — when it was failing or its last success is more
+ * than a second old — the endpoint's health. A success does not lock the endpoint row: successes to one
+ * endpoint run concurrently. Same effects as record() for a success.
+ */
+async function recordSuccess(db: Db, r: Recording): Promise<DeliverOutcome> {
+  const at = r.at.toISOString();
+  const aSecondBefore = new Date(r.at.getTime() - 1000).toISOString();
+  const [row] = await tenantStatement<{ deliveries: number; endpoints: number }>(
+    db,
+    r.companyId,
+    (sql) => sql`
+      with d as (
+        select id, endpoint_id, event_id, attempt_count from webhook_deliveries
+        where company_id = ${r.companyId} and id = ${r.deliveryId}
+        for update
+      ), e as (
+        select e.id from webhook_endpoints e join d on e.id = d.endpoint_id where e.company_id = ${r.companyId}
+      ), attempt as (
+        insert into webhook_attempts (company_id, id, delivery_id, endpoint_id, event_id, attempt_number, trigger,
+          url, status, status_code, duration_ms, error, response_body, created_at)
+        select ${r.companyId}::uuid, ${prefixedId('wa')}::text, d.id, d.endpoint_id, d.event_id, d.attempt_count + 1,
+          ${r.trigger}::text, ${r.url}::text, 'succeeded', ${r.result.statusCode}::int, ${r.result.durationMs}::int,
+          null, ${r.result.responseBody}::text, ${at}::timestamptz
+        from d join e on e.id = d.endpoint_id
+        returning 1
+      ), delivery as (
+        update webhook_deliveries w
+        set attempt_count = d.attempt_count + 1, last_attempt_at = ${at}::timestamptz,
+          last_status_code = ${r.result.statusCode}::int, status = 'succeeded', next_attempt_at = null,
+          updated_at = app_now()
+        from d join e on e.id = d.endpoint_id
+        where w.company_id = ${r.companyId} and w.id = d.id
+        returning 1
+      ), endpoint as (
+        update webhook_endpoints w set last_success_at = ${at}::timestamptz, failing_since = null
+        from e
+        where w.company_id = ${r.companyId} and w.id = e.id
+          and (w.failing_since is not null or w.last_success_at is null
+            or w.last_success_at < ${aSecondBefore}::timestamptz)
+        returning 1
+      )
+      select (select count(*)::int from d) as deliveries, (select count(*)::int from e) as endpoints`,
+  );
+  // Deleted (with its endpoint) while the request was in flight: nothing is recorded.
+  if (!row || row.deliveries === 0 || row.endpoints === 0) return 'gone';
+  return 'succeeded';
 }
 
 async function findDelivery(tx: Tx, companyId: string, id: string, lock = false): Promise<DeliveryRow | undefined> {

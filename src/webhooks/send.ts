@@ -7,16 +7,18 @@ import { signatureHeader } from './sign.ts';
 import { type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+/** What sending needs of an endpoint. */
+export type SendingEndpoint = Pick<EndpointRow, 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>;
 export const USER_AGENT = 'Service-Webhooks/1.0';
 
 /** The current secret, plus the previous one while its rotation overlap lasts. */
-export function activeSecrets(endpoint: EndpointRow, now: Date): string[] {
+export function activeSecrets(endpoint: SendingEndpoint, now: Date): string[] {
   const overlap = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   return overlap && endpoint.previousSecret ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
 }
 
 export async function sendSigned(
-  endpoint: EndpointRow,
+  endpoint: SendingEndpoint,
   message: { id: string; body: string },
   opts: { now: Date; policy: UrlPolicy; lookup?: LookupAll; timeoutMs?: number },
 ): Promise<PostResult> {
