@@ -90,7 +90,8 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
   app.openapi(getCustomer, async (c) => {
     const { customer } = c.req.valid('param');
     const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findCustomer(tx, companyId, customer));
+    // One statement: the tenant read in one round trip (same row-level security as withTenant).
+    const row = await q.readCustomer(c.get('deps'), companyId, customer);
     if (!row) throw notFound();
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
   });

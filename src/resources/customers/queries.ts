@@ -1,7 +1,8 @@
 // SQL of customers; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db, Sql } from '../../db/client.ts';
 import { customers } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { readAsTenant, type Tx } from '../../db/tenant.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -49,6 +50,27 @@ export async function findCustomer(tx: Tx, companyId: string, id: string): Promi
     .select()
     .from(customers)
     .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
+  return row;
+}
+
+/** The statement of readCustomer, built once: its text never changes, only its two uuids. */
+let readCustomerStatement: string | undefined;
+
+/** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
+export async function readCustomer(
+  deps: { db: Db; sql: Sql },
+  companyId: string,
+  id: string,
+): Promise<CustomerRow | undefined> {
+  readCustomerStatement ??= deps.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.companyId, sql.placeholder('companyId')), eq(customers.id, sql.placeholder('id'))))
+    .toSQL().sql;
+  const [row] = await readAsTenant(deps.sql, companyId, customers, {
+    sql: readCustomerStatement,
+    params: [companyId, id],
+  });
   return row;
 }
 

@@ -1,0 +1,584 @@
+// npm run bench [-- --duration 10 --warmup 2 --connections 50 --customers 200000 --soak 300 --only get,list]
+//
+// The API as its users feel it, next to the limit of its own stack, in one run: the real service (row-level
+// security, authentication, rate limiting, every header) and a bare Hono + postgres.js server answering the
+// same single SELECT, both on a database seeded with 200k customers over 3 companies, loaded by autocannon on
+// 127.0.0.1. Without DATABASE_URL it starts an embedded PostgreSQL (fast mode) in a temporary directory; with
+// DATABASE_URL it creates its own database on that server and drops it afterwards. See README.md.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { createDb } from '../../src/db/client.ts';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
+import { freePort } from '../../test/harness/processes.ts';
+import { seed } from './seed.ts';
+
+const SCENARIOS = ['baseline', 'get', 'list', 'deep', 'search', 'create', 'update'] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '50' },
+    'single-seconds': { type: 'string', default: '3' },
+    customers: { type: 'string', default: '200000' },
+    soak: { type: 'string', default: '0' },
+    only: { type: 'string' },
+    label: { type: 'string', default: '' },
+    profile: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log(`usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 50] [--single-seconds 3]
+       [--customers 200000] [--soak 300] [--only ${SCENARIOS.join(',')}] [--label text] [--profile]`);
+  process.exit(0);
+}
+const int = (name: string, value: string | undefined, min: number) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min} (got ${value})`);
+  return n;
+};
+const only = args.only ? args.only.split(',').map((s) => s.trim()) : [...SCENARIOS];
+for (const name of only) {
+  if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name} (${SCENARIOS})`);
+}
+const opts = {
+  duration: int('duration', args.duration, 1),
+  warmup: int('warmup', args.warmup, 0),
+  connections: int('connections', args.connections, 1),
+  singleSeconds: int('single-seconds', args['single-seconds'], 0),
+  customers: int('customers', args.customers, 100),
+  soak: int('soak', args.soak, 0),
+  only: only as ScenarioName[],
+  label: args.label ?? '',
+  profile: args.profile ?? false,
+};
+
+const TARGETS = { getRatio: 0.5, deepOverFirst: 1.2, searchP50Ms: 30, getP99Ms: 25, soakGrowth: 0.1 };
+const LIMIT = 50; // the API's default page size, used for both list scenarios
+const SEARCH = 'berg'; // in van den Berg, Bergman and some e-mail addresses: a common substring
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number | null | undefined, digits = 1) =>
+  n === null || n === undefined || Number.isNaN(n) ? null : Math.round(n * 10 ** digits) / 10 ** digits;
+
+// ---------------------------------------------------------------------------------------------------------
+// Child processes: the service and the baseline, each in its own Node process (so that the load generator,
+// which runs here, does not share their event loop, and the service's RSS is its own).
+
+type Child = { process: ChildProcess; port: number; output: () => string; stop: () => Promise<void> };
+
+async function startChild(file: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => {
+    output = (output + d).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file} did not start in 60 s:\n${output}`)), 60_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      if (String(d).includes('READY')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited (${code}) while starting:\n${output}`));
+    });
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await Promise.race([exited, sleep(10_000)]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return { process: child, port, output: () => output, stop };
+}
+
+/** VmRSS and VmHWM (peak) of a process in MiB, from /proc (Linux); null elsewhere. */
+function memoryOf(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Load
+
+type Request = autocannon.Request;
+type Load = { requests: autocannon.Request[]; expect: number };
+type Measured = {
+  reqPerSec: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+  max: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+};
+
+function cannon(url: string, load: Load, connections: number, seconds: number): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections, duration: seconds, requests: load.requests, timeout: 10 },
+      (error: Error | null, r: autocannon.Result) => {
+        if (error) return reject(error);
+        resolve({
+          reqPerSec: Math.round(r.requests.average),
+          p50: r.latency.p50,
+          p90: r.latency.p90,
+          p99: r.latency.p99,
+          mean: round(r.latency.average, 2) ?? 0,
+          max: r.latency.max,
+          total: r.requests.total,
+          non2xx: r.non2xx,
+          errors: r.errors + r.timeouts,
+        });
+      },
+    );
+  });
+}
+
+/** One request of the load, by hand: it must answer as expected before it is measured. */
+async function smoke(base: string, load: Load): Promise<void> {
+  const template = load.requests[0];
+  const req = template.setupRequest
+    ? (template.setupRequest as (r: Request, c: object) => Request)({ ...template }, {})
+    : template;
+  const res = await fetch(`${base}${req.path}`, {
+    method: req.method ?? 'GET',
+    headers: req.headers as Record<string, string>,
+    body: req.body as string | undefined,
+  });
+  const text = await res.text();
+  if (res.status !== load.expect) {
+    throw new Error(
+      `${req.method ?? 'GET'} ${req.path} answered ${res.status}, not ${load.expect}: ${text.slice(0, 500)}`,
+    );
+  }
+  if (typeof template.onResponse === 'function')
+    template.onResponse(res.status, text, {}, Object.fromEntries(res.headers));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = Date.now();
+  const runId = randomBytes(4).toString('hex');
+  const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c.run();
+      } catch (error) {
+        console.error(`[bench] cleanup ${c.name} failed: ${String(error)}`);
+      }
+    }
+    cleanups.length = 0;
+  };
+  const onSignal = () => {
+    log('interrupted: cleaning up');
+    void cleanup().then(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const perScenario = opts.warmup + opts.duration + opts.singleSeconds + 10;
+  const budgetMs = (240 + perScenario * opts.only.length + opts.soak + 30) * 1000;
+  const hardStop = setTimeout(() => {
+    console.error(`[bench] still running after ${Math.round(budgetMs / 1000)} s: giving up`);
+    void cleanup().then(() => process.exit(2));
+  }, budgetMs);
+  hardStop.unref();
+
+  try {
+    // Database: our own, on DATABASE_URL's server or on an embedded one.
+    let adminUrl = process.env.DATABASE_URL;
+    const embedded = !adminUrl;
+    if (!adminUrl) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'crm-bench-pg-'));
+      cleanups.push({ name: 'temp dir', run: async () => rmSync(dataDir, { recursive: true, force: true }) });
+      chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as its own user, which must enter the directory
+      log(`starting embedded PostgreSQL in ${dataDir}`);
+      const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true });
+      cleanups.push({ name: 'embedded PostgreSQL', run: server.stop });
+      adminUrl = server.url;
+    }
+    const dbName = `crm_bench_api_${process.pid}_${Date.now()}`;
+    const url = (() => {
+      const u = new URL(adminUrl);
+      u.pathname = `/${dbName}`;
+      return u.toString();
+    })();
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    cleanups.push({ name: 'admin pool', run: () => admin.end() });
+    await admin.unsafe(`create database ${dbName}`);
+    cleanups.push({ name: 'database', run: () => admin.unsafe(`drop database if exists ${dbName} with (force)`) });
+    log(`database ${dbName} on ${new URL(adminUrl).host}${embedded ? ' (embedded, fast mode)' : ''}`);
+    await runMigrations(url);
+    const [{ version: pgVersion }] = await admin<{ version: string }[]>`select version()`;
+
+    // Seed, as the superuser.
+    log(`seeding ${opts.customers} customers over 3 companies`);
+    const owner = createDb(url, 2);
+    cleanups.push({ name: 'seed pool', run: () => owner.sql.end({ timeout: 5 }) });
+    const seeded = await seed(owner.sql, owner.db, opts.customers);
+    log(`seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
+    const company = seeded.companies[0];
+    const ids = (
+      await owner.sql<{ id: string }[]>`
+        select id from customers where company_id = ${company.id} order by random() limit 20000`
+    ).map((r) => r.id);
+    const getIds = ids.slice(0, Math.ceil(ids.length / 2));
+    const updateIds = ids.slice(getIds.length);
+    // A cursor deep in the set: where page after page of the default order (-created_at) would arrive at 90%.
+    const [deepRow] = await owner.sql<{ created_at: string; id: string }[]>`
+      select created_at, id from customers where company_id = ${company.id}
+      order by created_at desc, id desc offset ${Math.floor(company.customers * 0.9)} limit 1`;
+    const deepCursor = Buffer.from(
+      JSON.stringify({ s: '-created_at', v: [new Date(deepRow.created_at).toISOString(), deepRow.id], d: 'n' }),
+    ).toString('base64url');
+
+    // Servers.
+    const baseline = await startChild(resolve('scripts/bench/serve-baseline.ts'), {
+      DATABASE_URL: url,
+      COMPANY_ID: company.id,
+    });
+    cleanups.push({ name: 'baseline server', run: baseline.stop });
+    const profileDir = resolve('bench-results/profiles');
+    if (opts.profile) mkdirSync(profileDir, { recursive: true });
+    const api = await startChild(
+      resolve('scripts/bench/serve-api.ts'),
+      { DATABASE_URL: url, LOG_LEVEL: 'warn' },
+      opts.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+    );
+    cleanups.push({ name: 'API server', run: api.stop });
+    const apiPid = api.process.pid ?? 0;
+    const rssSamples: { t: number; rss: number }[] = [];
+    const sampler = setInterval(() => {
+      const m = memoryOf(apiPid);
+      if (m) rssSamples.push({ t: round((Date.now() - started) / 1000, 1) ?? 0, rss: round(m.rss, 1) ?? 0 });
+    }, 1000);
+    cleanups.push({ name: 'RSS sampler', run: async () => clearInterval(sampler) });
+    const apiBase = `http://127.0.0.1:${api.port}`;
+    const baselineBase = `http://127.0.0.1:${baseline.port}`;
+    const auth = { authorization: `Bearer ${seeded.key}` };
+    const json = { ...auth, 'content-type': 'application/json' };
+
+    // Scenarios.
+    const pick = (list: string[]) => list[Math.floor(Math.random() * list.length)];
+    let created = 0;
+    let cursorUpdate = 0;
+    const versions = new Map<string, number>(updateIds.map((id) => [id, 1]));
+    const loads: Record<ScenarioName, { title: string; base: string; load: Load }> = {
+      baseline: {
+        title: 'baseline: bare GET one',
+        base: baselineBase,
+        load: { expect: 200, requests: [{ setupRequest: (r) => ({ ...r, path: `/customers/${pick(getIds)}` }) }] },
+      },
+      get: {
+        title: 'GET one customer',
+        base: apiBase,
+        load: {
+          expect: 200,
+          requests: [{ headers: auth, setupRequest: (r) => ({ ...r, path: `/api/v1/customers/${pick(getIds)}` }) }],
+        },
+      },
+      list: {
+        title: 'list, first page',
+        base: apiBase,
+        load: { expect: 200, requests: [{ headers: auth, path: `/api/v1/customers?limit=${LIMIT}` }] },
+      },
+      deep: {
+        title: 'list, cursor at 90%',
+        base: apiBase,
+        load: {
+          expect: 200,
+          requests: [{ headers: auth, path: `/api/v1/customers?limit=${LIMIT}&cursor=${deepCursor}` }],
+        },
+      },
+      search: {
+        title: `q search "${SEARCH}"`,
+        base: apiBase,
+        load: { expect: 200, requests: [{ headers: auth, path: `/api/v1/customers?limit=${LIMIT}&q=${SEARCH}` }] },
+      },
+      create: {
+        title: 'POST + Idempotency-Key',
+        base: apiBase,
+        load: {
+          expect: 201,
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (r) => {
+                const n = ++created;
+                return {
+                  ...r,
+                  method: 'POST',
+                  path: '/api/v1/customers',
+                  headers: { ...json, 'idempotency-key': `bench-${runId}-${n}` },
+                  body: JSON.stringify({
+                    email: `nieuw.${runId}.${n}@example.nl`,
+                    name: `Nieuwe Klant ${n}`,
+                    phone: '+31 6 12345678',
+                  }),
+                };
+              },
+            },
+          ],
+        },
+      },
+      update: {
+        title: 'PATCH + If-Match',
+        base: apiBase,
+        load: {
+          expect: 200,
+          requests: [
+            {
+              method: 'PATCH',
+              // Round robin over up to 10 000 customers: no two of the 50 connections hold the same one at once,
+              // and each sends the ETag its previous PATCH of that customer received.
+              setupRequest: (r, context) => {
+                const id = updateIds[cursorUpdate++ % updateIds.length];
+                (context as { id?: string }).id = id;
+                return {
+                  ...r,
+                  method: 'PATCH',
+                  path: `/api/v1/customers/${id}`,
+                  headers: { ...json, 'if-match': `"${versions.get(id)}"` },
+                  body: JSON.stringify({ name: `Gewijzigd ${cursorUpdate}` }),
+                };
+              },
+              onResponse: (status, _body, context, headers) => {
+                const id = (context as { id?: string }).id;
+                const etag = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'etag')?.[1];
+                if (id && status === 200 && etag) versions.set(id, Number(String(etag).replace(/"/g, '')));
+              },
+            },
+          ],
+        },
+      },
+    };
+
+    const results: Partial<Record<ScenarioName, { title: string; loaded: Measured; single: Measured | null }>> = {};
+    for (const name of opts.only) {
+      const { title, base, load } = loads[name];
+      await smoke(base, load);
+      log(`${title}: warm-up ${opts.warmup} s, ${opts.duration} s at ${opts.connections} connections`);
+      if (opts.warmup > 0) await cannon(base, load, opts.connections, opts.warmup);
+      const loaded = await cannon(base, load, opts.connections, opts.duration);
+      // The same request one at a time: its latency without queueing.
+      const single = opts.singleSeconds > 0 ? await cannon(base, load, 1, opts.singleSeconds) : null;
+      results[name] = { title, loaded, single };
+      if (loaded.non2xx || loaded.errors)
+        log(`  ! ${loaded.non2xx} non-2xx responses, ${loaded.errors} errors/timeouts`);
+    }
+    const peakAfterScenarios = memoryOf(apiPid);
+
+    // Soak: a mix of reads and writes for --soak seconds; is the service's RSS flat?
+    let soak: Record<string, unknown> | null = null;
+    if (opts.soak > 0) {
+      log(`soak: ${opts.soak} s of GET / list / search / POST at ${opts.connections} connections`);
+      const from = rssSamples.length;
+      const t0 = Date.now();
+      const progress = setInterval(() => {
+        const m = memoryOf(apiPid);
+        log(`  soak ${Math.round((Date.now() - t0) / 1000)} s: RSS ${m ? m.rss.toFixed(0) : '?'} MiB`);
+      }, 30_000);
+      const mix: Load = {
+        expect: 200,
+        requests: [
+          ...loads.get.load.requests,
+          ...loads.list.load.requests,
+          ...loads.get.load.requests,
+          ...loads.search.load.requests,
+          ...loads.create.load.requests,
+        ],
+      };
+      const measured = await cannon(apiBase, mix, opts.connections, opts.soak);
+      clearInterval(progress);
+      const samples = rssSamples
+        .slice(from)
+        .map((s) => ({ t: round(s.t - (t0 - started) / 1000, 0) ?? 0, rss: s.rss }));
+      const window = (a: number, b: number) => samples.filter((s) => s.t >= a && s.t < b).map((s) => s.rss);
+      const mean = (xs: number[]) => (xs.length ? xs.reduce((x, y) => x + y, 0) / xs.length : Number.NaN);
+      // After the first 30 s (heap and caches warm), the first minute against the last minute.
+      const early = mean(window(30, 90));
+      const late = mean(window(opts.soak - 60, opts.soak + 5));
+      const growth = (late - early) / early;
+      soak = {
+        seconds: opts.soak,
+        load: measured,
+        rssEarlyMiB: round(early),
+        rssLateMiB: round(late),
+        growth: round(growth, 3),
+        flat: Number.isNaN(growth) ? null : growth <= TARGETS.soakGrowth,
+        samples: samples.filter((_, i) => i % 5 === 0),
+      };
+    }
+    const memory = memoryOf(apiPid);
+
+    // Report.
+    const base = results.baseline?.loaded.reqPerSec ?? null;
+    const rows = opts.only.map((name) => {
+      const r = results[name];
+      return {
+        name,
+        title: r?.title ?? name,
+        reqPerSec: r?.loaded.reqPerSec ?? null,
+        p50: r?.loaded.p50 ?? null,
+        p99: r?.loaded.p99 ?? null,
+        ratio: base && r ? round(r.loaded.reqPerSec / base, 2) : null,
+        singleP50: r?.single?.p50 ?? null,
+        singleMean: r?.single?.mean ?? null,
+        non2xx: r ? r.loaded.non2xx + r.loaded.errors : null,
+      };
+    });
+    const fmt = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
+    const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '× baseline', '1-conn p50', '1-conn mean', 'non-2xx'];
+    const table = rows.map((r) => [r.title, r.reqPerSec, r.p50, r.p99, r.ratio, r.singleP50, r.singleMean, r.non2xx]);
+    const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => fmt(row[i]).length)));
+    const line = (cells: unknown[]) =>
+      cells.map((c, i) => (i === 0 ? fmt(c).padEnd(widths[i]) : fmt(c).padStart(widths[i]))).join('  ');
+
+    const get = results.get?.loaded;
+    const first = results.list;
+    const deep = results.deep;
+    const search = results.search;
+    const verdict = (ok: boolean | null) => (ok === null ? '–' : ok ? 'HOLDS' : 'MISSED');
+    const targets = {
+      getRatio: {
+        target: `GET one ≥ ${TARGETS.getRatio} × baseline req/s`,
+        value: base && get ? round(get.reqPerSec / base, 2) : null,
+        holds: base && get ? get.reqPerSec / base >= TARGETS.getRatio : null,
+      },
+      getP99: {
+        target: `GET one p99 ≤ ${TARGETS.getP99Ms} ms at ${opts.connections} connections`,
+        value: get?.p99 ?? null,
+        holds: get ? get.p99 <= TARGETS.getP99Ms && opts.connections >= 50 : null,
+      },
+      deepPage: {
+        target: `cursor at 90% ≤ ${TARGETS.deepOverFirst} × first page latency (mean, 1 connection and loaded)`,
+        value:
+          deep && first
+            ? {
+                single: round((deep.single?.mean ?? Number.NaN) / (first.single?.mean ?? Number.NaN), 2),
+                loaded: round(deep.loaded.mean / first.loaded.mean, 2),
+              }
+            : null,
+        holds:
+          deep && first
+            ? (deep.single && first.single ? deep.single.mean <= TARGETS.deepOverFirst * first.single.mean : true) &&
+              deep.loaded.mean <= TARGETS.deepOverFirst * first.loaded.mean
+            : null,
+      },
+      searchP50: {
+        target: `q search p50 ≤ ${TARGETS.searchP50Ms} ms (1 connection and at ${opts.connections})`,
+        value: search ? { single: search.single?.p50 ?? null, loaded: search.loaded.p50 } : null,
+        holds: search
+          ? (search.single?.p50 ?? 0) <= TARGETS.searchP50Ms && search.loaded.p50 <= TARGETS.searchP50Ms
+          : null,
+      },
+      rssFlat: {
+        target: `API RSS flat over the soak (growth ≤ ${TARGETS.soakGrowth * 100}%, last minute vs first after warm-up)`,
+        value: soak ? soak.growth : null,
+        holds: soak ? (soak.flat as boolean | null) : null,
+      },
+    };
+
+    const machine = {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      totalMemGiB: round(totalmem() / 2 ** 30, 1),
+      platform: platform(),
+      osRelease: release(),
+      node: process.version,
+      postgres: pgVersion,
+      embeddedPostgres: embedded,
+    };
+    let commit: string | null = null;
+    try {
+      commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    } catch {}
+
+    console.log('');
+    console.log(
+      `API benchmark${opts.label ? ` (${opts.label})` : ''} — ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ` +
+        `${opts.connections} connections, ${opts.duration} s each, ${seeded.counts.customers} customers`,
+    );
+    console.log(`  ${line(head)}`);
+    for (const row of table) console.log(`  ${line(row)}`);
+    console.log(
+      `  API RSS: now ${fmt(round(memory?.rss))} MiB, peak ${fmt(round(memory?.peak))} MiB` +
+        (soak
+          ? `; soak ${soak.rssEarlyMiB} → ${soak.rssLateMiB} MiB (${((soak.growth as number) * 100).toFixed(1)}%)`
+          : ''),
+    );
+    console.log('  targets:');
+    for (const t of Object.values(targets))
+      console.log(
+        `    ${verdict(t.holds).padEnd(6)}  ${t.target}: ${fmt(typeof t.value === 'object' && t.value ? JSON.stringify(t.value) : t.value)}`,
+      );
+    console.log('');
+
+    const result = {
+      at: new Date().toISOString(),
+      label: opts.label,
+      commit,
+      options: opts,
+      machine,
+      seed: { counts: seeded.counts, seconds: round(seeded.seconds, 1), companies: seeded.companies.length },
+      scenarios: results,
+      table: rows,
+      memory: {
+        peakMiB: round(memory?.peak),
+        rssAfterScenariosMiB: round(peakAfterScenarios?.rss),
+        samples: rssSamples.filter((_, i) => i % 5 === 0),
+      },
+      soak,
+      targets,
+      wallSeconds: round((Date.now() - started) / 1000, 1),
+    };
+    const dir = resolve('bench-results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `api-${result.at.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    log(`result written to ${file} (${result.wallSeconds} s)`);
+    if (opts.profile) log(`CPU profile of the API process in ${profileDir} (written when it stops)`);
+  } finally {
+    await cleanup();
+    clearTimeout(hardStop);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
