@@ -338,7 +338,13 @@ export const CustomerCreateSchema = z
     address: z.string().max(255).nullable().optional(),
     city: z.string().max(255).nullable().optional(),
     postal_code: z.string().max(64).nullable().optional(),
-    country: z.string().min(2).max(2).nullable().optional(),
+    country: z
+      .string()
+      .min(2)
+      .max(2)
+      .regex(/^[A-Za-z]*$/)
+      .nullable()
+      .optional(),
     company_name: z.string().max(255).nullable().optional(),
     vat_number: z.string().max(20).nullable().optional(),
     coc_number: z.string().max(30).nullable().optional(),
@@ -372,7 +378,13 @@ export const CustomerUpdateSchema = z
     address: z.string().max(255).nullable().optional(),
     city: z.string().max(255).nullable().optional(),
     postal_code: z.string().max(64).nullable().optional(),
-    country: z.string().min(2).max(2).nullable().optional(),
+    country: z
+      .string()
+      .min(2)
+      .max(2)
+      .regex(/^[A-Za-z]*$/)
+      .nullable()
+      .optional(),
     company_name: z.string().max(255).nullable().optional(),
     vat_number: z.string().max(20).nullable().optional(),
     coc_number: z.string().max(30).nullable().optional(),
@@ -1781,7 +1793,12 @@ export const listUsers = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       'filter[status]': z.enum(['active', 'inactive']).optional(),
     }),
@@ -1822,7 +1839,12 @@ export const listCustomers = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       q: z.string().min(2).max(100).optional(),
@@ -2075,7 +2097,12 @@ export const listCustomerTimeline = createRoute({
   request: {
     params: z.object({ customer: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
     }),
     headers: z.object({ 'accept-language': z.string().max(255).optional() }),
@@ -2121,7 +2148,12 @@ export const listCustomerNotes = createRoute({
   request: {
     params: z.object({ customer: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
     }),
   },
@@ -2318,15 +2350,30 @@ export const listDeals = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z
         .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-stage_changed_at', 'stage_changed_at'])
         .default('-created_at'),
       'filter[status]': z.enum(['open', 'won', 'lost']).optional(),
-      'filter[stage_id]': z.coerce.number().int().min(1).max(9007199254740991).optional(),
+      'filter[stage_id]': z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(9007199254740991))
+        .optional(),
       'filter[customer_id]': z.uuid().optional(),
-      'filter[assigned_user_id]': z.coerce.number().int().min(1).max(9007199254740991).optional(),
+      'filter[assigned_user_id]': z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(9007199254740991))
+        .optional(),
       'filter[archived]': z.enum(['false', 'true', 'all']).default('false'),
       'filter[updated_since]': z.iso.datetime({ offset: true }).optional(),
     }),
@@ -2803,7 +2850,12 @@ export const listDealNotes = createRoute({
   request: {
     params: z.object({ deal: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
     }),
   },
@@ -3000,7 +3052,12 @@ export const listPipelineStages = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
     }),
     headers: z.object({ 'accept-language': z.string().max(255).optional() }),
@@ -3044,7 +3101,12 @@ export const listConversations = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z
         .enum(['-last_message_at', 'last_message_at', '-created_at', 'created_at', '-updated_at', 'updated_at'])
@@ -3134,7 +3196,12 @@ export const listConversationMessages = createRoute({
   request: {
     params: z.object({ conversation: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
@@ -3341,7 +3408,12 @@ export const listTasks = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z.enum(['open', 'in_progress', 'completed', 'cancelled']).optional(),
@@ -3743,7 +3815,12 @@ export const listTaskComments = createRoute({
   request: {
     params: z.object({ task: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
@@ -3852,7 +3929,12 @@ export const listTaskBoards = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
     }),
   },
@@ -3892,7 +3974,12 @@ export const listInvoices = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
@@ -4327,7 +4414,12 @@ export const listQuotes = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
@@ -4706,7 +4798,12 @@ export const listQuoteAttachments = createRoute({
   request: {
     params: z.object({ quote: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
@@ -4863,7 +4960,12 @@ export const listWorkOrders = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']).optional(),
@@ -5189,7 +5291,12 @@ export const listWorkOrderPhotos = createRoute({
   request: {
     params: z.object({ work_order: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
       'filter[kind]': z.enum(['before', 'after', 'other']).optional(),
@@ -5342,7 +5449,12 @@ export const listAppointments = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z
         .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-starts_at', 'starts_at'])
@@ -5842,7 +5954,12 @@ export const listAppointmentTypes = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['name', '-name', '-created_at', 'created_at']).default('name'),
       'filter[is_active]': z
@@ -5898,7 +6015,12 @@ export const getAppointmentAvailability = createRoute({
         .max(18)
         .regex(/^[1-9][0-9]*$/)
         .optional(),
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
     }),
   },
@@ -5941,7 +6063,12 @@ export const listOrders = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
@@ -6171,7 +6298,12 @@ export const listOrderNotes = createRoute({
   request: {
     params: z.object({ order: z.uuid() }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
@@ -6283,14 +6415,24 @@ export const listReviews = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z
         .enum(['-reviewed_at', 'reviewed_at', '-created_at', 'created_at', '-updated_at', 'updated_at'])
         .default('-reviewed_at'),
       'filter[status]': z.enum(['published', 'hidden']).optional(),
       'filter[source]': z.enum(['request', 'manual', 'configurator', 'google']).optional(),
-      'filter[rating]': z.coerce.number().int().min(1).max(5).optional(),
+      'filter[rating]': z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(5))
+        .optional(),
       'filter[customer_id]': z.uuid().optional(),
       'filter[updated_since]': z.iso.datetime({ offset: true }).optional(),
     }),
@@ -6370,7 +6512,12 @@ export const listReviewRequests = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
@@ -6523,7 +6670,12 @@ export const listWebhookEndpoints = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
       'filter[status]': z.enum(['active', 'disabled']).optional(),
@@ -7000,7 +7152,12 @@ export const listWebhookEndpointDeliveries = createRoute({
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
       'filter[status]': z.enum(['pending', 'succeeded', 'failed']).optional(),
@@ -7111,7 +7268,12 @@ export const listWebhookDeliveryAttempts = createRoute({
         .regex(/^wd_[0-9A-Za-z]{1,64}$/),
     }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
     }),
@@ -7213,7 +7375,12 @@ export const listEvents = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
       'filter[type]': z
@@ -7313,7 +7480,12 @@ export const listEventDeliveries = createRoute({
         .regex(/^evt_[0-9A-Za-z]{1,64}$/),
     }),
     query: z.strictObject({
-      limit: z.coerce.number().int().min(1).max(100).default(50),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
       cursor: z.string().min(1).max(1024).optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
       'filter[status]': z.enum(['pending', 'succeeded', 'failed']).optional(),

@@ -115,11 +115,14 @@ function base(type: string | undefined, schema: JsonSchema, opts: ZodWriterOptio
       return stringSchema(schema);
     case 'integer':
     case 'number': {
-      let code = opts.coerce ? 'z.coerce.number()' : 'z.number()';
+      let code = 'z.number()';
       if (type === 'integer') code += '.int()';
       if (schema.minimum !== undefined) code += `.min(${schema.minimum})`;
       if (schema.maximum !== undefined) code += `.max(${schema.maximum})`;
-      return code;
+      if (!opts.coerce) return code;
+      // Query and path values are text: only plain decimal numerals count (not "0x10", "1e3" or " 7 ").
+      const numeral = type === 'integer' ? '/^-?[0-9]+$/' : '/^-?[0-9]+(\\.[0-9]+)?$/';
+      return `z.string().regex(${numeral}).transform(Number).pipe(${code})`;
     }
     case 'boolean':
       return opts.coerce ? 'z.enum(["true", "false"]).transform((v) => v === "true")' : 'z.boolean()';

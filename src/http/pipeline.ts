@@ -97,7 +97,34 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
     requireFeature(auth, operation.features);
     c.set('auth', auth);
   }
+  refuseNulInQuery(c);
   if (operation.hasBody) await checkBody(c);
+}
+
+// PostgreSQL text cannot hold U+0000: a string carrying it is refused here (422), not failed on insert (500).
+const NUL_DETAIL = 'Text may not contain the character U+0000 (NUL).';
+const nulProblem = (error: { pointer: string | null; parameter: string | null }) =>
+  new ApiProblem('validation_failed', 'The request has 1 invalid input.', {
+    errors: [{ ...error, code: 'invalid_format', detail: NUL_DETAIL }],
+  });
+
+function refuseNulInQuery(c: Context<AppEnv>): void {
+  for (const [name, value] of new URL(c.req.url).searchParams) {
+    if (name.includes('\u0000') || value.includes('\u0000')) throw nulProblem({ pointer: null, parameter: name });
+  }
+}
+
+/** The JSON Pointer of the first string (or member name) in `value` that contains U+0000. */
+function nulPointer(value: unknown, at = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? at : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (key.includes('\u0000')) return here;
+    const found = nulPointer(item, here);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 const rateLimited = (retryAfter: number, detail: string) =>
@@ -120,12 +147,18 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   const text = await c.req.text();
   if (Buffer.byteLength(text) > max)
     throw new ApiProblem('payload_too_large', `The request body is larger than ${max} bytes.`);
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     const detail = 'The body is not valid JSON.';
     throw new ApiProblem('validation_failed', detail, {
       errors: [{ pointer: '', parameter: null, code: 'invalid_json', detail }],
     });
+  }
+  // Quick test first: JSON can only carry U+0000 as an escape.
+  if (text.includes('\\u0000')) {
+    const pointer = nulPointer(parsed);
+    if (pointer !== null) throw nulProblem({ pointer, parameter: null });
   }
 }

@@ -1,0 +1,118 @@
+// Schema-driven fuzzing of every built operation (scripts/fuzz): requests generated from the contract's
+// schemas, valid ones and ones with one deliberate mistake, each answer checked against the contract by the
+// test client. Short and seeded here; `npm run fuzz` runs the same with more requests and a time bound.
+// Replay a failure with FUZZ_SEED=<seed printed below>.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationId } from '../../generated/operations.ts';
+import type { Fixtures } from '../../scripts/fuzz/requests.ts';
+import { type Failure, fuzz, type OperationReport } from '../../scripts/fuzz/run.ts';
+import { BUILT_OPERATIONS } from '../../src/http/operations.ts';
+import { pipelineOf, userOf } from '../features/deals/fixtures.ts';
+import { setupApi, type TestApi } from '../harness/api.ts';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 7_2024);
+const VALID = Number(process.env.FUZZ_VALID ?? 12);
+const INVALID = Number(process.env.FUZZ_INVALID ?? 20);
+/** `npm run fuzz` bounds the whole run in time: operations not reached are reported, not failed. */
+const DEADLINE = process.env.FUZZ_SECONDS ? Date.now() + Number(process.env.FUZZ_SECONDS) * 1000 : undefined;
+const PER_OPERATION_MS = Number(process.env.FUZZ_OPERATION_TIMEOUT_MS ?? 30_000);
+
+/** Deleting operations last, so the records the others point at exist while they run. */
+const ORDER: OperationId[] = [
+  ...BUILT_OPERATIONS.filter((id) => !id.startsWith('delete')),
+  ...BUILT_OPERATIONS.filter((id) => id.startsWith('delete')),
+];
+
+let api: TestApi;
+let key: string;
+const fixtures: Fixtures = { paramSets: [] };
+const reports: OperationReport[] = [];
+const failures: Failure[] = [];
+let skipped = 0;
+
+beforeAll(async () => {
+  api = await setupApi(
+    { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    { keyWindows: [{ name: 'minute', limit: 1_000_000, windowSeconds: 60 }] },
+  );
+  const tenant = await api.tenant();
+  key = tenant.key;
+  await pipelineOf(api, tenant.companyId);
+  await userOf(api, tenant.companyId);
+  await userOf(api, tenant.companyId, 'inactive');
+  const created = async (id: OperationId, opts: Parameters<TestApi['call']>[1]) => {
+    const res = await api.call(id, { key, ...opts });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data as { id: string };
+  };
+  for (let i = 0; i < 4; i++) {
+    const customer = await created('createCustomer', { body: { email: `fuzz-${i}@example.nl`, name: `Klant ${i}` } });
+    fixtures.paramSets.push({ customer: customer.id });
+    for (let n = 0; n < 2; n++) {
+      const note = await created('createCustomerNote', {
+        params: { customer: customer.id },
+        body: { content: `Note ${n}` },
+      });
+      fixtures.paramSets.push({ customer: customer.id, note: note.id });
+    }
+    if (i < 3) {
+      const deal = await created('createDeal', { body: { customer_id: customer.id, title: `Deal ${i}` } });
+      fixtures.paramSets.push({ deal: deal.id });
+      for (let n = 0; n < 2; n++) {
+        const note = await created('createDealNote', {
+          params: { deal: deal.id },
+          body: { content: `Deal note ${n}` },
+        });
+        fixtures.paramSets.push({ deal: deal.id, note: note.id });
+      }
+    }
+  }
+  for (let i = 0; i < 3; i++) {
+    // Port 9 (discard) is closed: a test ping fails at once instead of waiting.
+    const endpoint = await created('createWebhookEndpoint', {
+      body: { url: `http://127.0.0.1:9/hook-${i}`, events: ['*'] },
+    });
+    fixtures.paramSets.push({ endpoint: endpoint.id });
+  }
+  const events = await api.call('listEvents', { key, query: { limit: 5 } });
+  for (const event of events.body.data as { id: string }[]) fixtures.paramSets.push({ event: event.id });
+});
+
+afterAll(() => {
+  const requests = reports.reduce((n, r) => n + r.valid + r.invalid, 0);
+  console.log(
+    [
+      `fuzz: seed ${SEED}, ${reports.length} operations covered${skipped ? ` (${skipped} not reached in time)` : ''}, ` +
+        `${VALID} valid + ${INVALID} invalid requests per operation, ${requests} requests, ${failures.length} failures`,
+      ...failures.map((f) => `  ${f.operation} #${f.index} (seed ${f.seed}): ${f.problem}\n    ${f.request}`),
+    ].join('\n'),
+  );
+});
+
+describe(`fuzzing every built operation (seed ${SEED})`, () => {
+  it('covers every built operation', () => {
+    expect(ORDER.length).toBe(BUILT_OPERATIONS.length);
+    expect(ORDER.length).toBeGreaterThan(0);
+  });
+
+  it.each(ORDER)(
+    '%s answers generated requests within the contract',
+    async (id) => {
+      if (DEADLINE && Date.now() > DEADLINE) {
+        skipped++;
+        return;
+      }
+      const report = await fuzz(api.call, key, [id], () => fixtures, {
+        seed: SEED,
+        valid: VALID,
+        invalid: INVALID,
+        deadline: DEADLINE,
+        log: process.env.FUZZ_VERBOSE ? (line) => console.log(line) : undefined,
+      });
+      reports.push(...report.operations);
+      failures.push(...report.failures);
+      expect(report.failures.map((f) => `${f.problem}\n    ${f.request}`)).toEqual([]);
+    },
+    PER_OPERATION_MS,
+  );
+});
