@@ -30,6 +30,11 @@ export const customers = pgTable(
       .default('lead'),
     name: text('name'),
     email: text('email').notNull(),
+    // Compared case-insensitively. A stored column, because row-level security keeps a non-leakproof
+    // function such as lower() on a column out of index conditions: `lower(email) = $1` would scan the table.
+    emailLower: text('email_lower')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(email)`),
     phone: text('phone'),
     companyName: text('company_name'),
     vatNumber: text('vat_number'),
@@ -47,7 +52,7 @@ export const customers = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
-    uniqueIndex('customers_email').on(t.companyId, sql`lower(${t.email})`),
+    uniqueIndex('customers_email').on(t.companyId, t.emailLower),
     index('customers_created').on(t.companyId, t.createdAt, t.id),
     index('customers_updated').on(t.companyId, t.updatedAt, t.id),
   ],

@@ -25,7 +25,7 @@ export async function listCustomers(tx: Tx, companyId: string, page: PageRequest
   const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), plan.where];
   if (filters.status) conditions.push(eq(customers.status, filters.status));
   if (filters.type) conditions.push(eq(customers.type, filters.type));
-  if (filters.email) conditions.push(sql`lower(${customers.email}) = lower(${filters.email})`);
+  if (filters.email) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
   if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
   if (filters.q) {
     // Substring (trigram-indexed ILIKE) or a typo-tolerant word match (<%), both served by customers_search.
@@ -94,7 +94,7 @@ export async function emailInUse(tx: Tx, companyId: string, email: string, excep
     .where(
       and(
         eq(customers.companyId, companyId),
-        sql`lower(${customers.email}) = lower(${email})`,
+        sql`${customers.emailLower} = lower(${email})`,
         exceptId ? sql`${customers.id} <> ${exceptId}` : undefined,
       ),
     );
