@@ -32,9 +32,7 @@ export const customers = pgTable(
     email: text('email').notNull(),
     // Compared case-insensitively. A stored column, because row-level security keeps a non-leakproof
     // function such as lower() on a column out of index conditions: `lower(email) = $1` would scan the table.
-    emailLower: text('email_lower')
-      .notNull()
-      .generatedAlwaysAs(sql`lower(email)`),
+    emailLower: text('email_lower').notNull().generatedAlwaysAs(sql`lower(email)`),
     phone: text('phone'),
     companyName: text('company_name'),
     vatNumber: text('vat_number'),
