@@ -3042,7 +3042,8 @@ export type components = {
       /**
        * @description What is wrong: `required`, `invalid_type`, `invalid_format`, `too_long`, `too_short`, `too_small`,
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
-       *     `invalid_reference` or `invalid_json`. New codes may be added.
+       *     `invalid_reference` or `invalid_json`. New codes may be added. Text containing the character U+0000
+       *     (NUL), which cannot be stored, is refused with `invalid_format`.
        * @example invalid_format
        */
       code: string;

@@ -64,7 +64,16 @@ export const ApiKeySchema = z
   .openapi('ApiKey');
 export const ApiKeyEnvelopeSchema = z.object({ data: ApiKeySchema }).openapi('ApiKeyEnvelope');
 export const AppointmentContactSchema = z
-  .object({ name: z.string().nullable(), email: z.email(), phone: z.string().nullable() })
+  .object({
+    name: z.string().nullable(),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
+    phone: z.string().nullable(),
+  })
   .openapi('AppointmentContact');
 export const NullableIntegerIdSchema = z
   .string()
@@ -224,7 +233,14 @@ export const CompanySchema = z
     id: UuidSchema,
     name: z.string(),
     legal_name: z.string().nullable(),
-    email: z.email().nullable(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
     phone: z.string().nullable(),
     website: z.string().nullable(),
     address: z.string().nullable(),
@@ -248,7 +264,18 @@ export const CompanySchema = z
   .openapi('Company');
 export const CompanyEnvelopeSchema = z.object({ data: CompanySchema }).openapi('CompanyEnvelope');
 export const ConversationCustomerSchema = z
-  .object({ name: z.string().nullable(), email: z.email().nullable(), phone: z.string().nullable() })
+  .object({
+    name: z.string().nullable(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
+    phone: z.string().nullable(),
+  })
   .openapi('ConversationCustomer');
 export const ConversationSchema = z
   .object({
@@ -310,7 +337,12 @@ export const CustomerSchema = z
     type: z.enum(['individual', 'business']),
     status: z.enum(['lead', 'customer']),
     name: z.string().nullable(),
-    email: z.email(),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     phone: z.string().nullable(),
     company_name: z.string().nullable(),
     vat_number: z.string().nullable(),
@@ -331,7 +363,14 @@ export const CustomerSchema = z
   .openapi('Customer');
 export const CustomerCreateSchema = z
   .strictObject({
-    email: z.email().max(255),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .max(255),
     type: z.enum(['individual', 'business']).default('individual'),
     name: z.string().max(255).nullable().optional(),
     phone: z.string().max(255).nullable().optional(),
@@ -371,7 +410,15 @@ export const CustomerListSchema = z
   .openapi('CustomerList');
 export const CustomerUpdateSchema = z
   .strictObject({
-    email: z.email().max(255).optional(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .max(255)
+      .optional(),
     type: z.enum(['individual', 'business']).optional(),
     name: z.string().max(255).nullable().optional(),
     phone: z.string().max(255).nullable().optional(),
@@ -489,7 +536,14 @@ export const DocumentCustomerSchema = z
   .object({
     type: z.enum(['individual', 'business']),
     name: z.string().nullable(),
-    email: z.email().nullable(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
     phone: z.string().nullable(),
     address: z.string().nullable(),
     postal_code: z.string().nullable(),
@@ -711,8 +765,28 @@ export const InvoicePaymentCreateSchema = z
   .openapi('InvoicePaymentCreate');
 export const InvoiceSendSchema = z
   .strictObject({
-    to: z.email().max(255).optional(),
-    cc: z.array(z.email().max(255)).max(5).optional(),
+    to: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .max(255)
+      .optional(),
+    cc: z
+      .array(
+        z
+          .email({
+            pattern: new RegExp(
+              "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+              'i',
+            ),
+          })
+          .max(255),
+      )
+      .max(5)
+      .optional(),
     subject: z.string().min(1).max(255).optional(),
     message: z.string().min(1).max(10000).optional(),
   })
@@ -773,7 +847,12 @@ export const OrderAddressSchema = z
 export const OrderCustomerSchema = z
   .object({
     name: z.string().nullable(),
-    email: z.email(),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     phone: z.string().nullable(),
     company_name: z.string().nullable(),
     vat_number: z.string().nullable(),
@@ -1060,8 +1139,28 @@ export const QuoteRejectSchema = z
   .openapi('QuoteReject');
 export const QuoteSendSchema = z
   .strictObject({
-    to: z.email().max(255).optional(),
-    cc: z.array(z.email().max(255)).max(5).optional(),
+    to: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .max(255)
+      .optional(),
+    cc: z
+      .array(
+        z
+          .email({
+            pattern: new RegExp(
+              "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+              'i',
+            ),
+          })
+          .max(255),
+      )
+      .max(5)
+      .optional(),
     subject: z.string().min(1).max(255).optional(),
     message: z.string().min(1).max(10000).optional(),
   })
@@ -1117,7 +1216,18 @@ export const ReviewListSchema = z
   .object({ data: z.array(ReviewSchema).max(100), meta: ListMetaSchema })
   .openapi('ReviewList');
 export const ReviewRequestRecipientSchema = z
-  .object({ name: z.string().nullable(), email: z.email().nullable(), phone: z.string().nullable() })
+  .object({
+    name: z.string().nullable(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
+    phone: z.string().nullable(),
+  })
   .openapi('ReviewRequestRecipient');
 export const ReviewRequestSchema = z
   .object({
@@ -1143,7 +1253,16 @@ export const ReviewRequestCreateSchema = z
   .strictObject({
     customer_id: z.uuid().nullable().optional(),
     name: z.string().max(120).nullable().optional(),
-    email: z.email().max(255).nullable().optional(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .max(255)
+      .nullable()
+      .optional(),
     phone: z.string().max(50).nullable().optional(),
     channel: z.enum(['email', 'whatsapp', 'link']).default('email'),
     language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
@@ -1277,7 +1396,12 @@ export const UserSchema = z
     object: z.literal('user'),
     id: IntegerIdSchema,
     name: z.string(),
-    email: z.email(),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     role: z.string().nullable(),
     is_owner: z.boolean(),
     status: z.enum(['active', 'inactive']),
@@ -1544,7 +1668,12 @@ export const WorkOrderCustomerSchema = z
   .object({
     type: z.enum(['individual', 'business']),
     name: z.string().nullable(),
-    email: z.email(),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     phone: z.string().nullable(),
     address: z.string().nullable(),
     postal_code: z.string().nullable(),

@@ -69,6 +69,10 @@ export type ZodWriterOptions = {
 
 const lit = (value: unknown) => JSON.stringify(value);
 
+/** ajv-formats' `email` (full mode), the definition the contract's validation uses. */
+const AJV_EMAIL =
+  "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$";
+
 export function zodFor(schema: JsonSchema, opts: ZodWriterOptions): string {
   for (const key of Object.keys(schema)) {
     if (!SUPPORTED.has(key) && !ANNOTATIONS.has(key) && !key.startsWith('x-')) {
@@ -146,7 +150,9 @@ function stringSchema(schema: JsonSchema): string {
   let code: string;
   switch (schema.format) {
     case 'email':
-      code = 'z.email()';
+      // The contract's validator (ajv-formats, full mode) decides what an email is; zod's own pattern differs
+      // (it accepts `x@a-.nl`, which responses would then carry against the contract).
+      code = `z.email({ pattern: new RegExp(${lit(AJV_EMAIL)}, 'i') })`;
       break;
     case 'uuid':
       code = 'z.uuid()';

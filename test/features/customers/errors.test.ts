@@ -307,3 +307,12 @@ describe('listCustomers', () => {
     expect(res.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'customers.read' });
   });
 });
+
+describe('email addresses the contract does not accept', () => {
+  it.each(['x@a-.nl', 'jan@-bakker.nl', 'jan@bakker'])('%s answers 422 invalid_format on /email', async (email) => {
+    const { key: k } = await api.tenant();
+    const res = await api.call('createCustomer', { key: k, body: { email } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ pointer: '/email', code: 'invalid_format' });
+  });
+});
