@@ -1,5 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from 'zod';
 import {
+  type CustomerUpdateSchema,
   convertCustomer,
   createCustomer,
   getCustomer,
@@ -8,7 +10,7 @@ import {
   updateCustomer,
 } from '../../../generated/routes.ts';
 import { violatedConstraint } from '../../db/errors.ts';
-import { withTenant } from '../../db/tenant.ts';
+import { type Tx, withTenant } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
@@ -32,19 +34,7 @@ export const customerOperations = [
 const notFound = () => new ApiProblem('not_found', 'No customer with this id exists.');
 const emailTaken = () => invalidField('/email', 'already_exists', 'A customer with this email address already exists.');
 
-type Input = {
-  email?: string;
-  type?: 'individual' | 'business';
-  name?: string | null;
-  phone?: string | null;
-  address?: string | null;
-  city?: string | null;
-  postal_code?: string | null;
-  country?: string | null;
-  company_name?: string | null;
-  vat_number?: string | null;
-  coc_number?: string | null;
-};
+type Input = z.output<typeof CustomerUpdateSchema>;
 
 /** Body fields → columns, only for the fields that were sent. */
 function columnsOf(body: Input): q.CustomerFields {
@@ -67,6 +57,37 @@ const changedColumns = (row: CustomerRow, fields: q.CustomerFields) =>
   Object.fromEntries(Object.entries(fields).filter(([k, v]) => row[k as keyof CustomerRow] !== v)) as q.CustomerFields;
 
 const isEmailConflict = (error: unknown) => violatedConstraint(error) === 'customers_email';
+
+/**
+ * Every change of a customer: lock it (404), check If-Match (412), let `decide` return the columns to change
+ * (or throw), write them with the next version, and record the event — nothing when nothing changes.
+ */
+async function changeCustomer(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  expected: number | undefined,
+  event: 'customer.updated' | 'customer.converted',
+  decide: (current: CustomerRow) => Promise<q.CustomerFields>,
+): Promise<CustomerRow> {
+  const current = await q.lockCustomer(tx, companyId, id);
+  if (!current) throw notFound();
+  if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+  const changes = await decide(current);
+  if (Object.keys(changes).length === 0) return current;
+  const updated = await q.updateCustomer(tx, companyId, id, changes, current.version).catch((error) => {
+    throw isEmailConflict(error) ? emailTaken() : error;
+  });
+  // Cannot happen while the row is locked; kept so a lost update can never pass silently.
+  if (!updated) throw preconditionFailed(current.version + 1);
+  await recordEvent(tx, companyId, {
+    type: event,
+    scope: 'customers.read',
+    customerId: id,
+    object: serializeCustomer(updated),
+  });
+  return updated;
+}
 
 export function registerCustomers(app: OpenAPIHono<AppEnv>) {
   app.openapi(listCustomers, async (c) => {
@@ -123,26 +144,13 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
     const body = c.req.valid('json');
     const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
-      const current = await q.lockCustomer(tx, companyId, customer);
-      if (!current) throw notFound();
-      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
-      const changes = changedColumns(current, columnsOf(body));
-      if (Object.keys(changes).length === 0) return current;
-      if (changes.email && (await q.emailInUse(tx, companyId, changes.email, customer))) throw emailTaken();
-      const updated = await q.updateCustomer(tx, companyId, customer, changes, current.version).catch((error) => {
-        throw isEmailConflict(error) ? emailTaken() : error;
-      });
-      // Cannot happen while the row is locked; kept so a lost update can never pass silently.
-      if (!updated) throw preconditionFailed(current.version + 1);
-      await recordEvent(tx, companyId, {
-        type: 'customer.updated',
-        scope: 'customers.read',
-        customerId: customer,
-        object: serializeCustomer(updated),
-      });
-      return updated;
-    });
+    const row = await withTenant(c.get('deps').db, companyId, (tx) =>
+      changeCustomer(tx, companyId, customer, expected, 'customer.updated', async (current) => {
+        const changes = changedColumns(current, columnsOf(body));
+        if (changes.email && (await q.emailInUse(tx, companyId, changes.email, customer))) throw emailTaken();
+        return changes;
+      }),
+    );
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
   });
 
@@ -150,28 +158,14 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
     const { customer } = c.req.valid('param');
     const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
-      const current = await q.lockCustomer(tx, companyId, customer);
-      if (!current) throw notFound();
-      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
-      if (current.status !== 'lead')
-        throw new ApiProblem('conflict', 'Only a lead can be converted; this is a customer already.');
-      const updated = await q.updateCustomer(
-        tx,
-        companyId,
-        customer,
-        { status: 'customer', convertedAt: new Date() },
-        current.version,
-      );
-      if (!updated) throw preconditionFailed(current.version + 1);
-      await recordEvent(tx, companyId, {
-        type: 'customer.converted',
-        scope: 'customers.read',
-        customerId: customer,
-        object: serializeCustomer(updated),
-      });
-      return updated;
-    });
+    const row = await withTenant(c.get('deps').db, companyId, (tx) =>
+      changeCustomer(tx, companyId, customer, expected, 'customer.converted', async (current) => {
+        if (current.status !== 'lead') {
+          throw new ApiProblem('conflict', 'Only a lead can be converted; this is a customer already.');
+        }
+        return { status: 'customer', convertedAt: new Date() };
+      }),
+    );
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
   });
 
