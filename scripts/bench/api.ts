@@ -7,16 +7,14 @@
 // DATABASE_URL it creates its own database on that server and drops it afterwards. See README.md.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import postgres from 'postgres';
 import { createDb } from '../../src/db/client.ts';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { runMigrations } from '../../src/db/migrate.ts';
 import { freePort } from '../../test/harness/processes.ts';
+import { benchDatabase } from './database.ts';
 import { seed } from './seed.ts';
 
 const SCENARIOS = ['baseline', 'get', 'list', 'deep', 'search', 'create', 'update'] as const;
@@ -215,30 +213,7 @@ async function main() {
 
   try {
     // Database: our own, on DATABASE_URL's server or on an embedded one.
-    let adminUrl = process.env.DATABASE_URL;
-    const embedded = !adminUrl;
-    if (!adminUrl) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'crm-bench-pg-'));
-      cleanups.push({ name: 'temp dir', run: async () => rmSync(dataDir, { recursive: true, force: true }) });
-      chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as its own user, which must enter the directory
-      log(`starting embedded PostgreSQL in ${dataDir}`);
-      const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true });
-      cleanups.push({ name: 'embedded PostgreSQL', run: server.stop });
-      adminUrl = server.url;
-    }
-    const dbName = `crm_bench_api_${process.pid}_${Date.now()}`;
-    const url = (() => {
-      const u = new URL(adminUrl);
-      u.pathname = `/${dbName}`;
-      return u.toString();
-    })();
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    cleanups.push({ name: 'admin pool', run: () => admin.end() });
-    await admin.unsafe(`create database ${dbName}`);
-    cleanups.push({ name: 'database', run: () => admin.unsafe(`drop database if exists ${dbName} with (force)`) });
-    log(`database ${dbName} on ${new URL(adminUrl).host}${embedded ? ' (embedded, fast mode)' : ''}`);
-    await runMigrations(url);
-    const [{ version: pgVersion }] = await admin<{ version: string }[]>`select version()`;
+    const { url, embedded, pgVersion } = await benchDatabase('api', cleanups, log);
 
     // Seed, as the superuser.
     log(`seeding ${opts.customers} customers over 3 companies`);

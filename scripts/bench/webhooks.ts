@@ -4,8 +4,8 @@
 // throughput on the same machine in the same run. Needs nothing but Node: without DATABASE_URL it starts an
 // embedded PostgreSQL (fast mode) in a temporary directory on a free port; with DATABASE_URL it creates its
 // own database on that server and drops it afterwards. Everything listens on 127.0.0.1. See README.md.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -13,8 +13,6 @@ import { Logger, type Runner, type RunnerOptions, run } from 'graphile-worker';
 import postgres from 'postgres';
 import { loadConfig } from '../../src/config.ts';
 import { createDb } from '../../src/db/client.ts';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { runMigrations } from '../../src/db/migrate.ts';
 import { webhookEndpoints } from '../../src/db/schema/index.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
@@ -24,7 +22,7 @@ import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
-import { freePort } from '../../test/harness/processes.ts';
+import { benchDatabase } from './database.ts';
 import type { ProducerInput, ProducerOutput } from './webhooks-producer.ts';
 
 const { values: args } = parseArgs({
@@ -331,31 +329,7 @@ async function main() {
 
   try {
     // Database: our own, on DATABASE_URL's server or on an embedded one.
-    let adminUrl = process.env.DATABASE_URL;
-    const embedded = !adminUrl;
-    if (!adminUrl) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'crm-bench-pg-'));
-      cleanups.push({ name: 'temp dir', run: async () => rmSync(dataDir, { recursive: true, force: true }) });
-      // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
-      chmodSync(dataDir, 0o755);
-      log(`starting embedded PostgreSQL in ${dataDir}`);
-      const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true });
-      cleanups.push({ name: 'embedded PostgreSQL', run: server.stop });
-      adminUrl = server.url;
-    }
-    const dbName = `crm_bench_webhooks_${process.pid}_${Date.now()}`;
-    const url = (() => {
-      const u = new URL(adminUrl);
-      u.pathname = `/${dbName}`;
-      return u.toString();
-    })();
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    cleanups.push({ name: 'admin pool', run: () => admin.end() });
-    await admin.unsafe(`create database ${dbName}`);
-    cleanups.push({ name: 'database', run: () => admin.unsafe(`drop database if exists ${dbName} with (force)`) });
-    log(`database ${dbName} on ${new URL(adminUrl).host}${embedded ? ' (embedded, fast mode)' : ''}`);
-    await runMigrations(url);
-    const [{ version: pgVersion }] = await admin<{ version: string }[]>`select version()`;
+    const { url, embedded, pgVersion } = await benchDatabase('webhooks', cleanups, log);
 
     // 1. Graphile Worker's own throughput, before anything else runs.
     const noop: Record<string, Awaited<ReturnType<typeof noopThroughput>>> = {};
