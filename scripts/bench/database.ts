@@ -19,7 +19,9 @@ export async function benchDatabase(name: string, cleanups: Cleanup[], log: (lin
     // As root, PostgreSQL runs as its own system user, which must be able to enter the directory.
     chmodSync(dataDir, 0o755);
     log(`starting embedded PostgreSQL in ${dataDir}`);
-    const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true });
+    // BENCH_PG_STATEMENTS=1: per-statement timings (pg_stat_statements), printed by statementReport().
+    const settings = process.env.BENCH_PG_STATEMENTS ? ['shared_preload_libraries=pg_stat_statements'] : [];
+    const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true, settings });
     cleanups.push({ name: 'embedded PostgreSQL', run: server.stop });
     adminUrl = server.url;
   }
@@ -33,6 +35,36 @@ export async function benchDatabase(name: string, cleanups: Cleanup[], log: (lin
   cleanups.push({ name: 'database', run: () => admin.unsafe(`drop database if exists ${dbName} with (force)`) });
   log(`database ${dbName} on ${new URL(adminUrl).host}${embedded ? ' (embedded, fast mode)' : ''}`);
   await runMigrations(url);
+  if (process.env.BENCH_PG_STATEMENTS) {
+    const db = postgres(url, { max: 1, onnotice: () => {} });
+    await db`create extension if not exists pg_stat_statements`;
+    await db.end();
+  }
   const [{ version: pgVersion }] = await admin<{ version: string }[]>`select version()`;
   return { url, embedded, pgVersion };
+}
+
+/** Where the database time went (BENCH_PG_STATEMENTS=1, embedded server only): statements and scanned tables. */
+export async function statementReport(url: string, limit = 12): Promise<string> {
+  if (!process.env.BENCH_PG_STATEMENTS) return '';
+  const db = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await db<{ ms: number; calls: number; mean: number; query: string }[]>`
+      select round(total_exec_time)::int as ms, calls::int, round(mean_exec_time::numeric, 3)::float as mean,
+        regexp_replace(left(query, 160), '[[:space:]]+', ' ', 'g') as query
+      from pg_stat_statements order by total_exec_time desc limit ${limit}`;
+    const tables = await db<{ relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number }[]>`
+      select relname, seq_scan::int, seq_tup_read::int, coalesce(idx_scan, 0)::int as idx_scan
+      from pg_stat_user_tables where seq_tup_read > 10000 order by seq_tup_read desc limit 8`;
+    return [
+      ...rows.map(
+        (r) =>
+          `${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)}× ${String(r.mean).padStart(8)} ${r.query}`,
+      ),
+      'Tables read by sequential scans (more than 10 000 rows):',
+      ...tables.map((t) => `  ${t.relname}: ${t.seq_scan} scans, ${t.seq_tup_read} rows; ${t.idx_scan} index scans`),
+    ].join('\n');
+  } finally {
+    await db.end();
+  }
 }

@@ -22,7 +22,7 @@ import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
-import { benchDatabase } from './database.ts';
+import { benchDatabase, statementReport } from './database.ts';
 import type { ProducerInput, ProducerOutput } from './webhooks-producer.ts';
 
 const { values: args } = parseArgs({
@@ -577,6 +577,8 @@ async function main() {
     const file = join(dir, `webhooks-${result.at.replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`result written to ${file}`);
+    const statements = await statementReport(url);
+    if (statements) console.log(`\nDatabase time by statement (pg_stat_statements):\n${statements}`);
   } finally {
     await cleanup();
     clearTimeout(hardStop);

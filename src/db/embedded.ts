@@ -19,11 +19,18 @@ function releaseSignals() {
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
-/** `fast` turns off durability (fsync): only for throwaway test clusters. */
+/**
+ * `fast` turns off durability (fsync): only for throwaway test clusters. `settings` are extra `-c` server
+ * settings (the benchmarks load pg_stat_statements with them).
+ */
 export async function startEmbeddedPostgres(
   dataDir: string,
   port: number,
-  { fast = false, log = () => {} }: { fast?: boolean; log?: (line: string) => void } = {},
+  {
+    fast = false,
+    log = () => {},
+    settings = [],
+  }: { fast?: boolean; log?: (line: string) => void; settings?: string[] } = {},
 ) {
   const databaseDir = resolve(join(dataDir, 'pg'));
   mkdirSync(dataDir, { recursive: true });
@@ -50,6 +57,7 @@ export async function startEmbeddedPostgres(
       '-c',
       'max_connections=300',
       ...(fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      ...settings.flatMap((setting) => ['-c', setting]),
     ],
     onLog: keep,
     onError: (e) => keep(String(e)),

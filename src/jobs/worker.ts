@@ -7,8 +7,9 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { purgeOldEvents } from '../events/retention.ts';
-import { deliver } from '../webhooks/deliver.task.ts';
-import { fanout } from '../webhooks/fanout.task.ts';
+import { deliverBatch } from '../webhooks/deliver.task.ts';
+import { DELIVERIES_PER_JOB, fanoutEvents } from '../webhooks/fanout.task.ts';
+import { Coalescer } from './coalescer.ts';
 
 /** Deletes rows past their retention, across companies, as the maintenance role. */
 async function purge(sql: Sql, statement: (tx: postgres.TransactionSql) => Promise<unknown>) {
@@ -18,22 +19,28 @@ async function purge(sql: Sql, statement: (tx: postgres.TransactionSql) => Promi
   });
 }
 
-// Job payloads are JSON from the queue: checked, not trusted.
+// Job payloads are JSON from the queue: checked, not trusted. A delivery job carries one delivery (a retry,
+// resend or recovery) or the first attempts of a fan-out to one endpoint.
 const fanoutPayload = z.object({ companyId: z.uuid(), eventId: z.string() });
-const deliverPayload = z.object({
-  companyId: z.uuid(),
-  deliveryId: z.string(),
-  trigger: z.enum(['scheduled', 'manual_resend', 'recovery']),
-});
+const trigger = z.enum(['scheduled', 'manual_resend', 'recovery']);
+const deliverPayload = z.union([
+  z.object({ companyId: z.uuid(), deliveryId: z.string(), trigger }),
+  z.object({ companyId: z.uuid(), deliveryIds: z.array(z.string()).min(1).max(DELIVERIES_PER_JOB), trigger }),
+]);
 
 export function taskList(deps: { sql: Sql; db: Db; config: Config }): TaskList {
   const policy = { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' };
+  // The fan-outs running at the same time are written together, per company.
+  const fanouts = new Coalescer<string, number>((companyId, eventIds) => fanoutEvents(deps.db, companyId, eventIds));
   return {
     webhook_fanout: async (payload) => {
-      await fanout(deps.db, fanoutPayload.parse(payload));
+      const { companyId, eventId } = fanoutPayload.parse(payload);
+      await fanouts.add(companyId, eventId);
     },
     webhook_deliver: async (payload) => {
-      await deliver(deps.db, deliverPayload.parse(payload), { policy });
+      const job = deliverPayload.parse(payload);
+      const deliveryIds = 'deliveryIds' in job ? job.deliveryIds : [job.deliveryId];
+      await deliverBatch(deps.db, { companyId: job.companyId, deliveryIds, trigger: job.trigger }, { policy });
     },
     // Idempotency keys are kept 24 hours (see the contract's Idempotency section).
     purge_idempotency_keys: async () => {

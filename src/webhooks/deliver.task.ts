@@ -1,6 +1,7 @@
-// One delivery attempt: read the delivery, its endpoint and its event (one short transaction, one statement),
-// send with no transaction open, then record the attempt, the delivery's new state, the endpoint's health and
-// — on failure — the next attempt, in a second transaction (one statement on the success path).
+// Delivery attempts: read the deliveries, their endpoint and their events (one short transaction, one
+// statement), send with no transaction open, then record each attempt, its delivery's new state, the
+// endpoint's health and — on failure — the next attempt. Successes are written in batches
+// (record-success.ts); a failure in its own transaction, step by step.
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { sendEmail } from '../channels/email.ts';
 import type { Db } from '../db/client.ts';
@@ -8,10 +9,10 @@ import { users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../
 import { type Tx, withTenant } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 import { serializeEvent } from '../resources/events/serialize.ts';
-import type { DeliverPayload } from './fanout.task.ts';
+import type { DeliverPayload, Trigger } from './fanout.task.ts';
 import { DELIVER_TASK, deliveryJobKey } from './fanout.task.ts';
-import type { PostResult } from './http-post.ts';
 import { tenantStatement } from './pipeline.ts';
+import { type Recording, recordSuccess } from './record-success.ts';
 import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
 import { type EndpointRow, sendSigned } from './send.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
@@ -22,22 +23,71 @@ export type DeliverOutcome = 'gone' | 'skipped' | 'succeeded' | 'retrying' | 'fa
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
+/** One delivery (a retry, a resend, a recovery, or a test's single step). */
 export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOptions): Promise<DeliverOutcome> {
-  const now = opts.now ?? (() => new Date());
   const { companyId, deliveryId, trigger } = payload;
-  // The delivery, its endpoint and its event in one statement (one pipelined transaction).
-  const [row] = await tenantStatement<ReadRow>(
+  const [outcome] = await deliverBatch(db, { companyId, deliveryIds: [deliveryId], trigger }, opts);
+  return outcome ?? 'gone';
+}
+
+/** Requests in flight at once per endpoint within one job. */
+const SENDS_PER_ENDPOINT = 8;
+
+/**
+ * Several deliveries of one company (a fan-out's first attempts): read in one statement, sent to each endpoint
+ * up to SENDS_PER_ENDPOINT at a time (the endpoints in parallel, so a slow one holds back only its own
+ * messages), each recorded as soon as its answer is in. Answers one outcome per id, in order.
+ */
+export async function deliverBatch(
+  db: Db,
+  payload: { companyId: string; deliveryIds: string[]; trigger: Trigger },
+  opts: DeliverOptions,
+): Promise<DeliverOutcome[]> {
+  const { companyId, deliveryIds, trigger } = payload;
+  // The deliveries, their endpoints and their events in one statement (one pipelined transaction).
+  const rows = await tenantStatement<ReadRow>(
     db,
     companyId,
     (sql) => sql`
-      select d.status, d.event_id, e.status as endpoint_status, e.url, e.secret, e.previous_secret,
-        e.previous_secret_expires_at, ev.type as event_type, ev.created_at as event_created_at,
+      select d.id, d.endpoint_id, d.status, d.event_id, e.status as endpoint_status, e.url, e.secret,
+        e.previous_secret, e.previous_secret_expires_at, ev.type as event_type, ev.created_at as event_created_at,
         ev.data::text as event_data
       from webhook_deliveries d
       join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id
       join events ev on ev.company_id = d.company_id and ev.id = d.event_id
-      where d.company_id = ${companyId} and d.id = ${deliveryId}`,
+      where d.company_id = ${companyId} and d.id = any(${deliveryIds}::text[])`,
   );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const outcomes: DeliverOutcome[] = deliveryIds.map(() => 'gone');
+  const perEndpoint = new Map<string, number[]>();
+  for (const [i, id] of deliveryIds.entries()) {
+    const row = byId.get(id);
+    if (row) perEndpoint.set(row.endpoint_id, [...(perEndpoint.get(row.endpoint_id) ?? []), i]);
+  }
+  const send = async (i: number) => {
+    const id = deliveryIds[i] as string;
+    outcomes[i] = await attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts);
+  };
+  await Promise.all([...perEndpoint.values()].map((indexes) => inLanes(indexes, SENDS_PER_ENDPOINT, send)));
+  return outcomes;
+}
+
+/** Runs `work` for every item, at most `lanes` at a time, in the items' order. */
+async function inLanes<T>(items: T[], lanes: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+}
+
+async function attempt(
+  db: Db,
+  { companyId, deliveryId, trigger }: DeliverPayload,
+  row: ReadRow | undefined,
+  opts: DeliverOptions,
+): Promise<DeliverOutcome> {
+  const now = opts.now ?? (() => new Date());
   if (!row) return 'gone';
   // A scheduled retry or a recovery is for a pending delivery only; anything else was settled after the
   // job was queued (a resend succeeded, the endpoint was disabled). A manual resend works in every state.
@@ -56,13 +106,14 @@ export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOpti
     { id: row.event_id, body },
     { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
   );
-  const at = now();
-  const recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at };
+  const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
   if (result.error === null) return recordSuccess(db, recording);
   return withTenant(db, companyId, (tx) => record(tx, recording));
 }
 
 type ReadRow = {
+  id: string;
+  endpoint_id: string;
   status: DeliveryRow['status'];
   event_id: string;
   endpoint_status: EndpointRow['status'];
@@ -129,57 +180,6 @@ function eventBody(companyId: string, row: ReadRow): string {
   return body;
 }
 
-/**
- * A successful attempt in one statement: the delivery read again and locked (while the request was in flight
- * the endpoint may have been deleted, and another attempt of the same delivery — a resend — must not take the
- * same number), the attempt, the delivery's new state and — when it was failing or its last success is more
- * than a second old — the endpoint's health. A success does not lock the endpoint row: successes to one
- * endpoint run concurrently. Same effects as record() for a success.
- */
-async function recordSuccess(db: Db, r: Recording): Promise<DeliverOutcome> {
-  const at = r.at.toISOString();
-  const aSecondBefore = new Date(r.at.getTime() - 1000).toISOString();
-  const [row] = await tenantStatement<{ deliveries: number; endpoints: number }>(
-    db,
-    r.companyId,
-    (sql) => sql`
-      with d as (
-        select id, endpoint_id, event_id, attempt_count from webhook_deliveries
-        where company_id = ${r.companyId} and id = ${r.deliveryId}
-        for update
-      ), e as (
-        select e.id from webhook_endpoints e join d on e.id = d.endpoint_id where e.company_id = ${r.companyId}
-      ), attempt as (
-        insert into webhook_attempts (company_id, id, delivery_id, endpoint_id, event_id, attempt_number, trigger,
-          url, status, status_code, duration_ms, error, response_body, created_at)
-        select ${r.companyId}::uuid, ${prefixedId('wa')}::text, d.id, d.endpoint_id, d.event_id, d.attempt_count + 1,
-          ${r.trigger}::text, ${r.url}::text, 'succeeded', ${r.result.statusCode}::int, ${r.result.durationMs}::int,
-          null, ${r.result.responseBody}::text, ${at}::timestamptz
-        from d join e on e.id = d.endpoint_id
-        returning 1
-      ), delivery as (
-        update webhook_deliveries w
-        set attempt_count = d.attempt_count + 1, last_attempt_at = ${at}::timestamptz,
-          last_status_code = ${r.result.statusCode}::int, status = 'succeeded', next_attempt_at = null,
-          updated_at = app_now()
-        from d join e on e.id = d.endpoint_id
-        where w.company_id = ${r.companyId} and w.id = d.id
-        returning 1
-      ), endpoint as (
-        update webhook_endpoints w set last_success_at = ${at}::timestamptz, failing_since = null
-        from e
-        where w.company_id = ${r.companyId} and w.id = e.id
-          and (w.failing_since is not null or w.last_success_at is null
-            or w.last_success_at < ${aSecondBefore}::timestamptz)
-        returning 1
-      )
-      select (select count(*)::int from d) as deliveries, (select count(*)::int from e) as endpoints`,
-  );
-  // Deleted (with its endpoint) while the request was in flight: nothing is recorded.
-  if (!row || row.deliveries === 0 || row.endpoints === 0) return 'gone';
-  return 'succeeded';
-}
-
 async function findDelivery(tx: Tx, companyId: string, id: string, lock = false): Promise<DeliveryRow | undefined> {
   const query = tx
     .select()
@@ -197,16 +197,6 @@ async function findEndpoint(tx: Tx, companyId: string, id: string, lock = false)
   const [row] = lock ? await query.for('update') : await query;
   return row;
 }
-
-type Recording = {
-  companyId: string;
-  deliveryId: string;
-  /** The address the request went to (the endpoint's url when it was read). */
-  url: string;
-  trigger: DeliverPayload['trigger'];
-  result: PostResult;
-  at: Date;
-};
 
 async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
   // Read again, locked: while the request was in flight the endpoint may have been disabled, deleted or have

@@ -1,97 +1,103 @@
-// Fan-out of one event: one delivery per active endpoint that subscribed to its type and whose creator may
-// read it, each with its delivery job, in one transaction.
-import { sql } from 'drizzle-orm';
+// Fan-out: one delivery per active endpoint that subscribed to the event's type and whose creator may read
+// it (logged as failed for a disabled endpoint, so Recover can send it later). The fan-out jobs that run at
+// the same time are handled together (src/jobs/coalescer.ts): per company one statement reads the targets
+// of all their events and one writes all the deliveries and queues their first-attempt jobs — one job per
+// DELIVERIES_PER_JOB deliveries (all endpoints: the delivery task sends to each endpoint in parallel, so a
+// slow endpoint holds back only its own messages), queued with one add_jobs call (one notification).
+
 import type { Db } from '../db/client.ts';
-import { withTenant } from '../db/tenant.ts';
 import type { FanoutPayload } from '../events/record.ts';
 import { prefixedId } from '../ids.ts';
 import { tenantStatement } from './pipeline.ts';
 
 export const DELIVER_TASK = 'webhook_deliver';
-export type DeliverPayload = {
-  companyId: string;
-  deliveryId: string;
-  trigger: 'scheduled' | 'manual_resend' | 'recovery';
-};
+export type Trigger = 'scheduled' | 'manual_resend' | 'recovery';
+/** A job of one delivery: a retry, a resend or a recovery. */
+export type DeliverPayload = { companyId: string; deliveryId: string; trigger: Trigger };
+/** The first attempts of several deliveries, queued by a fan-out. */
+export type DeliverBatchPayload = { companyId: string; deliveryIds: string[]; trigger: 'scheduled' };
+
+/** The most first attempts one job carries: bounds a job's run time and the size of its statements. */
+export const DELIVERIES_PER_JOB = 100;
 
 /**
- * The job key of a delivery's scheduled attempts and of its recovery: queuing one replaces a job of the same
+ * The job key of a delivery's scheduled retries and of its recovery: queuing one replaces a job of the same
  * delivery that has not started, so a retry left over from before the endpoint was disabled cannot revive
  * the old schedule after a recovery. A manual resend has no key: it must leave the retry schedule alone.
  */
 export const DELIVERY_JOB_KEY_PREFIX = `${DELIVER_TASK}:`;
 export const deliveryJobKey = (deliveryId: string): string => `${DELIVERY_JOB_KEY_PREFIX}${deliveryId}`;
 
-/** Delivery ids made up front for the one-statement fan-out; a company has at most 10 endpoints. */
-const IDS_UP_FRONT = 10;
-
+/** Fans out one event; answers the number of deliveries queued for sending. */
 export async function fanout(db: Db, payload: FanoutPayload): Promise<number> {
-  const { companyId, eventId } = payload;
-  const ids = Array.from({ length: IDS_UP_FRONT }, () => prefixedId('wd'));
-  // The same as fanoutInSteps, in one statement (one pipelined transaction) for up to IDS_UP_FRONT endpoints.
-  const [row] = await tenantStatement<{ targets: number; queued: number }>(
+  const [queued] = await fanoutEvents(db, payload.companyId, [payload.eventId]);
+  return queued ?? 0;
+}
+
+type Target = { event_id: string; endpoint_id: string; event_type: string; active: boolean };
+
+/**
+ * Fans out several events of one company; answers per event the number of deliveries queued for sending.
+ * Safe to run again for the same event (a job retried after a crash): a delivery exists once per event and
+ * endpoint, and only newly made ones are queued.
+ */
+export async function fanoutEvents(db: Db, companyId: string, eventIds: string[]): Promise<number[]> {
+  const targets = await tenantStatement<Target>(
     db,
     companyId,
     (sql) => sql`
-      with targets as (
-        select e.id as endpoint_id, ev.type as event_type, e.status = 'active' as active,
-          (row_number() over ())::int as n
-        from webhook_endpoints e
-        join events ev on ev.company_id = e.company_id and ev.id = ${eventId}
-        where e.company_id = ${companyId}
-          and e.created_at <= ev.created_at
-          and (ev.type = any(e.events) or '*' = any(e.events))
-          and ev.scope = any(e.scopes)
-      ), inserted as (
-        insert into webhook_deliveries (company_id, id, endpoint_id, event_id, event_type, status, next_attempt_at)
-        select ${companyId}::uuid, (${ids}::text[])[t.n], t.endpoint_id, ${eventId}::text, t.event_type,
-          case when t.active then 'pending' else 'failed' end, case when t.active then now() end
-        from targets t
-        where t.n <= ${IDS_UP_FRONT}::int
-        on conflict (company_id, event_id, endpoint_id) do nothing
-        returning id, status
-      ), queued as (
-        select app_queue_job(${DELIVER_TASK}::text,
-          json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'scheduled'),
-          null, ${DELIVERY_JOB_KEY_PREFIX}::text || id)
-        from inserted where status = 'pending'
-      )
-      select (select count(*)::int from targets) as targets, (select count(*)::int from queued) as queued`,
-  );
-  const queued = row?.queued ?? 0;
-  // More endpoints than ids: the rest step by step (deliveries already made are kept: on conflict do nothing).
-  if ((row?.targets ?? 0) > IDS_UP_FRONT) return queued + (await fanoutInSteps(db, payload));
-  return queued;
-}
-
-async function fanoutInSteps(db: Db, { companyId, eventId }: FanoutPayload): Promise<number> {
-  return withTenant(db, companyId, async (tx) => {
-    // A disabled endpoint gets its message logged as failed, without an attempt, so Recover can send it later.
-    const targets = await tx.execute<{ endpoint_id: string; event_type: string; active: boolean }>(sql`
-      select e.id as endpoint_id, ev.type as event_type, e.status = 'active' as active
-      from webhook_endpoints e
-      join events ev on ev.company_id = e.company_id and ev.id = ${eventId}
-      where e.company_id = ${companyId}
+      select ev.id as event_id, e.id as endpoint_id, ev.type as event_type, e.status = 'active' as active
+      from events ev
+      join webhook_endpoints e on e.company_id = ev.company_id
+      where ev.company_id = ${companyId} and ev.id = any(${eventIds}::text[])
         -- An endpoint created after the event (while its fan-out job waited) did not subscribe to it.
         and e.created_at <= ev.created_at
         and (ev.type = any(e.events) or '*' = any(e.events))
-        and ev.scope = any(e.scopes)`);
-    if (targets.length === 0) return 0;
-    const values = targets.map(
-      (t) =>
-        sql`(${companyId}::uuid, ${prefixedId('wd')}, ${t.endpoint_id}, ${eventId}, ${t.event_type}, ${t.active ? 'pending' : 'failed'}, ${t.active ? sql`now()` : null}::timestamptz)`,
-    );
-    const queued = await tx.execute(sql`
-      with inserted as (
+        and ev.scope = any(e.scopes)
+      order by ev.id, e.id`,
+  );
+  if (targets.length === 0) return eventIds.map(() => 0);
+  // One JSON parameter: the deliveries to make (a disabled endpoint's is logged as failed at once).
+  const input = targets.map((t) => ({
+    id: prefixedId('wd'),
+    endpoint_id: t.endpoint_id,
+    event_id: t.event_id,
+    event_type: t.event_type,
+    status: t.active ? 'pending' : 'failed',
+  }));
+  const [row] = await tenantStatement<{ per_event: Record<string, number> }>(
+    db,
+    companyId,
+    (sql) => sql`
+      with input as (
+        select * from json_to_recordset(${JSON.stringify(input)}::json)
+          as t(id text, endpoint_id text, event_id text, event_type text, status text)
+      ), inserted as (
         insert into webhook_deliveries (company_id, id, endpoint_id, event_id, event_type, status, next_attempt_at)
-        values ${sql.join(values, sql`, `)}
+        select ${companyId}::uuid, i.id, i.endpoint_id, i.event_id, i.event_type, i.status,
+          case when i.status = 'pending' then now() end
+        from input i
+        -- An endpoint deleted since the targets were read gets nothing.
+        join webhook_endpoints e on e.company_id = ${companyId} and e.id = i.endpoint_id
+        order by i.id
         on conflict (company_id, event_id, endpoint_id) do nothing
-        returning id, status
+        returning id, endpoint_id, event_id, status
+      ), pending as (
+        select id, endpoint_id, event_id,
+          (row_number() over (order by endpoint_id, id) - 1) / ${DELIVERIES_PER_JOB}::int as chunk
+        from inserted where status = 'pending'
+      ), jobs as (
+        select json_build_object('companyId', ${companyId}::text, 'deliveryIds', json_agg(id order by endpoint_id, id),
+          'trigger', 'scheduled') as payload, chunk
+        from pending group by chunk
+      ), queued as (
+        select app_queue_jobs(array_agg(${DELIVER_TASK}::text order by chunk), array_agg(payload order by chunk))
+        from jobs
       )
-      select app_queue_job(${DELIVER_TASK},
-        json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'scheduled'),
-        null, ${DELIVERY_JOB_KEY_PREFIX} || id)
-      from inserted where status = 'pending'`);
-    return queued.length;
-  });
+      select (select count(*) from queued) as queued,
+        coalesce((select json_object_agg(event_id, n)
+          from (select event_id, count(*)::int as n from pending group by event_id) p), '{}'::json) as per_event`,
+  );
+  const perEvent = row?.per_event ?? {};
+  return eventIds.map((id) => perEvent[id] ?? 0);
 }

@@ -4,7 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { afterAll } from 'vitest';
 import { FANOUT_TASK } from '../../../src/events/record.ts';
-import { type DeliverOptions, deliver } from '../../../src/webhooks/deliver.task.ts';
+import { type DeliverOptions, deliverBatch } from '../../../src/webhooks/deliver.task.ts';
 import { DELIVER_TASK, type DeliverPayload, fanout } from '../../../src/webhooks/fanout.task.ts';
 import { newSecret } from '../../../src/webhooks/sign.ts';
 import type { TestApi } from '../../harness/api.ts';
@@ -94,8 +94,12 @@ export async function queuedJobs(api: TestApi): Promise<Job[]> {
 export const jobsOf = async (api: TestApi, companyId: string) =>
   (await queuedJobs(api)).filter((j) => j.payload.companyId === companyId);
 
+/** The delivery jobs that carry this delivery (alone, or among a fan-out's first attempts). */
 export const deliverJobsOf = async (api: TestApi, deliveryId: string) =>
-  (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.deliveryId === deliveryId);
+  (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && idsOf(j.payload).includes(deliveryId));
+
+const idsOf = (payload: Record<string, unknown>): string[] =>
+  Array.isArray(payload.deliveryIds) ? payload.deliveryIds.map(String) : [String(payload.deliveryId)];
 
 /**
  * Runs the queued webhook jobs of one company due at `now` (default: the real time at each step) again and
@@ -121,18 +125,14 @@ export async function runDueJobs(
     if (job.task === FANOUT_TASK) {
       await fanout(api.db, { companyId, eventId: String(job.payload.eventId) });
     } else {
-      const payload: DeliverPayload = {
-        companyId,
-        deliveryId: String(job.payload.deliveryId),
-        trigger: triggerOf(job.payload.trigger),
-      };
+      const payload = { companyId, deliveryIds: idsOf(job.payload), trigger: triggerOf(job.payload.trigger) };
       outcomes.push(
-        await deliver(api.db, payload, {
+        ...(await deliverBatch(api.db, payload, {
           policy: opts.policy ?? { allowPrivate: true },
           now: () => now,
           lookup: opts.lookup,
           timeoutMs: opts.timeoutMs,
-        }),
+        })),
       );
     }
     await api.sql`delete from graphile_worker._private_jobs where id = ${job.id}`;
