@@ -20,6 +20,48 @@ const SORTS = { created_at: customers.createdAt, updated_at: customers.updatedAt
 
 const searchText = sql`customer_search_text(${customers.name}, ${customers.email}, ${customers.companyName}, ${customers.phone})`;
 
+/** The rows a search first reads in the page's order before it asks the trigram index (see searchCondition). */
+const SEARCH_HEAD = 500;
+/** Up to this many matches in the company, a search is answered through the trigram index; above, by the scan. */
+const SEARCH_CANDIDATES = 1000;
+
+/**
+ * The `q` condition. A customer matches by a substring of its search text (LIKE, wildcards escaped) or by a
+ * typo-tolerant word match: pg_trgm word similarity of at least 0.5 (`q <% text` at threshold 0.5; pg_trgm's
+ * default 0.6 misses two swapped letters in a short word, 'jansne' ~ 'jansen' scores 0.57).
+ *
+ * Under row-level security the trigram index customers_search cannot serve this condition (its operators are
+ * not leakproof): evaluated on the rows, the condition makes a rare term read every row of the company. The
+ * ordered scan is still the fastest for a common term, as it stops at the page's last row, so:
+ * - one statement reads the first SEARCH_HEAD rows of the page (same filters, cursor and order). When they
+ *   hold the whole page (take matches, or they are all the rows), the condition is evaluated on the rows;
+ * - otherwise the same statement asks app_search_customers (drizzle/0010), which runs the same condition for
+ *   this tenant through the index, past the policy, and proposes the ids; the rows are still read under the
+ *   policy (`id = any(ids)`). Past SEARCH_CANDIDATES matches the term is common after all: the rows are scanned;
+ * - a q without three letters or digits in a row gives the index no trigram to look up: the rows are scanned.
+ * Every path gives the same rows; only the cost differs.
+ */
+async function searchCondition(
+  tx: Tx,
+  filters: { q: string; like: string },
+  page: { conditions: (SQL | undefined)[]; orderBy: SQL[]; take: number },
+): Promise<SQL> {
+  const { q, like } = filters;
+  const scanned = sql`(${searchText} like ${like} or word_similarity(${q}, ${searchText}) >= 0.5)`;
+  if (!/[\p{L}\p{N}]{3}/u.test(q)) return scanned;
+  // The array is an init plan, computed only when the CASE takes that branch (and once: materialized).
+  const [found] = await tx.execute<{ ids: string | null; n: number | null }>(sql`
+    with s as materialized (
+      select case when head.n < ${SEARCH_HEAD} or head.hits >= ${page.take} then null
+                  else array(select app_search_customers(${q}, ${like}, ${SEARCH_CANDIDATES + 1})) end as ids
+      from (select count(*) as n, count(*) filter (where hit) as hits
+            from (select ${scanned} as hit from ${customers} where ${and(...page.conditions)}
+                  order by ${sql.join(page.orderBy, sql`, `)} limit ${SEARCH_HEAD}) h) head)
+    select ids::text as ids, cardinality(ids) as n from s`);
+  if (found.ids === null || found.n === null || found.n > SEARCH_CANDIDATES) return scanned;
+  return sql`${customers.id} = any(${found.ids}::uuid[])`;
+}
+
 export async function listCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
   const plan = keyset(page, SORTS, customers.id);
   const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), plan.where];
@@ -28,13 +70,9 @@ export async function listCustomers(tx: Tx, companyId: string, page: PageRequest
   if (filters.email) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
   if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
   if (filters.q) {
-    // Substring (trigram-indexed ILIKE) or a typo-tolerant word match (<%), both served by customers_search.
     const q = filters.q.toLowerCase();
     const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    conditions.push(sql`(${searchText} like ${like} or ${q} <% ${searchText})`);
-    // pg_trgm's default word-similarity threshold (0.6) misses two swapped letters in a short word
-    // ('jansne' ~ 'jansen' scores 0.57); 0.5 catches them without matching unrelated words.
-    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', '0.5', true)`);
+    conditions.push(await searchCondition(tx, { q, like }, { conditions, orderBy: plan.orderBy, take: plan.take }));
   }
   const rows = await tx
     .select()
