@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     burst: { type: 'string', default: '5000' },
     'noop-jobs': { type: 'string', default: '20000' },
     'drain-seconds': { type: 'string', default: '30' },
+    history: { type: 'string', default: '30000' },
     'burst-drain-seconds': { type: 'string', default: '60' },
     'skip-default-noop': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -40,7 +41,8 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(`usage: npm run bench:webhooks -- [--rate 200] [--seconds 20] [--producers 8] [--burst 5000]
-       [--noop-jobs 20000] [--drain-seconds 30] [--burst-drain-seconds 60] [--skip-default-noop]`);
+       [--noop-jobs 20000] [--drain-seconds 30] [--burst-drain-seconds 60] [--skip-default-noop]
+       [--history 30000]`);
   process.exit(0);
 }
 const int = (name: string, value: string | undefined, min: number) => {
@@ -55,6 +57,7 @@ const opts = {
   burst: int('burst', args.burst, 0),
   noopJobs: int('noop-jobs', args['noop-jobs'], 0),
   drainSeconds: int('drain-seconds', args['drain-seconds'], 1),
+  history: int('history', args.history, 0),
   burstDrainSeconds: int('burst-drain-seconds', args['burst-drain-seconds'], 1),
   defaultNoop: !args['skip-default-noop'],
 };
@@ -297,6 +300,39 @@ function activitySampler(url: string) {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * A live service has history: `n` events of the past 29 days, each delivered to the three endpoints with one
+ * successful attempt, then ANALYZE — so the planner works from statistics of tables that have rows, as in
+ * production, not from the empty tables of a new database (whose plans can read a whole index per lookup).
+ */
+async function seedHistory(url: string, companyId: string, n: number, data: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql`
+      insert into events (company_id, id, type, scope, customer_id, data, created_at)
+      select ${companyId}::uuid, 'evt_hist' || lpad(g::text, 14, '0'), 'customer.updated', 'customers.read', null,
+        ${data}::jsonb, now() - interval '29 days' + (g * interval '29 days' / ${n}::int)
+      from generate_series(1, ${n}::int) g`;
+    await sql`
+      insert into webhook_deliveries (company_id, id, endpoint_id, event_id, event_type, status, attempt_count,
+        last_attempt_at, last_status_code, created_at, updated_at)
+      select ev.company_id, 'wd_hist' || substr(ev.id, 9) || e.id, e.id, ev.id, ev.type, 'succeeded', 1,
+        ev.created_at, 204, ev.created_at, ev.created_at
+      from events ev join webhook_endpoints e on e.company_id = ev.company_id
+      where ev.company_id = ${companyId} and ev.id like 'evt_hist%'`;
+    await sql`
+      insert into webhook_attempts (company_id, id, delivery_id, endpoint_id, event_id, attempt_number, trigger, url,
+        status, status_code, duration_ms, created_at)
+      select d.company_id, 'wa_hist' || substr(d.id, 8), d.id, d.endpoint_id, d.event_id, 1, 'scheduled', e.url,
+        'succeeded', 204, 2, d.created_at
+      from webhook_deliveries d join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id
+      where d.company_id = ${companyId}`;
+    await sql`analyze`;
+  } finally {
+    await sql.end();
+  }
+}
+
 async function main() {
   const started = Date.now();
   const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
@@ -363,6 +399,10 @@ async function main() {
       return row;
     });
     const object = serializeCustomer(customer);
+    if (opts.history > 0) {
+      log(`history: ${opts.history} past events with their deliveries and attempts, then ANALYZE`);
+      await seedHistory(url, company.id, opts.history, JSON.stringify({ object }));
+    }
     const emit = (tx: Parameters<Parameters<typeof withTenant>[2]>[0]) =>
       recordEvent(tx, company.id, {
         type: 'customer.updated',

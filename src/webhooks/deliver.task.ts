@@ -3,6 +3,7 @@
 // endpoint's health and — on failure — the next attempt. Successes are written in batches
 // (record-success.ts); a failure in its own transaction, step by step.
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { sendEmail } from '../channels/email.ts';
 import type { Db } from '../db/client.ts';
 import { users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
@@ -30,13 +31,30 @@ export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOpti
   return outcome ?? 'gone';
 }
 
-/** Requests in flight at once per endpoint within one job. */
-const SENDS_PER_ENDPOINT = 8;
+/**
+ * Requests in flight at once to one endpoint, across all jobs of this process: a receiver gets at most this
+ * many connections from us (kept alive: below the agents' MAX_FREE_SOCKETS), and a request's 10-second limit
+ * starts when it is sent, not while it waits for its turn. First come, first sent.
+ */
+const SENDS_PER_ENDPOINT = 16;
+const endpointLimits = new Map<string, LimitFunction>();
+
+function sendInTurn<T>(endpointId: string, send: () => Promise<T>): Promise<T> {
+  let limit = endpointLimits.get(endpointId);
+  if (!limit) {
+    limit = pLimit(SENDS_PER_ENDPOINT);
+    endpointLimits.set(endpointId, limit);
+  }
+  const used = limit;
+  return used(send).finally(() => {
+    if (used.activeCount === 0 && used.pendingCount === 0) endpointLimits.delete(endpointId);
+  });
+}
 
 /**
- * Several deliveries of one company (a fan-out's first attempts): read in one statement, sent to each endpoint
- * up to SENDS_PER_ENDPOINT at a time (the endpoints in parallel, so a slow one holds back only its own
- * messages), each recorded as soon as its answer is in. Answers one outcome per id, in order.
+ * Several deliveries of one company (a fan-out's first attempts): read in one statement, sent in the order of
+ * the ids (each endpoint in turn, see SENDS_PER_ENDPOINT; a slow endpoint holds back only its own messages),
+ * each recorded as soon as its answer is in. Answers one outcome per id, in order.
  */
 export async function deliverBatch(
   db: Db,
@@ -58,27 +76,7 @@ export async function deliverBatch(
       where d.company_id = ${companyId} and d.id = any(${deliveryIds}::text[])`,
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const outcomes: DeliverOutcome[] = deliveryIds.map(() => 'gone');
-  const perEndpoint = new Map<string, number[]>();
-  for (const [i, id] of deliveryIds.entries()) {
-    const row = byId.get(id);
-    if (row) perEndpoint.set(row.endpoint_id, [...(perEndpoint.get(row.endpoint_id) ?? []), i]);
-  }
-  const send = async (i: number) => {
-    const id = deliveryIds[i] as string;
-    outcomes[i] = await attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts);
-  };
-  await Promise.all([...perEndpoint.values()].map((indexes) => inLanes(indexes, SENDS_PER_ENDPOINT, send)));
-  return outcomes;
-}
-
-/** Runs `work` for every item, at most `lanes` at a time, in the items' order. */
-async function inLanes<T>(items: T[], lanes: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+  return Promise.all(deliveryIds.map((id) => attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts)));
 }
 
 async function attempt(
@@ -101,10 +99,12 @@ async function attempt(
     previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
   };
   const body = eventBody(companyId, row);
-  const result = await sendSigned(
-    endpoint,
-    { id: row.event_id, body },
-    { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
+  const result = await sendInTurn(row.endpoint_id, () =>
+    sendSigned(
+      endpoint,
+      { id: row.event_id, body },
+      { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
+    ),
   );
   const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
   if (result.error === null) return recordSuccess(db, recording);
