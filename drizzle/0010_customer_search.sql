@@ -5,10 +5,14 @@
 -- The index now starts with company_id (btree_gin gives uuid a GIN operator class): a search looks up only
 -- its own company's entries, so what it costs does not grow with the other companies' customers. Built
 -- under a new name and swapped, so reads go on while it is built (writes to customers wait).
+-- fastupdate off: new entries go straight into the index instead of a pending list that every search must
+-- read in full until VACUUM merges it (measured: 220 ms instead of 27 ms for a search after 200k inserts, and
+-- 1 s for a term without matches). A write to customers pays for it once, not every search after it.
 CREATE EXTENSION IF NOT EXISTS btree_gin;
 --> statement-breakpoint
 CREATE INDEX customers_search_by_company ON customers
-  USING gin (company_id, customer_search_text(name, email, company_name, phone) gin_trgm_ops);
+  USING gin (company_id, customer_search_text(name, email, company_name, phone) gin_trgm_ops)
+  WITH (fastupdate = off);
 --> statement-breakpoint
 DROP INDEX IF EXISTS customers_search;
 --> statement-breakpoint
