@@ -3,13 +3,14 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config.ts';
-import { createDb } from './db/client.ts';
+import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
 import { AUTH_FAILURE_WINDOWS, KEY_WINDOWS, RateLimits } from './http/rate-limit.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
   const log = pino({ level: config.LOG_LEVEL });
   const { sql, db } = createDb(databaseUrl, 20);
+  const tenantSql = createTenantPool(databaseUrl, 10);
   const keys = new KeyStore(sql);
   await keys.listen();
   // Several API nodes share their counters through Redis; one node keeps them in memory.
@@ -18,6 +19,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     config,
     sql,
     db,
+    tenantSql,
     keys,
     keyLimits: new RateLimits(KEY_WINDOWS, 'key', redis),
     authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
@@ -25,7 +27,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     close: async () => {
       await keys.close();
       redis?.disconnect();
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), tenantSql.end({ timeout: 5 })]);
     },
   };
 }

@@ -9,6 +9,8 @@ export type Deps = {
   config: Config;
   sql: Sql;
   db: Db;
+  /** Sessions as app_api, for readAsTenant's one-statement reads (src/db/client.ts createTenantPool). */
+  tenantSql: Sql;
   keys: KeyStore;
   keyLimits: RateLimits;
   authFailureLimits: RateLimits;

@@ -98,12 +98,12 @@ export async function findCustomer(tx: Tx, companyId: string, id: string): Promi
   return row;
 }
 
-/** The statement of readCustomer, built once: its text never changes, only its two uuids. */
+/** The statement of readCustomer, built once: its text never changes, only its two parameters. */
 let readCustomerStatement: string | undefined;
 
 /** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
 export async function readCustomer(
-  deps: { db: Db; sql: Sql },
+  deps: { db: Db; tenantSql: Sql },
   companyId: string,
   id: string,
 ): Promise<CustomerRow | undefined> {
@@ -112,7 +112,7 @@ export async function readCustomer(
     .from(customers)
     .where(and(eq(customers.companyId, sql.placeholder('companyId')), eq(customers.id, sql.placeholder('id'))))
     .toSQL().sql;
-  const [row] = await readAsTenant(deps.sql, companyId, customers, {
+  const [row] = await readAsTenant(deps.tenantSql, companyId, customers, {
     sql: readCustomerStatement,
     params: [companyId, id],
   });
