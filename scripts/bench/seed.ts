@@ -1,7 +1,7 @@
 // Seeds a benchmark database fast, as the superuser (past row-level security), with set-based INSERT …
 // SELECT over generate_series: companies with an API key each, customers with realistic-looking names,
 // e-mail addresses, phone numbers and company names spread over two years, a note for about every other
-// customer, a pipeline stage and a deal for every fifth customer (when the deals table exists); then ANALYZE.
+// customer, a pipeline stage and a deal for every fifth customer (when the deals table exists); then VACUUM ANALYZE.
 import type postgres from 'postgres';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import type { Db } from '../../src/db/client.ts';
@@ -174,7 +174,13 @@ export async function seed(sql: postgres.Sql, db: Db, totalCustomers: number): P
     from generate_series(1, $2::int) g,
          lateral (select (${array(FIRST)})[1 + g % ${FIRST.length}] as first) f,
          lateral (select (${array(LAST)})[1 + (g / ${FIRST.length}) % ${LAST.length}] as last) l`;
+  // The trigram index (fastupdate off) would be updated row by row: dropped for the bulk load and built again
+  // from its own definition, as CREATE INDEX on a filled table does (60 s -> 15 s for 200k customers).
+  const [search] = await sql<{ indexdef: string }[]>`
+    select indexdef from pg_indexes where schemaname = 'public' and indexname = 'customers_search'`;
+  if (search) await sql`drop index customers_search`;
   for (const company of companies) await sql.unsafe(insertCustomers, [company.id, company.customers]);
+  if (search) await sql.unsafe(search.indexdef);
 
   await sql.unsafe(`
     insert into notes (company_id, id, parent_type, customer_id, content, is_important, created_at, updated_at)
@@ -200,7 +206,8 @@ export async function seed(sql: postgres.Sql, db: Db, totalCustomers: number): P
       from customers c join pipeline_stages s on s.company_id = c.company_id
       where abs(hashtext(c.id::text)) % 5 = 0`);
   }
-  await sql.unsafe('analyze');
+  // VACUUM too: a live database is vacuumed; without it autovacuum starts on the fresh rows during the runs.
+  await sql.unsafe('vacuum analyze');
   const counts: Record<string, number> = {};
   for (const table of ['customers', 'notes', ...(deals ? ['deals'] : [])]) {
     const [{ n }] = await sql.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`);

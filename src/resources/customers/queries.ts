@@ -21,7 +21,7 @@ const SORTS = { created_at: customers.createdAt, updated_at: customers.updatedAt
 const searchText = sql`customer_search_text(${customers.name}, ${customers.email}, ${customers.companyName}, ${customers.phone})`;
 
 /** The rows a search first reads in the page's order before it asks the trigram index (see searchCondition). */
-const SEARCH_HEAD = 500;
+const SEARCH_HEAD = 200;
 /** Up to this many matches in the company, a search is answered through the trigram index; above, by the scan. */
 const SEARCH_CANDIDATES = 1000;
 /**
