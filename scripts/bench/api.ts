@@ -25,7 +25,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '50' },
-    'single-seconds': { type: 'string', default: '3' },
+    'single-seconds': { type: 'string', default: '5' },
     customers: { type: 'string', default: '200000' },
     soak: { type: 'string', default: '0' },
     only: { type: 'string' },
@@ -35,7 +35,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log(`usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 50] [--single-seconds 3]
+  console.log(`usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 50] [--single-seconds 5]
        [--customers 200000] [--soak 300] [--only ${SCENARIOS.join(',')}] [--label text] [--profile]`);
   process.exit(0);
 }
