@@ -1852,6 +1852,7 @@ export const getMe = createRoute({
   tags: ['Key'],
   summary: 'Get the API key in use',
   security: [{ ApiKey: [] }],
+  request: { query: z.strictObject({}) },
   responses: {
     200: { description: 'The key in use.', content: { 'application/json': { schema: ApiKeyEnvelopeSchema } } },
     401: {
@@ -1886,6 +1887,7 @@ export const getCompany = createRoute({
   tags: ['Company'],
   summary: 'Get the company',
   security: [{ ApiKey: [] }],
+  request: { query: z.strictObject({}) },
   responses: {
     200: { description: 'The company.', content: { 'application/json': { schema: CompanyEnvelopeSchema } } },
     401: {
@@ -2018,6 +2020,7 @@ export const createCustomer = createRoute({
   summary: 'Create a lead',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -2076,7 +2079,7 @@ export const getCustomer = createRoute({
   tags: ['Customers'],
   summary: 'Get a customer',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ customer: z.uuid() }) },
+  request: { params: z.object({ customer: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The customer.', content: { 'application/json': { schema: CustomerEnvelopeSchema } } },
     401: {
@@ -2117,6 +2120,7 @@ export const updateCustomer = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ customer: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: CustomerUpdateSchema } } },
   },
@@ -2172,6 +2176,7 @@ export const convertCustomer = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ customer: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
   },
   responses: {
@@ -2326,6 +2331,7 @@ export const createCustomerNote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ customer: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -2390,6 +2396,7 @@ export const updateCustomerNote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ customer: z.uuid(), note: z.uuid() }),
+    query: z.strictObject({}),
     body: { required: true, content: { 'application/json': { schema: NoteUpdateSchema } } },
   },
   responses: {
@@ -2438,7 +2445,7 @@ export const deleteCustomerNote = createRoute({
   tags: ['Notes'],
   summary: "Delete a customer's note",
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ customer: z.uuid(), note: z.uuid() }) },
+  request: { params: z.object({ customer: z.uuid(), note: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The note is deleted.', content: { 'application/json': { schema: DeletedEnvelopeSchema } } },
     401: {
@@ -2546,6 +2553,7 @@ export const createDeal = createRoute({
   summary: 'Create a deal',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -2604,7 +2612,7 @@ export const getDeal = createRoute({
   tags: ['Deals'],
   summary: 'Get a deal',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ deal: z.uuid() }) },
+  request: { params: z.object({ deal: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The deal.', content: { 'application/json': { schema: DealEnvelopeSchema } } },
     401: {
@@ -2645,6 +2653,7 @@ export const updateDeal = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ deal: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: DealUpdateSchema } } },
   },
@@ -2700,6 +2709,7 @@ export const moveDeal = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ deal: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: DealMoveSchema } } },
   },
@@ -2760,6 +2770,7 @@ export const winDeal = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ deal: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: false, content: { 'application/json': { schema: DealWinSchema } } },
   },
@@ -2820,6 +2831,7 @@ export const loseDeal = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ deal: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: false, content: { 'application/json': { schema: DealLoseSchema } } },
   },
@@ -2878,7 +2890,11 @@ export const archiveDeal = createRoute({
   tags: ['Deals'],
   summary: 'Archive a deal',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ deal: z.uuid() }), headers: z.object({ 'if-match': z.string().max(64).optional() }) },
+  request: {
+    params: z.object({ deal: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: { description: 'The archived deal.', content: { 'application/json': { schema: DealEnvelopeSchema } } },
     401: {
@@ -2925,7 +2941,11 @@ export const unarchiveDeal = createRoute({
   tags: ['Deals'],
   summary: 'Unarchive a deal',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ deal: z.uuid() }), headers: z.object({ 'if-match': z.string().max(64).optional() }) },
+  request: {
+    params: z.object({ deal: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: {
       description: 'The deal, back on the board.',
@@ -3028,6 +3048,7 @@ export const createDealNote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ deal: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -3092,6 +3113,7 @@ export const updateDealNote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ deal: z.uuid(), note: z.uuid() }),
+    query: z.strictObject({}),
     body: { required: true, content: { 'application/json': { schema: NoteUpdateSchema } } },
   },
   responses: {
@@ -3140,7 +3162,7 @@ export const deleteDealNote = createRoute({
   tags: ['Notes'],
   summary: "Delete a deal's note",
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ deal: z.uuid(), note: z.uuid() }) },
+  request: { params: z.object({ deal: z.uuid(), note: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The note is deleted.', content: { 'application/json': { schema: DeletedEnvelopeSchema } } },
     401: {
@@ -3283,7 +3305,7 @@ export const getConversation = createRoute({
   tags: ['Conversations'],
   summary: 'Get a conversation',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ conversation: z.uuid() }) },
+  request: { params: z.object({ conversation: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The conversation.', content: { 'application/json': { schema: ConversationEnvelopeSchema } } },
     401: {
@@ -3378,6 +3400,7 @@ export const createConversationMessage = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ conversation: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -3443,7 +3466,7 @@ export const closeConversation = createRoute({
   tags: ['Conversations'],
   summary: 'Close a conversation',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ conversation: z.uuid() }) },
+  request: { params: z.object({ conversation: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: {
       description: 'The closed conversation.',
@@ -3489,7 +3512,7 @@ export const reopenConversation = createRoute({
   tags: ['Conversations'],
   summary: 'Reopen a conversation',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ conversation: z.uuid() }) },
+  request: { params: z.object({ conversation: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: {
       description: 'The reopened conversation.',
@@ -3593,6 +3616,7 @@ export const createTask = createRoute({
   summary: 'Create a task',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -3651,7 +3675,7 @@ export const getTask = createRoute({
   tags: ['Tasks'],
   summary: 'Get a task',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ task: z.uuid() }) },
+  request: { params: z.object({ task: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The task.', content: { 'application/json': { schema: TaskEnvelopeSchema } } },
     401: {
@@ -3692,6 +3716,7 @@ export const updateTask = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ task: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: TaskUpdateSchema } } },
   },
@@ -3747,6 +3772,7 @@ export const moveTask = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ task: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: TaskMoveSchema } } },
   },
@@ -3800,7 +3826,11 @@ export const completeTask = createRoute({
   tags: ['Tasks'],
   summary: 'Complete a task',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ task: z.uuid() }), headers: z.object({ 'if-match': z.string().max(64).optional() }) },
+  request: {
+    params: z.object({ task: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: { description: 'The completed task.', content: { 'application/json': { schema: TaskEnvelopeSchema } } },
     401: {
@@ -3847,7 +3877,11 @@ export const reopenTask = createRoute({
   tags: ['Tasks'],
   summary: 'Reopen a task',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ task: z.uuid() }), headers: z.object({ 'if-match': z.string().max(64).optional() }) },
+  request: {
+    params: z.object({ task: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: { description: 'The reopened task.', content: { 'application/json': { schema: TaskEnvelopeSchema } } },
     401: {
@@ -3894,7 +3928,11 @@ export const cancelTask = createRoute({
   tags: ['Tasks'],
   summary: 'Cancel a task',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ task: z.uuid() }), headers: z.object({ 'if-match': z.string().max(64).optional() }) },
+  request: {
+    params: z.object({ task: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: { description: 'The cancelled task.', content: { 'application/json': { schema: TaskEnvelopeSchema } } },
     401: {
@@ -3994,6 +4032,7 @@ export const createTaskComment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ task: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -4153,6 +4192,7 @@ export const createInvoice = createRoute({
   summary: 'Create an invoice',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -4211,7 +4251,7 @@ export const getInvoice = createRoute({
   tags: ['Invoices'],
   summary: 'Get an invoice',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ invoice: z.uuid() }) },
+  request: { params: z.object({ invoice: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The invoice.', content: { 'application/json': { schema: InvoiceEnvelopeSchema } } },
     401: {
@@ -4252,6 +4292,7 @@ export const updateInvoice = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ invoice: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: InvoiceUpdateSchema } } },
   },
@@ -4309,7 +4350,7 @@ export const deleteInvoice = createRoute({
   tags: ['Invoices'],
   summary: 'Delete a draft invoice',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ invoice: z.uuid() }) },
+  request: { params: z.object({ invoice: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: {
       description: 'The invoice was deleted.',
@@ -4357,6 +4398,7 @@ export const sendInvoice = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ invoice: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -4426,6 +4468,7 @@ export const cancelInvoice = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ invoice: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
   },
   responses: {
@@ -4476,6 +4519,7 @@ export const createInvoicePayment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ invoice: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -4593,6 +4637,7 @@ export const createQuote = createRoute({
   summary: 'Create a quote',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -4651,7 +4696,7 @@ export const getQuote = createRoute({
   tags: ['Quotes'],
   summary: 'Get a quote',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ quote: z.uuid() }) },
+  request: { params: z.object({ quote: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The quote.', content: { 'application/json': { schema: QuoteEnvelopeSchema } } },
     401: {
@@ -4692,6 +4737,7 @@ export const updateQuote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ quote: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: QuoteUpdateSchema } } },
   },
@@ -4751,6 +4797,7 @@ export const sendQuote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ quote: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -4818,7 +4865,11 @@ export const acceptQuote = createRoute({
   tags: ['Quotes'],
   summary: "Accept a quote on the customer's behalf",
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ quote: z.uuid() }), headers: z.object({ 'if-match': z.string().max(64).optional() }) },
+  request: {
+    params: z.object({ quote: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: { description: 'The accepted quote.', content: { 'application/json': { schema: QuoteEnvelopeSchema } } },
     401: {
@@ -4867,6 +4918,7 @@ export const rejectQuote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ quote: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: false, content: { 'application/json': { schema: QuoteRejectSchema } } },
   },
@@ -4980,6 +5032,7 @@ export const createQuoteAttachment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ quote: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -5045,7 +5098,7 @@ export const deleteQuoteAttachment = createRoute({
   tags: ['Quotes'],
   summary: 'Delete a quote attachment',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ quote: z.uuid(), attachment: z.uuid() }) },
+  request: { params: z.object({ quote: z.uuid(), attachment: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: {
       description: 'The attachment was deleted.',
@@ -5143,6 +5196,7 @@ export const createWorkOrder = createRoute({
   summary: 'Create a work order',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -5201,7 +5255,7 @@ export const getWorkOrder = createRoute({
   tags: ['Work orders'],
   summary: 'Get a work order',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ work_order: z.uuid() }) },
+  request: { params: z.object({ work_order: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The work order.', content: { 'application/json': { schema: WorkOrderEnvelopeSchema } } },
     401: {
@@ -5242,6 +5296,7 @@ export const updateWorkOrder = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ work_order: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: WorkOrderUpdateSchema } } },
   },
@@ -5304,6 +5359,7 @@ export const deleteWorkOrder = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ work_order: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
   },
   responses: {
@@ -5357,6 +5413,7 @@ export const changeWorkOrderStatus = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ work_order: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: WorkOrderStatusChangeSchema } } },
   },
@@ -5471,6 +5528,7 @@ export const createWorkOrderPhoto = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ work_order: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -5533,7 +5591,7 @@ export const deleteWorkOrderPhoto = createRoute({
   tags: ['Work orders'],
   summary: 'Delete a work order photo',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ work_order: z.uuid(), photo: z.uuid() }) },
+  request: { params: z.object({ work_order: z.uuid(), photo: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The photo was deleted.', content: { 'application/json': { schema: DeletedEnvelopeSchema } } },
     401: {
@@ -5635,6 +5693,7 @@ export const createAppointment = createRoute({
   summary: 'Create an appointment',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -5696,7 +5755,7 @@ export const getAppointment = createRoute({
   tags: ['Appointments'],
   summary: 'Get an appointment',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ appointment: z.uuid() }) },
+  request: { params: z.object({ appointment: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The appointment.', content: { 'application/json': { schema: AppointmentEnvelopeSchema } } },
     401: {
@@ -5737,6 +5796,7 @@ export const updateAppointment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ appointment: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: AppointmentUpdateSchema } } },
   },
@@ -5799,6 +5859,7 @@ export const deleteAppointment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ appointment: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
   },
   responses: {
@@ -5848,6 +5909,7 @@ export const confirmAppointment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ appointment: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
   },
   responses: {
@@ -5901,6 +5963,7 @@ export const cancelAppointment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ appointment: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: false, content: { 'application/json': { schema: AppointmentCancelSchema } } },
   },
@@ -5963,6 +6026,7 @@ export const completeAppointment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ appointment: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
   },
   responses: {
@@ -6016,6 +6080,7 @@ export const notifyAppointment = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ appointment: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -6241,7 +6306,7 @@ export const getOrder = createRoute({
   tags: ['Orders'],
   summary: 'Get an order',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ order: z.uuid() }) },
+  request: { params: z.object({ order: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The order.', content: { 'application/json': { schema: OrderEnvelopeSchema } } },
     401: {
@@ -6282,6 +6347,7 @@ export const changeOrderStatus = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ order: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -6354,6 +6420,7 @@ export const updateOrderTracking = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ order: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -6480,6 +6547,7 @@ export const createOrderNote = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ order: z.uuid() }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -6600,7 +6668,7 @@ export const getReview = createRoute({
   tags: ['Reviews'],
   summary: 'Get a review',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ review: z.uuid() }) },
+  request: { params: z.object({ review: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: { description: 'The review.', content: { 'application/json': { schema: ReviewEnvelopeSchema } } },
     401: {
@@ -6694,6 +6762,7 @@ export const createReviewRequest = createRoute({
   summary: 'Request a review',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -6755,7 +6824,7 @@ export const getReviewRequest = createRoute({
   tags: ['Reviews'],
   summary: 'Get a review request',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ review_request: z.uuid() }) },
+  request: { params: z.object({ review_request: z.uuid() }), query: z.strictObject({}) },
   responses: {
     200: {
       description: 'The review request.',
@@ -6848,6 +6917,7 @@ export const createWebhookEndpoint = createRoute({
   summary: 'Create a webhook endpoint',
   security: [{ ApiKey: [] }],
   request: {
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -6916,6 +6986,7 @@ export const getWebhookEndpoint = createRoute({
         .max(67)
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
   },
   responses: {
     200: {
@@ -6965,6 +7036,7 @@ export const updateWebhookEndpoint = createRoute({
         .max(67)
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: WebhookEndpointUpdateSchema } } },
   },
@@ -7028,6 +7100,7 @@ export const deleteWebhookEndpoint = createRoute({
         .max(67)
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
     headers: z.object({ 'if-match': z.string().max(64).optional() }),
   },
   responses: {
@@ -7082,6 +7155,7 @@ export const testWebhookEndpoint = createRoute({
         .max(67)
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
   },
   responses: {
     200: {
@@ -7131,6 +7205,7 @@ export const rotateWebhookEndpointSecret = createRoute({
         .max(67)
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -7208,6 +7283,7 @@ export const recoverWebhookEndpoint = createRoute({
         .max(67)
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
     headers: z.object({
       'idempotency-key': z
         .string()
@@ -7346,6 +7422,7 @@ export const getWebhookDelivery = createRoute({
         .max(67)
         .regex(/^wd_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
   },
   responses: {
     200: { description: 'The delivery.', content: { 'application/json': { schema: WebhookDeliveryEnvelopeSchema } } },
@@ -7456,6 +7533,7 @@ export const resendWebhookDelivery = createRoute({
         .max(67)
         .regex(/^wd_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
   },
   responses: {
     202: {
@@ -7562,6 +7640,7 @@ export const getEvent = createRoute({
         .max(68)
         .regex(/^evt_[0-9A-Za-z]{1,64}$/),
     }),
+    query: z.strictObject({}),
   },
   responses: {
     200: { description: 'The event.', content: { 'application/json': { schema: EventEnvelopeSchema } } },
@@ -7669,6 +7748,7 @@ export const downloadFile = createRoute({
         .max(1024)
         .regex(/^[A-Za-z0-9._~-]+$/),
     }),
+    query: z.strictObject({}),
   },
   responses: {
     200: {

@@ -112,7 +112,9 @@ function routesTs(doc: Doc): string {
     const request: string[] = [];
     for (const where of ['path', 'query', 'header'] as const) {
       const group = params.filter((p) => p.in === where);
-      if (group.length === 0) continue;
+      // Every operation validates its query, also one that declares no query parameter (an empty closed
+      // object), so that an unknown parameter is refused the same way everywhere.
+      if (group.length === 0 && where !== 'query') continue;
       const fields = group.map((p) => {
         const key = where === 'header' ? p.name.toLowerCase() : p.name;
         let code = zodFor(p.schema, {
@@ -123,7 +125,7 @@ function routesTs(doc: Doc): string {
         if (!p.required && p.schema.default === undefined) code += '.optional()';
         return `${JSON.stringify(key)}: ${code}`;
       });
-      // Query strings are closed like bodies: an unknown filter is a validation error.
+      // Query strings are closed like bodies: an unknown filter or parameter is a validation error.
       const object = where === 'query' ? 'z.strictObject' : 'z.object';
       request.push(
         `${{ path: 'params', query: 'query', header: 'headers' }[where]}: ${object}({ ${fields.join(', ')} })`,

@@ -25,7 +25,13 @@ type ZodParams<R> = R extends { request: { params: infer P extends z.ZodType } }
 type SpecParams<O> = O extends { parameters: { path: infer P } } ? ([P] extends [never] ? never : P) : never;
 
 // Query: openapi-typescript marks parameters with defaults optional, the parsed zod output fills them in.
-type ZodQuery<R> = R extends { request: { query: infer Q extends z.ZodType } } ? Partial<z.output<Q>> : never;
+// Every route has a query object, also an operation without query parameters (an empty one, so that any
+// parameter is unknown), which openapi-typescript writes as `query?: never`.
+type ZodQuery<R> = R extends { request: { query: infer Q extends z.ZodType } }
+  ? [z.output<Q>] extends [Record<string, never>]
+    ? never
+    : Partial<z.output<Q>>
+  : 'no query object';
 type SpecQuery<O> = O extends { parameters: { query?: infer Q } }
   ? [Q] extends [undefined]
     ? never
@@ -66,5 +72,15 @@ describe('generated zod routes', () => {
 
   it('cover exactly the operations of the operation table', () => {
     expect(Object.keys(routes).sort()).toEqual(Object.keys(operationTable).sort());
+  });
+
+  it('close the query of every operation, also one that declares no query parameter', () => {
+    const open = Object.entries(routes)
+      .filter(([, route]) => {
+        const query = (route as { request?: { query?: z.ZodObject } }).request?.query;
+        return query?.def.catchall?._zod.def.type !== 'never';
+      })
+      .map(([id]) => id);
+    expect(open).toEqual([]);
   });
 });

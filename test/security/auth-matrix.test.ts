@@ -85,6 +85,13 @@ describe.each(authenticated)('%s', (id) => {
     expect401Headers(result.headers);
   });
 
+  it('answers 401 before looking at the query: an unknown parameter does not change it', async () => {
+    const anonymous = await api.call(...request(id, null, { headers: from(), query: { zz_unknown: '1' } }));
+    expectProblem(anonymous, 401, 'unauthenticated');
+    const mistyped = await api.call(...request(id, typo(keys.valid), { headers: from(), query: { zz_unknown: '1' } }));
+    expectProblem(mistyped, 401, 'invalid_api_key');
+  });
+
   it('answers 401 unauthenticated for another scheme', async () => {
     const result = await api.call(
       ...request(id, null, { headers: { ...from(), authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } }),
