@@ -8,6 +8,7 @@ import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
+import { message } from './http/messages.ts';
 import { registerOperations } from './http/operations.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
@@ -15,10 +16,9 @@ import { validationProblem } from './http/validation.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result, c) => {
+    defaultHook: (result) => {
       // `data` is the input that failed (present at run time, missing from the hook's declared type).
-      if (!result.success)
-        throw validationProblem(result.error, result.target, (result as { data?: unknown }).data, c.get('language'));
+      if (!result.success) throw validationProblem(result.error, result.target, (result as { data?: unknown }).data);
     },
   });
 
@@ -34,10 +34,7 @@ export function createApp(deps: Deps) {
   const onError = (error: Error, c: Context<AppEnv>) => {
     if (error instanceof ApiProblem) return problemResponse(c, error);
     deps.log.error({ err: error, requestId: c.get('requestId') }, 'unexpected failure');
-    return problemResponse(
-      c,
-      new ApiProblem('internal_error', 'Something went wrong on our side; the request id tells us what.'),
-    );
+    return problemResponse(c, new ApiProblem('internal_error', message('request.internal_error')));
   };
   const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
   api.use('*', apiPipeline());
@@ -45,7 +42,7 @@ export function createApp(deps: Deps) {
   api.onError(onError);
   app.route(API_PREFIX, api);
 
-  app.notFound((c) => problemResponse(c, new ApiProblem('not_found', 'There is nothing at this address.')));
+  app.notFound((c) => problemResponse(c, new ApiProblem('not_found', message('request.nothing_here'))));
   app.onError(onError);
   return app;
 }

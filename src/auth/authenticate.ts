@@ -1,5 +1,6 @@
 // The key checks of every request, in the order of the specification's errors: who (401), then whether
 // this key may act from here on this company (403), then scope and feature (403).
+import { message } from '../http/messages.ts';
 import { ApiProblem } from '../http/problems.ts';
 import { inRanges } from './ip.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
@@ -10,14 +11,14 @@ export type AuthContext = { key: KeyRecord; companyId: string; scopes: ReadonlyS
 /** 401s: no key, a malformed or unknown key, a revoked or expired key. */
 export async function identifyKey(authorization: string | undefined, store: KeyStore, now = new Date()) {
   const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
-  if (!match) throw new ApiProblem('unauthenticated', 'Send the API key as `Authorization: Bearer <key>`.');
+  if (!match) throw new ApiProblem('unauthenticated', message('auth.bearer_missing'));
   // The checksum refuses a mistyped key before any database lookup.
-  if (!isWellFormedKey(match[1])) throw new ApiProblem('invalid_api_key', 'The API key is not valid.');
+  if (!isWellFormedKey(match[1])) throw new ApiProblem('invalid_api_key', message('auth.key_invalid'));
   const key = await store.find(hashKey(match[1]));
-  if (!key) throw new ApiProblem('invalid_api_key', 'The API key is not valid.');
-  if (key.revokedAt && key.revokedAt <= now) throw new ApiProblem('api_key_revoked', 'This API key has been revoked.');
+  if (!key) throw new ApiProblem('invalid_api_key', message('auth.key_invalid'));
+  if (key.revokedAt && key.revokedAt <= now) throw new ApiProblem('api_key_revoked', message('auth.key_revoked'));
   if (key.expiresAt && key.expiresAt <= now) {
-    throw new ApiProblem('api_key_expired', `This API key expired at ${key.expiresAt.toISOString()}.`);
+    throw new ApiProblem('api_key_expired', message('auth.key_expired', { time: key.expiresAt.toISOString() }));
   }
   return key;
 }
@@ -25,27 +26,24 @@ export async function identifyKey(authorization: string | undefined, store: KeyS
 /** 403s that do not depend on the operation: address, suspension, subscription. */
 export function admitKey(key: KeyRecord, clientIp: string): AuthContext {
   if (key.allowedIps.length > 0 && !inRanges(clientIp, key.allowedIps)) {
-    throw new ApiProblem('ip_not_allowed', `Requests from ${clientIp} are not allowed for this key.`);
+    throw new ApiProblem('ip_not_allowed', message('auth.ip_not_allowed', { address: clientIp }));
   }
-  if (key.company.suspended) throw new ApiProblem('account_suspended', 'The company account is suspended.');
+  if (key.company.suspended) throw new ApiProblem('account_suspended', message('auth.account_suspended'));
   if (!key.company.subscriptionActive) {
-    throw new ApiProblem('subscription_inactive', 'The company has no active subscription.');
+    throw new ApiProblem('subscription_inactive', message('auth.subscription_inactive'));
   }
   return { key, companyId: key.company.id, scopes: new Set(key.scopes), clientIp };
 }
 
 export function requireScope(auth: AuthContext, scope: string | null): void {
   if (scope && !auth.scopes.has(scope)) {
-    throw new ApiProblem('insufficient_scope', `This operation needs the scope ${scope}.`, { required_scope: scope });
+    throw new ApiProblem('insufficient_scope', message('auth.scope_needed', { scope }), { required_scope: scope });
   }
 }
 
 /** Any one of the features suffices. */
 export function requireFeature(auth: AuthContext, features: readonly string[]): void {
   if (features.length > 0 && !features.some((f) => auth.key.company.features.includes(f))) {
-    throw new ApiProblem(
-      'feature_not_available',
-      `This operation needs the feature ${features.join(' or ')}, which the company does not have.`,
-    );
+    throw new ApiProblem('feature_not_available', message('auth.feature_needed', { features }));
   }
 }

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'hono';
 import { chooseLanguage, LANGUAGES, type Language } from './language.ts';
+import { message } from './messages.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
 
 const generated = (file: string) => new URL(`../../generated/${file}`, import.meta.url);
@@ -28,7 +29,7 @@ const isLanguage = (value: string | undefined): value is Language =>
 export function serveContract(c: Context) {
   const asked = c.req.query('lang');
   if (asked !== undefined && !isLanguage(asked)) {
-    return problemResponse(c, new ApiProblem('validation_failed', 'lang must be one of nl, en, de, fr.'));
+    return problemResponse(c, new ApiProblem('validation_failed', message('request.lang_invalid')));
   }
   const { json, language } = contractJson(asked ?? chooseLanguage(c.req.header('accept-language')));
   return c.body(json, 200, { 'Content-Type': 'application/json', 'Content-Language': language });
@@ -87,8 +88,7 @@ init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getE
 export function serveDocs(c: Context) {
   const asked = c.req.param('lang');
   if (asked === undefined) return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
-  if (!isLanguage(asked))
-    return problemResponse(c, new ApiProblem('not_found', 'The docs exist in nl, en, de and fr.'));
+  if (!isLanguage(asked)) return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
   return c.html(docsPage(asked), 200, {
     'Content-Language': asked,
     'Cache-Control': 'public, max-age=300',

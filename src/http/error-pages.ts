@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { type ProblemCode, problems } from '../../generated/problems.ts';
 import { chooseLanguage } from './language.ts';
+import { message } from './messages.ts';
 import { ApiProblem, problemResponse, problemTitle } from './problems.ts';
 
 const escapeHtml = (text: string) =>
@@ -11,7 +12,7 @@ const isCode = (code: string): code is ProblemCode => Object.hasOwn(problems, co
 
 export function errorPage(c: Context) {
   const code = c.req.param('code') ?? '';
-  if (!isCode(code)) return problemResponse(c, new ApiProblem('not_found', 'There is no error code with this name.'));
+  if (!isCode(code)) return problemResponse(c, new ApiProblem('not_found', message('request.unknown_error_code')));
   const language = chooseLanguage(c.req.header('accept-language'));
   const title = escapeHtml(problemTitle(code, language));
   const html = `<!doctype html>

@@ -2,14 +2,16 @@
 // transaction: a crash leaves both or neither. A concurrent repeat finds the key's advisory lock taken
 // (409 idempotency_in_progress); a later repeat replays the stored response; the same key with another
 // request is refused (422 idempotency_key_reused). Business errors (ApiProblem) are stored and replayed
-// too; unexpected failures are not, so the request can be retried.
+// too, in the replaying request's language; unexpected failures are not, so the request can be retried.
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
 import type { AppEnv } from './app-env.ts';
-import { ApiProblem, problemBody } from './problems.ts';
+import { LANGUAGES, type Language } from './language.ts';
+import { message } from './messages.ts';
+import { ApiProblem, problemBody, type StoredAnswer } from './problems.ts';
 
 export type Outcome<B, S extends 200 | 201 | 202> = { status: S; body: B; headers?: Record<string, string> };
 type Stored = { status: number; body: unknown; headers: Record<string, string> };
@@ -39,10 +41,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
       sql`select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked`,
     );
     if (!locked) {
-      throw new ApiProblem(
-        'idempotency_in_progress',
-        'A request with this Idempotency-Key is still being processed; retry in a moment.',
-      );
+      throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
     }
     const [previous] = await tx
       .select()
@@ -50,7 +49,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
       .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)));
     if (previous) {
       if (previous.requestHash !== requestHash) {
-        throw new ApiProblem('idempotency_key_reused', 'This Idempotency-Key was used for a different request.');
+        throw new ApiProblem('idempotency_key_reused', message('idempotency.key_reused'));
       }
       return {
         status: previous.responseStatus,
@@ -79,7 +78,11 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
   return { status: stored.status as S, body: stored.body as B, headers };
 }
 
-/** A problem stored with an idempotency key, sent again exactly as it was. */
+/**
+ * A problem stored with an idempotency key (the first answer is sent from the store too), sent again as it
+ * was but in the language of the request that repeats it. It is stored rendered in every language: texts
+ * rather than message ids, so a replay does not depend on the catalogue of the release that stored it.
+ */
 export class ReplayedProblem extends ApiProblem {
   constructor(
     readonly storedStatus: number,
@@ -87,6 +90,14 @@ export class ReplayedProblem extends ApiProblem {
     headers: Record<string, string>,
   ) {
     super('conflict', undefined, {}, headers);
+  }
+
+  override stored(language: Language): StoredAnswer {
+    const bodies = this.storedBody as Partial<Record<Language, unknown>>;
+    // Stored by a release that kept one rendered body (a problem has a `type`; such keys expire within 24 h):
+    // sent as it was, its Content-Language among the stored headers.
+    if ('type' in bodies) return { status: this.storedStatus, body: bodies };
+    return { status: this.storedStatus, body: bodies[language], language };
   }
 }
 
@@ -105,17 +116,14 @@ async function attempt<B, S extends 200 | 201 | 202>(
     };
   } catch (error) {
     if (!(error instanceof ApiProblem)) throw error;
-    const language = c.get('language');
-    const body = problemBody(error, {
+    const context = {
       errorsUrl: c.get('errorsUrl'),
-      language,
       requestId: c.get('requestId'),
       instance: new URL(c.req.url).pathname,
-    });
-    return {
-      status: error.status,
-      body,
-      headers: { 'Content-Type': 'application/problem+json', 'Content-Language': language, ...error.headers },
     };
+    const body = Object.fromEntries(
+      LANGUAGES.map((language) => [language, problemBody(error, { ...context, language })]),
+    );
+    return { status: error.status, body, headers: { 'Content-Type': 'application/problem+json', ...error.headers } };
   }
 }

@@ -14,6 +14,7 @@ import { pipelineStageOperations, registerPipelineStages } from '../resources/pi
 import { registerWebhookDeliveries, webhookDeliveryOperations } from '../resources/webhook-deliveries/handlers.ts';
 import { registerWebhookEndpoints, webhookEndpointOperations } from '../resources/webhook-endpoints/handlers.ts';
 import type { AppEnv } from './app-env.ts';
+import { message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 
 const BUILT = [
@@ -118,7 +119,7 @@ export function registerOperations(app: OpenAPIHono<AppEnv>): void {
   for (const id of NOT_IMPLEMENTED) {
     const { method, honoPath } = operations[id];
     app.on(method.toUpperCase(), honoPath, () => {
-      throw new ApiProblem('not_implemented', `${id} is not available in this version of the service yet.`);
+      throw new ApiProblem('not_implemented', message('request.not_implemented', { operation: id }));
     });
   }
 }

@@ -1,6 +1,7 @@
 // Keyset pagination: a cursor is base64url JSON of {sort, last values, direction}. It belongs to one sort
 // order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards.
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 
 type Cursor = { s: string; v: [string | number, string]; d: 'n' | 'p' };
@@ -17,7 +18,7 @@ function decode(text: string, sort: string): Cursor {
   try {
     cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw cursorProblem('The cursor is not valid.');
+    throw cursorProblem(message('cursor.invalid'));
   }
   const valid =
     cursor &&
@@ -25,12 +26,12 @@ function decode(text: string, sort: string): Cursor {
     Array.isArray(cursor.v) &&
     cursor.v.length === 2 &&
     (cursor.d === 'n' || cursor.d === 'p');
-  if (!valid) throw cursorProblem('The cursor is not valid.');
-  if (cursor.s !== sort) throw cursorProblem(`This cursor belongs to sort=${cursor.s}; use it with that sort.`);
+  if (!valid) throw cursorProblem(message('cursor.invalid'));
+  if (cursor.s !== sort) throw cursorProblem(message('cursor.other_sort', { sort: cursor.s }));
   return cursor;
 }
 
-const cursorProblem = (detail: string) =>
+const cursorProblem = (detail: Message) =>
   new ApiProblem('validation_failed', detail, {
     errors: [{ pointer: null, parameter: 'cursor', code: 'invalid_cursor', detail }],
   });
@@ -43,14 +44,14 @@ const INTEGER_LIMITS: Record<string, number> = { PgInteger: 2147483647, PgBigInt
 function columnValue(value: string | number, column: AnyColumn): unknown {
   if (column.columnType === 'PgTimestamp') {
     const date = new Date(String(value));
-    if (Number.isNaN(date.getTime())) throw cursorProblem('The cursor is not valid.');
+    if (Number.isNaN(date.getTime())) throw cursorProblem(message('cursor.invalid'));
     return date;
   }
-  if (column.columnType === 'PgUUID' && !UUID.test(String(value))) throw cursorProblem('The cursor is not valid.');
+  if (column.columnType === 'PgUUID' && !UUID.test(String(value))) throw cursorProblem(message('cursor.invalid'));
   const limit = INTEGER_LIMITS[column.columnType];
   if (limit !== undefined) {
     const n = Number(value);
-    if (!/^-?\d{1,16}$/.test(String(value)) || Math.abs(n) > limit) throw cursorProblem('The cursor is not valid.');
+    if (!/^-?\d{1,16}$/.test(String(value)) || Math.abs(n) > limit) throw cursorProblem(message('cursor.invalid'));
     return n;
   }
   return value;

@@ -9,8 +9,10 @@ import type { Deps } from '../deps.ts';
 import { prefixedId } from '../ids.ts';
 import type { AppEnv } from './app-env.ts';
 import { chooseLanguage } from './language.ts';
+import { type Message, message } from './messages.ts';
 import { matchOperation } from './operation-match.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
+import { invalidFields } from './validation.ts';
 
 export const API_PREFIX = '/api/v1';
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -56,18 +58,19 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
 
 function unexpectedFailure(c: Context<AppEnv>, error: unknown): ApiProblem {
   c.get('deps').log.error({ err: error, requestId: c.get('requestId') }, 'unexpected failure');
-  return new ApiProblem('internal_error', 'Something went wrong on our side; the request id tells us what.');
+  return new ApiProblem('internal_error', message('request.internal_error'));
 }
 
 async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promise<void> {
   const deps = c.get('deps');
   const path = new URL(c.req.url).pathname.slice(API_PREFIX.length) || '/';
   const match = matchOperation(c.req.method, path);
-  if ('none' in match) throw new ApiProblem('not_found', `There is no operation at ${API_PREFIX}${path}.`);
+  if ('none' in match)
+    throw new ApiProblem('not_found', message('request.no_operation', { path: `${API_PREFIX}${path}` }));
   if ('allowed' in match) {
     throw new ApiProblem(
       'method_not_allowed',
-      `Use ${match.allowed.join(' or ')} here.`,
+      message('request.use_methods', { methods: match.allowed }),
       {},
       { Allow: match.allowed.join(', ') },
     );
@@ -84,14 +87,13 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
       // Failed authentications are limited per client address, so keys cannot be guessed quickly.
       const decision = await deps.authFailureLimits.consume(clientIp);
       Object.assign(headers, decision.headers);
-      if (!decision.allowed)
-        throw rateLimited(decision.retryAfter, 'Too many failed authentications from this address.');
+      if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));
       throw error;
     }
     const decision = await deps.keyLimits.consume(key.id);
     Object.assign(headers, decision.headers);
     c.set('language', chooseLanguage(c.req.header('accept-language'), key.company.language));
-    if (!decision.allowed) throw rateLimited(decision.retryAfter, 'The rate limit of this API key was reached.');
+    if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.key_rate_limited'));
     const auth = admitKey(key, clientIp);
     requireScope(auth, operation.scope);
     requireFeature(auth, operation.features);
@@ -102,11 +104,8 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
 }
 
 // PostgreSQL text cannot hold U+0000: a string carrying it is refused here (422), not failed on insert (500).
-const NUL_DETAIL = 'Text may not contain the character U+0000 (NUL).';
 const nulProblem = (error: { pointer: string | null; parameter: string | null }) =>
-  new ApiProblem('validation_failed', 'The request has 1 invalid input.', {
-    errors: [{ ...error, code: 'invalid_format', detail: NUL_DETAIL }],
-  });
+  invalidFields([{ ...error, code: 'invalid_format', detail: message('body.nul_character') }]);
 
 function refuseNulInQuery(c: Context<AppEnv>): void {
   for (const [name, value] of new URL(c.req.url).searchParams) {
@@ -127,7 +126,7 @@ function nulPointer(value: unknown, at = ''): string | null {
   return null;
 }
 
-const rateLimited = (retryAfter: number, detail: string) =>
+const rateLimited = (retryAfter: number, detail: Message) =>
   new ApiProblem('rate_limited', detail, {}, { 'Retry-After': String(Math.max(1, retryAfter)) });
 
 /** Media type, size and JSON syntax, before validation sees the body. */
@@ -136,22 +135,21 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   const upload = type === 'multipart/form-data';
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
-  if (declared > max) throw new ApiProblem('payload_too_large', `The request body is larger than ${max} bytes.`);
+  if (declared > max) throw new ApiProblem('payload_too_large', message('body.too_large', { max }));
   if (upload) return;
   if (type !== 'application/json') {
     const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;
     // Actions whose body is optional may be sent without one.
     if (!hasBody && type === '') return;
-    throw new ApiProblem('unsupported_media_type', 'Send the body as application/json.');
+    throw new ApiProblem('unsupported_media_type', message('body.send_json'));
   }
   const text = await c.req.text();
-  if (Buffer.byteLength(text) > max)
-    throw new ApiProblem('payload_too_large', `The request body is larger than ${max} bytes.`);
+  if (Buffer.byteLength(text) > max) throw new ApiProblem('payload_too_large', message('body.too_large', { max }));
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    const detail = 'The body is not valid JSON.';
+    const detail = message('body.invalid_json');
     throw new ApiProblem('validation_failed', detail, {
       errors: [{ pointer: '', parameter: null, code: 'invalid_json', detail }],
     });

@@ -1,21 +1,31 @@
-// RFC 9457 problems: one error type for every failure, rendered with the title in the request's language.
+// RFC 9457 problems: one error type for every failure, rendered with the title and details in the request's
+// language.
 import type { Context } from 'hono';
 import { type ProblemCode, problems } from '../../generated/problems.ts';
 import type { Language } from './language.ts';
+import { localize, type Message } from './messages.ts';
 
-export type FieldError = { pointer: string | null; parameter: string | null; code: string; detail: string };
+export type FieldError = { pointer: string | null; parameter: string | null; code: string; detail: Message };
 export type ProblemExtras = { required_scope?: string; deal_id?: string; errors?: FieldError[] };
+
+/** A body rendered before (a problem stored with an idempotency key), with its status and language. */
+export type StoredAnswer = { status: number; body: unknown; language?: Language };
 
 export class ApiProblem extends Error {
   readonly status: number;
   constructor(
     readonly code: ProblemCode,
-    readonly detail?: string,
+    readonly detail?: Message,
     readonly extras: ProblemExtras = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(`${code}${detail ? `: ${detail}` : ''}`);
+    super(`${code}${detail ? `: ${localize(detail, 'en')}` : ''}`);
     this.status = problems[code].status;
+  }
+
+  /** The stored answer to send instead of rendering this problem (see ReplayedProblem in idempotency.ts). */
+  stored(_language: Language): StoredAnswer | undefined {
+    return undefined;
   }
 }
 
@@ -28,25 +38,29 @@ export function problemBody(
   problem: ApiProblem,
   opts: { errorsUrl: string; language: Language; requestId: string; instance: string },
 ) {
+  const { errors, ...extras } = problem.extras;
   return {
     type: `${opts.errorsUrl}/${problem.code}`,
     title: problemTitle(problem.code, opts.language),
     status: problem.status,
     code: problem.code,
-    ...(problem.detail ? { detail: problem.detail } : {}),
+    ...(problem.detail ? { detail: localize(problem.detail, opts.language) } : {}),
     instance: opts.instance,
     request_id: opts.requestId,
-    ...problem.extras,
+    ...extras,
+    ...(errors ? { errors: errors.map((error) => ({ ...error, detail: localize(error.detail, opts.language) })) } : {}),
   };
 }
 
-/** Writes the problem as `application/problem+json` with its localized title. */
+/** Writes the problem as `application/problem+json` with its title and details in the request's language. */
 export function problemResponse(c: Context, problem: ApiProblem): Response {
   const language = (c.get('language') as Language | undefined) ?? 'en';
-  if ('storedBody' in problem && 'storedStatus' in problem) {
-    const headers = new Headers(problem.headers);
-    headers.set('Content-Type', 'application/problem+json');
-    return new Response(JSON.stringify(problem.storedBody), { status: Number(problem.storedStatus), headers });
+  const headers = new Headers(problem.headers);
+  headers.set('Content-Type', 'application/problem+json');
+  const stored = problem.stored(language);
+  if (stored) {
+    if (stored.language) headers.set('Content-Language', stored.language);
+    return new Response(JSON.stringify(stored.body), { status: stored.status, headers });
   }
   const body = problemBody(problem, {
     errorsUrl: c.get('errorsUrl') ?? '/errors',
@@ -54,8 +68,6 @@ export function problemResponse(c: Context, problem: ApiProblem): Response {
     requestId: c.get('requestId') ?? 'req_unknown',
     instance: new URL(c.req.url).pathname,
   });
-  const headers = new Headers(problem.headers);
-  headers.set('Content-Type', 'application/problem+json');
   headers.set('Content-Language', language);
   return new Response(JSON.stringify(body), { status: problem.status, headers });
 }

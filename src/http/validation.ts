@@ -1,90 +1,44 @@
 // Turns zod validation failures into one 422 problem listing every invalid input, each with a JSON
 // Pointer (body) or parameter name (query, header, path).
 import type { z } from 'zod';
-import type { Language } from './language.ts';
+import { type Message, message } from './messages.ts';
 import { ApiProblem, type FieldError } from './problems.ts';
 
 type Target = 'json' | 'form' | 'query' | 'param' | 'header' | 'cookie' | 'text';
 
-type Params = { type: string; format: string; values: string; max: string; min: string };
-type Template = (p: Params) => string;
+type FieldCode =
+  | 'required'
+  | 'invalid_type'
+  | 'invalid_format'
+  | 'invalid_enum'
+  | 'too_long'
+  | 'too_short'
+  | 'too_big'
+  | 'too_small'
+  | 'unknown_field'
+  | 'unknown_parameter';
 
-/** The per-field `detail` of a validation problem, in the request's language. */
-const DETAILS: Record<string, Record<Language, Template>> = {
-  required: {
-    en: () => 'This field is required.',
-    nl: () => 'Dit veld is verplicht.',
-    de: () => 'Dieses Feld ist erforderlich.',
-    fr: () => 'Ce champ est obligatoire.',
-  },
-  invalid_type: {
-    en: (p) => `Must be of type ${p.type}.`,
-    nl: (p) => `Moet van het type ${p.type} zijn.`,
-    de: (p) => `Muss vom Typ ${p.type} sein.`,
-    fr: (p) => `Doit être de type ${p.type}.`,
-  },
-  invalid_format: {
-    en: (p) => `Must be a valid ${p.format}.`,
-    nl: (p) => `Moet een geldige ${p.format} zijn.`,
-    de: (p) => `Muss ein gültiger Wert im Format ${p.format} sein.`,
-    fr: (p) => `Doit être une valeur ${p.format} valide.`,
-  },
-  invalid_enum: {
-    en: (p) => `Must be one of: ${p.values}.`,
-    nl: (p) => `Moet een van deze waarden zijn: ${p.values}.`,
-    de: (p) => `Muss einer dieser Werte sein: ${p.values}.`,
-    fr: (p) => `Doit être l’une de ces valeurs : ${p.values}.`,
-  },
-  too_long: {
-    en: (p) => `Must be at most ${p.max} characters.`,
-    nl: (p) => `Mag hoogstens ${p.max} tekens lang zijn.`,
-    de: (p) => `Darf höchstens ${p.max} Zeichen lang sein.`,
-    fr: (p) => `Ne doit pas dépasser ${p.max} caractères.`,
-  },
-  too_short: {
-    en: (p) => `Must be at least ${p.min} characters.`,
-    nl: (p) => `Moet minstens ${p.min} tekens lang zijn.`,
-    de: (p) => `Muss mindestens ${p.min} Zeichen lang sein.`,
-    fr: (p) => `Doit contenir au moins ${p.min} caractères.`,
-  },
-  too_big: {
-    en: (p) => `Must be at most ${p.max}.`,
-    nl: (p) => `Mag hoogstens ${p.max} zijn.`,
-    de: (p) => `Darf höchstens ${p.max} sein.`,
-    fr: (p) => `Doit être au plus ${p.max}.`,
-  },
-  too_small: {
-    en: (p) => `Must be at least ${p.min}.`,
-    nl: (p) => `Moet minstens ${p.min} zijn.`,
-    de: (p) => `Muss mindestens ${p.min} sein.`,
-    fr: (p) => `Doit être au moins ${p.min}.`,
-  },
-  unknown_field: {
-    en: () => 'This field is not accepted here.',
-    nl: () => 'Dit veld wordt hier niet geaccepteerd.',
-    de: () => 'Dieses Feld wird hier nicht akzeptiert.',
-    fr: () => 'Ce champ n’est pas accepté ici.',
-  },
-  unknown_parameter: {
-    en: () => 'This query parameter is not accepted here.',
-    nl: () => 'Deze queryparameter wordt hier niet geaccepteerd.',
-    de: () => 'Dieser Query-Parameter wird hier nicht akzeptiert.',
-    fr: () => 'Ce paramètre de requête n’est pas accepté ici.',
-  },
-};
-
-function paramsOf(issue: z.core.$ZodIssue): Params {
-  return {
-    type: 'expected' in issue ? String(issue.expected) : 'value',
-    format: 'format' in issue ? String(issue.format) : 'value',
-    values: 'values' in issue ? (issue.values as unknown[]).map((v) => JSON.stringify(v)).join(', ') : '',
-    max: 'maximum' in issue ? String(issue.maximum) : '',
-    min: 'minimum' in issue ? String(issue.minimum) : '',
-  };
+/** The per-field `detail` of a validation problem (rendered in the response's language). */
+function detailOf(code: FieldCode, issue: z.core.$ZodIssue): Message {
+  switch (code) {
+    case 'invalid_type':
+      return message('field.invalid_type', { type: 'expected' in issue ? String(issue.expected) : 'value' });
+    case 'invalid_format':
+      return message('field.invalid_format', { format: 'format' in issue ? String(issue.format) : 'value' });
+    case 'invalid_enum': {
+      const values = 'values' in issue ? (issue.values as unknown[]).map((v) => JSON.stringify(v)).join(', ') : '';
+      return message('field.invalid_enum', { values });
+    }
+    case 'too_long':
+    case 'too_big':
+      return message(`field.${code}`, { max: 'maximum' in issue ? String(issue.maximum) : '' });
+    case 'too_short':
+    case 'too_small':
+      return message(`field.${code}`, { min: 'minimum' in issue ? String(issue.minimum) : '' });
+    default:
+      return message(`field.${code}`);
+  }
 }
-
-const detailOf = (code: string, issue: z.core.$ZodIssue, language: Language) =>
-  (DETAILS[code] ?? DETAILS.invalid_format)[language](paramsOf(issue));
 
 /** The input at an issue's path: zod 4 issues do not carry the input itself. */
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
@@ -96,7 +50,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return value;
 }
 
-function codeOf(issue: z.core.$ZodIssue, input: unknown): string {
+function codeOf(issue: z.core.$ZodIssue, input: unknown): FieldCode {
   switch (issue.code) {
     case 'invalid_type':
       return valueAt(input, issue.path) === undefined ? 'required' : 'invalid_type';
@@ -118,12 +72,7 @@ function codeOf(issue: z.core.$ZodIssue, input: unknown): string {
 const pointerOf = (path: PropertyKey[]) =>
   `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
-export function fieldErrors(
-  error: z.ZodError,
-  target: Target,
-  input: unknown,
-  language: Language = 'en',
-): FieldError[] {
+export function fieldErrors(error: z.ZodError, target: Target, input: unknown): FieldError[] {
   const inBody = target === 'json' || target === 'form';
   const out: FieldError[] = [];
   for (const issue of error.issues) {
@@ -134,7 +83,7 @@ export function fieldErrors(
           pointer: inBody ? pointerOf([...issue.path, key]) : null,
           parameter: inBody ? null : key,
           code,
-          detail: detailOf(code, issue, language),
+          detail: detailOf(code, issue),
         });
       }
       continue;
@@ -144,35 +93,30 @@ export function fieldErrors(
       pointer: inBody ? pointerOf(issue.path) : null,
       parameter: inBody ? null : String(issue.path[0] ?? ''),
       code,
-      detail: detailOf(code, issue, language),
+      detail: detailOf(code, issue),
     });
   }
   return out;
 }
 
-export function validationProblem(
-  error: z.ZodError,
-  target: Target,
-  input: unknown,
-  language: Language = 'en',
-): ApiProblem {
-  const errors = fieldErrors(error, target, input, language);
+export function validationProblem(error: z.ZodError, target: Target, input: unknown): ApiProblem {
+  const errors = fieldErrors(error, target, input);
   const onlyUnknown = errors.length > 0 && errors.every((e) => e.code === 'unknown_field');
-  const count = `${errors.length} invalid input${errors.length === 1 ? '' : 's'}`;
   return onlyUnknown
-    ? new ApiProblem('unknown_field', 'The request body contains a field that this operation does not accept.', {
-        errors,
-      })
-    : new ApiProblem('validation_failed', `The request has ${count}.`, { errors });
+    ? new ApiProblem('unknown_field', message('request.unknown_field'), { errors })
+    : invalidFields(errors);
 }
 
 /** A single invalid input found by a handler (a duplicate email, an id of another company). */
-export function invalidField(pointer: string, code: string, detail: string): ApiProblem {
+export function invalidField(pointer: string, code: string, detail: Message): ApiProblem {
   return invalidFields([{ pointer, parameter: null, code, detail }]);
 }
 
 /** Every invalid input a handler found at once (unknown references, amounts with too many decimals). */
 export function invalidFields(errors: FieldError[]): ApiProblem {
-  const count = `${errors.length} invalid input${errors.length === 1 ? '' : 's'}`;
-  return new ApiProblem('validation_failed', `The request has ${count}.`, { errors });
+  const count =
+    errors.length === 1
+      ? message('request.one_invalid_input')
+      : message('request.invalid_inputs', { count: errors.length });
+  return new ApiProblem('validation_failed', count, { errors });
 }

@@ -8,6 +8,7 @@
 import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { type Message, message } from '../http/messages.ts';
 
 export type UrlPolicy = { allowPrivate: boolean };
 
@@ -15,15 +16,15 @@ export type LookupAll = (hostname: string, options: { all: true }) => Promise<Lo
 
 export type UrlSyntaxResult =
   | { ok: true; url: URL }
-  | { ok: false; code: 'invalid_format' | 'url_not_allowed'; detail: string };
+  | { ok: false; code: 'invalid_format' | 'url_not_allowed'; detail: Message };
 
 export type ResolveResult =
   | { ok: true; address: string; family: 4 | 6 }
-  | { ok: false; code: 'url_not_allowed' | 'dns_failure'; detail: string };
+  | { ok: false; code: 'url_not_allowed' | 'dns_failure'; detail: Message };
 
 export type UrlCheckResult =
   | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; code: 'invalid_format' | 'url_not_allowed' | 'dns_failure'; detail: string };
+  | { ok: false; code: 'invalid_format' | 'url_not_allowed' | 'dns_failure'; detail: Message };
 
 export const MAX_URL_LENGTH = 2048;
 const ALLOWED_PORTS = new Set([443, 80, 8443]);
@@ -104,7 +105,7 @@ export function isLoopbackAddress(address: string): boolean {
   return ip !== null && ip.range() === 'loopback';
 }
 
-const refuse = <C extends string>(code: C, detail: string) => ({ ok: false as const, code, detail });
+const refuse = <C extends string>(code: C, detail: Message) => ({ ok: false as const, code, detail });
 
 function effectivePort(url: URL): number {
   if (url.port !== '') return Number(url.port);
@@ -121,23 +122,23 @@ function needsLoopback(url: URL): boolean {
 
 /** Pure checks: length, absolute http(s), port, no userinfo, no fragment. No DNS. */
 export function checkUrlSyntax(input: string, policy: UrlPolicy): UrlSyntaxResult {
-  if (input.length > MAX_URL_LENGTH) return refuse('invalid_format', `Longer than ${MAX_URL_LENGTH} characters.`);
+  if (input.length > MAX_URL_LENGTH) return refuse('invalid_format', message('url.too_long', { max: MAX_URL_LENGTH }));
   // The URL parser silently drops tabs/newlines and turns "\" into "/"; refuse such input instead of storing
   // one string and calling another.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
-  if (/[\u0000-\u0020\u007f\\]/.test(input)) return refuse('invalid_format', 'Contains spaces or control characters.');
-  if (!URL.canParse(input)) return refuse('invalid_format', 'Not an absolute URL.');
+  if (/[\u0000-\u0020\u007f\\]/.test(input)) return refuse('invalid_format', message('url.spaces_or_controls'));
+  if (!URL.canParse(input)) return refuse('invalid_format', message('url.not_absolute'));
   const url = new URL(input);
   const httpAllowed = policy.allowPrivate && url.protocol === 'http:';
-  if (url.protocol !== 'https:' && !httpAllowed) return refuse('invalid_format', 'Must be an absolute https URL.');
-  if (!/^https?:\/\//i.test(input)) return refuse('invalid_format', 'Must be an absolute https URL.');
-  if (input.includes('#')) return refuse('invalid_format', 'Must not contain a fragment.');
+  if (url.protocol !== 'https:' && !httpAllowed) return refuse('invalid_format', message('url.not_absolute_https'));
+  if (!/^https?:\/\//i.test(input)) return refuse('invalid_format', message('url.not_absolute_https'));
+  if (input.includes('#')) return refuse('invalid_format', message('url.fragment'));
   const authority = input.slice(input.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? '';
   if (authority.includes('@') || url.username !== '' || url.password !== '') {
-    return refuse('url_not_allowed', 'Must not contain a user name or password.');
+    return refuse('url_not_allowed', message('url.userinfo'));
   }
   if (!policy.allowPrivate && !ALLOWED_PORTS.has(effectivePort(url))) {
-    return refuse('url_not_allowed', 'Port must be 443, 80 or 8443.');
+    return refuse('url_not_allowed', message('url.port'));
   }
   return { ok: true, url };
 }
@@ -152,7 +153,7 @@ export async function resolveAllowed(
   policy: UrlPolicy,
   lookup: LookupAll = dnsPromises.lookup,
 ): Promise<ResolveResult> {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('url_not_allowed', 'Not an http(s) URL.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('url_not_allowed', message('url.not_http'));
   const host = url.hostname;
   let addresses: string[];
   if (host.startsWith('[')) {
@@ -164,27 +165,25 @@ export async function resolveAllowed(
       addresses = (await lookup(host, { all: true })).map((a) => a.address);
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
-      return refuse('dns_failure', `Could not resolve ${host} (${code}).`);
+      return refuse('dns_failure', message('url.unresolved', { host, code }));
     }
-    if (addresses.length === 0) return refuse('dns_failure', `No address for ${host}.`);
+    if (addresses.length === 0) return refuse('dns_failure', message('url.no_address', { host }));
   }
 
   const loopbackOnly = needsLoopback(url);
-  if (loopbackOnly && !policy.allowPrivate) return refuse('url_not_allowed', 'Must be https on port 443, 80 or 8443.');
+  if (loopbackOnly && !policy.allowPrivate) return refuse('url_not_allowed', message('url.https_standard_port'));
   for (const address of addresses) {
     const loopbackAllowed = policy.allowPrivate && isLoopbackAddress(address);
     const allowed = loopbackOnly ? loopbackAllowed : loopbackAllowed || isPublicAddress(address);
     if (!allowed) {
       return refuse(
         'url_not_allowed',
-        loopbackOnly
-          ? `${host} must resolve to loopback only for http or a non-standard port (resolved to ${address}).`
-          : `${host} resolves to a non-public address (${address}).`,
+        message(loopbackOnly ? 'url.loopback_only' : 'url.not_public', { host, address }),
       );
     }
   }
   const ip = parseAddress(addresses[0] ?? '');
-  if (!ip) return refuse('url_not_allowed', `Unusable address for ${host}.`);
+  if (!ip) return refuse('url_not_allowed', message('url.unusable_address', { host }));
   return { ok: true, address: ip.toString(), family: ip.kind() === 'ipv6' ? 6 : 4 };
 }
 

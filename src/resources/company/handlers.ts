@@ -4,6 +4,7 @@ import { getCompany, listUsers } from '../../../generated/routes.ts';
 import { companies, users } from '../../db/schema/index.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { message } from '../../http/messages.ts';
 import { keyset, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { serializeCompany, serializeUser } from './serialize.ts';
@@ -16,7 +17,7 @@ export function registerCompany(app: OpenAPIHono<AppEnv>) {
     const [row] = await withTenant(c.get('deps').db, companyId, (tx) =>
       tx.select().from(companies).where(eq(companies.id, companyId)),
     );
-    if (!row) throw new ApiProblem('not_found', 'The company does not exist.');
+    if (!row) throw new ApiProblem('not_found', message('company.not_found'));
     return c.json({ data: serializeCompany(row) }, 200);
   });
 

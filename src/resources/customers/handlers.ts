@@ -15,6 +15,7 @@ import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
@@ -31,8 +32,8 @@ export const customerOperations = [
   'listCustomerTimeline',
 ] as const;
 
-const notFound = () => new ApiProblem('not_found', 'No customer with this id exists.');
-const emailTaken = () => invalidField('/email', 'already_exists', 'A customer with this email address already exists.');
+const notFound = () => new ApiProblem('not_found', message('customer.not_found'));
+const emailTaken = () => invalidField('/email', 'already_exists', message('customer.email_taken'));
 
 type Input = z.output<typeof CustomerUpdateSchema>;
 
@@ -161,7 +162,7 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
     const row = await withTenant(c.get('deps').db, companyId, (tx) =>
       changeCustomer(tx, companyId, customer, expected, 'customer.converted', async (current) => {
         if (current.status !== 'lead') {
-          throw new ApiProblem('conflict', 'Only a lead can be converted; this is a customer already.');
+          throw new ApiProblem('conflict', message('customer.not_a_lead'));
         }
         return { status: 'customer', convertedAt: new Date() };
       }),

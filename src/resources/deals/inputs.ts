@@ -4,6 +4,7 @@
 import type { Tx } from '../../db/tenant.ts';
 import { MAX_DEAL_VALUE, valueFromQuotes } from '../../domain/deals.ts';
 import { parseAmount } from '../../domain/money.ts';
+import { type Message, message } from '../../http/messages.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { findCustomer } from '../customers/queries.ts';
@@ -27,7 +28,7 @@ type UpdateBody = {
   assigned_user_id?: number | null;
 };
 
-const reference = (pointer: string, detail: string): FieldError => ({
+const reference = (pointer: string, detail: Message): FieldError => ({
   pointer,
   parameter: null,
   code: 'invalid_reference',
@@ -46,14 +47,14 @@ class Problems {
     if (parsed.ok) return parsed.amount;
     this.add(
       parsed.reason === 'format'
-        ? { pointer, parameter: null, code: 'invalid_format', detail: 'Must be an amount with at most two decimals.' }
-        : { pointer, parameter: null, code: 'too_big', detail: 'Must be at most 99999999.' },
+        ? { pointer, parameter: null, code: 'invalid_format', detail: message('field.amount_format') }
+        : { pointer, parameter: null, code: 'too_big', detail: message('field.too_big', { max: '99999999' }) },
     );
     return undefined;
   }
   async user(tx: Tx, companyId: string, id: number) {
     if (!(await q.isActiveUser(tx, companyId, id)))
-      this.add(reference('/assigned_user_id', 'No active user has this id.'));
+      this.add(reference('/assigned_user_id', message('user.unknown_reference')));
   }
   done() {
     if (this.errors.length > 0) throw invalidFields(this.errors);
@@ -65,19 +66,19 @@ export async function newDealColumns(tx: Tx, companyId: string, body: CreateBody
   const problems = new Problems();
   const value = body.value === undefined || body.value === null ? null : problems.amount('/value', body.value);
   if (!(await findCustomer(tx, companyId, body.customer_id)))
-    problems.add(reference('/customer_id', 'No customer or lead has this id.'));
+    problems.add(reference('/customer_id', message('customer.unknown_reference')));
   let stageId: number | undefined;
   if (body.stage_id !== undefined && body.stage_id !== null) {
     const stage = await findActiveStage(tx, companyId, body.stage_id);
     if (stage?.type === 'open') stageId = stage.id;
-    else problems.add(reference('/stage_id', 'No active pipeline stage of type open has this id.'));
+    else problems.add(reference('/stage_id', message('stage.unknown_reference_of_type', { type: 'open' })));
   }
   if (body.assigned_user_id !== undefined && body.assigned_user_id !== null)
     await problems.user(tx, companyId, body.assigned_user_id);
   problems.done();
   if (stageId === undefined) {
     const stage = await findDefaultStage(tx, companyId);
-    if (!stage) throw new ApiProblem('conflict', 'The pipeline has no active default stage; send a stage_id.');
+    if (!stage) throw new ApiProblem('conflict', message('stage.no_default'));
     stageId = stage.id;
   }
   const amount = value ?? null;

@@ -7,6 +7,7 @@ import type { Tx } from '../../db/tenant.ts';
 import { enterStage } from '../../domain/deals.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf } from '../../http/etag.ts';
+import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { findActiveStage, firstStageOfType } from '../pipeline-stages/queries.ts';
@@ -17,12 +18,12 @@ import { keepingOneOpenDeal, onLockedDeal, recordDealEvents, saveDeal } from './
 const respond = (row: DealRow) => [{ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) }] as const;
 
 function refuseArchived(deal: DealRow) {
-  if (deal.isArchived) throw new ApiProblem('conflict', 'This deal is archived; unarchive it first.');
+  if (deal.isArchived) throw new ApiProblem('conflict', message('deal.archived'));
 }
 
+const NOT_OPEN = { won: 'deal.win_not_open', lost: 'deal.lose_not_open' } as const;
 function requireOpen(deal: DealRow, action: 'won' | 'lost') {
-  if (deal.status !== 'open')
-    throw new ApiProblem('conflict', `Only an open deal can be ${action}; this deal is ${deal.status}.`);
+  if (deal.status !== 'open') throw new ApiProblem('conflict', message(NOT_OPEN[action], { status: deal.status }));
 }
 
 /** The stage of type won/lost to end in: the one asked for, else the first of that type on the board. */
@@ -30,11 +31,11 @@ async function closingStage(tx: Tx, companyId: string, type: 'won' | 'lost', sta
   if (stageId !== undefined) {
     const stage = await findActiveStage(tx, companyId, stageId);
     if (stage?.type !== type)
-      throw invalidField('/stage_id', 'invalid_reference', `No active pipeline stage of type ${type} has this id.`);
+      throw invalidField('/stage_id', 'invalid_reference', message('stage.unknown_reference_of_type', { type }));
     return stage;
   }
   const stage = await firstStageOfType(tx, companyId, type);
-  if (!stage) throw new ApiProblem('conflict', `The pipeline has no active stage of type ${type}.`);
+  if (!stage) throw new ApiProblem('conflict', message('stage.none_of_type', { type }));
   return stage;
 }
 
@@ -57,7 +58,7 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
       refuseArchived(current);
       const stage = await findActiveStage(tx, companyId, body.stage_id);
-      if (!stage) throw invalidField('/stage_id', 'invalid_reference', 'No active pipeline stage has this id.');
+      if (!stage) throw invalidField('/stage_id', 'invalid_reference', message('stage.unknown_reference'));
       // Already there: nothing changes and nothing is emitted.
       if (stage.id === current.stageId) return current;
       return enter(tx, current, stage);
@@ -90,7 +91,7 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
   app.openapi(archiveDeal, async (c) => {
     const { deal } = c.req.valid('param');
     const row = await onLockedDeal(c, deal, async (tx, current) => {
-      if (current.isArchived) throw new ApiProblem('conflict', 'This deal is already archived.');
+      if (current.isArchived) throw new ApiProblem('conflict', message('deal.already_archived'));
       const updated = await saveDeal(tx, current, { isArchived: true, archivedAt: sql`app_now()` });
       await recordDealEvents(tx, updated, 'deal.updated');
       return updated;
@@ -101,7 +102,7 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
   app.openapi(unarchiveDeal, async (c) => {
     const { deal } = c.req.valid('param');
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
-      if (!current.isArchived) throw new ApiProblem('conflict', 'This deal is not archived.');
+      if (!current.isArchived) throw new ApiProblem('conflict', message('deal.not_archived'));
       const write = (t: Tx) => saveDeal(t, current, { isArchived: false, archivedAt: null });
       // Back on the board, an open deal counts as its customer's open deal again.
       const updated =

@@ -6,11 +6,12 @@ import { type Tx, withTenant } from '../../db/tenant.ts';
 import { type EventType, recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import * as q from './queries.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 
-export const dealNotFound = () => new ApiProblem('not_found', 'No deal with this id exists.');
+export const dealNotFound = () => new ApiProblem('not_found', message('deal.not_found'));
 
 /** Runs `work` on the deal locked in a tenant transaction, after the If-Match check. */
 export function onLockedDeal(
@@ -53,11 +54,7 @@ export async function keepingOneOpenDeal(
     if (violatedConstraint(error) !== 'deals_one_open_per_customer') throw error;
   }
   const open = await q.findOpenDeal(tx, companyId, customerId);
-  throw new ApiProblem(
-    'conflict',
-    'This customer already has an open deal; archive, win or lose it first.',
-    open ? { deal_id: open.id } : {},
-  );
+  throw new ApiProblem('conflict', message('deal.open_deal_exists'), open ? { deal_id: open.id } : {});
 }
 
 /** The deal's events, in order, each with the deal as it is now; seen with deals.read, on its customer's timeline. */

@@ -2,14 +2,16 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { getEvent, listEvents } from '../../../generated/routes.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { invalidFields } from '../../http/validation.ts';
 import * as q from './queries.ts';
 import { EVENT_TYPES, type EventType, serializeEvent } from './serialize.ts';
 
 export const eventOperations = ['listEvents', 'getEvent'] as const;
 
-const notFound = () => new ApiProblem('not_found', 'No event with this id exists (events are kept 30 days).');
+const notFound = () => new ApiProblem('not_found', message('event.not_found'));
 
 const isEventType = (value: string): value is EventType => EVENT_TYPES.some((type) => type === value);
 
@@ -21,10 +23,8 @@ function typesOf(list: string): EventType[] {
   const names = [...new Set(list.split(','))];
   const unknown = names.filter((name) => !isEventType(name));
   if (unknown.length > 0) {
-    const detail = `Unknown event type ${unknown.join(', ')}; known types are ${EVENT_TYPES.join(', ')}.`;
-    throw new ApiProblem('validation_failed', 'The request has 1 invalid input.', {
-      errors: [{ pointer: null, parameter: 'filter[type]', code: 'invalid_enum', detail }],
-    });
+    const detail = message('event.unknown_types', { unknown: unknown.join(', '), known: EVENT_TYPES.join(', ') });
+    throw invalidFields([{ pointer: null, parameter: 'filter[type]', code: 'invalid_enum', detail }]);
   }
   return names.filter(isEventType);
 }
@@ -53,7 +53,7 @@ export function registerEvents(app: OpenAPIHono<AppEnv>) {
     if (!row) throw notFound();
     // The contract answers an event of data the key may not read with 403 naming the scope (not 404).
     if (!scopes.has(row.scope)) {
-      throw new ApiProblem('insufficient_scope', `Reading this event needs the scope ${row.scope}.`, {
+      throw new ApiProblem('insufficient_scope', message('event.scope_needed', { scope: row.scope }), {
         required_scope: row.scope,
       });
     }

@@ -9,6 +9,7 @@ import type { Tx } from '../../db/tenant.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { findCustomer } from '../customers/queries.ts';
 import { addNote, changeNote, deletedNote, listNotePage, type NoteHome, removeNote } from './note-writes.ts';
@@ -25,7 +26,7 @@ export const customerNoteOperations = [
 /** A customer's notes: their events are seen with customers.read, on the customer's own timeline. */
 async function customerHome(tx: Tx, companyId: string, customerId: string): Promise<NoteHome> {
   const customer = await findCustomer(tx, companyId, customerId);
-  if (!customer) throw new ApiProblem('not_found', 'No customer with this id exists.');
+  if (!customer) throw new ApiProblem('not_found', message('customer.not_found'));
   return { parent: { type: 'customer', id: customerId }, customerId };
 }
 

@@ -3,6 +3,7 @@
 // visibility. The handlers only find the parent and say where its events belong.
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
+import { message } from '../../http/messages.ts';
 import { type PageRequest, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import * as q from './queries.ts';
@@ -11,8 +12,8 @@ import { type NoteRow, serializeNote } from './serialize.ts';
 /** The note's parent and the customer whose timeline shows the note's events (a deal's customer for a deal). */
 export type NoteHome = { parent: q.Parent; customerId: string };
 
-const noteNotFound = (home: NoteHome) =>
-  new ApiProblem('not_found', `No note with this id exists on this ${home.parent.type}.`);
+const NOT_FOUND = { customer: 'note.not_found_on_customer', deal: 'note.not_found_on_deal' } as const;
+const noteNotFound = (home: NoteHome) => new ApiProblem('not_found', message(NOT_FOUND[home.parent.type]));
 
 const noteEvent = (
   tx: Tx,

@@ -14,6 +14,7 @@ import { withTenant } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { iso } from '../../http/serialize.ts';
@@ -30,12 +31,10 @@ export const webhookDeliveryOperations = [
   'listEventDeliveries',
 ] as const;
 
-const endpointNotFound = () => new ApiProblem('not_found', 'No webhook endpoint with this id exists.');
-const deliveryNotFound = () =>
-  new ApiProblem('not_found', 'This endpoint has no delivery with this id (deliveries are kept 30 days).');
-const eventNotFound = () => new ApiProblem('not_found', 'No event with this id exists (events are kept 30 days).');
-const endpointDisabled = () =>
-  new ApiProblem('conflict', 'The webhook endpoint is disabled; re-enable it (status active) first.');
+const endpointNotFound = () => new ApiProblem('not_found', message('webhook.endpoint_not_found'));
+const deliveryNotFound = () => new ApiProblem('not_found', message('webhook.delivery_not_found'));
+const eventNotFound = () => new ApiProblem('not_found', message('event.not_found'));
+const endpointDisabled = () => new ApiProblem('conflict', message('webhook.endpoint_disabled'));
 
 const RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 3600 * 1000;
 
@@ -44,12 +43,12 @@ function recoveryWindow(body: { since: string; until?: string | null }, now: Dat
   const since = new Date(body.since);
   const until = body.until ? new Date(body.until) : now;
   if (since.getTime() < now.getTime() - RETENTION_MS) {
-    throw invalidField('/since', 'too_small', `Must be at most ${EVENT_RETENTION_DAYS} days ago.`);
+    throw invalidField('/since', 'too_small', message('webhook.since_too_old', { days: EVENT_RETENTION_DAYS }));
   }
   if (until <= since) {
     throw body.until
-      ? invalidField('/until', 'too_small', 'Must be after since.')
-      : invalidField('/since', 'too_big', 'Must not be in the future.');
+      ? invalidField('/until', 'too_small', message('webhook.until_before_since'))
+      : invalidField('/since', 'too_big', message('webhook.since_in_future'));
   }
   return { since, until };
 }

@@ -16,6 +16,7 @@ import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newSecret } from '../../webhooks/sign.ts';
@@ -37,7 +38,7 @@ export const webhookEndpointOperations = [
 
 const OVERLAP_SECONDS = { none: null, '1h': 3600, '24h': 86_400, '7d': 7 * 86_400 } as const;
 
-const notFound = () => new ApiProblem('not_found', 'No webhook endpoint with this id exists.');
+const notFound = () => new ApiProblem('not_found', message('webhook.endpoint_not_found'));
 
 const policyOf = (c: Context<AppEnv>): UrlPolicy => ({
   allowPrivate: c.get('deps').config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
@@ -107,10 +108,7 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       const refusal = await checkEndpointUrl(body.url, policy);
       if (refusal) throw refusal;
       if ((await q.countEndpointsLocked(tx, companyId)) >= q.MAX_ENDPOINTS_PER_COMPANY) {
-        throw new ApiProblem(
-          'limit_reached',
-          `A company can have at most ${q.MAX_ENDPOINTS_PER_COMPANY} webhook endpoints; delete one first.`,
-        );
+        throw new ApiProblem('limit_reached', message('webhook.endpoint_limit', { max: q.MAX_ENDPOINTS_PER_COMPANY }));
       }
       const row = await q.insertEndpoint(tx, companyId, {
         url: body.url,
@@ -179,7 +177,7 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
     if (!decision.allowed) {
       throw new ApiProblem(
         'rate_limited',
-        'At most 10 test messages per endpoint per minute.',
+        message('webhook.test_rate_limited'),
         {},
         { 'Retry-After': String(Math.max(1, decision.retryAfter)) },
       );

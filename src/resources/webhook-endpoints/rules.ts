@@ -1,6 +1,7 @@
 // What an endpoint may be pointed at and subscribed to: the URL through the SSRF guard, the event selection
 // through the key's read scopes (Authentication point 10, Delivery point 11).
 import { type EventType, SCOPE_OF_PARENT } from '../../events/record.ts';
+import { message } from '../../http/messages.ts';
 import type { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { checkUrl, checkUrlSyntax, type UrlPolicy } from '../../webhooks/url-guard.ts';
@@ -29,22 +30,18 @@ export function checkSelection(events: readonly EventSelection[], keyScopes: Rea
   const seen = new Set<EventSelection>();
   events.forEach((type, index) => {
     const pointer = `/events/${index}`;
-    if (seen.has(type)) throw invalidField(pointer, 'invalid_enum', `${type} is listed twice.`);
+    if (seen.has(type)) throw invalidField(pointer, 'invalid_enum', message('webhook.event_listed_twice', { type }));
     seen.add(type);
     if (type === '*') {
-      if (events.length > 1) throw invalidField(pointer, 'invalid_enum', '"*" cannot be combined with other types.');
+      if (events.length > 1) throw invalidField(pointer, 'invalid_enum', message('webhook.star_not_alone'));
       if (readable.length === 0) {
-        throw invalidField(
-          pointer,
-          'insufficient_scope',
-          `This key may read no events; "*" needs ${READ_SCOPES.join(' or ')}.`,
-        );
+        throw invalidField(pointer, 'insufficient_scope', message('webhook.star_needs_scope', { scopes: READ_SCOPES }));
       }
       return;
     }
     const needed = scopesFor(type);
     if (!needed.some((scope) => keyScopes.has(scope))) {
-      throw invalidField(pointer, 'insufficient_scope', `Receiving ${type} needs the scope ${needed.join(' or ')}.`);
+      throw invalidField(pointer, 'insufficient_scope', message('webhook.event_needs_scope', { type, scopes: needed }));
     }
   });
 }
@@ -58,12 +55,12 @@ export async function checkEndpointUrl(url: string, policy: UrlPolicy): Promise<
   if (result.ok) return null;
   if (result.code === 'dns_failure') {
     // A host that does not resolve cannot be shown not to be internal; refused like one, so that nothing
-    // unverified is stored (it is checked again at every delivery anyway).
-    return invalidField('/url', 'url_not_allowed', `${result.detail} The host must resolve to a public address.`);
+    // unverified is stored (it is checked again at every delivery anyway). Its detail says so.
+    return invalidField('/url', 'url_not_allowed', result.detail);
   }
   if (result.code === 'invalid_format' && isPlainHttp(url, policy)) {
     // The guard's syntax layer calls plain http a format error; the contract names it a policy refusal.
-    return invalidField('/url', 'url_not_allowed', 'Must be an https URL.');
+    return invalidField('/url', 'url_not_allowed', message('url.not_https'));
   }
   return invalidField('/url', result.code, result.detail);
 }

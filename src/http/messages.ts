@@ -1,0 +1,632 @@
+// The texts of problems besides their titles — each `detail`, and the `detail` of each invalid input — in the
+// four languages of the service. Code creates a Message (an id and its parameters); problemBody renders it in
+// the response's language. Code words stay as they are in every language: headers (`If-Match`,
+// `Idempotency-Key`), ETags, scopes, field names, media types, parameter values.
+//
+// Every entry must have all four languages (`satisfies` below) and the same `{placeholders}` in each
+// (`placeholdersAgree` below): both are compile-time errors.
+import type { Language } from './language.ts';
+
+const MESSAGES = {
+  // Authentication and admission (src/auth/authenticate.ts, the rate limits in src/http/pipeline.ts)
+  'auth.bearer_missing': {
+    en: 'Send the API key as `Authorization: Bearer <key>`.',
+    nl: 'Stuur de API-sleutel mee als `Authorization: Bearer <key>`.',
+    de: 'Senden Sie den API-Schlüssel als `Authorization: Bearer <key>`.',
+    fr: 'Envoyez la clé d’API sous la forme `Authorization: Bearer <key>`.',
+  },
+  'auth.key_invalid': {
+    en: 'The API key is not valid.',
+    nl: 'De API-sleutel is niet geldig.',
+    de: 'Der API-Schlüssel ist ungültig.',
+    fr: 'La clé d’API n’est pas valide.',
+  },
+  'auth.key_revoked': {
+    en: 'This API key has been revoked.',
+    nl: 'Deze API-sleutel is ingetrokken.',
+    de: 'Dieser API-Schlüssel wurde widerrufen.',
+    fr: 'Cette clé d’API a été révoquée.',
+  },
+  'auth.key_expired': {
+    en: 'This API key expired at {time}.',
+    nl: 'Deze API-sleutel is verlopen op {time}.',
+    de: 'Dieser API-Schlüssel ist am {time} abgelaufen.',
+    fr: 'Cette clé d’API a expiré le {time}.',
+  },
+  'auth.ip_not_allowed': {
+    en: 'Requests from {address} are not allowed for this key.',
+    nl: 'Verzoeken vanaf {address} zijn met deze sleutel niet toegestaan.',
+    de: 'Anfragen von {address} sind für diesen Schlüssel nicht zugelassen.',
+    fr: 'Les requêtes depuis {address} ne sont pas autorisées pour cette clé.',
+  },
+  'auth.account_suspended': {
+    en: 'The company account is suspended.',
+    nl: 'Het account van het bedrijf is opgeschort.',
+    de: 'Das Konto des Unternehmens ist gesperrt.',
+    fr: 'Le compte de l’entreprise est suspendu.',
+  },
+  'auth.subscription_inactive': {
+    en: 'The company has no active subscription.',
+    nl: 'Het bedrijf heeft geen actief abonnement.',
+    de: 'Das Unternehmen hat kein aktives Abonnement.',
+    fr: 'L’entreprise n’a pas d’abonnement actif.',
+  },
+  'auth.scope_needed': {
+    en: 'This operation needs the scope {scope}.',
+    nl: 'Deze operatie vereist de scope {scope}.',
+    de: 'Diese Operation erfordert den Scope {scope}.',
+    fr: 'Cette opération nécessite la portée {scope}.',
+  },
+  'auth.feature_needed': {
+    en: 'This operation needs the feature {features}, which the company does not have.',
+    nl: 'Deze operatie vereist de functie {features}, die het bedrijf niet heeft.',
+    de: 'Diese Operation erfordert die Funktion {features}, die das Unternehmen nicht hat.',
+    fr: 'Cette opération nécessite la fonctionnalité {features}, dont l’entreprise ne dispose pas.',
+  },
+  'auth.too_many_failures': {
+    en: 'Too many failed authentications from this address.',
+    nl: 'Te veel mislukte authenticaties vanaf dit adres.',
+    de: 'Zu viele fehlgeschlagene Authentifizierungen von dieser Adresse.',
+    fr: 'Trop d’authentifications échouées depuis cette adresse.',
+  },
+  'auth.key_rate_limited': {
+    en: 'The rate limit of this API key was reached.',
+    nl: 'De rate limit van deze API-sleutel is bereikt.',
+    de: 'Das Rate-Limit dieses API-Schlüssels wurde erreicht.',
+    fr: 'La limite de débit de cette clé d’API est atteinte.',
+  },
+
+  // The request itself (src/http/pipeline.ts, app.ts, docs.ts, error-pages.ts, operations.ts)
+  'request.internal_error': {
+    en: 'Something went wrong on our side; the request id tells us what.',
+    nl: 'Er is bij ons iets misgegaan; aan de hand van het verzoek-id zoeken we uit wat.',
+    de: 'Bei uns ist etwas schiefgegangen; anhand der Anfrage-ID finden wir heraus, was.',
+    fr: 'Une erreur s’est produite de notre côté ; l’identifiant de la requête nous permet de savoir laquelle.',
+  },
+  'request.no_operation': {
+    en: 'There is no operation at {path}.',
+    nl: 'Er is geen operatie op {path}.',
+    de: 'Unter {path} gibt es keine Operation.',
+    fr: 'Il n’y a aucune opération à l’adresse {path}.',
+  },
+  'request.nothing_here': {
+    en: 'There is nothing at this address.',
+    nl: 'Op dit adres is niets te vinden.',
+    de: 'Unter dieser Adresse gibt es nichts.',
+    fr: 'Il n’y a rien à cette adresse.',
+  },
+  'request.use_methods': {
+    en: 'Use {methods} here.',
+    nl: 'Gebruik hier {methods}.',
+    de: 'Verwenden Sie hier {methods}.',
+    fr: 'Utilisez ici {methods}.',
+  },
+  'request.not_implemented': {
+    en: '{operation} is not available in this version of the service yet.',
+    nl: '{operation} is in deze versie van de service nog niet beschikbaar.',
+    de: '{operation} ist in dieser Version des Dienstes noch nicht verfügbar.',
+    fr: '{operation} n’est pas encore disponible dans cette version du service.',
+  },
+  'request.unknown_error_code': {
+    en: 'There is no error code with this name.',
+    nl: 'Er is geen foutcode met deze naam.',
+    de: 'Es gibt keinen Fehlercode mit diesem Namen.',
+    fr: 'Il n’existe aucun code d’erreur portant ce nom.',
+  },
+  'request.lang_invalid': {
+    en: 'lang must be one of nl, en, de, fr.',
+    nl: 'lang moet een van nl, en, de, fr zijn.',
+    de: 'lang muss einer der Werte nl, en, de, fr sein.',
+    fr: 'lang doit valoir nl, en, de ou fr.',
+  },
+  'request.docs_languages': {
+    en: 'The docs exist in nl, en, de and fr.',
+    nl: 'De documentatie bestaat in nl, en, de en fr.',
+    de: 'Die Dokumentation gibt es in nl, en, de und fr.',
+    fr: 'La documentation existe en nl, en, de et fr.',
+  },
+  'request.one_invalid_input': {
+    en: 'The request has 1 invalid input.',
+    nl: 'Het verzoek bevat 1 ongeldige invoer.',
+    de: 'Die Anfrage enthält 1 ungültige Eingabe.',
+    fr: 'La requête contient 1 entrée invalide.',
+  },
+  'request.invalid_inputs': {
+    en: 'The request has {count} invalid inputs.',
+    nl: 'Het verzoek bevat {count} ongeldige invoerwaarden.',
+    de: 'Die Anfrage enthält {count} ungültige Eingaben.',
+    fr: 'La requête contient {count} entrées invalides.',
+  },
+  'request.unknown_field': {
+    en: 'The request body contains a field that this operation does not accept.',
+    nl: 'De body van het verzoek bevat een veld dat deze operatie niet accepteert.',
+    de: 'Der Anfrage-Body enthält ein Feld, das diese Operation nicht akzeptiert.',
+    fr: 'Le corps de la requête contient un champ que cette opération n’accepte pas.',
+  },
+
+  // The body before validation (src/http/pipeline.ts)
+  'body.too_large': {
+    en: 'The request body is larger than {max} bytes.',
+    nl: 'De body van het verzoek is groter dan {max} bytes.',
+    de: 'Der Anfrage-Body ist größer als {max} Bytes.',
+    fr: 'Le corps de la requête dépasse {max} octets.',
+  },
+  'body.send_json': {
+    en: 'Send the body as application/json.',
+    nl: 'Stuur de body als application/json.',
+    de: 'Senden Sie den Body als application/json.',
+    fr: 'Envoyez le corps au format application/json.',
+  },
+  'body.invalid_json': {
+    en: 'The body is not valid JSON.',
+    nl: 'De body is geen geldige JSON.',
+    de: 'Der Body ist kein gültiges JSON.',
+    fr: 'Le corps n’est pas du JSON valide.',
+  },
+  'body.nul_character': {
+    en: 'Text may not contain the character U+0000 (NUL).',
+    nl: 'Tekst mag het teken U+0000 (NUL) niet bevatten.',
+    de: 'Text darf das Zeichen U+0000 (NUL) nicht enthalten.',
+    fr: 'Le texte ne doit pas contenir le caractère U+0000 (NUL).',
+  },
+
+  // One invalid input as zod reports it (src/http/validation.ts); also used by handlers
+  'field.required': {
+    en: 'This field is required.',
+    nl: 'Dit veld is verplicht.',
+    de: 'Dieses Feld ist erforderlich.',
+    fr: 'Ce champ est obligatoire.',
+  },
+  'field.invalid_type': {
+    en: 'Must be of type {type}.',
+    nl: 'Moet van het type {type} zijn.',
+    de: 'Muss vom Typ {type} sein.',
+    fr: 'Doit être de type {type}.',
+  },
+  'field.invalid_format': {
+    en: 'Must be a valid {format}.',
+    nl: 'Moet een geldige {format} zijn.',
+    de: 'Muss ein gültiger Wert im Format {format} sein.',
+    fr: 'Doit être une valeur {format} valide.',
+  },
+  'field.invalid_enum': {
+    en: 'Must be one of: {values}.',
+    nl: 'Moet een van deze waarden zijn: {values}.',
+    de: 'Muss einer dieser Werte sein: {values}.',
+    fr: 'Doit être l’une de ces valeurs : {values}.',
+  },
+  'field.too_long': {
+    en: 'Must be at most {max} characters.',
+    nl: 'Mag hoogstens {max} tekens lang zijn.',
+    de: 'Darf höchstens {max} Zeichen lang sein.',
+    fr: 'Ne doit pas dépasser {max} caractères.',
+  },
+  'field.too_short': {
+    en: 'Must be at least {min} characters.',
+    nl: 'Moet minstens {min} tekens lang zijn.',
+    de: 'Muss mindestens {min} Zeichen lang sein.',
+    fr: 'Doit contenir au moins {min} caractères.',
+  },
+  'field.too_big': {
+    en: 'Must be at most {max}.',
+    nl: 'Mag hoogstens {max} zijn.',
+    de: 'Darf höchstens {max} sein.',
+    fr: 'Doit être au plus {max}.',
+  },
+  'field.too_small': {
+    en: 'Must be at least {min}.',
+    nl: 'Moet minstens {min} zijn.',
+    de: 'Muss mindestens {min} sein.',
+    fr: 'Doit être au moins {min}.',
+  },
+  'field.unknown_field': {
+    en: 'This field is not accepted here.',
+    nl: 'Dit veld wordt hier niet geaccepteerd.',
+    de: 'Dieses Feld wird hier nicht akzeptiert.',
+    fr: 'Ce champ n’est pas accepté ici.',
+  },
+  'field.unknown_parameter': {
+    en: 'This query parameter is not accepted here.',
+    nl: 'Deze queryparameter wordt hier niet geaccepteerd.',
+    de: 'Dieser Query-Parameter wird hier nicht akzeptiert.',
+    fr: 'Ce paramètre de requête n’est pas accepté ici.',
+  },
+  'field.amount_format': {
+    en: 'Must be an amount with at most two decimals.',
+    nl: 'Moet een bedrag met hoogstens twee decimalen zijn.',
+    de: 'Muss ein Betrag mit höchstens zwei Nachkommastellen sein.',
+    fr: 'Doit être un montant avec au plus deux décimales.',
+  },
+
+  // Lists (src/http/pagination.ts)
+  'cursor.invalid': {
+    en: 'The cursor is not valid.',
+    nl: 'De cursor is niet geldig.',
+    de: 'Der Cursor ist ungültig.',
+    fr: 'Le curseur n’est pas valide.',
+  },
+  'cursor.other_sort': {
+    en: 'This cursor belongs to sort={sort}; use it with that sort.',
+    nl: 'Deze cursor hoort bij sort={sort}; gebruik hem met die sortering.',
+    de: 'Dieser Cursor gehört zu sort={sort}; verwenden Sie ihn mit dieser Sortierung.',
+    fr: 'Ce curseur correspond à sort={sort} ; utilisez-le avec ce tri.',
+  },
+
+  // ETag and idempotency (src/http/etag.ts, src/http/idempotency.ts)
+  'etag.malformed': {
+    en: 'If-Match must be an ETag received from this API, such as "3".',
+    nl: 'If-Match moet een ETag zijn die je van deze API hebt gekregen, zoals "3".',
+    de: 'If-Match muss ein ETag sein, das Sie von dieser API erhalten haben, etwa "3".',
+    fr: 'If-Match doit être un ETag reçu de cette API, par exemple "3".',
+  },
+  'etag.changed': {
+    en: 'The record has changed; its current ETag is {etag}.',
+    nl: 'Het record is gewijzigd; de huidige ETag is {etag}.',
+    de: 'Der Datensatz wurde geändert; sein aktuelles ETag ist {etag}.',
+    fr: 'L’enregistrement a été modifié ; son ETag actuel est {etag}.',
+  },
+  'idempotency.in_progress': {
+    en: 'A request with this Idempotency-Key is still being processed; retry in a moment.',
+    nl: 'Een verzoek met deze Idempotency-Key wordt nog verwerkt; probeer het zo opnieuw.',
+    de: 'Eine Anfrage mit diesem Idempotency-Key wird noch verarbeitet; versuchen Sie es gleich noch einmal.',
+    fr: 'Une requête avec cette Idempotency-Key est encore en cours de traitement ; réessayez dans un instant.',
+  },
+  'idempotency.key_reused': {
+    en: 'This Idempotency-Key was used for a different request.',
+    nl: 'Deze Idempotency-Key is gebruikt voor een ander verzoek.',
+    de: 'Dieser Idempotency-Key wurde für eine andere Anfrage verwendet.',
+    fr: 'Cette Idempotency-Key a été utilisée pour une autre requête.',
+  },
+
+  // Company, customers and notes
+  'company.not_found': {
+    en: 'The company does not exist.',
+    nl: 'Het bedrijf bestaat niet.',
+    de: 'Das Unternehmen existiert nicht.',
+    fr: 'L’entreprise n’existe pas.',
+  },
+  'customer.not_found': {
+    en: 'No customer with this id exists.',
+    nl: 'Er bestaat geen klant met dit id.',
+    de: 'Es gibt keinen Kunden mit dieser ID.',
+    fr: 'Aucun client n’a cet identifiant.',
+  },
+  'customer.email_taken': {
+    en: 'A customer with this email address already exists.',
+    nl: 'Er bestaat al een klant met dit e-mailadres.',
+    de: 'Es gibt bereits einen Kunden mit dieser E-Mail-Adresse.',
+    fr: 'Un client avec cette adresse e-mail existe déjà.',
+  },
+  'customer.not_a_lead': {
+    en: 'Only a lead can be converted; this is a customer already.',
+    nl: 'Alleen een lead kan worden omgezet; dit is al een klant.',
+    de: 'Nur ein Lead kann umgewandelt werden; dies ist bereits ein Kunde.',
+    fr: 'Seul un prospect peut être converti ; celui-ci est déjà un client.',
+  },
+  'customer.unknown_reference': {
+    en: 'No customer or lead has this id.',
+    nl: 'Er is geen klant of lead met dit id.',
+    de: 'Kein Kunde und kein Lead hat diese ID.',
+    fr: 'Aucun client ni prospect n’a cet identifiant.',
+  },
+  'note.not_found_on_customer': {
+    en: 'No note with this id exists on this customer.',
+    nl: 'Deze klant heeft geen notitie met dit id.',
+    de: 'Dieser Kunde hat keine Notiz mit dieser ID.',
+    fr: 'Ce client n’a aucune note avec cet identifiant.',
+  },
+  'note.not_found_on_deal': {
+    en: 'No note with this id exists on this deal.',
+    nl: 'Deze deal heeft geen notitie met dit id.',
+    de: 'Dieser Deal hat keine Notiz mit dieser ID.',
+    fr: 'Cette affaire n’a aucune note avec cet identifiant.',
+  },
+  'user.unknown_reference': {
+    en: 'No active user has this id.',
+    nl: 'Er is geen actieve gebruiker met dit id.',
+    de: 'Kein aktiver Benutzer hat diese ID.',
+    fr: 'Aucun utilisateur actif n’a cet identifiant.',
+  },
+
+  // Deals and the pipeline
+  'deal.not_found': {
+    en: 'No deal with this id exists.',
+    nl: 'Er bestaat geen deal met dit id.',
+    de: 'Es gibt keinen Deal mit dieser ID.',
+    fr: 'Aucune affaire n’a cet identifiant.',
+  },
+  'deal.open_deal_exists': {
+    en: 'This customer already has an open deal; archive, win or lose it first.',
+    nl: 'Deze klant heeft al een open deal; archiveer, win of verlies die eerst.',
+    de: 'Dieser Kunde hat bereits einen offenen Deal; archivieren, gewinnen oder verlieren Sie ihn zuerst.',
+    fr: 'Ce client a déjà une affaire ouverte ; archivez-la, gagnez-la ou perdez-la d’abord.',
+  },
+  'deal.archived': {
+    en: 'This deal is archived; unarchive it first.',
+    nl: 'Deze deal is gearchiveerd; haal hem eerst uit het archief.',
+    de: 'Dieser Deal ist archiviert; holen Sie ihn zuerst aus dem Archiv.',
+    fr: 'Cette affaire est archivée ; désarchivez-la d’abord.',
+  },
+  'deal.already_archived': {
+    en: 'This deal is already archived.',
+    nl: 'Deze deal is al gearchiveerd.',
+    de: 'Dieser Deal ist bereits archiviert.',
+    fr: 'Cette affaire est déjà archivée.',
+  },
+  'deal.not_archived': {
+    en: 'This deal is not archived.',
+    nl: 'Deze deal is niet gearchiveerd.',
+    de: 'Dieser Deal ist nicht archiviert.',
+    fr: 'Cette affaire n’est pas archivée.',
+  },
+  'deal.win_not_open': {
+    en: 'Only an open deal can be won; this deal is {status}.',
+    nl: 'Alleen een open deal kan worden gewonnen; deze deal heeft de status {status}.',
+    de: 'Nur ein offener Deal kann gewonnen werden; dieser Deal hat den Status {status}.',
+    fr: 'Seule une affaire ouverte peut être gagnée ; cette affaire a le statut {status}.',
+  },
+  'deal.lose_not_open': {
+    en: 'Only an open deal can be lost; this deal is {status}.',
+    nl: 'Alleen een open deal kan worden verloren; deze deal heeft de status {status}.',
+    de: 'Nur ein offener Deal kann verloren werden; dieser Deal hat den Status {status}.',
+    fr: 'Seule une affaire ouverte peut être perdue ; cette affaire a le statut {status}.',
+  },
+  'stage.unknown_reference': {
+    en: 'No active pipeline stage has this id.',
+    nl: 'Er is geen actieve pipelinefase met dit id.',
+    de: 'Keine aktive Pipeline-Phase hat diese ID.',
+    fr: 'Aucune étape active du pipeline n’a cet identifiant.',
+  },
+  'stage.unknown_reference_of_type': {
+    en: 'No active pipeline stage of type {type} has this id.',
+    nl: 'Er is geen actieve pipelinefase van het type {type} met dit id.',
+    de: 'Keine aktive Pipeline-Phase vom Typ {type} hat diese ID.',
+    fr: 'Aucune étape active du pipeline de type {type} n’a cet identifiant.',
+  },
+  'stage.none_of_type': {
+    en: 'The pipeline has no active stage of type {type}.',
+    nl: 'De pipeline heeft geen actieve fase van het type {type}.',
+    de: 'Die Pipeline hat keine aktive Phase vom Typ {type}.',
+    fr: 'Le pipeline n’a aucune étape active de type {type}.',
+  },
+  'stage.no_default': {
+    en: 'The pipeline has no active default stage; send a stage_id.',
+    nl: 'De pipeline heeft geen actieve standaardfase; stuur een stage_id mee.',
+    de: 'Die Pipeline hat keine aktive Standardphase; senden Sie eine stage_id.',
+    fr: 'Le pipeline n’a aucune étape par défaut active ; envoyez un stage_id.',
+  },
+
+  // Events
+  'event.not_found': {
+    en: 'No event with this id exists (events are kept 30 days).',
+    nl: 'Er bestaat geen event met dit id (events worden 30 dagen bewaard).',
+    de: 'Es gibt kein Ereignis mit dieser ID (Ereignisse werden 30 Tage aufbewahrt).',
+    fr: 'Aucun événement n’a cet identifiant (les événements sont conservés 30 jours).',
+  },
+  'event.unknown_types': {
+    en: 'Unknown event type {unknown}; known types are {known}.',
+    nl: 'Onbekend eventtype {unknown}; bekende typen zijn {known}.',
+    de: 'Unbekannter Ereignistyp {unknown}; bekannte Typen sind {known}.',
+    fr: 'Type d’événement inconnu {unknown} ; les types connus sont {known}.',
+  },
+  'event.scope_needed': {
+    en: 'Reading this event needs the scope {scope}.',
+    nl: 'Voor het lezen van dit event is de scope {scope} nodig.',
+    de: 'Zum Lesen dieses Ereignisses ist der Scope {scope} erforderlich.',
+    fr: 'La lecture de cet événement nécessite la portée {scope}.',
+  },
+
+  // Webhook endpoints and deliveries
+  'webhook.endpoint_not_found': {
+    en: 'No webhook endpoint with this id exists.',
+    nl: 'Er bestaat geen webhook-endpoint met dit id.',
+    de: 'Es gibt keinen Webhook-Endpunkt mit dieser ID.',
+    fr: 'Aucun endpoint de webhook n’a cet identifiant.',
+  },
+  'webhook.endpoint_limit': {
+    en: 'A company can have at most {max} webhook endpoints; delete one first.',
+    nl: 'Een bedrijf kan hoogstens {max} webhook-endpoints hebben; verwijder er eerst een.',
+    de: 'Ein Unternehmen kann höchstens {max} Webhook-Endpunkte haben; löschen Sie zuerst einen.',
+    fr: 'Une entreprise peut avoir au plus {max} endpoints de webhook ; supprimez-en d’abord un.',
+  },
+  'webhook.test_rate_limited': {
+    en: 'At most 10 test messages per endpoint per minute.',
+    nl: 'Hoogstens 10 testberichten per endpoint per minuut.',
+    de: 'Höchstens 10 Testnachrichten pro Endpunkt und Minute.',
+    fr: 'Au plus 10 messages de test par endpoint et par minute.',
+  },
+  'webhook.endpoint_disabled': {
+    en: 'The webhook endpoint is disabled; re-enable it (status active) first.',
+    nl: 'Het webhook-endpoint is uitgeschakeld; schakel het eerst weer in (status active).',
+    de: 'Der Webhook-Endpunkt ist deaktiviert; aktivieren Sie ihn zuerst wieder (Status active).',
+    fr: 'L’endpoint de webhook est désactivé ; réactivez-le d’abord (statut active).',
+  },
+  'webhook.delivery_not_found': {
+    en: 'This endpoint has no delivery with this id (deliveries are kept 30 days).',
+    nl: 'Dit endpoint heeft geen bezorging met dit id (bezorgingen worden 30 dagen bewaard).',
+    de: 'Dieser Endpunkt hat keine Zustellung mit dieser ID (Zustellungen werden 30 Tage aufbewahrt).',
+    fr: 'Cet endpoint n’a aucun envoi avec cet identifiant (les envois sont conservés 30 jours).',
+  },
+  'webhook.event_listed_twice': {
+    en: '{type} is listed twice.',
+    nl: '{type} staat er twee keer in.',
+    de: '{type} ist doppelt aufgeführt.',
+    fr: '{type} figure deux fois.',
+  },
+  'webhook.star_not_alone': {
+    en: '"*" cannot be combined with other types.',
+    nl: '"*" kan niet met andere typen worden gecombineerd.',
+    de: '"*" kann nicht mit anderen Typen kombiniert werden.',
+    fr: '"*" ne peut pas être combiné avec d’autres types.',
+  },
+  'webhook.star_needs_scope': {
+    en: 'This key may read no events; "*" needs {scopes}.',
+    nl: 'Deze sleutel mag geen events lezen; "*" vereist {scopes}.',
+    de: 'Dieser Schlüssel darf keine Ereignisse lesen; "*" erfordert {scopes}.',
+    fr: 'Cette clé ne peut lire aucun événement ; "*" nécessite {scopes}.',
+  },
+  'webhook.event_needs_scope': {
+    en: 'Receiving {type} needs the scope {scopes}.',
+    nl: 'Voor het ontvangen van {type} is de scope {scopes} nodig.',
+    de: 'Für den Empfang von {type} ist der Scope {scopes} erforderlich.',
+    fr: 'La réception de {type} nécessite la portée {scopes}.',
+  },
+  'webhook.since_too_old': {
+    en: 'Must be at most {days} days ago.',
+    nl: 'Mag hoogstens {days} dagen geleden zijn.',
+    de: 'Darf höchstens {days} Tage zurückliegen.',
+    fr: 'Ne doit pas remonter à plus de {days} jours.',
+  },
+  'webhook.until_before_since': {
+    en: 'Must be after since.',
+    nl: 'Moet na since liggen.',
+    de: 'Muss nach since liegen.',
+    fr: 'Doit être postérieur à since.',
+  },
+  'webhook.since_in_future': {
+    en: 'Must not be in the future.',
+    nl: 'Mag niet in de toekomst liggen.',
+    de: 'Darf nicht in der Zukunft liegen.',
+    fr: 'Ne doit pas être dans le futur.',
+  },
+
+  // Webhook URLs (src/webhooks/url-guard.ts, src/resources/webhook-endpoints/rules.ts)
+  'url.too_long': {
+    en: 'Longer than {max} characters.',
+    nl: 'Langer dan {max} tekens.',
+    de: 'Länger als {max} Zeichen.',
+    fr: 'Plus de {max} caractères.',
+  },
+  'url.spaces_or_controls': {
+    en: 'Contains spaces or control characters.',
+    nl: 'Bevat spaties of stuurtekens.',
+    de: 'Enthält Leerzeichen oder Steuerzeichen.',
+    fr: 'Contient des espaces ou des caractères de contrôle.',
+  },
+  'url.not_absolute': {
+    en: 'Not an absolute URL.',
+    nl: 'Geen absolute URL.',
+    de: 'Keine absolute URL.',
+    fr: 'N’est pas une URL absolue.',
+  },
+  'url.not_absolute_https': {
+    en: 'Must be an absolute https URL.',
+    nl: 'Moet een absolute https-URL zijn.',
+    de: 'Muss eine absolute https-URL sein.',
+    fr: 'Doit être une URL https absolue.',
+  },
+  'url.not_https': {
+    en: 'Must be an https URL.',
+    nl: 'Moet een https-URL zijn.',
+    de: 'Muss eine https-URL sein.',
+    fr: 'Doit être une URL https.',
+  },
+  'url.fragment': {
+    en: 'Must not contain a fragment.',
+    nl: 'Mag geen fragment bevatten.',
+    de: 'Darf kein Fragment enthalten.',
+    fr: 'Ne doit pas contenir de fragment.',
+  },
+  'url.userinfo': {
+    en: 'Must not contain a user name or password.',
+    nl: 'Mag geen gebruikersnaam of wachtwoord bevatten.',
+    de: 'Darf weder Benutzernamen noch Passwort enthalten.',
+    fr: 'Ne doit contenir ni nom d’utilisateur ni mot de passe.',
+  },
+  'url.port': {
+    en: 'Port must be 443, 80 or 8443.',
+    nl: 'De poort moet 443, 80 of 8443 zijn.',
+    de: 'Der Port muss 443, 80 oder 8443 sein.',
+    fr: 'Le port doit être 443, 80 ou 8443.',
+  },
+  'url.https_standard_port': {
+    en: 'Must be https on port 443, 80 or 8443.',
+    nl: 'Moet https zijn op poort 443, 80 of 8443.',
+    de: 'Muss https auf Port 443, 80 oder 8443 sein.',
+    fr: 'Doit être en https sur le port 443, 80 ou 8443.',
+  },
+  'url.not_http': {
+    en: 'Not an http(s) URL.',
+    nl: 'Geen http(s)-URL.',
+    de: 'Keine http(s)-URL.',
+    fr: 'N’est pas une URL http(s).',
+  },
+  'url.unresolved': {
+    en: 'Could not resolve {host} ({code}). The host must resolve to a public address.',
+    nl: '{host} kon niet worden opgezocht ({code}). De host moet naar een openbaar adres verwijzen.',
+    de: '{host} konnte nicht aufgelöst werden ({code}). Der Host muss zu einer öffentlichen Adresse aufgelöst werden.',
+    fr: 'Impossible de résoudre {host} ({code}). L’hôte doit se résoudre en une adresse publique.',
+  },
+  'url.no_address': {
+    en: 'No address for {host}. The host must resolve to a public address.',
+    nl: 'Geen adres voor {host}. De host moet naar een openbaar adres verwijzen.',
+    de: 'Keine Adresse für {host}. Der Host muss zu einer öffentlichen Adresse aufgelöst werden.',
+    fr: 'Aucune adresse pour {host}. L’hôte doit se résoudre en une adresse publique.',
+  },
+  'url.loopback_only': {
+    en: '{host} must resolve to loopback only for http or a non-standard port (resolved to {address}).',
+    nl: '{host} mag voor http of een niet-standaardpoort alleen naar loopback verwijzen (verwees naar {address}).',
+    de: '{host} darf für http oder einen Nicht-Standard-Port nur zu Loopback aufgelöst werden (aufgelöst zu {address}).',
+    fr: 'Pour http ou un port non standard, {host} doit se résoudre uniquement en loopback (résolu en {address}).',
+  },
+  'url.not_public': {
+    en: '{host} resolves to a non-public address ({address}).',
+    nl: '{host} verwijst naar een niet-openbaar adres ({address}).',
+    de: '{host} wird zu einer nicht öffentlichen Adresse aufgelöst ({address}).',
+    fr: '{host} se résout en une adresse non publique ({address}).',
+  },
+  'url.unusable_address': {
+    en: 'Unusable address for {host}.',
+    nl: 'Onbruikbaar adres voor {host}.',
+    de: 'Unbrauchbare Adresse für {host}.',
+    fr: 'Adresse inutilisable pour {host}.',
+  },
+} as const satisfies Record<string, Readonly<Record<Language, string>>>;
+
+type Catalogue = typeof MESSAGES;
+export type MessageId = keyof Catalogue;
+
+/** The names in `{…}` of a template. */
+type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | Placeholders<Rest>
+  : never;
+type NamesOf<Id extends MessageId> = Placeholders<Catalogue[Id]['en']>;
+
+/** A list is joined with the language's "or" (`deals.read or customers.read`). */
+export type Param = string | number | readonly string[];
+
+/** A text to show, in no language yet: the id of a catalogue entry and the values of its placeholders. */
+export type Message = { readonly id: MessageId; readonly params: Readonly<Record<string, Param>> };
+
+/** `message('body.too_large', { max })`: the parameters are exactly the entry's placeholders. */
+export function message<Id extends MessageId>(
+  id: Id,
+  ...[params]: [NamesOf<Id>] extends [never] ? [] : [{ readonly [Name in NamesOf<Id>]: Param }]
+): Message {
+  return { id, params: params ?? {} };
+}
+
+const OR: Record<Language, string> = { en: ' or ', nl: ' of ', de: ' oder ', fr: ' ou ' };
+
+/** The message's text in `language`. */
+export function localize({ id, params }: Message, language: Language): string {
+  return MESSAGES[id][language].replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    return typeof value === 'object' ? value.join(OR[language]) : String(value);
+  });
+}
+
+/** Every template of an entry, by language (for the catalogue's tests). */
+export const catalogue: Readonly<Record<MessageId, Readonly<Record<Language, string>>>> = MESSAGES;
+
+// Compile-time: every translation has exactly the placeholders of its English template.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Mismatched = {
+  [Id in MessageId]: {
+    [L in Language]: Same<Placeholders<Catalogue[Id][L]>, NamesOf<Id>>;
+  }[Language] extends true
+    ? never
+    : Id;
+}[MessageId];
+const placeholdersAgree: [Mismatched] extends [never] ? true : { placeholdersDiffer: Mismatched } = true;
+void placeholdersAgree;
