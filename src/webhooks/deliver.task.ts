@@ -76,7 +76,15 @@ export async function deliverBatch(
       where d.company_id = ${companyId} and d.id = any(${deliveryIds}::text[])`,
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return Promise.all(deliveryIds.map((id) => attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts)));
+  // Every attempt runs to its end before a failure fails the job: a retry of the job must not overlap with
+  // sends of this one still in flight.
+  const settled = await Promise.allSettled(
+    deliveryIds.map((id) => attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts)),
+  );
+  return settled.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
 }
 
 async function attempt(
@@ -343,16 +351,15 @@ async function disable(
     )
     .returning({ id: webhookEndpoints.id });
   if (!changed) return;
-  await tx
-    .update(webhookDeliveries)
-    .set({ status: 'failed', nextAttemptAt: null, updatedAt: sql`app_now()` })
-    .where(
-      and(
-        eq(webhookDeliveries.companyId, r.companyId),
-        eq(webhookDeliveries.endpointId, r.endpoint.id),
-        eq(webhookDeliveries.status, 'pending'),
-      ),
-    );
+  // Only the pending deliveries nobody holds: this transaction holds the endpoint, and concurrent attempts of
+  // the same endpoint hold their delivery and wait for the endpoint (deliveries before endpoint), so waiting
+  // for theirs here would deadlock. They settle their own delivery as failed once they see it disabled.
+  await tx.execute(sql`
+    update webhook_deliveries set status = 'failed', next_attempt_at = null, updated_at = app_now()
+    where company_id = ${r.companyId} and id in (
+      select id from webhook_deliveries
+      where company_id = ${r.companyId} and endpoint_id = ${r.endpoint.id} and status = 'pending'
+      for update skip locked)`);
   const admins = await tx
     .select({ email: users.email })
     .from(users)
