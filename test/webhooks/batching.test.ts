@@ -4,12 +4,10 @@
 // waiting for their turn) and answers one outcome per id; successes are recorded many in one statement.
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTenant } from '../../src/db/tenant.ts';
-import { recordEvent } from '../../src/events/record.ts';
 import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
 import { DELIVER_TASK, DELIVERIES_PER_JOB, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
 import { type Recording, recordSuccesses } from '../../src/webhooks/record-success.ts';
-import { insertEndpoint, jobsOf, receiver } from '../features/webhook-deliveries/support.ts';
+import { insertEndpoint, jobsOf, receiver, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
 let api: TestApi;
@@ -20,45 +18,7 @@ beforeAll(async () => {
 
 const POLICY = { policy: { allowPrivate: true } };
 
-const CUSTOMER = {
-  object: 'customer',
-  id: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30',
-  type: 'individual',
-  status: 'lead',
-  name: null,
-  email: 'batch@example.nl',
-  phone: null,
-  company_name: null,
-  vat_number: null,
-  coc_number: null,
-  address: null,
-  postal_code: null,
-  city: null,
-  country: null,
-  email_unsubscribed: false,
-  converted_at: null,
-  last_activity_at: null,
-  created_at: '2026-03-14T08:30:05Z',
-  updated_at: '2026-03-14T08:30:05Z',
-};
-
-/** `n` customer.created events of the company, recorded in one transaction (as a change would). */
-async function recordEvents(companyId: string, n: number): Promise<string[]> {
-  return withTenant(api.db, companyId, async (tx) => {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      ids.push(
-        await recordEvent(tx, companyId, {
-          type: 'customer.created',
-          scope: 'customers.read',
-          customerId: null,
-          object: CUSTOMER,
-        }),
-      );
-    }
-    return ids;
-  });
-}
+const recordEvents = (companyId: string, n: number) => recordCustomerEvents(api, companyId, n, 'batch@example.nl');
 
 type DeliveryRow = { id: string; endpoint_id: string; event_id: string; status: string; attempt_count: number };
 

@@ -6,11 +6,9 @@
 // batch job makes this routine: up to 16 requests per endpoint at once, and a url_not_allowed refusal comes
 // back at once for all of them.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { withTenant } from '../../src/db/tenant.ts';
-import { recordEvent } from '../../src/events/record.ts';
 import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
 import { DELIVER_TASK, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
-import { insertEndpoint, jobsOf } from '../features/webhook-deliveries/support.ts';
+import { insertEndpoint, jobsOf, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
 let api: TestApi;
@@ -18,28 +16,6 @@ let api: TestApi;
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
-
-const CUSTOMER = {
-  object: 'customer',
-  id: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30',
-  type: 'individual',
-  status: 'lead',
-  name: null,
-  email: 'deadlock@example.nl',
-  phone: null,
-  company_name: null,
-  vat_number: null,
-  coc_number: null,
-  address: null,
-  postal_code: null,
-  city: null,
-  country: null,
-  email_unsubscribed: false,
-  converted_at: null,
-  last_activity_at: null,
-  created_at: '2026-03-14T08:30:05Z',
-  updated_at: '2026-03-14T08:30:05Z',
-};
 
 describe('failed attempts recorded at the same time, one of them disabling the endpoint', () => {
   it('all are recorded, the endpoint is disabled, and the job does not fail (no deadlock)', async () => {
@@ -49,20 +25,7 @@ describe('failed attempts recorded at the same time, one of them disabling the e
     const { id: endpointId } = await insertEndpoint(api, companyId, {
       url: 'http://169.254.169.254/latest/meta-data/',
     });
-    const eventIds = await withTenant(api.db, companyId, async (tx) => {
-      const ids: string[] = [];
-      for (let i = 0; i < 5; i++) {
-        ids.push(
-          await recordEvent(tx, companyId, {
-            type: 'customer.created',
-            scope: 'customers.read',
-            customerId: null,
-            object: CUSTOMER,
-          }),
-        );
-      }
-      return ids;
-    });
+    const eventIds = await recordCustomerEvents(api, companyId, 5, 'deadlock@example.nl');
     expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([1, 1, 1, 1, 1]);
     const [job] = (await jobsOf(api, companyId)).filter((j) => j.task === DELIVER_TASK);
     const deliveryIds = job.payload.deliveryIds as string[];

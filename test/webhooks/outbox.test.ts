@@ -8,6 +8,7 @@ import { FANOUT_TASK, recordEvent } from '../../src/events/record.ts';
 import { startWorker } from '../../src/jobs/worker.ts';
 import {
   createCustomer,
+  customerObject,
   deliveriesOf,
   insertEndpoint,
   jobsOf,
@@ -30,27 +31,7 @@ afterAll(async () => {
   await runner?.stop();
 });
 
-const CUSTOMER = {
-  object: 'customer',
-  id: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30',
-  type: 'individual',
-  status: 'lead',
-  name: null,
-  email: 'outbox@example.nl',
-  phone: null,
-  company_name: null,
-  vat_number: null,
-  coc_number: null,
-  address: null,
-  postal_code: null,
-  city: null,
-  country: null,
-  email_unsubscribed: false,
-  converted_at: null,
-  last_activity_at: null,
-  created_at: '2026-03-14T08:30:05Z',
-  updated_at: '2026-03-14T08:30:05Z',
-};
+const CUSTOMER = customerObject('outbox@example.nl');
 
 const record = (tx: Parameters<Parameters<typeof withTenant>[2]>[0], companyId: string) =>
   recordEvent(tx, companyId, { type: 'customer.created', scope: 'customers.read', customerId: null, object: CUSTOMER });

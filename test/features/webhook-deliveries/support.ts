@@ -3,7 +3,8 @@
 // queued webhook jobs that are due at a given (test) time, in the order Graphile Worker would.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { afterAll } from 'vitest';
-import { FANOUT_TASK } from '../../../src/events/record.ts';
+import { withTenant } from '../../../src/db/tenant.ts';
+import { FANOUT_TASK, recordEvent } from '../../../src/events/record.ts';
 import { type DeliverOptions, deliverBatch } from '../../../src/webhooks/deliver.task.ts';
 import { DELIVER_TASK, type DeliverPayload, fanout } from '../../../src/webhooks/fanout.task.ts';
 import { newSecret } from '../../../src/webhooks/sign.ts';
@@ -168,4 +169,46 @@ export async function latestEventId(api: TestApi, customerId: string): Promise<s
     select id from events where customer_id = ${customerId} order by created_at desc, id desc limit 1`;
   if (!row) throw new Error(`no event for ${customerId}`);
   return row.id;
+}
+
+/** A customer as the REST API shows it: the object of the test events recorded directly. */
+export const customerObject = (email: string) => ({
+  object: 'customer',
+  id: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30',
+  type: 'individual',
+  status: 'lead',
+  name: null,
+  email,
+  phone: null,
+  company_name: null,
+  vat_number: null,
+  coc_number: null,
+  address: null,
+  postal_code: null,
+  city: null,
+  country: null,
+  email_unsubscribed: false,
+  converted_at: null,
+  last_activity_at: null,
+  created_at: '2026-03-14T08:30:05Z',
+  updated_at: '2026-03-14T08:30:05Z',
+});
+
+/** `n` customer.created events of the company, recorded in one transaction (as a change would). */
+export async function recordCustomerEvents(api: TestApi, companyId: string, n: number, email: string) {
+  return withTenant(api.db, companyId, async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const object = customerObject(email);
+      ids.push(
+        await recordEvent(tx, companyId, {
+          type: 'customer.created',
+          scope: 'customers.read',
+          customerId: null,
+          object,
+        }),
+      );
+    }
+    return ids;
+  });
 }
