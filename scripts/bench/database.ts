@@ -1,8 +1,8 @@
 // The benchmarks' own database: on DATABASE_URL's server, or on an embedded PostgreSQL (fast mode) in a
 // temporary directory; migrated. Everything it creates is registered in `cleanups`, undone in reverse order.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
@@ -20,8 +20,24 @@ export async function benchDatabase(name: string, cleanups: Cleanup[], log: (lin
     chmodSync(dataDir, 0o755);
     log(`starting embedded PostgreSQL in ${dataDir}`);
     // BENCH_PG_STATEMENTS=1: per-statement timings (pg_stat_statements), printed by statementReport().
-    const settings = process.env.BENCH_PG_STATEMENTS ? ['shared_preload_libraries=pg_stat_statements'] : [];
-    const server = await startEmbeddedPostgres(dataDir, await freePort(), { fast: true, settings });
+    // BENCH_PG_EXPLAIN=<ms>: the plans (with timings) of statements slower than that, in the server's log,
+    // which then goes to bench-results/postgres-<pid>.log.
+    const explainMs = process.env.BENCH_PG_EXPLAIN;
+    const libraries = [process.env.BENCH_PG_STATEMENTS && 'pg_stat_statements', explainMs && 'auto_explain'];
+    const settings = [
+      ...(libraries.some(Boolean) ? [`shared_preload_libraries=${libraries.filter(Boolean).join(',')}`] : []),
+      ...(explainMs ? [`auto_explain.log_min_duration=${explainMs}`, 'auto_explain.log_analyze=on'] : []),
+    ];
+    const logFile = explainMs ? resolve('bench-results', `postgres-${process.pid}.log`) : null;
+    if (logFile) {
+      mkdirSync(dirname(logFile), { recursive: true });
+      log(`PostgreSQL log (auto_explain over ${explainMs} ms): ${logFile}`);
+    }
+    const server = await startEmbeddedPostgres(dataDir, await freePort(), {
+      fast: true,
+      settings,
+      log: logFile ? (line) => appendFileSync(logFile, `${line}\n`) : undefined,
+    });
     cleanups.push({ name: 'embedded PostgreSQL', run: server.stop });
     adminUrl = server.url;
   }
@@ -44,8 +60,19 @@ export async function benchDatabase(name: string, cleanups: Cleanup[], log: (lin
   return { url, embedded, pgVersion };
 }
 
+/** BENCH_PG_STATEMENTS=1: forget the statements so far (the report then covers what runs after this call). */
+export async function resetStatementStats(url: string): Promise<void> {
+  if (!process.env.BENCH_PG_STATEMENTS) return;
+  const db = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await db`select pg_stat_statements_reset()`;
+  } finally {
+    await db.end();
+  }
+}
+
 /** Where the database time went (BENCH_PG_STATEMENTS=1, embedded server only): statements and scanned tables. */
-export async function statementReport(url: string, limit = 12): Promise<string> {
+export async function statementReport(url: string, limit = 20): Promise<string> {
   if (!process.env.BENCH_PG_STATEMENTS) return '';
   const db = postgres(url, { max: 1, onnotice: () => {} });
   try {

@@ -5,8 +5,10 @@
 // embedded PostgreSQL (fast mode) in a temporary directory on a free port; with DATABASE_URL it creates its
 // own database on that server and drops it afterwards. Everything listens on 127.0.0.1. See README.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { performance as eventLoop } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Logger, type Runner, type RunnerOptions, run } from 'graphile-worker';
@@ -22,13 +24,14 @@ import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
-import { benchDatabase, statementReport } from './database.ts';
+import { benchDatabase, resetStatementStats, statementReport } from './database.ts';
 import type { ProducerInput, ProducerOutput } from './webhooks-producer.ts';
 
 const { values: args } = parseArgs({
   options: {
     rate: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '3' },
     producers: { type: 'string', default: '8' },
     burst: { type: 'string', default: '5000' },
     'noop-jobs': { type: 'string', default: '20000' },
@@ -36,13 +39,14 @@ const { values: args } = parseArgs({
     history: { type: 'string', default: '30000' },
     'burst-drain-seconds': { type: 'string', default: '60' },
     'skip-default-noop': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log(`usage: npm run bench:webhooks -- [--rate 200] [--seconds 20] [--producers 8] [--burst 5000]
+  console.log(`usage: npm run bench:webhooks -- [--rate 200] [--seconds 20] [--warmup 3] [--producers 8] [--burst 5000]
        [--noop-jobs 20000] [--drain-seconds 30] [--burst-drain-seconds 60] [--skip-default-noop]
-       [--history 30000]`);
+       [--history 30000] [--profile]`);
   process.exit(0);
 }
 const int = (name: string, value: string | undefined, min: number) => {
@@ -53,6 +57,7 @@ const int = (name: string, value: string | undefined, min: number) => {
 const opts = {
   rate: int('rate', args.rate, 1),
   seconds: int('seconds', args.seconds, 1),
+  warmup: int('warmup', args.warmup, 0),
   producers: int('producers', args.producers, 1),
   burst: int('burst', args.burst, 0),
   noopJobs: int('noop-jobs', args['noop-jobs'], 0),
@@ -60,6 +65,7 @@ const opts = {
   history: int('history', args.history, 0),
   burstDrainSeconds: int('burst-drain-seconds', args['burst-drain-seconds'], 1),
   defaultNoop: !args['skip-default-noop'],
+  profile: args.profile ?? false,
 };
 
 const ENDPOINTS = 3;
@@ -85,31 +91,44 @@ const quietLogger = new Logger((scope) => (level, message) => {
 // ---------------------------------------------------------------------------------------------------------
 // Receiver: node:http on 127.0.0.1 in its own thread, so that its timestamps are not delayed by the worker's
 // event loop (it is the integrator's server, not part of the system under test). Three paths, one per endpoint.
+// The bookkeeping stays in that thread too: it keeps the arrivals and says when a watched set of messages is
+// complete, so the worker's thread spends nothing on the measurement while deliveries drain.
 
 type Arrival = { id: string; path: string; at: number };
 
 const RECEIVER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const http = require('node:http');
-let pending = [];
+const arrivals = [];
+let watch = null; // { ids: Set of event ids, need: number of (id, path) pairs, seen: Set of them }
+const see = (a) => {
+  if (!watch || !watch.ids.has(a.id)) return;
+  watch.seen.add(a.id + ' ' + a.path);
+  if (watch.seen.size >= watch.need) { watch = null; parentPort.postMessage({ complete: true }); }
+};
 const server = http.createServer((req, res) => {
   const id = req.headers['webhook-id'];
   req.on('data', () => {});
   req.on('end', () => {
-    pending.push({ id: String(id), path: req.url, at: performance.timeOrigin + performance.now() });
+    const a = { id: String(id), path: req.url, at: performance.timeOrigin + performance.now() };
+    arrivals.push(a);
+    see(a);
     res.writeHead(204).end();
   });
 });
 // Node's default (5 s), as most servers keep connections at least that long. The 1 s used before told Node's
 // HTTP client (Keep-Alive: timeout=1, minus its 1 s safety margin) never to reuse a connection.
 server.keepAliveTimeout = 5000;
-const flush = setInterval(() => {
-  if (pending.length) { parentPort.postMessage({ arrivals: pending }); pending = []; }
-}, 20);
 parentPort.on('message', (m) => {
-  if (m === 'stop') {
-    clearInterval(flush);
-    if (pending.length) parentPort.postMessage({ arrivals: pending });
+  if (m.watch) {
+    watch = { ids: new Set(m.watch), need: m.watch.length * m.perId, seen: new Set() };
+    if (watch.need === 0) { watch = null; parentPort.postMessage({ complete: true }); return; }
+    for (const a of arrivals) see(a);
+  } else if (m === 'collect') {
+    parentPort.postMessage({ arrivals });
+  } else if (m === 'count') {
+    parentPort.postMessage({ count: arrivals.length });
+  } else if (m === 'stop') {
     server.closeAllConnections();
     server.close(() => parentPort.postMessage({ stopped: true }));
   }
@@ -117,24 +136,69 @@ parentPort.on('message', (m) => {
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 `;
 
+type ReceiverMessage = { port?: number; complete?: boolean; arrivals?: Arrival[]; count?: number; stopped?: boolean };
+
 async function startReceiver() {
-  const arrivals: Arrival[] = [];
   const thread = new Worker(RECEIVER_SOURCE, { eval: true });
-  const port = await new Promise<number>((resolve, reject) => {
-    thread.once('error', reject);
-    thread.on('message', (m: { port?: number; arrivals?: Arrival[] }) => {
-      if (m.port) resolve(m.port);
-      if (m.arrivals) arrivals.push(...m.arrivals);
+  const next = <K extends keyof ReceiverMessage>(key: K) =>
+    new Promise<NonNullable<ReceiverMessage[K]>>((resolve) => {
+      const listener = (m: ReceiverMessage) => {
+        if (m[key] === undefined) return;
+        thread.off('message', listener);
+        resolve(m[key] as NonNullable<ReceiverMessage[K]>);
+      };
+      thread.on('message', listener);
     });
-  });
+  const port = await Promise.race([next('port'), new Promise<never>((_, reject) => thread.once('error', reject))]);
   return {
     port,
-    arrivals,
+    /** Resolves when every event of `ids` arrived on `perId` paths, or after `timeoutMs` (then false). */
+    waitFor: async (ids: string[], perId: number, timeoutMs: number): Promise<boolean> => {
+      const complete = next('complete');
+      thread.postMessage({ watch: ids, perId });
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const done = await Promise.race([complete, timedOut]);
+      clearTimeout(timer);
+      return done;
+    },
+    /** Every arrival so far. */
+    collect: () => {
+      const arrivals = next('arrivals');
+      thread.postMessage('collect');
+      return arrivals;
+    },
+    count: () => {
+      const count = next('count');
+      thread.postMessage('count');
+      return count;
+    },
     stop: async () => {
-      const stopped = new Promise<void>((resolve) => thread.on('message', (m) => m.stopped && resolve()));
+      const stopped = next('stopped');
       thread.postMessage('stop');
       await Promise.race([stopped, sleep(2000)]);
       await thread.terminate();
+    },
+  };
+}
+
+/** --profile: a V8 CPU profile of this thread (the worker's) from now until stop(); answers the file. */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      const dir = resolve('bench-results/profiles');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `webhooks-burst-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return file;
     },
   };
 }
@@ -180,6 +244,25 @@ function match(arrivals: Arrival[], committedAt: Map<string, number>) {
     last = Math.max(last, a.at);
   }
   return { received: seen.size, duplicates, lat, first, last };
+}
+
+/** Latency percentiles per whole second of commit time after `from`: shows when the slow deliveries happen. */
+function latencyBySecond(arrivals: Arrival[], committedAt: Map<string, number>, from: number) {
+  const seconds: number[][] = [];
+  const seen = new Set<string>();
+  for (const a of arrivals) {
+    const at = committedAt.get(a.id);
+    const key = `${a.id} ${a.path}`;
+    if (at === undefined || seen.has(key)) continue;
+    seen.add(key);
+    const i = Math.max(0, Math.floor((at - from) / 1000));
+    while (seconds.length <= i) seconds.push([]);
+    seconds[i]?.push(a.at - at);
+  }
+  return seconds.map((values) => {
+    const { p50, p99, max } = latencies(values);
+    return `${p50}/${p99}/${max}`;
+  });
 }
 
 /** Deliveries of the given events per whole second after `from`: shows whether the drain rate holds up. */
@@ -356,7 +439,8 @@ async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // Hard stop: the whole run stays bounded even if something hangs.
-  const budgetMs = 60_000 + (opts.seconds + opts.drainSeconds + opts.burstDrainSeconds) * 1000 + opts.noopJobs;
+  const budgetMs =
+    60_000 + (opts.warmup + opts.seconds + 2 * opts.drainSeconds + opts.burstDrainSeconds) * 1000 + opts.noopJobs;
   const hardStop = setTimeout(() => {
     console.error(`[bench] still running after ${Math.round(budgetMs / 1000)} s: giving up`);
     void cleanup().then(() => process.exit(2));
@@ -418,47 +502,74 @@ async function main() {
     const runner = await startWorker(url, { ...workerDb, config });
     cleanups.push({ name: 'worker', run: () => runner.stop() });
 
-    // 4. Steady load: rate events/s for seconds s, each in its own committed transaction.
+    // Producers in their own thread. Node 20 does not hand tsx's loader to worker threads: the thread loads the
+    // TypeScript file through tsx's API.
+    const produce = async (seconds: number, startAt: number): Promise<ProducerOutput> => {
+      const thread = new Worker(
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ tsImport }) =>
+           tsImport(${JSON.stringify(new URL('./webhooks-producer.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`,
+        {
+          eval: true,
+          workerData: {
+            url,
+            companyId: company.id,
+            customerId: customer.id,
+            object,
+            rate: opts.rate,
+            seconds,
+            producers: opts.producers,
+            startAt,
+          } satisfies ProducerInput,
+        },
+      );
+      const terminate = { name: 'producer thread', run: () => thread.terminate() };
+      cleanups.push(terminate);
+      const stop = () => thread.postMessage('stop');
+      process.once('SIGINT', stop);
+      try {
+        return await new Promise<ProducerOutput>((resolve, reject) => {
+          thread.once('message', resolve);
+          thread.once('error', reject);
+        });
+      } finally {
+        process.off('SIGINT', stop);
+        cleanups.splice(cleanups.indexOf(terminate), 1);
+        await thread.terminate();
+      }
+    };
+
+    // 4a. Warm-up: the same load, not counted, so that the measured phase sees a running worker (compiled
+    // code, open connections, prepared statements), as a worker in production does. Then its deliveries drain.
+    if (opts.warmup > 0) {
+      log(`warm-up: ${opts.rate} events/s for ${opts.warmup} s (not counted)`);
+      const warm = await produce(opts.warmup, clock() + 200);
+      const drained = await receiver.waitFor(
+        warm.committed.map(([id]) => id),
+        ENDPOINTS,
+        opts.drainSeconds * 1000,
+      );
+      if (!drained) log('warm-up deliveries did not all arrive in time');
+      await purgeJobs(url);
+    }
+
+    // 4b. Steady load: rate events/s for seconds s, each in its own committed transaction.
     const total = opts.rate * opts.seconds;
     const committedAt = new Map<string, number>();
     log(`steady load: ${opts.rate} events/s for ${opts.seconds} s (${opts.producers} producers)`);
     const steadyStop = activitySampler(url);
+    const steadyLoop = eventLoop.eventLoopUtilization();
     const t0 = clock() + 200;
-    // Node 20 does not hand tsx's loader to worker threads: the thread loads the TypeScript file through tsx's API.
-    const producerThread = new Worker(
-      `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ tsImport }) =>
-         tsImport(${JSON.stringify(new URL('./webhooks-producer.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`,
-      {
-        eval: true,
-        workerData: {
-          url,
-          companyId: company.id,
-          customerId: customer.id,
-          object,
-          rate: opts.rate,
-          seconds: opts.seconds,
-          producers: opts.producers,
-          startAt: t0,
-        } satisfies ProducerInput,
-      },
-    );
-    cleanups.push({ name: 'producer thread', run: () => producerThread.terminate() });
-    const stopProducers = () => producerThread.postMessage('stop');
-    process.once('SIGINT', stopProducers);
-    const output = await new Promise<ProducerOutput>((resolve, reject) => {
-      producerThread.once('message', resolve);
-      producerThread.once('error', reject);
-    });
-    process.off('SIGINT', stopProducers);
+    const output = await produce(opts.seconds, t0);
     for (const [id, at] of output.committed) committedAt.set(id, at);
     const { late, endAt: produceEnd } = output;
     const produced = committedAt.size;
     const producedSeconds = (produceEnd - t0) / 1000;
     const expected = produced * ENDPOINTS;
-    const drainDeadline = Date.now() + opts.drainSeconds * 1000;
-    while (match(receiver.arrivals, committedAt).received < expected && Date.now() < drainDeadline) await sleep(50);
+    await receiver.waitFor([...committedAt.keys()], ENDPOINTS, opts.drainSeconds * 1000);
     const steadyActivity = await steadyStop();
-    const steady = match(receiver.arrivals, committedAt);
+    const steadyLoopBusy = eventLoop.eventLoopUtilization(steadyLoop).utilization;
+    const steadyArrivals = await receiver.collect();
+    const steady = match(steadyArrivals, committedAt);
     const steadyResult = {
       rateTarget: opts.rate,
       seconds: opts.seconds,
@@ -471,8 +582,10 @@ async function main() {
       duplicates: steady.duplicates,
       deliveriesPerSecond: round(steady.received / ((steady.last - steady.first) / 1000), 1),
       latencyMs: latencies(steady.lat),
+      latencyP50P99MaxBySecond: latencyBySecond(steadyArrivals, committedAt, t0),
       drainAfterProducersMs: round(steady.last - produceEnd),
       databaseActivity: steadyActivity,
+      workerEventLoopBusy: round(steadyLoopBusy, 2),
     };
 
     // Jobs still queued when the drain deadline passed would run during the next phase: drop them. (At most the
@@ -483,6 +596,7 @@ async function main() {
     let burstResult: Record<string, unknown> | null = null;
     if (opts.burst > 0 && !interrupted) {
       log(`saturation: ${opts.burst} events in one transaction`);
+      await resetStatementStats(url);
       const burstIds: string[] = [];
       await withTenant(producer.db, company.id, async (tx) => {
         for (let i = 0; i < opts.burst; i++) burstIds.push(await emit(tx));
@@ -490,13 +604,15 @@ async function main() {
       const commitAt = clock();
       const burstCommitted = new Map(burstIds.map((id) => [id, commitAt]));
       const burstStop = activitySampler(url);
+      const burstLoop = eventLoop.eventLoopUtilization();
+      const profiler = opts.profile ? await startProfile() : null;
       const burstExpected = opts.burst * ENDPOINTS;
-      const deadline = Date.now() + opts.burstDrainSeconds * 1000;
-      while (match(receiver.arrivals, burstCommitted).received < burstExpected && Date.now() < deadline) {
-        await sleep(100);
-      }
+      await receiver.waitFor(burstIds, ENDPOINTS, opts.burstDrainSeconds * 1000);
+      const burstLoopBusy = eventLoop.eventLoopUtilization(burstLoop).utilization;
+      if (profiler) log(`CPU profile of the worker's thread during the burst: ${await profiler.stop()}`);
       const burstActivity = await burstStop();
-      const burst = match(receiver.arrivals, burstCommitted);
+      const burstArrivals = await receiver.collect();
+      const burst = match(burstArrivals, burstCommitted);
       const drainSeconds = (burst.last - commitAt) / 1000;
       burstResult = {
         events: opts.burst,
@@ -507,16 +623,20 @@ async function main() {
         drainSeconds: round(drainSeconds, 2),
         deliveriesPerSecond: round(burst.received / drainSeconds, 1),
         firstDeliveryMs: round(burst.first - commitAt),
-        deliveriesPerSecondTimeline: timeline(receiver.arrivals, burstCommitted, commitAt),
+        deliveriesPerSecondTimeline: timeline(burstArrivals, burstCommitted, commitAt),
         latencyMs: latencies(burst.lat),
         databaseActivity: burstActivity,
+        // Share of the time the worker's thread (this one; the receiver and the producers have their own) was busy.
+        workerEventLoopBusy: round(burstLoopBusy, 2),
         leftoverJobsPurged: await purgeJobs(url),
       };
     }
 
     // Let the jobs already held in the worker's local queue finish before it is stopped (bounded).
-    for (let seen = -1, until = Date.now() + 10_000; seen !== receiver.arrivals.length && Date.now() < until; ) {
-      seen = receiver.arrivals.length;
+    for (let seen = -1, until = Date.now() + 10_000; Date.now() < until; ) {
+      const count = await receiver.count();
+      if (count === seen) break;
+      seen = count;
       await sleep(1000);
     }
 
@@ -618,7 +738,7 @@ async function main() {
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`result written to ${file}`);
     const statements = await statementReport(url);
-    if (statements) console.log(`\nDatabase time by statement (pg_stat_statements):\n${statements}`);
+    if (statements) console.log(`\nDatabase time by statement during the burst (pg_stat_statements):\n${statements}`);
   } finally {
     await cleanup();
     clearTimeout(hardStop);

@@ -10,6 +10,7 @@ import { purgeOldEvents } from '../events/retention.ts';
 import { deliverBatch } from '../webhooks/deliver.task.ts';
 import { DELIVERIES_PER_JOB, fanoutEvents } from '../webhooks/fanout.task.ts';
 import { Coalescer } from './coalescer.ts';
+import { queueStatistics, watchFetches } from './queue-statistics.ts';
 
 /** Deletes rows past their retention, across companies, as the maintenance role. */
 async function purge(sql: Sql, statement: (tx: postgres.TransactionSql) => Promise<unknown>) {
@@ -59,8 +60,15 @@ export function taskList(deps: { sql: Sql; db: Db; config: Config }): TaskList {
 
 export const CRONTAB = ['17 * * * * purge_idempotency_keys', '23 * * * * purge_events'].join('\n');
 
-export function startWorker(connectionString: string, deps: { sql: Sql; db: Db; config: Config }): Promise<Runner> {
-  return run({
+/** Jobs the worker fetches at once and holds locked in its local queue. */
+const LOCAL_QUEUE_SIZE = 200;
+
+export async function startWorker(
+  connectionString: string,
+  deps: { sql: Sql; db: Db; config: Config },
+): Promise<Runner> {
+  const log = (line: string) => console.error(`[worker] ${line}`);
+  const runner = await run({
     connectionString,
     concurrency: 20,
     // One connection per concurrent job, plus the worker's own.
@@ -73,6 +81,8 @@ export function startWorker(connectionString: string, deps: { sql: Sql; db: Db; 
       if (level === 'error' || level === 'warning')
         console.error(`[worker${scope.taskIdentifier ? `:${scope.taskIdentifier}` : ''}] ${message}`);
     }),
-    preset: { worker: { localQueue: { size: 200 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    preset: { worker: { localQueue: { size: LOCAL_QUEUE_SIZE }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   });
+  watchFetches(runner, queueStatistics(deps.sql, LOCAL_QUEUE_SIZE, log));
+  return runner;
 }
