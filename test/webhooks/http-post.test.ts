@@ -1,13 +1,15 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJson } from '../../src/webhooks/http-post.ts';
 
 const opts = { timeoutMs: 2_000, maxResponseBytes: 4096 };
 const servers: Server[] = [];
 
-type Received = { method?: string; url?: string; headers: IncomingHttpHeaders; body: string };
+type Received = { method?: string; url?: string; headers: IncomingHttpHeaders; body: string; socket: Socket };
 
 /** A real receiver on 127.0.0.1; records every request it gets. */
 async function receiver(handler: RequestListener) {
@@ -16,15 +18,23 @@ async function receiver(handler: RequestListener) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      received.push({
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+        socket: req.socket,
+      });
       handler(req, res);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   servers.push(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return { port, received, server };
+  return { port, received, server, connections: () => connections };
 }
 
 const target = (url: string) => ({ url: new URL(url), address: '127.0.0.1', family: 4 as const });
@@ -187,5 +197,66 @@ describe('postJson', () => {
   it('a scheme other than http(s) is refused without a connection', async () => {
     const result = await postJson(target('ftp://127.0.0.1/'), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: null, error: 'url_not_allowed', responseBody: null });
+  });
+
+  it('keeps connections alive: ten messages in a row do not open ten connections', async () => {
+    const { port, received, connections } = await receiver((_req, res) => res.end('ok'));
+    for (let i = 0; i < 10; i++) {
+      expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({ error: null });
+    }
+    expect(received).toHaveLength(10);
+    // undici may open a second connection while the first is being handed back; never one per message.
+    expect(connections()).toBeLessThanOrEqual(2);
+  });
+
+  it('a connection whose answer was cut off is not reused', async () => {
+    const { port, received } = await receiver((req, res) => {
+      res.writeHead(200);
+      res.end(req.url === '/big' ? 'x'.repeat(1024 * 1024) : 'small');
+    });
+    for (const path of ['/small', '/big', '/small', '/small']) {
+      expect(await postJson(target(`http://127.0.0.1:${port}${path}`), '{}', {}, opts)).toMatchObject({ error: null });
+    }
+    expect(received.map((r) => r.url)).toEqual(['/small', '/big', '/small', '/small']);
+    const cutOff = received[1]?.socket;
+    expect(received.filter((r) => r.socket === cutOff)).toHaveLength(1);
+    expect(cutOff?.destroyed).toBe(true);
+  });
+
+  it('a connection is pooled per checked address: a hostname that now resolves elsewhere gets a new one', async () => {
+    const { port, connections } = await receiver((_req, res) => res.end('ok'));
+    const url = new URL(`http://receiver.test:${port}/`);
+    expect(await postJson({ url, address: '127.0.0.1', family: 4 }, '{}', {}, opts)).toMatchObject({ error: null });
+    // The same hostname and port, checked again, now at 127.0.0.2 (also this machine, nothing listens there on
+    // this port's server): not sent over the kept connection to 127.0.0.1.
+    expect(await postJson({ url, address: '127.0.0.2', family: 4 }, '{}', {}, opts)).toMatchObject({
+      error: 'connection_refused',
+    });
+    expect(connections()).toBe(1);
+  });
+
+  it('https: SNI is the hostname, the connection goes to the checked address, the certificate is verified', async () => {
+    // A TLS server for receiver.test with a self-signed certificate (test/fixtures): the handshake fails on the
+    // certificate (not trusted), after the client named receiver.test in its hello.
+    const sni: string[] = [];
+    const server = createTlsServer({
+      key: readFileSync(new URL('../fixtures/receiver-test.key', import.meta.url)),
+      cert: readFileSync(new URL('../fixtures/receiver-test.crt', import.meta.url)),
+      SNICallback: (name, cb) => {
+        sni.push(name);
+        cb(null, undefined);
+      },
+    });
+    server.on('tlsClientError', () => {});
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const result = await postJson(target(`https://receiver.test:${port}/`), '{}', {}, opts);
+      expect(result).toMatchObject({ statusCode: null, error: 'tls_error', responseBody: null });
+      expect(sni).toEqual(['receiver.test']);
+    } finally {
+      server.close();
+    }
   });
 });
