@@ -74,7 +74,7 @@ const TARGET_P99_MS = 500;
 const TARGET_P99_RATE = 200;
 
 // The tuned preset of src/jobs/worker.ts (startWorker), repeated here for the noop runs: keep them in step.
-const WORKER_CONCURRENCY = 20;
+const WORKER_CONCURRENCY = 60;
 const WORKER_POLL_INTERVAL = 1000;
 const TUNED_PRESET: NonNullable<RunnerOptions['preset']> = {
   worker: { localQueue: { size: 200 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { purgeOldEvents } from '../events/retention.ts';
-import { deliverBatch } from '../webhooks/deliver.task.ts';
+import { deliverJob } from '../webhooks/deliver-job.ts';
 import { DELIVERIES_PER_JOB, fanoutEvents } from '../webhooks/fanout.task.ts';
 import { Coalescer } from './coalescer.ts';
 import { queueStatistics, watchFetches } from './queue-statistics.ts';
@@ -21,12 +21,18 @@ async function purge(sql: Sql, statement: (tx: postgres.TransactionSql) => Promi
 }
 
 // Job payloads are JSON from the queue: checked, not trusted. A delivery job carries one delivery (a retry,
-// resend or recovery) or the first attempts of a fan-out to one endpoint.
+// resend or recovery) or the first attempts of a fan-out to one endpoint; see deliver-job.ts for the rest.
 const fanoutPayload = z.object({ companyId: z.uuid(), eventId: z.string() });
 const trigger = z.enum(['scheduled', 'manual_resend', 'recovery']);
+const admission = { endpointId: z.string().optional(), postponed: z.int().min(0).optional() };
 const deliverPayload = z.union([
-  z.object({ companyId: z.uuid(), deliveryId: z.string(), trigger }),
-  z.object({ companyId: z.uuid(), deliveryIds: z.array(z.string()).min(1).max(DELIVERIES_PER_JOB), trigger }),
+  z.object({ companyId: z.uuid(), deliveryId: z.string(), trigger, ...admission }),
+  z.object({
+    companyId: z.uuid(),
+    deliveryIds: z.array(z.string()).min(1).max(DELIVERIES_PER_JOB),
+    trigger,
+    ...admission,
+  }),
 ]);
 
 export function taskList(deps: { sql: Sql; db: Db; config: Config }): TaskList {
@@ -38,10 +44,8 @@ export function taskList(deps: { sql: Sql; db: Db; config: Config }): TaskList {
       const { companyId, eventId } = fanoutPayload.parse(payload);
       await fanouts.add(companyId, eventId);
     },
-    webhook_deliver: async (payload) => {
-      const job = deliverPayload.parse(payload);
-      const deliveryIds = 'deliveryIds' in job ? job.deliveryIds : [job.deliveryId];
-      await deliverBatch(deps.db, { companyId: job.companyId, deliveryIds, trigger: job.trigger }, { policy });
+    webhook_deliver: async (payload, helpers) => {
+      await deliverJob(deps.db, deliverPayload.parse(payload), helpers.job.id, { policy });
     },
     // Idempotency keys are kept 24 hours (see the contract's Idempotency section).
     purge_idempotency_keys: async () => {
@@ -70,9 +74,12 @@ export async function startWorker(
   const log = (line: string) => console.error(`[worker] ${line}`);
   const runner = await run({
     connectionString,
-    concurrency: 20,
-    // One connection per concurrent job, plus the worker's own.
-    maxPoolSize: 24,
+    // Most jobs wait on the network or on a batch of their company (fan-outs, recorded successes): more of them
+    // at once make bigger batches (measured: 2 400–2 650 → 3 300–3 400 deliveries/s in the webhooks bench).
+    concurrency: 60,
+    // Graphile Worker's own pool (fetching and completing jobs, the cron; the tasks use the service's pools),
+    // opened as needed; not below the concurrency, which Graphile Worker warns about.
+    maxPoolSize: 64,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(deps),

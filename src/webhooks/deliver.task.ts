@@ -285,7 +285,12 @@ async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
     } else {
       const runAt = new Date(r.at.getTime() + delay * 1000);
       await markDelivery(tx, delivery.id, r.companyId, { ...base, status: 'pending', nextAttemptAt: runAt });
-      const payload: DeliverPayload = { companyId: r.companyId, deliveryId: delivery.id, trigger: 'scheduled' };
+      const payload: DeliverPayload = {
+        companyId: r.companyId,
+        deliveryId: delivery.id,
+        trigger: 'scheduled',
+        endpointId: endpoint.id,
+      };
       await tx.execute(
         sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify(payload)}::json, ${runAt.toISOString()}::timestamptz, ${deliveryJobKey(delivery.id)})`,
       );

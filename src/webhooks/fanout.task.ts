@@ -1,9 +1,9 @@
 // Fan-out: one delivery per active endpoint that subscribed to the event's type and whose creator may read
 // it (logged as failed for a disabled endpoint, so Recover can send it later). The fan-out jobs that run at
 // the same time are handled together (src/jobs/coalescer.ts): per company one statement reads the targets
-// of all their events and one writes all the deliveries and queues their first-attempt jobs — one job per
-// DELIVERIES_PER_JOB deliveries (all endpoints: the delivery task sends to each endpoint in parallel, so a
-// slow endpoint holds back only its own messages), queued with one add_jobs call (one notification).
+// of all their events and one writes all the deliveries and queues their first-attempt jobs — per endpoint,
+// one job per DELIVERIES_PER_JOB deliveries, so that a slow endpoint's jobs hold back only its own messages
+// (see deliverJob) — queued with one add_jobs call (one notification).
 
 import type { Db } from '../db/client.ts';
 import type { FanoutPayload } from '../events/record.ts';
@@ -12,10 +12,25 @@ import { tenantStatement } from './pipeline.ts';
 
 export const DELIVER_TASK = 'webhook_deliver';
 export type Trigger = 'scheduled' | 'manual_resend' | 'recovery';
-/** A job of one delivery: a retry, a resend or a recovery. */
-export type DeliverPayload = { companyId: string; deliveryId: string; trigger: Trigger };
-/** The first attempts of several deliveries, queued by a fan-out. */
-export type DeliverBatchPayload = { companyId: string; deliveryIds: string[]; trigger: 'scheduled' };
+/**
+ * A job of one delivery: a retry, a resend or a recovery. `endpointId` (absent in jobs queued before it
+ * existed) lets the worker postpone the job while that endpoint is slow; `postponed` counts how often it was.
+ */
+export type DeliverPayload = {
+  companyId: string;
+  deliveryId: string;
+  trigger: Trigger;
+  endpointId?: string;
+  postponed?: number;
+};
+/** The first attempts of several deliveries to one endpoint, queued by a fan-out. */
+export type DeliverBatchPayload = {
+  companyId: string;
+  deliveryIds: string[];
+  trigger: Trigger;
+  endpointId?: string;
+  postponed?: number;
+};
 
 /** The most first attempts one job carries: bounds a job's run time and the size of its statements. */
 export const DELIVERIES_PER_JOB = 100;
@@ -84,14 +99,14 @@ export async function fanoutEvents(db: Db, companyId: string, eventIds: string[]
         returning id, endpoint_id, event_id, status
       ), pending as (
         select id, endpoint_id, event_id,
-          (row_number() over (order by endpoint_id, id) - 1) / ${DELIVERIES_PER_JOB}::int as chunk
+          (row_number() over (partition by endpoint_id order by id) - 1) / ${DELIVERIES_PER_JOB}::int as chunk
         from inserted where status = 'pending'
       ), jobs as (
-        select json_build_object('companyId', ${companyId}::text, 'deliveryIds', json_agg(id order by endpoint_id, id),
-          'trigger', 'scheduled') as payload, chunk
-        from pending group by chunk
+        select json_build_object('companyId', ${companyId}::text, 'endpointId', endpoint_id,
+          'deliveryIds', json_agg(id order by id), 'trigger', 'scheduled') as payload, chunk, endpoint_id
+        from pending group by endpoint_id, chunk
       ), queued as (
-        select app_queue_jobs(array_agg(${DELIVER_TASK}::text order by chunk), array_agg(payload order by chunk))
+        select app_queue_jobs(array_agg(${DELIVER_TASK}::text), array_agg(payload))
         from jobs
       )
       select (select count(*) from queued) as queued,

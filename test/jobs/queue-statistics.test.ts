@@ -70,7 +70,12 @@ describe('queue statistics', () => {
     await addJobs(1000);
     await api.sql`analyze graphile_worker._private_jobs`;
     let now = 1_000_000;
-    const keeper = queueStatistics(api.sql, 200, () => {}, () => now);
+    const keeper = queueStatistics(
+      api.sql,
+      200,
+      () => {},
+      () => now,
+    );
     expect(await keeper.fetched(200)).toBe(false);
     // Stale again, but within 5 s of the last check: not looked at.
     await removeJobs();

@@ -1,13 +1,20 @@
 // The batched webhook paths, called directly on a real database and real receivers on 127.0.0.1: a fan-out
-// of many events writes its deliveries and queues their first attempts in jobs of DELIVERIES_PER_JOB; a
+// of many events writes its deliveries and queues their first attempts in jobs of DELIVERIES_PER_JOB per
+// endpoint; a
 // delivery job sends them all (at most SENDS_PER_ENDPOINT = 16 requests in flight per endpoint, the rest
 // waiting for their turn) and answers one outcome per id; successes are recorded many in one statement.
 import { createServer } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
 import { DELIVER_TASK, DELIVERIES_PER_JOB, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
 import { type Recording, recordSuccesses } from '../../src/webhooks/record-success.ts';
-import { insertEndpoint, jobsOf, receiver, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
+import {
+  insertEndpoint,
+  jobsOf,
+  listenForTests,
+  receiver,
+  recordCustomerEvents,
+} from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
 let api: TestApi;
@@ -62,17 +69,8 @@ async function holdingReceiver(name: string, holdMs: number, log: { name: string
       }, holdMs),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('receiver has no TCP address');
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${address.port}/hook`, stats };
+  const { url } = await listenForTests(server);
+  return { url, stats };
 }
 
 /** A company with two active endpoints and a disabled one, each on its own receiver, and `n` events. */
@@ -87,7 +85,7 @@ async function threeEndpoints(n: number) {
 }
 
 describe('fanoutEvents', () => {
-  it('writes every delivery and queues the pending ones in ONE job, ordered by endpoint then id', async () => {
+  it('writes every delivery and queues the pending ones in one job per endpoint, ordered by id', async () => {
     const { companyId, endpoints, eventIds } = await threeEndpoints(5);
     expect(await deliverJobs(companyId)).toEqual([]);
 
@@ -110,14 +108,21 @@ describe('fanoutEvents', () => {
     expect(deliveries.every((d) => d.attempt_count === 0)).toBe(true);
 
     const jobs = await deliverJobs(companyId);
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0].key).toBeNull();
-    expect(jobs[0].payload).toEqual({
-      companyId,
-      deliveryIds: [...pending].sort(byEndpointThenId).map((d) => d.id),
-      trigger: 'scheduled',
-    });
-    expect(jobs[0].runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(jobs).toHaveLength(2);
+    for (const endpointId of [endpoints.a, endpoints.b]) {
+      const job = jobs.find((j) => j.payload.endpointId === endpointId);
+      expect(job?.key).toBeNull();
+      expect(job?.payload).toEqual({
+        companyId,
+        endpointId,
+        deliveryIds: pending
+          .filter((d) => d.endpoint_id === endpointId)
+          .sort(byEndpointThenId)
+          .map((d) => d.id),
+        trigger: 'scheduled',
+      });
+      expect(job?.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    }
   });
 
   it('run again for the same events: queues nothing and writes nothing', async () => {
@@ -125,48 +130,54 @@ describe('fanoutEvents', () => {
     expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([2, 2, 2, 2, 2]);
     const deliveries = await deliveriesOfCompany(companyId);
     const jobs = await deliverJobs(companyId);
-    expect(jobs).toHaveLength(1);
+    expect(jobs).toHaveLength(2);
 
     expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([0, 0, 0, 0, 0]);
     expect(await deliveriesOfCompany(companyId)).toEqual(deliveries);
     expect(await deliverJobs(companyId)).toEqual(jobs);
 
-    // Partly new: only the new event's deliveries are written and queued (in a job of their own).
+    // Partly new: only the new event's deliveries are written and queued (in jobs of their own).
     const [extra] = await recordEvents(companyId, 1);
     expect(await fanoutEvents(api.db, companyId, [...eventIds, extra])).toEqual([0, 0, 0, 0, 0, 2]);
     expect(await deliveriesOfCompany(companyId)).toHaveLength(18);
     const after = await deliverJobs(companyId);
-    expect(after).toHaveLength(2);
-    const added = after.filter((j) => j.id !== jobs[0].id);
+    expect(after).toHaveLength(4);
+    const added = after.filter((j) => !jobs.some((old) => old.id === j.id));
     const extraPending = (await deliveriesOfCompany(companyId)).filter(
       (d) => d.event_id === extra && d.status === 'pending',
     );
-    expect(added.map((j) => j.payload.deliveryIds)).toEqual([extraPending.map((d) => d.id)]);
+    expect(added.flatMap((j) => j.payload.deliveryIds as string[]).sort()).toEqual(
+      extraPending.map((d) => d.id).sort(),
+    );
   });
 
-  it(`splits the first attempts into jobs of at most DELIVERIES_PER_JOB (${DELIVERIES_PER_JOB}): 120 → 100 + 20`, async () => {
+  it(`splits each endpoint's first attempts into jobs of at most DELIVERIES_PER_JOB (${DELIVERIES_PER_JOB}): 120 → 100 + 20`, async () => {
     expect(DELIVERIES_PER_JOB).toBe(100);
     const { companyId } = await api.tenant();
-    await insertEndpoint(api, companyId, { url: 'http://127.0.0.1:9/hook' });
-    await insertEndpoint(api, companyId, { url: 'http://127.0.0.1:9/hook' });
-    const eventIds = await recordEvents(companyId, 60);
+    const a = await insertEndpoint(api, companyId, { url: 'http://127.0.0.1:9/hook' });
+    const b = await insertEndpoint(api, companyId, { url: 'http://127.0.0.1:9/hook' });
+    const eventIds = await recordEvents(companyId, 120);
 
     const queued = await fanoutEvents(api.db, companyId, eventIds);
     expect(queued).toEqual(eventIds.map(() => 2));
 
     const deliveries = await deliveriesOfCompany(companyId);
-    expect(deliveries).toHaveLength(120);
+    expect(deliveries).toHaveLength(240);
     expect(deliveries.every((d) => d.status === 'pending')).toBe(true);
     const jobs = await deliverJobs(companyId);
-    expect(jobs.map((j) => (j.payload.deliveryIds as string[]).length).sort((x, y) => y - x)).toEqual([100, 20]);
-    // Together, in chunk order, every delivery exactly once: endpoint by endpoint, then by id.
-    const chunks = [...jobs].sort(
-      (x, y) => (y.payload.deliveryIds as string[]).length - (x.payload.deliveryIds as string[]).length,
-    );
-    expect(chunks.flatMap((j) => j.payload.deliveryIds as string[])).toEqual(
-      [...deliveries].sort(byEndpointThenId).map((d) => d.id),
-    );
-    for (const job of jobs) expect(job.payload).toMatchObject({ companyId, trigger: 'scheduled' });
+    expect(jobs).toHaveLength(4);
+    for (const endpoint of [a.id, b.id]) {
+      // Biggest first = chunk order (add_jobs does not keep the order of its array in the job ids).
+      const of = jobs
+        .filter((j) => j.payload.endpointId === endpoint)
+        .sort((x, y) => (y.payload.deliveryIds as string[]).length - (x.payload.deliveryIds as string[]).length);
+      expect(of.map((j) => (j.payload.deliveryIds as string[]).length)).toEqual([100, 20]);
+      // Together, in chunk order, every delivery of the endpoint exactly once, by id.
+      expect(of.flatMap((j) => j.payload.deliveryIds as string[])).toEqual(
+        deliveries.filter((d) => d.endpoint_id === endpoint).map((d) => d.id),
+      );
+      for (const job of of) expect(job.payload).toMatchObject({ companyId, trigger: 'scheduled' });
+    }
   });
 
   it('an event without subscribers answers 0 and queues nothing', async () => {
@@ -183,8 +194,7 @@ describe('deliverBatch', () => {
   it('sends every delivery once (webhook-id = event id), records one attempt each, answers per id in order', async () => {
     const { companyId, hooks, endpoints, eventIds } = await threeEndpoints(5);
     await fanoutEvents(api.db, companyId, eventIds);
-    const [job] = await deliverJobs(companyId);
-    const ids = job.payload.deliveryIds as string[];
+    const ids = (await deliverJobs(companyId)).flatMap((j) => j.payload.deliveryIds as string[]);
     expect(ids).toHaveLength(10);
 
     const before = await deliveriesOfCompany(companyId);

@@ -50,7 +50,7 @@ describe('the retry schedule', () => {
       deliveryId ||= (await deliveriesOf(api, endpointId))[0].id;
       const [job] = await deliverJobsOf(api, deliveryId);
       expect(job.runAt.getTime(), `after attempt ${n + 1}`).toBe(clock.getTime() + delay);
-      expect(job.payload).toEqual({ companyId, deliveryId, trigger: 'scheduled' });
+      expect(job.payload).toEqual({ companyId, deliveryId, trigger: 'scheduled', endpointId });
       // Not due a millisecond earlier: nothing runs.
       expect(await runDueJobs(api, companyId, { now: later(clock, delay - 1) })).toEqual([]);
       const [delivery] = await deliveriesOf(api, endpointId);

@@ -105,7 +105,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
       const found = await q.findDelivery(tx, companyId, endpoint, delivery);
       if (!found) throw deliveryNotFound();
       if (status !== 'active') throw endpointDisabled();
-      await q.queueResend(tx, companyId, delivery);
+      await q.queueResend(tx, companyId, endpoint, delivery);
       return found;
     });
     return c.json({ data: serializeQueuedDelivery(row, new Date()) }, 202);

@@ -92,8 +92,8 @@ export async function eventExists(tx: Tx, companyId: string, id: string): Promis
  * One extra attempt of a delivery, right away and without a job key: a retry already scheduled for the
  * delivery stays as it is (it skips if this attempt succeeds).
  */
-export async function queueResend(tx: Tx, companyId: string, deliveryId: string) {
-  const payload: DeliverPayload = { companyId, deliveryId, trigger: 'manual_resend' };
+export async function queueResend(tx: Tx, companyId: string, endpointId: string, deliveryId: string) {
+  const payload: DeliverPayload = { companyId, deliveryId, trigger: 'manual_resend', endpointId };
   await tx.execute(sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify(payload)}::json)`);
 }
 
@@ -130,7 +130,8 @@ export async function queueRecovery(tx: Tx, companyId: string, endpointId: strin
     -- PostgreSQL evaluates a volatile function in the select list after sorting, so job ids (the worker's
     -- order among jobs due at the same time) follow the deliveries' age.
     select id, app_queue_job(${DELIVER_TASK},
-      json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'recovery'),
+      json_build_object('companyId', ${companyId}::text, 'deliveryId', id, 'trigger', 'recovery',
+        'endpointId', ${endpointId}::text),
       null, ${DELIVERY_JOB_KEY_PREFIX} || id)
     from reopened
     order by created_at, id`);

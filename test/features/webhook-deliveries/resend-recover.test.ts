@@ -61,7 +61,7 @@ describe('resendWebhookDelivery', () => {
       expect.objectContaining({
         task: DELIVER_TASK,
         key: null,
-        payload: { companyId, deliveryId: delivery.id, trigger: 'manual_resend' },
+        payload: { companyId, deliveryId: delivery.id, trigger: 'manual_resend', endpointId },
       }),
     ]);
 
@@ -142,6 +142,8 @@ describe('recoverWebhookEndpoint', () => {
       [logged[1].id, 'recovery'],
       [logged[2].id, 'recovery'],
     ]);
+    // They carry their endpoint: the worker postpones them while it is busy (src/webhooks/deliver-job.ts).
+    expect(jobs.every((j) => j.payload.endpointId === endpointId)).toBe(true);
     expect((await deliveriesOf(api, endpointId)).map((d) => d.status)).toEqual(['failed', 'pending', 'pending']);
 
     const again = await api.call('recoverWebhookEndpoint', {

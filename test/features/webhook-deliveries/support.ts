@@ -1,7 +1,7 @@
 // Shared by the webhook delivery tests: a real receiver on 127.0.0.1, endpoints written straight into the
 // database (independent of the endpoints API), and a deterministic stand-in for the worker that runs the
 // queued webhook jobs that are due at a given (test) time, in the order Graphile Worker would.
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { afterAll } from 'vitest';
 import { withTenant } from '../../../src/db/tenant.ts';
 import { FANOUT_TASK, recordEvent } from '../../../src/events/record.ts';
@@ -33,6 +33,11 @@ export async function receiver(answer: (n: number, request: Received) => Answer 
       else reply();
     });
   });
+  return { ...(await listenForTests(server)), requests };
+}
+
+/** Starts a receiver's server on 127.0.0.1 (a free port), closed after the file's tests. */
+export async function listenForTests(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('receiver has no TCP address');
@@ -43,7 +48,7 @@ export async function receiver(answer: (n: number, request: Received) => Answer 
       server.close(() => resolve());
     });
   afterAll(close);
-  return { url: `http://127.0.0.1:${port}/hook`, port, requests, close };
+  return { url: `http://127.0.0.1:${port}/hook`, port, close };
 }
 
 /** The three Standard Webhooks headers of a received request, for `Webhook.verify`. */

@@ -1,0 +1,165 @@
+// Admission per endpoint (src/webhooks/deliver-job.ts): a hanging endpoint holds at most JOBS_PER_ENDPOINT
+// jobs of a worker process; its further jobs wait ADMISSION_WAIT_MS for a turn and are then postponed (queued
+// again, not attempted) instead of waiting in its queue, so other endpoints' jobs keep going; a fast
+// endpoint's extra jobs get their turn. Real database, real receivers on 127.0.0.1.
+import { createServer } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMISSION_WAIT_MS, deliverJob, JOBS_PER_ENDPOINT } from '../../src/webhooks/deliver-job.ts';
+import { DELIVER_TASK, deliveryJobKey, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
+import {
+  deliveriesOf,
+  insertEndpoint,
+  listenForTests,
+  queuedJobs,
+  receiver,
+  recordCustomerEvents,
+} from '../features/webhook-deliveries/support.ts';
+import { setupApi, type TestApi } from '../harness/api.ts';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+});
+
+const OPTS = { policy: { allowPrivate: true } };
+
+/** A receiver that answers nothing until release() (then 200 to everything held and everything after). */
+async function hangingReceiver() {
+  let released = false;
+  const held: (() => void)[] = [];
+  let received = 0;
+  const server = createServer((req, res) => {
+    received++;
+    req.resume();
+    const answer = () => res.writeHead(200).end('ok');
+    if (released) answer();
+    else held.push(answer);
+  });
+  const { url } = await listenForTests(server);
+  return {
+    url,
+    received: () => received,
+    release: () => {
+      released = true;
+      for (const answer of held.splice(0)) answer();
+    },
+  };
+}
+
+/** `n` events fanned out one by one: one first-attempt job per event and endpoint. */
+async function jobsPerEvent(companyId: string, n: number) {
+  for (const eventId of await recordCustomerEvents(api, companyId, n, 'admission@example.nl')) {
+    await fanoutEvents(api.db, companyId, [eventId]);
+  }
+  return (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.companyId === companyId);
+}
+
+const payloadOf = (job: { payload: Record<string, unknown> }) =>
+  job.payload as { companyId: string; endpointId: string; deliveryIds: string[]; trigger: 'scheduled' };
+
+describe('deliverJob', () => {
+  it(`a hanging endpoint holds ${JOBS_PER_ENDPOINT} jobs; its next ones are postponed; other endpoints go on`, async () => {
+    expect(JOBS_PER_ENDPOINT).toBe(4);
+    const { companyId } = await api.tenant();
+    const hanging = await hangingReceiver();
+    const fast = await receiver();
+    const slow = await insertEndpoint(api, companyId, { url: hanging.url });
+    const quick = await insertEndpoint(api, companyId, { url: fast.url });
+    const jobs = await jobsPerEvent(companyId, 6);
+    const slowJobs = jobs.filter((j) => j.payload.endpointId === slow.id);
+    const quickJobs = jobs.filter((j) => j.payload.endpointId === quick.id);
+    expect(slowJobs).toHaveLength(6);
+    expect(quickJobs).toHaveLength(6);
+    // The jobs as the worker holds them: locked (taken off the queue).
+    await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test'
+      where id in ${api.sql(jobs.map((j) => j.id))}`;
+
+    const started = Date.now();
+    const slowRuns = slowJobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, OPTS));
+    // The two beyond the limit come back at once, postponed; the first four wait for the endpoint.
+    const settledEarly = await Promise.all(slowRuns.slice(JOBS_PER_ENDPOINT));
+    const settledAt = Date.now();
+    expect(settledEarly).toEqual(['postponed', 'postponed']);
+    // They waited ADMISSION_WAIT_MS for a turn first.
+    expect(settledAt - started).toBeGreaterThanOrEqual(ADMISSION_WAIT_MS - 50);
+    // The other endpoint's jobs are not held back by the hanging one.
+    const quickOutcomes = [];
+    for (const j of quickJobs) quickOutcomes.push(await deliverJob(api.db, payloadOf(j), j.id, OPTS));
+    expect(quickOutcomes).toEqual(quickJobs.map(() => ['succeeded']));
+    expect(fast.requests).toHaveLength(6);
+
+    // Postponed = queued again, 5 s later, marked once; not an attempt.
+    const queued = (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.companyId === companyId);
+    expect(queued).toHaveLength(2);
+    for (const [i, job] of queued.entries()) {
+      expect(job.payload).toEqual({ ...payloadOf(slowJobs[JOBS_PER_ENDPOINT + i] ?? queued[i]), postponed: 1 });
+      expect(job.key).toBeNull();
+      // 5 s after the moment it was postponed (between the start and their answer; one clock, some slack).
+      expect(job.runAt.getTime()).toBeGreaterThanOrEqual(started + 5_000 - 100);
+      expect(job.runAt.getTime()).toBeLessThanOrEqual(settledAt + 5_000 + 100);
+    }
+    expect(queued.map((j) => payloadOf(j).deliveryIds[0]).sort()).toEqual(
+      slowJobs
+        .slice(JOBS_PER_ENDPOINT)
+        .map((j) => payloadOf(j).deliveryIds[0])
+        .sort(),
+    );
+    const postponedIds = new Set(queued.map((j) => payloadOf(j).deliveryIds[0]));
+    for (const d of await deliveriesOf(api, slow.id)) {
+      if (postponedIds.has(d.id)) expect(d).toMatchObject({ status: 'pending', attempt_count: 0 });
+    }
+    expect(hanging.received()).toBe(JOBS_PER_ENDPOINT);
+
+    hanging.release();
+    expect(await Promise.all(slowRuns.slice(0, JOBS_PER_ENDPOINT))).toEqual(
+      Array.from({ length: JOBS_PER_ENDPOINT }, () => ['succeeded']),
+    );
+    // The endpoint is free again: the postponed job runs (and would postpone itself again with 10 s if not).
+    const [again] = queued;
+    if (!again) throw new Error('no postponed job');
+    expect(await deliverJob(api.db, payloadOf(again), again.id, OPTS)).toEqual(['succeeded']);
+  });
+
+  it('a postponed retry keeps its job key, unless a recovery took the key meanwhile (it covers the delivery)', async () => {
+    const { companyId } = await api.tenant();
+    const hanging = await hangingReceiver();
+    const slow = await insertEndpoint(api, companyId, { url: hanging.url });
+    const jobs = await jobsPerEvent(companyId, JOBS_PER_ENDPOINT + 1);
+    await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test'
+      where id in ${api.sql(jobs.map((j) => j.id))}`;
+    const busy = jobs.slice(0, JOBS_PER_ENDPOINT).map((j) => deliverJob(api.db, payloadOf(j), j.id, OPTS));
+    while (hanging.received() < JOBS_PER_ENDPOINT) await new Promise((r) => setTimeout(r, 10));
+
+    const deliveryId = payloadOf(jobs[JOBS_PER_ENDPOINT] ?? jobs[0]).deliveryIds[0] as string;
+    const key = deliveryJobKey(deliveryId);
+    const retry = { companyId, deliveryId, trigger: 'scheduled' as const, endpointId: slow.id };
+    // A recovery of the same delivery queued while the retry (job 0, not in the table) ran: it holds the key.
+    await api.sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify({ ...retry, trigger: 'recovery' })}::json,
+      null, ${key})`;
+    expect(await deliverJob(api.db, retry, '0', OPTS)).toBe('postponed');
+    let keyed = (await queuedJobs(api)).filter((j) => j.key === key);
+    expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, trigger: 'recovery' }]);
+
+    // Nobody else holds the key: the retry is queued again under it, 5 s later.
+    await api.sql`delete from graphile_worker._private_jobs where key = ${key}`;
+    expect(await deliverJob(api.db, retry, '0', OPTS)).toBe('postponed');
+    keyed = (await queuedJobs(api)).filter((j) => j.key === key);
+    expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 1 }]);
+
+    hanging.release();
+    await Promise.all(busy);
+  });
+
+  it(`a fast endpoint's burst is not postponed: jobs beyond ${JOBS_PER_ENDPOINT} wait for their turn and run`, async () => {
+    const { companyId } = await api.tenant();
+    const fast = await receiver();
+    await insertEndpoint(api, companyId, { url: fast.url });
+    const jobs = await jobsPerEvent(companyId, 10);
+    const outcomes = await Promise.all(jobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, OPTS)));
+    expect(outcomes).toEqual(jobs.map(() => ['succeeded']));
+    expect(fast.requests).toHaveLength(10);
+    const postponed = (await queuedJobs(api)).filter((j) => j.payload.companyId === companyId && j.payload.postponed);
+    expect(postponed).toEqual([]);
+  });
+});
