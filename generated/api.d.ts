@@ -3043,7 +3043,8 @@ export type components = {
        * @description What is wrong: `required`, `invalid_type`, `invalid_format`, `too_long`, `too_short`, `too_small`,
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
        *     `invalid_reference` or `invalid_json`. New codes may be added. Text containing the character U+0000
-       *     (NUL), which cannot be stored, is refused with `invalid_format`.
+       *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
+       *     stored, is refused with `invalid_format` (never stored altered).
        * @example invalid_format
        */
       code: string;

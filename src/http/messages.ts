@@ -163,6 +163,12 @@ const MESSAGES = {
     de: 'Der Body ist kein gültiges JSON.',
     fr: 'Le corps n’est pas du JSON valide.',
   },
+  'body.lone_surrogate': {
+    en: 'Text may not contain an unpaired surrogate (an escape such as \\ud800 without its pair): it is not a character.',
+    nl: 'Tekst mag geen losse surrogaat bevatten (een escape zoals \\ud800 zonder zijn paar): dat is geen teken.',
+    de: 'Text darf kein einzelnes Surrogat enthalten (ein Escape wie \\ud800 ohne sein Gegenstück): Es ist kein Zeichen.',
+    fr: 'Le texte ne doit pas contenir de surrogate isolé (un échappement comme \\ud800 sans sa paire) : ce n’est pas un caractère.',
+  },
   'body.nul_character': {
     en: 'Text may not contain the character U+0000 (NUL).',
     nl: 'Tekst mag het teken U+0000 (NUL) niet bevatten.',

@@ -113,14 +113,25 @@ function refuseNulInQuery(c: Context<AppEnv>): void {
   }
 }
 
-/** The JSON Pointer of the first string (or member name) in `value` that contains U+0000. */
-function nulPointer(value: unknown, at = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? at : null;
+// Text PostgreSQL cannot store: U+0000, and an unpaired surrogate (JSON can escape one, e.g. "\ud800"; it is
+// no character, UTF-8 cannot encode it, and the database driver would silently write U+FFFD instead).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+type Unstorable = 'nul' | 'surrogate';
+const unstorable = (text: string): Unstorable | null =>
+  text.includes('\u0000') ? 'nul' : LONE_SURROGATE.test(text) ? 'surrogate' : null;
+
+/** The JSON Pointer of the first string (or member name) in `value` that cannot be stored, and why. */
+function unstorablePointer(value: unknown, at = ''): { pointer: string; why: Unstorable } | null {
+  if (typeof value === 'string') {
+    const why = unstorable(value);
+    return why === null ? null : { pointer: at, why };
+  }
   if (value === null || typeof value !== 'object') return null;
   for (const [key, item] of Object.entries(value)) {
     const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (key.includes('\u0000')) return here;
-    const found = nulPointer(item, here);
+    const why = unstorable(key);
+    if (why !== null) return { pointer: here, why };
+    const found = unstorablePointer(item, here);
     if (found !== null) return found;
   }
   return null;
@@ -154,9 +165,13 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
       errors: [{ pointer: '', parameter: null, code: 'invalid_json', detail }],
     });
   }
-  // Quick test first: JSON can only carry U+0000 as an escape.
-  if (text.includes('\\u0000')) {
-    const pointer = nulPointer(parsed);
-    if (pointer !== null) throw nulProblem({ pointer, parameter: null });
+  // Quick test first: JSON can only carry U+0000 or an unpaired surrogate as an escape.
+  if (/\\u(0000|[dD][89a-fA-F])/.test(text)) {
+    const found = unstorablePointer(parsed);
+    if (found?.why === 'nul') throw nulProblem({ pointer: found.pointer, parameter: null });
+    if (found?.why === 'surrogate') {
+      const detail = message('body.lone_surrogate');
+      throw invalidFields([{ pointer: found.pointer, parameter: null, code: 'invalid_format', detail }]);
+    }
   }
 }

@@ -145,6 +145,41 @@ describe('request bodies', () => {
     expect(result.body.errors[0]).toMatchObject({ code: 'invalid_json', parameter: null });
   });
 
+  it('refuses text the database cannot store (U+0000, an unpaired surrogate) with 422 at its pointer', async () => {
+    const cases: [string, string][] = [
+      ['{"email":"jan@example.nl","name":"Jan\\u0000"}', '/name'],
+      ['{"email":"jan@example.nl","name":"Jan \\ud83d"}', '/name'],
+      ['{"email":"jan@example.nl","name":"\\ude00 Jan"}', '/name'],
+      ['{"email":"jan@example.nl","name":"Jan","custom_fields":{"k\\udc00":"v"}}', '/custom_fields/k\udc00'],
+    ];
+    for (const [rawBody, pointer] of cases) {
+      const result = await api.call('createCustomer', {
+        key,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectProblem(result, 422, 'validation_failed');
+      expect(result.body.errors, rawBody).toEqual([
+        { pointer, parameter: null, code: 'invalid_format', detail: expect.any(String) },
+      ]);
+    }
+    const nulInQuery = await api.call('listCustomers', { key, query: { q: 'a\u0000b' } });
+    expectProblem(nulInQuery, 422, 'validation_failed');
+    expect(nulInQuery.body.errors).toEqual([
+      { pointer: null, parameter: 'q', code: 'invalid_format', detail: expect.any(String) },
+    ]);
+  });
+
+  it('stores a surrogate pair (an emoji written as escapes) as the character it is', async () => {
+    const result = await api.call('createCustomer', {
+      key,
+      rawBody: `{"email":"emoji${Date.now()}@example.nl","name":"Jan \\ud83d\\ude00"}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(result.status).toBe(201);
+    expect(result.body.data.name).toBe('Jan 😀');
+  });
+
   it('answers an unknown query parameter with 422 naming it', async () => {
     const result = await api.call('listCustomers', { key, query: { colour: 'red' } });
     expectProblem(result, 422, 'validation_failed');
