@@ -238,10 +238,16 @@ function bodyMistakes(shape: OperationShape): Mistake[] {
         });
       }
       if (!s.enum && !s.format && !s.pattern) {
-        for (const nul of ['\u0000', 'a\u0000b']) {
+        const unstorable: [string, string][] = [
+          ['\u0000', 'U+0000'],
+          ['a\u0000b', 'U+0000'],
+          ['\ud800', 'an unpaired surrogate'],
+          ['x\udfffy', 'an unpaired surrogate'],
+        ];
+        for (const [text, what] of unstorable) {
           out.push({
-            mistake: `body ${name}: contains U+0000`,
-            change: (b) => withBody(b, { ...baseBody(b), [name]: nul }),
+            mistake: `body ${name}: contains ${what}`,
+            change: (b) => withBody(b, { ...baseBody(b), [name]: text }),
             expect: validation(pointer, 'invalid_format'),
           });
         }
