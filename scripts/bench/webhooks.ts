@@ -185,7 +185,7 @@ async function startReceiver() {
 }
 
 /** --profile: a V8 CPU profile of this thread (the worker's) from now until stop(); answers the file. */
-async function startProfile() {
+async function startProfile(phase: 'steady' | 'burst') {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -196,7 +196,7 @@ async function startProfile() {
       session.disconnect();
       const dir = resolve('bench-results/profiles');
       mkdirSync(dir, { recursive: true });
-      const file = join(dir, `webhooks-burst-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+      const file = join(dir, `webhooks-${phase}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
       return file;
     },
@@ -558,6 +558,7 @@ async function main() {
     log(`steady load: ${opts.rate} events/s for ${opts.seconds} s (${opts.producers} producers)`);
     const steadyStop = activitySampler(url);
     const steadyLoop = eventLoop.eventLoopUtilization();
+    const steadyProfiler = opts.profile ? await startProfile('steady') : null;
     const t0 = clock() + 200;
     const output = await produce(opts.seconds, t0);
     for (const [id, at] of output.committed) committedAt.set(id, at);
@@ -568,6 +569,8 @@ async function main() {
     await receiver.waitFor([...committedAt.keys()], ENDPOINTS, opts.drainSeconds * 1000);
     const steadyActivity = await steadyStop();
     const steadyLoopBusy = eventLoop.eventLoopUtilization(steadyLoop).utilization;
+    if (steadyProfiler)
+      log(`CPU profile of the worker's thread during the steady load: ${await steadyProfiler.stop()}`);
     const steadyArrivals = await receiver.collect();
     const steady = match(steadyArrivals, committedAt);
     const steadyResult = {
@@ -605,7 +608,7 @@ async function main() {
       const burstCommitted = new Map(burstIds.map((id) => [id, commitAt]));
       const burstStop = activitySampler(url);
       const burstLoop = eventLoop.eventLoopUtilization();
-      const profiler = opts.profile ? await startProfile() : null;
+      const profiler = opts.profile ? await startProfile('burst') : null;
       const burstExpected = opts.burst * ENDPOINTS;
       await receiver.waitFor(burstIds, ENDPOINTS, opts.burstDrainSeconds * 1000);
       const burstLoopBusy = eventLoop.eventLoopUtilization(burstLoop).utilization;
