@@ -5,7 +5,7 @@ import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
-import { AUTH_FAILURE_WINDOWS, KEY_WINDOWS, RateLimits } from './http/rate-limit.ts';
+import { AUTH_FAILURE_WINDOWS, KEY_WINDOWS, RateLimits, WEBHOOK_TEST_WINDOWS } from './http/rate-limit.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
   const log = pino({ level: config.LOG_LEVEL });
@@ -23,6 +23,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     keys,
     keyLimits: new RateLimits(KEY_WINDOWS, 'key', redis),
     authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
+    webhookTestLimits: new RateLimits(WEBHOOK_TEST_WINDOWS, 'webhook_test', redis),
     log,
     close: async () => {
       await keys.close();

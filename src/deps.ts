@@ -14,5 +14,7 @@ export type Deps = {
   keys: KeyStore;
   keyLimits: RateLimits;
   authFailureLimits: RateLimits;
+  /** Per endpoint (`<company>:<endpoint>`); shared by the API nodes through Redis like the others. */
+  webhookTestLimits: RateLimits;
   log: Logger;
 };

@@ -9,6 +9,8 @@ export const KEY_WINDOWS: Window[] = [
   { name: 'minute', limit: 600, windowSeconds: 60 },
   { name: 'hour', limit: 20_000, windowSeconds: 3600 },
 ];
+/** Test messages per webhook endpoint (the contract), so the API cannot be used to hammer a receiver. */
+export const WEBHOOK_TEST_WINDOWS: Window[] = [{ name: 'webhook_test', limit: 10, windowSeconds: 60 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RateDecision, RateLimits, type Window } from '../../src/http/rate-limit.ts';
+import { startReceiver } from '../features/webhook-endpoints/receiver.ts';
+import { setupApi } from '../harness/api.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) console.warn('REDIS_URL not set: skipping Redis rate-limit tests');
@@ -75,5 +77,37 @@ describe.skipIf(!REDIS_URL)('rate limits in Redis', () => {
     await one.consume('key_apart');
     expect(remaining(await elsewhere.consume('key_apart'))).toBe(2);
     await redis.del(`rl:${prefix}-other:minute:key_apart`);
+  });
+});
+
+describe.skipIf(!REDIS_URL)('the webhook test limit in Redis', () => {
+  it('10 test messages per endpoint per minute across two API processes, not 10 each', async () => {
+    const api = await setupApi({ REDIS_URL: REDIS_URL ?? '', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    const other = await api.otherProcess();
+    const receiver = await startReceiver();
+    const { key, companyId } = await api.tenant();
+    const created = await api.call('createWebhookEndpoint', {
+      key,
+      body: { url: receiver.url('/hooks'), events: ['customer.created'] },
+    });
+    expect(created.status).toBe(201);
+    const params = { endpoint: created.body.data.id as string };
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const call = i % 2 === 0 ? api.call : other.call;
+      statuses.push((await call('testWebhookEndpoint', { key, params })).status);
+    }
+    expect(statuses).toEqual(Array.from({ length: 10 }, () => 200));
+    const refused = await other.call('testWebhookEndpoint', { key, params });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate_limited');
+    expect((await api.call('testWebhookEndpoint', { key, params })).status).toBe(429);
+    // The counter is Redis's, not a memory both "processes" of this test file happen to share.
+    const redis = new Redis(REDIS_URL ?? '', { lazyConnect: true });
+    await redis.connect();
+    const counter = `rl:webhook_test:webhook_test:${companyId}:${params.endpoint}`;
+    expect(await redis.exists(counter)).toBe(1);
+    await redis.del(counter);
+    redis.disconnect();
   });
 });

@@ -21,7 +21,7 @@ import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newSecret } from '../../webhooks/sign.ts';
 import type { UrlPolicy } from '../../webhooks/url-guard.ts';
-import { sendPing, testLimits } from './ping.ts';
+import { sendPing } from './ping.ts';
 import * as q from './queries.ts';
 import { checkEndpointUrl, checkSelection, readScopesOf } from './rules.ts';
 import { type EndpointRow, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
@@ -173,7 +173,7 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
     const { companyId } = c.get('auth');
     const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findEndpoint(tx, companyId, endpoint));
     if (!row) throw notFound();
-    const decision = await testLimits.consume(`${companyId}:${endpoint}`);
+    const decision = await c.get('deps').webhookTestLimits.consume(`${companyId}:${endpoint}`);
     if (!decision.allowed) {
       throw new ApiProblem(
         'rate_limited',

@@ -2,7 +2,6 @@
 // It is not an event of the company: never stored, never listed, never retried, never in the delivery log,
 // and it leaves the endpoint's health (last_success_at, failure count, status) alone.
 
-import { RateLimits } from '../../http/rate-limit.ts';
 import { iso } from '../../http/serialize.ts';
 import { prefixedId } from '../../ids.ts';
 import { sendSigned } from '../../webhooks/send.ts';
@@ -10,12 +9,7 @@ import type { UrlPolicy } from '../../webhooks/url-guard.ts';
 import type { EndpointRow } from './serialize.ts';
 
 export const PING_MESSAGE = 'Test message for this webhook endpoint.';
-
-/**
- * At most 10 tests per endpoint per minute (the contract), so the API cannot be used to hammer a receiver.
- * Counted in this process's memory: with several API nodes each node allows its own 10.
- */
-export const testLimits = new RateLimits([{ name: 'webhook_test', limit: 10, windowSeconds: 60 }], 'webhook_test');
+// At most 10 tests per endpoint per minute: deps.webhookTestLimits (src/http/rate-limit.ts).
 
 export async function sendPing(endpoint: EndpointRow, policy: UrlPolicy) {
   const sentAt = new Date();
