@@ -1,7 +1,8 @@
 // Delivery attempts: read the deliveries, their endpoint and their events (one short transaction, one
-// statement), send with no transaction open, then record each attempt, its delivery's new state, the
-// endpoint's health and — on failure — the next attempt. Successes are written in batches
-// (record-success.ts); a failure in its own transaction, step by step.
+// statement, shared by the jobs of the company reading at the same time), send with no transaction open,
+// then record each attempt, its delivery's new state, the endpoint's health and — on failure — the next
+// attempt. Successes are written in batches (record-success.ts); a failure in its own transaction, step by
+// step.
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { sendEmail } from '../channels/email.ts';
@@ -9,6 +10,7 @@ import type { Db } from '../db/client.ts';
 import { users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
+import { Coalescer } from '../jobs/coalescer.ts';
 import { serializeEvent } from '../resources/events/serialize.ts';
 import type { DeliverPayload, Trigger } from './fanout.task.ts';
 import { DELIVER_TASK, deliveryJobKey } from './fanout.task.ts';
@@ -62,20 +64,7 @@ export async function deliverBatch(
   opts: DeliverOptions,
 ): Promise<DeliverOutcome[]> {
   const { companyId, deliveryIds, trigger } = payload;
-  // The deliveries, their endpoints and their events in one statement (one pipelined transaction).
-  const rows = await tenantStatement<ReadRow>(
-    db,
-    companyId,
-    (sql) => sql`
-      select d.id, d.endpoint_id, d.status, d.event_id, e.status as endpoint_status, e.url, e.secret,
-        e.previous_secret, e.previous_secret_expires_at, ev.type as event_type, ev.created_at as event_created_at,
-        ev.data::text as event_data
-      from webhook_deliveries d
-      join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id
-      join events ev on ev.company_id = d.company_id and ev.id = d.event_id
-      where d.company_id = ${companyId} and d.id = any(${deliveryIds}::text[])`,
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byId = await readDeliveries(db, companyId, deliveryIds);
   // Every attempt runs to its end before a failure fails the job: a retry of the job must not overlap with
   // sends of this one still in flight.
   const settled = await Promise.allSettled(
@@ -117,6 +106,40 @@ async function attempt(
   const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
   if (result.error === null) return recordSuccess(db, recording);
   return withTenant(db, companyId, (tx) => record(tx, recording));
+}
+
+/** Jobs whose reads share one statement at most: bounds the statement (≤ 100 deliveries per job). */
+const READS_PER_STATEMENT = 20;
+const readers = new WeakMap<Db, Coalescer<string[], Map<string, ReadRow>>>();
+
+/**
+ * The deliveries, their endpoints and their events in one statement (one pipelined transaction), shared by
+ * the delivery jobs of the company that read at the same time (a fan-out's jobs, one per endpoint, start
+ * together). Another company's id, or a deleted delivery, is simply not in the answer.
+ */
+function readDeliveries(db: Db, companyId: string, deliveryIds: string[]): Promise<Map<string, ReadRow>> {
+  let reader = readers.get(db);
+  if (!reader) {
+    reader = new Coalescer(async (company, lists) => {
+      const ids = [...new Set(lists.flat())];
+      const rows = await tenantStatement<ReadRow>(
+        db,
+        company,
+        (sql) => sql`
+          select d.id, d.endpoint_id, d.status, d.event_id, e.status as endpoint_status, e.url, e.secret,
+            e.previous_secret, e.previous_secret_expires_at, ev.type as event_type,
+            ev.created_at as event_created_at, ev.data::text as event_data
+          from webhook_deliveries d
+          join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id
+          join events ev on ev.company_id = d.company_id and ev.id = d.event_id
+          where d.company_id = ${company} and d.id = any(${ids}::text[])`,
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return lists.map(() => byId);
+    }, READS_PER_STATEMENT);
+    readers.set(db, reader);
+  }
+  return reader.add(companyId, deliveryIds);
 }
 
 type ReadRow = {

@@ -264,6 +264,26 @@ describe('deliverBatch', () => {
     }
   });
 
+  it('jobs reading at the same time share one read, each answering only for its own ids', async () => {
+    const { companyId, hooks, eventIds } = await threeEndpoints(3);
+    await fanoutEvents(api.db, companyId, eventIds);
+    const jobs = await deliverJobs(companyId);
+    expect(jobs).toHaveLength(2);
+    const other = await threeEndpoints(1);
+    await fanoutEvents(api.db, other.companyId, other.eventIds);
+    const [foreign] = await deliveriesOfCompany(other.companyId);
+    const lists = jobs.map((j) => j.payload.deliveryIds as string[]);
+    const [first, second] = await Promise.all([
+      deliverBatch(api.db, { companyId, deliveryIds: [...(lists[0] ?? []), foreign.id], trigger: 'scheduled' }, POLICY),
+      deliverBatch(api.db, { companyId, deliveryIds: lists[1] ?? [], trigger: 'scheduled' }, POLICY),
+    ]);
+    expect(first).toEqual(['succeeded', 'succeeded', 'succeeded', 'gone']);
+    expect(second).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(hooks[0].requests).toHaveLength(3);
+    expect(hooks[1].requests).toHaveLength(3);
+    expect(other.hooks.flatMap((h) => h.requests)).toHaveLength(0);
+  });
+
   it('at most 16 requests in flight to one endpoint; the others wait their turn and all succeed', async () => {
     const { companyId } = await api.tenant();
     const hook = await holdingReceiver('slow', 150);
