@@ -25,7 +25,7 @@ import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
 import { benchDatabase, resetStatementStats, statementReport } from './database.ts';
-import type { ProducerInput, ProducerOutput } from './webhooks-producer.ts';
+import type { ProducerInput, ProducerMessage, ProducerOutput, ProducerPhase } from './webhooks-producer.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -504,38 +504,42 @@ async function main() {
 
     // Producers in their own thread. Node 20 does not hand tsx's loader to worker threads: the thread loads the
     // TypeScript file through tsx's API.
-    const produce = async (seconds: number, startAt: number): Promise<ProducerOutput> => {
-      const thread = new Worker(
-        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ tsImport }) =>
-           tsImport(${JSON.stringify(new URL('./webhooks-producer.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`,
-        {
-          eval: true,
-          workerData: {
-            url,
-            companyId: company.id,
-            customerId: customer.id,
-            object,
-            rate: opts.rate,
-            seconds,
-            producers: opts.producers,
-            startAt,
-          } satisfies ProducerInput,
-        },
-      );
-      const terminate = { name: 'producer thread', run: () => thread.terminate() };
-      cleanups.push(terminate);
-      const stop = () => thread.postMessage('stop');
-      process.once('SIGINT', stop);
-      try {
-        return await new Promise<ProducerOutput>((resolve, reject) => {
-          thread.once('message', resolve);
-          thread.once('error', reject);
-        });
-      } finally {
-        process.off('SIGINT', stop);
-        cleanups.splice(cleanups.indexOf(terminate), 1);
-        await thread.terminate();
-      }
+    const producerThread = new Worker(
+      `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ tsImport }) =>
+         tsImport(${JSON.stringify(new URL('./webhooks-producer.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`,
+      {
+        eval: true,
+        workerData: {
+          url,
+          companyId: company.id,
+          customerId: customer.id,
+          object,
+          rate: opts.rate,
+          producers: opts.producers,
+        } satisfies ProducerInput,
+      },
+    );
+    cleanups.push({ name: 'producer thread', run: () => producerThread.terminate() });
+    /** The producer thread's next message that passes `pick`. */
+    const fromProducer = <T>(pick: (m: ProducerMessage) => T | undefined) =>
+      new Promise<T>((resolve, reject) => {
+        const listener = (m: ProducerMessage) => {
+          const value = pick(m);
+          if (value === undefined) return;
+          producerThread.off('message', listener);
+          resolve(value);
+        };
+        producerThread.on('message', listener);
+        producerThread.once('error', reject);
+      });
+    await fromProducer((m) => ('ready' in m ? true : undefined));
+    const stopProducers = () => producerThread.postMessage('stop');
+    process.on('SIGINT', stopProducers);
+    cleanups.push({ name: 'producer signal', run: async () => process.off('SIGINT', stopProducers) });
+    const produce = (seconds: number, startAt: number): Promise<ProducerOutput> => {
+      const done = fromProducer((m) => ('done' in m ? m.done : undefined));
+      producerThread.postMessage({ seconds, startAt } satisfies ProducerPhase);
+      return done;
     };
 
     // 4a. Warm-up: the same load, not counted, so that the measured phase sees a running worker (compiled
