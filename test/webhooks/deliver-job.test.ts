@@ -2,14 +2,13 @@
 // jobs of a worker process; its further jobs wait ADMISSION_WAIT_MS for a turn and are then postponed (queued
 // again, not attempted) instead of waiting in its queue, so other endpoints' jobs keep going; a fast
 // endpoint's extra jobs get their turn. Real database, real receivers on 127.0.0.1.
-import { createServer } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMISSION_WAIT_MS, deliverJob, JOBS_PER_ENDPOINT } from '../../src/webhooks/deliver-job.ts';
 import { DELIVER_TASK, deliveryJobKey, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
 import {
   deliveriesOf,
+  hangingReceiver,
   insertEndpoint,
-  listenForTests,
   queuedJobs,
   receiver,
   recordCustomerEvents,
@@ -23,29 +22,6 @@ beforeAll(async () => {
 });
 
 const OPTS = { policy: { allowPrivate: true } };
-
-/** A receiver that answers nothing until release() (then 200 to everything held and everything after). */
-async function hangingReceiver() {
-  let released = false;
-  const held: (() => void)[] = [];
-  let received = 0;
-  const server = createServer((req, res) => {
-    received++;
-    req.resume();
-    const answer = () => res.writeHead(200).end('ok');
-    if (released) answer();
-    else held.push(answer);
-  });
-  const { url } = await listenForTests(server);
-  return {
-    url,
-    received: () => received,
-    release: () => {
-      released = true;
-      for (const answer of held.splice(0)) answer();
-    },
-  };
-}
 
 /** `n` events fanned out one by one: one first-attempt job per event and endpoint. */
 async function jobsPerEvent(companyId: string, n: number) {

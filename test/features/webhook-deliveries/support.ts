@@ -36,6 +36,29 @@ export async function receiver(answer: (n: number, request: Received) => Answer 
   return { ...(await listenForTests(server)), requests };
 }
 
+/** A receiver that answers nothing until release() (then 200 to everything held and everything after). */
+export async function hangingReceiver() {
+  let released = false;
+  const held: (() => void)[] = [];
+  let received = 0;
+  const server = createServer((req, res) => {
+    received++;
+    req.resume();
+    const answer = () => res.writeHead(200).end('ok');
+    if (released) answer();
+    else held.push(answer);
+  });
+  const { url } = await listenForTests(server);
+  return {
+    url,
+    received: () => received,
+    release: () => {
+      released = true;
+      for (const answer of held.splice(0)) answer();
+    },
+  };
+}
+
 /** Starts a receiver's server on 127.0.0.1 (a free port), closed after the file's tests. */
 export async function listenForTests(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
