@@ -65,15 +65,18 @@ export async function deliverBatch(
 ): Promise<DeliverOutcome[]> {
   const { companyId, deliveryIds, trigger } = payload;
   const byId = await readDeliveries(db, companyId, deliveryIds);
-  // Every attempt runs to its end before a failure fails the job: a retry of the job must not overlap with
-  // sends of this one still in flight.
+  // An id listed twice is sent once (and answered twice). Every attempt runs to its end before a failure
+  // fails the job: a retry of the job must not overlap with sends of this one still in flight.
+  const unique = [...new Set(deliveryIds)];
   const settled = await Promise.allSettled(
-    deliveryIds.map((id) => attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts)),
+    unique.map((id) => attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts)),
   );
-  return settled.map((result) => {
+  const outcomes = new Map<string, DeliverOutcome>();
+  for (const [i, result] of settled.entries()) {
     if (result.status === 'rejected') throw result.reason;
-    return result.value;
-  });
+    outcomes.set(unique[i] as string, result.value);
+  }
+  return deliveryIds.map((id) => outcomes.get(id) ?? 'gone');
 }
 
 async function attempt(

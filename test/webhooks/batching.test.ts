@@ -284,6 +284,17 @@ describe('deliverBatch', () => {
     expect(other.hooks.flatMap((h) => h.requests)).toHaveLength(0);
   });
 
+  it('an id listed twice is sent and recorded once, and answered twice', async () => {
+    const { companyId, hooks, eventIds } = await threeEndpoints(1);
+    await fanoutEvents(api.db, companyId, eventIds);
+    const [id] = (await deliverJobs(companyId)).flatMap((j) => j.payload.deliveryIds as string[]);
+    if (!id) throw new Error('no delivery');
+    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: [id, id], trigger: 'scheduled' }, POLICY);
+    expect(outcomes).toEqual(['succeeded', 'succeeded']);
+    expect(hooks.flatMap((h) => h.requests)).toHaveLength(1);
+    expect((await attemptsOfCompany(companyId)).map((a) => a.delivery_id)).toEqual([id]);
+  });
+
   it('at most 16 requests in flight to one endpoint; the others wait their turn and all succeed', async () => {
     const { companyId } = await api.tenant();
     const hook = await holdingReceiver('slow', 150);
