@@ -127,6 +127,20 @@ describe('deliverJob', () => {
     keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 1 }]);
 
+    // As the worker runs it: the job itself holds the key, locked. The postponed copy takes the key over.
+    const [running] = keyed;
+    if (!running) throw new Error('no keyed job');
+    await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${running.id}`;
+    expect(await deliverJob(api.db, { ...retry, postponed: 1 }, running.id, OPTS)).toBe('postponed');
+    keyed = (await queuedJobs(api)).filter((j) => j.key === key);
+    expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 2 }]);
+    expect(keyed[0]?.id).not.toBe(running.id);
+    // 10 s later the second time.
+    expect(keyed[0]?.runAt.getTime()).toBeGreaterThan(Date.now() + 8_000);
+    const [old] = await api.sql<{ key: string | null }[]>`
+      select key from graphile_worker._private_jobs where id = ${running.id}`;
+    expect(old?.key).toBeNull();
+
     hanging.release();
     await Promise.all(busy);
   });
