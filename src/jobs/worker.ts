@@ -30,7 +30,8 @@ const deliverPayload = z.union([
   z.object({
     companyId: z.uuid(),
     deliveryIds: z.array(z.string()).min(1).max(DELIVERIES_PER_JOB),
-    trigger,
+    // Only a fan-out queues several deliveries in one job: their first attempts.
+    trigger: z.literal('scheduled'),
     ...admission,
   }),
 ]);

@@ -88,11 +88,23 @@ async function postpone(db: Db, job: DeliverJob, jobId: string): Promise<void> {
   // A single delivery's scheduled retry or recovery keeps its job key (so that a recovery still replaces a
   // left-over retry); a resend and a fan-out's batch have none.
   const key = 'deliveryId' in job && job.trigger !== 'manual_resend' ? deliveryJobKey(job.deliveryId) : null;
+  // The pending deliveries' next_attempt_at follows the schedule it now has (a resend is no part of it).
+  const ids = job.trigger === 'manual_resend' ? [] : 'deliveryIds' in job ? job.deliveryIds : [job.deliveryId];
   await tenantStatement(
     db,
     job.companyId,
     (sql) => sql`
-      select app_postpone_job(${jobId}::bigint, ${DELIVER_TASK}, ${JSON.stringify({ ...job, postponed })}::json,
-        now() + make_interval(secs => ${seconds}), ${key})`,
+      with queued as (
+        select app_postpone_job(${jobId}::bigint, ${DELIVER_TASK}, ${JSON.stringify({ ...job, postponed })}::json,
+          now() + make_interval(secs => ${seconds}), ${key}) as again
+      ), moved as (
+        update webhook_deliveries
+        set next_attempt_at = now() + make_interval(secs => ${seconds}), updated_at = app_now()
+        where company_id = ${job.companyId} and id = any(${ids}::text[]) and status = 'pending'
+          and (select again from queued)
+        returning 1
+      )
+      -- Read here, so that the postponement happens even when no delivery is to be moved.
+      select (select again from queued) as again, (select count(*) from moved) as moved`,
   );
 }

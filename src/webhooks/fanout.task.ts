@@ -27,7 +27,7 @@ export type DeliverPayload = {
 export type DeliverBatchPayload = {
   companyId: string;
   deliveryIds: string[];
-  trigger: Trigger;
+  trigger: 'scheduled';
   endpointId?: string;
   postponed?: number;
 };

@@ -264,7 +264,7 @@ describe('deliverBatch', () => {
     }
   });
 
-  it('jobs reading at the same time share one read, each answering only for its own ids', async () => {
+  it('jobs of a company running at the same time (their reads are shared) each send and answer only their own ids', async () => {
     const { companyId, hooks, eventIds } = await threeEndpoints(3);
     await fanoutEvents(api.db, companyId, eventIds);
     const jobs = await deliverJobs(companyId);

@@ -23,6 +23,11 @@ beforeAll(async () => {
 
 const OPTS = { policy: { allowPrivate: true } };
 
+const nextAttemptOf = async (endpointId: string, deliveryId: string) => {
+  const delivery = (await deliveriesOf(api, endpointId)).find((d) => d.id === deliveryId);
+  return delivery?.next_attempt_at ? Date.parse(String(delivery.next_attempt_at)) : null;
+};
+
 /** `n` events fanned out one by one: one first-attempt job per event and endpoint. */
 async function jobsPerEvent(companyId: string, n: number) {
   for (const eventId of await recordCustomerEvents(api, companyId, n, 'admission@example.nl')) {
@@ -85,9 +90,14 @@ describe('deliverJob', () => {
         .map((j) => payloadOf(j).deliveryIds[0])
         .sort(),
     );
-    const postponedIds = new Set(queued.map((j) => payloadOf(j).deliveryIds[0]));
-    for (const d of await deliveriesOf(api, slow.id)) {
-      if (postponedIds.has(d.id)) expect(d).toMatchObject({ status: 'pending', attempt_count: 0 });
+    // Not attempted; next_attempt_at says when they are now due (the contract: when the next attempt is).
+    const dueAt = new Map(queued.map((j) => [payloadOf(j).deliveryIds[0], j.runAt.getTime()]));
+    const moved = (await deliveriesOf(api, slow.id)).filter((d) => dueAt.has(d.id));
+    expect(moved).toHaveLength(2);
+    for (const d of moved) {
+      expect(d).toMatchObject({ status: 'pending', attempt_count: 0 });
+      // (to the millisecond: the two are read through different paths, which round differently)
+      expect(Math.abs(Date.parse(String(d.next_attempt_at)) - (dueAt.get(d.id) ?? 0))).toBeLessThanOrEqual(1);
     }
     expect(hanging.received()).toBe(JOBS_PER_ENDPOINT);
 
@@ -117,15 +127,27 @@ describe('deliverJob', () => {
     // A recovery of the same delivery queued while the retry (job 0, not in the table) ran: it holds the key.
     await api.sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify({ ...retry, trigger: 'recovery' })}::json,
       null, ${key})`;
+    const dueBefore = await nextAttemptOf(slow.id, deliveryId);
     expect(await deliverJob(api.db, retry, '0', OPTS)).toBe('postponed');
     let keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, trigger: 'recovery' }]);
+    // The recovery is due: the delivery's next attempt is not moved.
+    expect(await nextAttemptOf(slow.id, deliveryId)).toBe(dueBefore);
+
+    // A resend waits its turn too, unkeyed, and leaves the schedule (next_attempt_at) alone.
+    const resend = { ...retry, trigger: 'manual_resend' as const };
+    expect(await deliverJob(api.db, resend, '0', OPTS)).toBe('postponed');
+    const resends = (await queuedJobs(api)).filter((j) => j.payload.trigger === 'manual_resend');
+    expect(resends.map((j) => [j.key, j.payload])).toEqual([[null, { ...resend, postponed: 1 }]]);
+    expect(await nextAttemptOf(slow.id, deliveryId)).toBe(dueBefore);
 
     // Nobody else holds the key: the retry is queued again under it, 5 s later.
     await api.sql`delete from graphile_worker._private_jobs where key = ${key}`;
     expect(await deliverJob(api.db, retry, '0', OPTS)).toBe('postponed');
     keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 1 }]);
+    const moved = (await nextAttemptOf(slow.id, deliveryId)) ?? 0;
+    expect(Math.abs(moved - (keyed[0]?.runAt.getTime() ?? 0))).toBeLessThanOrEqual(1);
 
     // As the worker runs it: the job itself holds the key, locked. The postponed copy takes the key over.
     const [running] = keyed;
