@@ -9,6 +9,7 @@ import { openDatabase } from './db/database-url.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
 import { startWorker } from './jobs/worker.ts';
+import { settleHandedOver } from './webhooks/fanout.ts';
 
 const command = process.argv[2] ?? 'start';
 if (!['start', 'api', 'worker'].includes(command)) {
@@ -57,6 +58,8 @@ async function shutdown(signal: string) {
   // Stop accepting connections and let in-flight requests finish, then stop the worker and close pools.
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   await runner?.stop();
+  // First attempts handed over by a fan-out record their answers (at most the 10-second request limit).
+  await settleHandedOver();
   await deps.close();
   await database.stop();
   process.exit(0);

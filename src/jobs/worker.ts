@@ -8,7 +8,8 @@ import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { purgeOldEvents } from '../events/retention.ts';
 import { deliverJob } from '../webhooks/deliver-job.ts';
-import { DELIVERIES_PER_JOB, fanoutEvents } from '../webhooks/fanout.task.ts';
+import { DELIVERIES_PER_JOB } from '../webhooks/delivery-jobs.ts';
+import { fanoutEvents } from '../webhooks/fanout.ts';
 import { Coalescer } from './coalescer.ts';
 import { queueStatistics, watchFetches } from './queue-statistics.ts';
 
@@ -38,8 +39,10 @@ const deliverPayload = z.union([
 
 export function taskList(deps: { sql: Sql; db: Db; config: Config }): TaskList {
   const policy = { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' };
-  // The fan-outs running at the same time are written together, per company.
-  const fanouts = new Coalescer<string, number>((companyId, eventIds) => fanoutEvents(deps.db, companyId, eventIds));
+  // The fan-outs running at the same time are sent and written together, per company.
+  const fanouts = new Coalescer<string, number>((companyId, eventIds) =>
+    fanoutEvents(deps.db, companyId, eventIds, { policy }),
+  );
   return {
     webhook_fanout: async (payload) => {
       const { companyId, eventId } = fanoutPayload.parse(payload);

@@ -10,7 +10,7 @@
 // endpoint (queued before they carried one) run as before.
 import type { Db } from '../db/client.ts';
 import { type DeliverOptions, type DeliverOutcome, deliverBatch } from './deliver.task.ts';
-import { DELIVER_TASK, type DeliverBatchPayload, type DeliverPayload, deliveryJobKey } from './fanout.task.ts';
+import { DELIVER_TASK, type DeliverBatchPayload, type DeliverPayload, deliveryJobKey } from './delivery-jobs.ts';
 import { tenantStatement } from './pipeline.ts';
 
 /** Enough to keep a fast endpoint's SENDS_PER_ENDPOINT requests busy while a job's results are recorded. */

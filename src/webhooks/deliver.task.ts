@@ -12,12 +12,12 @@ import { type Tx, withTenant } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 import { Coalescer } from '../jobs/coalescer.ts';
 import { serializeEvent } from '../resources/events/serialize.ts';
-import type { DeliverPayload, Trigger } from './fanout.task.ts';
-import { DELIVER_TASK, deliveryJobKey } from './fanout.task.ts';
+import type { DeliverPayload, Trigger } from './delivery-jobs.ts';
+import { DELIVER_TASK, deliveryJobKey } from './delivery-jobs.ts';
 import { tenantStatement } from './pipeline.ts';
 import { type Recording, recordSuccess } from './record-success.ts';
 import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
-import { type EndpointRow, sendSigned } from './send.ts';
+import { type EndpointRow, type SendingEndpoint, sendSigned } from './send.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
 
 /** `now`, `lookup` and `timeoutMs` let tests control the clock, DNS and the 10-second limit. */
@@ -41,7 +41,7 @@ export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOpti
 const SENDS_PER_ENDPOINT = 16;
 const endpointLimits = new Map<string, LimitFunction>();
 
-function sendInTurn<T>(endpointId: string, send: () => Promise<T>): Promise<T> {
+export function sendInTurn<T>(endpointId: string, send: () => Promise<T>): Promise<T> {
   let limit = endpointLimits.get(endpointId);
   if (!limit) {
     limit = pLimit(SENDS_PER_ENDPOINT);
@@ -92,12 +92,7 @@ async function attempt(
   if (trigger !== 'manual_resend' && row.status !== 'pending') return 'skipped';
   if (row.endpoint_status === 'disabled') return skipDisabled(db, companyId, deliveryId);
 
-  const endpoint = {
-    url: row.url,
-    secret: row.secret,
-    previousSecret: row.previous_secret,
-    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
-  };
+  const endpoint = sendingEndpoint(row);
   const body = eventBody(companyId, row);
   const result = await sendInTurn(row.endpoint_id, () =>
     sendSigned(
@@ -108,8 +103,27 @@ async function attempt(
   );
   const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
   if (result.error === null) return recordSuccess(db, recording);
-  return withTenant(db, companyId, (tx) => record(tx, recording));
+  return recordFailure(db, recording);
 }
+
+/** A failed attempt: recorded step by step with the retry schedule, the endpoint's health and disabling. */
+export function recordFailure(db: Db, recording: Recording): Promise<DeliverOutcome> {
+  return withTenant(db, recording.companyId, (tx) => record(tx, recording));
+}
+
+/** What sending needs, from a row read with the endpoint's columns. */
+export function sendingEndpoint(row: EndpointColumns): SendingEndpoint {
+  return {
+    url: row.url,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
+  };
+}
+
+type EndpointColumns = Pick<ReadRow, 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'>;
+/** The event's columns a message body is made of. */
+export type EventColumns = Pick<ReadRow, 'event_id' | 'event_type' | 'event_created_at' | 'event_data'>;
 
 /** Jobs whose reads share one statement at most: bounds the statement (≤ 100 deliveries per job). */
 const READS_PER_STATEMENT = 20;
@@ -184,7 +198,7 @@ const BODY_CACHE_MAX = 2048;
 type CachedBody = { type: string; createdAt: number; data: string; body: string };
 const bodies = new Map<string, CachedBody>();
 
-function eventBody(companyId: string, row: ReadRow): string {
+export function eventBody(companyId: string, row: EventColumns): string {
   const key = `${companyId}/${row.event_id}`;
   const createdAt = new Date(row.event_created_at);
   const cached = bodies.get(key);

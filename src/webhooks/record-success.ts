@@ -1,10 +1,11 @@
 // Successful attempts are recorded in batches: the successes that arrive while one batch of the company is
 // being written are written together in the next (src/jobs/coalescer.ts), one statement each. Failures are
 // rare and take the step-by-step path in deliver.task.ts (retry schedule, endpoint health, disabling).
+import type postgres from 'postgres';
 import type { Db } from '../db/client.ts';
 import { prefixedId } from '../ids.ts';
 import { Coalescer } from '../jobs/coalescer.ts';
-import type { Trigger } from './fanout.task.ts';
+import type { Trigger } from './delivery-jobs.ts';
 import type { PostResult } from './http-post.ts';
 import { tenantStatement } from './pipeline.ts';
 
@@ -35,10 +36,8 @@ export function recordSuccess(db: Db, recording: Recording): Promise<SuccessOutc
 /**
  * Successful attempts of one company in one statement: their deliveries read again and locked in id order
  * (the endpoint may have been deleted while the request was in flight, and another attempt of the same
- * delivery — a resend — must not take the same number), the attempts, the deliveries' new state and — for
- * an endpoint that was failing or whose last success is more than a second old — the endpoint's health
- * (`last_success_at` is exact to the second: a burst of successes writes the endpoint row once a second).
- * Endpoints are locked in id order too, so two batches cannot deadlock.
+ * delivery — a resend — must not take the same number), the attempts, the deliveries' new state and the
+ * endpoints' health (endpointHealth).
  */
 export async function recordSuccesses(db: Db, companyId: string, batch: Recording[]): Promise<SuccessOutcome[]> {
   const deliveryIds = batch.map((r) => r.deliveryId);
@@ -88,9 +87,27 @@ export async function recordSuccesses(db: Db, companyId: string, batch: Recordin
               order by delivery_id, n desc) x
         where w.company_id = ${companyId} and w.id = x.delivery_id
         returning 1
-      ), healthy as (
+      ), successes as (
+        select endpoint_id, at from numbered
+      ), ${endpointHealth(sql, companyId)}
+      select coalesce(array_agg(distinct delivery_id), '{}') as recorded,
+        (select count(*) from attempt) + (select count(*) from delivery) + (select count(*) from endpoint) as writes
+      from numbered`,
+  );
+  const recorded = new Set(rows[0]?.recorded ?? []);
+  return batch.map((r) => (recorded.has(r.deliveryId) ? 'succeeded' : 'gone'));
+}
+
+/**
+ * Two CTEs for a statement that recorded successes (a CTE `successes`: endpoint_id, at): `endpoint` marks
+ * each endpoint healthy — only one that was failing or whose last success is more than a second old
+ * (`last_success_at` is exact to the second: a burst of successes writes the endpoint row once a second).
+ * Endpoints are locked in id order, so two such statements cannot deadlock.
+ */
+export function endpointHealth(sql: postgres.ReservedSql, companyId: string) {
+  return sql`healthy as (
         select w.id, x.at from webhook_endpoints w
-        join (select endpoint_id, max(at) as at from numbered group by endpoint_id) x on x.endpoint_id = w.id
+        join (select endpoint_id, max(at) as at from successes group by endpoint_id) x on x.endpoint_id = w.id
         where w.company_id = ${companyId}
           and (w.failing_since is not null or w.last_success_at is null
             or w.last_success_at < x.at - interval '1 second')
@@ -101,11 +118,5 @@ export async function recordSuccesses(db: Db, companyId: string, batch: Recordin
         from healthy h
         where w.company_id = ${companyId} and w.id = h.id
         returning 1
-      )
-      select coalesce(array_agg(distinct delivery_id), '{}') as recorded,
-        (select count(*) from attempt) + (select count(*) from delivery) + (select count(*) from endpoint) as writes
-      from numbered`,
-  );
-  const recorded = new Set(rows[0]?.recorded ?? []);
-  return batch.map((r) => (recorded.has(r.deliveryId) ? 'succeeded' : 'gone'));
+      )`;
 }

@@ -3,15 +3,15 @@
 // endpoint; a
 // delivery job sends them all (at most SENDS_PER_ENDPOINT = 16 requests in flight per endpoint, the rest
 // waiting for their turn) and answers one outcome per id; successes are recorded many in one statement.
-import { createServer } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
-import { DELIVER_TASK, DELIVERIES_PER_JOB, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
+import { DELIVER_TASK, DELIVERIES_PER_JOB } from '../../src/webhooks/delivery-jobs.ts';
+import { fanoutEvents } from '../../src/webhooks/fanout.ts';
 import { type Recording, recordSuccesses } from '../../src/webhooks/record-success.ts';
 import {
+  holdingReceiver,
   insertEndpoint,
   jobsOf,
-  listenForTests,
   receiver,
   recordCustomerEvents,
 } from '../features/webhook-deliveries/support.ts';
@@ -45,33 +45,6 @@ const attemptsOfCompany = (companyId: string) =>
 /** Plain string order (the test database uses the C locale: byte order, as JavaScript's default sort). */
 const byEndpointThenId = (a: DeliveryRow, b: DeliveryRow) =>
   a.endpoint_id < b.endpoint_id ? -1 : a.endpoint_id > b.endpoint_id ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-
-/**
- * A receiver that holds every request `holdMs` before answering 200, counting the requests it has not yet
- * answered; every arrival is appended to `log` (shared between receivers, to compare their order).
- */
-async function holdingReceiver(name: string, holdMs: number, log: { name: string; id: string }[] = []) {
-  let inFlight = 0;
-  const stats = { maxInFlight: 0, ids: [] as string[] };
-  const server = createServer((req, res) => {
-    inFlight++;
-    stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
-    const id = String(req.headers['webhook-id']);
-    stats.ids.push(id);
-    log.push({ name, id });
-    req.resume();
-    req.on('end', () =>
-      setTimeout(() => {
-        // Counted as answered before the answer leaves: the next request cannot be counted on top of it.
-        inFlight--;
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('ok');
-      }, holdMs),
-    );
-  });
-  const { url } = await listenForTests(server);
-  return { url, stats };
-}
 
 /** A company with two active endpoints and a disabled one, each on its own receiver, and `n` events. */
 async function threeEndpoints(n: number) {

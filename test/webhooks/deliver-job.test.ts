@@ -4,7 +4,8 @@
 // endpoint's extra jobs get their turn. Real database, real receivers on 127.0.0.1.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMISSION_WAIT_MS, deliverJob, JOBS_PER_ENDPOINT } from '../../src/webhooks/deliver-job.ts';
-import { DELIVER_TASK, deliveryJobKey, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
+import { DELIVER_TASK, deliveryJobKey } from '../../src/webhooks/delivery-jobs.ts';
+import { fanoutEvents } from '../../src/webhooks/fanout.ts';
 import {
   deliveriesOf,
   hangingReceiver,

@@ -7,7 +7,8 @@
 // back at once for all of them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
-import { DELIVER_TASK, fanoutEvents } from '../../src/webhooks/fanout.task.ts';
+import { DELIVER_TASK } from '../../src/webhooks/delivery-jobs.ts';
+import { fanoutEvents } from '../../src/webhooks/fanout.ts';
 import { insertEndpoint, jobsOf, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 

@@ -1,11 +1,12 @@
-// With the real worker (startWorker): an endpoint that accepts connections and never answers holds at most
-// JOBS_PER_ENDPOINT jobs; the company's other endpoint receives every message meanwhile, and the hanging
+// With the real worker (startWorker): an endpoint that accepts connections and never answers holds up the
+// fan-out once (INLINE_WAIT_MS, then its sends are handed over) and at most JOBS_PER_ENDPOINT jobs; the company's other endpoint receives every message meanwhile, and the hanging
 // endpoint's further jobs are postponed through the worker's own job ids (app_postpone_job).
 import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startWorker } from '../../src/jobs/worker.ts';
 import { JOBS_PER_ENDPOINT } from '../../src/webhooks/deliver-job.ts';
-import { DELIVER_TASK } from '../../src/webhooks/fanout.task.ts';
+import { DELIVER_TASK } from '../../src/webhooks/delivery-jobs.ts';
+import { settleHandedOver } from '../../src/webhooks/fanout.ts';
 import {
   hangingReceiver,
   insertEndpoint,
@@ -63,8 +64,15 @@ describe('a hanging endpoint with the real worker', () => {
     expect(postponed.length).toBeGreaterThan(0);
     for (const job of postponed) expect(job.runAt.getTime()).toBeGreaterThan(Date.now());
 
+    // The first messages were sent by the fan-out and handed over when they did not come back in time: once
+    // the endpoint answers, they are recorded as their first attempts.
     hanging.release();
     await runner.stop();
     runner = undefined;
+    await settleHandedOver();
+    const [{ n }] = await api.sql<{ n: number }[]>`
+      select count(*)::int as n from webhook_deliveries
+      where endpoint_id = ${slow.id} and status = 'succeeded' and attempt_count = 1`;
+    expect(n).toBeGreaterThan(0);
   });
 });

@@ -6,7 +6,7 @@ import type { Tx } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
-import { DELIVER_TASK, DELIVERY_JOB_KEY_PREFIX, type DeliverPayload } from '../../webhooks/fanout.task.ts';
+import { DELIVER_TASK, DELIVERY_JOB_KEY_PREFIX, type DeliverPayload } from '../../webhooks/delivery-jobs.ts';
 import type { DeliveryRow } from './serialize.ts';
 
 export type DeliveryFilters = {

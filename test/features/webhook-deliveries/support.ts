@@ -6,7 +6,8 @@ import { afterAll } from 'vitest';
 import { withTenant } from '../../../src/db/tenant.ts';
 import { FANOUT_TASK, recordEvent } from '../../../src/events/record.ts';
 import { type DeliverOptions, deliverBatch } from '../../../src/webhooks/deliver.task.ts';
-import { DELIVER_TASK, type DeliverPayload, fanout } from '../../../src/webhooks/fanout.task.ts';
+import { DELIVER_TASK, type DeliverPayload } from '../../../src/webhooks/delivery-jobs.ts';
+import { fanout } from '../../../src/webhooks/fanout.ts';
 import { newSecret } from '../../../src/webhooks/sign.ts';
 import type { TestApi } from '../../harness/api.ts';
 
@@ -57,6 +58,33 @@ export async function hangingReceiver() {
       for (const answer of held.splice(0)) answer();
     },
   };
+}
+
+/**
+ * A receiver that holds every request `holdMs` before answering 200, counting the requests it has not yet
+ * answered; every arrival is appended to `log` (shared between receivers, to compare their order).
+ */
+export async function holdingReceiver(name: string, holdMs: number, log: { name: string; id: string }[] = []) {
+  let inFlight = 0;
+  const stats = { maxInFlight: 0, ids: [] as string[] };
+  const server = createServer((req, res) => {
+    inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+    const id = String(req.headers['webhook-id']);
+    stats.ids.push(id);
+    log.push({ name, id });
+    req.resume();
+    req.on('end', () =>
+      setTimeout(() => {
+        // Counted as answered before the answer leaves: the next request cannot be counted on top of it.
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      }, holdMs),
+    );
+  });
+  const { url } = await listenForTests(server);
+  return { url, stats };
 }
 
 /** Starts a receiver's server on 127.0.0.1 (a free port), closed after the file's tests. */
@@ -151,18 +179,19 @@ export async function runDueJobs(
     const job = due[0];
     if (!job) return outcomes;
     await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${job.id}`;
+    const send = {
+      policy: opts.policy ?? { allowPrivate: true },
+      now: () => now,
+      lookup: opts.lookup,
+      timeoutMs: opts.timeoutMs,
+    };
     if (job.task === FANOUT_TASK) {
-      await fanout(api.db, { companyId, eventId: String(job.payload.eventId) });
+      // As the worker does: the fan-out sends the first attempts itself.
+      const sent = await fanout(api.db, { companyId, eventId: String(job.payload.eventId) }, send);
+      outcomes.push(...sent.filter((o) => o !== 'queued'));
     } else {
       const payload = { companyId, deliveryIds: idsOf(job.payload), trigger: triggerOf(job.payload.trigger) };
-      outcomes.push(
-        ...(await deliverBatch(api.db, payload, {
-          policy: opts.policy ?? { allowPrivate: true },
-          now: () => now,
-          lookup: opts.lookup,
-          timeoutMs: opts.timeoutMs,
-        })),
-      );
+      outcomes.push(...(await deliverBatch(api.db, payload, send)));
     }
     await api.sql`delete from graphile_worker._private_jobs where id = ${job.id}`;
   }
