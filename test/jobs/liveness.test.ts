@@ -1,0 +1,99 @@
+// A worker process that dies leaves its jobs locked, and Graphile Worker unlocks them only after 4 hours. Each
+// worker process holds a liveness lock on a connection of its own; the jobs of a pool without one, locked
+// longer than a minute, are unlocked and run again. Real PostgreSQL: the end of a connection stands for the
+// death of its process (PostgreSQL frees its locks the same way).
+import type { Runner } from 'graphile-worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEAD_AFTER_SECONDS, keepAlive, unlockDeadWorkers } from '../../src/jobs/liveness.ts';
+import { startWorker } from '../../src/jobs/worker.ts';
+import { setupApi, type TestApi } from '../harness/api.ts';
+import { withDatabase } from '../harness/db.ts';
+
+let api: TestApi;
+let url: string;
+let runner: Runner | undefined;
+const TASK = 'liveness_test';
+
+beforeAll(async () => {
+  api = await setupApi();
+  const [{ name }] = await api.sql<{ name: string }[]>`select current_database() as name`;
+  url = withDatabase(inject('pgAdminUrl'), name);
+});
+
+afterAll(async () => {
+  await runner?.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A job (of a task nobody runs) locked by `pool` for `ageSeconds`. */
+async function lockedJob(pool: string, ageSeconds: number): Promise<string> {
+  const [job] = await api.sql<{ id: string }[]>`
+    select (graphile_worker.add_job(${TASK}, '{}'::json, run_at => now() + interval '1 year')).id::text as id`;
+  if (!job) throw new Error('no job');
+  await api.sql`
+    update graphile_worker._private_jobs
+    set locked_by = ${pool}, locked_at = now() - make_interval(secs => ${ageSeconds})
+    where id = ${job.id}`;
+  return job.id;
+}
+
+async function lockOf(jobId: string): Promise<string | null> {
+  const [row] = await api.sql<{ locked_by: string | null }[]>`
+    select locked_by from graphile_worker._private_jobs where id = ${jobId}`;
+  return row?.locked_by ?? null;
+}
+
+describe('jobs of dead worker pools', () => {
+  it(`a pool without a liveness lock, its jobs locked over ${DEAD_AFTER_SECONDS} s: dead, its jobs unlocked`, async () => {
+    const old = await lockedJob('pool-dead-test', DEAD_AFTER_SECONDS + 60);
+    // A lock younger than that is left alone: the pool may still be starting (its liveness lock not yet taken).
+    const young = await lockedJob('pool-young-test', 5);
+
+    const dead = await unlockDeadWorkers(api.sql);
+    expect(dead).toContain('pool-dead-test');
+    expect(dead).not.toContain('pool-young-test');
+    expect(await lockOf(old)).toBeNull();
+    expect(await lockOf(young)).toBe('pool-young-test');
+  });
+
+  it('a pool holding its liveness lock keeps its jobs however old; once its connection ends they are unlocked', async () => {
+    const lines: string[] = [];
+    const liveness = await keepAlive(url, api.sql, 'pool-alive-test', (line) => lines.push(line));
+    const job = await lockedJob('pool-alive-test', 3600);
+
+    expect(await unlockDeadWorkers(api.sql)).not.toContain('pool-alive-test');
+    expect(await lockOf(job)).toBe('pool-alive-test');
+
+    await liveness.stop();
+    expect(await unlockDeadWorkers(api.sql)).toContain('pool-alive-test');
+    expect(await lockOf(job)).toBeNull();
+    expect(lines).toEqual([]);
+  });
+
+  it('the worker holds its pool’s liveness lock while it runs, and gives it up when it stops', async () => {
+    runner = await startWorker(url, api.deps);
+    let pool: string | undefined;
+    for (let wait = 0; wait < 100 && !pool; wait++) {
+      const [row] = await api.sql<{ pool: string }[]>`
+        select substring(application_name from 'crm-worker-liveness (.*)') as pool from pg_stat_activity
+        where datname = current_database() and application_name like 'crm-worker-liveness %'`;
+      pool = row?.pool;
+      if (!pool) await sleep(50);
+    }
+    if (!pool) throw new Error('the worker took no liveness lock');
+    const job = await lockedJob(pool, 3600);
+    expect(await unlockDeadWorkers(api.sql)).not.toContain(pool);
+    expect(await lockOf(job)).toBe(pool);
+
+    await runner.stop();
+    runner = undefined;
+    let dead: string[] = [];
+    for (let wait = 0; wait < 100 && !dead.includes(pool); wait++) {
+      dead = await unlockDeadWorkers(api.sql);
+      if (!dead.includes(pool)) await sleep(50);
+    }
+    expect(dead).toContain(pool);
+    expect(await lockOf(job)).toBeNull();
+  });
+});
