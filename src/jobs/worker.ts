@@ -24,7 +24,7 @@ async function purge(sql: Sql, statement: (tx: postgres.TransactionSql) => Promi
 }
 
 // Job payloads are JSON from the queue: checked, not trusted. A delivery job carries one delivery (a retry,
-// resend or recovery) or the first attempts of a fan-out to one endpoint; see deliver-job.ts for the rest.
+// resend, recovery or safety job) or first attempts a fan-out queued for one endpoint (see delivery-jobs.ts).
 const fanoutPayload = z.object({ companyId: z.uuid(), eventId: z.string() });
 const trigger = z.enum(['scheduled', 'manual_resend', 'recovery']);
 const admission = { endpointId: z.string().optional(), postponed: z.int().min(0).optional() };

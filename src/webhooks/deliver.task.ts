@@ -1,8 +1,9 @@
-// Delivery attempts: read the deliveries, their endpoint and their events (one short transaction, one
-// statement, shared by the jobs of the company reading at the same time), send with no transaction open,
-// then record each attempt, its delivery's new state, the endpoint's health and — on failure — the next
-// attempt. Successes are written in batches (record-success.ts); a failure in its own transaction, step by
-// step.
+// Delivery attempts of delivery jobs (retries, resends, recoveries, safety jobs, and the first attempts
+// fanout.ts queued instead of sending them itself; it uses the helpers exported here): read the deliveries,
+// their endpoint and their events (one short transaction, one statement, shared by the jobs of the company
+// reading at the same time), send with no transaction open, then record each attempt, its delivery's new
+// state, the endpoint's health and — on failure — the next attempt. Successes are written in batches
+// (record-success.ts); a failure in its own transaction, step by step.
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { sendEmail } from '../channels/email.ts';
@@ -54,7 +55,7 @@ export function sendInTurn<T>(endpointId: string, send: () => Promise<T>): Promi
 }
 
 /**
- * Several deliveries of one company (a fan-out's first attempts): read in one statement, sent in the order of
+ * Several deliveries of one company (first attempts a fan-out queued): read in one statement, sent in the order of
  * the ids (each endpoint in turn, see SENDS_PER_ENDPOINT; a slow endpoint holds back only its own messages),
  * each recorded as soon as its answer is in. Answers one outcome per id, in order.
  */

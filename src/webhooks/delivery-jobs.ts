@@ -5,7 +5,7 @@
 export const DELIVER_TASK = 'webhook_deliver';
 export type Trigger = 'scheduled' | 'manual_resend' | 'recovery';
 /**
- * A job of one delivery: a retry, a resend or a recovery. `endpointId` (absent in jobs queued before it
+ * A job of one delivery: a retry, a resend, a recovery or a fan-out's safety job. `endpointId` (absent in jobs queued before it
  * existed) lets the worker postpone the job while that endpoint is slow; `postponed` counts how often it was.
  */
 export type DeliverPayload = {
@@ -15,7 +15,7 @@ export type DeliverPayload = {
   endpointId?: string;
   postponed?: number;
 };
-/** The first attempts of several deliveries to one endpoint, queued by a fan-out. */
+/** The first attempts of several deliveries to one endpoint that a fan-out did not send itself. */
 export type DeliverBatchPayload = {
   companyId: string;
   deliveryIds: string[];

@@ -109,7 +109,7 @@ async function fanoutBatch(
   const plan = targets.map((target) => {
     const deliveryId = prefixedId('wd');
     if (!target.active) return { target, deliveryId, written: 'failed' as Written };
-    if (!send || target.failing || (slowUntil.get(target.endpoint_id) ?? 0) > Date.now()) {
+    if (!send || target.failing || isSlow(target.endpoint_id)) {
       return { target, deliveryId, written: 'queued' as Written };
     }
     const started = startSend(companyId, target, deliveryId, now, send);
@@ -203,6 +203,14 @@ async function settledOrTimeUp(sends: Send[]): Promise<void> {
   const all = Promise.allSettled(sends.map((s) => s.promise)).then(() => new Promise((r) => setImmediate(r)));
   await Promise.race([all, timeUp]);
   clearTimeout(timer);
+}
+
+function isSlow(endpointId: string): boolean {
+  const until = slowUntil.get(endpointId);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  slowUntil.delete(endpointId);
+  return false;
 }
 
 /** Decided once the wait is over: a send not started then is never made. */

@@ -180,6 +180,36 @@ describe('the fan-out sends the first attempts', () => {
   });
 });
 
+describe('nothing lost when the write fails after the sends', () => {
+  it('the fan-out fails (its job is retried): the run again sends the message again, same webhook-id, and writes it', async () => {
+    const { companyId } = await api.tenant();
+    const hook = await receiver();
+    await insertEndpoint(api, companyId, { url: hook.url });
+    const [eventId] = await recordEvents(companyId, 1);
+    // The database refuses this event's deliveries once (a fault after the request was answered).
+    await api.sql.unsafe(`
+      create or replace function test_refuse_delivery() returns trigger language plpgsql as $$
+      begin
+        if new.event_id = '${eventId}' then raise exception 'refused by the test'; end if;
+        return new;
+      end $$;
+      create trigger test_refuse_delivery before insert on webhook_deliveries
+        for each row execute function test_refuse_delivery();`);
+    try {
+      await expect(fanout(api.db, { companyId, eventId }, SEND)).rejects.toThrow(/refused by the test/);
+    } finally {
+      await api.sql.unsafe('drop trigger test_refuse_delivery on webhook_deliveries');
+    }
+    expect(hook.requests).toHaveLength(1);
+    expect(await deliveriesOf(companyId)).toEqual([]);
+
+    // Graphile Worker runs the failed fan-out job again.
+    expect(await fanout(api.db, { companyId, eventId }, SEND)).toEqual(['succeeded']);
+    expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
+    expect(await deliveriesOf(companyId)).toEqual([expect.objectContaining({ status: 'succeeded', attempt_count: 1 })]);
+  });
+});
+
 describe('a slow endpoint', () => {
   it(`waits ${INLINE_WAIT_MS} ms at most: hands over what is in flight, queues what has not started, and the other endpoint is sent at once`, async () => {
     const { companyId } = await api.tenant();
