@@ -39,11 +39,12 @@ const deliverPayload = z.union([
   }),
 ]);
 
-export function taskList(deps: { sql: Sql; db: Db; config: Config }): TaskList {
-  const policy = { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' };
+/** `stop`: aborts when the worker starts to stop; webhook tasks then start no further requests. */
+export function taskList(deps: { sql: Sql; db: Db; config: Config }, stop?: AbortSignal): TaskList {
+  const sending = { policy: { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' }, stop };
   // The fan-outs running at the same time are sent and written together, per company.
   const fanouts = new Coalescer<string, number>((companyId, eventIds) =>
-    fanoutEvents(deps.db, companyId, eventIds, { policy }),
+    fanoutEvents(deps.db, companyId, eventIds, sending),
   );
   return {
     webhook_fanout: async (payload) => {
@@ -51,7 +52,7 @@ export function taskList(deps: { sql: Sql; db: Db; config: Config }): TaskList {
       await fanouts.add(companyId, eventId);
     },
     webhook_deliver: async (payload, helpers) => {
-      await deliverJob(deps.db, deliverPayload.parse(payload), helpers.job.id, { policy });
+      await deliverJob(deps.db, deliverPayload.parse(payload), helpers.job.id, sending);
     },
     // Idempotency keys are kept 24 hours (see the contract's Idempotency section).
     purge_idempotency_keys: async () => {
@@ -78,9 +79,14 @@ export async function startWorker(
   deps: { sql: Sql; db: Db; config: Config },
 ): Promise<Runner> {
   const log = (line: string) => console.error(`[worker] ${line}`);
+  const events = new EventEmitter() as WorkerEvents;
+  // A stopping worker sends nothing new: it waits only for the requests in flight (at most the 10-second
+  // limit), not for every message of its running jobs (up to DELIVERIES_PER_JOB to a slow endpoint, 16 at a
+  // time); the rest is queued again for the next worker.
+  const stopSending = new AbortController();
+  events.on('pool:gracefulShutdown', () => stopSending.abort());
   // The pool's liveness lock is taken as soon as the pool exists (see liveness.ts). Without it (no connection)
   // the worker still runs; only the jobs of a crash of this process would wait for Graphile's lock timeout.
-  const events = new EventEmitter() as WorkerEvents;
   let liveness: Promise<Liveness | undefined> = Promise.resolve(undefined);
   events.on('pool:create', ({ workerPool }) => {
     liveness = keepAlive(connectionString, deps.sql, workerPool.id, log).catch((error: unknown) => {
@@ -99,7 +105,7 @@ export async function startWorker(
     maxPoolSize: 64,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: taskList(deps),
+    taskList: taskList(deps, stopSending.signal),
     crontab: CRONTAB,
     logger: new Logger((scope) => (level, message) => {
       if (level === 'error' || level === 'warning')

@@ -7,7 +7,8 @@
 // ends jobs well within that (a burst of its messages just queues up here), a slow one does not, and then
 // the job is queued again a little later (5 s, doubling each time up to 60 s) and completes at once.
 // Postponing is not an attempt: the delivery's attempts and retry schedule are as they were. Jobs without an
-// endpoint (queued before they carried one) run as before.
+// endpoint (queued before they carried one) run as before. When the worker stops (DeliverOptions.stop), a
+// job sends nothing more: what it has not sent is queued again at once, for the next worker.
 import type { Db } from '../db/client.ts';
 import { type DeliverOptions, type DeliverOutcome, deliverBatch } from './deliver.task.ts';
 import { DELIVER_TASK, type DeliverBatchPayload, type DeliverPayload, deliveryJobKey } from './delivery-jobs.ts';
@@ -68,23 +69,27 @@ export async function deliverJob(
   opts: DeliverOptions,
 ): Promise<DeliverOutcome[] | 'postponed'> {
   const deliveryIds = 'deliveryIds' in job ? job.deliveryIds : [job.deliveryId];
-  const send = () => deliverBatch(db, { companyId: job.companyId, deliveryIds, trigger: job.trigger }, opts);
   const { endpointId } = job;
-  if (endpointId === undefined) return send();
-  if (!(await admit(endpointId))) {
-    await postpone(db, job, jobId);
+  if (endpointId !== undefined && !(await admit(endpointId))) {
+    const postponed = (job.postponed ?? 0) + 1;
+    const seconds = Math.min(MAX_POSTPONEMENT_SECONDS, FIRST_POSTPONEMENT_SECONDS * 2 ** (postponed - 1));
+    await queueAgain(db, { ...job, postponed }, jobId, seconds);
     return 'postponed';
   }
   try {
-    return await send();
+    const outcomes = await deliverBatch(db, { companyId: job.companyId, deliveryIds, trigger: job.trigger }, opts);
+    // The worker is stopping: what was not sent goes back to the queue for the next worker, at once.
+    const notSent = [...new Set(deliveryIds.filter((_, i) => outcomes[i] === 'not_sent'))];
+    if (notSent.length > 0)
+      await queueAgain(db, 'deliveryIds' in job ? { ...job, deliveryIds: notSent } : job, jobId, 0);
+    return outcomes;
   } finally {
-    leave(endpointId);
+    if (endpointId !== undefined) leave(endpointId);
   }
 }
 
-async function postpone(db: Db, job: DeliverJob, jobId: string): Promise<void> {
-  const postponed = (job.postponed ?? 0) + 1;
-  const seconds = Math.min(MAX_POSTPONEMENT_SECONDS, FIRST_POSTPONEMENT_SECONDS * 2 ** (postponed - 1));
+/** Queues `job` again, `seconds` from now, in place of the running job `jobId`. */
+async function queueAgain(db: Db, job: DeliverJob, jobId: string, seconds: number): Promise<void> {
   // A single delivery's scheduled retry or recovery keeps its job key (so that a recovery still replaces a
   // left-over retry); a resend and a fan-out's batch have none.
   const key = 'deliveryId' in job && job.trigger !== 'manual_resend' ? deliveryJobKey(job.deliveryId) : null;
@@ -95,7 +100,7 @@ async function postpone(db: Db, job: DeliverJob, jobId: string): Promise<void> {
     job.companyId,
     (sql) => sql`
       with queued as (
-        select app_postpone_job(${jobId}::bigint, ${DELIVER_TASK}, ${JSON.stringify({ ...job, postponed })}::json,
+        select app_postpone_job(${jobId}::bigint, ${DELIVER_TASK}, ${JSON.stringify(job)}::json,
           now() + make_interval(secs => ${seconds}), ${key}) as again
       ), moved as (
         update webhook_deliveries
@@ -104,7 +109,7 @@ async function postpone(db: Db, job: DeliverJob, jobId: string): Promise<void> {
           and (select again from queued)
         returning 1
       )
-      -- Read here, so that the postponement happens even when no delivery is to be moved.
+      -- Read here, so that the job is queued even when no delivery is to be moved.
       select (select again from queued) as again, (select count(*) from moved) as moved`,
   );
 }

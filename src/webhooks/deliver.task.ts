@@ -21,9 +21,19 @@ import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
 import { type EndpointRow, type SendingEndpoint, sendSigned } from './send.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
 
-/** `now`, `lookup` and `timeoutMs` let tests control the clock, DNS and the 10-second limit. */
-export type DeliverOptions = { policy: UrlPolicy; now?: () => Date; lookup?: LookupAll; timeoutMs?: number };
-export type DeliverOutcome = 'gone' | 'skipped' | 'succeeded' | 'retrying' | 'failed';
+/**
+ * `now`, `lookup` and `timeoutMs` let tests control the clock, DNS and the 10-second limit. `stop`: once it
+ * aborts (the worker is stopping), no further request is started; requests in flight run to their end.
+ */
+export type DeliverOptions = {
+  policy: UrlPolicy;
+  now?: () => Date;
+  lookup?: LookupAll;
+  timeoutMs?: number;
+  stop?: AbortSignal;
+};
+/** 'not_sent': left alone because the worker is stopping (see DeliverOptions.stop); still pending. */
+export type DeliverOutcome = 'gone' | 'skipped' | 'succeeded' | 'retrying' | 'failed' | 'not_sent';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -95,13 +105,16 @@ async function attempt(
 
   const endpoint = sendingEndpoint(row);
   const body = eventBody(companyId, row);
-  const result = await sendInTurn(row.endpoint_id, () =>
-    sendSigned(
-      endpoint,
-      { id: row.event_id, body },
-      { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
-    ),
+  const result = await sendInTurn(row.endpoint_id, async () =>
+    opts.stop?.aborted
+      ? null
+      : sendSigned(
+          endpoint,
+          { id: row.event_id, body },
+          { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
+        ),
   );
+  if (result === null) return 'not_sent';
   const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
   if (result.error === null) return recordSuccess(db, recording);
   return recordFailure(db, recording);

@@ -174,7 +174,8 @@ export async function settleHandedOver(): Promise<void> {
 function startSend(companyId: string, target: Target, deliveryId: string, now: () => Date, opts: DeliverOptions): Send {
   const send: Send = { target, deliveryId, started: false, cancelled: false, promise: Promise.resolve(null) };
   send.promise = sendInTurn(target.endpoint_id, async () => {
-    if (send.cancelled) return null;
+    // Not made: the wait is over (cancelled), or the worker is stopping.
+    if (send.cancelled || opts.stop?.aborted) return null;
     send.started = true;
     return sendSigned(
       sendingEndpoint(target),

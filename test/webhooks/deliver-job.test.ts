@@ -9,6 +9,7 @@ import { fanoutEvents } from '../../src/webhooks/fanout.ts';
 import {
   deliveriesOf,
   hangingReceiver,
+  holdingReceiver,
   insertEndpoint,
   queuedJobs,
   receiver,
@@ -23,6 +24,7 @@ beforeAll(async () => {
 });
 
 const OPTS = { policy: { allowPrivate: true } };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const nextAttemptOf = async (endpointId: string, deliveryId: string) => {
   const delivery = (await deliveriesOf(api, endpointId)).find((d) => d.id === deliveryId);
@@ -178,5 +180,39 @@ describe('deliverJob', () => {
     expect(fast.requests).toHaveLength(10);
     const postponed = (await queuedJobs(api)).filter((j) => j.payload.companyId === companyId && j.payload.postponed);
     expect(postponed).toEqual([]);
+  });
+
+  it('a stopping worker sends nothing more: what its job has not sent is queued again at once', async () => {
+    const { companyId } = await api.tenant();
+    const slow = await holdingReceiver('slow', 300);
+    const endpoint = await insertEndpoint(api, companyId, { url: slow.url });
+    const eventIds = await recordCustomerEvents(api, companyId, 40, 'stopping@example.nl');
+    await fanoutEvents(api.db, companyId, eventIds);
+    const [job] = (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.companyId === companyId);
+    if (!job) throw new Error('no job');
+    await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${job.id}`;
+    const ids = payloadOf(job).deliveryIds;
+    expect(ids).toHaveLength(40);
+
+    const stop = new AbortController();
+    const running = deliverJob(api.db, payloadOf(job), job.id, { ...OPTS, stop: stop.signal });
+    // The first 16 are in flight (SENDS_PER_ENDPOINT), the other 24 wait for their turn: the worker stops.
+    for (let wait = 0; wait < 100 && slow.stats.ids.length < 16; wait++) await sleep(10);
+    stop.abort();
+    const outcomes = await running;
+
+    expect(slow.stats.ids).toHaveLength(16);
+    if (outcomes === 'postponed') throw new Error('postponed');
+    const notSent = ids.filter((_, i) => outcomes[i] === 'not_sent');
+    expect(notSent).toHaveLength(24);
+    expect(outcomes.filter((o) => o === 'succeeded')).toHaveLength(16);
+    const again = (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.companyId === companyId);
+    expect(again.map((j) => j.payload)).toEqual([
+      { companyId, endpointId: endpoint.id, deliveryIds: notSent, trigger: 'scheduled' },
+    ]);
+    expect(again[0]?.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
+    for (const d of (await deliveriesOf(api, endpoint.id)).filter((x) => notSent.includes(x.id))) {
+      expect(d).toMatchObject({ status: 'pending', attempt_count: 0 });
+    }
   });
 });

@@ -180,6 +180,25 @@ describe('the fan-out sends the first attempts', () => {
   });
 });
 
+describe('a stopping worker', () => {
+  it('its fan-out sends nothing: the first attempts get a delivery job', async () => {
+    const { companyId } = await api.tenant();
+    const hook = await receiver();
+    const endpoint = await insertEndpoint(api, companyId, { url: hook.url });
+    const [eventId] = await recordEvents(companyId, 1);
+    const stop = new AbortController();
+    stop.abort();
+
+    expect(await fanout(api.db, { companyId, eventId }, { ...SEND, stop: stop.signal })).toEqual(['queued']);
+    expect(hook.requests).toHaveLength(0);
+    const [delivery] = await deliveriesOf(companyId);
+    expect(delivery).toMatchObject({ status: 'pending', attempt_count: 0 });
+    expect((await deliverJobs(companyId)).map((j) => j.payload)).toEqual([
+      { companyId, endpointId: endpoint.id, deliveryIds: [delivery?.id], trigger: 'scheduled' },
+    ]);
+  });
+});
+
 describe('nothing lost when the write fails after the sends', () => {
   it('the fan-out fails (its job is retried): the run again sends the message again, same webhook-id, and writes it', async () => {
     const { companyId } = await api.tenant();

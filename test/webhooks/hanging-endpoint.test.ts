@@ -66,10 +66,16 @@ describe('a hanging endpoint with the real worker', () => {
 
     // The first messages were sent by the fan-out and handed over when they did not come back in time: once
     // the endpoint answers, they are recorded as their first attempts.
-    hanging.release();
-    await runner.stop();
+    // The worker stops: its running jobs start no further request (the hanging endpoint's messages waiting for
+    // a turn stay unsent when it answers); what is in flight gets its answer.
+    const receivedBeforeStop = hanging.received();
+    const stopping = runner.stop();
     runner = undefined;
+    await sleep(100);
+    hanging.release();
+    await stopping;
     await settleHandedOver();
+    expect(hanging.received()).toBe(receivedBeforeStop);
     const [{ n }] = await api.sql<{ n: number }[]>`
       select count(*)::int as n from webhook_deliveries
       where endpoint_id = ${slow.id} and status = 'succeeded' and attempt_count = 1`;
