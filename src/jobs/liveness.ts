@@ -16,13 +16,15 @@ export type Liveness = { stop(): Promise<void> };
 /**
  * Holds the liveness lock of `poolId` (taken again after the connection was lost) and sweeps for dead
  * pools on `sql` (the service's pool: its connections hold no liveness lock). `log` gets a line for every
- * dead pool found and for every failure (a sweep never throws: the next one tries again).
+ * dead pool found and for every failure (a sweep never throws: the next one tries again). The lock is
+ * checked (and taken again if its connection was lost) before each sweep.
  */
 export async function keepAlive(
   connectionString: string,
   sql: Sql,
   poolId: string,
   log: (line: string) => void,
+  sweepIntervalMs = SWEEP_INTERVAL_MS,
 ): Promise<Liveness> {
   let locked = false;
   const own = postgres(connectionString, {
@@ -47,7 +49,7 @@ export async function keepAlive(
         for (const pool of dead) log(`worker pool ${pool} is gone: its jobs were unlocked and run again`);
       })
       .catch((error: unknown) => log(`liveness check failed: ${String(error)}`));
-  }, SWEEP_INTERVAL_MS);
+  }, sweepIntervalMs);
   timer.unref();
   return {
     async stop() {

@@ -135,7 +135,8 @@ export function sendingEndpoint(row: EndpointColumns): SendingEndpoint {
   };
 }
 
-type EndpointColumns = Pick<ReadRow, 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'>;
+/** The endpoint's columns sending needs. */
+export type EndpointColumns = Pick<ReadRow, 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'>;
 /** The event's columns a message body is made of. */
 export type EventColumns = Pick<ReadRow, 'event_id' | 'event_type' | 'event_created_at' | 'event_data'>;
 

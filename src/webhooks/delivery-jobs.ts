@@ -5,8 +5,9 @@
 export const DELIVER_TASK = 'webhook_deliver';
 export type Trigger = 'scheduled' | 'manual_resend' | 'recovery';
 /**
- * A job of one delivery: a retry, a resend, a recovery or a fan-out's safety job. `endpointId` (absent in jobs queued before it
- * existed) lets the worker postpone the job while that endpoint is slow; `postponed` counts how often it was.
+ * A job of one delivery: a retry, a resend, a recovery or a fan-out's safety job. `endpointId` (absent in
+ * jobs queued before it existed) lets the worker postpone the job while that endpoint is slow; `postponed`
+ * counts how often it was.
  */
 export type DeliverPayload = {
   companyId: string;

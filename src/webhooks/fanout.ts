@@ -23,6 +23,7 @@ import { prefixedId } from '../ids.ts';
 import {
   type DeliverOptions,
   type DeliverOutcome,
+  type EndpointColumns,
   type EventColumns,
   eventBody,
   recordFailure,
@@ -46,15 +47,7 @@ const slowUntil = new Map<string, number>();
 /** The recordings of handed-over sends still to come (awaited at shutdown, see settleHandedOver). */
 const handedOver = new Set<Promise<unknown>>();
 
-type Target = EventColumns & {
-  endpoint_id: string;
-  active: boolean;
-  failing: boolean;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | string | null;
-};
+type Target = EventColumns & EndpointColumns & { endpoint_id: string; active: boolean; failing: boolean };
 
 type Send = {
   target: Target;

@@ -71,6 +71,31 @@ describe('jobs of dead worker pools', () => {
     expect(lines).toEqual([]);
   });
 
+  it('a lost liveness connection is opened again and the lock taken again before the next sweep', async () => {
+    const lines: string[] = [];
+    const liveness = await keepAlive(url, api.sql, 'pool-reconnect-test', (line) => lines.push(line), 100);
+    const job = await lockedJob('pool-reconnect-test', 3600);
+    try {
+      // The connection ends (a database restart, a network cut): the lock is gone with it.
+      await api.sql`
+        select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = 'crm-worker-liveness pool-reconnect-test'`;
+      // A sweep of another worker before the next check would find the pool dead; after it, alive again.
+      for (let wait = 0; wait < 50; wait++) {
+        await sleep(50);
+        const [row] = await api.sql<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity
+          where application_name = 'crm-worker-liveness pool-reconnect-test'`;
+        if (row?.n === 1) break;
+      }
+      await sleep(150);
+      expect(await unlockDeadWorkers(api.sql)).not.toContain('pool-reconnect-test');
+      expect(await lockOf(job)).toBe('pool-reconnect-test');
+    } finally {
+      await liveness.stop();
+    }
+  });
+
   it('the worker holds its pool’s liveness lock while it runs, and gives it up when it stops', async () => {
     runner = await startWorker(url, api.deps);
     let pool: string | undefined;
