@@ -26,7 +26,10 @@ export async function benchDatabase(name: string, cleanups: Cleanup[], log: (lin
     const libraries = [process.env.BENCH_PG_STATEMENTS && 'pg_stat_statements', explainMs && 'auto_explain'];
     const settings = [
       ...(libraries.some(Boolean) ? [`shared_preload_libraries=${libraries.filter(Boolean).join(',')}`] : []),
-      ...(explainMs ? [`auto_explain.log_min_duration=${explainMs}`, 'auto_explain.log_analyze=on'] : []),
+      ...(process.env.BENCH_PG_STATEMENTS ? ['pg_stat_statements.track_planning=on'] : []),
+      ...(explainMs
+        ? [`auto_explain.log_min_duration=${explainMs}`, 'auto_explain.log_analyze=on', 'auto_explain.log_triggers=on']
+        : []),
     ];
     const logFile = explainMs ? resolve('bench-results', `postgres-${process.pid}.log`) : null;
     if (logFile) {
@@ -76,17 +79,18 @@ export async function statementReport(url: string, limit = 20): Promise<string> 
   if (!process.env.BENCH_PG_STATEMENTS) return '';
   const db = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const rows = await db<{ ms: number; calls: number; mean: number; query: string }[]>`
-      select round(total_exec_time)::int as ms, calls::int, round(mean_exec_time::numeric, 3)::float as mean,
+    const rows = await db<{ ms: number; plan_ms: number; calls: number; mean: number; query: string }[]>`
+      select round(total_exec_time)::int as ms, round(total_plan_time)::int as plan_ms, calls::int,
+        round(mean_exec_time::numeric, 3)::float as mean,
         regexp_replace(left(query, 160), '[[:space:]]+', ' ', 'g') as query
-      from pg_stat_statements order by total_exec_time desc limit ${limit}`;
+      from pg_stat_statements order by total_exec_time + total_plan_time desc limit ${limit}`;
     const tables = await db<{ relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number }[]>`
       select relname, seq_scan::int, seq_tup_read::int, coalesce(idx_scan, 0)::int as idx_scan
       from pg_stat_user_tables where seq_tup_read > 10000 order by seq_tup_read desc limit 8`;
     return [
       ...rows.map(
         (r) =>
-          `${String(r.ms).padStart(7)} ms ${String(r.calls).padStart(7)}× ${String(r.mean).padStart(8)} ${r.query}`,
+          `${String(r.ms).padStart(7)} ms ${`(+${r.plan_ms} planning)`.padStart(16)} ${String(r.calls).padStart(7)}× ${String(r.mean).padStart(8)} ${r.query}`,
       ),
       'Tables read by sequential scans (more than 10 000 rows):',
       ...tables.map((t) => `  ${t.relname}: ${t.seq_scan} scans, ${t.seq_tup_read} rows; ${t.idx_scan} index scans`),

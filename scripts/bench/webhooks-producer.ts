@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createDb } from '../../src/db/client.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
+import { threadId } from './cpu.ts';
 
 export type ProducerInput = {
   url: string;
@@ -19,7 +20,7 @@ export type ProducerInput = {
 /** A phase: `seconds` of load from `startAt` on the shared clock (performance.timeOrigin + performance.now()). */
 export type ProducerPhase = { seconds: number; startAt: number };
 export type ProducerOutput = { committed: [string, number][]; late: number; endAt: number };
-export type ProducerMessage = { ready: true } | { done: ProducerOutput };
+export type ProducerMessage = { ready: true; tid: string | null } | { done: ProducerOutput };
 
 const input = workerData as ProducerInput;
 const clock = () => performance.timeOrigin + performance.now();
@@ -62,4 +63,4 @@ parentPort?.on('message', (m: ProducerPhase | 'stop' | 'close') => {
 });
 // A first statement opens the pool's connections before any phase is timed.
 await Promise.all(Array.from({ length: input.producers }, () => sql`select 1`));
-parentPort?.postMessage({ ready: true } satisfies ProducerMessage);
+parentPort?.postMessage({ ready: true, tid: threadId() } satisfies ProducerMessage);

@@ -23,7 +23,10 @@ import { startWorker } from '../../src/jobs/worker.ts';
 import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
+import { sendInTurn } from '../../src/webhooks/deliver.task.ts';
+import { sendSigned } from '../../src/webhooks/send.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
+import { type CpuRoles, type CpuUse, cpuMeter, threadId } from './cpu.ts';
 import { benchDatabase, resetStatementStats, statementReport } from './database.ts';
 import type { ProducerInput, ProducerMessage, ProducerOutput, ProducerPhase } from './webhooks-producer.ts';
 
@@ -133,10 +136,18 @@ parentPort.on('message', (m) => {
     server.close(() => parentPort.postMessage({ stopped: true }));
   }
 });
-server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+const tid = (() => { try { return require('node:fs').readlinkSync('/proc/thread-self').split('/').pop(); } catch { return null; } })();
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port, tid }));
 `;
 
-type ReceiverMessage = { port?: number; complete?: boolean; arrivals?: Arrival[]; count?: number; stopped?: boolean };
+type ReceiverMessage = {
+  port?: number;
+  tid?: string | null;
+  complete?: boolean;
+  arrivals?: Arrival[];
+  count?: number;
+  stopped?: boolean;
+};
 
 async function startReceiver() {
   const thread = new Worker(RECEIVER_SOURCE, { eval: true });
@@ -149,9 +160,15 @@ async function startReceiver() {
       };
       thread.on('message', listener);
     });
-  const port = await Promise.race([next('port'), new Promise<never>((_, reject) => thread.once('error', reject))]);
+  // Its first message: the port it listens on, and its OS thread id (for the CPU by thread).
+  const { port, tid } = await Promise.race([
+    new Promise<ReceiverMessage>((resolve) => thread.once('message', resolve)),
+    new Promise<never>((_, reject) => thread.once('error', reject)),
+  ]);
+  if (port === undefined) throw new Error('the receiver did not say its port');
   return {
     port,
+    tid: tid ?? null,
     /** Resolves when every event of `ids` arrived on `perId` paths, or after `timeoutMs` (then false). */
     waitFor: async (ids: string[], perId: number, timeoutMs: number): Promise<boolean> => {
       const complete = next('complete');
@@ -278,6 +295,59 @@ function timeline(arrivals: Arrival[], committedAt: Map<string, number>, from: n
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The sender alone
+
+type SendingBench = { id: string; url: string; secret: string };
+
+/**
+ * `events` messages to each endpoint through the sending code of the worker (sendInTurn's 16 per endpoint,
+ * sendSigned: the SSRF re-check, the signature, undici), bodies shaped as the events' are, nothing else.
+ */
+async function sendAlone(endpoints: SendingBench[], events: number, data: string, roles: CpuRoles) {
+  const policy = { allowPrivate: true };
+  const body = (id: string) =>
+    `{"id":"${id}","type":"customer.updated","created_at":"${new Date().toISOString()}","data":${data}}`;
+  const meter = cpuMeter(roles);
+  const startedAt = clock();
+  const results = await Promise.all(
+    Array.from({ length: events }, (_, i) => {
+      const id = `evt_senderalone${String(i).padStart(10, '0')}`;
+      const message = { id, body: body(id) };
+      return Promise.all(
+        endpoints.map((endpoint) =>
+          sendInTurn(endpoint.id, () =>
+            sendSigned(
+              { url: endpoint.url, secret: endpoint.secret, previousSecret: null, previousSecretExpiresAt: null },
+              message,
+              { now: new Date(), policy },
+            ),
+          ),
+        ),
+      );
+    }),
+  );
+  const seconds = (clock() - startedAt) / 1000;
+  const cpuCores = meter();
+  const sent = results.flat();
+  const ok = sent.filter((r) => r.error === null).length;
+  return {
+    messages: sent.length,
+    succeeded: ok,
+    seconds: round(seconds, 2),
+    messagesPerSecond: round(ok / seconds, 1),
+    cpuCores,
+  };
+}
+
+/** The CPU use of a phase on one line: the roles that used at least 0.05 core. */
+function cpuLine(use: CpuUse): string {
+  return Object.entries(use)
+    .filter(([, cores]) => cores >= 0.05)
+    .map(([role, cores]) => `${role.replace(' thread', '').replace(' (all processes)', '')} ${cores}`)
+    .join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Graphile Worker noop throughput
 
 async function noopThroughput(url: string, jobs: number, tuned: boolean) {
@@ -327,6 +397,18 @@ async function noopThroughput(url: string, jobs: number, tuned: boolean) {
     };
   } finally {
     await admin.end();
+  }
+}
+
+/** pid → application name of the database's backends (to split their CPU by who uses them). */
+async function backendNames(url: string): Promise<Map<string, string>> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ pid: number; app: string }[]>`
+      select pid, application_name as app from pg_stat_activity where backend_type = 'client backend'`;
+    return new Map(rows.map((r) => [String(r.pid), r.app]));
+  } finally {
+    await sql.end();
   }
 }
 
@@ -468,16 +550,19 @@ async function main() {
     const producer = createDb(url, opts.producers + 2);
     cleanups.push({ name: 'producer pool', run: () => producer.sql.end({ timeout: 5 }) });
     const company = await createCompany(producer.db, { name: 'Bench BV' });
+    const endpoints = Array.from({ length: ENDPOINTS }, (_, i) => ({
+      id: prefixedId('we'),
+      url: `http://127.0.0.1:${receiver.port}/hook/${i + 1}`,
+      secret: newSecret(),
+    }));
     const customer = await withTenant(producer.db, company.id, async (tx) => {
       const row = await insertCustomer(tx, company.id, { email: 'bench@example.com', name: 'Bench Customer' });
-      for (let i = 1; i <= ENDPOINTS; i++) {
+      for (const endpoint of endpoints) {
         await tx.insert(webhookEndpoints).values({
           companyId: company.id,
-          id: prefixedId('we'),
-          url: `http://127.0.0.1:${receiver.port}/hook/${i}`,
+          ...endpoint,
           events: ['*'],
           scopes: ['customers.read', 'deals.read'],
-          secret: newSecret(),
         });
       }
       return row;
@@ -532,7 +617,8 @@ async function main() {
         producerThread.on('message', listener);
         producerThread.once('error', reject);
       });
-    await fromProducer((m) => ('ready' in m ? true : undefined));
+    const producerTid = await fromProducer((m) => ('ready' in m ? m.tid : undefined));
+    const cpuRoles: CpuRoles = { worker: threadId(), receiver: receiver.tid, producers: producerTid };
     const stopProducers = () => producerThread.postMessage('stop');
     process.on('SIGINT', stopProducers);
     cleanups.push({ name: 'producer signal', run: async () => process.off('SIGINT', stopProducers) });
@@ -560,8 +646,10 @@ async function main() {
     const total = opts.rate * opts.seconds;
     const committedAt = new Map<string, number>();
     log(`steady load: ${opts.rate} events/s for ${opts.seconds} s (${opts.producers} producers)`);
+    await resetStatementStats(url);
     const steadyStop = activitySampler(url);
     const steadyLoop = eventLoop.eventLoopUtilization();
+    const steadyCpu = cpuMeter(cpuRoles);
     const steadyProfiler = opts.profile ? await startProfile('steady') : null;
     const t0 = clock() + 200;
     const output = await produce(opts.seconds, t0);
@@ -573,6 +661,8 @@ async function main() {
     await receiver.waitFor([...committedAt.keys()], ENDPOINTS, opts.drainSeconds * 1000);
     const steadyActivity = await steadyStop();
     const steadyLoopBusy = eventLoop.eventLoopUtilization(steadyLoop).utilization;
+    const steadyCores = steadyCpu(await backendNames(url));
+    const steadyStatements = await statementReport(url);
     if (steadyProfiler)
       log(`CPU profile of the worker's thread during the steady load: ${await steadyProfiler.stop()}`);
     const steadyArrivals = await receiver.collect();
@@ -593,6 +683,7 @@ async function main() {
       drainAfterProducersMs: round(steady.last - produceEnd),
       databaseActivity: steadyActivity,
       workerEventLoopBusy: round(steadyLoopBusy, 2),
+      cpuCores: steadyCores,
     };
 
     // Jobs still queued when the drain deadline passed would run during the next phase: drop them. (At most the
@@ -612,10 +703,12 @@ async function main() {
       const burstCommitted = new Map(burstIds.map((id) => [id, commitAt]));
       const burstStop = activitySampler(url);
       const burstLoop = eventLoop.eventLoopUtilization();
+      const burstCpu = cpuMeter(cpuRoles);
       const profiler = opts.profile ? await startProfile('burst') : null;
       const burstExpected = opts.burst * ENDPOINTS;
       await receiver.waitFor(burstIds, ENDPOINTS, opts.burstDrainSeconds * 1000);
       const burstLoopBusy = eventLoop.eventLoopUtilization(burstLoop).utilization;
+      const burstCores = burstCpu(await backendNames(url));
       if (profiler) log(`CPU profile of the worker's thread during the burst: ${await profiler.stop()}`);
       const burstActivity = await burstStop();
       const burstArrivals = await receiver.collect();
@@ -635,6 +728,7 @@ async function main() {
         databaseActivity: burstActivity,
         // Share of the time the worker's thread (this one; the receiver and the producers have their own) was busy.
         workerEventLoopBusy: round(burstLoopBusy, 2),
+        cpuCores: burstCores,
         leftoverJobsPurged: await purgeJobs(url),
       };
     }
@@ -647,12 +741,23 @@ async function main() {
       await sleep(1000);
     }
 
+    // 5b. The sender alone: as many signed messages as the burst delivered, through the same sending code
+    // (SSRF re-check, signing, undici, 16 in flight per endpoint) to the same receiver, with no job and no
+    // database. The ceiling of any delivery design on this machine with this sender and this receiver.
+    let senderAlone: Record<string, unknown> | null = null;
+    if (opts.burst > 0 && !interrupted) {
+      log(`sender alone: ${opts.burst * ENDPOINTS} signed messages, no database`);
+      senderAlone = await sendAlone(endpoints, opts.burst, JSON.stringify({ object }), cpuRoles);
+    }
+
     // 6. Verdict.
     const noopTuned = noop.tuned?.jobsPerSecond ?? null;
     const saturationRate = (burstResult?.deliveriesPerSecond as number | undefined) ?? null;
     const ratio = noopTuned && saturationRate !== null ? saturationRate / noopTuned : null;
     const steadyRatio =
       noopTuned && steadyResult.deliveriesPerSecond ? steadyResult.deliveriesPerSecond / noopTuned : null;
+    const senderRate = (senderAlone?.messagesPerSecond as number | undefined) ?? null;
+    const senderRatio = noopTuned && senderRate !== null ? senderRate / noopTuned : null;
     const p99 = steadyResult.latencyMs.p99;
     const targets = {
       throughput: {
@@ -708,6 +813,11 @@ async function main() {
               .join(' / ')
           : null,
       ],
+      ['burst CPU, cores', burstResult?.cpuCores ? cpuLine(burstResult.cpuCores as CpuUse) : null],
+      ['— sender alone (no database) —', ''],
+      ['messages/s', senderAlone?.messagesPerSecond],
+      ['sender alone ÷ tuned noop', senderRatio === null ? null : `${(senderRatio * 100).toFixed(1)}%`],
+      ['sender alone CPU, cores', senderAlone?.cpuCores ? cpuLine(senderAlone.cpuCores as CpuUse) : null],
       ['— Graphile Worker noop —', ''],
       ['noop jobs/s, tuned preset', noopTuned],
       ['noop jobs/s, default settings', noop.default?.jobsPerSecond],
@@ -735,6 +845,7 @@ async function main() {
       machine,
       steady: steadyResult,
       saturation: burstResult,
+      senderAlone,
       noop,
       targets,
       wallSeconds: round((Date.now() - started) / 1000, 1),
@@ -745,6 +856,8 @@ async function main() {
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`result written to ${file}`);
     const statements = await statementReport(url);
+    if (steadyStatements)
+      console.log(`\nDatabase time by statement during the steady load (pg_stat_statements):\n${steadyStatements}`);
     if (statements) console.log(`\nDatabase time by statement during the burst (pg_stat_statements):\n${statements}`);
   } finally {
     await cleanup();
