@@ -102,7 +102,7 @@ async function fanoutBatch(
   const plan = targets.map((target) => {
     const deliveryId = prefixedId('wd');
     if (!target.active) return { target, deliveryId, written: 'failed' as Written };
-    if (!send || target.failing || isSlow(target.endpoint_id)) {
+    if (!send || target.failing || isSlow(target.endpoint_id, now())) {
       return { target, deliveryId, written: 'queued' as Written };
     }
     const started = startSend(companyId, target, deliveryId, now, send);
@@ -112,7 +112,7 @@ async function fanoutBatch(
   await settledOrTimeUp(sends);
 
   const rows = plan.map((p) => {
-    const written = p.send ? writtenAs(p.send) : p.written;
+    const written = p.send ? writtenAs(p.send, now()) : p.written;
     const settled = p.send?.settled && 'result' in p.send.settled ? p.send.settled : undefined;
     return { ...p, written, settled };
   });
@@ -199,16 +199,16 @@ async function settledOrTimeUp(sends: Send[]): Promise<void> {
   clearTimeout(timer);
 }
 
-function isSlow(endpointId: string): boolean {
+function isSlow(endpointId: string, at: Date): boolean {
   const until = slowUntil.get(endpointId);
   if (until === undefined) return false;
-  if (until > Date.now()) return true;
+  if (until > at.getTime()) return true;
   slowUntil.delete(endpointId);
   return false;
 }
 
 /** Decided once the wait is over: a send not started then is never made. */
-function writtenAs(send: Send): Written {
+function writtenAs(send: Send, at: Date): Written {
   if (send.settled && 'result' in send.settled) return send.settled.result.error === null ? 'succeeded' : 'attempted';
   // A send that threw (not an answer: a fault of ours) is left to a delivery job, which retries it.
   if (send.settled) return 'queued';
@@ -216,7 +216,7 @@ function writtenAs(send: Send): Written {
     send.cancelled = true;
     return 'queued';
   }
-  slowUntil.set(send.target.endpoint_id, Date.now() + SLOW_ENDPOINT_MS);
+  slowUntil.set(send.target.endpoint_id, at.getTime() + SLOW_ENDPOINT_MS);
   return 'in_flight';
 }
 

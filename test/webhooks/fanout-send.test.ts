@@ -6,7 +6,14 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
 import { DELIVER_TASK, deliveryJobKey } from '../../src/webhooks/delivery-jobs.ts';
-import { fanout, fanoutEvents, INLINE_WAIT_MS, SAFETY_DELAY_MS, settleHandedOver } from '../../src/webhooks/fanout.ts';
+import {
+  fanout,
+  fanoutEvents,
+  INLINE_WAIT_MS,
+  SAFETY_DELAY_MS,
+  SLOW_ENDPOINT_MS,
+  settleHandedOver,
+} from '../../src/webhooks/fanout.ts';
 import {
   holdingReceiver,
   insertEndpoint,
@@ -291,5 +298,23 @@ describe('a slow endpoint', () => {
       safetyIds.map(() => 'skipped'),
     );
     expect(slow.stats.ids).toHaveLength(16);
+  });
+
+  it(`is sent through delivery jobs for ${SLOW_ENDPOINT_MS / 1000} s after a handover, then inline again`, async () => {
+    const { companyId } = await api.tenant();
+    // Slow to its first request only: that send is handed over and marks the endpoint slow.
+    const endpointReceiver = await receiver((n) => (n === 1 ? { delayMs: INLINE_WAIT_MS + 300 } : {}));
+    await insertEndpoint(api, companyId, { url: endpointReceiver.url });
+    const [first, during, stillDuring, after] = await recordEvents(companyId, 4);
+    const handedOverAt = Date.now();
+    const at = (ms: number) => ({ ...SEND, now: () => new Date(handedOverAt + ms) });
+
+    expect(await fanout(api.db, { companyId, eventId: first }, at(0))).toEqual(['in_flight']);
+    expect(await fanout(api.db, { companyId, eventId: during }, at(1_000))).toEqual(['queued']);
+    expect(await fanout(api.db, { companyId, eventId: stillDuring }, at(SLOW_ENDPOINT_MS - 1_000))).toEqual(['queued']);
+    await settleHandedOver();
+    // The mark has expired (the clock of the sending options decides): sent at once, answered, written.
+    expect(await fanout(api.db, { companyId, eventId: after }, at(SLOW_ENDPOINT_MS + 2_000))).toEqual(['succeeded']);
+    expect(endpointReceiver.requests.map((r) => r.headers['webhook-id'])).toEqual([first, after]);
   });
 });
