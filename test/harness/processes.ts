@@ -1,4 +1,5 @@
-// Starts a child process that serves HTTP on 127.0.0.1 and stops it by its own PID.
+// Child processes of the tests: the service's entry point, or a process that serves HTTP on 127.0.0.1;
+// stopped by their own PID.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -51,4 +52,24 @@ export async function startHttpProcess(
   }
   await stop();
   throw new Error(`${command} did not start within ${timeoutMs} ms:\n${log}`);
+}
+
+/**
+ * `tsx src/main.ts <command>` with `env` added to this process's environment: the child, everything it has
+ * printed so far (stdout and stderr), and its exit code when it exits.
+ */
+export function runService(command: 'api' | 'worker' | 'start', env: Record<string, string>) {
+  const child = spawn('node_modules/.bin/tsx', ['src/main.ts', command], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (d) => {
+    log += d;
+  });
+  child.stderr.on('data', (d) => {
+    log += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => log, exited };
 }

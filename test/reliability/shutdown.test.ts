@@ -1,10 +1,9 @@
 // `npm run api` (and start/worker) stop gracefully on SIGTERM: a request in flight is answered, then the
 // process exits 0 with its pools closed. Runs the real entry point as a child process.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { freshDatabase } from '../harness/db.ts';
-import { freePort } from '../harness/processes.ts';
+import { freePort, runService } from '../harness/processes.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 
@@ -19,21 +18,15 @@ afterAll(async () => {
 
 it('answers the request in flight, then exits 0 on SIGTERM', async () => {
   const port = await freePort();
-  const child = spawn('node_modules/.bin/tsx', ['src/main.ts', 'api'], {
-    env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, output, exited } = runService('api', {
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
   });
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100 && !output.includes('API:'); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(output).toContain('API:');
+  for (let i = 0; i < 100 && !output().includes('API:'); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(output()).toContain('API:');
 
   // The docs page is the largest answer the service has (megabytes): stop the process while it streams.
   const response = await fetch(`${base}/docs/en`);
@@ -41,6 +34,6 @@ it('answers the request in flight, then exits 0 on SIGTERM', async () => {
   child.kill('SIGTERM');
   expect((await response.text()).length).toBeGreaterThan(1_000_000);
   expect(await exited).toBe(0);
-  expect(output).toContain('shutting down');
+  expect(output()).toContain('shutting down');
   await expect(fetch(`${base}/api/v1/openapi.json`)).rejects.toThrow();
 }, 60_000);

@@ -2,7 +2,6 @@
 // flight after INLINE_WAIT_MS, its delivery written pending) waits for its answer: the process records the
 // answer before it closes its pools and exits 0, so the delivery is not left for its safety job to send
 // again. Runs the real entry point as a child process against a real receiver on 127.0.0.1.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.ts';
@@ -14,6 +13,7 @@ import { INLINE_WAIT_MS } from '../../src/webhooks/fanout.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
 import { customerObject } from '../features/webhook-deliveries/support.ts';
 import { freshDatabase } from '../harness/db.ts';
+import { runService } from '../harness/processes.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let client: ReturnType<typeof createDb>;
@@ -58,18 +58,11 @@ it('records the answer of a handed-over first attempt before it exits', async ()
     insert into webhook_endpoints (company_id, id, url, events, scopes, secret)
     values (${company.id}, 'we_shutdown1', ${slow.url}, ${['*']}, ${['customers.read']}, ${newSecret()})`;
 
-  const child = spawn('node_modules/.bin/tsx', ['src/main.ts', 'worker'], {
-    env: { ...process.env, DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, output, exited } = runService('worker', {
+    DATABASE_URL: database.url,
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    LOG_LEVEL: 'info',
   });
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     const eventId = await withTenant(client.db, company.id, (tx) =>
       recordEvent(tx, company.id, {
@@ -98,7 +91,7 @@ it('records the answer of a handed-over first attempt before it exits', async ()
       select status, attempt_count, last_status_code from webhook_deliveries
       where company_id = ${company.id} and event_id = ${eventId}`;
     expect(delivery).toEqual({ status: 'succeeded', attempt_count: 1, last_status_code: 204 });
-    expect(output).toContain('shutting down');
+    expect(output()).toContain('shutting down');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await slow.close();
