@@ -336,7 +336,17 @@ async function sendAlone(endpoints: SendingBench[], events: number, data: string
     seconds: round(seconds, 2),
     messagesPerSecond: round(ok / seconds, 1),
     cpuCores,
+    cpuMicrosPerMessage: cpuMicrosPer(cpuCores, seconds, ok),
   };
+}
+
+/**
+ * Microseconds of CPU of the whole machine per unit of work (a delivery, a message, a job) in a phase of
+ * `seconds` that did `count` of them: what the design costs, whatever the machine's speed that day.
+ */
+function cpuMicrosPer(use: CpuUse | null, seconds: number, count: number): number | null {
+  const busy = use?.['machine busy'];
+  return busy === undefined || count === 0 ? null : round((busy * seconds * 1e6) / count, 0);
 }
 
 /** The CPU use of a phase on one line: the roles that used at least 0.05 core. */
@@ -360,6 +370,7 @@ async function noopThroughput(url: string, jobs: number, tuned: boolean) {
     let done = 0;
     let firstAt = 0;
     let lastAt = 0;
+    let meter: ReturnType<typeof cpuMeter> | undefined;
     const startedAt = clock();
     const runner: Runner = await run({
       connectionString: url,
@@ -369,7 +380,11 @@ async function noopThroughput(url: string, jobs: number, tuned: boolean) {
       logger: quietLogger,
       taskList: {
         noop: async () => {
-          if (done++ === 0) firstAt = clock();
+          if (done++ === 0) {
+            firstAt = clock();
+            // From the first call, as the rate (a few ms of /proc reads, once).
+            meter = cpuMeter({ worker: threadId() });
+          }
           lastAt = clock();
         },
       },
@@ -385,6 +400,7 @@ async function noopThroughput(url: string, jobs: number, tuned: boolean) {
       await sleep(20);
     }
     const emptyAt = clock();
+    const cpuCores = meter?.() ?? null;
     await runner.stop();
     const seconds = (emptyAt - firstAt) / 1000;
     return {
@@ -394,6 +410,8 @@ async function noopThroughput(url: string, jobs: number, tuned: boolean) {
       jobsPerSecond: round(done / seconds, 0),
       startupMs: round(firstAt - startedAt),
       lastCallToEmptyMs: round(emptyAt - lastAt),
+      cpuCores,
+      cpuMicrosPerJob: cpuMicrosPer(cpuCores, seconds, done),
     };
   } finally {
     await admin.end();
@@ -729,6 +747,7 @@ async function main() {
         // Share of the time the worker's thread (this one; the receiver and the producers have their own) was busy.
         workerEventLoopBusy: round(burstLoopBusy, 2),
         cpuCores: burstCores,
+        cpuMicrosPerDelivery: cpuMicrosPer(burstCores, drainSeconds, burst.received),
         leftoverJobsPurged: await purgeJobs(url),
       };
     }
@@ -814,10 +833,15 @@ async function main() {
           : null,
       ],
       ['burst CPU, cores', burstResult?.cpuCores ? cpuLine(burstResult.cpuCores as CpuUse) : null],
+      [
+        'machine CPU µs per delivery / per noop job',
+        `${fmt(burstResult?.cpuMicrosPerDelivery)} / ${fmt(noop.tuned?.cpuMicrosPerJob)}`,
+      ],
       ['— sender alone (no database) —', ''],
       ['messages/s', senderAlone?.messagesPerSecond],
       ['sender alone ÷ tuned noop', senderRatio === null ? null : `${(senderRatio * 100).toFixed(1)}%`],
       ['sender alone CPU, cores', senderAlone?.cpuCores ? cpuLine(senderAlone.cpuCores as CpuUse) : null],
+      ['machine CPU µs per message', senderAlone?.cpuMicrosPerMessage],
       ['— Graphile Worker noop —', ''],
       ['noop jobs/s, tuned preset', noopTuned],
       ['noop jobs/s, default settings', noop.default?.jobsPerSecond],
