@@ -1,5 +1,5 @@
 // Sends one signed message to an endpoint: check the URL again (DNS may have changed since creation), sign
-// with every valid secret, POST to exactly the address that was checked.
+// with every valid secret, POST to exactly the address that was checked, all within the 10-second limit.
 import type { webhookEndpoints } from '../db/schema/index.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './schedule.ts';
@@ -23,7 +23,18 @@ export async function sendSigned(
   opts: { now: Date; policy: UrlPolicy; lookup?: LookupAll; timeoutMs?: number },
 ): Promise<PostResult> {
   const url = new URL(endpoint.url);
-  const resolved = await resolveAllowed(url, opts.policy, opts.lookup);
+  // The 10-second limit covers the whole attempt: a hanging DNS lookup counts against it, and the request
+  // gets what is left.
+  const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const startedAt = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const lookupTimedOut = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs);
+  });
+  const resolved = await Promise.race([resolveAllowed(url, opts.policy, opts.lookup), lookupTimedOut]);
+  clearTimeout(timer);
+  const lookupMs = Math.round(performance.now() - startedAt);
+  if (resolved === null) return { statusCode: null, durationMs: lookupMs, error: 'timeout', responseBody: null };
   if (!resolved.ok) {
     return { statusCode: null, durationMs: 0, error: resolved.code, responseBody: null };
   }
@@ -37,6 +48,6 @@ export async function sendSigned(
       'webhook-signature': signatureHeader(activeSecrets(endpoint, opts.now), message.id, timestamp, message.body),
       'User-Agent': USER_AGENT,
     },
-    { timeoutMs: opts.timeoutMs ?? DELIVERY_TIMEOUT_MS, maxResponseBytes: RESPONSE_EXCERPT_BYTES },
+    { timeoutMs: Math.max(1, timeoutMs - lookupMs), maxResponseBytes: RESPONSE_EXCERPT_BYTES },
   );
 }

@@ -4,6 +4,8 @@
 import type { LookupAddress } from 'node:dns';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sendSigned } from '../../src/webhooks/send.ts';
+import { newSecret } from '../../src/webhooks/sign.ts';
 import {
   createCustomer,
   deliveriesOf,
@@ -226,5 +228,45 @@ describe('the SSRF guard again at delivery', () => {
       status: 'disabled',
       disabled_reason: 'url_not_allowed',
     });
+  });
+});
+
+describe('the 10-second limit', () => {
+  const slowLookup = (ms: number) => (): Promise<LookupAddress[]> =>
+    new Promise((resolve) => setTimeout(() => resolve([{ address: '127.0.0.1', family: 4 }]), ms));
+  const message = { id: 'evt_limit', body: '{"id":"evt_limit"}' };
+  const endpointOn = (port: number) => ({
+    url: `http://hooks.dekker.example:${port}/hook`,
+    secret: newSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+  });
+
+  it('covers a DNS lookup that does not answer: a timeout, nothing sent', async () => {
+    const hook = await receiver();
+    const started = Date.now();
+    const result = await sendSigned(endpointOn(hook.port), message, {
+      now: new Date(),
+      policy: { allowPrivate: true },
+      lookup: () => new Promise<LookupAddress[]>(() => {}),
+      timeoutMs: 300,
+    });
+    expect(result).toMatchObject({ statusCode: null, error: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(hook.requests).toHaveLength(0);
+  });
+
+  it('the request gets what the lookup left: a slow lookup plus a slow answer time out together', async () => {
+    const hook = await receiver(() => ({ delayMs: 300 }));
+    const opts = { now: new Date(), policy: { allowPrivate: true }, timeoutMs: 500 };
+    // Each alone fits in the limit…
+    expect(await sendSigned(endpointOn(hook.port), message, { ...opts, lookup: slowLookup(0) })).toMatchObject({
+      error: null,
+    });
+    // …together they do not.
+    const started = Date.now();
+    const result = await sendSigned(endpointOn(hook.port), message, { ...opts, lookup: slowLookup(300) });
+    expect(result).toMatchObject({ statusCode: null, error: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(900);
   });
 });
