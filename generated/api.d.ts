@@ -2449,8 +2449,10 @@ export type paths = {
      *     belongs to. Events of other types are left out silently. `ping` test messages are never listed.
      *
      *     To catch up after missed webhook messages, or to poll instead of receiving webhooks, remember the
-     *     `created_at` of the newest event you processed, request `filter[created_since]=<that time>&sort=created_at`
-     *     (order of occurrence), page through to the end and deduplicate on `id`.
+     *     `created_at` of the newest event you processed, request `filter[created_since]=<that time minus 5
+     *     minutes>&sort=created_at` (order of occurrence), page through to the end and deduplicate on `id`. The
+     *     margin matters: `created_at` is when the change began, and a change that took longer than a later one
+     *     becomes visible after it, with the earlier time.
      */
     get: operations['listEvents'];
     put?: never;
