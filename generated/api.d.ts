@@ -6764,7 +6764,11 @@ export type components = {
        * @example null
        */
       previous_secret_expires_at: components['schemas']['NullableTimestamp'];
-      /** @description Time of the latest delivery attempt that was answered with a 2xx status; `null` if none yet. */
+      /**
+       * @description Time of the latest delivery attempt that was answered with a 2xx status, to the second: while
+       *     successes keep coming it is written at most once a second, so it can be up to a second behind the
+       *     latest one. `null` if none yet.
+       */
       last_success_at: components['schemas']['NullableTimestamp'];
       /**
        * @description Time of the latest failed delivery attempt; `null` if none yet.
@@ -6868,7 +6872,11 @@ export type components = {
        *     the previous secret as well. `null` when no previous secret is valid.
        */
       previous_secret_expires_at: components['schemas']['NullableTimestamp'];
-      /** @description Time of the latest delivery attempt that was answered with a 2xx status; `null` if none yet. */
+      /**
+       * @description Time of the latest delivery attempt that was answered with a 2xx status, to the second: while
+       *     successes keep coming it is written at most once a second, so it can be up to a second behind the
+       *     latest one. `null` if none yet.
+       */
       last_success_at: components['schemas']['NullableTimestamp'];
       /**
        * @description Time of the latest failed delivery attempt; `null` if none yet.
