@@ -12,6 +12,7 @@ import {
   holdingReceiver,
   insertEndpoint,
   jobsOf,
+  LOCAL_SENDING,
   receiver,
   recordCustomerEvents,
 } from '../features/webhook-deliveries/support.ts';
@@ -22,8 +23,6 @@ let api: TestApi;
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
-
-const POLICY = { policy: { allowPrivate: true } };
 
 const recordEvents = (companyId: string, n: number) => recordCustomerEvents(api, companyId, n, 'batch@example.nl');
 
@@ -186,7 +185,7 @@ describe('deliverBatch', () => {
       otherDelivery.id,
       ...ids.slice(7),
     ];
-    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: list, trigger: 'scheduled' }, POLICY);
+    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: list, trigger: 'scheduled' }, LOCAL_SENDING);
     expect(outcomes).toEqual([
       'succeeded',
       'succeeded',
@@ -247,8 +246,12 @@ describe('deliverBatch', () => {
     const [foreign] = await deliveriesOfCompany(other.companyId);
     const lists = jobs.map((j) => j.payload.deliveryIds as string[]);
     const [first, second] = await Promise.all([
-      deliverBatch(api.db, { companyId, deliveryIds: [...(lists[0] ?? []), foreign.id], trigger: 'scheduled' }, POLICY),
-      deliverBatch(api.db, { companyId, deliveryIds: lists[1] ?? [], trigger: 'scheduled' }, POLICY),
+      deliverBatch(
+        api.db,
+        { companyId, deliveryIds: [...(lists[0] ?? []), foreign.id], trigger: 'scheduled' },
+        LOCAL_SENDING,
+      ),
+      deliverBatch(api.db, { companyId, deliveryIds: lists[1] ?? [], trigger: 'scheduled' }, LOCAL_SENDING),
     ]);
     expect(first).toEqual(['succeeded', 'succeeded', 'succeeded', 'gone']);
     expect(second).toEqual(['succeeded', 'succeeded', 'succeeded']);
@@ -262,7 +265,11 @@ describe('deliverBatch', () => {
     await fanoutEvents(api.db, companyId, eventIds);
     const [id] = (await deliverJobs(companyId)).flatMap((j) => j.payload.deliveryIds as string[]);
     if (!id) throw new Error('no delivery');
-    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: [id, id], trigger: 'scheduled' }, POLICY);
+    const outcomes = await deliverBatch(
+      api.db,
+      { companyId, deliveryIds: [id, id], trigger: 'scheduled' },
+      LOCAL_SENDING,
+    );
     expect(outcomes).toEqual(['succeeded', 'succeeded']);
     expect(hooks.flatMap((h) => h.requests)).toHaveLength(1);
     expect((await attemptsOfCompany(companyId)).map((a) => a.delivery_id)).toEqual([id]);
@@ -279,7 +286,7 @@ describe('deliverBatch', () => {
     expect(ids).toHaveLength(40);
 
     const started = Date.now();
-    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: ids, trigger: 'scheduled' }, POLICY);
+    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: ids, trigger: 'scheduled' }, LOCAL_SENDING);
     const elapsed = Date.now() - started;
 
     expect(outcomes).toEqual(ids.map(() => 'succeeded'));
@@ -316,7 +323,7 @@ describe('deliverBatch', () => {
     // Two jobs at once: 20 and 20 to the slow endpoint, 5 to the fast endpoint last in the second.
     const jobs = [toSlow.slice(0, 20), [...toSlow.slice(20), ...toFast.slice(0, 5)]];
     const outcomes = await Promise.all(
-      jobs.map((deliveryIds) => deliverBatch(api.db, { companyId, deliveryIds, trigger: 'scheduled' }, POLICY)),
+      jobs.map((deliveryIds) => deliverBatch(api.db, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING)),
     );
     expect(outcomes.flat()).toEqual(jobs.flat().map(() => 'succeeded'));
     expect(slow.stats.maxInFlight).toBe(16);

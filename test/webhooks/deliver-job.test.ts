@@ -11,6 +11,7 @@ import {
   hangingReceiver,
   holdingReceiver,
   insertEndpoint,
+  LOCAL_SENDING,
   queuedJobs,
   receiver,
   recordCustomerEvents,
@@ -23,7 +24,6 @@ beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
 
-const OPTS = { policy: { allowPrivate: true } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const nextAttemptOf = async (endpointId: string, deliveryId: string) => {
@@ -60,7 +60,7 @@ describe('deliverJob', () => {
       where id in ${api.sql(jobs.map((j) => j.id))}`;
 
     const started = Date.now();
-    const slowRuns = slowJobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, OPTS));
+    const slowRuns = slowJobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING));
     // The two beyond the limit come back at once, postponed; the first four wait for the endpoint.
     const settledEarly = await Promise.all(slowRuns.slice(JOBS_PER_ENDPOINT));
     const settledAt = Date.now();
@@ -69,7 +69,7 @@ describe('deliverJob', () => {
     expect(settledAt - started).toBeGreaterThanOrEqual(ADMISSION_WAIT_MS - 50);
     // The other endpoint's jobs are not held back by the hanging one.
     const quickOutcomes = [];
-    for (const j of quickJobs) quickOutcomes.push(await deliverJob(api.db, payloadOf(j), j.id, OPTS));
+    for (const j of quickJobs) quickOutcomes.push(await deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING));
     expect(quickOutcomes).toEqual(quickJobs.map(() => ['succeeded']));
     expect(fast.requests).toHaveLength(6);
 
@@ -111,7 +111,7 @@ describe('deliverJob', () => {
     // The endpoint is free again: the postponed job runs (and would postpone itself again with 10 s if not).
     const [again] = queued;
     if (!again) throw new Error('no postponed job');
-    expect(await deliverJob(api.db, payloadOf(again), again.id, OPTS)).toEqual(['succeeded']);
+    expect(await deliverJob(api.db, payloadOf(again), again.id, LOCAL_SENDING)).toEqual(['succeeded']);
   });
 
   it('a postponed retry keeps its job key, unless a recovery took the key meanwhile (it covers the delivery)', async () => {
@@ -121,7 +121,7 @@ describe('deliverJob', () => {
     const jobs = await jobsPerEvent(companyId, JOBS_PER_ENDPOINT + 1);
     await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test'
       where id in ${api.sql(jobs.map((j) => j.id))}`;
-    const busy = jobs.slice(0, JOBS_PER_ENDPOINT).map((j) => deliverJob(api.db, payloadOf(j), j.id, OPTS));
+    const busy = jobs.slice(0, JOBS_PER_ENDPOINT).map((j) => deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING));
     while (hanging.received() < JOBS_PER_ENDPOINT) await new Promise((r) => setTimeout(r, 10));
 
     const deliveryId = payloadOf(jobs[JOBS_PER_ENDPOINT] ?? jobs[0]).deliveryIds[0] as string;
@@ -131,7 +131,7 @@ describe('deliverJob', () => {
     await api.sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify({ ...retry, trigger: 'recovery' })}::json,
       null, ${key})`;
     const dueBefore = await nextAttemptOf(slow.id, deliveryId);
-    expect(await deliverJob(api.db, retry, '0', OPTS)).toBe('postponed');
+    expect(await deliverJob(api.db, retry, '0', LOCAL_SENDING)).toBe('postponed');
     let keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, trigger: 'recovery' }]);
     // The recovery is due: the delivery's next attempt is not moved.
@@ -139,14 +139,14 @@ describe('deliverJob', () => {
 
     // A resend waits its turn too, unkeyed, and leaves the schedule (next_attempt_at) alone.
     const resend = { ...retry, trigger: 'manual_resend' as const };
-    expect(await deliverJob(api.db, resend, '0', OPTS)).toBe('postponed');
+    expect(await deliverJob(api.db, resend, '0', LOCAL_SENDING)).toBe('postponed');
     const resends = (await queuedJobs(api)).filter((j) => j.payload.trigger === 'manual_resend');
     expect(resends.map((j) => [j.key, j.payload])).toEqual([[null, { ...resend, postponed: 1 }]]);
     expect(await nextAttemptOf(slow.id, deliveryId)).toBe(dueBefore);
 
     // Nobody else holds the key: the retry is queued again under it, 5 s later.
     await api.sql`delete from graphile_worker._private_jobs where key = ${key}`;
-    expect(await deliverJob(api.db, retry, '0', OPTS)).toBe('postponed');
+    expect(await deliverJob(api.db, retry, '0', LOCAL_SENDING)).toBe('postponed');
     keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 1 }]);
     const moved = (await nextAttemptOf(slow.id, deliveryId)) ?? 0;
@@ -156,7 +156,7 @@ describe('deliverJob', () => {
     const [running] = keyed;
     if (!running) throw new Error('no keyed job');
     await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${running.id}`;
-    expect(await deliverJob(api.db, { ...retry, postponed: 1 }, running.id, OPTS)).toBe('postponed');
+    expect(await deliverJob(api.db, { ...retry, postponed: 1 }, running.id, LOCAL_SENDING)).toBe('postponed');
     keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 2 }]);
     expect(keyed[0]?.id).not.toBe(running.id);
@@ -175,7 +175,7 @@ describe('deliverJob', () => {
     const fast = await receiver();
     await insertEndpoint(api, companyId, { url: fast.url });
     const jobs = await jobsPerEvent(companyId, 10);
-    const outcomes = await Promise.all(jobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, OPTS)));
+    const outcomes = await Promise.all(jobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING)));
     expect(outcomes).toEqual(jobs.map(() => ['succeeded']));
     expect(fast.requests).toHaveLength(10);
     const postponed = (await queuedJobs(api)).filter((j) => j.payload.companyId === companyId && j.payload.postponed);
@@ -195,7 +195,7 @@ describe('deliverJob', () => {
     expect(ids).toHaveLength(40);
 
     const stop = new AbortController();
-    const running = deliverJob(api.db, payloadOf(job), job.id, { ...OPTS, stop: stop.signal });
+    const running = deliverJob(api.db, payloadOf(job), job.id, { ...LOCAL_SENDING, stop: stop.signal });
     // The first 16 are in flight (SENDS_PER_ENDPOINT), the other 24 wait for their turn: the worker stops.
     for (let wait = 0; wait < 100 && slow.stats.ids.length < 16; wait++) await sleep(10);
     stop.abort();

@@ -11,6 +11,7 @@ import {
   deliveriesOf,
   insertEndpoint,
   jobsOf,
+  LOCAL_SENDING,
   latestEventId,
   receiver,
   runDueJobs,
@@ -247,7 +248,7 @@ describe('the 10-second limit', () => {
     const started = Date.now();
     const result = await sendSigned(endpointOn(hook.port), message, {
       now: new Date(),
-      policy: { allowPrivate: true },
+      policy: LOCAL_SENDING.policy,
       lookup: () => new Promise<LookupAddress[]>(() => {}),
       timeoutMs: 300,
     });
@@ -258,7 +259,7 @@ describe('the 10-second limit', () => {
 
   it('the request gets what the lookup left: a slow lookup plus a slow answer time out together', async () => {
     const hook = await receiver(() => ({ delayMs: 300 }));
-    const opts = { now: new Date(), policy: { allowPrivate: true }, timeoutMs: 500 };
+    const opts = { policy: LOCAL_SENDING.policy, now: new Date(), timeoutMs: 500 };
     // Each alone fits in the limit…
     expect(await sendSigned(endpointOn(hook.port), message, { ...opts, lookup: slowLookup(0) })).toMatchObject({
       error: null,

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
 import { DELIVER_TASK } from '../../src/webhooks/delivery-jobs.ts';
 import { fanoutEvents } from '../../src/webhooks/fanout.ts';
-import { insertEndpoint, jobsOf, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
+import { insertEndpoint, jobsOf, LOCAL_SENDING, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
 let api: TestApi;
@@ -33,11 +33,7 @@ describe('failed attempts recorded at the same time, one of them disabling the e
     expect(deliveryIds).toHaveLength(5);
 
     // Today: rejects after ~1 s with PostgresError 40P01 "deadlock detected" (wrapped by drizzle).
-    const result = await deliverBatch(
-      api.db,
-      { companyId, deliveryIds, trigger: 'scheduled' },
-      { policy: { allowPrivate: true } },
-    ).catch(
+    const result = await deliverBatch(api.db, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING).catch(
       (error: { cause?: { code?: string; message?: string } }) =>
         `rejected: ${error.cause?.code} ${error.cause?.message}`,
     );

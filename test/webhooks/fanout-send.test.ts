@@ -18,6 +18,7 @@ import {
   holdingReceiver,
   insertEndpoint,
   jobsOf,
+  LOCAL_SENDING,
   receiver,
   recordCustomerEvents,
   signatureHeaders,
@@ -29,8 +30,6 @@ let api: TestApi;
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
-
-const SEND = { policy: { allowPrivate: true } };
 
 const recordEvents = (companyId: string, n: number) => recordCustomerEvents(api, companyId, n, 'inline@example.nl');
 
@@ -68,7 +67,7 @@ describe('the fan-out sends the first attempts', () => {
     const off = await insertEndpoint(api, companyId, { url: hooks[2].url, status: 'disabled' });
     const eventIds = await recordEvents(companyId, 3);
 
-    expect(await fanoutEvents(api.db, companyId, eventIds, SEND)).toEqual([2, 2, 2]);
+    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual([2, 2, 2]);
 
     // Signed, the event's id as webhook-id, each event once per active endpoint.
     for (const [hook, endpoint] of [
@@ -109,7 +108,7 @@ describe('the fan-out sends the first attempts', () => {
     for (const row of health) expect(row.last_success_at === null).toBe(row.id === off.id);
 
     // Run again (a fan-out job retried after its write): nothing is sent or written again.
-    expect(await fanoutEvents(api.db, companyId, eventIds, SEND)).toEqual([0, 0, 0]);
+    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual([0, 0, 0]);
     expect(hooks[0].requests).toHaveLength(3);
     expect(await deliveriesOf(companyId)).toEqual(deliveries);
   });
@@ -123,7 +122,7 @@ describe('the fan-out sends the first attempts', () => {
     await api.sql`update webhook_endpoints set failing_since = now() - interval '1 hour' where id = ${failing.id}`;
     const [eventId] = await recordEvents(companyId, 1);
 
-    expect((await fanout(api.db, { companyId, eventId }, SEND)).sort()).toEqual(['queued', 'succeeded']);
+    expect((await fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).sort()).toEqual(['queued', 'succeeded']);
     expect(ok.requests).toHaveLength(1);
     expect(failingHook.requests).toHaveLength(0);
     const [queued] = (await deliveriesOf(companyId)).filter((d) => d.endpoint_id === failing.id);
@@ -134,9 +133,9 @@ describe('the fan-out sends the first attempts', () => {
     ]);
 
     // Its job sends it as before.
-    expect(await deliverBatch(api.db, { companyId, deliveryIds: [queued.id], trigger: 'scheduled' }, SEND)).toEqual([
-      'succeeded',
-    ]);
+    expect(
+      await deliverBatch(api.db, { companyId, deliveryIds: [queued.id], trigger: 'scheduled' }, LOCAL_SENDING),
+    ).toEqual(['succeeded']);
     expect(failingHook.requests).toHaveLength(1);
   });
 
@@ -147,7 +146,7 @@ describe('the fan-out sends the first attempts', () => {
     const [eventId] = await recordEvents(companyId, 1);
 
     const before = Date.now();
-    expect(await fanout(api.db, { companyId, eventId }, SEND)).toEqual(['retrying']);
+    expect(await fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).toEqual(['retrying']);
     const [delivery] = await deliveriesOf(companyId);
     expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: 500 });
     const attempts = await attemptsOf(companyId);
@@ -175,7 +174,7 @@ describe('the fan-out sends the first attempts', () => {
     const endpoint = await insertEndpoint(api, companyId, { url: hook.url });
     endpointId = endpoint.id;
     const [eventId] = await recordEvents(companyId, 1);
-    const sending = fanout(api.db, { companyId, eventId }, SEND);
+    const sending = fanout(api.db, { companyId, eventId }, LOCAL_SENDING);
     for (let wait = 0; wait < 100 && hook.requests.length === 0; wait++) await new Promise((r) => setTimeout(r, 5));
     await api.sql`delete from webhook_endpoints where id = ${endpointId}`;
 
@@ -196,7 +195,7 @@ describe('a stopping worker', () => {
     const stop = new AbortController();
     stop.abort();
 
-    expect(await fanout(api.db, { companyId, eventId }, { ...SEND, stop: stop.signal })).toEqual(['queued']);
+    expect(await fanout(api.db, { companyId, eventId }, { ...LOCAL_SENDING, stop: stop.signal })).toEqual(['queued']);
     expect(hook.requests).toHaveLength(0);
     const [delivery] = await deliveriesOf(companyId);
     expect(delivery).toMatchObject({ status: 'pending', attempt_count: 0 });
@@ -222,7 +221,7 @@ describe('nothing lost when the write fails after the sends', () => {
       create trigger test_refuse_delivery before insert on webhook_deliveries
         for each row execute function test_refuse_delivery();`);
     try {
-      await expect(fanout(api.db, { companyId, eventId }, SEND)).rejects.toThrow(/refused by the test/);
+      await expect(fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).rejects.toThrow(/refused by the test/);
     } finally {
       await api.sql.unsafe('drop trigger test_refuse_delivery on webhook_deliveries');
     }
@@ -230,7 +229,7 @@ describe('nothing lost when the write fails after the sends', () => {
     expect(await deliveriesOf(companyId)).toEqual([]);
 
     // Graphile Worker runs the failed fan-out job again.
-    expect(await fanout(api.db, { companyId, eventId }, SEND)).toEqual(['succeeded']);
+    expect(await fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).toEqual(['succeeded']);
     expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
     expect(await deliveriesOf(companyId)).toEqual([expect.objectContaining({ status: 'succeeded', attempt_count: 1 })]);
   });
@@ -246,7 +245,7 @@ describe('a slow endpoint', () => {
     const eventIds = await recordEvents(companyId, 20);
 
     const started = Date.now();
-    expect(await fanoutEvents(api.db, companyId, eventIds, SEND)).toEqual(eventIds.map(() => 2));
+    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual(eventIds.map(() => 2));
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(INLINE_WAIT_MS - 20);
     expect(elapsed).toBeLessThan(INLINE_WAIT_MS + 500);
@@ -281,7 +280,7 @@ describe('a slow endpoint', () => {
 
     // A new event meanwhile: the slow endpoint gets a delivery job (it was handed over), the fast one is sent.
     const [next] = await recordEvents(companyId, 1);
-    expect(await fanout(api.db, { companyId, eventId: next }, SEND)).toEqual(
+    expect(await fanout(api.db, { companyId, eventId: next }, LOCAL_SENDING)).toEqual(
       expect.arrayContaining(['queued', 'succeeded']),
     );
     expect(fast.requests).toHaveLength(21);
@@ -294,9 +293,9 @@ describe('a slow endpoint', () => {
       expect(after.find((x) => x.id === d.id)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
     }
     const safetyIds = handedOver.map((d) => d.id);
-    expect(await deliverBatch(api.db, { companyId, deliveryIds: safetyIds, trigger: 'scheduled' }, SEND)).toEqual(
-      safetyIds.map(() => 'skipped'),
-    );
+    expect(
+      await deliverBatch(api.db, { companyId, deliveryIds: safetyIds, trigger: 'scheduled' }, LOCAL_SENDING),
+    ).toEqual(safetyIds.map(() => 'skipped'));
     expect(slow.stats.ids).toHaveLength(16);
   });
 
@@ -307,7 +306,7 @@ describe('a slow endpoint', () => {
     await insertEndpoint(api, companyId, { url: endpointReceiver.url });
     const [first, during, stillDuring, after] = await recordEvents(companyId, 4);
     const handedOverAt = Date.now();
-    const at = (ms: number) => ({ ...SEND, now: () => new Date(handedOverAt + ms) });
+    const at = (ms: number) => ({ ...LOCAL_SENDING, now: () => new Date(handedOverAt + ms) });
 
     expect(await fanout(api.db, { companyId, eventId: first }, at(0))).toEqual(['in_flight']);
     expect(await fanout(api.db, { companyId, eventId: during }, at(1_000))).toEqual(['queued']);

@@ -11,6 +11,9 @@ import { fanout } from '../../../src/webhooks/fanout.ts';
 import { newSecret } from '../../../src/webhooks/sign.ts';
 import type { TestApi } from '../../harness/api.ts';
 
+/** Sending options for the receivers of the tests, on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_URLS). */
+export const LOCAL_SENDING: DeliverOptions = { policy: { allowPrivate: true } };
+
 export type Received = { headers: IncomingHttpHeaders; body: string; at: number };
 /** How the receiver answers one request: status, body, extra headers, and a delay before answering. */
 export type Answer = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
@@ -180,7 +183,7 @@ export async function runDueJobs(
     if (!job) return outcomes;
     await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${job.id}`;
     const send = {
-      policy: opts.policy ?? { allowPrivate: true },
+      policy: opts.policy ?? LOCAL_SENDING.policy,
       now: () => now,
       lookup: opts.lookup,
       timeoutMs: opts.timeoutMs,
