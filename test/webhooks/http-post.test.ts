@@ -81,6 +81,19 @@ describe('postJson', () => {
     });
   });
 
+  it('an informational 103 before the answer is not the answer: the final status counts', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      res.writeHead(202);
+      res.end('accepted');
+    });
+    expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
+      statusCode: 202,
+      error: null,
+      responseBody: 'accepted',
+    });
+  });
+
   it('a 500 answer is http_status with the body excerpt', async () => {
     const { port } = await receiver((_req, res) => {
       res.writeHead(500);
