@@ -1,5 +1,6 @@
 // Sends one signed message to an endpoint: check the URL again (DNS may have changed since creation), sign
 // with every valid secret, POST to exactly the address that was checked, all within the 10-second limit.
+import { isIP } from 'node:net';
 import type { webhookEndpoints } from '../db/schema/index.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './schedule.ts';
@@ -27,12 +28,9 @@ export async function sendSigned(
   // gets what is left.
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const startedAt = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const lookupTimedOut = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), timeoutMs);
-  });
-  const resolved = await Promise.race([resolveAllowed(url, opts.policy, opts.lookup), lookupTimedOut]);
-  clearTimeout(timer);
+  const checking = resolveAllowed(url, opts.policy, opts.lookup);
+  // An address in the URL needs no lookup, and no timer for one (this runs for every message).
+  const resolved = isIP(url.hostname.replace(/^\[|\]$/g, '')) ? await checking : await within(checking, timeoutMs);
   const lookupMs = Math.round(performance.now() - startedAt);
   if (resolved === null) return { statusCode: null, durationMs: lookupMs, error: 'timeout', responseBody: null };
   if (!resolved.ok) {
@@ -50,4 +48,17 @@ export async function sendSigned(
     },
     { timeoutMs: Math.max(1, timeoutMs - lookupMs), maxResponseBytes: RESPONSE_EXCERPT_BYTES },
   );
+}
+
+/** The promise's value, or null when it takes longer than `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([promise, timeUp]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

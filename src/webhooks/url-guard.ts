@@ -148,6 +148,37 @@ export function checkUrlSyntax(input: string, policy: UrlPolicy): UrlSyntaxResul
  * not public (a hostile DNS may mix public and internal answers). IP-literal hosts need no DNS; the URL
  * parser has already normalised odd IPv4 notations (2130706433, 0x7f.1, 127.1) to dotted quads.
  */
+/** How long a lookup still in flight is shared: the longest a delivery waits for one (its 10-second limit). */
+const SHARE_LOOKUP_MS = 10_000;
+type Running = { answer: Promise<LookupAddress[]>; startedAt: number };
+const lookupsInFlight = new WeakMap<LookupAll, Map<string, Running>>();
+
+/**
+ * The host's addresses. Checks of one host that begin while a lookup of it is still running take its answer,
+ * which is as fresh as their own would be; nothing is kept once it is in (the next check looks up again).
+ * Without this a burst of deliveries to one endpoint queued one getaddrinfo each on libuv's four threads,
+ * shared with file and crypto work; now one per host at a time.
+ */
+function sharedLookup(lookup: LookupAll, host: string): Promise<LookupAddress[]> {
+  let byHost = lookupsInFlight.get(lookup);
+  if (!byHost) {
+    byHost = new Map();
+    lookupsInFlight.set(lookup, byHost);
+  }
+  const hosts = byHost;
+  const now = Date.now();
+  const running = hosts.get(host);
+  // A lookup that hangs past every waiting delivery's limit is not shared further: the next check asks again.
+  if (running && now - running.startedAt < SHARE_LOOKUP_MS) return running.answer;
+  const entry: Running = { answer: lookup(host, { all: true }), startedAt: now };
+  hosts.set(host, entry);
+  const forget = () => {
+    if (hosts.get(host) === entry) hosts.delete(host);
+  };
+  entry.answer.then(forget, forget);
+  return entry.answer;
+}
+
 export async function resolveAllowed(
   url: URL,
   policy: UrlPolicy,
@@ -162,7 +193,7 @@ export async function resolveAllowed(
     addresses = [host];
   } else {
     try {
-      addresses = (await lookup(host, { all: true })).map((a) => a.address);
+      addresses = (await sharedLookup(lookup, host)).map((a) => a.address);
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
       return refuse('dns_failure', message('url.unresolved', { host, code }));

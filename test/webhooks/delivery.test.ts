@@ -271,3 +271,62 @@ describe('the 10-second limit', () => {
     expect(Date.now() - started).toBeLessThan(900);
   });
 });
+
+describe('DNS lookups at delivery', () => {
+  const endpointOn = (port: number) => ({
+    url: `http://hooks.dekker.example:${port}/hook`,
+    secret: newSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+  });
+  const opts = { policy: LOCAL_SENDING.policy, now: new Date() };
+
+  it('sends to one host that start during its lookup share that lookup; the next send looks up again', async () => {
+    const hook = await receiver();
+    const asked: string[] = [];
+    const lookup = (host: string): Promise<LookupAddress[]> => {
+      asked.push(host);
+      return new Promise((resolve) => setTimeout(() => resolve([{ address: '127.0.0.1', family: 4 }]), 50));
+    };
+    const endpoint = endpointOn(hook.port);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        sendSigned(endpoint, { id: `evt_dns${i}`, body: '{}' }, { ...opts, lookup }),
+      ),
+    );
+    expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
+    expect(hook.requests).toHaveLength(20);
+    expect(asked).toEqual(['hooks.dekker.example']);
+
+    // Nothing is kept once the answer is in.
+    expect(await sendSigned(endpoint, { id: 'evt_dns_later', body: '{}' }, { ...opts, lookup })).toMatchObject({
+      error: null,
+    });
+    expect(asked).toHaveLength(2);
+  });
+
+  it('a failed lookup is shared by the sends waiting for it, and not kept for the next', async () => {
+    const hook = await receiver();
+    let calls = 0;
+    const lookup = (): Promise<LookupAddress[]> => {
+      calls += 1;
+      if (calls === 1) {
+        return new Promise((_, reject) =>
+          setTimeout(() => reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' })), 30),
+        );
+      }
+      return Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
+    };
+    const endpoint = endpointOn(hook.port);
+    const first = await Promise.all(
+      [1, 2, 3].map((i) => sendSigned(endpoint, { id: `evt_nx${i}`, body: '{}' }, { ...opts, lookup })),
+    );
+    expect(first.map((r) => r.error)).toEqual(['dns_failure', 'dns_failure', 'dns_failure']);
+    expect(calls).toBe(1);
+    expect(await sendSigned(endpoint, { id: 'evt_nx4', body: '{}' }, { ...opts, lookup })).toMatchObject({
+      error: null,
+    });
+    expect(calls).toBe(2);
+    expect(hook.requests).toHaveLength(1);
+  });
+});
