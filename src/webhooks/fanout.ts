@@ -76,16 +76,18 @@ export async function fanout(db: Db, payload: FanoutPayload, send?: DeliverOptio
 /**
  * Fans out several events of one company; answers per event the number of deliveries made for sending
  * (sent, in flight or queued). With `send` (the worker) it sends the first attempts itself; without, every
- * first attempt gets a delivery job. Safe to run again for the same event (a job retried after a crash): a
- * target that has its delivery already is left alone.
+ * first attempt gets a delivery job. `sendsDone` is called once the sends are over, before the write. Safe to
+ * run again for the same event (a job retried after a crash): a target that has its delivery already is left
+ * alone.
  */
 export async function fanoutEvents(
   db: Db,
   companyId: string,
   eventIds: string[],
   send?: DeliverOptions,
+  sendsDone?: () => void,
 ): Promise<number[]> {
-  return (await fanoutBatch(db, companyId, eventIds, send)).map((outcomes) => outcomes.length);
+  return (await fanoutBatch(db, companyId, eventIds, send, sendsDone)).map((outcomes) => outcomes.length);
 }
 
 async function fanoutBatch(
@@ -93,6 +95,7 @@ async function fanoutBatch(
   companyId: string,
   eventIds: string[],
   send?: DeliverOptions,
+  sendsDone?: () => void,
 ): Promise<FanoutOutcome[][]> {
   const now = send?.now ?? (() => new Date());
   const targets = await readTargets(db, companyId, eventIds);
@@ -116,6 +119,9 @@ async function fanoutBatch(
     const settled = p.send?.settled && 'result' in p.send.settled ? p.send.settled : undefined;
     return { ...p, written, settled };
   });
+  // Every send of this batch is answered, cancelled or handed over (and a slow endpoint marked): the next
+  // batch may send while this one writes.
+  sendsDone?.();
   const made = await writeDeliveries(db, companyId, rows);
 
   // Recorded after the write, which made their deliveries: failures step by step (the retry replaces the

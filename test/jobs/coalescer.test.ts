@@ -120,6 +120,43 @@ describe('batching', () => {
     expect(starts[1] - firstDone).toBeLessThan(20);
   });
 
+  it('a run that releases its group lets the next batch start before it ends; ending releases nothing twice', async () => {
+    const releases: (() => void)[] = [];
+    const done: Deferred<number[]>[] = [];
+    const batches: number[][] = [];
+    const coalescer = new Coalescer((_group, items: number[], release) => {
+      batches.push(items);
+      releases.push(release);
+      const d = deferred<number[]>();
+      done.push(d);
+      return d.promise;
+    });
+    const first = coalescer.add('g', 1);
+    await tick();
+    const second = coalescer.add('g', 2);
+    await tick();
+    // Without a release batch 2 waits for batch 1…
+    expect(batches).toEqual([[1]]);
+    releases[0]?.();
+    await tick();
+    // …with it, batch 2 starts while batch 1 still runs.
+    expect(batches).toEqual([[1], [2]]);
+    const third = coalescer.add('g', 3);
+    await tick();
+    // Batch 1 ending (or releasing again) does not start batch 3 beside batch 2, which has not released.
+    releases[0]?.();
+    done[0]?.resolve([10]);
+    expect(await first).toBe(10);
+    await tick();
+    expect(batches).toEqual([[1], [2]]);
+    done[1]?.resolve([20]);
+    expect(await second).toBe(20);
+    await tick();
+    expect(batches).toEqual([[1], [2], [3]]);
+    done[2]?.resolve([30]);
+    expect(await third).toBe(30);
+  });
+
   it('maxBatch splits: at most that many items per run, in the order they were added', async () => {
     const c = controlled();
     const coalescer = new Coalescer(c.run, 2);

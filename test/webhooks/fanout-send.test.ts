@@ -186,6 +186,22 @@ describe('the fan-out sends the first attempts', () => {
   });
 });
 
+describe('sends and write of a batch', () => {
+  it('says once when every send is answered, before the write, so that the next batch can send meanwhile', async () => {
+    const { companyId } = await api.tenant();
+    const hooks = [await receiver(() => ({ delayMs: 30 })), await receiver(() => ({ delayMs: 30 }))];
+    for (const hook of hooks) await insertEndpoint(api, companyId, { url: hook.url });
+    const eventIds = await recordEvents(companyId, 2);
+    const seen: number[] = [];
+    const sendsDone = () => seen.push(hooks[0].requests.length + hooks[1].requests.length);
+
+    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING, sendsDone)).toEqual([2, 2]);
+    // Once, with all four messages received.
+    expect(seen).toEqual([4]);
+    expect(await deliveriesOf(companyId)).toHaveLength(4);
+  });
+});
+
 describe('a stopping worker', () => {
   it('its fan-out sends nothing: the first attempts get a delivery job', async () => {
     const { companyId } = await api.tenant();
