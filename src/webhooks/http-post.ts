@@ -1,10 +1,11 @@
 // One webhook POST to an address the SSRF guard has already checked, sent with undici (about half the CPU per
 // request of node:http, measured in the webhooks benchmark) through its dispatch interface: a handler that
 // keeps the status and the excerpt, with no response stream, async iteration or AbortSignal per request
-// (undici's request() cost ~75% more CPU per message in the worker's thread in a micro-benchmark here). The socket connects to exactly that address (the
-// connector's `lookup` answers with it, no second DNS query), while the Host header, TLS SNI and certificate
-// verification still use the URL's hostname. Redirects are never followed, the whole exchange (connect, TLS,
-// headers, body) is bounded by one timer, and at most maxResponseBytes of the answer are read.
+// (undici's request() cost ~75% more CPU per message in the sending thread in a micro-benchmark here). The
+// socket connects to exactly that address (the connector's `lookup` answers with it, no second DNS query),
+// while the Host header, TLS SNI and certificate verification still use the URL's hostname. Redirects are
+// never followed, the whole exchange (connect, TLS, headers, body) is bounded by one timer, and at most
+// maxResponseBytes of the answer are read.
 //
 // Connections are kept alive per pinned target: one undici Pool per (protocol, checked address, port,
 // hostname), whose connector answers every lookup with that address only, so a pooled connection can only ever

@@ -143,11 +143,6 @@ export function checkUrlSyntax(input: string, policy: UrlPolicy): UrlSyntaxResul
   return { ok: true, url };
 }
 
-/**
- * Resolves the URL's host (all addresses) and returns the one to connect to. Refuses when ANY address is
- * not public (a hostile DNS may mix public and internal answers). IP-literal hosts need no DNS; the URL
- * parser has already normalised odd IPv4 notations (2130706433, 0x7f.1, 127.1) to dotted quads.
- */
 /** How long a lookup still in flight is shared: the longest a delivery waits for one (its 10-second limit). */
 const SHARE_LOOKUP_MS = 10_000;
 type Running = { answer: Promise<LookupAddress[]>; startedAt: number };
@@ -179,6 +174,11 @@ function sharedLookup(lookup: LookupAll, host: string): Promise<LookupAddress[]>
   return entry.answer;
 }
 
+/**
+ * Resolves the URL's host (all addresses) and returns the one to connect to. Refuses when ANY address is
+ * not public (a hostile DNS may mix public and internal answers). IP-literal hosts need no DNS; the URL
+ * parser has already normalised odd IPv4 notations (2130706433, 0x7f.1, 127.1) to dotted quads.
+ */
 export async function resolveAllowed(
   url: URL,
   policy: UrlPolicy,
