@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJson } from '../../src/webhooks/http-post.ts';
@@ -125,6 +125,28 @@ describe('postJson', () => {
     expect(result).toMatchObject({ statusCode: null, error: 'timeout', responseBody: null });
     expect(result.durationMs).toBeGreaterThanOrEqual(280);
     expect(result.durationMs).toBeLessThan(1_500);
+  });
+
+  it('the limit holds while still connecting: a TLS handshake that never ends times out at each request’s own limit', async () => {
+    // Accepts the TCP connection and says nothing: the request never gets onto a connection.
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const url = `https://receiver.test:${port}/`;
+      // The first request makes the pool (its connect timeout is that request's 1 500 ms); the second has 300.
+      const long = postJson(target(url), '{}', {}, { ...opts, timeoutMs: 1_500 });
+      const short = await postJson(target(url), '{}', {}, { ...opts, timeoutMs: 300 });
+      expect(short).toMatchObject({ statusCode: null, error: 'timeout', responseBody: null });
+      expect(short.durationMs).toBeGreaterThanOrEqual(280);
+      expect(short.durationMs).toBeLessThan(1_000);
+      expect(await long).toMatchObject({ statusCode: null, error: 'timeout' });
+    } finally {
+      silent.close();
+      for (const socket of sockets.splice(0)) socket.destroy();
+    }
   });
 
   it('a body that trickles in counts against the same timeout', async () => {
