@@ -75,10 +75,12 @@ export const CRONTAB = ['17 * * * * purge_idempotency_keys', '23 * * * * purge_e
 /**
  * Jobs running at once. Most wait on the network or on a batch of their company (fan-outs, recorded
  * successes): more of them make bigger batches (webhooks bench: 20 → 60 took 2 400–2 650 → 3 300–3 400
- * deliveries/s). 120 with a fan-out batch that lets the next one send while it writes: 2 470–2 530 →
- * 2 870–3 360 in alternating runs; 120 alone gained nothing (the batches only grew).
+ * deliveries/s). With a fan-out batch that lets the next one send while it writes, a company's fan-outs in
+ * flight are bounded by this number (Little's law): 60 → 120 took 2 470–2 530 → 2 870–3 360, 120 → 240
+ * 2 350–2 850 → 3 070–3 450 in alternating runs; 480 gave 2 390–3 080. (Without that release, 120 alone
+ * gained nothing: the batches only grew.)
  */
-export const WORKER_CONCURRENCY = 120;
+export const WORKER_CONCURRENCY = 240;
 
 /** Jobs the worker fetches at once and holds locked in its local queue. */
 const LOCAL_QUEUE_SIZE = 200;
@@ -108,8 +110,8 @@ export async function startWorker(
     connectionString,
     concurrency: WORKER_CONCURRENCY,
     // Graphile Worker's own pool (fetching and completing jobs, the cron; the tasks use the service's pools),
-    // opened as needed — with the local queue and batched completion a few connections at a time — and not
-    // below the concurrency, which Graphile Worker warns about.
+    // opened as needed — with the local queue and batched completion a few connections at a time (0.25 busy
+    // on average in the bench's burst) — and not below the concurrency, which Graphile Worker warns about.
     maxPoolSize: WORKER_CONCURRENCY + 4,
     noHandleSignals: true,
     pollInterval: 1000,
