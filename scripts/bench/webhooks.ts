@@ -349,6 +349,15 @@ function cpuMicrosPer(use: CpuUse | null, seconds: number, count: number): numbe
   return busy === undefined || count === 0 ? null : round((busy * seconds * 1e6) / count, 0);
 }
 
+/** The most connections each application held open at once during a phase, on one line. */
+function connectionsLine(activity: unknown): string | null {
+  const max = (activity as { connectionsMax?: Record<string, number> } | undefined)?.connectionsMax;
+  if (!max) return null;
+  return Object.entries(max)
+    .map(([app, n]) => `${app} ${n}`)
+    .join(', ');
+}
+
 /** The CPU use of a phase on one line: the roles that used at least 0.05 core. */
 function cpuLine(use: CpuUse): string {
   return Object.entries(use)
@@ -451,19 +460,27 @@ async function purgeJobs(url: string): Promise<number> {
 function activitySampler(url: string) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const counts = new Map<string, number>();
+  // The most connections each application held open at once (idle ones included): what a server's
+  // max_connections must allow for.
+  const connectionsMax = new Map<string, number>();
   let samples = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
-      const rows = await sql<{ state: string; wait: string | null; app: string }[]>`
+      const rows = await sql<{ state: string | null; wait: string | null; app: string }[]>`
         select state, coalesce(wait_event_type || ':' || wait_event, 'cpu') as wait, application_name as app
         from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`;
+        where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`;
       samples++;
+      const open = new Map<string, number>();
       for (const r of rows) {
-        const key = `${r.app || '(graphile-worker)'} ${r.state} ${r.wait}`;
+        const app = r.app || '(graphile-worker)';
+        open.set(app, (open.get(app) ?? 0) + 1);
+        if (r.state === 'idle') continue;
+        const key = `${app} ${r.state} ${r.wait}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
+      for (const [app, n] of open) connectionsMax.set(app, Math.max(connectionsMax.get(app) ?? 0, n));
       await sleep(50);
     }
   })().catch(() => {}); // the database may go away under it when the run is cut short
@@ -477,6 +494,7 @@ function activitySampler(url: string) {
       busyBackends: Object.fromEntries(
         [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, round(v / Math.max(1, samples), 2)]),
       ),
+      connectionsMax: Object.fromEntries(connectionsMax),
     };
   };
 }
@@ -843,6 +861,7 @@ async function main() {
           : null,
       ],
       ['burst CPU, cores', burstResult?.cpuCores ? cpuLine(burstResult.cpuCores as CpuUse) : null],
+      ['burst connections open, most at once', connectionsLine(burstResult?.databaseActivity)],
       [
         'machine CPU µs per delivery / per noop job',
         `${fmt(burstResult?.cpuMicrosPerDelivery)} / ${fmt(noop.tuned?.cpuMicrosPerJob)}`,
