@@ -19,7 +19,7 @@ import { webhookEndpoints } from '../../src/db/schema/index.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
 import { prefixedId } from '../../src/ids.ts';
-import { startWorker, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
+import { LOCAL_QUEUE_SIZE, startWorker, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
 import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
@@ -76,11 +76,11 @@ const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 500;
 const TARGET_P99_RATE = 200;
 
-// The tuned preset of src/jobs/worker.ts (startWorker; its concurrency is imported), repeated here for the
-// noop runs: keep them in step.
+// The tuned preset of src/jobs/worker.ts (startWorker; its concurrency and queue size are imported), repeated
+// here for the noop runs: keep them in step.
 const WORKER_POLL_INTERVAL = 1000;
 const TUNED_PRESET: NonNullable<RunnerOptions['preset']> = {
-  worker: { localQueue: { size: 200 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+  worker: { localQueue: { size: LOCAL_QUEUE_SIZE }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
 };
 
 const log = (line: string) => console.log(`[bench] ${line}`);

@@ -82,8 +82,9 @@ export const CRONTAB = ['17 * * * * purge_idempotency_keys', '23 * * * * purge_e
  */
 export const WORKER_CONCURRENCY = 240;
 
-/** Jobs the worker fetches at once and holds locked in its local queue. */
-const LOCAL_QUEUE_SIZE = 200;
+/** Jobs the worker fetches at once and holds locked in its local queue: not fewer than run at once, which
+ * Graphile Worker warns about. */
+export const LOCAL_QUEUE_SIZE = WORKER_CONCURRENCY;
 
 export async function startWorker(
   connectionString: string,
