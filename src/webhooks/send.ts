@@ -1,11 +1,10 @@
 // Sends one signed message to an endpoint: check the URL again (DNS may have changed since creation), sign
 // with every valid secret, POST to exactly the address that was checked, all within the 10-second limit.
-import { isIP } from 'node:net';
 import type { webhookEndpoints } from '../db/schema/index.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './schedule.ts';
 import { signatureHeader } from './sign.ts';
-import { type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
+import { addressInUrl, type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** What sending needs of an endpoint. */
@@ -30,7 +29,7 @@ export async function sendSigned(
   const startedAt = performance.now();
   const checking = resolveAllowed(url, opts.policy, opts.lookup);
   // An address in the URL needs no lookup, and no timer for one (this runs for every message).
-  const resolved = isIP(url.hostname.replace(/^\[|\]$/g, '')) ? await checking : await within(checking, timeoutMs);
+  const resolved = addressInUrl(url) !== null ? await checking : await within(checking, timeoutMs);
   const lookupMs = Math.round(performance.now() - startedAt);
   if (resolved === null) return { statusCode: null, durationMs: lookupMs, error: 'timeout', responseBody: null };
   if (!resolved.ok) {

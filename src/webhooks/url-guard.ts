@@ -143,6 +143,13 @@ export function checkUrlSyntax(input: string, policy: UrlPolicy): UrlSyntaxResul
   return { ok: true, url };
 }
 
+/** The address written in the URL's host ([…] for IPv6), or null when the host is a name to look up. */
+export function addressInUrl(url: URL): string | null {
+  const host = url.hostname;
+  if (host.startsWith('[')) return host.slice(1, -1);
+  return isIPv4(host) ? host : null;
+}
+
 /** How long a lookup still in flight is shared: the longest a delivery waits for one (its 10-second limit). */
 const SHARE_LOOKUP_MS = 10_000;
 type Running = { answer: Promise<LookupAddress[]>; startedAt: number };
@@ -187,10 +194,9 @@ export async function resolveAllowed(
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('url_not_allowed', message('url.not_http'));
   const host = url.hostname;
   let addresses: string[];
-  if (host.startsWith('[')) {
-    addresses = [host.slice(1, -1)];
-  } else if (isIPv4(host)) {
-    addresses = [host];
+  const literal = addressInUrl(url);
+  if (literal !== null) {
+    addresses = [literal];
   } else {
     try {
       addresses = (await sharedLookup(lookup, host)).map((a) => a.address);

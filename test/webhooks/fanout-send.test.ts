@@ -187,7 +187,7 @@ describe('the fan-out sends the first attempts', () => {
 });
 
 describe('sends and write of a batch', () => {
-  it('says once when every send is answered, before the write, so that the next batch can send meanwhile', async () => {
+  it('says once, when every send is answered (its write follows; the next batch may send meanwhile)', async () => {
     const { companyId } = await api.tenant();
     const hooks = [await receiver(() => ({ delayMs: 30 })), await receiver(() => ({ delayMs: 30 }))];
     for (const hook of hooks) await insertEndpoint(api, companyId, { url: hook.url });
