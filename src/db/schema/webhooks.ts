@@ -37,10 +37,15 @@ export const webhookEndpoints = pgTable(
   ],
 );
 
+// The delivery log (deliveries and their attempts) is written by the worker for every message sent: its rows
+// carry no foreign key to companies (a key-share lock on the company row per inserted row, ~30% of the
+// fan-out's write in the webhooks bench); the tenancy policy's check already ties each row to the company of
+// the transaction, whose event has that key. The 30-day purge reads them by a BRIN index on created_at
+// (rows arrive in time order), which costs next to nothing per insert, unlike a B-tree.
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    companyId: companyId().references(() => companies.id),
+    companyId: companyId(),
     id: text('id').notNull(),
     endpointId: text('endpoint_id').notNull(),
     eventId: text('event_id').notNull(),
@@ -59,14 +64,14 @@ export const webhookDeliveries = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     uniqueIndex('webhook_deliveries_event_endpoint').on(t.companyId, t.eventId, t.endpointId),
     index('webhook_deliveries_endpoint').on(t.companyId, t.endpointId, t.createdAt, t.id),
-    index('webhook_deliveries_retention').on(t.createdAt),
+    index('webhook_deliveries_retention').using('brin', t.createdAt),
   ],
 );
 
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    companyId: companyId().references(() => companies.id),
+    companyId: companyId(),
     id: text('id').notNull(),
     deliveryId: text('delivery_id').notNull(),
     endpointId: text('endpoint_id').notNull(),
@@ -84,7 +89,7 @@ export const webhookAttempts = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     index('webhook_attempts_delivery').on(t.companyId, t.deliveryId, t.createdAt, t.id),
-    index('webhook_attempts_retention').on(t.createdAt),
+    index('webhook_attempts_retention').using('brin', t.createdAt),
   ],
 );
 
