@@ -9,7 +9,9 @@
 //
 // So: when a fetch comes back full (there is a backlog) while the statistics say the table holds fewer rows
 // than one batch, the table is analyzed at once (a few milliseconds), at most once per MIN_INTERVAL_MS per
-// process. Statements planned after that see the backlog.
+// process. Statements planned after that see the backlog. The fetches already running are planned wrong: a
+// transaction that queues a backlog itself therefore analyzes the table before it commits (migration 0014);
+// this check covers the backlogs that many small transactions build up.
 import type { Runner } from 'graphile-worker';
 import type { Sql } from '../db/client.ts';
 
@@ -50,12 +52,15 @@ export function queueStatistics(
   };
 }
 
-/** Answers whether the table was analyzed. */
+/**
+ * Answers whether the table was analyzed (or skipped: SKIP_LOCKED never waits for an analyze that holds the
+ * table, such as a transaction's that queues a backlog — migration 0014 — which brings the statistics up too).
+ */
 async function analyzeIfStale(sql: Sql, batchSize: number): Promise<boolean> {
   const [row] = await sql<{ reltuples: number }[]>`
     select reltuples::float8 as reltuples from pg_class where oid = to_regclass(${JOB_TABLE})`;
   if (!row || row.reltuples >= batchSize) return false;
-  await sql.unsafe(`analyze ${JOB_TABLE}`);
+  await sql.unsafe(`analyze (skip_locked) ${JOB_TABLE}`);
   return true;
 }
 

@@ -3,8 +3,10 @@
 // estimates 0 rows whatever the table holds. Real PostgreSQL, real ANALYZE.
 import { EventEmitter } from 'node:events';
 import type { Runner } from 'graphile-worker';
+import type postgres from 'postgres';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queueStatistics, watchFetches } from '../../src/jobs/queue-statistics.ts';
+import { LOCAL_QUEUE_SIZE } from '../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
 let api: TestApi;
@@ -100,4 +102,98 @@ describe('queue statistics', () => {
     events.emit('localQueue:getJobs:complete', { jobs: [] });
     expect(sizes).toEqual([200, 0]);
   });
+});
+
+// Migration 0014: the app's queueing functions (app_queue_job, app_queue_jobs) count what a transaction
+// queues; at a fetch's worth (240) while the statistics say fewer rows, they analyze the table before the
+// commit, so the worker's first fetch is planned for the backlog (the check above comes one fetch late).
+describe('a transaction that queues a backlog', () => {
+  // The migration's constant follows the worker's fetch size: this fails when they drift apart.
+  const JOBS_PER_FETCH = LOCAL_QUEUE_SIZE;
+
+  /** Queues `n` jobs nobody runs, as the API role does (one call each, as recordEvent does per event). */
+  async function queueOneByOne(tx: postgres.TransactionSql, n: number) {
+    await tx`select set_config('role', 'app_api', true)`;
+    for (let i = 0; i < n; i++) {
+      await tx`select app_queue_job(${TASK}, '{}'::json, now() + interval '1 year')`;
+    }
+  }
+
+  it("one job at a time: at a fetch's worth the table is analyzed, visible to others before the commit", async () => {
+    await staleStatisticsWith(0);
+    await api.sql.begin(async (tx) => {
+      await queueOneByOne(tx, JOBS_PER_FETCH - 1);
+      expect((await statistics()).reltuples).toBe(0);
+      await queueOneByOne(tx, 1);
+      // Read on another connection while this transaction is still open: the worker's view.
+      expect((await statistics()).reltuples).toBeGreaterThanOrEqual(JOBS_PER_FETCH);
+    });
+  });
+
+  it('many jobs in one call (app_queue_jobs, as the fan-out queues delivery jobs)', async () => {
+    await staleStatisticsWith(0);
+    await api.sql.begin(async (tx) => {
+      await tx`select set_config('role', 'app_api', true)`;
+      await tx`
+        select app_queue_jobs(array_fill(${TASK}::text, array[1000]), array_fill('{}'::json, array[1000]),
+          array_fill(now() + interval '1 year', array[1000]))`;
+    });
+    expect((await statistics()).reltuples).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('fewer jobs than a fetch, or statistics that already show a backlog: no analyze', async () => {
+    await staleStatisticsWith(0);
+    await api.sql.begin((tx) => queueOneByOne(tx, JOBS_PER_FETCH - 1));
+    expect((await statistics()).reltuples).toBe(0);
+    // True statistics of a backlog larger than a fetch; as many again queued: an analyze would count twice it.
+    await queueAndCommit(61);
+    const backlog = JOBS_PER_FETCH - 1 + 61;
+    await api.sql`analyze graphile_worker._private_jobs`;
+    expect((await statistics()).reltuples).toBe(backlog);
+    await api.sql.begin((tx) => queueOneByOne(tx, backlog));
+    expect((await statistics()).reltuples).toBe(backlog);
+  });
+
+  it('never waits for another analyze of the table (SKIP_LOCKED)', async () => {
+    await staleStatisticsWith(0);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    // Another transaction holds the lock an analyze takes (as one that analyzed and has not committed yet).
+    const holder = api.sql.begin(async (tx) => {
+      await tx`lock table graphile_worker._private_jobs in share update exclusive mode`;
+      locked();
+      await held;
+    });
+    await isLocked;
+    try {
+      await api.sql.begin(async (tx) => {
+        await tx`set local statement_timeout = '5s'`;
+        await queueOneByOne(tx, JOBS_PER_FETCH);
+      });
+    } finally {
+      release();
+      await holder;
+    }
+    // Skipped, not waited for: the jobs are queued, the statistics unchanged.
+    expect((await statistics()).reltuples).toBe(0);
+  });
+
+  it("the counting function is not the API role's to call", async () => {
+    await expect(
+      api.sql.begin(async (tx) => {
+        await tx`select set_config('role', 'app_api', true)`;
+        await tx`select app_jobs_queued(1000)`;
+      }),
+    ).rejects.toThrow(/permission denied/);
+  });
+
+  async function queueAndCommit(n: number) {
+    await api.sql.begin((tx) => queueOneByOne(tx, n));
+  }
 });
