@@ -44,8 +44,9 @@ export function taskList(deps: { sql: Sql; db: Db; config: Config }, stop?: Abor
   const sending = { policy: { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' }, stop };
   // The fan-outs running at the same time are sent and written together, per company.
   // A batch lets the company's next one start once its sends are over: one sends while the other writes.
-  const fanouts = new Coalescer<string, number>((companyId, eventIds, release) =>
-    fanoutEvents(deps.db, companyId, eventIds, sending, release),
+  const fanouts = new Coalescer<string, number>(
+    (companyId, eventIds, release) => fanoutEvents(deps.db, companyId, eventIds, sending, release),
+    FANOUT_BATCH_MAX,
   );
   return {
     webhook_fanout: async (payload) => {
@@ -81,6 +82,15 @@ export const CRONTAB = ['17 * * * * purge_idempotency_keys', '23 * * * * purge_e
  * gained nothing: the batches only grew.)
  */
 export const WORKER_CONCURRENCY = 240;
+
+/**
+ * Events in one fan-out batch: half the jobs running at once, so that while a batch writes, the jobs of the
+ * next one are running (read, sent) instead of all waiting for the write to end. Uncapped, a burst filled
+ * every slot with one batch and read → send → write ran one after the other (webhooks bench, a trace of the
+ * batches: 240 events each, ~10 + 50 + 31 ms back to back); at half, alternating runs: 6 790–6 860 → 7 520–7 940
+ * deliveries/s (80: 7 770–8 180, 40: 7 080, two batches of 80 sending at once: 7 750–8 040).
+ */
+export const FANOUT_BATCH_MAX = WORKER_CONCURRENCY / 2;
 
 /** Jobs the worker fetches at once and holds locked in its local queue: not fewer than run at once, which
  * Graphile Worker warns about. */
