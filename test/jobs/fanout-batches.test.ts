@@ -1,0 +1,57 @@
+// The worker's fan-out batches (taskList): the fan-outs of a company running at once share a batch, but a batch
+// holds at most FANOUT_BATCH_MAX of them — half the worker's slots — so that while one batch writes, the jobs of
+// the next are running (read and sent) instead of all waiting for that write. The fan-out itself is replaced by
+// a recorder here (no database is involved); its own behaviour is tested in test/webhooks.
+import type { JobHelpers } from 'graphile-worker';
+import { describe, expect, it, vi } from 'vitest';
+import type { Config } from '../../src/config.ts';
+import type { Db, Sql } from '../../src/db/client.ts';
+// vi.mock below is hoisted above this import: the worker's task list gets the recorder.
+import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
+
+type Batch = { companyId: string; events: number; release?: () => void; done: () => void };
+const recorded = vi.hoisted(() => ({ batches: [] as Batch[] }));
+
+vi.mock('../../src/webhooks/fanout.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/webhooks/fanout.ts')>();
+  return {
+    ...real,
+    // Each batch waits until the test ends it: the batches that run at the same time are visible.
+    fanoutEvents: (_db: Db, companyId: string, eventIds: string[], _send: unknown, release?: () => void) =>
+      new Promise<number[]>((resolve) => {
+        recorded.batches.push({
+          companyId,
+          events: eventIds.length,
+          release,
+          done: () => resolve(eventIds.map(() => 3)),
+        });
+      }),
+  };
+});
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+const COMPANY = '0190b5a1-0000-7000-8000-000000000001';
+
+describe('fan-out batches of the worker', () => {
+  it('a batch holds at most half the running jobs; the next one starts when the first releases it', async () => {
+    expect(FANOUT_BATCH_MAX).toBe(WORKER_CONCURRENCY / 2);
+    const config = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } as Config;
+    const fanout = taskList({ sql: {} as Sql, db: {} as Db, config }).webhook_fanout;
+    if (!fanout) throw new Error('taskList has no webhook_fanout');
+
+    // As many fan-out jobs of one company as the worker runs at once.
+    const jobs = Array.from({ length: WORKER_CONCURRENCY }, (_, i) =>
+      fanout({ companyId: COMPANY, eventId: `evt_${i}` }, {} as JobHelpers),
+    );
+    await tick();
+    expect(recorded.batches.map((b) => b.events)).toEqual([FANOUT_BATCH_MAX]);
+
+    // Its sends are over: the next batch starts while it still writes.
+    recorded.batches[0]?.release?.();
+    await tick();
+    expect(recorded.batches.map((b) => b.events)).toEqual([FANOUT_BATCH_MAX, WORKER_CONCURRENCY - FANOUT_BATCH_MAX]);
+
+    for (const batch of recorded.batches) batch.done();
+    await Promise.all(jobs);
+  });
+});
