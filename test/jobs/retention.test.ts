@@ -70,3 +70,37 @@ describe('purge_idempotency_keys', () => {
     }
   });
 });
+
+describe('purge_events: the delivery log', () => {
+  /** A delivery with one attempt, both written `age` ago (as superuser: no tenant needed). */
+  async function logged(companyId: string, id: string, age: string) {
+    await api.sql`
+      insert into webhook_deliveries (company_id, id, endpoint_id, event_id, event_type, status, created_at)
+      values (${companyId}, ${`wd_${id}`}, 'we_x', ${`evt_${id}`}, 'customer.updated', 'succeeded', now() - ${age}::interval)`;
+    await api.sql`
+      insert into webhook_attempts (company_id, id, delivery_id, endpoint_id, event_id, attempt_number, trigger, url,
+        status, status_code, duration_ms, created_at)
+      values (${companyId}, ${`wa_${id}`}, ${`wd_${id}`}, 'we_x', ${`evt_${id}`}, 1, 'scheduled', 'https://example.com/',
+        'succeeded', 204, 12, now() - ${age}::interval)`;
+  }
+
+  const left = async () => ({
+    deliveries: (await api.sql`select id from webhook_deliveries order by id`).map((r) => r.id),
+    attempts: (await api.sql`select id from webhook_attempts order by id`).map((r) => r.id),
+  });
+
+  it('deletes deliveries and attempts older than 30 days of every company and keeps the younger ones', async () => {
+    const a = (await api.company({ name: 'Log A' })).id;
+    const b = (await api.company({ name: 'Log B' })).id;
+    await logged(a, 'a_old', '31 days');
+    await logged(a, 'a_new', '29 days');
+    await logged(b, 'b_old', '90 days');
+    await logged(b, 'b_new', '1 hour');
+    const task = taskList(api.deps).purge_events;
+    if (!task) throw new Error('taskList has no purge_events');
+
+    await task({}, {} as JobHelpers);
+
+    expect(await left()).toEqual({ deliveries: ['wd_a_new', 'wd_b_new'], attempts: ['wa_a_new', 'wa_b_new'] });
+  });
+});
