@@ -9,7 +9,7 @@ import type { Db, Sql } from '../../src/db/client.ts';
 // vi.mock below is hoisted above this import: the worker's task list gets the recorder.
 import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
 
-type Batch = { companyId: string; events: number; release?: () => void; done: () => void };
+type Batch = { events: number; release?: () => void; done: () => void };
 const recorded = vi.hoisted(() => ({ batches: [] as Batch[] }));
 
 vi.mock('../../src/webhooks/fanout.ts', async (importOriginal) => {
@@ -17,14 +17,9 @@ vi.mock('../../src/webhooks/fanout.ts', async (importOriginal) => {
   return {
     ...real,
     // Each batch waits until the test ends it: the batches that run at the same time are visible.
-    fanoutEvents: (_db: Db, companyId: string, eventIds: string[], _send: unknown, release?: () => void) =>
+    fanoutEvents: (_db: Db, _companyId: string, eventIds: string[], _send: unknown, release?: () => void) =>
       new Promise<number[]>((resolve) => {
-        recorded.batches.push({
-          companyId,
-          events: eventIds.length,
-          release,
-          done: () => resolve(eventIds.map(() => 3)),
-        });
+        recorded.batches.push({ events: eventIds.length, release, done: () => resolve(eventIds.map(() => 3)) });
       }),
   };
 });

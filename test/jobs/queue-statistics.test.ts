@@ -105,7 +105,7 @@ describe('queue statistics', () => {
 });
 
 // Migration 0014: the app's queueing functions (app_queue_job, app_queue_jobs) count what a transaction
-// queues; at a fetch's worth (240) while the statistics say fewer rows, they analyze the table before the
+// queues; at a fetch's worth (LOCAL_QUEUE_SIZE) while the statistics say fewer rows, they analyze the table before the
 // commit, so the worker's first fetch is planned for the backlog (the check above comes one fetch late).
 describe('a transaction that queues a backlog', () => {
   // The migration's constant follows the worker's fetch size: this fails when they drift apart.
@@ -146,7 +146,7 @@ describe('a transaction that queues a backlog', () => {
     await api.sql.begin((tx) => queueOneByOne(tx, JOBS_PER_FETCH - 1));
     expect((await statistics()).reltuples).toBe(0);
     // True statistics of a backlog larger than a fetch; as many again queued: an analyze would count twice it.
-    await queueAndCommit(61);
+    await api.sql.begin((tx) => queueOneByOne(tx, 61));
     const backlog = JOBS_PER_FETCH - 1 + 61;
     await api.sql`analyze graphile_worker._private_jobs`;
     expect((await statistics()).reltuples).toBe(backlog);
@@ -192,8 +192,4 @@ describe('a transaction that queues a backlog', () => {
       }),
     ).rejects.toThrow(/permission denied/);
   });
-
-  async function queueAndCommit(n: number) {
-    await api.sql.begin((tx) => queueOneByOne(tx, n));
-  }
 });

@@ -18,10 +18,10 @@ async function record(companyId: string, key: string, age: string) {
     values (${companyId}, ${key}, 'hash', 201, '{}'::jsonb, '{}'::jsonb, now() - ${age}::interval)`;
 }
 
-/** Runs the task as the worker would; it uses neither its payload nor the worker's helpers. */
-async function purge() {
-  const task = taskList(api.deps).purge_idempotency_keys;
-  if (!task) throw new Error('taskList has no purge_idempotency_keys');
+/** Runs a purge task as the worker would; it uses neither its payload nor the worker's helpers. */
+async function purge(name: 'purge_idempotency_keys' | 'purge_events' = 'purge_idempotency_keys') {
+  const task = taskList(api.deps)[name];
+  if (!task) throw new Error(`taskList has no ${name}`);
   await task({}, {} as JobHelpers);
 }
 
@@ -96,10 +96,8 @@ describe('purge_events: the delivery log', () => {
     await logged(a, 'a_new', '29 days');
     await logged(b, 'b_old', '90 days');
     await logged(b, 'b_new', '1 hour');
-    const task = taskList(api.deps).purge_events;
-    if (!task) throw new Error('taskList has no purge_events');
 
-    await task({}, {} as JobHelpers);
+    await purge('purge_events');
 
     expect(await left()).toEqual({ deliveries: ['wd_a_new', 'wd_b_new'], attempts: ['wa_a_new', 'wa_b_new'] });
   });
