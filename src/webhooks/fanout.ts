@@ -102,13 +102,23 @@ async function fanoutBatch(
   if (targets.length === 0) return eventIds.map(() => []);
 
   const sends: Send[] = [];
+  // One body per event, for all of its endpoints.
+  const bodies = new Map<string, string>();
+  const bodyOf = (target: Target) => {
+    let body = bodies.get(target.event_id);
+    if (body === undefined) {
+      body = eventBody(companyId, target);
+      bodies.set(target.event_id, body);
+    }
+    return body;
+  };
   const plan = targets.map((target) => {
     const deliveryId = prefixedId('wd');
     if (!target.active) return { target, deliveryId, written: 'failed' as Written };
     if (!send || target.failing || isSlow(target.endpoint_id, now())) {
       return { target, deliveryId, written: 'queued' as Written };
     }
-    const started = startSend(companyId, target, deliveryId, now, send);
+    const started = startSend(target, deliveryId, bodyOf(target), now, send);
     sends.push(started);
     return { target, deliveryId, written: 'queued' as Written, send: started };
   });
@@ -170,7 +180,7 @@ export async function settleHandedOver(): Promise<void> {
   while (handedOver.size > 0) await Promise.all(handedOver);
 }
 
-function startSend(companyId: string, target: Target, deliveryId: string, now: () => Date, opts: DeliverOptions): Send {
+function startSend(target: Target, deliveryId: string, body: string, now: () => Date, opts: DeliverOptions): Send {
   const send: Send = { target, deliveryId, started: false, cancelled: false, promise: Promise.resolve(null) };
   send.promise = sendInTurn(target.endpoint_id, async () => {
     // Not made: the wait is over (cancelled), or the worker is stopping.
@@ -178,7 +188,7 @@ function startSend(companyId: string, target: Target, deliveryId: string, now: (
     send.started = true;
     return sendSigned(
       sendingEndpoint(target),
-      { id: target.event_id, body: eventBody(companyId, target) },
+      { id: target.event_id, body },
       { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
     );
   });

@@ -4,7 +4,7 @@ import type { webhookEndpoints } from '../db/schema/index.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './schedule.ts';
 import { signatureHeader } from './sign.ts';
-import { addressInUrl, type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
+import { checkLiteral, type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** What sending needs of an endpoint. */
@@ -22,14 +22,14 @@ export async function sendSigned(
   message: { id: string; body: string },
   opts: { now: Date; policy: UrlPolicy; lookup?: LookupAll; timeoutMs?: number },
 ): Promise<PostResult> {
-  const url = new URL(endpoint.url);
+  const url = parsedUrl(endpoint.url);
   // The 10-second limit covers the whole attempt: a hanging DNS lookup counts against it, and the request
   // gets what is left.
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const startedAt = performance.now();
-  const checking = resolveAllowed(url, opts.policy, opts.lookup);
   // An address in the URL needs no lookup, and no timer for one (this runs for every message).
-  const resolved = addressInUrl(url) !== null ? await checking : await within(checking, timeoutMs);
+  const resolved =
+    checkLiteral(url, opts.policy) ?? (await within(resolveAllowed(url, opts.policy, opts.lookup), timeoutMs));
   const lookupMs = Math.round(performance.now() - startedAt);
   if (resolved === null) return { statusCode: null, durationMs: lookupMs, error: 'timeout', responseBody: null };
   if (!resolved.ok) {
@@ -47,6 +47,20 @@ export async function sendSigned(
     },
     { timeoutMs: Math.max(1, timeoutMs - lookupMs), maxResponseBytes: RESPONSE_EXCERPT_BYTES },
   );
+}
+
+/** Endpoint URLs parsed (read only from then on): the same few URLs are parsed for every message. */
+const URLS_MAX = 1024;
+const urls = new Map<string, URL>();
+
+function parsedUrl(input: string): URL {
+  let url = urls.get(input);
+  if (!url) {
+    url = new URL(input);
+    if (urls.size >= URLS_MAX) urls.clear();
+    urls.set(input, url);
+  }
+  return url;
 }
 
 /** The promise's value, or null when it takes longer than `ms`. */

@@ -1,14 +1,27 @@
 // Standard Webhooks signatures: base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the base64-decoded
 // part of the secret after `whsec_`; one `v1,<sig>` entry per valid secret (two during a rotation overlap).
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
 export const newSecret = (): string => `${PREFIX}${randomBytes(32).toString('base64')}`;
 
 export function sign(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.slice(PREFIX.length), 'base64');
-  return createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+}
+
+/** Secrets decoded once: every message of an endpoint is signed with the same one or two. */
+const KEYS_MAX = 1024;
+const keys = new Map<string, KeyObject>();
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret.slice(PREFIX.length), 'base64'));
+    if (keys.size >= KEYS_MAX) keys.clear();
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 export function signatureHeader(secrets: string[], id: string, timestamp: number, body: string): string {

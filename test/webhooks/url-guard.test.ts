@@ -1,6 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import {
+  checkLiteral,
   checkUrl,
   checkUrlSyntax,
   isLoopbackAddress,
@@ -253,6 +254,31 @@ describe('resolveAllowed at delivery time', () => {
     expect(await resolveAllowed(url, strict, lookup)).toMatchObject({ ok: true });
     const rebound: LookupAll = async () => [{ address: '10.1.2.3', family: 4 }];
     expect(await resolveAllowed(url, strict, rebound)).toMatchObject({ ok: false, code: 'url_not_allowed' });
+  });
+});
+
+describe('the kept checks of address URLs (checkLiteral)', () => {
+  // Each URL checked under one policy first, so a kept answer that ignored the policy, the scheme or the port
+  // would be handed out for the second check.
+  it.each([
+    ['http://127.0.0.1:54321/hook', 'http://127.0.0.1:54321/other'],
+    ['https://127.0.0.1/hook', 'https://127.0.0.1/hook'],
+    ['http://[::1]:8080/', 'http://[::1]:8080/'],
+  ])('%s: allowed for development, still refused under the strict policy', async (first, again) => {
+    expect(checkLiteral(new URL(first), dev)).toMatchObject({ ok: true });
+    expect(checkLiteral(new URL(again), strict)).toMatchObject({ ok: false, code: 'url_not_allowed' });
+    expect(await resolveAllowed(new URL(again), strict, noDns)).toMatchObject({ ok: false, code: 'url_not_allowed' });
+  });
+
+  it('tells the scheme and the port apart', () => {
+    expect(checkLiteral(new URL('https://93.184.215.14/hook'), strict)).toMatchObject({ ok: true });
+    expect(checkLiteral(new URL('http://93.184.215.14/hook'), strict)).toMatchObject({ ok: false });
+    expect(checkLiteral(new URL('https://93.184.215.14:22/hook'), strict)).toMatchObject({ ok: false });
+    expect(checkLiteral(new URL('https://93.184.215.14:8443/hook'), strict)).toMatchObject({ ok: true });
+  });
+
+  it('leaves a name to the lookup', () => {
+    expect(checkLiteral(new URL('https://example.com/hook'), strict)).toBeNull();
   });
 });
 
