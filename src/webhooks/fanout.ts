@@ -47,7 +47,15 @@ const slowUntil = new Map<string, number>();
 /** The recordings of handed-over sends still to come (awaited at shutdown, see settleHandedOver). */
 const handedOver = new Set<Promise<unknown>>();
 
-type Target = EventColumns & EndpointColumns & { endpoint_id: string; active: boolean; failing: boolean };
+/** An (event, endpoint) pair. The event's created_at and data come with its first pair only (see readTargets). */
+type Target = Omit<EventColumns, 'event_created_at' | 'event_data'> &
+  EndpointColumns & {
+    endpoint_id: string;
+    active: boolean;
+    failing: boolean;
+    event_created_at: EventColumns['event_created_at'] | null;
+    event_data: string | null;
+  };
 
 type Send = {
   target: Target;
@@ -102,13 +110,22 @@ async function fanoutBatch(
   if (targets.length === 0) return eventIds.map(() => []);
 
   const sends: Send[] = [];
-  // One body per event, for all of its endpoints.
-  const bodies = new Map<string, string>();
-  const bodyOf = (target: Target) => {
-    let body = bodies.get(target.event_id);
+  // One body per event, made when its first send starts and encoded once for all of its endpoints. (Made in
+  // the send: an event that cannot be serialized fails its sends, which delivery jobs then retry, not the batch.)
+  const events = new Map<string, EventColumns>();
+  for (const { event_id, event_type, event_created_at, event_data } of targets) {
+    if (event_created_at !== null && event_data !== null) {
+      events.set(event_id, { event_id, event_type, event_created_at, event_data });
+    }
+  }
+  const bodies = new Map<string, Buffer>();
+  const bodyOf = (eventId: string) => {
+    let body = bodies.get(eventId);
     if (body === undefined) {
-      body = eventBody(companyId, target);
-      bodies.set(target.event_id, body);
+      const event = events.get(eventId);
+      if (!event) throw new Error(`event ${eventId} was read without its data`);
+      body = Buffer.from(eventBody(companyId, event));
+      bodies.set(eventId, body);
     }
     return body;
   };
@@ -118,7 +135,7 @@ async function fanoutBatch(
     if (!send || target.failing || isSlow(target.endpoint_id, now())) {
       return { target, deliveryId, written: 'queued' as Written };
     }
-    const started = startSend(target, deliveryId, bodyOf(target), now, send);
+    const started = startSend(target, deliveryId, bodyOf, now, send);
     sends.push(started);
     return { target, deliveryId, written: 'queued' as Written, send: started };
   });
@@ -180,7 +197,13 @@ export async function settleHandedOver(): Promise<void> {
   while (handedOver.size > 0) await Promise.all(handedOver);
 }
 
-function startSend(target: Target, deliveryId: string, body: string, now: () => Date, opts: DeliverOptions): Send {
+function startSend(
+  target: Target,
+  deliveryId: string,
+  bodyOf: (eventId: string) => Buffer,
+  now: () => Date,
+  opts: DeliverOptions,
+): Send {
   const send: Send = { target, deliveryId, started: false, cancelled: false, promise: Promise.resolve(null) };
   send.promise = sendInTurn(target.endpoint_id, async () => {
     // Not made: the wait is over (cancelled), or the worker is stopping.
@@ -188,7 +211,7 @@ function startSend(target: Target, deliveryId: string, body: string, now: () => 
     send.started = true;
     return sendSigned(
       sendingEndpoint(target),
-      { id: target.event_id, body },
+      { id: target.event_id, body: bodyOf(target.event_id) },
       { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
     );
   });
@@ -243,7 +266,10 @@ function readTargets(db: Db, companyId: string, eventIds: string[]): Promise<Tar
     (sql) => sql`
       select ev.id as event_id, e.id as endpoint_id, ev.type as event_type, e.status = 'active' as active,
         e.failing_since is not null as failing, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at,
-        ev.created_at as event_created_at, ev.data::text as event_data
+        -- Only the event's first pair carries its data: the same kilobytes once, not once per endpoint (a body
+        -- is made once per event). Numbered after the filter below.
+        case when row_number() over w = 1 then ev.created_at end as event_created_at,
+        case when row_number() over w = 1 then ev.data::text end as event_data
       from events ev
       join webhook_endpoints e on e.company_id = ev.company_id
       where ev.company_id = ${companyId} and ev.id = any(${eventIds}::text[])
@@ -254,6 +280,7 @@ function readTargets(db: Db, companyId: string, eventIds: string[]): Promise<Tar
         -- Made by an earlier run of the fan-out (cut off after its write): done.
         and not exists (select 1 from webhook_deliveries d
           where d.company_id = ev.company_id and d.event_id = ev.id and d.endpoint_id = e.id)
+      window w as (partition by ev.id order by e.id)
       order by ev.id, e.id`,
   );
 }

@@ -112,7 +112,7 @@ function poolFor(target: PostTarget, timeoutMs: number): Pool {
 
 export function postJson(
   target: PostTarget,
-  body: string,
+  body: string | Buffer,
   headers: Record<string, string>,
   opts: PostOptions,
 ): Promise<PostResult> {
@@ -148,7 +148,8 @@ export function postJson(
 class Exchange implements Dispatcher.DispatchHandler {
   private readonly started = performance.now();
   private readonly timer: NodeJS.Timeout;
-  private readonly decoder = new StringDecoder('utf8');
+  // Made when a body arrives: most answers (204) have none.
+  private decoder: StringDecoder | null = null;
   // Known once undici starts the request on a connection; a timer firing before that (still connecting)
   // answers at once, and the pool's connect timeout ends the connection attempt.
   private controller: Dispatcher.DispatchController | null = null;
@@ -181,6 +182,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     const take = chunk.subarray(0, this.opts.maxResponseBytes - this.received);
     this.received += take.length;
+    this.decoder ??= new StringDecoder('utf8');
     this.responseBody = (this.responseBody ?? '') + this.decoder.write(take);
     if (this.received >= this.opts.maxResponseBytes) {
       // Enough: the answer is what was read; the connection is dropped rather than drain an unbounded body.
@@ -190,7 +192,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.responseBody = (this.responseBody ?? '') + this.decoder.end();
+    this.responseBody = (this.responseBody ?? '') + (this.decoder?.end() ?? '');
     this.answer(this.outcome);
   }
 

@@ -19,7 +19,8 @@ export function activeSecrets(endpoint: SendingEndpoint, now: Date): string[] {
 
 export async function sendSigned(
   endpoint: SendingEndpoint,
-  message: { id: string; body: string },
+  // The body as bytes when several endpoints get the same one (encoded once, not per request).
+  message: { id: string; body: string | Buffer },
   opts: { now: Date; policy: UrlPolicy; lookup?: LookupAll; timeoutMs?: number },
 ): Promise<PostResult> {
   const url = parsedUrl(endpoint.url);

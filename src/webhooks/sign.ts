@@ -6,8 +6,9 @@ const PREFIX = 'whsec_';
 
 export const newSecret = (): string => `${PREFIX}${randomBytes(32).toString('base64')}`;
 
-export function sign(secret: string, id: string, timestamp: number, body: string): string {
-  return createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+/** `body` as text or as its UTF-8 bytes (the same signature). */
+export function sign(secret: string, id: string, timestamp: number, body: string | Buffer): string {
+  return createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.`).update(body).digest('base64');
 }
 
 /** Secrets decoded once: every message of an endpoint is signed with the same one or two. */
@@ -24,6 +25,6 @@ function keyOf(secret: string): KeyObject {
   return key;
 }
 
-export function signatureHeader(secrets: string[], id: string, timestamp: number, body: string): string {
+export function signatureHeader(secrets: string[], id: string, timestamp: number, body: string | Buffer): string {
   return secrets.map((secret) => `v1,${sign(secret, id, timestamp, body)}`).join(' ');
 }

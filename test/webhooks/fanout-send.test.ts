@@ -139,6 +139,37 @@ describe('the fan-out sends the first attempts', () => {
     expect(failingHook.requests).toHaveLength(1);
   });
 
+  it('an event read with a later endpoint first sent: its data comes with its first pair, whichever is sent', async () => {
+    const { companyId } = await api.tenant();
+    const hooks = [await receiver(), await receiver()];
+    // The lowest endpoint id (the pair that carries the event's data) is not sent to.
+    await insertEndpoint(api, companyId, { url: hooks[0].url, status: 'disabled' });
+    const later = await insertEndpoint(api, companyId, { url: hooks[1].url });
+    const eventIds = await recordEvents(companyId, 2);
+
+    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual([1, 1]);
+    expect(hooks[0].requests).toHaveLength(0);
+    expect(hooks[1].requests.map((r) => JSON.parse(r.body).id).sort()).toEqual([...eventIds].sort());
+    const sent = (await deliveriesOf(companyId)).filter((d) => d.endpoint_id === later.id);
+    expect(sent.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('an event whose stored row does not have the contract’s shape fails its own sends only: a delivery job retries them', async () => {
+    const { companyId } = await api.tenant();
+    const hook = await receiver();
+    await insertEndpoint(api, companyId, { url: hook.url });
+    const [good, broken] = await recordEvents(companyId, 2);
+    await api.sql`update events set data = '{"object": 1}' where company_id = ${companyId} and id = ${broken}`;
+
+    expect(await fanoutEvents(api.db, companyId, [good, broken], LOCAL_SENDING)).toEqual([1, 1]);
+    expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([good]);
+    const deliveries = await deliveriesOf(companyId);
+    expect(deliveries.find((d) => d.event_id === good)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    const queued = deliveries.find((d) => d.event_id === broken);
+    expect(queued).toMatchObject({ status: 'pending', attempt_count: 0 });
+    expect((await deliverJobs(companyId)).map((j) => j.payload)).toMatchObject([{ deliveryIds: [queued?.id] }]);
+  });
+
   it('a failed first attempt is recorded and retried 5 s later: the retry takes the safety job’s key', async () => {
     const { companyId } = await api.tenant();
     const hook = await receiver(() => ({ status: 500, body: 'down' }));
