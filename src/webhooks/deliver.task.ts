@@ -5,7 +5,6 @@
 // state, the endpoint's health and — on failure — the next attempt. Successes are written in batches
 // (record-success.ts); a failure in its own transaction, step by step.
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { sendEmail } from '../channels/email.ts';
 import type { Db } from '../db/client.ts';
 import { users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
@@ -50,19 +49,60 @@ export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOpti
  * starts when it is sent, not while it waits for its turn. First come, first sent.
  */
 const SENDS_PER_ENDPOINT = 16;
-const endpointLimits = new Map<string, LimitFunction>();
 
+/** An endpoint's sends in flight, and the starts of those waiting for their turn (from `head` on). */
+type Turns = { active: number; waiting: (() => void)[]; head: number };
+const endpointTurns = new Map<string, Turns>();
+
+// A counter and a queue rather than p-limit, which made five promises per call (~3% of the webhook worker's
+// thread in the webhooks bench); this runs for every message. A send whose turn is free starts at once.
 export function sendInTurn<T>(endpointId: string, send: () => Promise<T>): Promise<T> {
-  let limit = endpointLimits.get(endpointId);
-  if (!limit) {
-    limit = pLimit(SENDS_PER_ENDPOINT);
-    endpointLimits.set(endpointId, limit);
+  let found = endpointTurns.get(endpointId);
+  if (!found) {
+    found = { active: 0, waiting: [], head: 0 };
+    endpointTurns.set(endpointId, found);
   }
-  const used = limit;
-  return used(send).finally(() => {
-    if (used.activeCount === 0 && used.pendingCount === 0) endpointLimits.delete(endpointId);
+  const turns = found;
+  return new Promise<T>((resolve, reject) => {
+    const start = () => {
+      turns.active++;
+      const ended = () => {
+        turns.active--;
+        const next = turns.waiting[turns.head];
+        if (next) {
+          turns.waiting[turns.head++] = noop;
+          if (turns.head === turns.waiting.length) {
+            turns.waiting = [];
+            turns.head = 0;
+          }
+          next();
+        } else if (turns.active === 0) {
+          endpointTurns.delete(endpointId);
+        }
+      };
+      let sending: Promise<T>;
+      try {
+        sending = send();
+      } catch (error) {
+        sending = Promise.reject(error);
+      }
+      sending.then(
+        (value) => {
+          ended();
+          resolve(value);
+        },
+        (error: unknown) => {
+          ended();
+          reject(error);
+        },
+      );
+    };
+    if (turns.active < SENDS_PER_ENDPOINT) start();
+    else turns.waiting.push(start);
   });
 }
+
+const noop = () => {};
 
 /**
  * Several deliveries of one company (first attempts a fan-out queued): read in one statement, sent in the order of
