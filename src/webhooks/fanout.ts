@@ -153,7 +153,9 @@ async function fanoutBatch(
 
   // Recorded after the write, which made their deliveries: failures step by step (the retry replaces the
   // safety job), answers still to come when they come.
-  const outcomes = new Map<string, Promise<FanoutOutcome>>();
+  // Known at once for all but the failures (awaited below): no promise per delivery.
+  const outcomes = new Map<string, FanoutOutcome>();
+  const failures: Promise<void>[] = [];
   for (const row of rows) {
     if (!made.has(row.deliveryId) || row.written === 'failed') continue;
     const recording = (result: PostResult, at: Date): Recording => ({
@@ -164,11 +166,16 @@ async function fanoutBatch(
       result,
       at,
     });
-    let outcome: Promise<FanoutOutcome> = Promise.resolve(row.written === 'succeeded' ? 'succeeded' : 'queued');
+    outcomes.set(row.deliveryId, row.written === 'succeeded' ? 'succeeded' : 'queued');
     if (row.written === 'attempted' && row.settled) {
-      outcome = recordFailure(db, recording(row.settled.result, row.settled.at));
+      const { deliveryId } = row;
+      failures.push(
+        recordFailure(db, recording(row.settled.result, row.settled.at)).then((outcome) => {
+          outcomes.set(deliveryId, outcome);
+        }),
+      );
     } else if (row.written === 'in_flight' && row.send) {
-      outcome = Promise.resolve('in_flight');
+      outcomes.set(row.deliveryId, 'in_flight');
       const later = row.send.promise.then(async (result) => {
         if (!result) return;
         const r = recording(result, now());
@@ -181,12 +188,11 @@ async function fanoutBatch(
       handedOver.add(tracked);
       void tracked.finally(() => handedOver.delete(tracked));
     }
-    outcomes.set(row.deliveryId, outcome);
   }
-  const settled = new Map(await Promise.all([...outcomes].map(async ([id, outcome]) => [id, await outcome] as const)));
+  await Promise.all(failures);
   const perEvent = new Map<string, FanoutOutcome[]>(eventIds.map((id) => [id, []]));
   for (const row of rows) {
-    const outcome = settled.get(row.deliveryId);
+    const outcome = outcomes.get(row.deliveryId);
     if (outcome) perEvent.get(row.target.event_id)?.push(outcome);
   }
   return eventIds.map((id) => perEvent.get(id) ?? []);
