@@ -50,59 +50,72 @@ export async function deliver(db: Db, payload: DeliverPayload, opts: DeliverOpti
  */
 const SENDS_PER_ENDPOINT = 16;
 
-/** An endpoint's sends in flight, and the starts of those waiting for their turn (from `head` on). */
-type Turns = { active: number; waiting: (() => void)[]; head: number };
+/** An endpoint's sends in flight, and those waiting for their turn (from `head` on). */
+type Turns = { active: number; waiting: (Turn<unknown> | undefined)[]; head: number };
 const endpointTurns = new Map<string, Turns>();
 
 // A counter and a queue rather than p-limit, which made five promises per call (~3% of the webhook worker's
 // thread in the webhooks bench); this runs for every message. A send whose turn is free starts at once.
 export function sendInTurn<T>(endpointId: string, send: () => Promise<T>): Promise<T> {
-  let found = endpointTurns.get(endpointId);
-  if (!found) {
-    found = { active: 0, waiting: [], head: 0 };
-    endpointTurns.set(endpointId, found);
+  let turns = endpointTurns.get(endpointId);
+  if (!turns) {
+    turns = { active: 0, waiting: [], head: 0 };
+    endpointTurns.set(endpointId, turns);
   }
-  const turns = found;
+  const endpoint = turns;
   return new Promise<T>((resolve, reject) => {
-    const start = () => {
-      turns.active++;
-      const ended = () => {
-        turns.active--;
-        const next = turns.waiting[turns.head];
-        if (next) {
-          turns.waiting[turns.head++] = noop;
-          if (turns.head === turns.waiting.length) {
-            turns.waiting = [];
-            turns.head = 0;
-          }
-          next();
-        } else if (turns.active === 0) {
-          endpointTurns.delete(endpointId);
-        }
-      };
-      let sending: Promise<T>;
-      try {
-        sending = send();
-      } catch (error) {
-        sending = Promise.reject(error);
-      }
-      sending.then(
-        (value) => {
-          ended();
-          resolve(value);
-        },
-        (error: unknown) => {
-          ended();
-          reject(error);
-        },
-      );
-    };
-    if (turns.active < SENDS_PER_ENDPOINT) start();
-    else turns.waiting.push(start);
+    const turn = new Turn(endpointId, endpoint, send, resolve, reject);
+    if (endpoint.active < SENDS_PER_ENDPOINT) turn.start();
+    else endpoint.waiting.push(turn as Turn<unknown>);
   });
 }
 
-const noop = () => {};
+/** One send and its caller. A class, not closures: made for every message (and tsx names every closure). */
+class Turn<T> {
+  constructor(
+    private readonly endpointId: string,
+    private readonly turns: Turns,
+    private readonly send: () => Promise<T>,
+    private readonly resolve: (value: T) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  start(): void {
+    this.turns.active++;
+    let sending: Promise<T>;
+    try {
+      sending = this.send();
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending.then(
+      (value) => {
+        this.ended();
+        this.resolve(value);
+      },
+      (error: unknown) => {
+        this.ended();
+        this.reject(error);
+      },
+    );
+  }
+
+  private ended(): void {
+    const turns = this.turns;
+    turns.active--;
+    const next = turns.waiting[turns.head];
+    if (next) {
+      turns.waiting[turns.head++] = undefined;
+      if (turns.head === turns.waiting.length) {
+        turns.waiting = [];
+        turns.head = 0;
+      }
+      next.start();
+    } else if (turns.active === 0) {
+      endpointTurns.delete(this.endpointId);
+    }
+  }
+}
 
 /**
  * Several deliveries of one company (first attempts a fan-out queued): read in one statement, sent in the order of

@@ -158,19 +158,11 @@ async function fanoutBatch(
   const failures: Promise<void>[] = [];
   for (const row of rows) {
     if (!made.has(row.deliveryId) || row.written === 'failed') continue;
-    const recording = (result: PostResult, at: Date): Recording => ({
-      companyId,
-      deliveryId: row.deliveryId,
-      url: row.target.url,
-      trigger: 'scheduled',
-      result,
-      at,
-    });
     outcomes.set(row.deliveryId, row.written === 'succeeded' ? 'succeeded' : 'queued');
     if (row.written === 'attempted' && row.settled) {
       const { deliveryId } = row;
       failures.push(
-        recordFailure(db, recording(row.settled.result, row.settled.at)).then((outcome) => {
+        recordFailure(db, recording(companyId, row, row.settled.result, row.settled.at)).then((outcome) => {
           outcomes.set(deliveryId, outcome);
         }),
       );
@@ -178,7 +170,7 @@ async function fanoutBatch(
       outcomes.set(row.deliveryId, 'in_flight');
       const later = row.send.promise.then(async (result) => {
         if (!result) return;
-        const r = recording(result, now());
+        const r = recording(companyId, row, result, now());
         await (result.error === null ? recordSuccess(db, r) : recordFailure(db, r));
       });
       const tracked = later.catch((error: unknown) => {
@@ -196,6 +188,10 @@ async function fanoutBatch(
     if (outcome) perEvent.get(row.target.event_id)?.push(outcome);
   }
   return eventIds.map((id) => perEvent.get(id) ?? []);
+}
+
+function recording(companyId: string, row: Row, result: PostResult, at: Date): Recording {
+  return { companyId, deliveryId: row.deliveryId, url: row.target.url, trigger: 'scheduled', result, at };
 }
 
 /** Waits until the recordings of handed-over sends are in (at shutdown, and in tests). */
