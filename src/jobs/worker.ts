@@ -84,13 +84,14 @@ export const CRONTAB = ['17 * * * * purge_idempotency_keys', '23 * * * * purge_e
 export const WORKER_CONCURRENCY = 240;
 
 /**
- * Events in one fan-out batch: half the jobs running at once, so that while a batch writes, the jobs of the
- * next one are running (read, sent) instead of all waiting for the write to end. Uncapped, a burst filled
+ * Events in one fan-out batch: a third of the jobs running at once, so that while batches write, the jobs of
+ * the next one are running (read, sent) instead of all waiting for a write to end. Uncapped, a burst filled
  * every slot with one batch and read → send → write ran one after the other (webhooks bench, a trace of the
  * batches: 240 events each, ~10 + 50 + 31 ms back to back); at half, alternating runs: 6 790–6 860 → 7 520–7 940
- * deliveries/s (80: 7 770–8 180, 40: 7 080, two batches of 80 sending at once: 7 750–8 040).
+ * deliveries/s. A third (80) was a little ahead of a half in two sessions' alternating runs (7 770–8 180 vs
+ * 7 520–7 940; later, on a slower machine, burst ÷ noop median 38% vs 36% in six pairs), 60 and 40 behind.
  */
-export const FANOUT_BATCH_MAX = WORKER_CONCURRENCY / 2;
+export const FANOUT_BATCH_MAX = WORKER_CONCURRENCY / 3;
 
 /** Jobs the worker fetches at once and holds locked in its local queue: not fewer than run at once, which
  * Graphile Worker warns about. */

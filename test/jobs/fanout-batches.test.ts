@@ -1,5 +1,5 @@
 // The worker's fan-out batches (taskList): the fan-outs of a company running at once share a batch, but a batch
-// holds at most FANOUT_BATCH_MAX of them — half the worker's slots — so that while one batch writes, the jobs of
+// holds at most FANOUT_BATCH_MAX of them — a third of the worker's slots — so that while one batch writes, the jobs of
 // the next are running (read and sent) instead of all waiting for that write. The fan-out itself is replaced by
 // a recorder here (no database is involved); its own behaviour is tested in test/webhooks.
 import type { JobHelpers } from 'graphile-worker';
@@ -28,8 +28,8 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const COMPANY = '0190b5a1-0000-7000-8000-000000000001';
 
 describe('fan-out batches of the worker', () => {
-  it('a batch holds at most half the running jobs; the next one starts when the first releases it', async () => {
-    expect(FANOUT_BATCH_MAX).toBe(WORKER_CONCURRENCY / 2);
+  it('a batch holds at most a third of the running jobs; the next one starts when the one before releases it', async () => {
+    expect(FANOUT_BATCH_MAX).toBe(WORKER_CONCURRENCY / 3);
     const config = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } as Config;
     const fanout = taskList({ sql: {} as Sql, db: {} as Db, config }).webhook_fanout;
     if (!fanout) throw new Error('taskList has no webhook_fanout');
@@ -41,10 +41,13 @@ describe('fan-out batches of the worker', () => {
     await tick();
     expect(recorded.batches.map((b) => b.events)).toEqual([FANOUT_BATCH_MAX]);
 
-    // Its sends are over: the next batch starts while it still writes.
+    // Each batch's sends are over: the next starts while the ones before still write.
     recorded.batches[0]?.release?.();
     await tick();
-    expect(recorded.batches.map((b) => b.events)).toEqual([FANOUT_BATCH_MAX, WORKER_CONCURRENCY - FANOUT_BATCH_MAX]);
+    expect(recorded.batches.map((b) => b.events)).toEqual([FANOUT_BATCH_MAX, FANOUT_BATCH_MAX]);
+    recorded.batches[1]?.release?.();
+    await tick();
+    expect(recorded.batches.map((b) => b.events)).toEqual([FANOUT_BATCH_MAX, FANOUT_BATCH_MAX, FANOUT_BATCH_MAX]);
 
     for (const batch of recorded.batches) batch.done();
     await Promise.all(jobs);
