@@ -2,6 +2,7 @@
 // with every valid secret, POST to exactly the address that was checked, all within the 10-second limit.
 import type { webhookEndpoints } from '../db/schema/index.ts';
 import { type PostResult, postJson } from './http-post.ts';
+import { Kept } from './kept.ts';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './schedule.ts';
 import { signatureHeader } from './sign.ts';
 import { checkLiteral, type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
@@ -51,17 +52,10 @@ export async function sendSigned(
 }
 
 /** Endpoint URLs parsed (read only from then on): the same few URLs are parsed for every message. */
-const URLS_MAX = 1024;
-const urls = new Map<string, URL>();
+const urls = new Kept<URL>();
 
 function parsedUrl(input: string): URL {
-  let url = urls.get(input);
-  if (!url) {
-    url = new URL(input);
-    if (urls.size >= URLS_MAX) urls.clear();
-    urls.set(input, url);
-  }
-  return url;
+  return urls.get(input) ?? urls.set(input, new URL(input));
 }
 
 /** The promise's value, or null when it takes longer than `ms`. */

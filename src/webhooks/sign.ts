@@ -1,6 +1,7 @@
 // Standard Webhooks signatures: base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the base64-decoded
 // part of the secret after `whsec_`; one `v1,<sig>` entry per valid secret (two during a rotation overlap).
 import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { Kept } from './kept.ts';
 
 const PREFIX = 'whsec_';
 
@@ -12,17 +13,10 @@ export function sign(secret: string, id: string, timestamp: number, body: string
 }
 
 /** Secrets decoded once: every message of an endpoint is signed with the same one or two. */
-const KEYS_MAX = 1024;
-const keys = new Map<string, KeyObject>();
+const keys = new Kept<KeyObject>();
 
 function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    key = createSecretKey(Buffer.from(secret.slice(PREFIX.length), 'base64'));
-    if (keys.size >= KEYS_MAX) keys.clear();
-    keys.set(secret, key);
-  }
-  return key;
+  return keys.get(secret) ?? keys.set(secret, createSecretKey(Buffer.from(secret.slice(PREFIX.length), 'base64')));
 }
 
 export function signatureHeader(secrets: string[], id: string, timestamp: number, body: string | Buffer): string {

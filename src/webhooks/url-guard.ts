@@ -9,6 +9,7 @@ import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { type Message, message } from '../http/messages.ts';
+import { Kept } from './kept.ts';
 
 export type UrlPolicy = { allowPrivate: boolean };
 
@@ -208,7 +209,7 @@ export async function resolveAllowed(
 
 /**
  * The check of a URL whose host is an address (no DNS), or null when the host is a name to look up. Its answer
- * depends only on the scheme, host, port and policy, so it is kept (LITERAL_CHECKS_MAX of them): a delivery
+ * depends only on the scheme, host, port and policy, so it is kept: a delivery
  * checks its URL before every message, and parsing the address again was ~3% of the webhook worker's thread
  * in the webhooks bench.
  */
@@ -216,16 +217,10 @@ export function checkLiteral(url: URL, policy: UrlPolicy): ResolveResult | null 
   const literal = addressInUrl(url);
   if (literal === null) return null;
   const key = `${policy.allowPrivate ? 'private' : 'public'} ${url.protocol}//${url.host}`;
-  const known = literalChecks.get(key);
-  if (known) return known;
-  const result = checkAddresses(url, [literal], policy);
-  if (literalChecks.size >= LITERAL_CHECKS_MAX) literalChecks.clear();
-  literalChecks.set(key, result);
-  return result;
+  return literalChecks.get(key) ?? literalChecks.set(key, checkAddresses(url, [literal], policy));
 }
 
-const LITERAL_CHECKS_MAX = 1024;
-const literalChecks = new Map<string, ResolveResult>();
+const literalChecks = new Kept<ResolveResult>();
 
 /** Refuses when ANY address is not allowed; answers the first one (the one to connect to). */
 function checkAddresses(url: URL, addresses: string[], policy: UrlPolicy): ResolveResult {
