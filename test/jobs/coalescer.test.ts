@@ -3,20 +3,7 @@
 // `maxBatch` items, groups do not wait for each other, and a failed batch rejects exactly its own calls.
 import { describe, expect, it } from 'vitest';
 import { Coalescer } from '../../src/jobs/coalescer.ts';
-
-/** One turn of the event loop: everything queued with setImmediate before this call has run. */
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void };
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { type Deferred, deferred, tick } from '../harness/async.ts';
 
 /**
  * A `run` that records every call and answers only when the test says so (`answer`), with the items times 10

@@ -8,6 +8,7 @@ import type { Config } from '../../src/config.ts';
 import type { Db, Sql } from '../../src/db/client.ts';
 // vi.mock below is hoisted above this import: the worker's task list gets the recorder.
 import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
+import { tick } from '../harness/async.ts';
 
 type Batch = { events: number; release?: () => void; done: () => void };
 const recorded = vi.hoisted(() => ({ batches: [] as Batch[] }));
@@ -24,7 +25,6 @@ vi.mock('../../src/webhooks/fanout.ts', async (importOriginal) => {
   };
 });
 
-const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const COMPANY = '0190b5a1-0000-7000-8000-000000000001';
 
 describe('fan-out batches of the worker', () => {

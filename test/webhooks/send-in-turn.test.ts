@@ -2,22 +2,12 @@
 // fails (rejects or throws) gives its turn to the next.
 import { describe, expect, it } from 'vitest';
 import { sendInTurn } from '../../src/webhooks/deliver.task.ts';
-
-function deferred() {
-  let resolve!: (v: string) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<string>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-const tick = () => new Promise((r) => setImmediate(r));
+import { deferred, tick } from '../harness/async.ts';
 
 describe('sendInTurn', () => {
   it('runs 16 at once per endpoint; the others start in order as turns free up; endpoints do not share turns', async () => {
     const started: number[] = [];
-    const sends = Array.from({ length: 20 }, () => deferred());
+    const sends = Array.from({ length: 20 }, () => deferred<string>());
     const results = sends.map((d, i) =>
       sendInTurn('we_a', () => {
         started.push(i);
@@ -39,7 +29,7 @@ describe('sendInTurn', () => {
   });
 
   it('a send that rejects or throws answers its caller and gives its turn to the next', async () => {
-    const held = Array.from({ length: 14 }, () => deferred());
+    const held = Array.from({ length: 14 }, () => deferred<string>());
     const waiting = held.map((d) => sendInTurn('we_c', () => d.promise));
     const failed = sendInTurn('we_c', async () => {
       throw new Error('refused');

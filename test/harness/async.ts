@@ -1,0 +1,17 @@
+// Small helpers for tests of code that batches or queues work on the event loop.
+
+/** One turn of the event loop: everything queued with setImmediate before this call has run. */
+export const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void };
+
+/** A promise with its resolve and reject in hand. */
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
