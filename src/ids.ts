@@ -17,7 +17,8 @@ const limbs = new Uint16Array(8);
  * `prefix_` + 22 base62 characters: 48 bits of milliseconds then 80 random bits, so ids sort by time. Within
  * one millisecond the random part counts up from the previous id (as monotonic ULIDs do), so ids made one
  * after another in a process also sort in that order: events recorded in one transaction share their
- * created_at and are listed in the order they happened.
+ * created_at and are listed in the order they happened (byte by byte: their columns are COLLATE "C", see
+ * prefixedIdColumn in src/db/schema/columns.ts).
  *
  * Plain numbers in 16-bit limbs rather than BigInt: the webhook worker makes two ids per delivery, and the
  * BigInt version was 1.5% of its thread in the webhooks bench (test/platform/ids.test.ts checks it against BigInt arithmetic).

@@ -1,7 +1,7 @@
 // Column helpers shared by every table. Timestamps are kept to the millisecond (app_now()), so a JavaScript
 // Date round-trips exactly and keyset cursors built from them are exact.
 import { sql } from 'drizzle-orm';
-import { integer, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customType, integer, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 export const createdAt = () => ts('created_at').notNull().default(sql`app_now()`);
@@ -10,3 +10,9 @@ export const updatedAt = () => ts('updated_at').notNull().default(sql`app_now()`
 export const companyId = () => uuid('company_id').notNull();
 /** Optimistic concurrency: the ETag of a record. */
 export const version = () => integer('version').notNull().default(1);
+/**
+ * A prefixed id (`evt_…`, `wd_…`; src/ids.ts) or a reference to one. Base62 over 0-9A-Za-z sorts by time only
+ * byte by byte, so the column compares with the C collation whatever the database's default (en_US.UTF-8 or
+ * ICU en-US put "…a" before "…Z"): ORDER BY, cursors and indexes follow the order of occurrence (migration 0015).
+ */
+export const prefixedIdColumn = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });

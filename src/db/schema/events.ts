@@ -1,13 +1,13 @@
 // The outbox of changes (events) and stored idempotent responses.
 import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { companyId, createdAt } from './columns.ts';
+import { companyId, createdAt, prefixedIdColumn } from './columns.ts';
 import { companies } from './platform.ts';
 
 export const events = pgTable(
   'events',
   {
     companyId: companyId().references(() => companies.id),
-    id: text('id').notNull(),
+    id: prefixedIdColumn('id').notNull(),
     type: text('type').notNull(),
     /** The scope a key needs to see this event (customers.read, deals.read). */
     scope: text('scope').notNull(),

@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt } from './columns.ts';
+import { companyId, createdAt, prefixedIdColumn, ts, updatedAt } from './columns.ts';
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
@@ -72,7 +72,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     companyId: companyId().references(() => companies.id),
-    id: text('id').notNull(),
+    id: prefixedIdColumn('id').notNull(),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     keyHash: bytea('key_hash').notNull(),
@@ -81,7 +81,7 @@ export const apiKeys = pgTable(
     expiresAt: ts('expires_at'),
     /** The moment the key stops working: now for a revocation, the end of the overlap for a renewal. */
     revokedAt: ts('revoked_at'),
-    renewedFromId: text('renewed_from_id'),
+    renewedFromId: prefixedIdColumn('renewed_from_id'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,14 +1,14 @@
 // Webhook endpoints, one delivery per (event, endpoint), every attempt of a delivery, and the recording
 // email channel (messages that a real sender will send once one is configured).
 import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
 import { companies } from './platform.ts';
 
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     companyId: companyId().references(() => companies.id),
-    id: text('id').notNull(),
+    id: prefixedIdColumn('id').notNull(),
     url: text('url').notNull(),
     description: text('description'),
     /** Event types, or ['*'] for every type the creator may read, including future ones. */
@@ -46,9 +46,9 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     companyId: companyId(),
-    id: text('id').notNull(),
-    endpointId: text('endpoint_id').notNull(),
-    eventId: text('event_id').notNull(),
+    id: prefixedIdColumn('id').notNull(),
+    endpointId: prefixedIdColumn('endpoint_id').notNull(),
+    eventId: prefixedIdColumn('event_id').notNull(),
     eventType: text('event_type').notNull(),
     status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
       .notNull()
@@ -72,10 +72,10 @@ export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
     companyId: companyId(),
-    id: text('id').notNull(),
-    deliveryId: text('delivery_id').notNull(),
-    endpointId: text('endpoint_id').notNull(),
-    eventId: text('event_id').notNull(),
+    id: prefixedIdColumn('id').notNull(),
+    deliveryId: prefixedIdColumn('delivery_id').notNull(),
+    endpointId: prefixedIdColumn('endpoint_id').notNull(),
+    eventId: prefixedIdColumn('event_id').notNull(),
     attemptNumber: integer('attempt_number').notNull(),
     trigger: text('trigger', { enum: ['scheduled', 'manual_resend', 'recovery'] }).notNull(),
     url: text('url').notNull(),
@@ -97,7 +97,7 @@ export const outboundEmails = pgTable(
   'outbound_emails',
   {
     companyId: companyId().references(() => companies.id),
-    id: text('id').notNull(),
+    id: prefixedIdColumn('id').notNull(),
     to: text('to').array().notNull(),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
