@@ -2193,6 +2193,10 @@ export type paths = {
      * Update a webhook endpoint
      * @description Changes the fields sent; fields left out keep their value. `url` and `events` follow the rules of
      *     *Create a webhook endpoint* (`url_not_allowed`, `insufficient_scope` for types this key may not read).
+     *     Sending `events` chooses them again with this key's visibility, as at creation: from then on the
+     *     endpoint receives what this key may read. Pointing the endpoint at another `url` without sending
+     *     `events` needs every read scope of the events it receives (`403 insufficient_scope`, naming the
+     *     missing scope): a key may not redirect data it cannot read itself.
      *
      *     `status` `disabled` stops all messages at once: deliveries that are still `pending` become `failed`,
      *     and events that happen while the endpoint is disabled are logged as `failed` deliveries without
@@ -6790,7 +6794,9 @@ export type components = {
        * @description Absolute `https` address, port 443, 80 or 8443, without user name or password. A host that is or
        *     resolves to a private, loopback, link-local or otherwise internal address, another port, or plain
        *     `http`, answers `422 validation_failed` with the field code `url_not_allowed`; a URL that is not
-       *     absolute answers with `invalid_format`. (An installation started with `WEBHOOK_ALLOW_PRIVATE_URLS=true`,
+       *     absolute, or has characters a URI (RFC 3986) does not allow, answers with `invalid_format`:
+       *     percent-encode them (`é` as `%C3%A9`) and write an international domain name in its `xn--` form. The
+       *     URL is stored and returned as sent. (An installation started with `WEBHOOK_ALLOW_PRIVATE_URLS=true`,
        *     for local development and tests only, also accepts `http` to loopback addresses on any port.)
        * @example https://erp.installatiebedrijfdekker.nl/webhooks/crm
        */
@@ -6982,7 +6988,8 @@ export type components = {
         | 'http_status'
         | null;
       /**
-       * @description The first 4 KiB of the answer's body as text; `null` when no answer was received.
+       * @description The first 4 KiB of the answer's body as UTF-8 text (bytes that are not UTF-8, and NUL characters, read
+       *     as U+FFFD); `null` when no answer was received.
        * @example
        */
       response_body: string | null;
@@ -7188,7 +7195,8 @@ export type components = {
         | 'http_status'
         | null;
       /**
-       * @description The first 4 KiB of the answer's body as text; `null` when no answer was received.
+       * @description The first 4 KiB of the answer's body as UTF-8 text (bytes that are not UTF-8, and NUL characters, read
+       *     as U+FFFD); `null` when no answer was received.
        * @example Service Unavailable
        */
       response_body: string | null;

@@ -471,6 +471,12 @@ const MESSAGES = {
     de: 'Dieser Schlüssel darf keine Ereignisse lesen; "*" erfordert {scopes}.',
     fr: 'Cette clé ne peut lire aucun événement ; "*" nécessite {scopes}.',
   },
+  'webhook.url_change_needs_scope': {
+    en: 'This endpoint receives events that need the scope {scope}: pointing it at another URL needs that scope too, or choose its `events` again in the same request.',
+    nl: 'Dit endpoint ontvangt events waarvoor de scope {scope} nodig is: voor het wijzigen van de URL is die scope ook nodig, of kies in hetzelfde verzoek opnieuw de `events`.',
+    de: 'Dieser Endpunkt empfängt Ereignisse, die den Scope {scope} erfordern: Um seine URL zu ändern, ist dieser Scope ebenfalls erforderlich, oder wählen Sie in derselben Anfrage die `events` neu.',
+    fr: 'Ce point de terminaison reçoit des événements qui nécessitent la portée {scope} : changer son URL nécessite aussi cette portée, ou choisissez à nouveau ses `events` dans la même requête.',
+  },
   'webhook.event_needs_scope': {
     en: 'Receiving {type} needs the scope {scopes}.',
     nl: 'Voor het ontvangen van {type} is de scope {scopes} nodig.',
@@ -508,6 +514,12 @@ const MESSAGES = {
     nl: 'Bevat spaties of stuurtekens.',
     de: 'Enthält Leerzeichen oder Steuerzeichen.',
     fr: 'Contient des espaces ou des caractères de contrôle.',
+  },
+  'url.not_uri': {
+    en: 'Contains characters a URI (RFC 3986) does not allow: percent-encode them (é as %C3%A9) and write an international domain name in its xn-- form.',
+    nl: 'Bevat tekens die een URI (RFC 3986) niet toestaat: codeer ze met procenttekens (é als %C3%A9) en schrijf een internationale domeinnaam in de xn---vorm.',
+    de: 'Enthält Zeichen, die ein URI (RFC 3986) nicht erlaubt: kodieren Sie sie mit Prozentzeichen (é als %C3%A9) und schreiben Sie einen internationalen Domainnamen in der xn---Form.',
+    fr: 'Contient des caractères qu’un URI (RFC 3986) n’autorise pas : encodez-les en pourcentage (é en %C3%A9) et écrivez un nom de domaine international sous sa forme xn--.',
   },
   'url.not_absolute': {
     en: 'Not an absolute URL.',

@@ -14,6 +14,7 @@ import { Coalescer } from '../jobs/coalescer.ts';
 import { serializeEvent } from '../resources/events/serialize.ts';
 import type { DeliverPayload, Trigger } from './delivery-jobs.ts';
 import { DELIVER_TASK, deliveryJobKey } from './delivery-jobs.ts';
+import { ENDPOINT_FRESH_MS, type EndpointNow, endpointNow } from './endpoint-now.ts';
 import { tenantStatement } from './pipeline.ts';
 import { type Recording, recordSuccess } from './record-success.ts';
 import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
@@ -128,12 +129,13 @@ export async function deliverBatch(
   opts: DeliverOptions,
 ): Promise<DeliverOutcome[]> {
   const { companyId, deliveryIds, trigger } = payload;
+  const readAt = performance.now();
   const byId = await readDeliveries(db, companyId, deliveryIds);
   // An id listed twice is sent once (and answered twice). Every attempt runs to its end before a failure
   // fails the job: a retry of the job must not overlap with sends of this one still in flight.
   const unique = [...new Set(deliveryIds)];
   const settled = await Promise.allSettled(
-    unique.map((id) => attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), opts)),
+    unique.map((id) => attempt(db, { companyId, deliveryId: id, trigger }, byId.get(id), readAt, opts)),
   );
   const outcomes = new Map<string, DeliverOutcome>();
   for (const [i, result] of settled.entries()) {
@@ -147,6 +149,7 @@ async function attempt(
   db: Db,
   { companyId, deliveryId, trigger }: DeliverPayload,
   row: ReadRow | undefined,
+  readAt: number,
   opts: DeliverOptions,
 ): Promise<DeliverOutcome> {
   const now = opts.now ?? (() => new Date());
@@ -156,17 +159,22 @@ async function attempt(
   if (trigger !== 'manual_resend' && row.status !== 'pending') return 'skipped';
   if (row.endpoint_status === 'disabled') return skipDisabled(db, companyId, deliveryId);
 
-  const endpoint = sendingEndpoint(row);
+  // Widened on purpose: the send below may find the endpoint deleted or disabled meanwhile.
+  let endpoint = sendingEndpoint(row) as EndpointNow;
   const body = eventBody(companyId, row);
-  const result = await sendInTurn(row.endpoint_id, async () =>
-    opts.stop?.aborted
-      ? null
-      : sendSigned(
-          endpoint,
-          { id: row.event_id, body },
-          { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
-        ),
-  );
+  const result = await sendInTurn(row.endpoint_id, async () => {
+    if (opts.stop?.aborted) return null;
+    // Read too long ago (it waited for its turn): sent as the endpoint is now (see endpoint-now.ts).
+    if (performance.now() - readAt >= ENDPOINT_FRESH_MS) endpoint = await endpointNow(db, companyId, row.endpoint_id);
+    if (endpoint === null || endpoint === 'disabled') return null;
+    return sendSigned(
+      endpoint,
+      { id: row.event_id, body },
+      { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
+    );
+  });
+  if (endpoint === null) return 'gone';
+  if (endpoint === 'disabled') return skipDisabled(db, companyId, deliveryId);
   if (result === null) return 'not_sent';
   const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
   if (result.error === null) return recordSuccess(db, recording);

@@ -17,6 +17,7 @@
 import type { LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { type Dispatcher, Pool } from 'undici';
+import { DELIVERY_TIMEOUT_MS } from './schedule.ts';
 
 export type PostTarget = { url: URL; address: string; family: 4 | 6 };
 
@@ -38,7 +39,10 @@ export type PostResult = {
   durationMs: number;
   /** null on a 2xx answer. */
   error: DeliveryError | null;
-  /** The first maxResponseBytes of the body as UTF-8 text (an incomplete last character is dropped). */
+  /**
+   * The first maxResponseBytes of the body as UTF-8 text (an incomplete last character is dropped; bytes that are
+   * not UTF-8, and NUL, which PostgreSQL text cannot hold, become U+FFFD).
+   */
   responseBody: string | null;
 };
 
@@ -79,7 +83,7 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   };
 }
 
-function poolFor(target: PostTarget, timeoutMs: number): Pool {
+function poolFor(target: PostTarget): Pool {
   const { url } = target;
   const key = `${url.protocol}|${target.address}|${url.port}|${url.hostname}`;
   const found = pools.get(key);
@@ -98,7 +102,10 @@ function poolFor(target: PostTarget, timeoutMs: number): Pool {
     pipelining: 1,
     keepAliveTimeout: IDLE_SOCKET_MS,
     keepAliveMaxTimeout: IDLE_SOCKET_MS,
-    connect: { lookup: pinnedLookup(target.address, target.family), timeout: timeoutMs },
+    // The longest any attempt may take, not this request's limit: the pool outlives the request, and a request
+    // whose limit was shortened (by a slow DNS answer) must not shorten every later one to the target. Each
+    // exchange's own timer answers sooner; this only ends a connection attempt nobody waits for any more.
+    connect: { lookup: pinnedLookup(target.address, target.family), timeout: DELIVERY_TIMEOUT_MS },
   });
   pools.set(key, pool);
   if (pools.size > MAX_POOLS) {
@@ -123,7 +130,7 @@ export function postJson(
     const exchange = new Exchange(opts, resolve);
     try {
       const { url } = target;
-      poolFor(target, opts.timeoutMs).dispatch(
+      poolFor(target).dispatch(
         {
           method: 'POST',
           path: `${url.pathname}${url.search}`,
@@ -216,6 +223,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.answered = true;
     clearTimeout(this.timer);
     const durationMs = Math.round(performance.now() - this.started);
-    this.resolve({ statusCode: this.statusCode, durationMs, error, responseBody: this.responseBody });
+    this.resolve({ statusCode: this.statusCode, durationMs, error, responseBody: recordable(this.responseBody) });
   }
+}
+
+/**
+ * The excerpt as PostgreSQL text can store it: a NUL in a receiver's answer made the attempt's INSERT fail, so
+ * the attempt went unrecorded and the message was sent again on the queue's own backoff, not the schedule.
+ */
+function recordable(text: string | null): string | null {
+  return text?.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
 }

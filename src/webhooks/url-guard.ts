@@ -121,13 +121,19 @@ function needsLoopback(url: URL): boolean {
   return url.protocol !== 'https:' || !ALLOWED_PORTS.has(effectivePort(url));
 }
 
-/** Pure checks: length, absolute http(s), port, no userinfo, no fragment. No DNS. */
+/** RFC 3986: unreserved, reserved and percent-encoded octets; nothing else. */
+const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+
+/** Pure checks: length, absolute http(s), URI characters, port, no userinfo, no fragment. No DNS. */
 export function checkUrlSyntax(input: string, policy: UrlPolicy): UrlSyntaxResult {
   if (input.length > MAX_URL_LENGTH) return refuse('invalid_format', message('url.too_long', { max: MAX_URL_LENGTH }));
   // The URL parser silently drops tabs/newlines and turns "\" into "/"; refuse such input instead of storing
   // one string and calling another.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
   if (/[\u0000-\u0020\u007f\\]/.test(input)) return refuse('invalid_format', message('url.spaces_or_controls'));
+  // Stored and returned as sent, and the contract calls it `format: uri`: only RFC 3986's characters, and `%` only
+  // as an escape. (The URL parser would accept "é", "|", "{" or "%zz" and send something else than was stored.)
+  if (!URI_CHARACTERS.test(input)) return refuse('invalid_format', message('url.not_uri'));
   if (!URL.canParse(input)) return refuse('invalid_format', message('url.not_absolute'));
   const url = new URL(input);
   const httpAllowed = policy.allowPrivate && url.protocol === 'http:';

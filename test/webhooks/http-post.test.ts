@@ -39,6 +39,21 @@ async function receiver(handler: RequestListener) {
 
 const target = (url: string) => ({ url: new URL(url), address: '127.0.0.1', family: 4 as const });
 
+/** A TLS URL whose server accepts the TCP connection and says nothing: a request never gets onto a connection. */
+async function withSilentServer(run: (url: string) => Promise<void>) {
+  const sockets: Socket[] = [];
+  const silent = createNetServer((socket) => sockets.push(socket));
+  silent.listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  const { port } = silent.address() as AddressInfo;
+  try {
+    await run(`https://receiver.test:${port}/`);
+  } finally {
+    silent.close();
+    for (const socket of sockets.splice(0)) socket.destroy();
+  }
+}
+
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
@@ -128,25 +143,26 @@ describe('postJson', () => {
   });
 
   it('the limit holds while still connecting: a TLS handshake that never ends times out at each request’s own limit', async () => {
-    // Accepts the TCP connection and says nothing: the request never gets onto a connection.
-    const sockets: Socket[] = [];
-    const silent = createNetServer((socket) => sockets.push(socket));
-    silent.listen(0, '127.0.0.1');
-    await once(silent, 'listening');
-    const { port } = silent.address() as AddressInfo;
-    try {
-      const url = `https://receiver.test:${port}/`;
-      // The first request makes the pool (its connect timeout is that request's 1 500 ms); the second has 300.
+    await withSilentServer(async (url) => {
+      // The first request makes the pool; the second, with 300 ms, ends at its own limit while still connecting.
       const long = postJson(target(url), '{}', {}, { ...opts, timeoutMs: 1_500 });
       const short = await postJson(target(url), '{}', {}, { ...opts, timeoutMs: 300 });
       expect(short).toMatchObject({ statusCode: null, error: 'timeout', responseBody: null });
       expect(short.durationMs).toBeGreaterThanOrEqual(280);
       expect(short.durationMs).toBeLessThan(1_000);
       expect(await long).toMatchObject({ statusCode: null, error: 'timeout' });
-    } finally {
-      silent.close();
-      for (const socket of sockets.splice(0)) socket.destroy();
-    }
+    });
+  });
+
+  it('a short limit of the request that made the pool does not shorten later requests to that target', async () => {
+    await withSilentServer(async (url) => {
+      // A request whose limit a slow DNS answer cut short makes the pool…
+      expect(await postJson(target(url), '{}', {}, { ...opts, timeoutMs: 100 })).toMatchObject({ error: 'timeout' });
+      // …and the next one still gets its whole limit (it used to inherit the 100 ms connect timeout).
+      const next = await postJson(target(url), '{}', {}, { ...opts, timeoutMs: 1_200 });
+      expect(next).toMatchObject({ statusCode: null, error: 'timeout' });
+      expect(next.durationMs).toBeGreaterThanOrEqual(1_150);
+    });
   });
 
   it('a body that trickles in counts against the same timeout', async () => {
@@ -196,6 +212,15 @@ describe('postJson', () => {
     });
     const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
     expect(result.responseBody).toBe(`a${'€'.repeat(1365)}`);
+  });
+
+  it('a NUL in the answer is kept as U+FFFD: PostgreSQL text cannot hold it, and the attempt must be recorded', async () => {
+    const { port } = await receiver((_req, res) => {
+      res.writeHead(500);
+      res.end('ok\u0000tail\u0000');
+    });
+    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    expect(result).toMatchObject({ statusCode: 500, error: 'http_status', responseBody: 'ok\uFFFDtail\uFFFD' });
   });
 
   it('a closed port is connection_refused', async () => {

@@ -23,7 +23,7 @@ import { newSecret } from '../../webhooks/sign.ts';
 import type { UrlPolicy } from '../../webhooks/url-guard.ts';
 import { sendPing } from './ping.ts';
 import * as q from './queries.ts';
-import { checkEndpointUrl, checkSelection, readScopesOf } from './rules.ts';
+import { checkEndpointUrl, checkRedirect, checkSelection, readScopesOf } from './rules.ts';
 import { type EndpointRow, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
 
 export const webhookEndpointOperations = [
@@ -145,6 +145,8 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       if (!current) throw notFound();
       if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
       const changes = changesOf(current, body, scopes);
+      // Events chosen again take this key's scopes (changesOf); otherwise the endpoint keeps its own.
+      if (changes.url !== undefined && changes.scopes === undefined) checkRedirect(current.scopes, scopes);
       if (Object.keys(changes).length === 0) return current;
       const updated = await q.updateEndpoint(tx, companyId, endpoint, changes);
       if (!updated) throw notFound();

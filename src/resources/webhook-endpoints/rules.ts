@@ -2,7 +2,7 @@
 // through the key's read scopes (Authentication point 10, Delivery point 11).
 import { type EventType, SCOPE_OF_PARENT } from '../../events/record.ts';
 import { message } from '../../http/messages.ts';
-import type { ApiProblem } from '../../http/problems.ts';
+import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { checkUrl, checkUrlSyntax, type UrlPolicy } from '../../webhooks/url-guard.ts';
 import type { EventSelection } from './serialize.ts';
@@ -44,6 +44,20 @@ export function checkSelection(events: readonly EventSelection[], keyScopes: Rea
       throw invalidField(pointer, 'insufficient_scope', message('webhook.event_needs_scope', { type, scopes: needed }));
     }
   });
+}
+
+/**
+ * Pointing an endpoint at another URL hands its messages to whoever runs that URL, so the key doing it must
+ * read everything the endpoint receives (its stored scopes). A key that may read less can choose the events
+ * again in the same request: they then follow its own visibility, as at creation.
+ */
+export function checkRedirect(endpointScopes: readonly string[], keyScopes: ReadonlySet<string>): void {
+  const missing = endpointScopes.find((scope) => !keyScopes.has(scope));
+  if (missing !== undefined) {
+    throw new ApiProblem('insufficient_scope', message('webhook.url_change_needs_scope', { scope: missing }), {
+      required_scope: missing,
+    });
+  }
 }
 
 /**

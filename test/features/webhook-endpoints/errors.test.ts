@@ -81,6 +81,35 @@ describe('createWebhookEndpoint: the SSRF guard', () => {
   });
 });
 
+describe('createWebhookEndpoint: URI characters', () => {
+  // The contract says `format: uri` and returns the URL as sent: what RFC 3986 does not allow is refused, not
+  // stored (the URL parser would have accepted each of these and sent something else than was stored).
+  for (const url of [
+    'https://1.1.1.1/café',
+    'https://1.1.1.1/a|b',
+    'https://1.1.1.1/?q={x}',
+    'https://1.1.1.1/%zz',
+    'https://1.1.1.1/a<b>',
+    'https://1.1.1.1/a^b',
+    'https://1.1.1.1/"quoted"',
+    'https://bücher.example/hooks',
+  ]) {
+    it(`refuses ${url} with 422 invalid_format on /url`, async () => {
+      const res = await api.call('createWebhookEndpoint', { key, body: { url, events: ['*'] } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.length).toBeGreaterThan(0);
+      for (const error of res.body.errors) expect(error).toMatchObject({ pointer: '/url', code: 'invalid_format' });
+      expect(await endpointCount()).toBe(0);
+    });
+  }
+
+  it('accepts the same URLs percent-encoded, and returns them as sent', async () => {
+    for (const url of ['https://1.1.1.1/caf%C3%A9', 'https://1.1.1.1/a%7Cb?q=%7Bx%7D&r=a.b_c~d!$*']) {
+      expect((await createOne({ url, events: ['*'] })).url).toBe(url);
+    }
+  });
+});
+
 describe('createWebhookEndpoint: the event selection', () => {
   it('a key with only customers.read cannot choose deal.won (422 insufficient_scope on the item)', async () => {
     const narrow = await api.key(companyId, { scopes: ['webhooks.manage', 'customers.read'] });
@@ -261,6 +290,36 @@ describe('updateWebhookEndpoint', () => {
     }
     const now = await api.call('getWebhookEndpoint', { key, params: { endpoint: id } });
     expect(now.body.data.url).toBe(URL_OK);
+  });
+
+  it('a key that cannot read all the endpoint receives may not point it elsewhere (403), unless it chooses the events again', async () => {
+    const { id } = await createOne({ url: URL_OK, events: ['deal.won', 'customer.created'] });
+    const narrow = await api.key(companyId, { scopes: ['webhooks.manage', 'customers.read'] });
+    const redirect = await api.call('updateWebhookEndpoint', {
+      key: narrow.key,
+      params: { endpoint: id },
+      body: { url: 'https://8.8.8.8/mine' },
+    });
+    expect(redirect.status).toBe(403);
+    expect(redirect.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'deals.read' });
+    expect((await api.call('getWebhookEndpoint', { key, params: { endpoint: id } })).body.data.url).toBe(URL_OK);
+    // Other changes by that key are fine: they send nothing anywhere new.
+    const described = await api.call('updateWebhookEndpoint', {
+      key: narrow.key,
+      params: { endpoint: id },
+      body: { description: 'ERP' },
+    });
+    expect(described.status).toBe(200);
+    // Choosing the events again with its own visibility, it may: the endpoint then receives only those.
+    const chosen = await api.call('updateWebhookEndpoint', {
+      key: narrow.key,
+      params: { endpoint: id },
+      body: { url: 'https://8.8.8.8/mine', events: ['customer.created'] },
+    });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body.data).toMatchObject({ url: 'https://8.8.8.8/mine', events: ['customer.created'] });
+    const [row] = await api.sql`select scopes from webhook_endpoints where company_id = ${companyId} and id = ${id}`;
+    expect(row.scopes).toEqual(['customers.read']);
   });
 
   it('new events follow the rules of creation', async () => {
