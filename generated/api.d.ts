@@ -7032,9 +7032,9 @@ export type components = {
        */
       object: 'webhook_recovery';
       endpoint_id: components['schemas']['WebhookEndpointId'];
-      /** @description Start of the window that was applied. */
+      /** @description Start of the window that was applied (times are stored to the millisecond, so a finer `since` is rounded up to the next one). */
       since: components['schemas']['Timestamp'];
-      /** @description End of the window that was applied (the time of the request when none was given). */
+      /** @description End of the window that was applied (the time of the request when none was given; a finer `until` is rounded up to the next millisecond). */
       until: components['schemas']['Timestamp'];
       /**
        * Format: int32

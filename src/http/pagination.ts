@@ -40,20 +40,36 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The largest value of each integer column type a cursor may carry. */
 const INTEGER_LIMITS: Record<string, number> = { PgInteger: 2147483647, PgBigInt53: Number.MAX_SAFE_INTEGER };
 
+/**
+ * The years a cursor time may fall in (UTC): those PostgreSQL's timestamptz and `toISOString` agree on. A
+ * JavaScript date of year 0 or before, or after 9999, is written as `0000-…`, `-000001-…` or `+010000-…`,
+ * which PostgreSQL refuses.
+ */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
+
 /** A cursor value as its column takes it; a value the column cannot hold makes the cursor damaged (422, not 500). */
-function columnValue(value: string | number, column: AnyColumn): unknown {
+function columnValue(value: unknown, column: AnyColumn): unknown {
+  const damaged = () => cursorProblem(message('cursor.invalid'));
   if (column.columnType === 'PgTimestamp') {
-    const date = new Date(String(value));
-    if (Number.isNaN(date.getTime())) throw cursorProblem(message('cursor.invalid'));
+    // Cursors carry times as the ISO strings pageOf wrote; a number would be read as a year or as nothing.
+    if (typeof value !== 'string') throw damaged();
+    const date = new Date(value);
+    const year = date.getUTCFullYear();
+    if (Number.isNaN(date.getTime()) || year < FIRST_YEAR || year > LAST_YEAR) throw damaged();
     return date;
   }
-  if (column.columnType === 'PgUUID' && !UUID.test(String(value))) throw cursorProblem(message('cursor.invalid'));
   const limit = INTEGER_LIMITS[column.columnType];
   if (limit !== undefined) {
+    // Integer ids travel as strings, positions as numbers: either, as long as it is a whole number in range.
+    if (typeof value !== 'string' && typeof value !== 'number') throw damaged();
     const n = Number(value);
-    if (!/^-?\d{1,16}$/.test(String(value)) || Math.abs(n) > limit) throw cursorProblem(message('cursor.invalid'));
+    if (!/^-?\d{1,16}$/.test(String(value)) || Math.abs(n) > limit) throw damaged();
     return n;
   }
+  // Every other column (uuid, text ids) takes a string; PostgreSQL text cannot hold U+0000.
+  if (typeof value !== 'string' || value.includes('\u0000')) throw damaged();
+  if (column.columnType === 'PgUUID' && !UUID.test(value)) throw damaged();
   return value;
 }
 

@@ -3,6 +3,8 @@
 // problem, leaves with X-Request-Id and the RateLimit headers.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { OperationId } from '../../generated/operations.ts';
+import { routes } from '../../generated/routes.ts';
 import { admitKey, identifyKey, requireFeature, requireScope } from '../auth/authenticate.ts';
 import { clientAddress } from '../auth/ip.ts';
 import type { Deps } from '../deps.ts';
@@ -140,6 +142,28 @@ function unstorablePointer(value: unknown, at = ''): { pointer: string; why: Uns
 const rateLimited = (retryAfter: number, detail: Message) =>
   new ApiProblem('rate_limited', detail, {}, { 'Retry-After': String(Math.max(1, retryAfter)) });
 
+/** Text without a JSON value: nothing, or only the whitespace JSON allows between values. */
+const JSON_WHITESPACE = /^[ \t\n\r]*$/;
+
+/** Whether the contract lets the operation's body be left out (its requestBody is not `required`). */
+function bodyIsOptional(id: OperationId): boolean {
+  const { request } = routes[id];
+  return !('body' in request) || request.body.required !== true;
+}
+
+/**
+ * Many clients send `Content-Type: application/json` on every POST, with or without a body. Where the body
+ * may be left out, an empty one is no body: the request continues as if sent without one (no Content-Type,
+ * nothing to read), so the route hands the handler `{}` and an Idempotency-Key hashes it as a bodyless request.
+ */
+function asSentWithoutBody(c: Context<AppEnv>): void {
+  const headers = new Headers(c.req.raw.headers);
+  headers.delete('content-type');
+  headers.delete('content-length');
+  c.req.raw = new Request(c.req.url, { method: c.req.method, headers });
+  c.req.bodyCache = {};
+}
+
 /** Media type, size and JSON syntax, before validation sees the body. */
 async function checkBody(c: Context<AppEnv>): Promise<void> {
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -156,6 +180,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   }
   const text = await c.req.text();
   if (Buffer.byteLength(text) > max) throw new ApiProblem('payload_too_large', message('body.too_large', { max }));
+  if (JSON_WHITESPACE.test(text) && bodyIsOptional(c.get('operationId'))) return asSentWithoutBody(c);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,15 +1,23 @@
-// `filter[updated_since]`, `filter[created_since]`: "at or after" an RFC 3339 date-time.
+// `filter[updated_since]`, `filter[created_since]`: "at or after" an RFC 3339 date-time; the same rounding
+// serves other windows given as date-times (a webhook recovery's `since` and `until`).
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 
 /**
- * `column >= since`. Stored times have millisecond precision, so "at or after" a finer instant means at or
- * after the next whole millisecond. Compared through to_timestamp on epoch seconds: a valid RFC 3339 time
- * PostgreSQL cannot parse as text (year 0000) or a JavaScript ISO string (years past 9999) cannot write
- * still compares correctly instead of failing.
+ * The first whole millisecond at or after an RFC 3339 date-time (epoch milliseconds). Stored times have
+ * millisecond precision, so "at or after" (or "before") a finer instant means at or after (or before) the
+ * next whole millisecond.
+ */
+export function nextWholeMillisecond(time: string): number {
+  const ms = Date.parse(time);
+  const finer = /\.\d{3}(\d+)/.exec(time)?.[1] ?? '';
+  return /[1-9]/.test(finer) ? ms + 1 : ms;
+}
+
+/**
+ * `column >= since`, to the next whole millisecond. Compared through to_timestamp on epoch seconds: a valid
+ * RFC 3339 time PostgreSQL cannot parse as text (year 0000) or a JavaScript ISO string (years past 9999)
+ * cannot write still compares correctly instead of failing.
  */
 export function atOrAfter(column: AnyColumn, since: string): SQL {
-  let ms = Date.parse(since);
-  const finer = /\.\d{3}(\d+)/.exec(since)?.[1] ?? '';
-  if (/[1-9]/.test(finer)) ms += 1;
-  return sql`${column} >= to_timestamp(${ms / 1000}::double precision)`;
+  return sql`${column} >= to_timestamp(${nextWholeMillisecond(since) / 1000}::double precision)`;
 }

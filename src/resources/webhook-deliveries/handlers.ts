@@ -18,6 +18,7 @@ import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { iso } from '../../http/serialize.ts';
+import { nextWholeMillisecond } from '../../http/time-filter.ts';
 import { invalidField } from '../../http/validation.ts';
 import * as q from './queries.ts';
 import { serializeAttempt, serializeDelivery, serializeQueuedDelivery } from './serialize.ts';
@@ -38,10 +39,20 @@ const endpointDisabled = () => new ApiProblem('conflict', message('webhook.endpo
 
 const RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 3600 * 1000;
 
+/** The last millisecond PostgreSQL and `toISOString` both write (year 9999); no delivery is created later. */
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * A bound of the window, taken to the next whole millisecond (the precision of stored times): created at or
+ * after `…00.000500Z` is created at or after `…00.001Z`, and created before `…00.000500Z` includes `…00.000Z`.
+ * A bound past year 9999 (`9999-12-31T23:59:59-01:00`) is the last instant, which selects the same deliveries.
+ */
+const bound = (time: string) => new Date(Math.min(nextWholeMillisecond(time), LAST_INSTANT));
+
 /** The recovery window: `since` at most 30 days ago (older deliveries are gone) and before `until`. */
 function recoveryWindow(body: { since: string; until?: string | null }, now: Date) {
-  const since = new Date(body.since);
-  const until = body.until ? new Date(body.until) : now;
+  const since = bound(body.since);
+  const until = body.until ? bound(body.until) : now;
   if (since.getTime() < now.getTime() - RETENTION_MS) {
     throw invalidField('/since', 'too_small', message('webhook.since_too_old', { days: EVENT_RETENTION_DAYS }));
   }
@@ -115,9 +126,10 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
     const { endpoint } = c.req.valid('param');
     const body = c.req.valid('json');
     const { companyId } = c.get('auth');
-    const now = new Date();
-    const { since, until } = recoveryWindow(body, now);
+    // The window is checked inside the idempotent work: a repeat with the same key replays the first answer,
+    // even once its `since` has moved past 30 days ago.
     const recovered = await runCreation(c, async (tx) => {
+      const { since, until } = recoveryWindow(body, new Date());
       const status = await q.endpointStatus(tx, companyId, endpoint, true);
       if (!status) throw endpointNotFound();
       if (status !== 'active') throw endpointDisabled();
