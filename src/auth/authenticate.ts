@@ -8,19 +8,23 @@ import type { KeyRecord, KeyStore } from './key-store.ts';
 
 export type AuthContext = { key: KeyRecord; companyId: string; scopes: ReadonlySet<string>; clientIp: string };
 
-/** 401s: no key, a malformed or unknown key, a revoked or expired key. */
-export async function identifyKey(authorization: string | undefined, store: KeyStore, now = new Date()) {
+/** 401s: no key, a malformed or unknown key. The key found tells the company (and so its language). */
+export async function identifyKey(authorization: string | undefined, store: KeyStore): Promise<KeyRecord> {
   const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
   if (!match) throw new ApiProblem('unauthenticated', message('auth.bearer_missing'));
   // The checksum refuses a mistyped key before any database lookup.
   if (!isWellFormedKey(match[1])) throw new ApiProblem('invalid_api_key', message('auth.key_invalid'));
   const key = await store.find(hashKey(match[1]));
   if (!key) throw new ApiProblem('invalid_api_key', message('auth.key_invalid'));
+  return key;
+}
+
+/** 401s of a key that exists: revoked (past its renewal overlap) or expired. */
+export function checkKeyValid(key: KeyRecord, now = new Date()): void {
   if (key.revokedAt && key.revokedAt <= now) throw new ApiProblem('api_key_revoked', message('auth.key_revoked'));
   if (key.expiresAt && key.expiresAt <= now) {
     throw new ApiProblem('api_key_expired', message('auth.key_expired', { time: key.expiresAt.toISOString() }));
   }
-  return key;
 }
 
 /** 403s that do not depend on the operation: address, suspension, subscription. */

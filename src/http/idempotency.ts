@@ -4,7 +4,7 @@
 // request is refused (422 idempotency_key_reused). Business errors (ApiProblem) are stored and replayed
 // too, in the replaying request's language; unexpected failures are not, so the request can be retried.
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
@@ -12,6 +12,9 @@ import type { AppEnv } from './app-env.ts';
 import { LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
 import { ApiProblem, problemBody, type StoredAnswer } from './problems.ts';
+
+/** How long a key and its stored response are kept (the contract's Idempotency section). */
+export const IDEMPOTENCY_HOURS = 24;
 
 export type Outcome<B, S extends 200 | 201 | 202> = { status: S; body: B; headers?: Record<string, string> };
 type Stored = { status: number; body: unknown; headers: Record<string, string> };
@@ -43,6 +46,16 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     if (!locked) {
       throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
     }
+    // Kept 24 hours: a key older than that is free again, whether or not the hourly purge has run yet.
+    await tx
+      .delete(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.companyId, companyId),
+          eq(idempotencyKeys.key, key),
+          lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`),
+        ),
+      );
     const [previous] = await tx
       .select()
       .from(idempotencyKeys)

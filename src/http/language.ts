@@ -11,7 +11,8 @@ export function languageFromHeader(header: string | undefined): Language | undef
     .split(',')
     .map((part, index) => {
       const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      // Parameter names are case-insensitive (RFC 9110): `Q=0.2` is a weight too.
+      const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
       return { primary: tag.trim().toLowerCase().split('-')[0], q: q ? Number(q.slice(2)) : 1, index };
     })
     .filter((entry) => entry.q > 0 && !Number.isNaN(entry.q))

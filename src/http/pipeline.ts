@@ -5,7 +5,14 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { OperationId } from '../../generated/operations.ts';
 import { routes } from '../../generated/routes.ts';
-import { admitKey, identifyKey, requireFeature, requireScope } from '../auth/authenticate.ts';
+import {
+  type AuthContext,
+  admitKey,
+  checkKeyValid,
+  identifyKey,
+  requireFeature,
+  requireScope,
+} from '../auth/authenticate.ts';
 import { clientAddress } from '../auth/ip.ts';
 import type { Deps } from '../deps.ts';
 import { prefixedId } from '../ids.ts';
@@ -82,21 +89,25 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
   c.set('operation', operation);
   if (operation.authenticated) {
     const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
-    let key: Awaited<ReturnType<typeof identifyKey>>;
+    let auth: AuthContext;
     try {
-      key = await identifyKey(c.req.header('authorization'), deps.keys);
+      const key = await identifyKey(c.req.header('authorization'), deps.keys);
+      // From here on the company is known: its language answers even a revoked key.
+      c.set('language', chooseLanguage(c.req.header('accept-language'), key.company.language));
+      checkKeyValid(key);
+      auth = admitKey(key, clientIp);
     } catch (error) {
-      // Failed authentications are limited per client address, so keys cannot be guessed quickly.
+      // Requests a key may not make — no valid key, or one used from outside its allowed addresses or for a
+      // suspended company — are limited per client address, so keys cannot be guessed quickly, and are not
+      // counted against the key: someone holding a leaked key elsewhere cannot use up its owner's limit.
       const decision = await deps.authFailureLimits.consume(clientIp);
       Object.assign(headers, decision.headers);
       if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));
       throw error;
     }
-    const decision = await deps.keyLimits.consume(key.id);
+    const decision = await deps.keyLimits.consume(auth.key.id);
     Object.assign(headers, decision.headers);
-    c.set('language', chooseLanguage(c.req.header('accept-language'), key.company.language));
     if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.key_rate_limited'));
-    const auth = admitKey(key, clientIp);
     requireScope(auth, operation.scope);
     requireFeature(auth, operation.features);
     c.set('auth', auth);
@@ -151,6 +162,12 @@ function bodyIsOptional(id: OperationId): boolean {
   return !('body' in request) || request.body.required !== true;
 }
 
+/** Whether the operation takes a file upload (multipart/form-data) instead of JSON. */
+function takesUpload(id: OperationId): boolean {
+  const { request } = routes[id];
+  return 'body' in request && 'multipart/form-data' in request.body.content;
+}
+
 /**
  * Many clients send `Content-Type: application/json` on every POST, with or without a body. Where the body
  * may be left out, an empty one is no body: the request continues as if sent without one (no Content-Type,
@@ -167,15 +184,18 @@ function asSentWithoutBody(c: Context<AppEnv>): void {
 /** Media type, size and JSON syntax, before validation sees the body. */
 async function checkBody(c: Context<AppEnv>): Promise<void> {
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  const upload = type === 'multipart/form-data';
+  // Only where the contract takes a file: elsewhere a form is refused like any other media type (it used to reach
+  // the route's own media-type gate, whose exception was no problem of ours: 500).
+  const upload = type === 'multipart/form-data' && takesUpload(c.get('operationId'));
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
   if (declared > max) throw new ApiProblem('payload_too_large', message('body.too_large', { max }));
   if (upload) return;
   if (type !== 'application/json') {
     const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;
-    // Actions whose body is optional may be sent without one.
-    if (!hasBody && type === '') return;
+    // Actions whose body is optional may be sent without one; where the contract requires a body, none at all is
+    // refused like any body that is not JSON (it used to reach the route as `{}`: a PATCH of nothing, 200).
+    if (!hasBody && type === '' && bodyIsOptional(c.get('operationId'))) return;
     throw new ApiProblem('unsupported_media_type', message('body.send_json'));
   }
   const text = await c.req.text();

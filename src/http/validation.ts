@@ -72,6 +72,15 @@ function codeOf(issue: z.core.$ZodIssue, input: unknown): FieldCode {
 const pointerOf = (path: PropertyKey[]) =>
   `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
+/**
+ * A parameter as the contract names it: headers arrive lower-cased, the contract writes `Idempotency-Key`,
+ * `If-Match`.
+ */
+const parameterName = (name: string, target: Target) =>
+  target === 'header'
+    ? name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+    : name;
+
 export function fieldErrors(error: z.ZodError, target: Target, input: unknown): FieldError[] {
   const inBody = target === 'json' || target === 'form';
   const out: FieldError[] = [];
@@ -81,7 +90,7 @@ export function fieldErrors(error: z.ZodError, target: Target, input: unknown): 
         const code = inBody ? 'unknown_field' : 'unknown_parameter';
         out.push({
           pointer: inBody ? pointerOf([...issue.path, key]) : null,
-          parameter: inBody ? null : key,
+          parameter: inBody ? null : parameterName(key, target),
           code,
           detail: detailOf(code, issue),
         });
@@ -91,7 +100,7 @@ export function fieldErrors(error: z.ZodError, target: Target, input: unknown): 
     const code = codeOf(issue, input);
     out.push({
       pointer: inBody ? pointerOf(issue.path) : null,
-      parameter: inBody ? null : String(issue.path[0] ?? ''),
+      parameter: inBody ? null : parameterName(String(issue.path[0] ?? ''), target),
       code,
       detail: detailOf(code, issue),
     });

@@ -50,6 +50,11 @@ export async function renewKey(db: Db, id: string, overlap: Overlap) {
     const [old] = await tx.select().from(apiKeys).where(eq(apiKeys.id, id)).for('update');
     if (!old) throw new Error(`no key ${id}`);
     if (old.revokedAt && old.revokedAt <= new Date()) throw new Error(`key ${id} is revoked`);
+    // Renewed already and still in its overlap: renewing it again would move its end (up to 7 days, again and
+    // again) and keep an old key alive for ever. Its successor is the key to renew.
+    if (old.revokedAt) {
+      throw new Error(`key ${id} was renewed already and ends at ${old.revokedAt.toISOString()}; renew its successor`);
+    }
     const key = generateKey();
     const lifetime = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
     const [row] = await tx

@@ -71,7 +71,7 @@ function expectProblem(
 }
 
 function expect401Headers(headers: Headers) {
-  // 401s report the per-address window of failed authentications.
+  // 401s (and the 403s of a key's address or account) report the per-address window of failed authentications.
   expect(headers.get('ratelimit')).toMatch(/^"auth";r=\d+;t=\d+$/);
   expect(headers.get('ratelimit-policy')).toBe('"auth";q=60;w=60');
 }
@@ -117,14 +117,17 @@ describe.each(authenticated)('%s', (id) => {
     expect401Headers(result.headers);
   });
 
+  // Refusals of a key's address or account count per client address like failed authentications (not against
+  // the key): each operation's come from its own addresses, and report that window.
   it('answers 403 ip_not_allowed from an address outside the allowlist', async () => {
-    // No X-Forwarded-For: the client is the socket's 127.0.0.1.
-    const direct = await api.call(...request(id, keys.allowV4));
-    expectProblem(direct, 403, 'ip_not_allowed');
-    const forwarded = await api.call(...request(id, keys.allowV4, { headers: { 'X-Forwarded-For': '10.1.3.7' } }));
-    expectProblem(forwarded, 403, 'ip_not_allowed');
-    const v6 = await api.call(...request(id, keys.allowV6, { headers: { 'X-Forwarded-For': '2001:db9::5' } }));
-    expectProblem(v6, 403, 'ip_not_allowed');
+    const index = indexOf(id);
+    const outside = await api.call(...request(id, keys.allowV4, { headers: from() }));
+    expectProblem(outside, 403, 'ip_not_allowed');
+    expect401Headers(outside.headers);
+    const near = { 'X-Forwarded-For': `10.1.3.${index % 250}` };
+    expectProblem(await api.call(...request(id, keys.allowV4, { headers: near })), 403, 'ip_not_allowed');
+    const v6 = { 'X-Forwarded-For': `2001:db9::${index.toString(16)}` };
+    expectProblem(await api.call(...request(id, keys.allowV6, { headers: v6 })), 403, 'ip_not_allowed');
   });
 
   it('admits an allowlisted IPv4 or IPv6 address (behind a trusted proxy)', async () => {
@@ -140,11 +143,11 @@ describe.each(authenticated)('%s', (id) => {
   });
 
   it('answers 403 account_suspended for a suspended company', async () => {
-    expectProblem(await api.call(...request(id, keys.suspended)), 403, 'account_suspended');
+    expectProblem(await api.call(...request(id, keys.suspended, { headers: from() })), 403, 'account_suspended');
   });
 
   it('answers 403 subscription_inactive without an active subscription', async () => {
-    expectProblem(await api.call(...request(id, keys.inactive)), 403, 'subscription_inactive');
+    expectProblem(await api.call(...request(id, keys.inactive, { headers: from() })), 403, 'subscription_inactive');
   });
 });
 
@@ -163,6 +166,14 @@ describe.each(featured)('%s without its feature', (id, op) => {
   it(`answers 403 feature_not_available without ${op.features.join(' or ')}`, async () => {
     const result = await api.call(...request(id, withoutFeature.get(op.features.join(',')) as string));
     expectProblem(result, 403, 'feature_not_available');
+  });
+});
+
+describe('a direct client (no proxy)', () => {
+  // Once, not per operation: every direct request comes from the socket's 127.0.0.1, whose window all would share.
+  it('is judged by the socket address: 403 ip_not_allowed outside the allowlist', async () => {
+    const [[id]] = authenticated;
+    expectProblem(await api.call(...request(id, keys.allowV4)), 403, 'ip_not_allowed');
   });
 });
 

@@ -123,6 +123,15 @@ describe('renewal', () => {
     await expectAccepted(renewed.key);
   });
 
+  it('cannot renew a key again while its overlap runs: its end never moves', async () => {
+    const old = await api.key(companyId);
+    await renewKey(api.db, old.id, '1h');
+    const [before] = await api.sql`select revoked_at from api_keys where id = ${old.id}`;
+    await expect(renewKey(api.db, old.id, '7d')).rejects.toThrow(/renewed already/);
+    const [after] = await api.sql`select revoked_at from api_keys where id = ${old.id}`;
+    expect(after.revoked_at).toEqual(before.revoked_at);
+  });
+
   it('cannot renew a revoked key', async () => {
     const old = await api.key(companyId);
     await revokeKey(api.db, old.id);
