@@ -8346,7 +8346,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
-      /** @description `conflict`: the customer already has an open deal that is not archived; its id is in `deal_id` and nothing was created. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running. */
+      /** @description `conflict`: the customer already has an open deal that is not archived; its id is in `deal_id` and nothing was created. Or `conflict` without `deal_id`: no `stage_id` was sent and the pipeline has no active default stage to put the deal in. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -2578,7 +2578,7 @@ export const createDeal = createRoute({
     },
     409: {
       description:
-        '`conflict`: the customer already has an open deal that is not archived; its id is in `deal_id` and nothing was created. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running.',
+        '`conflict`: the customer already has an open deal that is not archived; its id is in `deal_id` and nothing was created. Or `conflict` without `deal_id`: no `stage_id` was sent and the pipeline has no active default stage to put the deal in. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {

@@ -195,6 +195,12 @@ const MESSAGES = {
     de: 'Muss ein gültiger Wert im Format {format} sein.',
     fr: 'Doit être une valeur {format} valide.',
   },
+  'field.pattern': {
+    en: 'Must match the pattern {pattern}.',
+    nl: 'Moet overeenkomen met het patroon {pattern}.',
+    de: 'Muss dem Muster {pattern} entsprechen.',
+    fr: 'Doit correspondre au motif {pattern}.',
+  },
   'field.invalid_enum': {
     en: 'Must be one of: {values}.',
     nl: 'Moet een van deze waarden zijn: {values}.',

@@ -24,6 +24,10 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue): Message {
     case 'invalid_type':
       return message('field.invalid_type', { type: 'expected' in issue ? String(issue.expected) : 'value' });
     case 'invalid_format':
+      // A pattern (money amounts, integer strings) is no format to name: "a valid regex" would mislead.
+      if ('format' in issue && issue.format === 'regex' && 'pattern' in issue) {
+        return message('field.pattern', { pattern: String(issue.pattern) });
+      }
       return message('field.invalid_format', { format: 'format' in issue ? String(issue.format) : 'value' });
     case 'invalid_enum': {
       const values = 'values' in issue ? (issue.values as unknown[]).map((v) => JSON.stringify(v)).join(', ') : '';

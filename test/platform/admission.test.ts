@@ -79,6 +79,15 @@ describe('requests', () => {
     expect(now.headers.get('etag')).toBe(created.headers.get('etag'));
   });
 
+  it('a value that misses a pattern says so, naming the pattern (not "a valid regex")', async () => {
+    const { key } = await api.tenant();
+    const res = await api.call('listCustomers', { key, query: { limit: '1.0' } });
+    expect(res.status).toBe(422);
+    const [error] = res.body.errors;
+    expect(error).toMatchObject({ parameter: 'limit', code: 'invalid_format' });
+    expect(error.detail).toMatch(/^Must match the pattern /);
+  });
+
   it('Accept-Language weights are read whatever the case of q', async () => {
     const res = await api.call('getMe', { headers: { 'Accept-Language': 'nl;q=0.3, fr;Q=0.2' } });
     expect(res.status).toBe(401);
