@@ -2323,7 +2323,7 @@ export type paths = {
     /**
      * List the deliveries of an endpoint
      * @description The delivery log of one endpoint: one delivery per event sent (or to be sent) to it, newest first by
-     *     default, with the state of its attempts. Deliveries are kept 30 days, like events. Use
+     *     default, with the state of its attempts. Deliveries are kept 30 days, as long as *List events* shows their event. Use
      *     `filter[status]=failed` to find what a receiver missed, then *Resend a delivery* or *Recover failed
      *     deliveries*.
      */
@@ -2876,7 +2876,7 @@ export type webhooks = {
      *
      *     **Delivery is at least once and unordered**: deduplicate on `webhook-id` (the event id, the same on
      *     every retry) and compare `data.object.updated_at` with what you stored, or fetch the object. Ignore
-     *     event types you do not know. Events are kept 30 days: catch up with *List events*.
+     *     event types you do not know. *List events* shows the events of the last 30 days: catch up with it.
      */
     post: operations['pingWebhook'];
     delete?: never;
@@ -3362,7 +3362,11 @@ export type components = {
       email_unsubscribed: boolean;
       /** @description When the lead became a customer; `null` for a lead. */
       converted_at: components['schemas']['NullableTimestamp'];
-      /** @description Time of the latest activity (note, message, deal, document) with this customer. */
+      /**
+       * @description Time of the latest activity with this customer: a note on it, a deal of it created or changed, a note on
+       *     one of its deals (and messages and documents, once offered). Activity moves `updated_at` and the `ETag`
+       *     like any change, without a `customer.updated` event: the activity's own event tells what happened.
+       */
       last_activity_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
@@ -7069,7 +7073,7 @@ export type components = {
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
      */
     WebhookDeliveryId: string;
-    /** @description One event on its way to one endpoint, with the state of its attempts. Kept 30 days, like events. */
+    /** @description One event on its way to one endpoint, with the state of its attempts. Kept 30 days, as long as *List events* shows the event. */
     WebhookDelivery: {
       /**
        * @description Always `webhook_delivery`.
@@ -7221,8 +7225,8 @@ export type components = {
       object: components['schemas']['Customer'] | components['schemas']['Deal'] | components['schemas']['Note'];
     };
     /**
-     * @description Something that happened to the company's data, recorded in the same transaction as the change. Kept 30
-     *     days. `data.object` is the object as it was right after the change (for `note.deleted`: right before the
+     * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
+     *     retrievable for 30 days. `data.object` is the object as it was right after the change (for `note.deleted`: right before the
      *     deletion), in the same shape as the REST API returns it; fetch the object again when you need its
      *     current state.
      */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { purgeOldEvents } from '../events/retention.ts';
+import { IDEMPOTENCY_HOURS } from '../http/idempotency.ts';
 import { deliverJob } from '../webhooks/deliver-job.ts';
 import { DELIVERIES_PER_JOB } from '../webhooks/delivery-jobs.ts';
 import { fanoutEvents } from '../webhooks/fanout.ts';
@@ -56,11 +57,16 @@ export function taskList(deps: { sql: Sql; db: Db; config: Config }, stop?: Abor
     webhook_deliver: async (payload, helpers) => {
       await deliverJob(deps.db, deliverPayload.parse(payload), helpers.job.id, sending);
     },
-    // Idempotency keys are kept 24 hours (see the contract's Idempotency section).
+    // Idempotency keys are kept 24 hours (see the contract's Idempotency section; a lookup ignores older ones).
     purge_idempotency_keys: async () => {
-      await purge(deps.sql, (tx) => tx`delete from idempotency_keys where created_at < now() - interval '24 hours'`);
+      await purge(
+        deps.sql,
+        (tx) =>
+          tx`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
+      );
     },
-    // Events, and the delivery log with them, are kept 30 days.
+    // The delivery log is kept 30 days, and events as long as a timeline shows them (see retention.ts). A
+    // delivery's event may outlive it: nothing reads an event's deliveries past 30 days.
     purge_events: async () => {
       await purgeOldEvents(deps.sql);
       await purge(deps.sql, async (tx) => {

@@ -1,4 +1,5 @@
 // The outbox of changes (events) and stored idempotent responses.
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, prefixedIdColumn } from './columns.ts';
 import { companies } from './platform.ts';
@@ -21,8 +22,11 @@ export const events = pgTable(
     primaryKey({ columns: [t.companyId, t.id] }),
     index('events_created').on(t.companyId, t.createdAt, t.id),
     index('events_customer').on(t.companyId, t.customerId, t.createdAt, t.id),
-    // The 30-day purge looks across companies.
-    index('events_retention').on(t.createdAt),
+    // The 30-day purge looks across companies, at the events on no timeline only (the others are kept: a
+    // customer's timeline is not purged): older timeline events do not pile up in its path.
+    index('events_retention')
+      .on(t.createdAt)
+      .where(sql`${t.customerId} is null`),
   ],
 );
 

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type CustomerUpdateSchema,
@@ -69,7 +70,7 @@ async function changeCustomer(
   id: string,
   expected: number | undefined,
   event: 'customer.updated' | 'customer.converted',
-  decide: (current: CustomerRow) => Promise<q.CustomerFields>,
+  decide: (current: CustomerRow) => Promise<q.CustomerChanges>,
 ): Promise<CustomerRow> {
   const current = await q.lockCustomer(tx, companyId, id);
   if (!current) throw notFound();
@@ -164,7 +165,8 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
         if (current.status !== 'lead') {
           throw new ApiProblem('conflict', message('customer.not_a_lead'));
         }
-        return { status: 'customer', convertedAt: new Date() };
+        // The change's own time, as updated_at in the same statement: not the server clock.
+        return { status: 'customer', convertedAt: sql`app_now()` };
       }),
     );
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });

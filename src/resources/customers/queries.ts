@@ -1,5 +1,6 @@
 // SQL of customers; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db, Sql } from '../../db/client.ts';
 import { customers } from '../../db/schema/index.ts';
 import { readAsTenant, type Tx } from '../../db/tenant.ts';
@@ -74,7 +75,8 @@ export async function listCustomers(tx: Tx, companyId: string, page: PageRequest
   const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), plan.where];
   if (filters.status) conditions.push(eq(customers.status, filters.status));
   if (filters.type) conditions.push(eq(customers.type, filters.type));
-  if (filters.email) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
+  // An empty address is a value too (it matches no one), not a missing filter.
+  if (filters.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
   if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
   if (filters.q) {
     const q = filters.q.toLowerCase();
@@ -156,8 +158,17 @@ export async function insertCustomer(tx: Tx, companyId: string, fields: Customer
   return row;
 }
 
+/** The columns a change writes: values, or SQL such as app_now() to take the change's own time. */
+export type CustomerChanges = Omit<PgUpdateSetSource<typeof customers>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
+
 /** Updates when the version still matches (or none is expected); undefined when it did not. */
-export async function updateCustomer(tx: Tx, companyId: string, id: string, fields: CustomerFields, expected?: number) {
+export async function updateCustomer(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  fields: CustomerChanges,
+  expected?: number,
+) {
   const [row] = await tx
     .update(customers)
     .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
@@ -170,4 +181,14 @@ export async function updateCustomer(tx: Tx, companyId: string, id: string, fiel
     )
     .returning();
   return row;
+}
+
+/**
+ * Activity with the customer (a note on it, a deal of it, a note on one of its deals), in the activity's
+ * transaction. last_activity_at is part of the customer's representation, so this is a change like any other:
+ * updated_at (filter[updated_since]) and the version (ETag) move with it. No customer.updated event: the
+ * activity's own event (note.created, deal.*) tells what happened.
+ */
+export async function touchCustomerActivity(tx: Tx, companyId: string, id: string) {
+  await updateCustomer(tx, companyId, id, { lastActivityAt: sql`app_now()` });
 }

@@ -9,7 +9,7 @@ import { dealUpdateColumns, newDealColumns } from './inputs.ts';
 import * as q from './queries.ts';
 import { serializeDeal } from './serialize.ts';
 import { registerDealActions } from './state-actions.ts';
-import { dealNotFound, keepingOneOpenDeal, onLockedDeal, recordDealEvents, saveDeal } from './writes.ts';
+import { dealNotFound, keepingOneOpenDeal, onLockedDeal, recordDealChange, saveDeal } from './writes.ts';
 
 export const dealOperations = [
   'listDeals',
@@ -61,7 +61,7 @@ export function registerDeals(app: OpenAPIHono<AppEnv>) {
       const row = await keepingOneOpenDeal(tx, companyId, body.customer_id, (savepoint) =>
         q.insertDeal(savepoint, companyId, columns),
       );
-      await recordDealEvents(tx, row, 'deal.created');
+      await recordDealChange(tx, row, 'deal.created');
       return { status: 201 as const, body: { data: serializeDeal(row) }, headers: { ETag: etagOf(row.version) } };
     });
     return c.json(created.body, created.status, created.headers);
@@ -74,7 +74,7 @@ export function registerDeals(app: OpenAPIHono<AppEnv>) {
       const changes = await dealUpdateColumns(tx, companyId, current, body);
       if (Object.keys(changes).length === 0) return current;
       const updated = await saveDeal(tx, current, changes);
-      await recordDealEvents(tx, updated, 'deal.updated');
+      await recordDealChange(tx, updated, 'deal.updated');
       return updated;
     });
     return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });

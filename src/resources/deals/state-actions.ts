@@ -13,7 +13,7 @@ import { invalidField } from '../../http/validation.ts';
 import { findActiveStage, firstStageOfType } from '../pipeline-stages/queries.ts';
 import type { StageRow } from '../pipeline-stages/serialize.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
-import { keepingOneOpenDeal, onLockedDeal, recordDealEvents, saveDeal } from './writes.ts';
+import { keepingOneOpenDeal, onLockedDeal, recordDealChange, saveDeal } from './writes.ts';
 
 const respond = (row: DealRow) => [{ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) }] as const;
 
@@ -47,7 +47,7 @@ async function enter(tx: Tx, current: DealRow, stage: StageRow, lostReason?: str
   const updated = reopens
     ? await keepingOneOpenDeal(tx, current.companyId, current.customerId, write)
     : await write(tx);
-  await recordDealEvents(tx, updated, 'deal.stage_changed', ...(statusEvent ? [statusEvent] : []));
+  await recordDealChange(tx, updated, 'deal.stage_changed', ...(statusEvent ? [statusEvent] : []));
   return updated;
 }
 
@@ -93,7 +93,7 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
     const row = await onLockedDeal(c, deal, async (tx, current) => {
       if (current.isArchived) throw new ApiProblem('conflict', message('deal.already_archived'));
       const updated = await saveDeal(tx, current, { isArchived: true, archivedAt: sql`app_now()` });
-      await recordDealEvents(tx, updated, 'deal.updated');
+      await recordDealChange(tx, updated, 'deal.updated');
       return updated;
     });
     return c.json(...respond(row));
@@ -109,7 +109,7 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
         current.status === 'open'
           ? await keepingOneOpenDeal(tx, companyId, current.customerId, write)
           : await write(tx);
-      await recordDealEvents(tx, updated, 'deal.updated');
+      await recordDealChange(tx, updated, 'deal.updated');
       return updated;
     });
     return c.json(...respond(row));

@@ -1,5 +1,6 @@
 // The steps every deal change shares: working on the locked deal (404, If-Match), saving a new version,
-// keeping one open deal per customer, and recording the deal's events in the same transaction.
+// keeping one open deal per customer, and recording the deal's events and its customer's activity in the same
+// transaction.
 import type { Context } from 'hono';
 import { violatedConstraint } from '../../db/errors.ts';
 import { type Tx, withTenant } from '../../db/tenant.ts';
@@ -8,6 +9,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { touchCustomerActivity } from '../customers/queries.ts';
 import * as q from './queries.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 
@@ -57,10 +59,14 @@ export async function keepingOneOpenDeal(
   throw new ApiProblem('conflict', message('deal.open_deal_exists'), open ? { deal_id: open.id } : {});
 }
 
-/** The deal's events, in order, each with the deal as it is now; seen with deals.read, on its customer's timeline. */
-export async function recordDealEvents(tx: Tx, deal: DealRow, ...types: EventType[]): Promise<void> {
+/**
+ * What follows every change of a deal (creation included): its events, in order, each with the deal as it is
+ * now (seen with deals.read, on its customer's timeline), and the activity with its customer.
+ */
+export async function recordDealChange(tx: Tx, deal: DealRow, ...types: EventType[]): Promise<void> {
   const object = serializeDeal(deal);
   for (const type of types) {
     await recordEvent(tx, deal.companyId, { type, scope: SCOPE_OF_PARENT.deal, customerId: deal.customerId, object });
   }
+  await touchCustomerActivity(tx, deal.companyId, deal.customerId);
 }

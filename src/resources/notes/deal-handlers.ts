@@ -37,7 +37,7 @@ export function registerDealNotes(app: OpenAPIHono<AppEnv>) {
     const body = c.req.valid('json');
     const { companyId } = c.get('auth');
     const created = await runCreation(c, async (tx) => {
-      // The deal itself does not change and emits nothing.
+      // The deal itself does not change and emits nothing; its customer's last activity does (addNote).
       const note = await addNote(tx, companyId, await dealHome(tx, companyId, deal), body);
       return { status: 201 as const, body: { data: serializeNote(note) } };
     });
@@ -57,9 +57,9 @@ export function registerDealNotes(app: OpenAPIHono<AppEnv>) {
   app.openapi(deleteDealNote, async (c) => {
     const { deal, note } = c.req.valid('param');
     const { companyId } = c.get('auth');
-    await withTenant(c.get('deps').db, companyId, async (tx) =>
+    const removed = await withTenant(c.get('deps').db, companyId, async (tx) =>
       removeNote(tx, companyId, await dealHome(tx, companyId, deal), note),
     );
-    return c.json(deletedNote(note), 200);
+    return c.json(deletedNote(removed), 200);
   });
 }

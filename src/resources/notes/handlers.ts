@@ -13,7 +13,6 @@ import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { findCustomer } from '../customers/queries.ts';
 import { addNote, changeNote, deletedNote, listNotePage, type NoteHome, removeNote } from './note-writes.ts';
-import * as q from './queries.ts';
 import { serializeNote } from './serialize.ts';
 
 export const customerNoteOperations = [
@@ -48,8 +47,6 @@ export function registerCustomerNotes(app: OpenAPIHono<AppEnv>) {
     const { companyId } = c.get('auth');
     const created = await runCreation(c, async (tx) => {
       const note = await addNote(tx, companyId, await customerHome(tx, companyId, customer), body);
-      // A note is activity on its customer.
-      await q.touchCustomerActivity(tx, companyId, customer);
       return { status: 201 as const, body: { data: serializeNote(note) } };
     });
     return c.json(created.body, created.status, created.headers);
@@ -68,9 +65,9 @@ export function registerCustomerNotes(app: OpenAPIHono<AppEnv>) {
   app.openapi(deleteCustomerNote, async (c) => {
     const { customer, note } = c.req.valid('param');
     const { companyId } = c.get('auth');
-    await withTenant(c.get('deps').db, companyId, (tx) =>
+    const removed = await withTenant(c.get('deps').db, companyId, (tx) =>
       removeNote(tx, companyId, { parent: { type: 'customer', id: customer }, customerId: customer }, note),
     );
-    return c.json(deletedNote(note), 200);
+    return c.json(deletedNote(removed), 200);
   });
 }

@@ -1,15 +1,20 @@
 // What every note operation does, whichever record the note hangs on (a customer or a deal): the SQL, the
-// 404 of a note of another parent, the no-op update, and the note.* event that follows its parent's
-// visibility. The handlers only find the parent and say where its events belong.
+// 404 of a note of another parent, the no-op update, the note.* event that follows its parent's visibility,
+// and a new note's activity with the customer. The handlers only find the parent and say where its events
+// belong.
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
 import { message } from '../../http/messages.ts';
 import { type PageRequest, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { touchCustomerActivity } from '../customers/queries.ts';
 import * as q from './queries.ts';
 import { type NoteRow, serializeNote } from './serialize.ts';
 
-/** The note's parent and the customer whose timeline shows the note's events (a deal's customer for a deal). */
+/**
+ * The note's parent and its customer (a deal's customer for a deal): the timeline that shows the note's events
+ * and the customer a new note is activity with.
+ */
 export type NoteHome = { parent: q.Parent; customerId: string };
 
 const NOT_FOUND = { customer: 'note.not_found_on_customer', deal: 'note.not_found_on_deal' } as const;
@@ -46,6 +51,8 @@ export async function addNote(
     isImportant: body.is_important,
   });
   await noteEvent(tx, companyId, home, 'note.created', note);
+  // A new note is activity with the customer: its own, or its deal's.
+  await touchCustomerActivity(tx, companyId, home.customerId);
   return note;
 }
 
@@ -71,13 +78,15 @@ export async function changeNote(
   return updated;
 }
 
-export async function removeNote(tx: Tx, companyId: string, home: NoteHome, id: string): Promise<void> {
+/** Deletes the note and answers it as it was. */
+export async function removeNote(tx: Tx, companyId: string, home: NoteHome, id: string): Promise<NoteRow> {
   const current = await q.findNote(tx, companyId, home.parent, id);
   if (!current) throw noteNotFound(home);
   // The event carries the note as it was before the deletion.
   await noteEvent(tx, companyId, home, 'note.deleted', current);
   await q.deleteNote(tx, current);
+  return current;
 }
 
-/** The answer of a deletion. */
-export const deletedNote = (id: string) => ({ data: { object: 'note', id, deleted: true as const } });
+/** The answer of a deletion, with the stored id (the path's may differ in case, like any UUID). */
+export const deletedNote = (note: NoteRow) => ({ data: { object: 'note', id: note.id, deleted: true as const } });

@@ -65,10 +65,3 @@ export async function updateNote(tx: Tx, current: NoteRow, fields: { content?: s
 export async function deleteNote(tx: Tx, note: NoteRow) {
   await tx.delete(notes).where(and(eq(notes.companyId, note.companyId), eq(notes.id, note.id)));
 }
-
-/** Notes are activity on their customer. */
-export async function touchCustomerActivity(tx: Tx, companyId: string, customerId: string) {
-  await tx.execute(
-    sql`update customers set last_activity_at = app_now() where company_id = ${companyId} and id = ${customerId}`,
-  );
-}

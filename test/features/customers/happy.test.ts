@@ -196,6 +196,16 @@ describe('convertCustomer', () => {
     expect(got.body.data).toEqual(res.body.data);
   });
 
+  it('converted_at is the time of the change: equal to updated_at', async () => {
+    // Several, so that a clock other than the change's own cannot match by chance.
+    for (let i = 0; i < 5; i++) {
+      const created = (await create({ email: `omzetten-${i}@example.nl` })).body.data;
+      const res = await api.call('convertCustomer', { key, params: { customer: created.id } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.converted_at).toBe(res.body.data.updated_at);
+    }
+  });
+
   it('a later PATCH does not change status or converted_at', async () => {
     const created = (await create({ email: 'status-blijft@example.nl' })).body.data;
     const converted = (await api.call('convertCustomer', { key, params: { customer: created.id } })).body.data;

@@ -232,6 +232,12 @@ describe('filters', () => {
     expect(partial.body.data).toEqual([]);
   });
 
+  it('filter[email] empty is an exact match too: no address is empty, so it lists none', async () => {
+    const res = await api.call('listCustomers', { key, query: { 'filter[email]': '' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+  });
+
   it('an invalid enum value answers 422 for its parameter', async () => {
     const res = await api.call('listCustomers', { key, query: { 'filter[status]': 'prospect' } });
     expect(res.status).toBe(422);

@@ -133,4 +133,12 @@ describe('updateDealNote and deleteDealNote', () => {
     const again = await api.call('deleteDealNote', { key, params: { deal: deal.id, note: note.id } });
     expect(again.status).toBe(404);
   });
+
+  it('deleting answers the stored id, in lower case, for an id sent in upper case', async () => {
+    const deal = await dealOf(api, key);
+    const note = await newNote(deal.id, { content: 'hoofdletters' });
+    const res = await api.call('deleteDealNote', { key, params: { deal: deal.id, note: note.id.toUpperCase() } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { object: 'note', id: note.id, deleted: true } });
+  });
 });

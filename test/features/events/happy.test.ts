@@ -1,7 +1,6 @@
 // The event feed on real changes: every field of every event against the REST shapes the API answered, both
-// orders, the type and time filters, cursors both ways, the 30-day window, and the retention purge.
+// orders, the type and time filters, cursors both ways, and the 30-day window (the purge: retention.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { purgeOldEvents } from '../../../src/events/retention.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 
 let api: TestApi;
@@ -214,37 +213,5 @@ describe('the 30-day window', () => {
     expect(idsOf(since)).toEqual([ids[2], ids[1]]);
     expect((await api.call('getEvent', { key: t.key, params: { event: ids[0] } })).status).toBe(404);
     expect((await api.call('getEvent', { key: t.key, params: { event: ids[1] } })).status).toBe(200);
-  });
-});
-
-describe('purgeOldEvents', () => {
-  it('deletes the events older than 30 days of every company and nothing else', async () => {
-    const companies = [await api.tenant(), await api.tenant()];
-    const old: string[] = [];
-    const kept: string[] = [];
-    for (const [i, t] of companies.entries()) {
-      for (const age of ['31 days', '400 days', '29 days', '0 days']) {
-        const res = await api.call('createCustomer', {
-          key: t.key,
-          body: { email: `p${i}-${age.replace(' ', '')}@x.nl` },
-        });
-        const [{ id }] = await api.sql`select id from events where customer_id = ${res.body.data.id}`;
-        await api.sql`update events set created_at = now() - ${age}::interval where id = ${id}`;
-        (age.startsWith('31') || age.startsWith('400') ? old : kept).push(id);
-      }
-    }
-    // Earlier tests left old rows too; the purge reaches them as well, in batches smaller than the backlog.
-    const before = await api.sql`select id from events where created_at < now() - interval '30 days'`;
-    expect(before.map((r) => r.id)).toEqual(expect.arrayContaining(old));
-    const deleted = await purgeOldEvents(api.sql, { batchSize: 2 });
-    expect(deleted).toBe(before.length);
-    const rest = (await api.sql`select id from events`).map((r) => r.id);
-    for (const id of old) expect(rest).not.toContain(id);
-    for (const id of kept) expect(rest).toContain(id);
-    expect(await api.sql`select id from events where created_at < now() - interval '30 days'`).toHaveLength(0);
-    expect(await purgeOldEvents(api.sql)).toBe(0);
-    // The feed of the first company is unchanged by the purge apart from what it never showed.
-    const feed = await api.call('listEvents', { key: companies[0].key });
-    expect(idsOf(feed)).toEqual([kept[1], kept[0]]);
   });
 });

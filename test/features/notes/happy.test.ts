@@ -254,4 +254,14 @@ describe('deleteCustomerNote', () => {
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('not_found');
   });
+
+  it('answers the stored id, in lower case, for an id sent in upper case', async () => {
+    const customer = await newCustomer();
+    const note = await newNote(customer, { content: 'hoofdletters' });
+    const res = await api.call('deleteCustomerNote', { key, params: { customer, note: note.id.toUpperCase() } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { object: 'note', id: note.id, deleted: true } });
+    const [event] = await api.sql`select data from events where type = 'note.deleted' and customer_id = ${customer}`;
+    expect(event.data.object.id).toBe(note.id);
+  });
 });
