@@ -1,6 +1,7 @@
 // SQL of customers; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { customers } from '../../db/schema/index.ts';
 import { readAsTenant, type Tx } from '../../db/tenant.ts';
@@ -131,6 +132,7 @@ export async function lockCustomer(tx: Tx, companyId: string, id: string): Promi
     .from(customers)
     .where(and(eq(customers.companyId, companyId), eq(customers.id, id)))
     .for('update');
+  if (row) await takeChangeTimeAfterLock(tx);
   return row;
 }
 

@@ -1,6 +1,7 @@
 // SQL of deals; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { companies, deals, users } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
@@ -56,6 +57,7 @@ export async function lockDeal(tx: Tx, companyId: string, id: string): Promise<D
     .from(deals)
     .where(and(eq(deals.companyId, companyId), eq(deals.id, id)))
     .for('update');
+  if (row) await takeChangeTimeAfterLock(tx);
   return row;
 }
 

@@ -64,7 +64,7 @@ export async function changeNote(
   id: string,
   body: { content?: string; is_important?: boolean },
 ): Promise<NoteRow> {
-  const current = await q.findNote(tx, companyId, home.parent, id);
+  const current = await q.findNote(tx, companyId, home.parent, id, true);
   if (!current) throw noteNotFound(home);
   const changes = {
     ...(body.content !== undefined && body.content !== current.content ? { content: body.content } : {}),
@@ -80,7 +80,7 @@ export async function changeNote(
 
 /** Deletes the note and answers it as it was. */
 export async function removeNote(tx: Tx, companyId: string, home: NoteHome, id: string): Promise<NoteRow> {
-  const current = await q.findNote(tx, companyId, home.parent, id);
+  const current = await q.findNote(tx, companyId, home.parent, id, true);
   if (!current) throw noteNotFound(home);
   // The event carries the note as it was before the deletion.
   await noteEvent(tx, companyId, home, 'note.deleted', current);

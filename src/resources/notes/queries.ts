@@ -1,5 +1,6 @@
 // SQL of notes on customers (and, with the deals issue, on deals); the parent is part of every lookup.
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { notes, users } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
@@ -25,10 +26,22 @@ export async function listNotes(tx: Tx, companyId: string, parent: Parent, page:
   return { rows, plan };
 }
 
-export async function findNote(tx: Tx, companyId: string, parent: Parent, id: string): Promise<NoteRow | undefined> {
-  const [row] = await withAuthor(tx).where(
+/**
+ * The note; with `lock`, locked until the transaction ends (an update or deletion then works on the latest
+ * version, and takes its change time after the lock: see src/db/change-time.ts).
+ */
+export async function findNote(
+  tx: Tx,
+  companyId: string,
+  parent: Parent,
+  id: string,
+  lock = false,
+): Promise<NoteRow | undefined> {
+  const query = withAuthor(tx).where(
     and(eq(notes.companyId, companyId), eq(parentColumn(parent), parent.id), eq(notes.id, id)),
   );
+  const [row] = lock ? await query.for('update', { of: notes }) : await query;
+  if (row && lock) await takeChangeTimeAfterLock(tx);
   return row;
 }
 

@@ -1,5 +1,6 @@
 // SQL of webhook endpoints; every function takes the tenant transaction first.
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
@@ -44,6 +45,7 @@ export async function findEndpoint(tx: Tx, companyId: string, id: string): Promi
 /** The endpoint locked until the transaction ends, so read-check-write sequences cannot interleave. */
 export async function lockEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {
   const [row] = await tx.select().from(webhookEndpoints).where(byId(companyId, id)).for('update');
+  if (row) await takeChangeTimeAfterLock(tx);
   return row;
 }
 

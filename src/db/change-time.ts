@@ -1,0 +1,9 @@
+// The time of a change to an existing record: taken after its row lock, not at the start of the transaction
+// (see migration 0017). A change that waited behind another one then writes a later updated_at, and events
+// that list after the other's, as receivers comparing updated_at expect. Call it right after the lock.
+import { sql } from 'drizzle-orm';
+import type { Tx } from './tenant.ts';
+
+export async function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
+  await tx.execute(sql`select app_now_after_lock()`);
+}
