@@ -8,6 +8,7 @@ import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
+import { laterPartErrors } from './http/later-parts.ts';
 import { message } from './http/messages.ts';
 import { registerOperations } from './http/operations.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
@@ -16,9 +17,12 @@ import { validationProblem } from './http/validation.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      // `data` is the input that failed (present at run time, missing from the hook's declared type).
-      if (!result.success) throw validationProblem(result.error, result.target, (result as { data?: unknown }).data);
+    defaultHook: async (result, c) => {
+      if (!result.success) {
+        // `data` is the input that failed (present at run time, missing from the hook's declared type).
+        const data = (result as { data?: unknown }).data;
+        throw validationProblem(result.error, result.target, data, await laterPartErrors(c, result.target));
+      }
     },
   });
 

@@ -112,8 +112,14 @@ export function fieldErrors(error: z.ZodError, target: Target, input: unknown): 
   return out;
 }
 
-export function validationProblem(error: z.ZodError, target: Target, input: unknown): ApiProblem {
-  const errors = fieldErrors(error, target, input);
+/** The problem of a failed part, with the invalid inputs of the request's other parts (`more`). */
+export function validationProblem(
+  error: z.ZodError,
+  target: Target,
+  input: unknown,
+  more: FieldError[] = [],
+): ApiProblem {
+  const errors = [...fieldErrors(error, target, input), ...more];
   const onlyUnknown = errors.length > 0 && errors.every((e) => e.code === 'unknown_field');
   return onlyUnknown
     ? new ApiProblem('unknown_field', message('request.unknown_field'), { errors })

@@ -61,6 +61,29 @@ describe('requests', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ pointer: null, parameter: 'Idempotency-Key' })]);
   });
 
+  it('a problem lists the invalid inputs of every part of the request, not only of the first part that fails', async () => {
+    const { key } = await api.tenant();
+    const res = await api.call('createCustomer', {
+      key,
+      query: { zz: '1' },
+      headers: { 'Idempotency-Key': 'x'.repeat(300) },
+      body: { email: 'geen-adres', bogus: 1 },
+    });
+    expect(res.status).toBe(422);
+    const found = res.body.errors.map((e: { pointer: string | null; parameter: string | null; code: string }) => [
+      e.parameter ?? e.pointer,
+      e.code,
+    ]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['zz', 'unknown_parameter'],
+        ['Idempotency-Key', 'too_long'],
+        ['/email', 'invalid_format'],
+        ['/bogus', 'unknown_field'],
+      ]),
+    );
+  });
+
   it('a form sent to a JSON operation answers 415, not 500', async () => {
     const { key } = await api.tenant();
     const form = new FormData();
