@@ -4,6 +4,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { compress } from 'hono/compress';
+import { HTTPException } from 'hono/http-exception';
 import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
@@ -37,6 +38,11 @@ export function createApp(deps: Deps) {
 
   const onError = (error: Error, c: Context<AppEnv>) => {
     if (error instanceof ApiProblem) return problemResponse(c, error);
+    // A refusal of hono's own (the route's media-type gate) that the pipeline's checks did not see first: still
+    // the problem of its status, not an unexpected failure.
+    if (error instanceof HTTPException && error.status === 415) {
+      return problemResponse(c, new ApiProblem('unsupported_media_type', message('body.send_json')));
+    }
     deps.log.error({ err: error, requestId: c.get('requestId') }, 'unexpected failure');
     return problemResponse(c, new ApiProblem('internal_error', message('request.internal_error')));
   };

@@ -1,9 +1,16 @@
 // The time of a change to an existing record: taken after its row lock, not at the start of the transaction
 // (see migration 0017). A change that waited behind another one then writes a later updated_at, and events
 // that list after the other's, as receivers comparing updated_at expect. Call it right after the lock.
-import { sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from './tenant.ts';
 
 export async function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
   await tx.execute(sql`select app_now_after_lock()`);
 }
+
+/**
+ * For a change to a row it did not lock first (a customer touched by activity elsewhere, an endpoint the worker
+ * disables): the change time, but never before the row's own. Such a change may have waited behind one that took
+ * a later time after its lock; PostgreSQL's greatest() ignores a null column.
+ */
+export const notBefore = (column: AnyColumn): SQL => sql`greatest(${column}, app_now())`;

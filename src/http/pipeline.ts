@@ -181,6 +181,19 @@ function asSentWithoutBody(c: Context<AppEnv>): void {
   c.req.bodyCache = {};
 }
 
+/**
+ * The Content-Type the route's own media-type gate (zod-openapi) accepts for JSON: parameters only as `name=value`,
+ * no space before `;`. RFC 9110 allows more (`application/json ; charset=utf-8`, `application/json;`), which this
+ * service accepts as JSON too: such a request continues with a plain `application/json` (the body already read).
+ */
+const GATE_JSON_TYPE = /^application\/json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+
+function asPlainJson(c: Context<AppEnv>, text: string): void {
+  const headers = new Headers(c.req.raw.headers);
+  headers.set('content-type', 'application/json');
+  c.req.raw = new Request(c.req.url, { method: c.req.method, headers, body: text });
+}
+
 /** Media type, size and JSON syntax, before validation sees the body. */
 async function checkBody(c: Context<AppEnv>): Promise<void> {
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -201,6 +214,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   const text = await c.req.text();
   if (Buffer.byteLength(text) > max) throw new ApiProblem('payload_too_large', message('body.too_large', { max }));
   if (JSON_WHITESPACE.test(text) && bodyIsOptional(c.get('operationId'))) return asSentWithoutBody(c);
+  if (!GATE_JSON_TYPE.test(c.req.header('content-type') ?? '')) asPlainJson(c, text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -6,6 +6,7 @@
 // (record-success.ts); a failure in its own transaction, step by step.
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { sendEmail } from '../channels/email.ts';
+import { notBefore } from '../db/change-time.ts';
 import type { Db } from '../db/client.ts';
 import { users, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
@@ -460,7 +461,8 @@ async function disable(
       status: 'disabled',
       disabledReason: reason,
       disabledAt: r.at,
-      updatedAt: sql`app_now()`,
+      // The worker's transaction may have waited for the endpoint behind an API change with a later time.
+      updatedAt: notBefore(webhookEndpoints.updatedAt),
       version: sql`${webhookEndpoints.version} + 1`,
     })
     .where(

@@ -84,6 +84,22 @@ describe('requests', () => {
     );
   });
 
+  it('JSON under any Content-Type spelling RFC 9110 allows is JSON (it answered 500)', async () => {
+    const { key } = await api.tenant();
+    for (const [i, type] of [
+      'application/json;',
+      'application/json ; charset=utf-8',
+      'application/json; charset',
+    ].entries()) {
+      const res = await api.call('createCustomer', {
+        key,
+        rawBody: JSON.stringify({ email: `type${i}@example.nl` }),
+        headers: { 'content-type': type },
+      });
+      expect(res.status, type).toBe(201);
+    }
+  });
+
   it('a form sent to a JSON operation answers 415, not 500', async () => {
     const { key } = await api.tenant();
     const form = new FormData();

@@ -1,7 +1,7 @@
 // SQL of customers; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { notBefore, takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { customers } from '../../db/schema/index.ts';
 import { readAsTenant, type Tx } from '../../db/tenant.ts';
@@ -192,5 +192,13 @@ export async function updateCustomer(
  * activity's own event (note.created, deal.*) tells what happened.
  */
 export async function touchCustomerActivity(tx: Tx, companyId: string, id: string) {
-  await updateCustomer(tx, companyId, id, { lastActivityAt: sql`app_now()` });
+  // Not after the customer's lock (the activity locked its deal or nothing): never before the customer's last change.
+  await tx
+    .update(customers)
+    .set({
+      lastActivityAt: notBefore(customers.lastActivityAt),
+      updatedAt: notBefore(customers.updatedAt),
+      version: sql`${customers.version} + 1`,
+    })
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
 }

@@ -57,6 +57,27 @@ describe('the time of a change that waited for the lock', () => {
     expect(Date.parse(result.body.data.updated_at)).toBeGreaterThanOrEqual(released - 1);
   });
 
+  it('activity that waits behind a customer change never moves the customer back in time', async () => {
+    const customer = await customerOf(api, key);
+    const { result } = await behindALock('customers', customer, async () => {
+      const patched = api.call('updateCustomer', { key, params: { customer }, body: { name: 'Eerst' } });
+      // The note's transaction starts while the PATCH waits, and touches the customer after it.
+      await sleep(50);
+      const noted = api.call('createCustomerNote', { key, params: { customer }, body: { content: 'Daarna' } });
+      return { patched: await patched, noted: await noted };
+    });
+    expect(result.noted.status).toBe(201);
+    const now = await api.call('getCustomer', { key, params: { customer } });
+    expect(Number(now.headers.get('etag')?.replaceAll('"', ''))).toBe(
+      Number(result.patched.headers.get('etag')?.replaceAll('"', '')) + 1,
+    );
+    expect(Date.parse(now.body.data.updated_at)).toBeGreaterThanOrEqual(
+      Date.parse(result.patched.body.data.updated_at),
+    );
+    // The activity itself happened when the note was made (before the PATCH was applied): that is its time.
+    expect(now.body.data.last_activity_at).toBe(result.noted.body.data.created_at);
+  });
+
   it('a change that did not wait keeps the time of its transaction: created and updated together stay equal', async () => {
     const deal = await dealOf(api, key, { customer_id: await customerOf(api, key) });
     expect(deal.updated_at).toBe(deal.created_at);
