@@ -7366,6 +7366,7 @@ export type components = {
     /** @description No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window). */
     Unauthorized: {
       headers: {
+        'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         'X-Request-Id': components['headers']['X-Request-Id'];
         RateLimit: components['headers']['RateLimit'];
         'RateLimit-Policy': components['headers']['RateLimit-Policy'];
@@ -7649,6 +7650,11 @@ export type components = {
      * @example "minute";q=600;w=60, "hour";q=20000;w=3600
      */
     'RateLimit-Policy': string;
+    /**
+     * @description The authentication scheme the API takes (RFC 9110): send the key as `Authorization: Bearer <key>`.
+     * @example Bearer
+     */
+    'WWW-Authenticate': string;
     /**
      * @description The language of the localized texts of this response.
      * @example en

@@ -29,6 +29,8 @@ export function createApp(deps: Deps) {
 
   app.use('*', requestContext(deps));
 
+  // The contract is a megabyte of JSON: compressed like the docs.
+  app.use(`${API_PREFIX}/openapi.json`, compress());
   app.get(`${API_PREFIX}/openapi.json`, serveContract);
   app.use('/docs/*', compress());
   app.get('/docs', serveDocs);

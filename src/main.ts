@@ -25,9 +25,30 @@ const deps = await createDeps(config, database.url);
 let server: ReturnType<typeof serve> | undefined;
 let runner: Runner | undefined;
 
+/** A start that cannot go on (the port is taken): one line, the database stopped, exit 1 — no stack trace and no
+ * embedded PostgreSQL left running to lock the next start out. */
+async function giveUp(reason: string): Promise<never> {
+  console.error(reason);
+  await deps.close().catch(() => {});
+  await database.stop().catch(() => {});
+  process.exit(1);
+}
+
 if (command !== 'worker') {
   const app = createApp(deps);
-  server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  const listening = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  server = listening;
+  // The addresses are printed once the server listens, not before.
+  await new Promise<void>((resolve, reject) => {
+    listening.once('listening', resolve);
+    listening.once('error', reject);
+  }).catch((error: NodeJS.ErrnoException) =>
+    giveUp(
+      error.code === 'EADDRINUSE'
+        ? `Port ${config.PORT} on ${config.HOST} is in use: stop what runs there, or start with PORT=<another port>.`
+        : `The HTTP server could not start: ${error.message}`,
+    ),
+  );
   const base = `${config.publicUrl}/api/v1`;
   console.log(`API:      ${base}`);
   console.log(`Contract: ${base}/openapi.json`);
@@ -39,7 +60,7 @@ if (command !== 'worker') {
       console.log(`  ${demo.key}`);
       console.log(`  curl -H "Authorization: Bearer ${demo.key}" ${base}/me`);
     } else {
-      console.log('\nCreate a key with: npm run cli -- key create --company <id> --scopes all');
+      console.log(`\nCreate a key with: npm run -s cli -- key create --company ${demo.companyId} --scopes all`);
     }
   }
 }
@@ -55,14 +76,28 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   deps.log.info({ signal }, 'shutting down');
+  // Each step runs even when one before it failed: after Ctrl-C in a terminal the embedded PostgreSQL got the
+  // same signal and may be gone already (closing a pool then fails), and the process must still stop cleanly.
+  let failed = false;
+  const step = async (name: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      failed = true;
+      deps.log.warn({ err: error }, `shutdown: ${name} failed`);
+    }
+  };
   // Stop accepting connections and let in-flight requests finish, then stop the worker and close pools.
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  await runner?.stop();
+  await step(
+    'the HTTP server',
+    () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+  );
+  await step('the worker', async () => runner?.stop());
   // First attempts handed over by a fan-out record their answers (at most the 10-second request limit).
-  await settleHandedOver();
-  await deps.close();
-  await database.stop();
-  process.exit(0);
+  await step('recording handed-over attempts', settleHandedOver);
+  await step('the database pools', () => deps.close());
+  await step('the database', () => database.stop());
+  process.exit(failed ? 1 : 0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

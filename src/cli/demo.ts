@@ -73,9 +73,9 @@ export async function createDemo(db: Db): Promise<{ companyId: string; key: stri
 /** The demo, on the first start only: when the database has no company at all. */
 export async function ensureDemo(
   db: Db,
-): Promise<{ created: true; companyId: string; key: string } | { created: false }> {
-  const [existing] = await db.select({ id: companies.id }).from(companies).limit(1);
-  if (existing) return { created: false };
+): Promise<{ created: true; companyId: string; key: string } | { created: false; companyId: string }> {
+  const [existing] = await db.select({ id: companies.id }).from(companies).orderBy(companies.createdAt).limit(1);
+  if (existing) return { created: false, companyId: existing.id };
   return { created: true, ...(await createDemo(db)) };
 }
 

@@ -32,7 +32,12 @@ export function serveContract(c: Context) {
     return problemResponse(c, new ApiProblem('validation_failed', message('request.lang_invalid')));
   }
   const { json, language } = contractJson(asked ?? chooseLanguage(c.req.header('accept-language')));
-  return c.body(json, 200, { 'Content-Type': 'application/json', 'Content-Language': language });
+  // Without ?lang= the answer depends on Accept-Language: caches must keep one per language.
+  return c.body(json, 200, {
+    'Content-Type': 'application/json',
+    'Content-Language': language,
+    Vary: 'Accept-Language',
+  });
 }
 
 const REDOCLY_LOGO = `data:image/svg+xml,${encodeURIComponent(
@@ -87,7 +92,10 @@ init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getE
 
 export function serveDocs(c: Context) {
   const asked = c.req.param('lang');
-  if (asked === undefined) return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
+  if (asked === undefined) {
+    c.header('Vary', 'Accept-Language');
+    return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
+  }
   if (!isLanguage(asked)) return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
   return c.html(docsPage(asked), 200, {
     'Content-Language': asked,

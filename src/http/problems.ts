@@ -57,6 +57,8 @@ export function problemResponse(c: Context, problem: ApiProblem): Response {
   const language = (c.get('language') as Language | undefined) ?? 'en';
   const headers = new Headers(problem.headers);
   headers.set('Content-Type', 'application/problem+json');
+  // RFC 9110: a 401 names the authentication scheme the request needs.
+  if (problem.status === 401) headers.set('WWW-Authenticate', 'Bearer');
   const stored = problem.stored(language);
   if (stored) {
     if (stored.language) headers.set('Content-Language', stored.language);

@@ -83,7 +83,12 @@ export async function renewKey(db: Db, id: string, overlap: Overlap) {
 }
 
 export async function revokeKey(db: Db, id: string) {
-  const rows = await db.update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, id)).returning();
+  // A key revoked already keeps the time it was revoked; one in its renewal overlap ends now.
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`least(coalesce(${apiKeys.revokedAt}, 'infinity'), now())` })
+    .where(eq(apiKeys.id, id))
+    .returning();
   if (rows.length === 0) throw new Error(`no key ${id}`);
   forgetKey(rows[0].keyHash);
   return rows[0];

@@ -127,6 +127,22 @@ describe('requests', () => {
     expect(error.detail).toMatch(/^Must match the pattern /);
   });
 
+  it('a 401 names the scheme it needs (WWW-Authenticate, RFC 9110)', async () => {
+    const res = await api.call('getMe', {});
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('the contract is compressed, and varies with Accept-Language', async () => {
+    const res = await api.app.request('http://api.test/api/v1/openapi.json', {
+      headers: { 'Accept-Encoding': 'gzip', 'Accept-Language': 'de' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toMatch(/Accept-Language/);
+    expect(res.headers.get('content-language')).toBe('de');
+  });
+
   it('Accept-Language weights are read whatever the case of q', async () => {
     const res = await api.call('getMe', { headers: { 'Accept-Language': 'nl;q=0.3, fr;Q=0.2' } });
     expect(res.status).toBe(401);

@@ -1,5 +1,6 @@
 // `npm run api` (and start/worker) stop gracefully on SIGTERM: a request in flight is answered, then the
 // process exits 0 with its pools closed. Runs the real entry point as a child process.
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { freshDatabase } from '../harness/db.ts';
@@ -36,4 +37,24 @@ it('answers the request in flight, then exits 0 on SIGTERM', async () => {
   expect(await exited).toBe(0);
   expect(output()).toContain('shutting down');
   await expect(fetch(`${base}/api/v1/openapi.json`)).rejects.toThrow();
+}, 60_000);
+
+it('a port in use: one line, exit 1, no addresses printed as if it listened', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const { output, exited } = runService('api', {
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    });
+    expect(await exited).toBe(1);
+    expect(output()).toContain(`Port ${port} on 127.0.0.1 is in use`);
+    expect(output()).not.toContain('API:');
+    expect(output()).not.toMatch(/\n\s+at /); // no stack trace
+  } finally {
+    taken.close();
+  }
 }, 60_000);

@@ -132,6 +132,16 @@ describe('renewal', () => {
     expect(after.revoked_at).toEqual(before.revoked_at);
   });
 
+  it('revoking a revoked key keeps the time it was revoked', async () => {
+    const old = await api.key(companyId);
+    await revokeKey(api.db, old.id);
+    const [first] = await api.sql`select revoked_at from api_keys where id = ${old.id}`;
+    await new Promise((r) => setTimeout(r, 20));
+    await revokeKey(api.db, old.id);
+    const [again] = await api.sql`select revoked_at from api_keys where id = ${old.id}`;
+    expect(again.revoked_at).toEqual(first.revoked_at);
+  });
+
   it('cannot renew a revoked key', async () => {
     const old = await api.key(companyId);
     await revokeKey(api.db, old.id);
