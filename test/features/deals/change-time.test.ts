@@ -21,7 +21,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Holds the row lock of `table`'s row `id` from another connection while `change` starts, for `holdMs`; answers
  * the change's result and the database time at which the lock was released.
  */
-async function behindALock<T>(table: 'deals' | 'customers', id: string, change: () => Promise<T>, holdMs = 200) {
+async function behindALock<T>(
+  table: 'deals' | 'customers' | 'notes' | 'webhook_endpoints',
+  id: string,
+  change: () => Promise<T>,
+  holdMs = 200,
+) {
   let pending: Promise<T> | undefined;
   const [{ released }] = await api.sql.begin(async (tx) => {
     await tx`select 1 from ${tx(table)} where id = ${id} for update`;
@@ -52,6 +57,30 @@ describe('the time of a change that waited for the lock', () => {
     const customer = await customerOf(api, key);
     const { result, released } = await behindALock('customers', customer, () =>
       api.call('updateCustomer', { key, params: { customer }, body: { name: 'Na het wachten' } }),
+    );
+    expect(result.status).toBe(200);
+    expect(Date.parse(result.body.data.updated_at)).toBeGreaterThanOrEqual(released - 1);
+  });
+
+  it('a note update: updated_at is after the lock was released', async () => {
+    const customer = await customerOf(api, key);
+    const note = await api.call('createCustomerNote', { key, params: { customer }, body: { content: 'Eerst' } });
+    const id = note.body.data.id;
+    const { result, released } = await behindALock('notes', id, () =>
+      api.call('updateCustomerNote', { key, params: { customer, note: id }, body: { content: 'Na het wachten' } }),
+    );
+    expect(result.status).toBe(200);
+    expect(Date.parse(result.body.data.updated_at)).toBeGreaterThanOrEqual(released - 1);
+  });
+
+  it('a webhook endpoint update: updated_at is after the lock was released', async () => {
+    const created = await api.call('createWebhookEndpoint', {
+      key,
+      body: { url: 'https://1.1.1.1/hooks', events: ['*'] },
+    });
+    const id = created.body.data.id;
+    const { result, released } = await behindALock('webhook_endpoints', id, () =>
+      api.call('updateWebhookEndpoint', { key, params: { endpoint: id }, body: { description: 'Na het wachten' } }),
     );
     expect(result.status).toBe(200);
     expect(Date.parse(result.body.data.updated_at)).toBeGreaterThanOrEqual(released - 1);
