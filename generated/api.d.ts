@@ -2196,7 +2196,9 @@ export type paths = {
      *     Sending `events` chooses them again with this key's visibility, as at creation: from then on the
      *     endpoint receives what this key may read. Pointing the endpoint at another `url` without sending
      *     `events` needs every read scope of the events it receives (`403 insufficient_scope`, naming the
-     *     missing scope): a key may not redirect data it cannot read itself.
+     *     missing scope): a key may not redirect data it cannot read itself. That holds for the endpoint's earlier
+     *     deliveries too: after such a change, retries, resends and recoveries of events this key may not read are not
+     *     sent (a pending one becomes `failed`).
      *
      *     `status` `disabled` stops all messages at once: deliveries that are still `pending` become `failed`,
      *     and events that happen while the endpoint is disabled are logged as `failed` deliveries without
@@ -2294,7 +2296,8 @@ export type paths = {
      *     `until` (default now) to be sent again, oldest first; use it after a receiver outage, typically right
      *     after re-enabling the endpoint. Each queued delivery becomes `pending` and gets one attempt with
      *     `trigger` `recovery` (no new retry schedule; a delivery that fails again is `failed` again). Deliveries
-     *     that are `pending` or `succeeded` are left alone, so repeating a recovery sends nothing twice.
+     *     that are `pending` or `succeeded` are left alone, so repeating a recovery sends nothing twice, and so are
+     *     deliveries of events the endpoint may no longer receive (see *Update a webhook endpoint*).
      *
      *     Only an `active` endpoint can be recovered; a disabled one answers `409 conflict` (re-enable it first
      *     with *Update a webhook endpoint*). Answers `202` as soon as the deliveries are queued. Accepts
@@ -2430,7 +2433,9 @@ export type paths = {
      *     delivery stays `failed` and a `pending` one keeps its retry schedule.
      *
      *     Only a delivery of an `active` endpoint can be resent; a disabled endpoint answers `409 conflict`
-     *     (re-enable it first). Takes no body.
+     *     (re-enable it first). So does a delivery of an event the endpoint may no longer receive, after its
+     *     events were chosen again by a key that may not read that event (see *Update a webhook endpoint*).
+     *     Takes no body.
      */
     post: operations['resendWebhookDelivery'];
     delete?: never;

@@ -163,6 +163,12 @@ const MESSAGES = {
     de: 'Der Body ist kein gültiges JSON.',
     fr: 'Le corps n’est pas du JSON valide.',
   },
+  'body.none_expected': {
+    en: 'This operation takes no request body: send none, or an empty JSON object.',
+    nl: 'Deze operatie neemt geen body: stuur er geen, of een leeg JSON-object.',
+    de: 'Diese Operation nimmt keinen Anfrage-Body: Senden Sie keinen oder ein leeres JSON-Objekt.',
+    fr: 'Cette opération ne prend pas de corps de requête : n’en envoyez pas, ou un objet JSON vide.',
+  },
   'body.lone_surrogate': {
     en: 'Text may not contain an unpaired surrogate (an escape such as \\ud800 without its pair): it is not a character.',
     nl: 'Tekst mag geen losse surrogaat bevatten (een escape zoals \\ud800 zonder zijn paar): dat is geen teken.',
@@ -452,6 +458,12 @@ const MESSAGES = {
     nl: 'Het webhook-endpoint is uitgeschakeld; schakel het eerst weer in (status active).',
     de: 'Der Webhook-Endpunkt ist deaktiviert; aktivieren Sie ihn zuerst wieder (Status active).',
     fr: 'L’endpoint de webhook est désactivé ; réactivez-le d’abord (statut active).',
+  },
+  'webhook.event_not_receivable': {
+    en: 'The endpoint may no longer receive this event: its events were chosen again by a key that cannot read it.',
+    nl: 'Het endpoint mag dit event niet meer ontvangen: zijn events zijn opnieuw gekozen door een sleutel die het niet mag lezen.',
+    de: 'Der Endpunkt darf dieses Ereignis nicht mehr empfangen: Seine Ereignisse wurden von einem Schlüssel neu gewählt, der es nicht lesen darf.',
+    fr: 'L’endpoint ne peut plus recevoir cet événement : ses événements ont été choisis de nouveau par une clé qui ne peut pas le lire.',
   },
   'webhook.delivery_not_found': {
     en: 'This endpoint has no delivery with this id (deliveries are kept 30 days).',

@@ -114,6 +114,7 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
   }
   refuseNulInQuery(c);
   if (operation.hasBody) await checkBody(c);
+  else if (c.req.method !== 'GET') await refuseBody(c);
 }
 
 // PostgreSQL text cannot hold U+0000: a string carrying it is refused here (422), not failed on insert (500).
@@ -194,6 +195,47 @@ function asPlainJson(c: Context<AppEnv>, text: string): void {
   c.req.raw = new Request(c.req.url, { method: c.req.method, headers, body: text });
 }
 
+/**
+ * An operation whose contract has no body (an action such as archive, a DELETE) takes none. Bodies are closed
+ * everywhere else, so one sent here is refused, not ignored: a client sending `{"reason": "…"}` to an action
+ * would otherwise believe it was kept. Nothing, whitespace or `{}` is no body. Every refusal is a 422, the only
+ * input problem these operations document (no 413 or 415).
+ */
+async function refuseBody(c: Context<AppEnv>): Promise<void> {
+  const takesNone = () =>
+    invalidFields([{ pointer: '', parameter: null, code: 'invalid_type', detail: message('body.none_expected') }]);
+  if (Number(c.req.header('content-length') ?? 0) > MAX_JSON_BYTES) throw takesNone();
+  if (c.req.raw.body === null) return;
+  const text = await c.req.text();
+  if (JSON_WHITESPACE.test(text)) return asSentWithoutBody(c);
+  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' || Buffer.byteLength(text) > MAX_JSON_BYTES) throw takesNone();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidJson();
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw takesNone();
+  const fields = Object.keys(parsed);
+  if (fields.length === 0) return asSentWithoutBody(c);
+  throw new ApiProblem('unknown_field', message('request.unknown_field'), {
+    errors: fields.map((field) => ({
+      pointer: `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      parameter: null,
+      code: 'unknown_field',
+      detail: message('field.unknown_field'),
+    })),
+  });
+}
+
+function invalidJson(): ApiProblem {
+  const detail = message('body.invalid_json');
+  return new ApiProblem('validation_failed', detail, {
+    errors: [{ pointer: '', parameter: null, code: 'invalid_json', detail }],
+  });
+}
+
 /** Media type, size and JSON syntax, before validation sees the body. */
 async function checkBody(c: Context<AppEnv>): Promise<void> {
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -219,10 +261,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    const detail = message('body.invalid_json');
-    throw new ApiProblem('validation_failed', detail, {
-      errors: [{ pointer: '', parameter: null, code: 'invalid_json', detail }],
-    });
+    throw invalidJson();
   }
   // Quick test first: JSON can only carry U+0000 or an unpaired surrogate as an escape.
   if (/\\u(0000|[dD][89a-fA-F])/.test(text)) {

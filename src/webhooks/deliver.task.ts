@@ -159,15 +159,17 @@ async function attempt(
   // job was queued (a resend succeeded, the endpoint was disabled). A manual resend works in every state.
   if (trigger !== 'manual_resend' && row.status !== 'pending') return 'skipped';
   if (row.endpoint_status === 'disabled') return skipDisabled(db, companyId, deliveryId);
+  if (!row.endpoint_scopes.includes(row.event_scope)) return withhold(db, companyId, deliveryId);
 
-  // Widened on purpose: the send below may find the endpoint deleted or disabled meanwhile.
-  let endpoint = sendingEndpoint(row) as EndpointNow;
+  // Widened on purpose: the send below may find the endpoint deleted, disabled or narrowed meanwhile.
+  let endpoint = { ...sendingEndpoint(row), scopes: row.endpoint_scopes } as EndpointNow;
   const body = eventBody(companyId, row);
   const result = await sendInTurn(row.endpoint_id, async () => {
     if (opts.stop?.aborted) return null;
     // Read too long ago (it waited for its turn): sent as the endpoint is now (see endpoint-now.ts).
     if (performance.now() - readAt >= ENDPOINT_FRESH_MS) endpoint = await endpointNow(db, companyId, row.endpoint_id);
     if (endpoint === null || endpoint === 'disabled') return null;
+    if (!endpoint.scopes.includes(row.event_scope)) return null;
     return sendSigned(
       endpoint,
       { id: row.event_id, body },
@@ -176,6 +178,7 @@ async function attempt(
   });
   if (endpoint === null) return 'gone';
   if (endpoint === 'disabled') return skipDisabled(db, companyId, deliveryId);
+  if (!endpoint.scopes.includes(row.event_scope)) return withhold(db, companyId, deliveryId);
   if (result === null) return 'not_sent';
   const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
   if (result.error === null) return recordSuccess(db, recording);
@@ -221,7 +224,8 @@ function readDeliveries(db: Db, companyId: string, deliveryIds: string[]): Promi
         company,
         (sql) => sql`
           select d.id, d.endpoint_id, d.status, d.event_id, e.status as endpoint_status, e.url, e.secret,
-            e.previous_secret, e.previous_secret_expires_at, ev.type as event_type,
+            e.previous_secret, e.previous_secret_expires_at, e.scopes as endpoint_scopes, ev.scope as event_scope,
+            ev.type as event_type,
             ev.created_at as event_created_at, ev.data::text as event_data
           from webhook_deliveries d
           join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id
@@ -241,6 +245,9 @@ type ReadRow = {
   endpoint_id: string;
   status: DeliveryRow['status'];
   event_id: string;
+  /** The read scope the event needs; the endpoint receives it only while its scopes hold it (see withhold). */
+  event_scope: string;
+  endpoint_scopes: string[];
   endpoint_status: EndpointRow['status'];
   url: string;
   secret: string;
@@ -262,6 +269,23 @@ function skipDisabled(db: Db, companyId: string, deliveryId: string): Promise<De
     const endpoint = await findEndpoint(tx, companyId, delivery.endpointId);
     if (!endpoint) return 'gone';
     if (endpoint.status === 'disabled' && delivery.status === 'pending') {
+      await markDelivery(tx, delivery.id, companyId, { status: 'failed', nextAttemptAt: null });
+    }
+    return 'skipped';
+  });
+}
+
+/**
+ * An endpoint receives only what its scopes may read, at every attempt: a key may choose an endpoint's events
+ * again (narrowing its scopes to its own) and point it elsewhere, and its earlier deliveries of events it may no
+ * longer read — retries, a resend, a recovery — must not follow it there. A pending one becomes failed, not
+ * sent; it stays in the log (recoverable should the endpoint's events be chosen again by a key that may).
+ */
+function withhold(db: Db, companyId: string, deliveryId: string): Promise<DeliverOutcome> {
+  return withTenant(db, companyId, async (tx) => {
+    const delivery = await findDelivery(tx, companyId, deliveryId);
+    if (!delivery) return 'gone';
+    if (delivery.status === 'pending') {
       await markDelivery(tx, delivery.id, companyId, { status: 'failed', nextAttemptAt: null });
     }
     return 'skipped';

@@ -13,8 +13,8 @@ import type { SendingEndpoint } from './send.ts';
 /** How long a read of an endpoint is trusted for sending (a fan-out's sends start within it, or not at all). */
 export const ENDPOINT_FRESH_MS = 1_000;
 
-/** null: deleted (its deliveries with it); 'disabled': receives nothing. */
-export type EndpointNow = SendingEndpoint | 'disabled' | null;
+/** null: deleted (its deliveries with it); 'disabled': receives nothing; `scopes`: what it may receive now. */
+export type EndpointNow = (SendingEndpoint & { scopes: string[] }) | 'disabled' | null;
 
 const RECENT_MAX = 1024;
 const recent = new Map<string, { at: number; answer: Promise<EndpointNow> }>();
@@ -45,6 +45,7 @@ async function read(db: Db, companyId: string, endpointId: string): Promise<Endp
         secret: webhookEndpoints.secret,
         previousSecret: webhookEndpoints.previousSecret,
         previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+        scopes: webhookEndpoints.scopes,
       })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, endpointId))),

@@ -1,5 +1,5 @@
 // SSRF guard for webhook endpoint URLs. Used at creation/update (checkUrl) and again before every delivery
-// (checkUrlSyntax + resolveAllowed), whose result — the checked address — is what the socket connects to
+// (resolveAllowed, or checkLiteral for a URL that holds an address), whose result — the checked address — is what the socket connects to
 // (see http-post.ts), so a DNS answer cannot change between the check and the connection (no rebinding).
 //
 // WEBHOOK_ALLOW_PRIVATE_URLS (policy.allowPrivate) is for tests and local development receivers only: it
@@ -138,7 +138,9 @@ export function checkUrlSyntax(input: string, policy: UrlPolicy): UrlSyntaxResul
   const url = new URL(input);
   const httpAllowed = policy.allowPrivate && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !httpAllowed) return refuse('invalid_format', message('url.not_absolute_https'));
-  if (!/^https?:\/\//i.test(input)) return refuse('invalid_format', message('url.not_absolute_https'));
+  // An authority right after "//": the URL parser skips further slashes ("https:///@example.com" would call
+  // example.com), where RFC 3986 reads an empty host and the rest as the path.
+  if (!/^https?:\/\/[^/]/i.test(input)) return refuse('invalid_format', message('url.not_absolute_https'));
   if (input.includes('#')) return refuse('invalid_format', message('url.fragment'));
   const authority = input.slice(input.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? '';
   if (authority.includes('@') || url.username !== '' || url.password !== '') {

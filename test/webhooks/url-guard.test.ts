@@ -133,6 +133,13 @@ describe('checkUrl refuses hostile URLs', () => {
     ['https://user:pass@example.com', 'url_not_allowed'],
     ['https://user@example.com', 'url_not_allowed'],
     ['https://@example.com', 'url_not_allowed'],
+    // A third slash: RFC 3986 reads an empty host, the URL parser skips to example.com (the stored string would not
+    // show the host called, and an empty userinfo got through).
+    ['https:///@example.com', 'invalid_format'],
+    ['https:////@example.com', 'invalid_format'],
+    ['https:///:@example.com', 'invalid_format'],
+    ['https:///example.com', 'invalid_format'],
+    ['HTTPS:///example.com', 'invalid_format'],
     ['https://example.com:22', 'url_not_allowed'],
     ['https://example.com:6379', 'url_not_allowed'],
     ['https://example.com:8080', 'url_not_allowed'],

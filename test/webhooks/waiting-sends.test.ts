@@ -35,7 +35,7 @@ async function slowBatch() {
   const outcomes = deliverBatch(api.db, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING);
   // The first 16 are in flight; the other 24 wait for their turn.
   while (slow.stats.ids.length < 16) await sleep(10);
-  return { key, slow, endpoint, outcomes };
+  return { companyId, key, slow, endpoint, outcomes };
 }
 
 const count = (outcomes: DeliverOutcome[], outcome: DeliverOutcome) => outcomes.filter((o) => o === outcome).length;
@@ -66,6 +66,25 @@ describe('messages waiting for their turn', () => {
     const log = await deliveriesOf(api, endpoint.id);
     expect(log.filter((d) => d.status === 'failed')).toHaveLength(24);
     expect(log.filter((d) => d.status === 'succeeded')).toHaveLength(16);
+  });
+
+  it("are not sent once a key that cannot read them chose the endpoint's events again, and fail", async () => {
+    const { companyId, slow, endpoint, outcomes } = await slowBatch();
+    const { key: dealsOnly } = await api.key(companyId, { scopes: ['deals.read', 'webhooks.manage'] });
+    const moved = await receiver();
+    const narrowed = await api.call('updateWebhookEndpoint', {
+      key: dealsOnly,
+      params: { endpoint: endpoint.id },
+      body: { events: ['*'], url: moved.url },
+    });
+    expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
+    const answered = await outcomes;
+    // The 16 in flight were delivered to the old URL; the 24 waiting customer events went nowhere.
+    expect(count(answered, 'succeeded')).toBe(16);
+    expect(count(answered, 'skipped')).toBe(24);
+    expect(moved.requests).toHaveLength(0);
+    expect(slow.stats.ids).toHaveLength(16);
+    expect((await deliveriesOf(api, endpoint.id)).filter((d) => d.status === 'failed')).toHaveLength(24);
   });
 
   it('go to the new URL once the endpoint is pointed elsewhere', async () => {

@@ -36,6 +36,7 @@ const endpointNotFound = () => new ApiProblem('not_found', message('webhook.endp
 const deliveryNotFound = () => new ApiProblem('not_found', message('webhook.delivery_not_found'));
 const eventNotFound = () => new ApiProblem('not_found', message('event.not_found'));
 const endpointDisabled = () => new ApiProblem('conflict', message('webhook.endpoint_disabled'));
+const eventNotReceivable = () => new ApiProblem('conflict', message('webhook.event_not_receivable'));
 
 const RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 3600 * 1000;
 
@@ -116,6 +117,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
       const found = await q.findDelivery(tx, companyId, endpoint, delivery);
       if (!found) throw deliveryNotFound();
       if (status !== 'active') throw endpointDisabled();
+      if (!(await q.isReceivable(tx, companyId, delivery))) throw eventNotReceivable();
       await q.queueResend(tx, companyId, endpoint, delivery);
       return found;
     });

@@ -19,6 +19,25 @@ export type DeliveryFilters = {
 
 const withinRetention = sql`${webhookDeliveries.createdAt} >= app_now() - make_interval(days => ${EVENT_RETENTION_DAYS})`;
 
+/**
+ * The delivery's endpoint may receive its event now: the endpoint's scopes (its events chosen with them) hold the
+ * event's read scope. Not so after a key that cannot read it chose the endpoint's events again; such deliveries
+ * are not sent again (the worker checks the same at every attempt).
+ */
+const receivable = sql`exists (
+  select 1 from ${events} ev join ${webhookEndpoints} e on e.company_id = ev.company_id
+  where ev.company_id = ${webhookDeliveries.companyId} and ev.id = ${webhookDeliveries.eventId}
+    and e.id = ${webhookDeliveries.endpointId} and ev.scope = any(e.scopes))`;
+
+/** Whether the endpoint may receive the delivery's event now (see `receivable`). */
+export async function isReceivable(tx: Tx, companyId: string, deliveryId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, deliveryId), receivable));
+  return row !== undefined;
+}
+
 export async function listDeliveries(tx: Tx, companyId: string, page: PageRequest, filters: DeliveryFilters) {
   const plan = keyset(page, { created_at: webhookDeliveries.createdAt }, webhookDeliveries.id);
   const conditions: (SQL | undefined)[] = [eq(webhookDeliveries.companyId, companyId), withinRetention, plan.where];
@@ -114,6 +133,7 @@ export async function queueRecovery(tx: Tx, companyId: string, endpointId: strin
         gte(webhookDeliveries.createdAt, since),
         lt(webhookDeliveries.createdAt, until),
         withinRetention,
+        receivable,
       ),
     )
     .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
