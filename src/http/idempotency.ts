@@ -34,8 +34,11 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     const outcome = await withTenant(db, companyId, work);
     return { headers: {}, ...outcome };
   }
+  // The request includes what its API key may do: a stored answer (a webhook secret, say) is replayed only to a
+  // key with the same scopes (a renewed key keeps them), never to one that could not have made the request.
   const requestHash = createHash('sha256')
     .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
+    .update(`${[...c.get('auth').scopes].sort().join(' ')}\n`)
     .update(await c.req.text())
     .digest('hex');
 

@@ -55,11 +55,19 @@ export async function startHttpProcess(
 }
 
 /**
- * `tsx src/main.ts <command>` with `env` added to this process's environment: the child, everything it has
+ * The service as `npm start` / `npm run api|worker` runs it: one node process with tsx as its loader. (Not the
+ * `tsx` command: it runs the program in a child and, when that child does not confirm a SIGINT or SIGTERM within
+ * 60 ms — its event loop busy — kills it with SIGKILL and exits 130, skipping the graceful shutdown.)
+ */
+export const SERVICE_COMMAND = [process.execPath, '--import', 'tsx', 'src/main.ts'] as const;
+
+/**
+ * The service's `command` with `env` added to this process's environment: the child, everything it has
  * printed so far (stdout and stderr), and its exit code when it exits.
  */
 export function runService(command: 'api' | 'worker' | 'start', env: Record<string, string>) {
-  const child = spawn('node_modules/.bin/tsx', ['src/main.ts', command], {
+  const [node, ...args] = SERVICE_COMMAND;
+  const child = spawn(node, [...args, command], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

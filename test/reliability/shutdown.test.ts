@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { freshDatabase } from '../harness/db.ts';
-import { freePort, runService } from '../harness/processes.ts';
+import { freePort, runService, SERVICE_COMMAND } from '../harness/processes.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 
@@ -69,7 +69,8 @@ it('npm start on the embedded database survives Ctrl-C, which reaches its Postgr
   const port = await freePort();
   // A process group of its own, signalled as a whole, as a terminal's Ctrl-C does: the embedded PostgreSQL
   // (a child in the same group) begins its own fast shutdown while the service is stopping.
-  const child = spawn('node_modules/.bin/tsx', ['src/main.ts', 'start'], {
+  const [node, ...args] = SERVICE_COMMAND;
+  const child = spawn(node, [...args, 'start'], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

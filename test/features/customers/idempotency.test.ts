@@ -116,6 +116,26 @@ describe('Idempotency-Key', () => {
     expect(await rowsWithEmail(other.companyId, body.email)).toHaveLength(1);
   });
 
+  it('a repeat replays only to a key with the same scopes: another key of the company with other scopes gets 422', async () => {
+    const ik = randomUUID();
+    const body = { email: 'sleutels@example.nl' };
+    const first = await create(body, ik);
+    expect(first.status).toBe(201);
+    // A second full-access key of the company (as a renewed key would be): the same request, replayed.
+    const sameScopes = await api.key(companyId);
+    const replay = await create(body, ik, sameScopes.key);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    // A key that may write customers but has other scopes: not the same request (its answer could show what that
+    // key may not see, such as a webhook endpoint's secret).
+    const narrower = await api.key(companyId, { scopes: ['customers.read', 'customers.write'] });
+    const refused = await create(body, ik, narrower.key);
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('idempotency_key_reused');
+    expect(await rowsWithEmail(companyId, body.email)).toHaveLength(1);
+  });
+
   it('concurrent repeats of one key create once: the others answer 409 idempotency_in_progress or a replay', async () => {
     const ik = randomUUID();
     const body = { email: 'gelijktijdig@example.nl' };
