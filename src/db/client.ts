@@ -6,12 +6,27 @@ import * as schema from './schema/index.ts';
 export type Sql = postgres.Sql;
 export type Db = ReturnType<typeof createDb>['db'];
 
-export function createDb(url: string, max = 10) {
+/**
+ * Limits of the service's sessions, so that nothing holds a connection of a pool (or the locks it took) for
+ * ever: a statement stuck behind a lock or a runaway query fails after STATEMENT_TIMEOUT_MS (the request answers
+ * 500 and the connection is free again), a transaction a bug left open ends after IDLE_IN_TRANSACTION_MS. The
+ * slowest statements of the API benchmark (a customer search over 200 000 rows) take about 2 s. Maintenance
+ * that may take longer (the retention purges) lifts the statement limit for its own transaction.
+ */
+export type SessionLimits = { statementTimeoutMs: number; idleInTransactionMs: number };
+export const SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 30_000, idleInTransactionMs: 60_000 };
+
+const limitParameters = (limits: SessionLimits) => ({
+  statement_timeout: limits.statementTimeoutMs,
+  idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+});
+
+export function createDb(url: string, max = 10, limits = SESSION_LIMITS) {
   const sql = postgres(url, {
     max,
     onnotice: () => {},
     // Timestamps stay strings where a cursor needs every digit; drizzle maps them per column.
-    connection: { application_name: 'crm-service' },
+    connection: { application_name: 'crm-service', ...limitParameters(limits) },
   });
   const db = drizzle(sql, { schema });
   return { sql, db };
@@ -22,10 +37,10 @@ export function createDb(url: string, max = 10) {
  * statements are planned as app_api, so row-level security is part of every plan and prepared statements
  * (planned once per connection) can be used. Nothing on it can read a row without app.company_id set.
  */
-export function createTenantPool(url: string, max = 10): Sql {
+export function createTenantPool(url: string, max = 10, limits = SESSION_LIMITS): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
-    connection: { application_name: 'crm-service', role: 'app_api' } as Record<string, string>,
+    connection: { application_name: 'crm-service', role: 'app_api', ...limitParameters(limits) },
   });
 }

@@ -11,14 +11,14 @@ export const EVENT_RETENTION_DAYS = 30;
  * customer: resources/customers/timeline.ts reads a timeline by customer_id) and answers how many went. Runs as
  * app_maintenance: the API role only sees one company's rows, this one may read and delete any company's
  * events (and nothing else). Deletes in batches, each its own transaction, so a large backlog never holds
- * one long transaction and its locks.
+ * one long transaction and its locks; a batch may take longer than the sessions' statement limit (client.ts).
  */
 export async function purgeOldEvents(sql: Sql, opts: { batchSize?: number } = {}): Promise<number> {
   const batchSize = opts.batchSize ?? 5000;
   let total = 0;
   for (;;) {
     const deleted = await sql.begin(async (tx) => {
-      await tx`select set_config('role', 'app_maintenance', true)`;
+      await tx`select set_config('role', 'app_maintenance', true), set_config('statement_timeout', '0', true)`;
       const result = await tx`
         delete from events
         where (company_id, id) in (

@@ -16,10 +16,13 @@ import { Coalescer } from './coalescer.ts';
 import { keepAlive, type Liveness } from './liveness.ts';
 import { queueStatistics, watchFetches } from './queue-statistics.ts';
 
-/** Deletes rows past their retention, across companies, as the maintenance role. */
+/**
+ * Deletes rows past their retention, across companies, as the maintenance role; without the sessions'
+ * statement limit (a large backlog may take longer, see SESSION_LIMITS).
+ */
 async function purge(sql: Sql, statement: (tx: postgres.TransactionSql) => Promise<unknown>) {
   await sql.begin(async (tx) => {
-    await tx`select set_config('role', 'app_maintenance', true)`;
+    await tx`select set_config('role', 'app_maintenance', true), set_config('statement_timeout', '0', true)`;
     await statement(tx);
   });
 }
