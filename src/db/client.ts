@@ -8,8 +8,8 @@ export type Db = ReturnType<typeof createDb>['db'];
 
 /**
  * Limits of the service's sessions, so that nothing holds a connection of a pool (or the locks it took) for
- * ever: a statement stuck behind a lock or a runaway query fails after STATEMENT_TIMEOUT_MS (the request answers
- * 500 and the connection is free again), a transaction a bug left open ends after IDLE_IN_TRANSACTION_MS. The
+ * ever: a statement stuck behind a lock or a runaway query fails after `statementTimeoutMs` (the request answers
+ * 500 and the connection is free again), a transaction a bug left open ends after `idleInTransactionMs`. The
  * slowest statements of the API benchmark (a customer search over 200 000 rows) take about 2 s. Maintenance
  * that may take longer (the retention purges) lifts the statement limit for its own transaction.
  */

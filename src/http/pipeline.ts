@@ -3,6 +3,7 @@
 // problem, leaves with X-Request-Id and the RateLimit headers.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { OperationId } from '../../generated/operations.ts';
 import { routes } from '../../generated/routes.ts';
 import {
@@ -204,12 +205,12 @@ function asPlainJson(c: Context<AppEnv>, text: string): void {
 async function refuseBody(c: Context<AppEnv>): Promise<void> {
   const takesNone = () =>
     invalidFields([{ pointer: '', parameter: null, code: 'invalid_type', detail: message('body.none_expected') }]);
-  if (Number(c.req.header('content-length') ?? 0) > MAX_JSON_BYTES) throw takesNone();
   if (c.req.raw.body === null) return;
+  await limitBody(c, MAX_JSON_BYTES, takesNone);
   const text = await c.req.text();
   if (JSON_WHITESPACE.test(text)) return asSentWithoutBody(c);
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json' || Buffer.byteLength(text) > MAX_JSON_BYTES) throw takesNone();
+  if (type !== 'application/json') throw takesNone();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -229,6 +230,20 @@ async function refuseBody(c: Context<AppEnv>): Promise<void> {
   });
 }
 
+/**
+ * At most `max` bytes of the body are read (hono's bodyLimit): a declared Content-Length over it is refused
+ * unread, and a body streamed without one (chunked) is refused as soon as it passes `max`, instead of being read
+ * whole into memory first. What was read is kept for the route.
+ */
+async function limitBody(c: Context<AppEnv>, max: number, tooLarge: () => ApiProblem): Promise<void> {
+  await bodyLimit({
+    maxSize: max,
+    onError: () => {
+      throw tooLarge();
+    },
+  })(c, async () => {});
+}
+
 function invalidJson(): ApiProblem {
   const detail = message('body.invalid_json');
   return new ApiProblem('validation_failed', detail, {
@@ -244,7 +259,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   const upload = type === 'multipart/form-data' && takesUpload(c.get('operationId'));
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
-  if (declared > max) throw new ApiProblem('payload_too_large', message('body.too_large', { max }));
+  await limitBody(c, max, () => new ApiProblem('payload_too_large', message('body.too_large', { max })));
   if (upload) return;
   if (type !== 'application/json') {
     const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;
@@ -254,7 +269,6 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
     throw new ApiProblem('unsupported_media_type', message('body.send_json'));
   }
   const text = await c.req.text();
-  if (Buffer.byteLength(text) > max) throw new ApiProblem('payload_too_large', message('body.too_large', { max }));
   if (JSON_WHITESPACE.test(text) && bodyIsOptional(c.get('operationId'))) return asSentWithoutBody(c);
   if (!GATE_JSON_TYPE.test(c.req.header('content-type') ?? '')) asPlainJson(c, text);
   let parsed: unknown;

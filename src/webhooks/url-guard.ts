@@ -1,6 +1,7 @@
 // SSRF guard for webhook endpoint URLs. Used at creation/update (checkUrl) and again before every delivery
-// (resolveAllowed, or checkLiteral for a URL that holds an address), whose result — the checked address — is what the socket connects to
-// (see http-post.ts), so a DNS answer cannot change between the check and the connection (no rebinding).
+// (resolveAllowed, or checkLiteral for a URL that holds an address), whose result — the checked address — is
+// what the socket connects to (see http-post.ts), so a DNS answer cannot change between the check and the
+// connection (no rebinding).
 //
 // WEBHOOK_ALLOW_PRIVATE_URLS (policy.allowPrivate) is for tests and local development receivers only: it
 // additionally allows LOOPBACK targets (127.0.0.0/8, ::1), over http as well as https and on any port. Every
