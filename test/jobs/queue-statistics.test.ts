@@ -1,6 +1,7 @@
 // The job table's statistics are refreshed when a full fetch meets statistics that say the table is (nearly)
 // empty: the state autovacuum leaves a queue table in (pages kept, 0 rows counted), in which the planner
 // estimates 0 rows whatever the table holds. Real PostgreSQL, real ANALYZE.
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Runner } from 'graphile-worker';
 import type postgres from 'postgres';
@@ -111,11 +112,17 @@ describe('a transaction that queues a backlog', () => {
   // The migration's constant follows the worker's fetch size: this fails when they drift apart.
   const JOBS_PER_FETCH = LOCAL_QUEUE_SIZE;
 
+  // The API role queues jobs only for the company of its transaction (migration 0018).
+  const company = randomUUID();
+  const payload = JSON.stringify({ companyId: company });
+  const asApiRole = (tx: postgres.TransactionSql) =>
+    tx`select set_config('role', 'app_api', true), set_config('app.company_id', ${company}, true)`;
+
   /** Queues `n` jobs nobody runs, as the API role does (one call each, as recordEvent does per event). */
   async function queueOneByOne(tx: postgres.TransactionSql, n: number) {
-    await tx`select set_config('role', 'app_api', true)`;
+    await asApiRole(tx);
     for (let i = 0; i < n; i++) {
-      await tx`select app_queue_job(${TASK}, '{}'::json, now() + interval '1 year')`;
+      await tx`select app_queue_job(${TASK}, ${payload}::json, now() + interval '1 year')`;
     }
   }
 
@@ -133,9 +140,9 @@ describe('a transaction that queues a backlog', () => {
   it('many jobs in one call (app_queue_jobs, as the fan-out queues delivery jobs)', async () => {
     await staleStatisticsWith(0);
     await api.sql.begin(async (tx) => {
-      await tx`select set_config('role', 'app_api', true)`;
+      await asApiRole(tx);
       await tx`
-        select app_queue_jobs(array_fill(${TASK}::text, array[1000]), array_fill('{}'::json, array[1000]),
+        select app_queue_jobs(array_fill(${TASK}::text, array[1000]), array_fill(${payload}::json, array[1000]),
           array_fill(now() + interval '1 year', array[1000]))`;
     });
     expect((await statistics()).reltuples).toBeGreaterThanOrEqual(1000);

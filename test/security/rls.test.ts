@@ -136,6 +136,37 @@ describe('a tenant transaction', () => {
     expect(count).toBe(1);
   });
 
+  it('queues jobs only for its own company (migration 0018), one at a time or many at once', async () => {
+    const job = (company: string) => JSON.stringify({ companyId: company, deliveryId: 'wd_x', trigger: 'recovery' });
+    const later = "now() + interval '1 year'";
+    await expect(
+      asTenant(a, (tx) => tx.unsafe(`select app_queue_job('webhook_deliver', $1::json, ${later})`, [job(b)])),
+    ).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      asTenant(a, (tx) =>
+        tx.unsafe(
+          `select app_queue_jobs(array['webhook_deliver', 'webhook_deliver'], array[$1, $2]::json[],
+          array[${later}, ${later}])`,
+          [job(a), job(b)],
+        ),
+      ),
+    ).rejects.toMatchObject({ code: '42501' });
+    // A payload without a company is no job of this company either.
+    await expect(
+      asTenant(a, (tx) => tx.unsafe(`select app_queue_job('webhook_deliver', '{}'::json, ${later})`)),
+    ).rejects.toMatchObject({ code: '42501' });
+    // Its own company works with the same statements.
+    await asTenant(a, async (tx) => {
+      await tx.unsafe(`select app_queue_job('webhook_deliver', $1::json, ${later})`, [job(a)]);
+      await tx.unsafe(`select app_queue_jobs(array['webhook_deliver'], array[$1]::json[], array[${later}])`, [job(a)]);
+    });
+    const queued = await api.sql<{ company: string }[]>`
+      select payload->>'companyId' as company from graphile_worker._private_jobs
+      where payload->>'deliveryId' = 'wd_x'`;
+    expect(queued.map((r) => r.company)).toEqual([a, a]);
+    await api.sql`delete from graphile_worker._private_jobs where payload->>'deliveryId' = 'wd_x'`;
+  });
+
   it('cannot create or delete companies', async () => {
     await expect(
       asTenant(a, (tx) => tx`insert into companies (id, name) values (${randomUUID()}, 'X')`),
