@@ -2435,7 +2435,8 @@ export type paths = {
      *     Only a delivery of an `active` endpoint can be resent; a disabled endpoint answers `409 conflict`
      *     (re-enable it first). So does a delivery of an event the endpoint may no longer receive, after its
      *     events were chosen again by a key that may not read that event (see *Update a webhook endpoint*).
-     *     Takes no body.
+     *     Takes no body. Accepts `Idempotency-Key`: a request repeated after a lost answer replays the first
+     *     answer and queues no second attempt.
      */
     post: operations['resendWebhookDelivery'];
     delete?: never;
@@ -12673,7 +12674,14 @@ export interface operations {
   resendWebhookDelivery: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
+         *     response (with `Idempotent-Replayed: true`) instead of creating again.
+         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /**
          * @description Id of the webhook endpoint (`we_…`).
@@ -12696,6 +12704,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12705,8 +12714,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      422: components['responses']['ValidationFailed'];
+      409: components['responses']['ConflictOrIdempotencyInProgress'];
+      422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

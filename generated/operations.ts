@@ -1257,7 +1257,7 @@ export const operations = {
     scope: 'webhooks.manage',
     features: [],
     authenticated: true,
-    idempotent: false,
+    idempotent: true,
     ifMatch: false,
     hasBody: false,
     statuses: [202, 401, 403, 404, 409, 422, 429, 500],

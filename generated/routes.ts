@@ -7534,6 +7534,14 @@ export const resendWebhookDelivery = createRoute({
         .regex(/^wd_[0-9A-Za-z]{1,64}$/),
     }),
     query: z.strictObject({}),
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[\x21-\x7E]+$/)
+        .optional(),
+    }),
   },
   responses: {
     202: {
@@ -7555,11 +7563,13 @@ export const resendWebhookDelivery = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     409: {
-      description: "`conflict`: the request conflicts with the record's current state; nothing was changed.",
+      description:
+        '`conflict` with the current state (nothing was created), or `idempotency_in_progress` for a repeated `Idempotency-Key` whose first request is still running.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {

@@ -110,7 +110,8 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
   app.openapi(resendWebhookDelivery, async (c) => {
     const { endpoint, delivery } = c.req.valid('param');
     const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
+    // Idempotent: a client repeating the request after a lost answer gets that answer, not a second attempt.
+    const resent = await runCreation(c, async (tx) => {
       // Shared lock: a concurrent disable waits until the attempt is queued (the task then skips it).
       const status = await q.endpointStatus(tx, companyId, endpoint, true);
       if (!status) throw endpointNotFound();
@@ -119,9 +120,9 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
       if (status !== 'active') throw endpointDisabled();
       if (!(await q.isReceivable(tx, companyId, delivery))) throw eventNotReceivable();
       await q.queueResend(tx, companyId, endpoint, delivery);
-      return found;
+      return { status: 202 as const, body: { data: serializeQueuedDelivery(found, new Date()) } };
     });
-    return c.json({ data: serializeQueuedDelivery(row, new Date()) }, 202);
+    return c.json(resent.body, resent.status, resent.headers);
   });
 
   app.openapi(recoverWebhookEndpoint, async (c) => {

@@ -104,6 +104,34 @@ describe('resendWebhookDelivery', () => {
     expect(next.runAt.getTime()).toBe(retry.runAt.getTime() + 300_000);
     expect(await triggersOf(delivery.id)).toEqual(['scheduled:failed', 'manual_resend:failed', 'scheduled:failed']);
   });
+
+  it('a repeat with the same Idempotency-Key replays the answer and queues no second attempt', async () => {
+    const { companyId, key, endpointId } = await setup();
+    await createCustomer(api, key);
+    await runDueJobs(api, companyId); // attempt 1 fails: a retry is scheduled
+    const [delivery] = await deliveriesOf(api, endpointId);
+    const resend = (idempotencyKey: string) =>
+      api.call('resendWebhookDelivery', {
+        key,
+        params: { endpoint: endpointId, delivery: delivery.id },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    const manualJobs = async () =>
+      (await deliverJobsOf(api, delivery.id)).filter((j) => j.payload.trigger === 'manual_resend');
+
+    const first = await resend('resend-1');
+    expect(first.status).toBe(202);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await resend('resend-1');
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await manualJobs()).toHaveLength(1);
+
+    // Another key is another request.
+    expect((await resend('resend-2')).status).toBe(202);
+    expect(await manualJobs()).toHaveLength(2);
+  });
 });
 
 describe('recoverWebhookEndpoint', () => {
