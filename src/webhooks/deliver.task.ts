@@ -180,7 +180,15 @@ async function attempt(
   if (endpoint === 'disabled') return skipDisabled(db, companyId, deliveryId);
   if (!endpoint.scopes.includes(row.event_scope)) return withhold(db, companyId, deliveryId);
   if (result === null) return 'not_sent';
-  const recording: Recording = { companyId, deliveryId, url: endpoint.url, trigger, result, at: now() };
+  const recording: Recording = {
+    companyId,
+    deliveryId,
+    url: endpoint.url,
+    trigger,
+    result,
+    at: now(),
+    dueAt: timeOf(row.next_attempt_at),
+  };
   if (result.error === null) return recordSuccess(db, recording);
   return recordFailure(db, recording);
 }
@@ -223,7 +231,7 @@ function readDeliveries(db: Db, companyId: string, deliveryIds: string[]): Promi
         db,
         company,
         (sql) => sql`
-          select d.id, d.endpoint_id, d.status, d.event_id, e.status as endpoint_status, e.url, e.secret,
+          select d.id, d.endpoint_id, d.status, d.next_attempt_at, d.event_id, e.status as endpoint_status, e.url, e.secret,
             e.previous_secret, e.previous_secret_expires_at, e.scopes as endpoint_scopes, ev.scope as event_scope,
             ev.type as event_type,
             ev.created_at as event_created_at, ev.data::text as event_data
@@ -244,6 +252,7 @@ type ReadRow = {
   id: string;
   endpoint_id: string;
   status: DeliveryRow['status'];
+  next_attempt_at: Date | string | null;
   event_id: string;
   /** The read scope the event needs; the endpoint receives it only while its scopes hold it (see withhold). */
   event_scope: string;
@@ -415,6 +424,12 @@ async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
     const settled = delivery.status === 'pending' ? { status: 'failed' as const, nextAttemptAt: null } : {};
     await markDelivery(tx, delivery.id, r.companyId, { ...base, ...settled });
     outcome = 'failed';
+  } else if (delivery.status === 'succeeded' || reopened(delivery, r)) {
+    // Answered after another attempt settled the delivery (a resend succeeded: it was received) or after it was
+    // reopened (disabled, re-enabled and recovered while this request was in flight: its one recovery attempt
+    // holds the delivery's job key, and a retry queued here would replace it). Logged; state and jobs stay.
+    await markDelivery(tx, delivery.id, r.companyId, base);
+    outcome = delivery.status === 'pending' ? 'retrying' : 'failed';
   } else {
     // The schedule counts scheduled attempts only: resends and recoveries neither shorten nor shift it.
     const scheduled = await scheduledAttempts(tx, r.companyId, delivery.id);
@@ -446,6 +461,14 @@ async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
   }
   return outcome;
 }
+
+/** Whether a scheduled attempt's delivery was given a new due time after the job read it (see Recording.dueAt). */
+function reopened(delivery: DeliveryRow, r: Recording): boolean {
+  return r.dueAt !== undefined && timeOf(delivery.nextAttemptAt) !== r.dueAt;
+}
+
+/** A timestamp as milliseconds, whichever way it was read (the raw statements' Dates, drizzle's strings). */
+const timeOf = (at: Date | string | null): number | null => (at === null ? null : new Date(at).getTime());
 
 async function scheduledAttempts(tx: Tx, companyId: string, deliveryId: string): Promise<number> {
   const [row] = await tx

@@ -331,6 +331,9 @@ async function writeDeliveries(db: Db, companyId: string, rows: Row[]): Promise<
         from input i
         join webhook_endpoints e on e.company_id = ${companyId} and e.id = i.endpoint_id
         order by i.id
+        -- A DELETE of the endpoint under way either waits for this write (and removes what it made) or has
+        -- removed the endpoint, which the join then leaves out: no delivery outlives its endpoint.
+        for key share of e
         on conflict (company_id, event_id, endpoint_id) do nothing
         returning id
       ), made as (

@@ -17,6 +17,11 @@ export type Recording = {
   trigger: Trigger;
   result: PostResult;
   at: Date;
+  /**
+   * A scheduled attempt of a delivery job: the delivery's `next_attempt_at` (ms) when the job read it. Changed by
+   * the time the answer is recorded, the delivery was reopened meanwhile (see record in deliver.task.ts).
+   */
+  dueAt?: number | null;
 };
 
 /** 'gone': the delivery (or its endpoint) was deleted while the request was in flight; nothing is recorded. */

@@ -133,10 +133,12 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
     // even once its `since` has moved past 30 days ago.
     const recovered = await runCreation(c, async (tx) => {
       const { since, until } = recoveryWindow(body, new Date());
+      // The deliveries before the endpoint, in the lock order of the delivery task, DELETE and disabling (the
+      // other way round, each waited for the other). A missing or disabled endpoint undoes what was queued.
+      const queued = await q.queueRecovery(tx, companyId, endpoint, since, until);
       const status = await q.endpointStatus(tx, companyId, endpoint, true);
       if (!status) throw endpointNotFound();
       if (status !== 'active') throw endpointDisabled();
-      const queued = await q.queueRecovery(tx, companyId, endpoint, since, until);
       const data = {
         object: 'webhook_recovery' as const,
         endpoint_id: endpoint,

@@ -12,6 +12,7 @@ import {
   updateWebhookEndpoint,
   type WebhookEndpointUpdateSchema,
 } from '../../../generated/routes.ts';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
@@ -110,6 +111,10 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       if ((await q.countEndpointsLocked(tx, companyId)) >= q.MAX_ENDPOINTS_PER_COMPANY) {
         throw new ApiProblem('limit_reached', message('webhook.endpoint_limit', { max: q.MAX_ENDPOINTS_PER_COMPANY }));
       }
+      // The endpoint's time (from which on it receives events) is taken now, after DNS and the lock, not at the
+      // transaction's start: an event committed while it waited is then older than the endpoint everywhere. (The
+      // company's first endpoint could not get it at all: a change queues a fan-out only when it sees an endpoint.)
+      await takeChangeTimeAfterLock(tx);
       const row = await q.insertEndpoint(tx, companyId, {
         url: body.url,
         description: body.description ?? null,
@@ -166,6 +171,9 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       if (!current) throw notFound();
       if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
       await q.deleteEndpoint(tx, companyId, endpoint);
+      // Again for the deliveries a fan-out wrote since the first pass: it holds the endpoint (FOR KEY SHARE) until
+      // its commit, so the deletion above waited for it and this pass sees them.
+      await q.deleteDeliveryLog(tx, companyId, endpoint);
     });
     return c.json({ data: { object: 'webhook_endpoint', id: endpoint, deleted: true as const } }, 200);
   });

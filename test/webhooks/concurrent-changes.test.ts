@@ -1,0 +1,286 @@
+// Webhook state under concurrent changes: an attempt answered after another one settled or reopened its delivery,
+// DELETE while a fan-out writes, Recover against DELETE and the worker (lock order: deliveries before the
+// endpoint), and an event committed while an endpoint is being created. Where timing matters, a lock held from a
+// separate connection stops one side at a known point (it stands in for a slow DNS answer, a PATCH, or the worker
+// recording an attempt); the repeated variants run the two sides together without it.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deliver } from '../../src/webhooks/deliver.task.ts';
+import { fanout } from '../../src/webhooks/fanout.ts';
+import {
+  createCustomer,
+  deliveriesOf,
+  deliverJobsOf,
+  insertEndpoint,
+  LOCAL_SENDING,
+  latestEventId,
+  receiver,
+  runDueJobs,
+} from '../features/webhook-deliveries/support.ts';
+import { setupApi, type TestApi } from '../harness/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+});
+
+const HOUR = 3600_000;
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Whether a backend waits for a lock while running a statement matching `pattern` (ILIKE). */
+const waitsForLock = async (pattern: string) => {
+  const [row] = await api.sql`select count(*)::int as n from pg_stat_activity
+    where wait_event_type = 'Lock' and query ilike ${pattern}`;
+  return row.n > 0;
+};
+
+/** Settles within `ms` or fails the test with `what` (instead of hanging on a lock until the test's timeout). */
+function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeUp]).finally(() => clearTimeout(timer));
+}
+
+/** A company with one endpoint, one event and its delivery written pending (no job left queued). */
+async function pendingDelivery(answer: (n: number) => { status: number; delayMs?: number }) {
+  const { companyId, key } = await api.tenant();
+  const hook = await receiver(answer);
+  const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
+  const customer = await createCustomer(api, key);
+  const eventId = await latestEventId(api, customer.id);
+  await fanout(api.db, { companyId, eventId }); // no sending: pending, with a delivery job
+  const [delivery] = await deliveriesOf(api, endpointId);
+  await api.sql`delete from graphile_worker._private_jobs where payload->>'companyId' = ${companyId}`;
+  return { companyId, key, hook, endpointId, eventId, delivery };
+}
+
+describe('an attempt answered after its delivery changed', () => {
+  it('a late scheduled failure leaves a delivery a resend settled as succeeded', async () => {
+    // The scheduled attempt is answered 500 after 400 ms; the resend, sent meanwhile, 200 at once.
+    const { companyId, key, hook, endpointId, delivery } = await pendingDelivery((n) =>
+      n === 1 ? { status: 500, delayMs: 400 } : { status: 200 },
+    );
+    const scheduled = deliver(api.db, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
+    await until(() => hook.requests.length === 1, 'the scheduled attempt is sent');
+    const resend = await api.call('resendWebhookDelivery', {
+      key,
+      params: { endpoint: endpointId, delivery: delivery.id },
+    });
+    expect(resend.status).toBe(202);
+    const resent = { companyId, deliveryId: delivery.id, trigger: 'manual_resend' as const, endpointId };
+    expect(await deliver(api.db, resent, LOCAL_SENDING)).toBe('succeeded');
+
+    expect(await scheduled).toBe('failed');
+    const attempts = await api.sql`select attempt_number, trigger, status from webhook_attempts
+      where delivery_id = ${delivery.id} order by attempt_number`;
+    expect(attempts.map((a) => `${a.attempt_number}:${a.trigger}:${a.status}`)).toEqual([
+      '1:manual_resend:succeeded',
+      '2:scheduled:failed',
+    ]);
+    const got = await api.call('getWebhookDelivery', { key, params: { endpoint: endpointId, delivery: delivery.id } });
+    expect(got.body.data).toMatchObject({ status: 'succeeded', attempt_count: 2, next_attempt_at: null });
+    // No retry was scheduled (the resend's own job, run by hand above, is all that is queued).
+    expect((await deliverJobsOf(api, delivery.id)).map((j) => j.payload.trigger)).toEqual(['manual_resend']);
+  });
+
+  it('a late scheduled failure does not replace the one attempt of a recovery with the old schedule', async () => {
+    const { companyId, key, hook, endpointId, delivery } = await pendingDelivery((n) =>
+      n === 1 ? { status: 500, delayMs: 800 } : { status: 200 },
+    );
+    const scheduled = deliver(api.db, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
+    await until(() => hook.requests.length === 1, 'the scheduled attempt is sent');
+    // While it is in flight: disabled (the delivery fails), enabled again, and recovered (pending again).
+    const patch = (status: 'active' | 'disabled') =>
+      api.call('updateWebhookEndpoint', { key, params: { endpoint: endpointId }, body: { status } });
+    expect((await patch('disabled')).status).toBe(200);
+    expect((await patch('active')).status).toBe(200);
+    const since = new Date(Date.now() - HOUR).toISOString();
+    const recovered = await api.call('recoverWebhookEndpoint', {
+      key,
+      params: { endpoint: endpointId },
+      body: { since },
+    });
+    expect(recovered.body.data.queued).toBe(1);
+
+    expect(await scheduled).toBe('retrying'); // the 500 arrives: logged, nothing else
+    expect((await deliverJobsOf(api, delivery.id)).map((j) => j.payload.trigger)).toEqual(['recovery']);
+    expect((await deliveriesOf(api, endpointId))[0]).toMatchObject({ status: 'pending', attempt_count: 1 });
+
+    expect(await runDueJobs(api, companyId)).toEqual(['succeeded']);
+    const attempts = await api.sql`select trigger, status from webhook_attempts
+      where delivery_id = ${delivery.id} order by attempt_number`;
+    expect(attempts.map((a) => `${a.trigger}:${a.status}`)).toEqual(['scheduled:failed', 'recovery:succeeded']);
+  });
+});
+
+describe('DELETE while a fan-out writes', () => {
+  it('leaves no delivery of the deleted endpoint behind (the DELETE held between its steps)', async () => {
+    const { companyId, key } = await api.tenant();
+    const hook = await receiver(() => ({ status: 200 }));
+    const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
+    const customer = await createCustomer(api, key);
+    const eventId = await latestEventId(api, customer.id);
+
+    // The endpoint's row lock, held elsewhere, stops the DELETE after its first pass over the delivery log.
+    const holder = await api.sql.reserve();
+    await holder`begin`;
+    await holder`select 1 from webhook_endpoints where id = ${endpointId} for update`;
+    const deleting = api.call('deleteWebhookEndpoint', { key, params: { endpoint: endpointId } });
+    await until(() => waitsForLock('%webhook_endpoints%for update%'), 'the DELETE waits for the endpoint');
+    // The fan-out writes its delivery now, or waits for the endpoint until the DELETE is through.
+    let written = false;
+    const fanningOut = fanout(api.db, { companyId, eventId }).finally(() => {
+      written = true;
+    });
+    // (The statement's text as pg_stat_activity keeps it: its first kilobyte.)
+    const write = '%with input as%json_to_recordset%';
+    await until(async () => written || (await waitsForLock(write)), 'the fan-out writes or waits');
+    await holder`commit`;
+    holder.release();
+    expect((await deleting).status).toBe(200);
+    await fanningOut;
+
+    expect(await api.sql`select id from webhook_deliveries where endpoint_id = ${endpointId}`).toEqual([]);
+    const listed = await api.call('listEventDeliveries', { key, params: { event: eventId } });
+    expect(listed.body.data).toEqual([]);
+  });
+
+  it('leaves none behind when the two run together, again and again', async () => {
+    const { companyId, key } = await api.tenant();
+    const hook = await receiver(() => ({ status: 200 }));
+    const left: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
+      const customer = await createCustomer(api, key);
+      const eventId = await latestEventId(api, customer.id);
+      const [deleted] = await Promise.all([
+        api.call('deleteWebhookEndpoint', { key, params: { endpoint: endpointId } }),
+        new Promise((r) => setTimeout(r, i % 4)).then(() => fanout(api.db, { companyId, eventId })),
+      ]);
+      expect(deleted.status).toBe(200);
+      const [row] = await api.sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId}`;
+      left.push(row.n);
+    }
+    expect(left.filter((n) => n > 0)).toEqual([]);
+  });
+});
+
+describe('Recover against DELETE and the worker', () => {
+  async function endpointWithFailedDeliveries(n: number) {
+    const { companyId, key } = await api.tenant();
+    const hook = await receiver(() => ({ status: 500 }));
+    const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
+    for (let i = 0; i < n; i++) {
+      const customer = await createCustomer(api, key);
+      await fanout(api.db, { companyId, eventId: await latestEventId(api, customer.id) });
+    }
+    await api.sql`delete from graphile_worker._private_jobs where payload->>'companyId' = ${companyId}`;
+    await api.sql`update webhook_deliveries set status = 'failed', next_attempt_at = null
+      where endpoint_id = ${endpointId}`;
+    return { companyId, key, endpointId, deliveries: await deliveriesOf(api, endpointId) };
+  }
+  const since = () => new Date(Date.now() - HOUR).toISOString();
+
+  it('Recover and DELETE overlapping on a delivery someone holds: DELETE 200, Recover 202 or 404, no deadlock', async () => {
+    const { key, endpointId, deliveries } = await endpointWithFailedDeliveries(3);
+    const holder = await api.sql.reserve();
+    await holder`begin`;
+    await holder`select 1 from webhook_deliveries where id = ${deliveries[0].id} for update`;
+    const deleting = api.call('deleteWebhookEndpoint', { key, params: { endpoint: endpointId } });
+    await until(() => waitsForLock('%delete from "webhook_deliveries"%'), 'the DELETE waits for the delivery');
+    const body = { since: since() };
+    const recovering = api.call('recoverWebhookEndpoint', { key, params: { endpoint: endpointId }, body });
+    await until(() => waitsForLock('%with picked as%'), 'the Recover waits for the delivery');
+    await holder`commit`;
+    holder.release();
+    const [deleted, recovered] = await Promise.all([deleting, recovering]);
+    expect(deleted.status).toBe(200);
+    expect([202, 404]).toContain(recovered.status);
+  });
+
+  it('Recover and DELETE sent together, again and again: never a 500', async () => {
+    const statuses: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { key, endpointId } = await endpointWithFailedDeliveries(20);
+      const [recovered, deleted] = await Promise.all([
+        api.call('recoverWebhookEndpoint', { key, params: { endpoint: endpointId }, body: { since: since() } }),
+        new Promise((r) => setTimeout(r, i % 3)).then(() =>
+          api.call('deleteWebhookEndpoint', { key, params: { endpoint: endpointId } }),
+        ),
+      ]);
+      statuses.push(`recover ${recovered.status} delete ${deleted.status}`);
+    }
+    expect(statuses.filter((s) => s.includes('500'))).toEqual([]);
+  });
+
+  it('the worker records a failed resend while a Recover waits: both finish', async () => {
+    const { companyId, key, endpointId, deliveries } = await endpointWithFailedDeliveries(2);
+    const [older, resent] = deliveries;
+    const holder = await api.sql.reserve();
+    await holder`begin`;
+    await holder`select 1 from webhook_deliveries where id = ${older.id} for update`;
+    const body = { since: since() };
+    const recovering = api.call('recoverWebhookEndpoint', { key, params: { endpoint: endpointId }, body });
+    await until(() => waitsForLock('%with picked as%'), 'the Recover waits for the older delivery');
+    // The recording locks its delivery, then the endpoint (a failure): the Recover holds neither yet.
+    const resend = { companyId, deliveryId: resent.id, trigger: 'manual_resend' as const };
+    expect(await within(deliver(api.db, resend, LOCAL_SENDING), 'recording the failed resend')).toBe('failed');
+    await holder`commit`;
+    holder.release();
+    expect((await recovering).status).toBe(202);
+  });
+});
+
+describe('an event committed while an endpoint is being created', () => {
+  /** Creates an endpoint whose creation waits (for the per-company lock) while `during` runs. */
+  async function createWhile(companyId: string, key: string, url: string, during: () => Promise<void>) {
+    const holder = await api.sql.reserve();
+    await holder`begin`;
+    await holder`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`;
+    const creating = api.call('createWebhookEndpoint', { key, body: { url, events: ['*'] } });
+    await until(() => waitsForLock('%pg_advisory_xact_lock%'), 'the creation waits for the lock');
+    await during();
+    await holder`commit`;
+    holder.release();
+    const created = await creating;
+    expect(created.status).toBe(201);
+    return created.body.data as { id: string; created_at: string };
+  }
+
+  // Before, the endpoint's time was its transaction's start: such an event counted as after it, and reached it
+  // when another endpoint of the company existed, but not when it was the first (no fan-out job was queued).
+  it.each([
+    ['the company’s first endpoint', false],
+    ['an endpoint beside another one', true],
+  ])('is older than %s, which does not receive it', async (_, withOther) => {
+    const { companyId, key } = await api.tenant();
+    const hook = await receiver(() => ({ status: 200 }));
+    if (withOther) {
+      const other = await receiver(() => ({ status: 200 }));
+      expect((await api.call('createWebhookEndpoint', { key, body: { url: other.url, events: ['*'] } })).status).toBe(
+        201,
+      );
+    }
+    let eventId = '';
+    const endpoint = await createWhile(companyId, key, hook.url, async () => {
+      eventId = await latestEventId(api, (await createCustomer(api, key)).id);
+    });
+    const [event] = await api.sql`select created_at from events where id = ${eventId}`;
+    expect(Date.parse(endpoint.created_at)).toBeGreaterThan(new Date(event.created_at).getTime());
+    await runDueJobs(api, companyId);
+    expect(hook.requests.filter((r) => r.headers['webhook-id'] === eventId)).toEqual([]);
+
+    // The next event reaches it.
+    const next = await latestEventId(api, (await createCustomer(api, key)).id);
+    await runDueJobs(api, companyId);
+    expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([next]);
+  });
+});
