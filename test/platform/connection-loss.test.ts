@@ -1,0 +1,43 @@
+// A connection the database ends (a restart, a failover, pg_terminate_backend) fails its queries with
+// CONNECTION_CLOSED, which callers catch; it must not end the process. postgres.js 3.4.9 threw from a timer
+// callback when a reserved connection was written to after its socket closed (porsager/postgres#1208): the
+// webhook worker's pipelined transactions (src/webhooks/pipeline.ts) reserve their connection, and a fault
+// drill terminating the worker's backends ended the worker. patches/postgres+3.4.9.patch (applied by
+// patch-package at install) settles those queries instead. Without it, vitest reports the uncaught TypeError.
+import postgres from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client.ts';
+import { freshDatabase } from '../harness/db.ts';
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let admin: postgres.Sql;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  admin = postgres(database.url, { max: 1, onnotice: () => {} });
+});
+
+afterAll(async () => {
+  await admin?.end();
+  await database?.drop();
+});
+
+const terminate = (pid: number) => admin`select pg_terminate_backend(${pid})`;
+
+it('a reserved connection whose backend was terminated fails its next queries with CONNECTION_CLOSED', async () => {
+  const { sql } = createDb(database.url, 2);
+  try {
+    const reserved = await sql.reserve();
+    const [{ pid }] = await reserved`select pg_backend_pid() as pid`;
+    await terminate(pid);
+    await expect(reserved`select 1`).rejects.toThrow(); // ECONNRESET or CONNECTION_CLOSED, as the close arrives
+    await new Promise((r) => setTimeout(r, 100)); // the socket's close is handled
+    await expect(reserved`select 2`).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    reserved.release();
+    // The pool goes on with a new connection (released, the dead one was made open again and failed for good).
+    const [row] = await sql`select 3 as three`;
+    expect(row.three).toBe(3);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+});
