@@ -1,14 +1,13 @@
 // `start` = migrate, then API + worker in one process; `api` and `worker` run one side each (production).
 // Without DATABASE_URL an embedded PostgreSQL is started in DATA_DIR.
 import { serve } from '@hono/node-server';
-import type { Runner } from 'graphile-worker';
 import { createApp } from './app.ts';
 import { ensureDemo } from './cli/demo.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database-url.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
-import { startWorker } from './jobs/worker.ts';
+import { startWorker, type Worker } from './jobs/worker.ts';
 import { settleHandedOver } from './webhooks/fanout.ts';
 
 const command = process.argv[2] ?? 'start';
@@ -23,7 +22,7 @@ if (command === 'start' || database.embedded) await runMigrations(database.url);
 const deps = await createDeps(config, database.url);
 
 let server: ReturnType<typeof serve> | undefined;
-let runner: Runner | undefined;
+let worker: Worker | undefined;
 
 /** A start that cannot go on (the port is taken): one line, the database stopped, exit 1 — no stack trace and no
  * embedded PostgreSQL left running to lock the next start out. */
@@ -64,7 +63,7 @@ if (command !== 'worker') {
     }
   }
 }
-if (command !== 'api') runner = await startWorker(database.url, deps);
+if (command !== 'api') worker = await startWorker(database.url, deps);
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {
   deps.log.warn(
     'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target private addresses. Never use this in production.',
@@ -96,7 +95,7 @@ async function shutdown(signal: string) {
     'the HTTP server',
     () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
   );
-  await step('the worker', async () => runner?.stop());
+  await step('the worker', async () => worker?.stop());
   // First attempts handed over by a fan-out record their answers (at most the 10-second request limit).
   await step('recording handed-over attempts', settleHandedOver);
   await step('the database pools', () => deps.close());

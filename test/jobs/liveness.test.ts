@@ -2,16 +2,15 @@
 // worker process holds a liveness lock on a connection of its own; the jobs of a pool without one, locked
 // longer than a minute, are unlocked and run again. Real PostgreSQL: the end of a connection stands for the
 // death of its process (PostgreSQL frees its locks the same way).
-import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEAD_AFTER_SECONDS, keepAlive, unlockDeadWorkers } from '../../src/jobs/liveness.ts';
-import { startWorker } from '../../src/jobs/worker.ts';
+import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { withDatabase } from '../harness/db.ts';
 
 let api: TestApi;
 let url: string;
-let runner: Runner | undefined;
+let runner: Worker | undefined;
 const TASK = 'liveness_test';
 
 beforeAll(async () => {
@@ -100,9 +99,11 @@ describe('jobs of dead worker pools', () => {
     runner = await startWorker(url, api.deps);
     let pool: string | undefined;
     for (let wait = 0; wait < 100 && !pool; wait++) {
+      // Its connection once it holds the lock (the connection is seen a moment before).
       const [row] = await api.sql<{ pool: string }[]>`
-        select substring(application_name from 'crm-worker-liveness (.*)') as pool from pg_stat_activity
-        where datname = current_database() and application_name like 'crm-worker-liveness %'`;
+        select substring(a.application_name from 'crm-worker-liveness (.*)') as pool from pg_stat_activity a
+        join pg_locks l on l.pid = a.pid and l.locktype = 'advisory' and l.classid = 7321 and l.granted
+        where a.datname = current_database() and a.application_name like 'crm-worker-liveness %'`;
       pool = row?.pool;
       if (!pool) await sleep(50);
     }

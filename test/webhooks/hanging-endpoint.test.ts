@@ -1,9 +1,8 @@
 // With the real worker (startWorker): an endpoint that accepts connections and never answers holds up the
 // fan-out once (INLINE_WAIT_MS, then its sends are handed over) and at most JOBS_PER_ENDPOINT jobs; the company's other endpoint receives every message meanwhile, and the hanging
 // endpoint's further jobs are postponed through the worker's own job ids (app_postpone_job).
-import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startWorker } from '../../src/jobs/worker.ts';
+import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { JOBS_PER_ENDPOINT } from '../../src/webhooks/deliver-job.ts';
 import { DELIVER_TASK } from '../../src/webhooks/delivery-jobs.ts';
 import { settleHandedOver } from '../../src/webhooks/fanout.ts';
@@ -18,7 +17,7 @@ import { setupApi, type TestApi } from '../harness/api.ts';
 import { withDatabase } from '../harness/db.ts';
 
 let api: TestApi;
-let runner: Runner | undefined;
+let runner: Worker | undefined;
 
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });

@@ -1,11 +1,10 @@
 // The outbox: an event and its fan-out job commit in the change's transaction, or neither does. So a crash
 // between the commit and the delivery loses nothing: the job is waiting in Postgres when a worker starts.
-import type { Runner } from 'graphile-worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../../src/db/tenant.ts';
 import { FANOUT_TASK, recordEvent } from '../../src/events/record.ts';
-import { startWorker } from '../../src/jobs/worker.ts';
+import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import {
   createCustomer,
   customerObject,
@@ -21,7 +20,7 @@ import { setupApi, type TestApi } from '../harness/api.ts';
 import { withDatabase } from '../harness/db.ts';
 
 let api: TestApi;
-let runner: Runner | undefined;
+let runner: Worker | undefined;
 
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
