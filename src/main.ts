@@ -5,6 +5,7 @@ import { createApp } from './app.ts';
 import { ensureDemo } from './cli/demo.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database-url.ts';
+import { driverPatched } from './db/driver-patch.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
@@ -64,6 +65,11 @@ if (command !== 'worker') {
   }
 }
 if (command !== 'api') worker = await startWorker(database.url, deps);
+if (!driverPatched()) {
+  deps.log.warn(
+    'postgres.js is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process. Run npx patch-package.',
+  );
+}
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {
   deps.log.warn(
     'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target private addresses. Never use this in production.',

@@ -7,6 +7,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.ts';
+import { driverPatched } from '../../src/db/driver-patch.ts';
 import { tenantStatement } from '../../src/webhooks/pipeline.ts';
 import { freshDatabase } from '../harness/db.ts';
 
@@ -67,4 +68,8 @@ it('pipelined transactions on a pool whose connection was terminated settle, and
   } finally {
     await db.sql.end({ timeout: 1 });
   }
+});
+
+it('the postgres.js this process loads is the patched one (see src/db/driver-patch.ts)', () => {
+  expect(driverPatched()).toBe(true);
 });
