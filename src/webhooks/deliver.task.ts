@@ -17,7 +17,7 @@ import type { DeliverPayload, Trigger } from './delivery-jobs.ts';
 import { DELIVER_TASK, deliveryJobKey } from './delivery-jobs.ts';
 import { ENDPOINT_FRESH_MS, type EndpointNow, endpointNow } from './endpoint-now.ts';
 import { tenantStatement } from './pipeline.ts';
-import { type Recording, recordSuccess } from './record-success.ts';
+import { hasUnwrittenSuccess, type Recording, recordSuccess } from './record-success.ts';
 import { DISABLE_AFTER_MS, nextDelaySeconds } from './schedule.ts';
 import { type EndpointRow, type SendingEndpoint, sendSigned } from './send.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
@@ -183,6 +183,7 @@ async function attempt(
   const recording: Recording = {
     companyId,
     deliveryId,
+    endpointId: row.endpoint_id,
     url: endpoint.url,
     trigger,
     result,
@@ -456,7 +457,8 @@ async function record(tx: Tx, r: Recording): Promise<DeliverOutcome> {
 
   const disabling = { companyId: r.companyId, endpoint, at: r.at };
   if (r.result.error === 'url_not_allowed') await disable(tx, disabling, 'url_not_allowed');
-  else if (r.at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) {
+  // Not while a success of the endpoint waits to be written: it answered 2xx, so it has not only failed.
+  else if (r.at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS && !hasUnwrittenSuccess(endpoint.id)) {
     await disable(tx, disabling, 'failing_for_5_days');
   }
   return outcome;

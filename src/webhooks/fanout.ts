@@ -33,7 +33,7 @@ import {
 import { DELIVER_TASK, DELIVERIES_PER_JOB, deliveryJobKey } from './delivery-jobs.ts';
 import type { PostResult } from './http-post.ts';
 import { tenantStatement } from './pipeline.ts';
-import { endpointHealth, type Recording, recordSuccess } from './record-success.ts';
+import { endpointHealth, type Recording, recordSuccess, writingSuccesses } from './record-success.ts';
 import { DELIVERY_TIMEOUT_MS } from './schedule.ts';
 import { sendSigned } from './send.ts';
 
@@ -149,7 +149,9 @@ async function fanoutBatch(
   // Every send of this batch is answered, cancelled or handed over (and a slow endpoint marked): the next
   // batch may send while this one writes.
   sendsDone?.();
-  const made = await writeDeliveries(db, companyId, rows);
+  // Their successes are unwritten until this write (see writingSuccesses): one set per endpoint, not per message.
+  const succeeded = [...new Set(rows.filter((r) => r.written === 'succeeded').map((r) => r.target.endpoint_id))];
+  const made = await writingSuccesses(succeeded, () => writeDeliveries(db, companyId, rows));
 
   // Recorded after the write, which made their deliveries: failures step by step (the retry replaces the
   // safety job), answers still to come when they come.
@@ -191,7 +193,15 @@ async function fanoutBatch(
 }
 
 function recording(companyId: string, row: Row, result: PostResult, at: Date): Recording {
-  return { companyId, deliveryId: row.deliveryId, url: row.target.url, trigger: 'scheduled', result, at };
+  return {
+    companyId,
+    deliveryId: row.deliveryId,
+    endpointId: row.target.endpoint_id,
+    url: row.target.url,
+    trigger: 'scheduled',
+    result,
+    at,
+  };
 }
 
 /** Waits until the recordings of handed-over sends are in (at shutdown, and in tests). */

@@ -17,6 +17,8 @@ export type Recording = {
   trigger: Trigger;
   result: PostResult;
   at: Date;
+  /** The delivery's endpoint, where known: its success counts as unwritten until written (writingSuccesses). */
+  endpointId?: string;
   /**
    * A scheduled attempt of a delivery job: the delivery's `next_attempt_at` (ms) when the job read it. Changed by
    * the time the answer is recorded, the delivery was reopened meanwhile (see record in deliver.task.ts).
@@ -35,7 +37,32 @@ export function recordSuccess(db: Db, recording: Recording): Promise<SuccessOutc
     writer = new Coalescer((companyId, batch) => recordSuccesses(db, companyId, batch));
     writers.set(db, writer);
   }
-  return writer.add(recording.companyId, recording);
+  const batcher = writer;
+  const write = () => batcher.add(recording.companyId, recording);
+  return recording.endpointId === undefined ? write() : writingSuccesses([recording.endpointId], write);
+}
+
+/**
+ * Per endpoint, the successes this process had answered and has not written yet (they wait for their company's
+ * batch, or for a fan-out's write). A failure recorded meanwhile must not find the endpoint failing for 5 days and
+ * disable it: the success, written a moment later, ends that failing (see record in deliver.task.ts).
+ */
+const unwritten = new Map<string, number>();
+
+export const hasUnwrittenSuccess = (endpointId: string): boolean => unwritten.has(endpointId);
+
+/** Runs `write`, the successes of `endpointIds` counting as unwritten until it has ended. */
+export async function writingSuccesses<T>(endpointIds: readonly string[], write: () => Promise<T>): Promise<T> {
+  for (const id of endpointIds) unwritten.set(id, (unwritten.get(id) ?? 0) + 1);
+  try {
+    return await write();
+  } finally {
+    for (const id of endpointIds) {
+      const left = (unwritten.get(id) ?? 1) - 1;
+      if (left > 0) unwritten.set(id, left);
+      else unwritten.delete(id);
+    }
+  }
 }
 
 /**

@@ -284,3 +284,41 @@ describe('an event committed while an endpoint is being created', () => {
     expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([next]);
   });
 });
+
+describe('a failure recorded while a success of the same endpoint waits to be written', () => {
+  it('does not disable an endpoint that failed for 5 days but has just answered 2xx', async () => {
+    const { companyId, key } = await api.tenant();
+    const other = await receiver(() => ({ status: 200 }));
+    const hook = await receiver((n) => (n === 1 ? { status: 200 } : { status: 500 }));
+    const { id: otherId } = await insertEndpoint(api, companyId, { url: other.url });
+    const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
+    for (let i = 0; i < 2; i++) {
+      const customer = await createCustomer(api, key);
+      await fanout(api.db, { companyId, eventId: await latestEventId(api, customer.id) });
+    }
+    await api.sql`delete from graphile_worker._private_jobs where payload->>'companyId' = ${companyId}`;
+    await api.sql`update webhook_endpoints set failing_since = now() - interval '6 days' where id = ${endpointId}`;
+    const [toOther] = await deliveriesOf(api, otherId);
+    const [first, second] = await deliveriesOf(api, endpointId);
+    const attempt = (deliveryId: string) =>
+      deliver(api.db, { companyId, deliveryId, trigger: 'scheduled' }, LOCAL_SENDING);
+
+    // The company's batch of successes is held (a lock on the other endpoint's delivery, standing in for a DELETE or
+    // resend of it), so the endpoint's success waits in the next batch when its failure comes in.
+    const holder = await api.sql.reserve();
+    await holder`begin`;
+    await holder`select 1 from webhook_deliveries where id = ${toOther.id} for update`;
+    const held = attempt(toOther.id);
+    await until(() => waitsForLock('%json_to_recordset%'), 'the batch of successes waits');
+    const succeeded = attempt(first.id);
+    await until(() => hook.requests.length === 1, 'the endpoint answered 2xx');
+    expect(await attempt(second.id)).toBe('retrying');
+    await holder`commit`;
+    holder.release();
+    expect([await held, await succeeded]).toEqual(['succeeded', 'succeeded']);
+
+    const got = await api.call('getWebhookEndpoint', { key, params: { endpoint: endpointId } });
+    expect(got.body.data).toMatchObject({ status: 'active', disabled_reason: null });
+    expect(await api.sql`select kind from outbound_emails where company_id = ${companyId}`).toEqual([]);
+  });
+});
