@@ -77,11 +77,13 @@ export async function findOpenDeal(tx: Tx, companyId: string, customerId: string
   return row;
 }
 
+/** Held FOR SHARE until commit, like the deal's stage (see pipeline-stages/queries.ts): the deal is assigned to it. */
 export async function isActiveUser(tx: Tx, companyId: string, id: number): Promise<boolean> {
   const [row] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.companyId, companyId), eq(users.id, id), eq(users.status, 'active')));
+    .where(and(eq(users.companyId, companyId), eq(users.id, id), eq(users.status, 'active')))
+    .for('share');
   return row !== undefined;
 }
 

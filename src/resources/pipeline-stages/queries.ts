@@ -20,11 +20,16 @@ export async function listStages(tx: Tx, companyId: string, page: PageRequest) {
   return { rows, plan };
 }
 
+// The stage lookups below are for deals about to be written into the stage: each holds the stage FOR SHARE until
+// commit. A stage deleted or retired meanwhile (in the web application) then waits for the deal's write, or is
+// seen gone and answered 422 — not a foreign-key failure (500), nor a deal left in a stage no longer listed.
+
 export async function findActiveStage(tx: Tx, companyId: string, id: number): Promise<StageRow | undefined> {
   const [row] = await tx
     .select()
     .from(pipelineStages)
-    .where(and(active(companyId), eq(pipelineStages.id, id)));
+    .where(and(active(companyId), eq(pipelineStages.id, id)))
+    .for('share');
   return row;
 }
 
@@ -35,7 +40,8 @@ export async function findDefaultStage(tx: Tx, companyId: string): Promise<Stage
     .from(pipelineStages)
     .where(and(active(companyId), eq(pipelineStages.isDefault, true), eq(pipelineStages.type, 'open')))
     .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
-    .limit(1);
+    .limit(1)
+    .for('share');
   return row;
 }
 
@@ -46,6 +52,7 @@ export async function firstStageOfType(tx: Tx, companyId: string, type: 'won' | 
     .from(pipelineStages)
     .where(and(active(companyId), eq(pipelineStages.type, type)))
     .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
-    .limit(1);
+    .limit(1)
+    .for('share');
   return row;
 }
