@@ -27,7 +27,8 @@ export async function recordEvent(
 ): Promise<string> {
   const id = prefixedId('evt');
   const payload: FanoutPayload = { companyId, eventId: id };
-  // One statement: the event row, and its fan-out job if any endpoint exists.
+  // One statement: the event row, and its fan-out job if any endpoint exists (or is being created: see
+  // migration 0019, app_has_webhook_endpoint).
   await tx.execute(sql`
     with inserted as (
       insert into events (company_id, id, type, scope, customer_id, data)
@@ -36,6 +37,6 @@ export async function recordEvent(
     )
     select app_queue_job(${FANOUT_TASK}, ${JSON.stringify(payload)}::json, null, null, ${FANOUT_PRIORITY})
     from inserted
-    where exists (select 1 from webhook_endpoints where company_id = ${companyId})`);
+    where app_has_webhook_endpoint(${companyId})`);
   return id;
 }

@@ -3,14 +3,17 @@
 // endpoint), and an event committed while an endpoint is being created. Where timing matters, a lock held from a
 // separate connection stops one side at a known point (it stands in for a slow DNS answer, a PATCH, or the worker
 // recording an attempt); the repeated variants run the two sides together without it.
+import type postgres from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliver } from '../../src/webhooks/deliver.task.ts';
 import { fanout } from '../../src/webhooks/fanout.ts';
+import { customerOf, dealOf, pipelineOf } from '../features/deals/fixtures.ts';
 import {
   createCustomer,
   deliveriesOf,
   deliverJobsOf,
   insertEndpoint,
+  jobsOf,
   LOCAL_SENDING,
   latestEventId,
   receiver,
@@ -239,29 +242,67 @@ describe('Recover against DELETE and the worker', () => {
   });
 });
 
-describe('an event committed while an endpoint is being created', () => {
-  /** Creates an endpoint whose creation waits (for the per-company lock) while `during` runs. */
-  async function createWhile(companyId: string, key: string, url: string, during: () => Promise<void>) {
-    const holder = await api.sql.reserve();
-    await holder`begin`;
-    await holder`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`;
-    const creating = api.call('createWebhookEndpoint', { key, body: { url, events: ['*'] } });
-    await until(() => waitsForLock('%pg_advisory_xact_lock%'), 'the creation waits for the lock');
-    await during();
-    await holder`commit`;
-    holder.release();
-    const created = await creating;
-    expect(created.status).toBe(201);
-    return created.body.data as { id: string; created_at: string };
-  }
+describe('an event recorded while an endpoint is being created', () => {
+  // The creation holds the company's endpoint lock from before it takes its time until it commits; recording an
+  // event takes that lock shared (migration 0019). A change pauses after recording its event while it waits for
+  // its deal's customer, held from another connection; the creation is paused with the endpoints table held.
 
-  // Before, the endpoint's time was its transaction's start: such an event counted as after it, and reached it
-  // when another endpoint of the company existed, but not when it was the first (no fan-out job was queued).
+  /** Starts a deal update that records its event, then waits for the customer held by `holder`. */
+  async function pausedChange(key: string, dealId: string, customerId: string, holder: postgres.ReservedSql) {
+    await holder`begin`;
+    await holder`select 1 from customers where id = ${customerId} for update`;
+    return api.call('updateDeal', { key, params: { deal: dealId }, body: { title: 'Meanwhile' } });
+  }
+  const eventOf = async (dealId: string) =>
+    (
+      await api.sql`select id, created_at from events where type = 'deal.updated' and data->'object'->>'id' = ${dealId}`
+    )[0] as { id: string; created_at: Date };
+  const fanoutsOf = async (companyId: string, eventId: string) =>
+    (await jobsOf(api, companyId)).filter((j) => j.payload.eventId === eventId);
+
+  it('an event newer than the company’s first endpoint, committed after it, is fanned out', async () => {
+    const { companyId, key } = await api.tenant();
+    await pipelineOf(api, companyId);
+    const customer = await customerOf(api, key);
+    const deal = await dealOf(api, key, { customer_id: customer });
+    const tables = await api.sql.reserve();
+    const customers = await api.sql.reserve();
+    try {
+      await tables`begin`;
+      await tables`lock table webhook_endpoints in share mode`;
+      const creating = api.call('createWebhookEndpoint', {
+        key,
+        body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+      });
+      await until(() => waitsForLock('%insert into "webhook_endpoints"%'), 'the creation took its time and waits');
+      await new Promise((r) => setTimeout(r, 5));
+      const changing = pausedChange(key, deal.id, customer, customers);
+      await until(() => waitsForLock('%app_has_webhook_endpoint%'), 'the change waits for the creation');
+      await tables`commit`;
+      const created = await creating;
+      expect(created.status).toBe(201);
+      await customers`commit`;
+      expect((await changing).status).toBe(200);
+
+      const event = await eventOf(deal.id);
+      expect(new Date(event.created_at).getTime()).toBeGreaterThan(Date.parse(created.body.data.created_at));
+      expect(await fanoutsOf(companyId, event.id)).toHaveLength(1);
+    } finally {
+      for (const held of [tables, customers]) {
+        await held`rollback`.catch(() => {});
+        held.release();
+      }
+    }
+  });
+
   it.each([
     ['the company’s first endpoint', false],
     ['an endpoint beside another one', true],
-  ])('is older than %s, which does not receive it', async (_, withOther) => {
+  ])('an event older than %s does not reach it', async (_, withOther) => {
     const { companyId, key } = await api.tenant();
+    await pipelineOf(api, companyId);
+    const customer = await customerOf(api, key);
+    const deal = await dealOf(api, key, { customer_id: customer });
     const hook = await receiver(() => ({ status: 200 }));
     if (withOther) {
       const other = await receiver(() => ({ status: 200 }));
@@ -269,19 +310,26 @@ describe('an event committed while an endpoint is being created', () => {
         201,
       );
     }
-    let eventId = '';
-    const endpoint = await createWhile(companyId, key, hook.url, async () => {
-      eventId = await latestEventId(api, (await createCustomer(api, key)).id);
-    });
-    const [event] = await api.sql`select created_at from events where id = ${eventId}`;
-    expect(Date.parse(endpoint.created_at)).toBeGreaterThan(new Date(event.created_at).getTime());
-    await runDueJobs(api, companyId);
-    expect(hook.requests.filter((r) => r.headers['webhook-id'] === eventId)).toEqual([]);
+    const customers = await api.sql.reserve();
+    try {
+      // The change records its event (holding the lock shared) before the creation starts; the creation waits.
+      const changing = pausedChange(key, deal.id, customer, customers);
+      await until(() => waitsForLock('%customers%'), 'the change recorded its event and waits');
+      const creating = api.call('createWebhookEndpoint', { key, body: { url: hook.url, events: ['*'] } });
+      await until(() => waitsForLock('%pg_advisory_xact_lock%'), 'the creation waits for the change');
+      await customers`commit`;
+      expect((await changing).status).toBe(200);
+      const created = await creating;
+      expect(created.status).toBe(201);
 
-    // The next event reaches it.
-    const next = await latestEventId(api, (await createCustomer(api, key)).id);
-    await runDueJobs(api, companyId);
-    expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([next]);
+      const event = await eventOf(deal.id);
+      expect(new Date(event.created_at).getTime()).toBeLessThan(Date.parse(created.body.data.created_at));
+      await runDueJobs(api, companyId);
+      expect(hook.requests.filter((r) => r.headers['webhook-id'] === event.id)).toEqual([]);
+    } finally {
+      await customers`rollback`.catch(() => {});
+      customers.release();
+    }
   });
 });
 

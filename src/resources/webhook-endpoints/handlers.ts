@@ -112,8 +112,8 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
         throw new ApiProblem('limit_reached', message('webhook.endpoint_limit', { max: q.MAX_ENDPOINTS_PER_COMPANY }));
       }
       // The endpoint's time (from which on it receives events) is taken now, after DNS and the lock, not at the
-      // transaction's start: an event committed while it waited is then older than the endpoint everywhere. (The
-      // company's first endpoint could not get it at all: a change queues a fan-out only when it sees an endpoint.)
+      // transaction's start. Changes recording an event meanwhile wait for this commit (migration 0019), so an event
+      // is either older than the endpoint or sees it and gets its fan-out job, also for the company's first one.
       await takeChangeTimeAfterLock(tx);
       const row = await q.insertEndpoint(tx, companyId, {
         url: body.url,

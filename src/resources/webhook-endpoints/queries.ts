@@ -52,7 +52,7 @@ export async function lockEndpoint(tx: Tx, companyId: string, id: string): Promi
 /**
  * The number of the company's endpoints, counted under a per-company lock held until commit: two
  * concurrent creations cannot both see 9 and make 11. (An advisory lock, because a row lock on the company
- * would also queue unrelated writers of the company row.)
+ * would also queue unrelated writers of the company row.) Recording an event takes it shared (migration 0019).
  */
 export async function countEndpointsLocked(tx: Tx, companyId: string): Promise<number> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`);
