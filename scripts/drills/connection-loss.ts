@@ -17,7 +17,9 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'every-ms': { type: 'string', default: '150' },
     loops: { type: 'string', default: '30' },
-    'deadline-ms': { type: 'string', default: '5000' },
+    // Longer than postgres.js's longest wait before connecting again (its backoff grows with the connection errors
+    // of the pool, up to 20 s): terminations every 150 ms make it grow, and a query then waits, not hangs.
+    'deadline-ms': { type: 'string', default: '30000' },
   },
 });
 const seconds = Number(args.seconds);
@@ -63,7 +65,7 @@ try {
   const loop = async (pipelined: boolean) => {
     while (Date.now() < until) {
       const work = pipelined
-        ? tenantStatement(db, company, (tx) => tx`select pg_backend_pid(), pg_sleep(0.002)`)
+        ? tenantStatement(db, company, (tx) => tx`select pg_backend_pid(), pg_sleep(${0.002})`)
         : sql`select pg_backend_pid(), pg_sleep(0.002)`;
       const outcome = await settle(work);
       if (outcome === 'unsettled') {

@@ -73,3 +73,29 @@ it('pipelined transactions on a pool whose connection was terminated settle, and
 it('the postgres.js this process loads is the patched one (see src/db/driver-patch.ts)', () => {
   expect(driverPatched()).toBe(true);
 });
+
+it('queries waiting on a reserved connection (its pipeline full) settle when the connection is lost', async () => {
+  const { sql } = createDb(database.url, 2);
+  try {
+    const reserved = await sql.reserve();
+    const [{ pid }] = await reserved`select pg_backend_pid() as pid`;
+    // Statements with parameters are described first: the connection counts as full, and the rest wait in the
+    // reservation's own queue (as the worker's pipelined transactions do, src/webhooks/pipeline.ts).
+    const queries = [
+      reserved`begin`.execute(),
+      reserved`select set_config('app.drill', ${'x'}, true)`.execute(),
+      reserved`select pg_sleep(${2})`.execute(),
+      reserved`commit`.execute(),
+    ];
+    await new Promise((r) => setTimeout(r, 300));
+    await terminate(pid);
+    const settled = await Promise.race([
+      Promise.allSettled(queries).then((all) => all.map((q) => q.status)),
+      new Promise((r) => setTimeout(() => r('not settled'), 5_000)),
+    ]);
+    expect(settled).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    reserved.release();
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+});
