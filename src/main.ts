@@ -5,7 +5,7 @@ import { createApp } from './app.ts';
 import { ensureDemo } from './cli/demo.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database-url.ts';
-import { driverPatched } from './db/driver-patch.ts';
+import { missingPatches } from './db/driver-patch.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
@@ -65,9 +65,11 @@ if (command !== 'worker') {
   }
 }
 if (command !== 'api') worker = await startWorker(database.url, deps);
-if (!driverPatched()) {
+const unpatched = missingPatches();
+if (unpatched.length > 0) {
   deps.log.warn(
-    'postgres.js is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process. Run npx patch-package.',
+    { missing: unpatched },
+    'postgres.js or graphile-worker is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process or stop its worker. Run npx patch-package.',
   );
 }
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {

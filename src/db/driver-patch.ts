@@ -1,17 +1,26 @@
-// postgres.js 3.4.9 is patched at install (patches/postgres+3.4.9.patch, by patch-package in `postinstall`): unpatched,
-// a database connection lost at the wrong moment ends the process (porsager/postgres#1208) or leaves queries
-// waiting for ever. An install with `--ignore-scripts` skips the patch silently; the service says so at start.
+// postgres.js 3.4.9 and graphile-worker 0.17.3 are patched at install (patches/, by patch-package in `postinstall`):
+// unpatched, a database connection lost at the wrong moment ends the process, leaves queries waiting for ever, or
+// stops the worker's fetching for good. An install with `--ignore-scripts` skips the patches silently; the service
+// says so at start.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const MARKER = 'patches/postgres+3.4.9.patch';
+/** A module file of each patched package and the patch file its patched version names. */
+const PATCHED = [
+  { module: new URL('./connection.js', import.meta.resolve('postgres')), patch: 'patches/postgres+3.4.9.patch' },
+  {
+    module: new URL('./taskIdentifiers.js', import.meta.resolve('graphile-worker')),
+    patch: 'patches/graphile-worker+0.17.3.patch',
+  },
+];
 
-/** Whether the postgres.js this process loads carries the patch (its connection module names the patch file). */
-export function driverPatched(): boolean {
-  try {
-    const connection = new URL('./connection.js', import.meta.resolve('postgres'));
-    return readFileSync(fileURLToPath(connection), 'utf8').includes(MARKER);
-  } catch {
-    return false;
-  }
+/** The patches missing from the packages this process loads (none when installed as the project says). */
+export function missingPatches(): string[] {
+  return PATCHED.filter(({ module, patch }) => {
+    try {
+      return !readFileSync(fileURLToPath(module), 'utf8').includes(patch);
+    } catch {
+      return true;
+    }
+  }).map(({ patch }) => patch);
 }
