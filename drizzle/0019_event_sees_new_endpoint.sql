@@ -8,7 +8,8 @@
 -- the endpoint: the company's first endpoint never got it (with another endpoint present, the fan-out job exists
 -- and finds the new endpoint). This function takes that lock shared, so the event waits for a creation under way,
 -- and then looks with a snapshot of its own (a VOLATILE function's statements each take one), which sees the
--- endpoint once it is committed. Recording events of one company at once shares the lock: no wait among them.
+-- endpoint once it is committed. Recording events of one company at once shares the lock: no wait among them
+-- (but while a creation waits for the lock, later events wait behind it: PostgreSQL queues locks in order).
 CREATE OR REPLACE FUNCTION app_has_webhook_endpoint(company uuid) RETURNS boolean
 LANGUAGE plpgsql VOLATILE SET search_path = public, pg_catalog, pg_temp AS $$
 BEGIN

@@ -340,6 +340,10 @@ async function writeDeliveries(db: Db, companyId: string, rows: Row[]): Promise<
           least(app_now(), coalesce(i.at, app_now()))
         from input i
         join webhook_endpoints e on e.company_id = ${companyId} and e.id = i.endpoint_id
+        -- A pair another run of this fan-out wrote meanwhile is left out here rather than by ON CONFLICT, which would
+        -- wait for a DELETE of the endpoint removing it — while that DELETE waits for this statement's endpoint lock.
+        where not exists (select 1 from webhook_deliveries d
+          where d.company_id = ${companyId} and d.event_id = i.event_id and d.endpoint_id = i.endpoint_id)
         order by i.id
         -- A DELETE of the endpoint under way either waits for this write (and removes what it made) or has
         -- removed the endpoint, which the join then leaves out: no delivery outlives its endpoint.

@@ -4,12 +4,14 @@
 // webhook worker's pipelined transactions (src/webhooks/pipeline.ts) reserve their connection, and a fault
 // drill terminating the worker's backends ended the worker. patches/postgres+3.4.9.patch (applied by
 // patch-package at install) settles those queries instead. Without it, vitest reports the uncaught TypeError.
+import { connect, createServer } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.ts';
 import { missingPatches } from '../../src/db/driver-patch.ts';
 import { tenantStatement } from '../../src/webhooks/pipeline.ts';
 import { freshDatabase } from '../harness/db.ts';
+import { freePort } from '../harness/processes.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let admin: postgres.Sql;
@@ -97,5 +99,46 @@ it('queries waiting on a reserved connection (its pipeline full) settle when the
     reserved.release();
   } finally {
     await sql.end({ timeout: 1 });
+  }
+});
+
+it('a pool whose reservation failed to connect serves queries again once the database is reachable', async () => {
+  // The pool reaches the database through a TCP proxy that is not listening yet: the reservation is refused.
+  const target = new URL(database.url);
+  const port = await freePort();
+  const sql = postgres({
+    host: '127.0.0.1',
+    port,
+    user: decodeURIComponent(target.username),
+    password: decodeURIComponent(target.password) || undefined,
+    database: target.pathname.slice(1),
+    max: 1,
+    backoff: () => 0.05,
+    connect_timeout: 2,
+    fetch_types: false,
+    onnotice: () => {},
+  });
+  await expect(sql.reserve()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  await new Promise((r) => setTimeout(r, 300));
+  const proxy = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', () => r()));
+  try {
+    // Patched only in part, the refused reservation stayed queued: the connection went to it, never to the pool.
+    const answer = await Promise.race([
+      sql`select 1 as one`.then(
+        (rows) => `ok ${rows[0].one}`,
+        (error: { code?: string }) => `error ${error.code}`,
+      ),
+      new Promise<string>((r) => setTimeout(() => r('not settled'), 5_000)),
+    ]);
+    expect(answer).toBe('ok 1');
+  } finally {
+    await sql.end({ timeout: 0 });
+    proxy.close();
   }
 });
