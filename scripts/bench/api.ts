@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createDb } from '../../src/db/client.ts';
 import { freePort } from '../../test/harness/processes.ts';
+import { boundedRun } from '../lib/bounded-run.ts';
 import { benchDatabase } from './database.ts';
 import { seed } from './seed.ts';
 
@@ -186,30 +187,9 @@ async function smoke(base: string, load: Load): Promise<void> {
 async function main() {
   const started = Date.now();
   const runId = randomBytes(4).toString('hex');
-  const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-  const cleanup = async () => {
-    for (const c of cleanups.reverse()) {
-      try {
-        await c.run();
-      } catch (error) {
-        console.error(`[bench] cleanup ${c.name} failed: ${String(error)}`);
-      }
-    }
-    cleanups.length = 0;
-  };
-  const onSignal = () => {
-    log('interrupted: cleaning up');
-    void cleanup().then(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   const perScenario = opts.warmup + opts.duration + opts.singleSeconds + 10;
-  const budgetMs = (240 + perScenario * opts.only.length + opts.soak + 30) * 1000;
-  const hardStop = setTimeout(() => {
-    console.error(`[bench] still running after ${Math.round(budgetMs / 1000)} s: giving up`);
-    void cleanup().then(() => process.exit(2));
-  }, budgetMs);
-  hardStop.unref();
+  const run = boundedRun((240 + perScenario * opts.only.length + opts.soak + 30) * 1000, log);
+  const { cleanups } = run;
 
   try {
     // Database: our own, on DATABASE_URL's server or on an embedded one.
@@ -544,10 +524,7 @@ async function main() {
     log(`result written to ${file} (${result.wallSeconds} s)`);
     if (opts.profile) log(`CPU profile of the API process in ${profileDir} (written when it stops)`);
   } finally {
-    await cleanup();
-    clearTimeout(hardStop);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    await run.finish();
   }
 }
 

@@ -8,7 +8,9 @@ import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { freePort } from '../../test/harness/processes.ts';
 
-export type Cleanup = { name: string; run: () => Promise<unknown> };
+import type { Cleanup } from '../lib/bounded-run.ts';
+
+export type { Cleanup };
 
 export async function benchDatabase(name: string, cleanups: Cleanup[], log: (line: string) => void) {
   let adminUrl = process.env.DATABASE_URL;

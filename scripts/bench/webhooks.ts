@@ -26,6 +26,7 @@ import { createCompany } from '../../src/services/companies.ts';
 import { sendInTurn } from '../../src/webhooks/deliver.task.ts';
 import { sendSigned } from '../../src/webhooks/send.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
+import { boundedRun } from '../lib/bounded-run.ts';
 import { type CpuRoles, type CpuUse, cpuMeter, threadId } from './cpu.ts';
 import { benchDatabase, resetStatementStats, statementReport } from './database.ts';
 import type { ProducerInput, ProducerMessage, ProducerOutput, ProducerPhase } from './webhooks-producer.ts';
@@ -536,34 +537,15 @@ async function seedHistory(url: string, companyId: string, n: number, data: stri
 
 async function main() {
   const started = Date.now();
-  const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-  const cleanup = async () => {
-    for (const c of cleanups.reverse()) {
-      try {
-        await c.run();
-      } catch (error) {
-        console.error(`[bench] cleanup ${c.name} failed: ${String(error)}`);
-      }
-    }
-    cleanups.length = 0;
-  };
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    log('interrupted: cleaning up');
-    void cleanup().then(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  // Hard stop: the whole run stays bounded even if something hangs.
-  const budgetMs =
-    60_000 + (opts.warmup + opts.seconds + 2 * opts.drainSeconds + opts.burstDrainSeconds) * 1000 + 2 * opts.noopJobs;
-  const hardStop = setTimeout(() => {
-    console.error(`[bench] still running after ${Math.round(budgetMs / 1000)} s: giving up`);
-    void cleanup().then(() => process.exit(2));
-  }, budgetMs + 30_000);
-  hardStop.unref();
+  // Bounded: the whole run stops even if something hangs.
+  const run = boundedRun(
+    60_000 +
+      (opts.warmup + opts.seconds + 2 * opts.drainSeconds + opts.burstDrainSeconds) * 1000 +
+      2 * opts.noopJobs +
+      30_000,
+    log,
+  );
+  const { cleanups } = run;
 
   try {
     // Database: our own, on DATABASE_URL's server or on an embedded one.
@@ -728,7 +710,7 @@ async function main() {
 
     // 5. Saturation: a burst of events committed at once; how fast do all their deliveries drain?
     let burstResult: Record<string, unknown> | null = null;
-    if (opts.burst > 0 && !interrupted) {
+    if (opts.burst > 0 && !run.interrupted) {
       log(`saturation: ${opts.burst} events in one transaction`);
       await resetStatementStats(url);
       const burstIds: string[] = [];
@@ -782,14 +764,14 @@ async function main() {
     // (SSRF re-check, signing, undici, 16 in flight per endpoint) to the same receiver, with no job and no
     // database. The ceiling of any delivery design on this machine with this sender and this receiver.
     let senderAlone: Record<string, unknown> | null = null;
-    if (opts.burst > 0 && !interrupted) {
+    if (opts.burst > 0 && !run.interrupted) {
       log(`sender alone: ${opts.burst * ENDPOINTS} signed messages, no database`);
       senderAlone = await sendAlone(endpoints, opts.burst, JSON.stringify({ object }), cpuRoles);
     }
 
     // 5c. The noop again, now that the run is over: this machine's speed drifts (other guests of the host)
     // by up to a factor 1.4 within minutes; the two numbers show how much, and the verdict takes the faster.
-    if (opts.noopJobs > 0 && !interrupted) {
+    if (opts.noopJobs > 0 && !run.interrupted) {
       log(`noop throughput again, tuned preset (${opts.noopJobs} jobs)`);
       noop.tunedAfter = await noopThroughput(url, opts.noopJobs, true);
     }
@@ -916,10 +898,7 @@ async function main() {
       console.log(`\nDatabase time by statement during the steady load (pg_stat_statements):\n${steadyStatements}`);
     if (statements) console.log(`\nDatabase time by statement during the burst (pg_stat_statements):\n${statements}`);
   } finally {
-    await cleanup();
-    clearTimeout(hardStop);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    await run.finish();
   }
 }
 

@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { createDb } from '../../src/db/client.ts';
 import { tenantStatement } from '../../src/webhooks/pipeline.ts';
-import { benchDatabase, type Cleanup } from '../bench/database.ts';
+import { benchDatabase } from '../bench/database.ts';
+import { boundedRun } from '../lib/bounded-run.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,7 +32,9 @@ const escaped: string[] = [];
 process.on('uncaughtException', (error) => escaped.push(`uncaught: ${String(error)}`));
 process.on('unhandledRejection', (error) => escaped.push(`unhandled rejection: ${String(error)}`));
 
-const cleanups: Cleanup[] = [];
+// Bounded: the loops, the recovery's tries and a margin for the start and the cleanup.
+const run = boundedRun((seconds + 60) * 1000 + 12 * deadlineMs, log);
+const { cleanups } = run;
 const company = '00000000-0000-4000-8000-000000000001';
 const counts = { ok: 0, failed: 0, unsettled: 0, terminated: 0 };
 const failures = new Map<string, number>();
@@ -97,7 +100,5 @@ try {
   console.log(JSON.stringify({ ...counts, failures: Object.fromEntries(failures), recovered, escaped }, null, 2));
   process.exitCode = counts.unsettled === 0 && escaped.length === 0 && recovered ? 0 : 1;
 } finally {
-  for (const cleanup of cleanups.reverse()) {
-    await cleanup.run().catch((error: unknown) => log(`cleanup ${cleanup.name} failed: ${String(error)}`));
-  }
+  await run.finish();
 }

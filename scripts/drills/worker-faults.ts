@@ -32,7 +32,8 @@ import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
 import { SERVICE_COMMAND } from '../../test/harness/processes.ts';
-import { benchDatabase, type Cleanup } from '../bench/database.ts';
+import { benchDatabase } from '../bench/database.ts';
+import { boundedRun } from '../lib/bounded-run.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -177,29 +178,9 @@ async function stopWorker(worker: WorkerChild, graceMs: number) {
 type Check = { name: string; ok: boolean; detail?: unknown };
 
 async function main() {
-  const cleanups: Cleanup[] = [];
-  const cleanup = async () => {
-    for (const c of cleanups.reverse()) {
-      await c.run().catch((error: unknown) => log(`cleanup ${c.name} failed: ${String(error)}`));
-    }
-    cleanups.length = 0;
-  };
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    log('interrupted: cleaning up');
-    void cleanup().then(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   // Bounded whatever hangs: the scenarios' own limits, and a margin for the start and the cleanup.
-  const budgetMs = 120_000 + 3 * settleMs + terminateSeconds * 1000 + kills * 40_000;
-  const hardStop = setTimeout(() => {
-    log(`still running after ${Math.round(budgetMs / 1000)} s: giving up`);
-    void cleanup().then(() => process.exit(2));
-  }, budgetMs);
-  hardStop.unref();
+  const run = boundedRun(120_000 + 3 * settleMs + terminateSeconds * 1000 + kills * 40_000, log);
+  const { cleanups } = run;
 
   const output: string[] = [];
   let failed = false;
@@ -391,11 +372,11 @@ async function main() {
     };
 
     // 1. kill -9 at random moments of a burst, then a new worker at once.
-    if (scenarios.has('kill9') && !interrupted) {
+    if (scenarios.has('kill9') && !run.interrupted) {
       const logFrom = output.length;
       const ids: string[] = [];
       const killed: { afterMs: number; receivedOfBurst: string; deadPoolsUnlocked: number }[] = [];
-      for (let k = 0; k < kills && !interrupted; k++) {
+      for (let k = 0; k < kills && !run.interrupted; k++) {
         const batch = await burst(burstEvents);
         ids.push(...batch);
         if (!(await firstArrival(batch))) log(`kill ${k + 1}: nothing of the burst arrived within 30 s`);
@@ -435,7 +416,7 @@ async function main() {
     };
 
     // 2. Busy backends of the worker terminated every everyMs for terminateSeconds; the process lives on.
-    if (scenarios.has('terminate') && !interrupted) {
+    if (scenarios.has('terminate') && !run.interrupted) {
       await replaceIfFailed();
       const logFrom = output.length;
       const pid = worker.pid;
@@ -448,12 +429,12 @@ async function main() {
       if (!(await firstArrival(ids))) log('nothing of the first burst arrived within 30 s');
       const until = Date.now() + terminateSeconds * 1000;
       const producing = (async () => {
-        while (Date.now() < until && !interrupted) {
+        while (Date.now() < until && !run.interrupted) {
           await sleep(1000);
           ids.push(...(await burst(Math.ceil(burstEvents / 5))));
         }
       })();
-      while (Date.now() < until && !interrupted) {
+      while (Date.now() < until && !run.interrupted) {
         await sleep(everyMs);
         terminated.ticks++;
         const [row] = await sql<{ app: string; ended: boolean }[]>`
@@ -482,7 +463,7 @@ async function main() {
     }
 
     // 3. SIGTERM mid-burst: the worker stops gracefully; a new one delivers the rest.
-    if (scenarios.has('sigterm') && !interrupted) {
+    if (scenarios.has('sigterm') && !run.interrupted) {
       await replaceIfFailed();
       const logFrom = output.length;
       const ids = await burst(burstEvents);
@@ -509,8 +490,7 @@ async function main() {
       failed = true;
     }
   } finally {
-    await cleanup();
-    clearTimeout(hardStop);
+    await run.finish();
     if (failed || escaped.length > 0) {
       const dir = resolve('bench-results');
       mkdirSync(dir, { recursive: true });
@@ -519,7 +499,7 @@ async function main() {
       log(`a check failed: the workers' output is in ${file}`);
     }
   }
-  return failed || interrupted ? 1 : 0;
+  return failed || run.interrupted ? 1 : 0;
 }
 
 main().then(
