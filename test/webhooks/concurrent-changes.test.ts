@@ -20,6 +20,8 @@ import {
   runDueJobs,
 } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { until } from '../harness/async.ts';
+import { waitsForLock as waitsForLockIn } from '../harness/locks.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -28,20 +30,7 @@ beforeAll(async () => {
 
 const HOUR = 3600_000;
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Whether a backend waits for a lock while running a statement matching `pattern` (ILIKE). */
-const waitsForLock = async (pattern: string) => {
-  const [row] = await api.sql`select count(*)::int as n from pg_stat_activity
-    where wait_event_type = 'Lock' and query ilike ${pattern}`;
-  return row.n > 0;
-};
+const waitsForLock = (pattern: string) => waitsForLockIn(api.sql, pattern);
 
 /** Settles within `ms` or fails the test with `what` (instead of hanging on a lock until the test's timeout). */
 function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {

@@ -7,6 +7,8 @@
 // until it commits, once the request waits for it.
 import { beforeAll, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { until } from '../../harness/async.ts';
+import { waitsForLock } from '../../harness/locks.ts';
 import { customerOf, dealOf, type Pipeline, pipelineOf, stageOf } from './fixtures.ts';
 
 let api: TestApi;
@@ -19,17 +21,8 @@ beforeAll(async () => {
   stages = await pipelineOf(api, companyId);
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitForLockWaiter() {
-  for (let i = 0; i < 300; i++) {
-    const [{ c }] = await api.sql`select count(*)::int as c from pg_stat_activity
-      where application_name = 'crm-service' and wait_event_type = 'Lock' and datname = current_database()`;
-    if (c >= 1) return;
-    await sleep(10);
-  }
-  throw new Error('the request never waited');
-}
+/** Until the request waits for the lock connection Z holds. */
+const waitForLockWaiter = () => until(() => waitsForLock(api.sql), 'the request waits', 3000);
 
 /** Runs `request` while connection Z deletes stage `id`; Z commits once the request waits for it. */
 async function whileStageIsDeleted<T>(id: number, request: () => Promise<T>): Promise<T> {
