@@ -43,13 +43,14 @@ const { values: args } = parseArgs({
     history: { type: 'string', default: '30000' },
     'burst-drain-seconds': { type: 'string', default: '60' },
     'skip-default-noop': { type: 'boolean', default: false },
+    'skip-documented-noop': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log(`usage: npm run bench:webhooks -- [--rate 200] [--seconds 20] [--warmup 3] [--producers 8] [--burst 5000]
-       [--noop-jobs 20000] [--drain-seconds 30] [--burst-drain-seconds 60] [--skip-default-noop]
+       [--noop-jobs 20000] [--drain-seconds 30] [--burst-drain-seconds 60] [--skip-default-noop] [--skip-documented-noop]
        [--history 30000] [--profile]`);
   process.exit(0);
 }
@@ -69,6 +70,7 @@ const opts = {
   history: int('history', args.history, 0),
   burstDrainSeconds: int('burst-drain-seconds', args['burst-drain-seconds'], 1),
   defaultNoop: !args['skip-default-noop'],
+  documentedNoop: !args['skip-documented-noop'],
   profile: args.profile ?? false,
 };
 
@@ -83,6 +85,17 @@ const WORKER_POLL_INTERVAL = 1000;
 const TUNED_PRESET: NonNullable<RunnerOptions['preset']> = {
   worker: { localQueue: { size: LOCAL_QUEUE_SIZE }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
 };
+/**
+ * The configuration of Graphile Worker's own performance page (worker.graphile.org/docs/performance): 24 jobs
+ * at once, a pool of 25, a local queue of 500, completions batched without delay. Measured for comparison: the
+ * figure the issue and DESIGN.md quote (~10k noop jobs/s) is of this kind of setting.
+ */
+const DOCUMENTED_CONCURRENCY = 24;
+const DOCUMENTED_PRESET: NonNullable<RunnerOptions['preset']> = {
+  worker: { maxPoolSize: 25, localQueue: { size: 500 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+};
+type NoopSettings = 'tuned' | 'default' | 'documented';
+type NoopRun = Awaited<ReturnType<typeof noopThroughput>>;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -370,7 +383,7 @@ function cpuLine(use: CpuUse): string {
 // ---------------------------------------------------------------------------------------------------------
 // Graphile Worker noop throughput
 
-async function noopThroughput(url: string, jobs: number, tuned: boolean) {
+async function noopThroughput(url: string, jobs: number, settings: NoopSettings) {
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await admin`
@@ -384,7 +397,7 @@ async function noopThroughput(url: string, jobs: number, tuned: boolean) {
     const startedAt = clock();
     const runner: Runner = await run({
       connectionString: url,
-      concurrency: WORKER_CONCURRENCY,
+      concurrency: settings === 'documented' ? DOCUMENTED_CONCURRENCY : WORKER_CONCURRENCY,
       noHandleSignals: true,
       pollInterval: WORKER_POLL_INTERVAL,
       logger: quietLogger,
@@ -398,7 +411,8 @@ async function noopThroughput(url: string, jobs: number, tuned: boolean) {
           lastAt = clock();
         },
       },
-      ...(tuned ? { preset: TUNED_PRESET } : {}),
+      ...(settings === 'tuned' ? { preset: TUNED_PRESET } : {}),
+      ...(settings === 'documented' ? { preset: DOCUMENTED_PRESET } : {}),
     });
     const deadline = Date.now() + 90_000;
     // The queue is empty when no noop job is left in the table (completion may be batched after the call).
@@ -552,13 +566,17 @@ async function main() {
     const { url, embedded, pgVersion } = await benchDatabase('webhooks', cleanups, log);
 
     // 1. Graphile Worker's own throughput, before anything else runs.
-    const noop: Record<string, Awaited<ReturnType<typeof noopThroughput>>> = {};
+    const noop: Record<string, NoopRun> = {};
     if (opts.noopJobs > 0) {
       log(`noop throughput, tuned preset (${opts.noopJobs} jobs)`);
-      noop.tuned = await noopThroughput(url, opts.noopJobs, true);
+      noop.tuned = await noopThroughput(url, opts.noopJobs, 'tuned');
       if (opts.defaultNoop) {
         log(`noop throughput, default settings (${opts.noopJobs} jobs)`);
-        noop.default = await noopThroughput(url, opts.noopJobs, false);
+        noop.default = await noopThroughput(url, opts.noopJobs, 'default');
+      }
+      if (opts.documentedNoop) {
+        log(`noop throughput, Graphile Worker's documented performance settings (${opts.noopJobs} jobs)`);
+        noop.documented = await noopThroughput(url, opts.noopJobs, 'documented');
       }
     }
 
@@ -773,25 +791,32 @@ async function main() {
     // by up to a factor 1.4 within minutes; the two numbers show how much, and the verdict takes the faster.
     if (opts.noopJobs > 0 && !run.interrupted) {
       log(`noop throughput again, tuned preset (${opts.noopJobs} jobs)`);
-      noop.tunedAfter = await noopThroughput(url, opts.noopJobs, true);
+      noop.tunedAfter = await noopThroughput(url, opts.noopJobs, 'tuned');
     }
 
     // 6. Verdict.
-    const noopRates = [noop.tuned?.jobsPerSecond, noop.tunedAfter?.jobsPerSecond].filter(
-      (rate): rate is number => typeof rate === 'number',
-    );
-    const noopTuned = noopRates.length > 0 ? Math.max(...noopRates) : null;
+    // The verdict is taken against the fastest batched noop measured (the stricter reading): the worker's own
+    // settings (before and after the run) or Graphile Worker's documented ones.
+    const rateOf = (...runs: (NoopRun | undefined)[]) => {
+      const rates = runs.map((r) => r?.jobsPerSecond).filter((rate): rate is number => typeof rate === 'number');
+      return rates.length > 0 ? Math.max(...rates) : null;
+    };
+    const noopAtWorkerSettings = rateOf(noop.tuned, noop.tunedAfter);
+    const noopFastest = rateOf(noop.tuned, noop.tunedAfter, noop.documented);
     const saturationRate = (burstResult?.deliveriesPerSecond as number | undefined) ?? null;
-    const ratio = noopTuned && saturationRate !== null ? saturationRate / noopTuned : null;
+    const ratio = noopFastest && saturationRate !== null ? saturationRate / noopFastest : null;
+    const ratioAtWorkerSettings =
+      noopAtWorkerSettings && saturationRate !== null ? saturationRate / noopAtWorkerSettings : null;
     const steadyRatio =
-      noopTuned && steadyResult.deliveriesPerSecond ? steadyResult.deliveriesPerSecond / noopTuned : null;
+      noopFastest && steadyResult.deliveriesPerSecond ? steadyResult.deliveriesPerSecond / noopFastest : null;
     const senderRate = (senderAlone?.messagesPerSecond as number | undefined) ?? null;
-    const senderRatio = noopTuned && senderRate !== null ? senderRate / noopTuned : null;
+    const senderRatio = noopFastest && senderRate !== null ? senderRate / noopFastest : null;
     const p99 = steadyResult.latencyMs.p99;
     const targets = {
       throughput: {
-        target: `saturation deliveries/s ≥ ${TARGET_RATIO * 100}% of tuned noop jobs/s`,
+        target: `saturation deliveries/s ≥ ${TARGET_RATIO * 100}% of the fastest batched noop jobs/s`,
         ratio: round(ratio, 3),
+        ratioAtWorkerSettings: round(ratioAtWorkerSettings, 3),
         holds: ratio === null ? null : ratio >= TARGET_RATIO,
       },
       latency: {
@@ -820,6 +845,7 @@ async function main() {
     };
 
     const fmt = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
+    const percent = (r: number | null) => (r === null ? null : `${(r * 100).toFixed(1)}%`);
     const rows: [string, unknown][] = [
       ['events produced', `${produced} (target ${total})`],
       ['achieved events/s', `${steadyResult.eventsPerSecond} (target ${opts.rate})`],
@@ -845,23 +871,25 @@ async function main() {
       ['burst CPU, cores', burstResult?.cpuCores ? cpuLine(burstResult.cpuCores as CpuUse) : null],
       ['burst connections open, most at once', connectionsLine(burstResult?.databaseActivity)],
       [
-        'machine CPU µs per delivery / per noop job',
-        `${fmt(burstResult?.cpuMicrosPerDelivery)} / ${fmt(noop.tuned?.cpuMicrosPerJob)}`,
+        `machine CPU µs per delivery / noop job (${WORKER_CONCURRENCY} / ${DOCUMENTED_CONCURRENCY} at once)`,
+        `${fmt(burstResult?.cpuMicrosPerDelivery)} / ${fmt(noop.tuned?.cpuMicrosPerJob)} / ${fmt(noop.documented?.cpuMicrosPerJob)}`,
       ],
       ['— sender alone (no database) —', ''],
       ['messages/s', senderAlone?.messagesPerSecond],
-      ['sender alone ÷ faster tuned noop', senderRatio === null ? null : `${(senderRatio * 100).toFixed(1)}%`],
+      ['sender alone ÷ fastest batched noop', percent(senderRatio)],
       ['sender alone CPU, cores', senderAlone?.cpuCores ? cpuLine(senderAlone.cpuCores as CpuUse) : null],
       ['machine CPU µs per message', senderAlone?.cpuMicrosPerMessage],
       ['— Graphile Worker noop —', ''],
       [
-        'noop jobs/s, tuned preset, before / after',
+        `noop jobs/s, worker's settings, before / after`,
         `${fmt(noop.tuned?.jobsPerSecond)} / ${fmt(noop.tunedAfter?.jobsPerSecond)}`,
       ],
       ['noop jobs/s, default settings', noop.default?.jobsPerSecond],
+      ['noop jobs/s, Graphile Worker’s documented settings', noop.documented?.jobsPerSecond],
       ['— targets —', ''],
-      ['saturation deliveries/s ÷ faster tuned noop', ratio === null ? null : `${(ratio * 100).toFixed(1)}%`],
-      ['steady deliveries/s ÷ faster tuned noop', steadyRatio === null ? null : `${(steadyRatio * 100).toFixed(1)}%`],
+      ['saturation deliveries/s ÷ fastest batched noop', percent(ratio)],
+      ["saturation deliveries/s ÷ worker's-settings noop", percent(ratioAtWorkerSettings)],
+      ['steady deliveries/s ÷ fastest batched noop', percent(steadyRatio)],
       [
         `≥ ${TARGET_RATIO * 100}% of noop`,
         targets.throughput.holds === null ? '–' : targets.throughput.holds ? 'HOLDS' : 'MISSED',
