@@ -5,14 +5,23 @@ import { getTableColumns, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import type { Db, Sql } from './client.ts';
+import { retryingConflicts } from './transient.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/**
+ * `work` runs again, in a new transaction, when PostgreSQL aborted the first for a deadlock or a serialization
+ * failure (see transient.ts): it must have no effect outside the transaction.
+ */
 export function withTenant<T>(db: Db, companyId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`);
-    return work(tx);
-  });
+  return retryingConflicts(() =>
+    db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`,
+      );
+      return work(tx);
+    }),
+  );
 }
 
 /**

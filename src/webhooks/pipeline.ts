@@ -6,21 +6,33 @@
 // everything else uses withTenant.
 import type postgres from 'postgres';
 import type { Db } from '../db/client.ts';
+import { retryingConflicts } from '../db/transient.ts';
 
 type Row = Record<string, unknown>;
 
-export async function tenantStatement<T extends Row>(
+export function tenantStatement<T extends Row>(
+  db: Db,
+  companyId: string,
+  statement: (sql: postgres.ReservedSql) => postgres.PendingQuery<T[]>,
+): Promise<T[]> {
+  // Made again, in a new transaction, when PostgreSQL aborted it for a deadlock (see transient.ts).
+  return retryingConflicts(() => pipelined(db, companyId, statement));
+}
+
+async function pipelined<T extends Row>(
   db: Db,
   companyId: string,
   statement: (sql: postgres.ReservedSql) => postgres.PendingQuery<T[]>,
 ): Promise<T[]> {
   const sql = await db.$client.reserve();
   try {
+    // Built before BEGIN is sent: a builder that throws must not leave the connection in a transaction.
+    const query = statement(sql);
     // Executed in this order on the one connection, without waiting for each other's answers.
     const queries = [
       sql`begin`.execute(),
       sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`.execute(),
-      statement(sql).execute(),
+      query.execute(),
       // After a failed statement the transaction is aborted and COMMIT rolls it back.
       sql`commit`.execute(),
     ] as const;
