@@ -3038,7 +3038,8 @@ export type components = {
       | 'idempotency_key_reused'
       | 'rate_limited'
       | 'internal_error'
-      | 'not_implemented';
+      | 'not_implemented'
+      | 'service_unavailable';
     /** @description One invalid input of a `validation_failed` or `unknown_field` problem. */
     FieldError: {
       /**
@@ -7436,6 +7437,20 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
+    /** @description `service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe. */
+    ServiceUnavailable: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        'Content-Language': components['headers']['Content-Language'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
     /** @description `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running; retry in a moment. */
     IdempotencyInProgress: {
       headers: {
@@ -7712,6 +7727,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCompany: {
@@ -7740,6 +7756,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listUsers: {
@@ -7782,6 +7799,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listCustomers: {
@@ -7843,6 +7861,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createCustomer: {
@@ -7887,6 +7906,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCustomer: {
@@ -7923,6 +7943,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateCustomer: {
@@ -7972,6 +7993,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   convertCustomer: {
@@ -8016,6 +8038,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listCustomerTimeline: {
@@ -8070,6 +8093,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listCustomerNotes: {
@@ -8117,6 +8141,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createCustomerNote: {
@@ -8167,6 +8192,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteCustomerNote: {
@@ -8207,6 +8233,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateCustomerNote: {
@@ -8253,6 +8280,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listDeals: {
@@ -8324,6 +8352,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createDeal: {
@@ -8392,6 +8421,7 @@ export interface operations {
       };
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getDeal: {
@@ -8428,6 +8458,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateDeal: {
@@ -8477,6 +8508,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   moveDeal: {
@@ -8539,6 +8571,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   winDeal: {
@@ -8601,6 +8634,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   loseDeal: {
@@ -8663,6 +8697,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   archiveDeal: {
@@ -8719,6 +8754,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   unarchiveDeal: {
@@ -8775,6 +8811,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listDealNotes: {
@@ -8822,6 +8859,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createDealNote: {
@@ -8872,6 +8910,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteDealNote: {
@@ -8912,6 +8951,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateDealNote: {
@@ -8958,6 +8998,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listPipelineStages: {
@@ -9005,6 +9046,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listConversations: {
@@ -9065,6 +9107,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getConversation: {
@@ -9100,6 +9143,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listConversationMessages: {
@@ -9149,6 +9193,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createConversationMessage: {
@@ -9199,6 +9244,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   closeConversation: {
@@ -9235,6 +9281,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   reopenConversation: {
@@ -9271,6 +9318,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listTasks: {
@@ -9342,6 +9390,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createTask: {
@@ -9386,6 +9435,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getTask: {
@@ -9422,6 +9472,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateTask: {
@@ -9471,6 +9522,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   moveTask: {
@@ -9520,6 +9572,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   completeTask: {
@@ -9564,6 +9617,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   reopenTask: {
@@ -9608,6 +9662,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   cancelTask: {
@@ -9652,6 +9707,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listTaskComments: {
@@ -9701,6 +9757,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createTaskComment: {
@@ -9751,6 +9808,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listTaskBoards: {
@@ -9791,6 +9849,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listInvoices: {
@@ -9845,6 +9904,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createInvoice: {
@@ -9889,6 +9949,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getInvoice: {
@@ -9925,6 +9986,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteInvoice: {
@@ -9961,6 +10023,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateInvoice: {
@@ -10011,6 +10074,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   sendInvoice: {
@@ -10068,6 +10132,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   cancelInvoice: {
@@ -10112,6 +10177,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createInvoicePayment: {
@@ -10163,6 +10229,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listQuotes: {
@@ -10225,6 +10292,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createQuote: {
@@ -10269,6 +10337,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getQuote: {
@@ -10305,6 +10374,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateQuote: {
@@ -10355,6 +10425,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   sendQuote: {
@@ -10412,6 +10483,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   acceptQuote: {
@@ -10456,6 +10528,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   rejectQuote: {
@@ -10506,6 +10579,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listQuoteAttachments: {
@@ -10555,6 +10629,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createQuoteAttachment: {
@@ -10605,6 +10680,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteQuoteAttachment: {
@@ -10645,6 +10721,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listWorkOrders: {
@@ -10709,6 +10786,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createWorkOrder: {
@@ -10753,6 +10831,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getWorkOrder: {
@@ -10789,6 +10868,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteWorkOrder: {
@@ -10832,6 +10912,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateWorkOrder: {
@@ -10882,6 +10963,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   changeWorkOrderStatus: {
@@ -10932,6 +11014,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listWorkOrderPhotos: {
@@ -10983,6 +11066,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createWorkOrderPhoto: {
@@ -11033,6 +11117,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteWorkOrderPhoto: {
@@ -11074,6 +11159,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listAppointments: {
@@ -11143,6 +11229,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createAppointment: {
@@ -11187,6 +11274,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getAppointment: {
@@ -11223,6 +11311,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteAppointment: {
@@ -11265,6 +11354,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateAppointment: {
@@ -11315,6 +11405,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   confirmAppointment: {
@@ -11359,6 +11450,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   cancelAppointment: {
@@ -11409,6 +11501,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   completeAppointment: {
@@ -11453,6 +11546,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   notifyAppointment: {
@@ -11503,6 +11597,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listAppointmentTypes: {
@@ -11550,6 +11645,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getAppointmentAvailability: {
@@ -11610,6 +11706,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listOrders: {
@@ -11674,6 +11771,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getOrder: {
@@ -11710,6 +11808,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   changeOrderStatus: {
@@ -11767,6 +11866,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateOrderTracking: {
@@ -11824,6 +11924,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listOrderNotes: {
@@ -11873,6 +11974,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createOrderNote: {
@@ -11923,6 +12025,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listReviews: {
@@ -11990,6 +12093,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getReview: {
@@ -12025,6 +12129,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listReviewRequests: {
@@ -12082,6 +12187,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createReviewRequest: {
@@ -12125,6 +12231,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getReviewRequest: {
@@ -12160,6 +12267,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listWebhookEndpoints: {
@@ -12204,6 +12312,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createWebhookEndpoint: {
@@ -12248,6 +12357,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getWebhookEndpoint: {
@@ -12284,6 +12394,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteWebhookEndpoint: {
@@ -12326,6 +12437,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateWebhookEndpoint: {
@@ -12375,6 +12487,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   testWebhookEndpoint: {
@@ -12410,6 +12523,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   rotateWebhookEndpointSecret: {
@@ -12467,6 +12581,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   recoverWebhookEndpoint: {
@@ -12517,6 +12632,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listWebhookEndpointDeliveries: {
@@ -12575,6 +12691,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getWebhookDelivery: {
@@ -12615,6 +12732,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listWebhookDeliveryAttempts: {
@@ -12669,6 +12787,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resendWebhookDelivery: {
@@ -12718,6 +12837,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listEvents: {
@@ -12772,6 +12892,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getEvent: {
@@ -12807,6 +12928,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listEventDeliveries: {
@@ -12858,6 +12980,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   downloadFile: {
@@ -12906,6 +13029,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   customerCreatedWebhook: {

@@ -12,7 +12,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getCompany: {
     method: 'get',
@@ -24,7 +24,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listUsers: {
     method: 'get',
@@ -36,7 +36,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listCustomers: {
     method: 'get',
@@ -48,7 +48,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createCustomer: {
     method: 'post',
@@ -60,7 +60,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getCustomer: {
     method: 'get',
@@ -72,7 +72,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateCustomer: {
     method: 'patch',
@@ -84,7 +84,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   convertCustomer: {
     method: 'post',
@@ -96,7 +96,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   listCustomerTimeline: {
     method: 'get',
@@ -108,7 +108,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listCustomerNotes: {
     method: 'get',
@@ -120,7 +120,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createCustomerNote: {
     method: 'post',
@@ -132,7 +132,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   updateCustomerNote: {
     method: 'patch',
@@ -144,7 +144,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 413, 415, 422, 429, 500, 503],
   },
   deleteCustomerNote: {
     method: 'delete',
@@ -156,7 +156,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listDeals: {
     method: 'get',
@@ -168,7 +168,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createDeal: {
     method: 'post',
@@ -180,7 +180,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getDeal: {
     method: 'get',
@@ -192,7 +192,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateDeal: {
     method: 'patch',
@@ -204,7 +204,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   moveDeal: {
     method: 'post',
@@ -216,7 +216,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   winDeal: {
     method: 'post',
@@ -228,7 +228,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   loseDeal: {
     method: 'post',
@@ -240,7 +240,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   archiveDeal: {
     method: 'post',
@@ -252,7 +252,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   unarchiveDeal: {
     method: 'post',
@@ -264,7 +264,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   listDealNotes: {
     method: 'get',
@@ -276,7 +276,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createDealNote: {
     method: 'post',
@@ -288,7 +288,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   updateDealNote: {
     method: 'patch',
@@ -300,7 +300,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 413, 415, 422, 429, 500, 503],
   },
   deleteDealNote: {
     method: 'delete',
@@ -312,7 +312,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listPipelineStages: {
     method: 'get',
@@ -324,7 +324,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listConversations: {
     method: 'get',
@@ -336,7 +336,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getConversation: {
     method: 'get',
@@ -348,7 +348,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listConversationMessages: {
     method: 'get',
@@ -360,7 +360,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createConversationMessage: {
     method: 'post',
@@ -372,7 +372,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   closeConversation: {
     method: 'post',
@@ -384,7 +384,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   reopenConversation: {
     method: 'post',
@@ -396,7 +396,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   listTasks: {
     method: 'get',
@@ -408,7 +408,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createTask: {
     method: 'post',
@@ -420,7 +420,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getTask: {
     method: 'get',
@@ -432,7 +432,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateTask: {
     method: 'patch',
@@ -444,7 +444,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   moveTask: {
     method: 'post',
@@ -456,7 +456,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   completeTask: {
     method: 'post',
@@ -468,7 +468,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   reopenTask: {
     method: 'post',
@@ -480,7 +480,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   cancelTask: {
     method: 'post',
@@ -492,7 +492,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   listTaskComments: {
     method: 'get',
@@ -504,7 +504,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createTaskComment: {
     method: 'post',
@@ -516,7 +516,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listTaskBoards: {
     method: 'get',
@@ -528,7 +528,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listInvoices: {
     method: 'get',
@@ -540,7 +540,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createInvoice: {
     method: 'post',
@@ -552,7 +552,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getInvoice: {
     method: 'get',
@@ -564,7 +564,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateInvoice: {
     method: 'patch',
@@ -576,7 +576,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteInvoice: {
     method: 'delete',
@@ -588,7 +588,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   sendInvoice: {
     method: 'post',
@@ -600,7 +600,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   cancelInvoice: {
     method: 'post',
@@ -612,7 +612,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   createInvoicePayment: {
     method: 'post',
@@ -624,7 +624,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listQuotes: {
     method: 'get',
@@ -636,7 +636,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createQuote: {
     method: 'post',
@@ -648,7 +648,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getQuote: {
     method: 'get',
@@ -660,7 +660,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateQuote: {
     method: 'patch',
@@ -672,7 +672,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   sendQuote: {
     method: 'post',
@@ -684,7 +684,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   acceptQuote: {
     method: 'post',
@@ -696,7 +696,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   rejectQuote: {
     method: 'post',
@@ -708,7 +708,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   listQuoteAttachments: {
     method: 'get',
@@ -720,7 +720,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createQuoteAttachment: {
     method: 'post',
@@ -732,7 +732,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   deleteQuoteAttachment: {
     method: 'delete',
@@ -744,7 +744,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listWorkOrders: {
     method: 'get',
@@ -756,7 +756,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createWorkOrder: {
     method: 'post',
@@ -768,7 +768,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getWorkOrder: {
     method: 'get',
@@ -780,7 +780,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateWorkOrder: {
     method: 'patch',
@@ -792,7 +792,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteWorkOrder: {
     method: 'delete',
@@ -804,7 +804,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   changeWorkOrderStatus: {
     method: 'post',
@@ -816,7 +816,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   listWorkOrderPhotos: {
     method: 'get',
@@ -828,7 +828,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createWorkOrderPhoto: {
     method: 'post',
@@ -840,7 +840,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   deleteWorkOrderPhoto: {
     method: 'delete',
@@ -852,7 +852,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   listAppointments: {
     method: 'get',
@@ -864,7 +864,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createAppointment: {
     method: 'post',
@@ -876,7 +876,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getAppointment: {
     method: 'get',
@@ -888,7 +888,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateAppointment: {
     method: 'patch',
@@ -900,7 +900,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteAppointment: {
     method: 'delete',
@@ -912,7 +912,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
   },
   confirmAppointment: {
     method: 'post',
@@ -924,7 +924,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   cancelAppointment: {
     method: 'post',
@@ -936,7 +936,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   completeAppointment: {
     method: 'post',
@@ -948,7 +948,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   notifyAppointment: {
     method: 'post',
@@ -960,7 +960,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listAppointmentTypes: {
     method: 'get',
@@ -972,7 +972,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getAppointmentAvailability: {
     method: 'get',
@@ -984,7 +984,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listOrders: {
     method: 'get',
@@ -996,7 +996,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getOrder: {
     method: 'get',
@@ -1008,7 +1008,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   changeOrderStatus: {
     method: 'post',
@@ -1020,7 +1020,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   updateOrderTracking: {
     method: 'post',
@@ -1032,7 +1032,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   listOrderNotes: {
     method: 'get',
@@ -1044,7 +1044,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createOrderNote: {
     method: 'post',
@@ -1056,7 +1056,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listReviews: {
     method: 'get',
@@ -1068,7 +1068,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getReview: {
     method: 'get',
@@ -1080,7 +1080,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listReviewRequests: {
     method: 'get',
@@ -1092,7 +1092,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createReviewRequest: {
     method: 'post',
@@ -1104,7 +1104,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getReviewRequest: {
     method: 'get',
@@ -1116,7 +1116,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listWebhookEndpoints: {
     method: 'get',
@@ -1128,7 +1128,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createWebhookEndpoint: {
     method: 'post',
@@ -1140,7 +1140,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500],
+    statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getWebhookEndpoint: {
     method: 'get',
@@ -1152,7 +1152,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateWebhookEndpoint: {
     method: 'patch',
@@ -1164,7 +1164,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteWebhookEndpoint: {
     method: 'delete',
@@ -1176,7 +1176,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 412, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
   },
   testWebhookEndpoint: {
     method: 'post',
@@ -1188,7 +1188,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   rotateWebhookEndpointSecret: {
     method: 'post',
@@ -1200,7 +1200,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
-    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   recoverWebhookEndpoint: {
     method: 'post',
@@ -1212,7 +1212,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
-    statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500],
+    statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listWebhookEndpointDeliveries: {
     method: 'get',
@@ -1224,7 +1224,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   getWebhookDelivery: {
     method: 'get',
@@ -1236,7 +1236,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listWebhookDeliveryAttempts: {
     method: 'get',
@@ -1248,7 +1248,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   resendWebhookDelivery: {
     method: 'post',
@@ -1260,7 +1260,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: false,
-    statuses: [202, 401, 403, 404, 409, 422, 429, 500],
+    statuses: [202, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   listEvents: {
     method: 'get',
@@ -1272,7 +1272,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 422, 429, 500],
+    statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getEvent: {
     method: 'get',
@@ -1284,7 +1284,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listEventDeliveries: {
     method: 'get',
@@ -1296,7 +1296,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500],
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   downloadFile: {
     method: 'get',
@@ -1308,7 +1308,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
-    statuses: [200, 404, 422, 429, 500],
+    statuses: [200, 404, 422, 429, 500, 503],
   },
 } as const;
 

@@ -171,6 +171,15 @@ export const problems = {
     status: 501,
     titles: { en: 'Not implemented', nl: 'Niet geïmplementeerd', de: 'Nicht implementiert', fr: 'Non implémenté' },
   },
+  service_unavailable: {
+    status: 503,
+    titles: {
+      en: 'Service unavailable',
+      nl: 'Dienst niet beschikbaar',
+      de: 'Dienst nicht verfügbar',
+      fr: 'Service indisponible',
+    },
+  },
 } as const;
 
 export type ProblemCode = keyof typeof problems;

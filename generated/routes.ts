@@ -1008,6 +1008,7 @@ export const ProblemCodeSchema = z
     'rate_limited',
     'internal_error',
     'not_implemented',
+    'service_unavailable',
   ])
   .openapi('ProblemCode');
 export const ProblemSchema = z
@@ -1878,6 +1879,11 @@ export const getMe = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getCompany = createRoute({
@@ -1911,6 +1917,11 @@ export const getCompany = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -1957,6 +1968,11 @@ export const listUsers = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2008,6 +2024,11 @@ export const listCustomers = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2070,6 +2091,11 @@ export const createCustomer = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getCustomer = createRoute({
@@ -2107,6 +2133,11 @@ export const getCustomer = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2165,6 +2196,11 @@ export const updateCustomer = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const convertCustomer = createRoute({
@@ -2219,6 +2255,11 @@ export const convertCustomer = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listCustomerTimeline = createRoute({
@@ -2270,6 +2311,11 @@ export const listCustomerTimeline = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listCustomerNotes = createRoute({
@@ -2318,6 +2364,11 @@ export const listCustomerNotes = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2385,6 +2436,11 @@ export const createCustomerNote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const updateCustomerNote = createRoute({
@@ -2436,6 +2492,11 @@ export const updateCustomerNote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteCustomerNote = createRoute({
@@ -2473,6 +2534,11 @@ export const deleteCustomerNote = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2543,6 +2609,11 @@ export const listDeals = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const createDeal = createRoute({
@@ -2603,6 +2674,11 @@ export const createDeal = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getDeal = createRoute({
@@ -2640,6 +2716,11 @@ export const getDeal = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2696,6 +2777,11 @@ export const updateDeal = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2759,6 +2845,11 @@ export const moveDeal = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const winDeal = createRoute({
@@ -2818,6 +2909,11 @@ export const winDeal = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2881,6 +2977,11 @@ export const loseDeal = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const archiveDeal = createRoute({
@@ -2930,6 +3031,11 @@ export const archiveDeal = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2987,6 +3093,11 @@ export const unarchiveDeal = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listDealNotes = createRoute({
@@ -3035,6 +3146,11 @@ export const listDealNotes = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3102,6 +3218,11 @@ export const createDealNote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const updateDealNote = createRoute({
@@ -3153,6 +3274,11 @@ export const updateDealNote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteDealNote = createRoute({
@@ -3190,6 +3316,11 @@ export const deleteDealNote = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3239,6 +3370,11 @@ export const listPipelineStages = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3296,6 +3432,11 @@ export const listConversations = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getConversation = createRoute({
@@ -3333,6 +3474,11 @@ export const getConversation = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3387,6 +3533,11 @@ export const listConversationMessages = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3457,6 +3608,11 @@ export const createConversationMessage = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const closeConversation = createRoute({
@@ -3503,6 +3659,11 @@ export const closeConversation = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const reopenConversation = createRoute({
@@ -3547,6 +3708,11 @@ export const reopenConversation = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3604,6 +3770,11 @@ export const listTasks = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3666,6 +3837,11 @@ export const createTask = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getTask = createRoute({
@@ -3703,6 +3879,11 @@ export const getTask = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3761,6 +3942,11 @@ export const updateTask = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const moveTask = createRoute({
@@ -3817,6 +4003,11 @@ export const moveTask = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const completeTask = createRoute({
@@ -3866,6 +4057,11 @@ export const completeTask = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3919,6 +4115,11 @@ export const reopenTask = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const cancelTask = createRoute({
@@ -3970,6 +4171,11 @@ export const cancelTask = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listTaskComments = createRoute({
@@ -4019,6 +4225,11 @@ export const listTaskComments = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4086,6 +4297,11 @@ export const createTaskComment = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listTaskBoards = createRoute({
@@ -4129,6 +4345,11 @@ export const listTaskBoards = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4180,6 +4401,11 @@ export const listInvoices = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4242,6 +4468,11 @@ export const createInvoice = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getInvoice = createRoute({
@@ -4279,6 +4510,11 @@ export const getInvoice = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4341,6 +4577,11 @@ export const updateInvoice = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteInvoice = createRoute({
@@ -4385,6 +4626,11 @@ export const deleteInvoice = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4457,6 +4703,11 @@ export const sendInvoice = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const cancelInvoice = createRoute({
@@ -4506,6 +4757,11 @@ export const cancelInvoice = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4576,6 +4832,11 @@ export const createInvoicePayment = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listQuotes = createRoute({
@@ -4625,6 +4886,11 @@ export const listQuotes = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4687,6 +4953,11 @@ export const createQuote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getQuote = createRoute({
@@ -4724,6 +4995,11 @@ export const getQuote = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4784,6 +5060,11 @@ export const updateQuote = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4856,6 +5137,11 @@ export const sendQuote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const acceptQuote = createRoute({
@@ -4905,6 +5191,11 @@ export const acceptQuote = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4967,6 +5258,11 @@ export const rejectQuote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listQuoteAttachments = createRoute({
@@ -5019,6 +5315,11 @@ export const listQuoteAttachments = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5089,6 +5390,11 @@ export const createQuoteAttachment = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteQuoteAttachment = createRoute({
@@ -5129,6 +5435,11 @@ export const deleteQuoteAttachment = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5184,6 +5495,11 @@ export const listWorkOrders = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5246,6 +5562,11 @@ export const createWorkOrder = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getWorkOrder = createRoute({
@@ -5283,6 +5604,11 @@ export const getWorkOrder = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5348,6 +5674,11 @@ export const updateWorkOrder = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteWorkOrder = createRoute({
@@ -5400,6 +5731,11 @@ export const deleteWorkOrder = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5465,6 +5801,11 @@ export const changeWorkOrderStatus = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listWorkOrderPhotos = createRoute({
@@ -5515,6 +5856,11 @@ export const listWorkOrderPhotos = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5582,6 +5928,11 @@ export const createWorkOrderPhoto = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteWorkOrderPhoto = createRoute({
@@ -5623,6 +5974,11 @@ export const deleteWorkOrderPhoto = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5681,6 +6037,11 @@ export const listAppointments = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5746,6 +6107,11 @@ export const createAppointment = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getAppointment = createRoute({
@@ -5783,6 +6149,11 @@ export const getAppointment = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5848,6 +6219,11 @@ export const updateAppointment = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteAppointment = createRoute({
@@ -5896,6 +6272,11 @@ export const deleteAppointment = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5950,6 +6331,11 @@ export const confirmAppointment = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6015,6 +6401,11 @@ export const cancelAppointment = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const completeAppointment = createRoute({
@@ -6067,6 +6458,11 @@ export const completeAppointment = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6137,6 +6533,11 @@ export const notifyAppointment = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listAppointmentTypes = createRoute({
@@ -6188,6 +6589,11 @@ export const listAppointmentTypes = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6246,6 +6652,11 @@ export const getAppointmentAvailability = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listOrders = createRoute({
@@ -6297,6 +6708,11 @@ export const listOrders = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getOrder = createRoute({
@@ -6334,6 +6750,11 @@ export const getOrder = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6409,6 +6830,11 @@ export const changeOrderStatus = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const updateOrderTracking = createRoute({
@@ -6482,6 +6908,11 @@ export const updateOrderTracking = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listOrderNotes = createRoute({
@@ -6534,6 +6965,11 @@ export const listOrderNotes = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6601,6 +7037,11 @@ export const createOrderNote = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listReviews = createRoute({
@@ -6659,6 +7100,11 @@ export const listReviews = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getReview = createRoute({
@@ -6696,6 +7142,11 @@ export const getReview = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6750,6 +7201,11 @@ export const listReviewRequests = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6815,6 +7271,11 @@ export const createReviewRequest = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getReviewRequest = createRoute({
@@ -6855,6 +7316,11 @@ export const getReviewRequest = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6905,6 +7371,11 @@ export const listWebhookEndpoints = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6970,6 +7441,11 @@ export const createWebhookEndpoint = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getWebhookEndpoint = createRoute({
@@ -7018,6 +7494,11 @@ export const getWebhookEndpoint = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7084,6 +7565,11 @@ export const updateWebhookEndpoint = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const deleteWebhookEndpoint = createRoute({
@@ -7139,6 +7625,11 @@ export const deleteWebhookEndpoint = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const testWebhookEndpoint = createRoute({
@@ -7187,6 +7678,11 @@ export const testWebhookEndpoint = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7267,6 +7763,11 @@ export const rotateWebhookEndpointSecret = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const recoverWebhookEndpoint = createRoute({
@@ -7340,6 +7841,11 @@ export const recoverWebhookEndpoint = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listWebhookEndpointDeliveries = createRoute({
@@ -7402,6 +7908,11 @@ export const listWebhookEndpointDeliveries = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getWebhookDelivery = createRoute({
@@ -7451,6 +7962,11 @@ export const getWebhookDelivery = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7511,6 +8027,11 @@ export const listWebhookDeliveryAttempts = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7581,6 +8102,11 @@ export const resendWebhookDelivery = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const listEvents = createRoute({
@@ -7634,6 +8160,11 @@ export const listEvents = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const getEvent = createRoute({
@@ -7679,6 +8210,11 @@ export const getEvent = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7741,6 +8277,11 @@ export const listEventDeliveries = createRoute({
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 export const downloadFile = createRoute({
@@ -7781,6 +8322,11 @@ export const downloadFile = createRoute({
     500: {
       description:
         '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },

@@ -9,8 +9,8 @@ export type Db = ReturnType<typeof createDb>['db'];
 /**
  * Limits of the service's sessions, so that nothing holds a connection of a pool (or the locks it took) for
  * ever: a statement stuck behind a lock or a runaway query fails after `statementTimeoutMs` (the request answers
- * 500 and the connection is free again), a transaction a bug left open ends after `idleInTransactionMs`. The
- * slowest statements of the API benchmark (a customer search over 200 000 rows) take about 2 s. Maintenance
+ * 503 service_unavailable and the connection is free again), a transaction a bug left open ends after
+ * `idleInTransactionMs`. The slowest statements of the API benchmark (a customer search over 200 000 rows) take about 2 s. Maintenance
  * that may take longer (the retention purges) lifts the statement limit for its own transaction.
  */
 export type SessionLimits = { statementTimeoutMs: number; idleInTransactionMs: number };

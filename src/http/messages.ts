@@ -83,6 +83,12 @@ const MESSAGES = {
     de: 'Bei uns ist etwas schiefgegangen; anhand der Anfrage-ID finden wir heraus, was.',
     fr: 'Une erreur s’est produite de notre côté ; l’identifiant de la requête nous permet de savoir laquelle.',
   },
+  'request.database_unavailable': {
+    en: 'The service cannot reach its database right now. Try again after Retry-After seconds.',
+    nl: 'De dienst kan zijn database op dit moment niet bereiken. Probeer het opnieuw na Retry-After seconden.',
+    de: 'Der Dienst erreicht seine Datenbank im Moment nicht. Versuchen Sie es nach Retry-After Sekunden erneut.',
+    fr: 'Le service ne parvient pas à joindre sa base de données pour le moment. Réessayez après Retry-After secondes.',
+  },
   'request.no_operation': {
     en: 'There is no operation at {path}.',
     nl: 'Er is geen operatie op {path}.',

@@ -18,6 +18,7 @@ import { clientAddress } from '../auth/ip.ts';
 import type { Deps } from '../deps.ts';
 import { prefixedId } from '../ids.ts';
 import type { AppEnv } from './app-env.ts';
+import { problemOfFailure } from './failures.ts';
 import { chooseLanguage } from './language.ts';
 import { type Message, message } from './messages.ts';
 import { matchOperation } from './operation-match.ts';
@@ -44,8 +45,8 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
       await next();
     } catch (error) {
       // Handlers' failures reach onError inside next(); a failure of the checks themselves (a lost
-      // database) is answered here, so its 500 still carries the request id and rate-limit headers.
-      const problem = error instanceof ApiProblem ? error : unexpectedFailure(c, error);
+      // database) is answered here, so its 503 or 500 still carries the request id and rate-limit headers.
+      const problem = error instanceof ApiProblem ? error : problemOfFailure(c, error);
       Object.assign(headers, problem.headers);
       c.res = problemResponse(c, problem);
     }
@@ -64,11 +65,6 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     await next();
     c.res.headers.set('X-Request-Id', requestId);
   };
-}
-
-function unexpectedFailure(c: Context<AppEnv>, error: unknown): ApiProblem {
-  c.get('deps').log.error({ err: error, requestId: c.get('requestId') }, 'unexpected failure');
-  return new ApiProblem('internal_error', message('request.internal_error'));
 }
 
 async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promise<void> {

@@ -332,6 +332,21 @@ describe('unexpected failures', () => {
     expect(JSON.stringify(result.body)).not.toContain('secret-detail');
   });
 
+  it('answer 503 service_unavailable with Retry-After when the database cannot be reached (checks and handlers)', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    vi.spyOn(api.deps.keys, 'find').mockRejectedValueOnce(refused);
+    const checks = await api.call('getMe', { key });
+    expectProblem(checks, 503, 'service_unavailable');
+    expect(checks.headers.get('retry-after')).toBe('5');
+    const closed = new Error('query failed', {
+      cause: Object.assign(new Error('closed'), { code: 'CONNECTION_CLOSED' }),
+    });
+    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(closed);
+    const handler = await api.call('listCustomers', { key });
+    expectProblem(handler, 503, 'service_unavailable');
+    expect(handler.headers.get('retry-after')).toBe('5');
+  });
+
   it('never put a stack trace in a problem', async () => {
     const result = await api.call('createCustomer', { key, body: { email: 'not an email', bogus: true } });
     expect(result.status).toBe(422);
