@@ -14,6 +14,7 @@ import { laterPartErrors } from './http/later-parts.ts';
 import { message } from './http/messages.ts';
 import { registerOperations } from './http/operations.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
+import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
 import { validationProblem } from './http/validation.ts';
 
@@ -38,6 +39,8 @@ export function createApp(deps: Deps) {
   app.get('/docs/:lang', serveDocs);
 
   app.get('/errors/:code', errorPage);
+  app.get('/livez', livez);
+  app.get('/readyz', readyz);
 
   const onError = (error: Error, c: Context<AppEnv>) => {
     if (error instanceof ApiProblem) return problemResponse(c, error);

@@ -8,6 +8,7 @@ import { openDatabase } from './db/database-url.ts';
 import { missingPatches } from './db/driver-patch.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
+import { markStopping } from './http/probes.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
 import { settleHandedOver } from './webhooks/fanout.ts';
 
@@ -53,6 +54,7 @@ if (command !== 'worker') {
   console.log(`API:      ${base}`);
   console.log(`Contract: ${base}/openapi.json`);
   console.log(`Docs:     ${config.publicUrl}/docs (nl, en, de, fr)`);
+  console.log(`Probes:   ${config.publicUrl}/livez, ${config.publicUrl}/readyz`);
   if (command === 'start') {
     const demo = await ensureDemo(deps.db);
     if (demo.created) {
@@ -82,6 +84,7 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  markStopping();
   deps.log.info({ signal }, 'shutting down');
   // Each step runs even when one before it failed: after Ctrl-C in a terminal the embedded PostgreSQL got the
   // same signal and may be gone already (closing a pool then fails), and the process must still stop cleanly.
