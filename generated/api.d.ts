@@ -2196,9 +2196,9 @@ export type paths = {
      *     Sending `events` chooses them again with this key's visibility, as at creation: from then on the
      *     endpoint receives what this key may read. Pointing the endpoint at another `url` without sending
      *     `events` needs every read scope of the events it receives (`403 insufficient_scope`, naming the
-     *     missing scope): a key may not redirect data it cannot read itself. That holds for the endpoint's earlier
-     *     deliveries too: after such a change, retries, resends and recoveries of events this key may not read are not
-     *     sent (a pending one becomes `failed`).
+     *     missing scope): a key may not redirect data it cannot read itself. The endpoint then keeps only the read
+     *     scopes this key has, so that this holds for its earlier deliveries too: after such a change, retries, resends
+     *     and recoveries of events this key may not read are not sent (a pending one becomes `failed`).
      *
      *     `status` `disabled` stops all messages at once: deliveries that are still `pending` become `failed`,
      *     and events that happen while the endpoint is disabled are logged as `failed` deliveries without
@@ -7619,7 +7619,7 @@ export type components = {
      */
     IdempotencyKey: string;
     /**
-     * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+     * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
      * @example "3"
      */
     IfMatch: string;
@@ -7951,7 +7951,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -8001,7 +8001,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -8466,7 +8466,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -8516,7 +8516,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -8579,7 +8579,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -8642,7 +8642,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -8705,7 +8705,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -8762,7 +8762,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -9480,7 +9480,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -9530,7 +9530,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -9580,7 +9580,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -9625,7 +9625,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -9670,7 +9670,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10031,7 +10031,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10088,7 +10088,7 @@ export interface operations {
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10140,7 +10140,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10382,7 +10382,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10439,7 +10439,7 @@ export interface operations {
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10491,7 +10491,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10536,7 +10536,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10876,7 +10876,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10920,7 +10920,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -10971,7 +10971,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -11319,7 +11319,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -11362,7 +11362,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -11413,7 +11413,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -11458,7 +11458,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -11509,7 +11509,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -11822,7 +11822,7 @@ export interface operations {
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -11880,7 +11880,7 @@ export interface operations {
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -12402,7 +12402,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -12445,7 +12445,7 @@ export interface operations {
       query?: never;
       header?: {
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];
@@ -12537,7 +12537,7 @@ export interface operations {
          */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
         /**
-         * @description The `ETag` of the version you have seen; when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
          */
         'If-Match'?: components['parameters']['IfMatch'];

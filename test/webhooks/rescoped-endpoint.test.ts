@@ -124,3 +124,47 @@ describe('an endpoint whose events a key without customers.read chose again', ()
     expect(await deliveriesOf(api, endpointId)).toHaveLength(2);
   });
 });
+
+describe('an endpoint that now receives only deal events, pointed elsewhere by a key without customers.read', () => {
+  it('may be (the key reads all it receives) and keeps only the key’s scopes: its earlier customer event stays behind', async () => {
+    const { companyId, key, dealsOnly } = await company();
+    const first = await receiver();
+    const stolen = await receiver();
+    const { id: endpointId } = await insertEndpoint(api, companyId, { url: first.url });
+    await dealOf(api, key);
+    await runDueJobs(api, companyId);
+    expect(typesOf(first).sort()).toEqual(['customer.created', 'deal.created']);
+    // The full key narrows the events; the endpoint keeps that key's scopes (customers and deals).
+    const narrowed = await api.call('updateWebhookEndpoint', {
+      key,
+      params: { endpoint: endpointId },
+      body: { events: ['deal.created'] },
+    });
+    expect(narrowed.status).toBe(200);
+
+    const moved = await api.call('updateWebhookEndpoint', {
+      key: dealsOnly,
+      params: { endpoint: endpointId },
+      body: { url: stolen.url },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.data).toMatchObject({ url: stolen.url, events: ['deal.created'] });
+    const [row] = await api.sql`select scopes from webhook_endpoints where id = ${endpointId}`;
+    expect(row.scopes).toEqual(['deals.read']);
+
+    const deliveries = await byType(endpointId);
+    const refused = await api.call('resendWebhookDelivery', {
+      key,
+      params: { endpoint: endpointId, delivery: deliveries['customer.created'].id },
+    });
+    expect(refused.status).toBe(409);
+    const resent = await api.call('resendWebhookDelivery', {
+      key,
+      params: { endpoint: endpointId, delivery: deliveries['deal.created'].id },
+    });
+    expect(resent.status).toBe(202);
+    await dealOf(api, key);
+    await runDueJobs(api, companyId);
+    expect(typesOf(stolen)).toEqual(['deal.created', 'deal.created']);
+  });
+});

@@ -14,7 +14,7 @@ import { violatedConstraint } from '../../db/errors.ts';
 import { type Tx, withTenant } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
@@ -68,13 +68,13 @@ async function changeCustomer(
   tx: Tx,
   companyId: string,
   id: string,
-  expected: number | undefined,
+  expected: ExpectedVersions,
   event: 'customer.updated' | 'customer.converted',
   decide: (current: CustomerRow) => Promise<q.CustomerChanges>,
 ): Promise<CustomerRow> {
   const current = await q.lockCustomer(tx, companyId, id);
   if (!current) throw notFound();
-  if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
   const changes = await decide(current);
   if (Object.keys(changes).length === 0) return current;
   const updated = await q.updateCustomer(tx, companyId, id, changes, current.version).catch((error) => {

@@ -6,7 +6,7 @@ import { violatedConstraint } from '../../db/errors.ts';
 import { type Tx, withTenant } from '../../db/tenant.ts';
 import { type EventType, recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -26,7 +26,7 @@ export function onLockedDeal(
   return withTenant(c.get('deps').db, companyId, async (tx) => {
     const current = await q.lockDeal(tx, companyId, id);
     if (!current) throw dealNotFound();
-    if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
     return work(tx, current, companyId);
   });
 }

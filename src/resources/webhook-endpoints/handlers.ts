@@ -15,7 +15,7 @@ import {
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
@@ -24,7 +24,7 @@ import { newSecret } from '../../webhooks/sign.ts';
 import type { UrlPolicy } from '../../webhooks/url-guard.ts';
 import { sendPing } from './ping.ts';
 import * as q from './queries.ts';
-import { checkEndpointUrl, checkRedirect, checkSelection, readScopesOf } from './rules.ts';
+import { checkEndpointUrl, checkSelection, readScopesOf, scopesAfterRedirect } from './rules.ts';
 import { type EndpointRow, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
 
 export const webhookEndpointOperations = [
@@ -148,10 +148,13 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       if (body.status === 'disabled') await q.failPendingDeliveries(tx, companyId, endpoint);
       const current = await q.lockEndpoint(tx, companyId, endpoint);
       if (!current) throw notFound();
-      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       const changes = changesOf(current, body, scopes);
       // Events chosen again take this key's scopes (changesOf); otherwise the endpoint keeps its own.
-      if (changes.url !== undefined && changes.scopes === undefined) checkRedirect(current.scopes, scopes);
+      if (changes.url !== undefined && changes.scopes === undefined) {
+        const kept = scopesAfterRedirect(current.events, current.scopes, scopes);
+        if (kept.length !== current.scopes.length) changes.scopes = kept;
+      }
       if (Object.keys(changes).length === 0) return current;
       const updated = await q.updateEndpoint(tx, companyId, endpoint, changes);
       if (!updated) throw notFound();
@@ -169,7 +172,7 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       await q.deleteDeliveryLog(tx, companyId, endpoint);
       const current = await q.lockEndpoint(tx, companyId, endpoint);
       if (!current) throw notFound();
-      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       await q.deleteEndpoint(tx, companyId, endpoint);
       // Again for the deliveries a fan-out wrote since the first pass: it holds the endpoint (FOR KEY SHARE) until
       // its commit, so the deletion above waited for it and this pass sees them.
@@ -205,7 +208,7 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
     const rotated = await runCreation(c, async (tx) => {
       const current = await q.lockEndpoint(tx, companyId, endpoint);
       if (!current) throw notFound();
-      if (expected !== undefined && current.version !== expected) throw preconditionFailed(current.version);
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       const row = await q.rotateSecret(tx, companyId, endpoint, newSecret(), OVERLAP_SECONDS[overlap]);
       if (!row) throw notFound();
       return {

@@ -47,17 +47,29 @@ export function checkSelection(events: readonly EventSelection[], keyScopes: Rea
 }
 
 /**
- * Pointing an endpoint at another URL hands its messages to whoever runs that URL, so the key doing it must
- * read everything the endpoint receives (its stored scopes). A key that may read less can choose the events
- * again in the same request: they then follow its own visibility, as at creation.
+ * Pointing an endpoint at another URL (without choosing its events again) hands its messages to whoever runs that
+ * URL, so the key doing it must read every event the endpoint receives: those of its chosen types whose scope is
+ * among its stored ones (all stored ones for `*`). Answers the scopes the endpoint keeps: the stored ones this
+ * key has. That drops nothing the endpoint receives from now on, and its earlier deliveries of events this key
+ * may not read are then withheld from the new URL (every attempt checks the endpoint's current scopes).
  */
-export function checkRedirect(endpointScopes: readonly string[], keyScopes: ReadonlySet<string>): void {
-  const missing = endpointScopes.find((scope) => !keyScopes.has(scope));
+export function scopesAfterRedirect(
+  events: readonly string[],
+  endpointScopes: readonly string[],
+  keyScopes: ReadonlySet<string>,
+): string[] {
+  const received = events.includes('*')
+    ? endpointScopes
+    : endpointScopes.filter((scope) =>
+        events.some((type) => (scopesFor(type as EventType) as readonly string[]).includes(scope)),
+      );
+  const missing = received.find((scope) => !keyScopes.has(scope));
   if (missing !== undefined) {
     throw new ApiProblem('insufficient_scope', message('webhook.url_change_needs_scope', { scope: missing }), {
       required_scope: missing,
     });
   }
+  return endpointScopes.filter((scope) => keyScopes.has(scope));
 }
 
 /**

@@ -92,7 +92,14 @@ describe('If-Match on updateCustomer', () => {
     expect(res.body.data.name).toBe('Twee');
   });
 
-  it.each(['W/"1"', '1', 'abc', '"1", "2"'])('If-Match %s is not a strong ETag of this API: 412', async (tag) => {
+  it.each([
+    'W/"1"',
+    '1',
+    'abc',
+    '"2", "3"',
+    '"1" "2"',
+    '"1",',
+  ])('If-Match %s names no current strong ETag: 412', async (tag) => {
     const created = await newLead();
     const res = await api.call('updateCustomer', {
       key,
@@ -103,6 +110,18 @@ describe('If-Match on updateCustomer', () => {
     expect(res.status).toBe(412);
     expect(res.body.code).toBe('precondition_failed');
     expect(await version(created.body.data.id)).toBe(1);
+  });
+
+  it.each(['"7", "1"', '"1" , W/"2"'])('If-Match %s lists the current ETag (RFC 9110): 200', async (tag) => {
+    const created = await newLead();
+    const res = await api.call('updateCustomer', {
+      key,
+      params: { customer: created.body.data.id },
+      headers: { 'if-match': tag },
+      body: { name: 'Lijst' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe('"2"');
   });
 
   it('a no-op PATCH with the current ETag keeps that ETag', async () => {
