@@ -230,15 +230,17 @@ export type paths = {
     post?: never;
     /**
      * Delete a customer's note
-     * @description Deletes the note and its attachments; this cannot be undone. Emits `note.deleted` with the note as it was
-     *     before the deletion.
+     * @description Deletes the note and its attachments; this cannot be undone. With `If-Match`, only while the note is still
+     *     at that version. Emits `note.deleted` with the note as it was before the deletion.
      */
     delete: operations['deleteCustomerNote'];
     options?: never;
     head?: never;
     /**
      * Update a customer's note
-     * @description Changes the fields sent. Emits `note.updated` when something changed.
+     * @description Changes the fields sent. With `If-Match` (the note's `ETag`, answered when it was created or last
+     *     changed), only while the note is still at that version (`412 precondition_failed` otherwise). Emits
+     *     `note.updated` when something changed.
      */
     patch: operations['updateCustomerNote'];
     trace?: never;
@@ -540,7 +542,8 @@ export type paths = {
     /**
      * Delete a deal's note
      * @description Deletes the note and its attachments; this cannot be undone. A note of another deal answers `404 not_found`.
-     *     Emits `note.deleted` with the note as it was before the deletion.
+     *     With `If-Match`, only while the note is still at that version. Emits `note.deleted` with the note as it was
+     *     before the deletion.
      */
     delete: operations['deleteDealNote'];
     options?: never;
@@ -548,7 +551,8 @@ export type paths = {
     /**
      * Update a deal's note
      * @description Changes the fields sent; fields left out keep their value. A note of another deal answers `404 not_found`.
-     *     Emits `note.updated` when something changed.
+     *     With `If-Match` (the note's `ETag`, answered when it was created or last changed), only while the note is
+     *     still at that version (`412 precondition_failed` otherwise). Emits `note.updated` when something changed.
      */
     patch: operations['updateDealNote'];
     trace?: never;
@@ -8177,6 +8181,7 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -8198,7 +8203,13 @@ export interface operations {
   deleteCustomerNote: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
       path: {
         /**
          * @description Id of the customer.
@@ -8230,6 +8241,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -8239,7 +8251,13 @@ export interface operations {
   updateCustomerNote: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
       path: {
         /**
          * @description Id of the customer.
@@ -8266,6 +8284,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -8275,6 +8294,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
@@ -8895,6 +8915,7 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -8916,7 +8937,13 @@ export interface operations {
   deleteDealNote: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
       path: {
         /**
          * @description Id of the deal.
@@ -8948,6 +8975,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -8957,7 +8985,13 @@ export interface operations {
   updateDealNote: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
       path: {
         /**
          * @description Id of the deal.
@@ -8984,6 +9018,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
           [name: string]: unknown;
         };
         content: {
@@ -8993,6 +9028,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];

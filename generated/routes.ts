@@ -2453,6 +2453,7 @@ export const updateCustomerNote = createRoute({
   request: {
     params: z.object({ customer: z.uuid(), note: z.uuid() }),
     query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: NoteUpdateSchema } } },
   },
   responses: {
@@ -2469,6 +2470,10 @@ export const updateCustomerNote = createRoute({
     },
     404: {
       description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
@@ -2506,7 +2511,11 @@ export const deleteCustomerNote = createRoute({
   tags: ['Notes'],
   summary: "Delete a customer's note",
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ customer: z.uuid(), note: z.uuid() }), query: z.strictObject({}) },
+  request: {
+    params: z.object({ customer: z.uuid(), note: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: { description: 'The note is deleted.', content: { 'application/json': { schema: DeletedEnvelopeSchema } } },
     401: {
@@ -2521,6 +2530,10 @@ export const deleteCustomerNote = createRoute({
     },
     404: {
       description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
@@ -3235,6 +3248,7 @@ export const updateDealNote = createRoute({
   request: {
     params: z.object({ deal: z.uuid(), note: z.uuid() }),
     query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
     body: { required: true, content: { 'application/json': { schema: NoteUpdateSchema } } },
   },
   responses: {
@@ -3251,6 +3265,10 @@ export const updateDealNote = createRoute({
     },
     404: {
       description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
@@ -3288,7 +3306,11 @@ export const deleteDealNote = createRoute({
   tags: ['Notes'],
   summary: "Delete a deal's note",
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ deal: z.uuid(), note: z.uuid() }), query: z.strictObject({}) },
+  request: {
+    params: z.object({ deal: z.uuid(), note: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+  },
   responses: {
     200: { description: 'The note is deleted.', content: { 'application/json': { schema: DeletedEnvelopeSchema } } },
     401: {
@@ -3303,6 +3325,10 @@ export const deleteDealNote = createRoute({
     },
     404: {
       description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {

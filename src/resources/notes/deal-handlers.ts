@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createDealNote, deleteDealNote, listDealNotes, updateDealNote } from '../../../generated/routes.ts';
 import { type Tx, withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { etagOf, expectedVersion } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { findDeal } from '../deals/queries.ts';
 import { dealNotFound } from '../deals/writes.ts';
@@ -39,7 +40,7 @@ export function registerDealNotes(app: OpenAPIHono<AppEnv>) {
     const created = await runCreation(c, async (tx) => {
       // The deal itself does not change and emits nothing; its customer's last activity does (addNote).
       const note = await addNote(tx, companyId, await dealHome(tx, companyId, deal), body);
-      return { status: 201 as const, body: { data: serializeNote(note) } };
+      return { status: 201 as const, body: { data: serializeNote(note) }, headers: { ETag: etagOf(note.version) } };
     });
     return c.json(created.body, created.status, created.headers);
   });
@@ -47,18 +48,20 @@ export function registerDealNotes(app: OpenAPIHono<AppEnv>) {
   app.openapi(updateDealNote, async (c) => {
     const { deal, note } = c.req.valid('param');
     const body = c.req.valid('json');
+    const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
     const row = await withTenant(c.get('deps').db, companyId, async (tx) =>
-      changeNote(tx, companyId, await dealHome(tx, companyId, deal), note, body),
+      changeNote(tx, companyId, await dealHome(tx, companyId, deal), note, body, expected),
     );
-    return c.json({ data: serializeNote(row) }, 200);
+    return c.json({ data: serializeNote(row) }, 200, { ETag: etagOf(row.version) });
   });
 
   app.openapi(deleteDealNote, async (c) => {
     const { deal, note } = c.req.valid('param');
+    const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
     const removed = await withTenant(c.get('deps').db, companyId, async (tx) =>
-      removeNote(tx, companyId, await dealHome(tx, companyId, deal), note),
+      removeNote(tx, companyId, await dealHome(tx, companyId, deal), note, expected),
     );
     return c.json(deletedNote(removed), 200);
   });

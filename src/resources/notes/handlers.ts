@@ -8,6 +8,7 @@ import {
 import type { Tx } from '../../db/tenant.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { etagOf, expectedVersion } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -47,7 +48,7 @@ export function registerCustomerNotes(app: OpenAPIHono<AppEnv>) {
     const { companyId } = c.get('auth');
     const created = await runCreation(c, async (tx) => {
       const note = await addNote(tx, companyId, await customerHome(tx, companyId, customer), body);
-      return { status: 201 as const, body: { data: serializeNote(note) } };
+      return { status: 201 as const, body: { data: serializeNote(note) }, headers: { ETag: etagOf(note.version) } };
     });
     return c.json(created.body, created.status, created.headers);
   });
@@ -55,18 +56,27 @@ export function registerCustomerNotes(app: OpenAPIHono<AppEnv>) {
   app.openapi(updateCustomerNote, async (c) => {
     const { customer, note } = c.req.valid('param');
     const body = c.req.valid('json');
+    const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
     const row = await withTenant(c.get('deps').db, companyId, (tx) =>
-      changeNote(tx, companyId, { parent: { type: 'customer', id: customer }, customerId: customer }, note, body),
+      changeNote(
+        tx,
+        companyId,
+        { parent: { type: 'customer', id: customer }, customerId: customer },
+        note,
+        body,
+        expected,
+      ),
     );
-    return c.json({ data: serializeNote(row) }, 200);
+    return c.json({ data: serializeNote(row) }, 200, { ETag: etagOf(row.version) });
   });
 
   app.openapi(deleteCustomerNote, async (c) => {
     const { customer, note } = c.req.valid('param');
+    const expected = expectedVersion(c);
     const { companyId } = c.get('auth');
     const removed = await withTenant(c.get('deps').db, companyId, (tx) =>
-      removeNote(tx, companyId, { parent: { type: 'customer', id: customer }, customerId: customer }, note),
+      removeNote(tx, companyId, { parent: { type: 'customer', id: customer }, customerId: customer }, note, expected),
     );
     return c.json(deletedNote(removed), 200);
   });

@@ -4,6 +4,7 @@
 // belong.
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
+import { allowsVersion, type ExpectedVersions, preconditionFailed } from '../../http/etag.ts';
 import { message } from '../../http/messages.ts';
 import { type PageRequest, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -63,9 +64,11 @@ export async function changeNote(
   home: NoteHome,
   id: string,
   body: { content?: string; is_important?: boolean },
+  expected: ExpectedVersions,
 ): Promise<NoteRow> {
   const current = await q.findNote(tx, companyId, home.parent, id, true);
   if (!current) throw noteNotFound(home);
+  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
   const changes = {
     ...(body.content !== undefined && body.content !== current.content ? { content: body.content } : {}),
     ...(body.is_important !== undefined && body.is_important !== current.isImportant
@@ -79,9 +82,16 @@ export async function changeNote(
 }
 
 /** Deletes the note and answers it as it was. */
-export async function removeNote(tx: Tx, companyId: string, home: NoteHome, id: string): Promise<NoteRow> {
+export async function removeNote(
+  tx: Tx,
+  companyId: string,
+  home: NoteHome,
+  id: string,
+  expected: ExpectedVersions,
+): Promise<NoteRow> {
   const current = await q.findNote(tx, companyId, home.parent, id, true);
   if (!current) throw noteNotFound(home);
+  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
   // The event carries the note as it was before the deletion.
   await noteEvent(tx, companyId, home, 'note.deleted', current);
   await q.deleteNote(tx, current);
