@@ -351,8 +351,9 @@ export type paths = {
      *
      *     `deal.won` and `deal.lost` are only emitted when the status changes, after `deal.stage_changed`. Deals of every
      *     status can be moved; an archived deal answers `409 conflict` (unarchive it first). Moving a deal to the stage
-     *     it is already in changes nothing, emits nothing and answers `200` with the deal. An unknown or inactive stage
-     *     answers `422 validation_failed` with the field code `invalid_reference`. Accepts `If-Match`.
+     *     it is already in changes nothing, emits nothing and answers `200` with the deal, also when that stage has been
+     *     deactivated since. Any other unknown or inactive stage answers `422 validation_failed` with the field code
+     *     `invalid_reference`. Accepts `If-Match`.
      */
     post: operations['moveDeal'];
     delete?: never;

@@ -57,10 +57,11 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
     const body = c.req.valid('json');
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
       refuseArchived(current);
+      // Already there: nothing changes and nothing is emitted, also when that stage was retired since (a repeated
+      // move must not fail because the stage it led to is no longer offered).
+      if (body.stage_id === current.stageId) return current;
       const stage = await findActiveStage(tx, companyId, body.stage_id);
       if (!stage) throw invalidField('/stage_id', 'invalid_reference', message('stage.unknown_reference'));
-      // Already there: nothing changes and nothing is emitted.
-      if (stage.id === current.stageId) return current;
       return enter(tx, current, stage);
     });
     return c.json(...respond(row));

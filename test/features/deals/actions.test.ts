@@ -101,6 +101,21 @@ describe('moveDeal', () => {
     expect(res.body.data).toEqual(deal);
   });
 
+  it('to the stage it is in, deactivated since, still changes nothing (200); into another inactive stage: 422', async () => {
+    const retiring = await stageOf(api, companyId, { type: 'open', position: 8 });
+    const deal = await dealOf(api, key);
+    const moved = await api.call('moveDeal', { key, params: { deal: deal.id }, body: { stage_id: retiring } });
+    expect(moved.status).toBe(200);
+    await api.sql`update pipeline_stages set is_active = false where id = ${retiring}`;
+    const again = await api.call('moveDeal', { key, params: { deal: deal.id }, body: { stage_id: retiring } });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(moved.body.data);
+    const other = await dealOf(api, key);
+    const refused = await api.call('moveDeal', { key, params: { deal: other.id }, body: { stage_id: retiring } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ pointer: '/stage_id', code: 'invalid_reference' })]);
+  });
+
   it('reopening when the customer meanwhile has another open deal: 409 with that deal_id', async () => {
     const customer = await customerOf(api, key);
     const first = await dealOf(api, key, { customer_id: customer });
