@@ -2152,7 +2152,7 @@ export const updateCustomer = createRoute({
   request: {
     params: z.object({ customer: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: CustomerUpdateSchema } } },
   },
   responses: {
@@ -2213,7 +2213,7 @@ export const convertCustomer = createRoute({
   request: {
     params: z.object({ customer: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: {
@@ -2453,7 +2453,7 @@ export const updateCustomerNote = createRoute({
   request: {
     params: z.object({ customer: z.uuid(), note: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: NoteUpdateSchema } } },
   },
   responses: {
@@ -2514,7 +2514,7 @@ export const deleteCustomerNote = createRoute({
   request: {
     params: z.object({ customer: z.uuid(), note: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The note is deleted.', content: { 'application/json': { schema: DeletedEnvelopeSchema } } },
@@ -2748,7 +2748,7 @@ export const updateDeal = createRoute({
   request: {
     params: z.object({ deal: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: DealUpdateSchema } } },
   },
   responses: {
@@ -2809,7 +2809,7 @@ export const moveDeal = createRoute({
   request: {
     params: z.object({ deal: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: DealMoveSchema } } },
   },
   responses: {
@@ -2875,7 +2875,7 @@ export const winDeal = createRoute({
   request: {
     params: z.object({ deal: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: false, content: { 'application/json': { schema: DealWinSchema } } },
   },
   responses: {
@@ -2941,7 +2941,7 @@ export const loseDeal = createRoute({
   request: {
     params: z.object({ deal: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: false, content: { 'application/json': { schema: DealLoseSchema } } },
   },
   responses: {
@@ -3007,7 +3007,7 @@ export const archiveDeal = createRoute({
   request: {
     params: z.object({ deal: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The archived deal.', content: { 'application/json': { schema: DealEnvelopeSchema } } },
@@ -3063,7 +3063,7 @@ export const unarchiveDeal = createRoute({
   request: {
     params: z.object({ deal: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: {
@@ -3248,7 +3248,7 @@ export const updateDealNote = createRoute({
   request: {
     params: z.object({ deal: z.uuid(), note: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: NoteUpdateSchema } } },
   },
   responses: {
@@ -3309,7 +3309,7 @@ export const deleteDealNote = createRoute({
   request: {
     params: z.object({ deal: z.uuid(), note: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The note is deleted.', content: { 'application/json': { schema: DeletedEnvelopeSchema } } },
@@ -3924,7 +3924,7 @@ export const updateTask = createRoute({
   request: {
     params: z.object({ task: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: TaskUpdateSchema } } },
   },
   responses: {
@@ -3985,7 +3985,7 @@ export const moveTask = createRoute({
   request: {
     params: z.object({ task: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: TaskMoveSchema } } },
   },
   responses: {
@@ -4046,7 +4046,7 @@ export const completeTask = createRoute({
   request: {
     params: z.object({ task: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The completed task.', content: { 'application/json': { schema: TaskEnvelopeSchema } } },
@@ -4102,7 +4102,7 @@ export const reopenTask = createRoute({
   request: {
     params: z.object({ task: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The reopened task.', content: { 'application/json': { schema: TaskEnvelopeSchema } } },
@@ -4158,7 +4158,7 @@ export const cancelTask = createRoute({
   request: {
     params: z.object({ task: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The cancelled task.', content: { 'application/json': { schema: TaskEnvelopeSchema } } },
@@ -4555,7 +4555,7 @@ export const updateInvoice = createRoute({
   request: {
     params: z.object({ invoice: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: InvoiceUpdateSchema } } },
   },
   responses: {
@@ -4678,7 +4678,7 @@ export const sendInvoice = createRoute({
         .max(255)
         .regex(/^[\x21-\x7E]+$/)
         .optional(),
-      'if-match': z.string().max(64).optional(),
+      'if-match': z.string().max(1024).optional(),
     }),
     body: { required: false, content: { 'application/json': { schema: InvoiceSendSchema } } },
   },
@@ -4746,7 +4746,7 @@ export const cancelInvoice = createRoute({
   request: {
     params: z.object({ invoice: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The cancelled invoice.', content: { 'application/json': { schema: InvoiceEnvelopeSchema } } },
@@ -5040,7 +5040,7 @@ export const updateQuote = createRoute({
   request: {
     params: z.object({ quote: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: QuoteUpdateSchema } } },
   },
   responses: {
@@ -5112,7 +5112,7 @@ export const sendQuote = createRoute({
         .max(255)
         .regex(/^[\x21-\x7E]+$/)
         .optional(),
-      'if-match': z.string().max(64).optional(),
+      'if-match': z.string().max(1024).optional(),
     }),
     body: { required: false, content: { 'application/json': { schema: QuoteSendSchema } } },
   },
@@ -5180,7 +5180,7 @@ export const acceptQuote = createRoute({
   request: {
     params: z.object({ quote: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: { description: 'The accepted quote.', content: { 'application/json': { schema: QuoteEnvelopeSchema } } },
@@ -5236,7 +5236,7 @@ export const rejectQuote = createRoute({
   request: {
     params: z.object({ quote: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: false, content: { 'application/json': { schema: QuoteRejectSchema } } },
   },
   responses: {
@@ -5649,7 +5649,7 @@ export const updateWorkOrder = createRoute({
   request: {
     params: z.object({ work_order: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: WorkOrderUpdateSchema } } },
   },
   responses: {
@@ -5717,7 +5717,7 @@ export const deleteWorkOrder = createRoute({
   request: {
     params: z.object({ work_order: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: {
@@ -5776,7 +5776,7 @@ export const changeWorkOrderStatus = createRoute({
   request: {
     params: z.object({ work_order: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: WorkOrderStatusChangeSchema } } },
   },
   responses: {
@@ -6194,7 +6194,7 @@ export const updateAppointment = createRoute({
   request: {
     params: z.object({ appointment: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: AppointmentUpdateSchema } } },
   },
   responses: {
@@ -6262,7 +6262,7 @@ export const deleteAppointment = createRoute({
   request: {
     params: z.object({ appointment: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: {
@@ -6317,7 +6317,7 @@ export const confirmAppointment = createRoute({
   request: {
     params: z.object({ appointment: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: {
@@ -6376,7 +6376,7 @@ export const cancelAppointment = createRoute({
   request: {
     params: z.object({ appointment: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: false, content: { 'application/json': { schema: AppointmentCancelSchema } } },
   },
   responses: {
@@ -6444,7 +6444,7 @@ export const completeAppointment = createRoute({
   request: {
     params: z.object({ appointment: z.uuid() }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: {
@@ -6802,7 +6802,7 @@ export const changeOrderStatus = createRoute({
         .max(255)
         .regex(/^[\x21-\x7E]+$/)
         .optional(),
-      'if-match': z.string().max(64).optional(),
+      'if-match': z.string().max(1024).optional(),
     }),
     body: { required: true, content: { 'application/json': { schema: OrderStatusChangeSchema } } },
   },
@@ -6880,7 +6880,7 @@ export const updateOrderTracking = createRoute({
         .max(255)
         .regex(/^[\x21-\x7E]+$/)
         .optional(),
-      'if-match': z.string().max(64).optional(),
+      'if-match': z.string().max(1024).optional(),
     }),
     body: { required: true, content: { 'application/json': { schema: OrderTrackingUpdateSchema } } },
   },
@@ -7544,7 +7544,7 @@ export const updateWebhookEndpoint = createRoute({
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
     body: { required: true, content: { 'application/json': { schema: WebhookEndpointUpdateSchema } } },
   },
   responses: {
@@ -7613,7 +7613,7 @@ export const deleteWebhookEndpoint = createRoute({
         .regex(/^we_[0-9A-Za-z]{1,64}$/),
     }),
     query: z.strictObject({}),
-    headers: z.object({ 'if-match': z.string().max(64).optional() }),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
   },
   responses: {
     200: {
@@ -7735,7 +7735,7 @@ export const rotateWebhookEndpointSecret = createRoute({
         .max(255)
         .regex(/^[\x21-\x7E]+$/)
         .optional(),
-      'if-match': z.string().max(64).optional(),
+      'if-match': z.string().max(1024).optional(),
     }),
     body: { required: false, content: { 'application/json': { schema: WebhookEndpointSecretRotateSchema } } },
   },

@@ -11,6 +11,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   const log = pino({ level: config.LOG_LEVEL });
   const { sql, db } = createDb(databaseUrl, 20);
   const tenantSql = createTenantPool(databaseUrl, 10);
+  const probeSql = createDb(databaseUrl, 1).sql;
   const keys = new KeyStore(sql);
   await keys.listen();
   // Several API nodes share their counters through Redis; one node keeps them in memory.
@@ -20,6 +21,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     sql,
     db,
     tenantSql,
+    probeSql,
     keys,
     keyLimits: new RateLimits(KEY_WINDOWS, 'key', redis),
     authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
@@ -28,7 +30,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     close: async () => {
       await keys.close();
       redis?.disconnect();
-      await Promise.all([sql.end({ timeout: 5 }), tenantSql.end({ timeout: 5 })]);
+      await Promise.all([sql.end({ timeout: 5 }), tenantSql.end({ timeout: 5 }), probeSql.end({ timeout: 5 })]);
     },
   };
 }

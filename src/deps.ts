@@ -11,6 +11,8 @@ export type Deps = {
   db: Db;
   /** Sessions as app_api, for readAsTenant's one-statement reads (src/db/client.ts createTenantPool). */
   tenantSql: Sql;
+  /** One connection of its own for /readyz: a pool full of slow requests must not make the process look down. */
+  probeSql: Sql;
   keys: KeyStore;
   keyLimits: RateLimits;
   authFailureLimits: RateLimits;

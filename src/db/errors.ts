@@ -24,24 +24,14 @@ export function hasErrorCode(error: unknown, codes: ReadonlySet<string>): boolea
 
 /**
  * Failures that say the database cannot be used for the moment, not that the request or the service is wrong:
- * it cannot be reached or refuses connections (starting, shutting down, too many connections), the connection was
- * lost, or it did not answer in time (statement_timeout, under overload). Answered 503 with Retry-After.
+ * it cannot be reached or refuses connections (starting, shutting down, too many connections, a standby after a
+ * failover), the connection was lost, or it did not answer in time (statement_timeout, under overload). Answered
+ * 503 with Retry-After.
  */
-const UNAVAILABLE = new Set([
-  // Node's socket errors and postgres.js's own codes for a lost or unobtainable connection.
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'EAI_AGAIN',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  // SQLSTATE: connection exceptions (class 08), shutdown and start-up (57P01–57P03), too many connections,
-  // statement_timeout (57014).
+const UNAVAILABLE_SQLSTATES = new Set([
+  // Connection exceptions (class 08), shutdown and start-up, too many connections, statement_timeout, a
+  // read-only transaction (a standby promoted or not yet: failover), and a deadlock or serialization failure still
+  // there after withTenant's runs (transient.ts).
   '08000',
   '08001',
   '08003',
@@ -52,11 +42,35 @@ const UNAVAILABLE = new Set([
   '57P03',
   '53300',
   '57014',
-  // A deadlock or serialization failure still there after withTenant's runs (transient.ts).
+  '25006',
   '40P01',
   '40001',
 ]);
+/** postgres.js's own codes for a connection it lost or could not make. */
+const DRIVER_CODES = new Set(['CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+/** Node's socket errors, when they come from a connection of ours (they name its syscall: connect, read, DNS…). */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
+/**
+ * Whether the failure is the database being unavailable. The webhook sender and the URL guard answer their own
+ * socket and DNS errors, so a socket error that reaches here with a syscall is the database's; Node's error for a
+ * client that went away while sending its request (`aborted`, ECONNRESET) has none, and is not counted.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return hasErrorCode(error, UNAVAILABLE);
+  for (const e of chainOf(error)) {
+    const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+    if (code === undefined) continue;
+    if (UNAVAILABLE_SQLSTATES.has(code) || DRIVER_CODES.has(code)) return true;
+    if (SOCKET_CODES.has(code) && 'syscall' in e) return true;
+  }
+  return false;
 }

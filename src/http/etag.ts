@@ -8,8 +8,13 @@ export const etagOf = (version: number) => `"${version}"`;
 /** What If-Match allows: undefined (absent or `*`: any version), else the versions it names. */
 export type ExpectedVersions = ReadonlySet<number> | undefined;
 
-/** An entity-tag (RFC 9110 §8.8.3), weak or strong; ours are strong decimal versions. */
-const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
+/**
+ * One member of an If-Match list and the comma after it (RFC 9110 §8.8.3, §5.6.1): an entity-tag, weak or strong
+ * (its opaque part may hold commas), or nothing (empty members are ignored, as §5.6.1.2 asks).
+ */
+const MEMBER = /^[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(?:,|$)/;
+/** Our entity-tags: a version as we write it (no leading zeros: strong comparison is character by character). */
+const VERSION = /^(?:0|[1-9]\d{0,8})$/;
 
 /**
  * The versions If-Match asks for. As RFC 9110 §13.1.1 says, it is `*` or a list of entity-tags, compared
@@ -20,10 +25,12 @@ export function expectedVersion(c: Context): ExpectedVersions {
   const header = c.req.header('if-match')?.trim();
   if (!header || header === '*') return undefined;
   const versions = new Set<number>();
-  for (const member of header.split(',').map((part) => part.trim())) {
-    const tag = member.match(ENTITY_TAG);
-    if (!tag) throw new ApiProblem('precondition_failed', message('etag.malformed'));
-    if (!tag[1] && /^\d{1,9}$/.test(tag[2] ?? '')) versions.add(Number(tag[2]));
+  for (let rest = header; rest.length > 0; ) {
+    const member = rest.match(MEMBER);
+    if (!member || member[0].length === 0) throw new ApiProblem('precondition_failed', message('etag.malformed'));
+    const [, weak, tag] = member;
+    if (!weak && tag !== undefined && VERSION.test(tag)) versions.add(Number(tag));
+    rest = rest.slice(member[0].length);
   }
   return versions;
 }

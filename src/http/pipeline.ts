@@ -96,7 +96,13 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
     } catch (error) {
       // Requests a key may not make — no valid key, or one used from outside its allowed addresses or for a
       // suspended company — are limited per client address, so keys cannot be guessed quickly, and are not
-      // counted against the key: someone holding a leaked key elsewhere cannot use up its owner's limit.
+      // counted against the key: someone holding a leaked key elsewhere cannot use up its owner's limit. A failure
+      // of ours (the key store's database unreachable) is no refused key: it costs the address nothing, and its
+      // answer carries the address's window as it stands.
+      if (!(error instanceof ApiProblem)) {
+        Object.assign(headers, await deps.authFailureLimits.peek(clientIp));
+        throw error;
+      }
       const decision = await deps.authFailureLimits.consume(clientIp);
       Object.assign(headers, decision.headers);
       if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));

@@ -8,11 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'hono';
+import { hasErrorCode } from '../db/errors.ts';
 import { MIGRATIONS_DIR } from '../db/migrate.ts';
 import type { AppEnv } from './app-env.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './failures.ts';
 
 export const READY_TIMEOUT_MS = 2_000;
+/** undefined_table, invalid_schema_name. */
+const NOT_MIGRATED = new Set(['42P01', '3F000']);
 
 /** The newest migration of this release (drizzle's journal; the migrator records its `when` as created_at). */
 const NEEDED_MIGRATION = (() => {
@@ -51,7 +54,7 @@ const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
 
 /** One statement: the database answers, and says which migrations ran. */
 async function check(c: Context<AppEnv>): Promise<Checks> {
-  const { sql, log } = c.get('deps');
+  const { probeSql: sql, log } = c.get('deps');
   let timer: NodeJS.Timeout | undefined;
   const timeUp = new Promise<Checks>((resolve) => {
     timer = setTimeout(() => resolve({ database: 'timeout', migrations: 'unknown' }), READY_TIMEOUT_MS);
@@ -63,6 +66,8 @@ async function check(c: Context<AppEnv>): Promise<Checks> {
       migrations: Number(row?.newest ?? 0) >= NEEDED_MIGRATION.when ? 'ok' : 'pending',
     }),
     (error: unknown): Checks => {
+      // No migrations table (or schema) yet: the database answers, nothing has been migrated.
+      if (hasErrorCode(error, NOT_MIGRATED)) return { database: 'ok', migrations: 'pending' };
       log.warn({ err: error }, 'readiness: the database did not answer');
       return { database: 'unreachable', migrations: 'unknown' };
     },

@@ -55,17 +55,34 @@ export class RateLimits {
       }),
     );
     const denied = results.filter((r) => !r.allowed);
-    const tightest = (denied.length ? denied : results).reduce((a, b) =>
+    return {
+      allowed: denied.length === 0,
+      retryAfter: Math.max(...denied.map((d) => Math.ceil(d.res.msBeforeNext / 1000)), 0),
+      headers: this.headersOf(denied.length ? denied : results),
+    };
+  }
+
+  /** The headers for `subject` without counting a request (an answer that is not the subject's doing). */
+  async peek(subject: string): Promise<Record<string, string>> {
+    const results = await Promise.all(
+      this.limiters.map(async ({ window, limiter }) => {
+        const res = await limiter.get(subject);
+        // Nothing counted yet: the whole window is left.
+        return { window, res: res ?? new RateLimiterRes(window.limit, window.windowSeconds * 1000, 0) };
+      }),
+    );
+    return this.headersOf(results);
+  }
+
+  /** The tightest window (fewest requests left, then the longest wait) as RateLimit, with the policy. */
+  private headersOf(results: { window: Window; res: RateLimiterRes }[]): Record<string, string> {
+    const tightest = results.reduce((a, b) =>
       remaining(b) < remaining(a) || (remaining(b) === remaining(a) && b.res.msBeforeNext > a.res.msBeforeNext) ? b : a,
     );
     const seconds = Math.ceil(tightest.res.msBeforeNext / 1000);
     return {
-      allowed: denied.length === 0,
-      retryAfter: Math.max(...denied.map((d) => Math.ceil(d.res.msBeforeNext / 1000)), 0),
-      headers: {
-        RateLimit: `"${tightest.window.name}";r=${remaining(tightest)};t=${seconds}`,
-        'RateLimit-Policy': this.policyHeader(),
-      },
+      RateLimit: `"${tightest.window.name}";r=${remaining(tightest)};t=${seconds}`,
+      'RateLimit-Policy': this.policyHeader(),
     };
   }
 }

@@ -93,7 +93,7 @@ export async function setupApi(
     return { companyId: c.id, key: k.key, keyId: k.id };
   }
 
-  return { app, deps, db: deps.db, sql: deps.sql, config, company, key, tenant, call, otherProcess };
+  return { app, deps, db: deps.db, sql: deps.sql, url: database.url, config, company, key, tenant, call, otherProcess };
 }
 
 /** `call` for one app: sends the request of an operation and checks the response against the contract. */

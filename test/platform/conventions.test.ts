@@ -333,7 +333,11 @@ describe('unexpected failures', () => {
   });
 
   it('answer 503 service_unavailable with Retry-After when the database cannot be reached (checks and handlers)', async () => {
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    // The shape of postgres.js's error when the database refuses the connection.
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+    });
     vi.spyOn(api.deps.keys, 'find').mockRejectedValueOnce(refused);
     const checks = await api.call('getMe', { key });
     expectProblem(checks, 503, 'service_unavailable');
@@ -347,9 +351,36 @@ describe('unexpected failures', () => {
     expect(handler.headers.get('retry-after')).toBe('5');
   });
 
+  it('a client that went away while sending (ECONNRESET without a syscall) is no database outage: 500', async () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(aborted);
+    expectProblem(await api.call('listCustomers', { key }), 500, 'internal_error');
+  });
+
   it('never put a stack trace in a problem', async () => {
     const result = await api.call('createCustomer', { key, body: { email: 'not an email', bogus: true } });
     expect(result.status).toBe(422);
     expect(JSON.stringify(result.body)).not.toMatch(/\.ts:\d+|node_modules|stack/);
+  });
+});
+
+describe('a database outage during authentication', () => {
+  let limited: TestApi;
+  beforeAll(async () => {
+    limited = await setupApi({}, { authFailureWindows: [{ name: 'auth', limit: 2, windowSeconds: 60 }] });
+  });
+
+  it('answers 503 each time and does not count against the address as failed attempts', async () => {
+    const { key: other } = await limited.tenant();
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+    });
+    const find = vi.spyOn(limited.deps.keys, 'find').mockRejectedValue(refused);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await limited.call('getMe', { key: other })).status);
+    expect(statuses).toEqual([503, 503, 503, 503]);
+    find.mockRestore();
+    expect((await limited.call('getMe', { key: other })).status).toBe(200);
   });
 });

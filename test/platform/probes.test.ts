@@ -36,7 +36,7 @@ it('/readyz answers 503 while a migration of this release has not run (a rolling
     .begin(async (tx) => {
       // The newest migration made undone for the probe only: rolled back below.
       await tx`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`;
-      const other = createApp({ ...api.deps, sql: tx as unknown as postgres.Sql });
+      const other = createApp({ ...api.deps, probeSql: tx as unknown as postgres.Sql });
       const res = await probe(other, '/readyz');
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
@@ -50,10 +50,38 @@ it('/readyz answers 503 while a migration of this release has not run (a rolling
 });
 class RollBack extends Error {}
 
+it('/readyz answers 503 migrations pending when nothing was migrated (no migrations table)', async () => {
+  await api.sql
+    .begin(async (tx) => {
+      await tx`alter table drizzle.__drizzle_migrations rename to __drizzle_migrations_hidden`;
+      const other = createApp({ ...api.deps, probeSql: tx as unknown as postgres.Sql });
+      const res = await probe(other, '/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ status: 'not_ready', checks: { database: 'ok', migrations: 'pending' } });
+      throw new RollBack();
+    })
+    .catch((error) => {
+      if (!(error instanceof RollBack)) throw error;
+    });
+});
+
+it('/readyz stays 200 while every connection of the request pool is busy (the probe has its own)', async () => {
+  const busy = postgres(api.url, { max: 1, onnotice: () => {} });
+  const held = await busy.reserve();
+  try {
+    const other = createApp({ ...api.deps, sql: busy });
+    const res = await probe(other, '/readyz');
+    expect(res.status).toBe(200);
+  } finally {
+    held.release();
+    await busy.end({ timeout: 1 });
+  }
+});
+
 it('/readyz answers 503 when the database cannot be reached', async () => {
   const nowhere = postgres(`postgres://postgres@127.0.0.1:${await freePort()}/none`, { max: 1, connect_timeout: 1 });
   try {
-    const other = createApp({ ...api.deps, sql: nowhere });
+    const other = createApp({ ...api.deps, probeSql: nowhere });
     const res = await probe(other, '/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ status: 'not_ready', checks: { database: 'unreachable', migrations: 'unknown' } });

@@ -6,7 +6,15 @@ import { etagOf, expectedVersion } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { findDeal } from '../deals/queries.ts';
 import { dealNotFound } from '../deals/writes.ts';
-import { addNote, changeNote, deletedNote, listNotePage, type NoteHome, removeNote } from './note-writes.ts';
+import {
+  addNote,
+  changeNote,
+  deletedNote,
+  listNotePage,
+  type NoteHome,
+  removeNote,
+  withCreatedEtag,
+} from './note-writes.ts';
 import { serializeNote } from './serialize.ts';
 
 export const dealNoteOperations = ['listDealNotes', 'createDealNote', 'updateDealNote', 'deleteDealNote'] as const;
@@ -42,7 +50,7 @@ export function registerDealNotes(app: OpenAPIHono<AppEnv>) {
       const note = await addNote(tx, companyId, await dealHome(tx, companyId, deal), body);
       return { status: 201 as const, body: { data: serializeNote(note) }, headers: { ETag: etagOf(note.version) } };
     });
-    return c.json(created.body, created.status, created.headers);
+    return c.json(created.body, created.status, withCreatedEtag(created.headers));
   });
 
   app.openapi(updateDealNote, async (c) => {

@@ -13,7 +13,15 @@ import { runCreation } from '../../http/idempotency.ts';
 import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { findCustomer } from '../customers/queries.ts';
-import { addNote, changeNote, deletedNote, listNotePage, type NoteHome, removeNote } from './note-writes.ts';
+import {
+  addNote,
+  changeNote,
+  deletedNote,
+  listNotePage,
+  type NoteHome,
+  removeNote,
+  withCreatedEtag,
+} from './note-writes.ts';
 import { serializeNote } from './serialize.ts';
 
 export const customerNoteOperations = [
@@ -50,7 +58,7 @@ export function registerCustomerNotes(app: OpenAPIHono<AppEnv>) {
       const note = await addNote(tx, companyId, await customerHome(tx, companyId, customer), body);
       return { status: 201 as const, body: { data: serializeNote(note) }, headers: { ETag: etagOf(note.version) } };
     });
-    return c.json(created.body, created.status, created.headers);
+    return c.json(created.body, created.status, withCreatedEtag(created.headers));
   });
 
   app.openapi(updateCustomerNote, async (c) => {

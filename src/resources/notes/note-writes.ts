@@ -4,7 +4,7 @@
 // belong.
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
-import { allowsVersion, type ExpectedVersions, preconditionFailed } from '../../http/etag.ts';
+import { allowsVersion, type ExpectedVersions, etagOf, preconditionFailed } from '../../http/etag.ts';
 import { message } from '../../http/messages.ts';
 import { type PageRequest, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -100,3 +100,9 @@ export async function removeNote(
 
 /** The answer of a deletion, with the stored id (the path's may differ in case, like any UUID). */
 export const deletedNote = (note: NoteRow) => ({ data: { object: 'note', id: note.id, deleted: true as const } });
+
+/**
+ * A note's creation answer carries its ETag. A replay of a creation stored (with an Idempotency-Key, kept 24 h)
+ * by a release from before notes had ETags has none: a created note is at version 1, which is its ETag then.
+ */
+export const withCreatedEtag = (headers: Record<string, string>) => ({ ETag: etagOf(1), ...headers });

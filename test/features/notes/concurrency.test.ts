@@ -56,6 +56,19 @@ describe.each([
     expect(await contentOf(id)).toBeUndefined();
   });
 
+  it("a replayed creation stored before notes had ETags still answers the created version's ETag", async () => {
+    const params: Record<string, string> =
+      parent === 'customer' ? { customer: await customerOf(api, key) } : { deal: (await dealOf(api, key)).id };
+    const idem = { 'idempotency-key': crypto.randomUUID() };
+    const first = await api.call(create, { key, params, headers: idem, body: { content: 'eens' } });
+    expect(first.headers.get('etag')).toBe('"1"');
+    // As a release before this one stored it: without the ETag.
+    await api.sql`update idempotency_keys set response_headers = response_headers - 'ETag' where key = ${idem['idempotency-key']}`;
+    const replay = await api.call(create, { key, params, headers: idem, body: { content: 'eens' } }); // contract-checked
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('etag')).toBe('"1"');
+  });
+
   it('a 404 wins over a precondition', async () => {
     const { params } = await newNote();
     const missing = { ...params, note: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30' };
