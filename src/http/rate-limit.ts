@@ -31,9 +31,13 @@ export class RateLimits {
         points: window.limit,
         duration: window.windowSeconds,
       };
+      // While Redis cannot be reached, each node counts in its own memory (rate-limiter-flexible's insurance
+      // limiter): the limits hold per node instead of every request failing with 500.
       return {
         window,
-        limiter: redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options),
+        limiter: redis
+          ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
+          : new RateLimiterMemory(options),
       };
     });
   }
