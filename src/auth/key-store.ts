@@ -50,8 +50,15 @@ export class KeyStore {
 
   /** Subscribes to invalidations; call once per process before serving. */
   async listen(): Promise<void> {
-    const keys = await this.sql.listen('api_keys_changed', (hashHex) => this.forget(hashHex));
-    const companies = await this.sql.listen('companies_changed', (companyId) => this.forgetCompany(companyId));
+    // Listening again after its connection was lost (a restart, a failover, a terminated backend), the store
+    // forgets everything: a change announced while nobody listened would otherwise count only after TTL_MS.
+    const relistened = () => this.forgetAll();
+    const keys = await this.sql.listen('api_keys_changed', (hashHex) => this.forget(hashHex), relistened);
+    const companies = await this.sql.listen(
+      'companies_changed',
+      (companyId) => this.forgetCompany(companyId),
+      relistened,
+    );
     this.unlisten = [keys.unlisten, companies.unlisten];
     stores.add(this);
   }
@@ -59,6 +66,11 @@ export class KeyStore {
   async close(): Promise<void> {
     stores.delete(this);
     await Promise.all(this.unlisten.map((u) => u()));
+  }
+
+  forgetAll(): void {
+    this.generation++;
+    this.cache.clear();
   }
 
   forgetCompany(companyId: string): void {

@@ -50,8 +50,18 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
       Object.assign(headers, problem.headers);
       c.res = problemResponse(c, problem);
     }
+    // Every response carries rate-limit headers (the contract's Rate limits section). One that no key's window
+    // counted (no such operation, another method, an operation that needs no key) shows the client address's
+    // window, read without counting.
+    if (!('RateLimit' in headers)) Object.assign(headers, await addressWindow(c));
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
+}
+
+async function addressWindow(c: Context<AppEnv>): Promise<Record<string, string>> {
+  const deps = c.get('deps');
+  const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
+  return deps.authFailureLimits.peek(clientIp);
 }
 
 /** Every response of the service, API or not, carries a request id; problems need the errors base URL. */

@@ -45,6 +45,22 @@ describe('the production windows', () => {
     expect(parseRateLimit(problem.headers)).toMatchObject({ name: 'minute', r: 598 });
   });
 
+  it("are reported on answers no key's window counted too (no operation, another method, 501): the address's window", async () => {
+    const { key } = await api.tenant();
+    const auth = { authorization: `Bearer ${key}` };
+    const answers = [
+      await api.app.request('/api/v1/nothing-here', { headers: auth }),
+      await api.app.request('/api/v1/me', { method: 'DELETE', headers: auth }),
+      await api.app.request('/api/v1/files/abc'),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([404, 405, 501]);
+    for (const res of answers) {
+      expect(res.headers.get('ratelimit-policy')).toBe('"auth";q=60;w=60');
+      // Read, not counted: the address's whole window is left.
+      expect(parseRateLimit(res.headers)).toMatchObject({ name: 'auth', r: 60 });
+    }
+  });
+
   it('limit failed authentications to 60 a minute per client address: then 429 instead of 401', async () => {
     const { key } = await api.tenant();
     const bad = generateKey(); // well formed, unknown

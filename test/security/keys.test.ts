@@ -80,6 +80,21 @@ describe('revocation', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('a revocation announced while the listening connection was lost counts once it listens again', async () => {
+    const { key, id } = await api.key(companyId);
+    await expectAccepted(key); // cached
+    // Revoked with no NOTIFY, as when the announcement is sent while nobody listens.
+    await api.sql.begin(async (tx) => {
+      await tx`alter table api_keys disable trigger api_keys_notify`;
+      await tx`update api_keys set revoked_at = now() where id = ${id}`;
+      await tx`alter table api_keys enable trigger api_keys_notify`;
+    });
+    await expectAccepted(key); // the cache has not heard of it
+    await api.sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`;
+    await eventually(() => expectRefused(key, 'api_key_revoked'), 5000);
+  });
+
   it('refuses a suspended company in another process too', async () => {
     const other = await api.otherProcess();
     const company = await api.company();
