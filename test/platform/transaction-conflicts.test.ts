@@ -97,3 +97,32 @@ it('runs a transaction that failed for any other reason once', async () => {
   await expect(failed).rejects.toThrow();
   expect(runs).toBe(1);
 });
+
+it('an idempotent creation aborted for a deadlock runs again: 201 once, stored once, replayed the same', async () => {
+  const { key, companyId: company } = await api.tenant();
+  const idem = crypto.randomUUID();
+  const email = `${crypto.randomUUID()}@example.nl`;
+  const z = await api.sql.reserve();
+  try {
+    await z`begin`;
+    await z`set local deadlock_timeout = '20s'`;
+    // Z takes the email first: the creation's insert waits for Z ...
+    await z`insert into customers (company_id, id, email) values (${company}, gen_random_uuid(), ${email})`;
+    const pending = api.call('createCustomer', { key, headers: { 'idempotency-key': idem }, body: { email } });
+    await until(() => waitsForLock(api.sql, '%insert into "customers"%'), 'the creation waits for Z', 5000);
+    // ... and Z then waits for the creation's lock on its Idempotency-Key: PostgreSQL aborts the creation.
+    await z`select pg_advisory_xact_lock(hashtextextended(${`${company}:${idem}`}, 7))`;
+    await z`rollback`;
+    const created = await pending;
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const replay = await api.call('createCustomer', { key, headers: { 'idempotency-key': idem }, body: { email } });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(created.body);
+    const [{ n }] =
+      await api.sql`select count(*)::int as n from customers where company_id = ${company} and email = ${email}`;
+    expect(n).toBe(1);
+  } finally {
+    await z`rollback`.catch(() => {});
+    z.release();
+  }
+});
