@@ -3,7 +3,7 @@
 // should try again, and a load balancer may route elsewhere), otherwise 500 internal_error. Both are logged with
 // the request id; neither is stored with an Idempotency-Key, so the request can be repeated.
 import type { Context } from 'hono';
-import { isDatabaseUnavailable } from '../db/errors.ts';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../db/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
@@ -16,9 +16,10 @@ export function problemOfFailure(c: Context<AppEnv>, error: unknown): ApiProblem
   const requestId = c.get('requestId');
   if (isDatabaseUnavailable(error)) {
     log.warn({ err: error, requestId }, 'database unavailable');
+    // A timeout or conflict rolled the transaction back: nothing was changed. A lost connection cannot say so.
     return new ApiProblem(
       'service_unavailable',
-      message('request.database_unavailable'),
+      message(isDatabaseBusy(error) ? 'request.database_busy' : 'request.database_unavailable'),
       {},
       { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
     );

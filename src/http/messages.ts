@@ -89,6 +89,12 @@ const MESSAGES = {
     de: 'Der Dienst erreicht seine Datenbank im Moment nicht. Versuchen Sie es nach Retry-After Sekunden erneut.',
     fr: 'Le service ne parvient pas à joindre sa base de données pour le moment. Réessayez après Retry-After secondes.',
   },
+  'request.database_busy': {
+    en: 'The database could not finish this request in time (it is busy, or the request met others in a conflict); nothing was changed. Try again after Retry-After seconds.',
+    nl: 'De database kon dit verzoek niet op tijd afronden (hij is druk bezet, of het verzoek botste met andere); er is niets gewijzigd. Probeer het opnieuw na Retry-After seconden.',
+    de: 'Die Datenbank konnte diese Anfrage nicht rechtzeitig abschließen (sie ist ausgelastet, oder die Anfrage geriet mit anderen in Konflikt); es wurde nichts geändert. Versuchen Sie es nach Retry-After Sekunden erneut.',
+    fr: 'La base de données n’a pas pu terminer cette requête à temps (elle est surchargée, ou la requête est entrée en conflit avec d’autres) ; rien n’a été modifié. Réessayez après Retry-After secondes.',
+  },
   'request.no_operation': {
     en: 'There is no operation at {path}.',
     nl: 'Er is geen operatie op {path}.',

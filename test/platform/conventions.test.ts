@@ -349,6 +349,13 @@ describe('unexpected failures', () => {
     const handler = await api.call('listCustomers', { key });
     expectProblem(handler, 503, 'service_unavailable');
     expect(handler.headers.get('retry-after')).toBe('5');
+    expect(handler.body.detail).toMatch(/ne parvient pas à joindre sa base de données/); // the company speaks French
+    // The database answered but gave up (statement_timeout): the detail says nothing was changed.
+    const timedOut = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(timedOut);
+    const busy = await api.call('listCustomers', { key, headers: { 'accept-language': 'de' } });
+    expectProblem(busy, 503, 'service_unavailable');
+    expect(busy.body.detail).toMatch(/nicht rechtzeitig abschließen.*es wurde nichts geändert/);
   });
 
   it('a client that went away while sending (ECONNRESET without a syscall) is no database outage: 500', async () => {
