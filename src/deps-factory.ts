@@ -1,11 +1,16 @@
 // Builds the process's dependencies from the configuration and a database URL.
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
-import { AUTH_FAILURE_WINDOWS, KEY_WINDOWS, RateLimits, WEBHOOK_TEST_WINDOWS } from './http/rate-limit.ts';
+import {
+  AUTH_FAILURE_WINDOWS,
+  KEY_WINDOWS,
+  RateLimits,
+  rateLimitRedis,
+  WEBHOOK_TEST_WINDOWS,
+} from './http/rate-limit.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
   const log = pino({ level: config.LOG_LEVEL });
@@ -15,7 +20,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   const keys = new KeyStore(sql);
   await keys.listen();
   // Several API nodes share their counters through Redis; one node keeps them in memory.
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false }) : undefined;
+  const redis = config.REDIS_URL ? rateLimitRedis(config.REDIS_URL) : undefined;
   return {
     config,
     sql,

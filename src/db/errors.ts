@@ -60,11 +60,6 @@ const SOCKET_CODES = new Set([
   'ENOTFOUND',
 ]);
 
-/**
- * Whether the failure is the database being unavailable. The webhook sender and the URL guard answer their own
- * socket and DNS errors, so a socket error that reaches here with a syscall is the database's; Node's error for a
- * client that went away while sending its request (`aborted`, ECONNRESET) has none, and is not counted.
- */
 /** The database answered but gave up on the statement: statement_timeout, or a conflict still there after the runs. */
 const BUSY_SQLSTATES = new Set(['57014', '40P01', '40001']);
 
@@ -73,6 +68,11 @@ export function isDatabaseBusy(error: unknown): boolean {
   return hasErrorCode(error, BUSY_SQLSTATES);
 }
 
+/**
+ * Whether the failure is the database being unavailable. The webhook sender and the URL guard answer their own
+ * socket and DNS errors, so a socket error that reaches here with a syscall is the database's; Node's error for a
+ * client that went away while sending its request (`aborted`, ECONNRESET) has none, and is not counted.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of chainOf(error)) {
     const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;

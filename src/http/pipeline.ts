@@ -58,10 +58,16 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** The client address's window, or none when it cannot be read: the answer itself must not fail for it. */
 async function addressWindow(c: Context<AppEnv>): Promise<Record<string, string>> {
   const deps = c.get('deps');
-  const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
-  return deps.authFailureLimits.peek(clientIp);
+  try {
+    const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
+    return await deps.authFailureLimits.peek(clientIp);
+  } catch (error) {
+    deps.log.warn({ err: error, requestId: c.get('requestId') }, 'rate-limit window could not be read');
+    return {};
+  }
 }
 
 /** Every response of the service, API or not, carries a request id; problems need the errors base URL. */
@@ -107,12 +113,9 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
       // Requests a key may not make — no valid key, or one used from outside its allowed addresses or for a
       // suspended company — are limited per client address, so keys cannot be guessed quickly, and are not
       // counted against the key: someone holding a leaked key elsewhere cannot use up its owner's limit. A failure
-      // of ours (the key store's database unreachable) is no refused key: it costs the address nothing, and its
-      // answer carries the address's window as it stands.
-      if (!(error instanceof ApiProblem)) {
-        Object.assign(headers, await deps.authFailureLimits.peek(clientIp));
-        throw error;
-      }
+      // of ours (the key store's database unreachable) is no refused key: it costs the address nothing (its answer
+      // shows the address's window as it stands: addressWindow).
+      if (!(error instanceof ApiProblem)) throw error;
       const decision = await deps.authFailureLimits.consume(clientIp);
       Object.assign(headers, decision.headers);
       if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));

@@ -1,6 +1,6 @@
 // Per-key rate limits in named windows (memory on one node, Redis when REDIS_URL is set), reported as IETF
 // RateLimit / RateLimit-Policy structured fields on every response.
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export type Window = { name: string; limit: number; windowSeconds: number };
@@ -13,6 +13,17 @@ export const KEY_WINDOWS: Window[] = [
 export const WEBHOOK_TEST_WINDOWS: Window[] = [{ name: 'webhook_test', limit: 10, windowSeconds: 60 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
+
+/**
+ * How long a Redis command may take before the insurance limiter answers instead: a Redis that stopped answering
+ * (stalled, a network partition) must not hold requests, and a lost connection fails at once (no offline queue).
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+
+/** The Redis client the rate limits use. */
+export function rateLimitRedis(url: string): Redis {
+  return new Redis(url, { enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+}
 
 export type RateDecision = { allowed: boolean; headers: Record<string, string>; retryAfter: number };
 

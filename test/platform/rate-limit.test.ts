@@ -1,6 +1,6 @@
 // Rate limits: per key in named windows, reported on every response; 429 with Retry-After past a limit;
 // failed authentications limited per client address.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateKey } from '../../src/auth/key-format.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 
@@ -58,6 +58,17 @@ describe('the production windows', () => {
       expect(res.headers.get('ratelimit-policy')).toBe('"auth";q=60;w=60');
       // Read, not counted: the address's whole window is left.
       expect(parseRateLimit(res.headers)).toMatchObject({ name: 'auth', r: 60 });
+    }
+  });
+
+  it('an address window that cannot be read leaves the headers out, not the answer', async () => {
+    const peek = vi.spyOn(api.deps.authFailureLimits, 'peek').mockRejectedValue(new Error('store gone'));
+    try {
+      const res = await api.app.request('/api/v1/nothing-here');
+      expect(res.status).toBe(404);
+      expect(res.headers.get('ratelimit')).toBeNull();
+    } finally {
+      peek.mockRestore();
     }
   });
 
