@@ -28,6 +28,9 @@ export function hasErrorCode(error: unknown, codes: ReadonlySet<string>): boolea
  * failover), the connection was lost, or it did not answer in time (statement_timeout, under overload). Answered
  * 503 with Retry-After.
  */
+/** PostgreSQL aborting a transaction for another's sake: a deadlock, a serialization failure (see transient.ts). */
+export const CONFLICT_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001']);
+
 const UNAVAILABLE_SQLSTATES = new Set([
   // Connection exceptions (class 08), shutdown and start-up, too many connections, statement_timeout, a
   // read-only transaction (a standby promoted or not yet: failover), and a deadlock or serialization failure still
@@ -43,8 +46,7 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '53300',
   '57014',
   '25006',
-  '40P01',
-  '40001',
+  ...CONFLICT_SQLSTATES,
 ]);
 /** postgres.js's own codes for a connection it lost or could not make. */
 const DRIVER_CODES = new Set(['CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
@@ -61,7 +63,7 @@ const SOCKET_CODES = new Set([
 ]);
 
 /** The database answered but gave up on the statement: statement_timeout, or a conflict still there after the runs. */
-const BUSY_SQLSTATES = new Set(['57014', '40P01', '40001']);
+const BUSY_SQLSTATES = new Set(['57014', ...CONFLICT_SQLSTATES]);
 
 /** Whether the database gave up on the request's work (busy or in conflict) rather than being out of reach. */
 export function isDatabaseBusy(error: unknown): boolean {

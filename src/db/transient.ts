@@ -3,15 +3,14 @@
 // succeeds: the winner's locks go with its commit. Answering such a request with 500 (or failing a worker job
 // and sending its messages again after the job's backoff) would turn a rare lock-order race into an error the
 // client has to handle. The cause stays visible to operators: PostgreSQL logs every deadlock it breaks.
-import { hasErrorCode } from './errors.ts';
+import { CONFLICT_SQLSTATES, hasErrorCode } from './errors.ts';
 
-const TRANSIENT_SQLSTATES = new Set(['40P01', '40001']);
 /** Runs in all, the first one included. */
 export const TRANSACTION_RUNS = 3;
 
 /** Whether the failure is PostgreSQL aborting the transaction for another's sake. */
 export function isTransientConflict(error: unknown): boolean {
-  return hasErrorCode(error, TRANSIENT_SQLSTATES);
+  return hasErrorCode(error, CONFLICT_SQLSTATES);
 }
 
 /**
