@@ -5,6 +5,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
+import { operations } from '../generated/operations.ts';
+import { routes } from '../generated/routes.ts';
 import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
@@ -12,11 +14,11 @@ import { errorPage } from './http/error-pages.ts';
 import { problemOfFailure } from './http/failures.ts';
 import { laterPartErrors } from './http/later-parts.ts';
 import { message } from './http/messages.ts';
-import { registerOperations } from './http/operations.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
 import { validationProblem } from './http/validation.ts';
+import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -53,7 +55,13 @@ export function createApp(deps: Deps) {
   };
   const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
   api.use('*', apiPipeline());
-  registerOperations(api);
+  for (const id of builtOperations) api.openapiRoutes([{ route: routes[id], handler: handlers[id] }]);
+  for (const id of notImplementedOperations) {
+    const { method, honoPath } = operations[id];
+    api.on(method.toUpperCase(), honoPath, () => {
+      throw new ApiProblem('not_implemented', message('request.not_implemented', { operation: id }));
+    });
+  }
   api.onError(onError);
   app.route(API_PREFIX, api);
 

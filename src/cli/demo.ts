@@ -16,10 +16,12 @@ import {
 } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
 import { enterStage } from '../domain/deals.ts';
-import { type EventType, recordEvent, SCOPE_OF_PARENT } from '../events/record.ts';
+import type { EventType } from '../events/catalogue.ts';
+import { recordEvent } from '../events/record.ts';
 import { newId } from '../ids.ts';
 import { type CustomerRow, serializeCustomer } from '../resources/customers/serialize.ts';
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
+import { SCOPE_OF_PARENT } from '../resources/notes/note-writes.ts';
 import { serializeNote } from '../resources/notes/serialize.ts';
 import { createCompany } from '../services/companies.ts';
 import { createKey } from '../services/keys.ts';

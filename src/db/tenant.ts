@@ -9,6 +9,23 @@ import { retryingConflicts } from './transient.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** One company's way into the database, for a request's handler or a job: every read and write goes through it. */
+export type Tenant = {
+  readonly companyId: string;
+  /** One transaction as the tenant (see withTenant). */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** One read statement as the tenant in one round trip (see readAsTenant). */
+  read<T extends PgTable>(table: T, statement: { sql: string; params: unknown[] }): Promise<T['$inferSelect'][]>;
+};
+
+export function tenantOf(pools: { db: Db; tenantSql: Sql }, companyId: string): Tenant {
+  return {
+    companyId,
+    transaction: (work) => withTenant(pools.db, companyId, work),
+    read: (table, statement) => readAsTenant(pools.tenantSql, companyId, table, statement),
+  };
+}
+
 /**
  * `work` runs again, in a new transaction, when PostgreSQL aborted the first for a deadlock or a serialization
  * failure (see transient.ts): it must have no effect outside the transaction.

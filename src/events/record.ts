@@ -3,17 +3,10 @@
 // Recover failed deliveries can send them after re-enabling). A committed change always has its event and
 // its job; a rolled-back change has neither.
 import { sql } from 'drizzle-orm';
-import type { z } from 'zod';
-import { EventTypeSchema } from '../../generated/routes.ts';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
-// The event types are the contract's (EventType schema): one list, generated from openapi/.
-export type EventType = z.infer<typeof EventTypeSchema>;
-export const EVENT_TYPES: readonly EventType[] = EventTypeSchema.options;
-
-/** The read scope a key needs to see an event about this kind of object. */
-export const SCOPE_OF_PARENT = { customer: 'customers.read', deal: 'deals.read' } as const;
+import type { EventType } from './catalogue.ts';
 
 export const FANOUT_TASK = 'webhook_fanout';
 /** Deliveries (priority 0) run before fan-outs, so a burst of events does not hold back earlier messages. */

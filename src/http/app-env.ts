@@ -1,6 +1,7 @@
 // What every request carries through the middleware chain into its handler.
 import type { Operation, OperationId } from '../../generated/operations.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
+import type { Tenant } from '../db/tenant.ts';
 import type { Deps } from '../deps.ts';
 import type { Language } from './language.ts';
 
@@ -12,6 +13,8 @@ export type AppVariables = {
   operationId: OperationId;
   operation: Operation;
   auth: AuthContext;
+  /** The key's company: every read and write of the handler goes through it (set with `auth`). */
+  tenant: Tenant;
 };
 
 export type AppEnv = { Variables: AppVariables };

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
-import { type Tx, withTenant } from '../db/tenant.ts';
+import type { Tx } from '../db/tenant.ts';
 import type { AppEnv } from './app-env.ts';
 import { LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
@@ -27,11 +27,11 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
   c: Context<AppEnv>,
   work: (tx: Tx) => Promise<Outcome<B, S>>,
 ): Promise<Required<Outcome<B, S>>> {
-  const { db } = c.get('deps');
-  const companyId = c.get('auth').companyId;
+  const tenant = c.get('tenant');
+  const { companyId } = tenant;
   const key = c.req.header('idempotency-key');
   if (key === undefined) {
-    const outcome = await withTenant(db, companyId, work);
+    const outcome = await tenant.transaction(work);
     return { headers: {}, ...outcome };
   }
   // The request includes what its API key may do: a stored answer (a webhook secret, say) is replayed only to a
@@ -42,7 +42,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     .update(await c.req.text())
     .digest('hex');
 
-  const stored = await withTenant(db, companyId, async (tx): Promise<Stored & { replayed: boolean }> => {
+  const stored = await tenant.transaction(async (tx): Promise<Stored & { replayed: boolean }> => {
     const [{ locked }] = await tx.execute<{ locked: boolean }>(
       sql`select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked`,
     );

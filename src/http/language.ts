@@ -1,7 +1,8 @@
 // The language of titles and localized names: the first of nl/en/de/fr in Accept-Language (by q-value),
 // otherwise the company's language, otherwise English.
-export const LANGUAGES = ['nl', 'en', 'de', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGES, type Language } from '../languages.ts';
+
+export { LANGUAGES, type Language };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 

@@ -309,229 +309,9 @@ const MESSAGES = {
   },
 
   // Company, customers and notes
-  'company.not_found': {
-    en: 'The company does not exist.',
-    nl: 'Het bedrijf bestaat niet.',
-    de: 'Das Unternehmen existiert nicht.',
-    fr: 'L’entreprise n’existe pas.',
-  },
-  'customer.not_found': {
-    en: 'No customer with this id exists.',
-    nl: 'Er bestaat geen klant met dit id.',
-    de: 'Es gibt keinen Kunden mit dieser ID.',
-    fr: 'Aucun client n’a cet identifiant.',
-  },
-  'customer.email_taken': {
-    en: 'A customer with this email address already exists.',
-    nl: 'Er bestaat al een klant met dit e-mailadres.',
-    de: 'Es gibt bereits einen Kunden mit dieser E-Mail-Adresse.',
-    fr: 'Un client avec cette adresse e-mail existe déjà.',
-  },
-  'customer.not_a_lead': {
-    en: 'Only a lead can be converted; this is a customer already.',
-    nl: 'Alleen een lead kan worden omgezet; dit is al een klant.',
-    de: 'Nur ein Lead kann umgewandelt werden; dies ist bereits ein Kunde.',
-    fr: 'Seul un prospect peut être converti ; celui-ci est déjà un client.',
-  },
-  'customer.unknown_reference': {
-    en: 'No customer or lead has this id.',
-    nl: 'Er is geen klant of lead met dit id.',
-    de: 'Kein Kunde und kein Lead hat diese ID.',
-    fr: 'Aucun client ni prospect n’a cet identifiant.',
-  },
-  'note.not_found_on_customer': {
-    en: 'No note with this id exists on this customer.',
-    nl: 'Deze klant heeft geen notitie met dit id.',
-    de: 'Dieser Kunde hat keine Notiz mit dieser ID.',
-    fr: 'Ce client n’a aucune note avec cet identifiant.',
-  },
-  'note.not_found_on_deal': {
-    en: 'No note with this id exists on this deal.',
-    nl: 'Deze deal heeft geen notitie met dit id.',
-    de: 'Dieser Deal hat keine Notiz mit dieser ID.',
-    fr: 'Cette affaire n’a aucune note avec cet identifiant.',
-  },
-  'user.unknown_reference': {
-    en: 'No active user has this id.',
-    nl: 'Er is geen actieve gebruiker met dit id.',
-    de: 'Kein aktiver Benutzer hat diese ID.',
-    fr: 'Aucun utilisateur actif n’a cet identifiant.',
-  },
-
   // Deals and the pipeline
-  'deal.not_found': {
-    en: 'No deal with this id exists.',
-    nl: 'Er bestaat geen deal met dit id.',
-    de: 'Es gibt keinen Deal mit dieser ID.',
-    fr: 'Aucune affaire n’a cet identifiant.',
-  },
-  'deal.open_deal_exists': {
-    en: 'This customer already has an open deal; archive, win or lose it first.',
-    nl: 'Deze klant heeft al een open deal; archiveer, win of verlies die eerst.',
-    de: 'Dieser Kunde hat bereits einen offenen Deal; archivieren, gewinnen oder verlieren Sie ihn zuerst.',
-    fr: 'Ce client a déjà une affaire ouverte ; archivez-la, gagnez-la ou perdez-la d’abord.',
-  },
-  'deal.archived': {
-    en: 'This deal is archived; unarchive it first.',
-    nl: 'Deze deal is gearchiveerd; haal hem eerst uit het archief.',
-    de: 'Dieser Deal ist archiviert; holen Sie ihn zuerst aus dem Archiv.',
-    fr: 'Cette affaire est archivée ; désarchivez-la d’abord.',
-  },
-  'deal.already_archived': {
-    en: 'This deal is already archived.',
-    nl: 'Deze deal is al gearchiveerd.',
-    de: 'Dieser Deal ist bereits archiviert.',
-    fr: 'Cette affaire est déjà archivée.',
-  },
-  'deal.not_archived': {
-    en: 'This deal is not archived.',
-    nl: 'Deze deal is niet gearchiveerd.',
-    de: 'Dieser Deal ist nicht archiviert.',
-    fr: 'Cette affaire n’est pas archivée.',
-  },
-  'deal.win_not_open': {
-    en: 'Only an open deal can be won; this deal is {status}.',
-    nl: 'Alleen een open deal kan worden gewonnen; deze deal heeft de status {status}.',
-    de: 'Nur ein offener Deal kann gewonnen werden; dieser Deal hat den Status {status}.',
-    fr: 'Seule une affaire ouverte peut être gagnée ; cette affaire a le statut {status}.',
-  },
-  'deal.lose_not_open': {
-    en: 'Only an open deal can be lost; this deal is {status}.',
-    nl: 'Alleen een open deal kan worden verloren; deze deal heeft de status {status}.',
-    de: 'Nur ein offener Deal kann verloren werden; dieser Deal hat den Status {status}.',
-    fr: 'Seule une affaire ouverte peut être perdue ; cette affaire a le statut {status}.',
-  },
-  'stage.unknown_reference': {
-    en: 'No active pipeline stage has this id.',
-    nl: 'Er is geen actieve pipelinefase met dit id.',
-    de: 'Keine aktive Pipeline-Phase hat diese ID.',
-    fr: 'Aucune étape active du pipeline n’a cet identifiant.',
-  },
-  'stage.unknown_reference_of_type': {
-    en: 'No active pipeline stage of type {type} has this id.',
-    nl: 'Er is geen actieve pipelinefase van het type {type} met dit id.',
-    de: 'Keine aktive Pipeline-Phase vom Typ {type} hat diese ID.',
-    fr: 'Aucune étape active du pipeline de type {type} n’a cet identifiant.',
-  },
-  'stage.none_of_type': {
-    en: 'The pipeline has no active stage of type {type}.',
-    nl: 'De pipeline heeft geen actieve fase van het type {type}.',
-    de: 'Die Pipeline hat keine aktive Phase vom Typ {type}.',
-    fr: 'Le pipeline n’a aucune étape active de type {type}.',
-  },
-  'stage.no_default': {
-    en: 'The pipeline has no active default stage; send a stage_id.',
-    nl: 'De pipeline heeft geen actieve standaardfase; stuur een stage_id mee.',
-    de: 'Die Pipeline hat keine aktive Standardphase; senden Sie eine stage_id.',
-    fr: 'Le pipeline n’a aucune étape par défaut active ; envoyez un stage_id.',
-  },
-
   // Events
-  'event.not_found': {
-    en: 'No event with this id exists (events are kept 30 days).',
-    nl: 'Er bestaat geen event met dit id (events worden 30 dagen bewaard).',
-    de: 'Es gibt kein Ereignis mit dieser ID (Ereignisse werden 30 Tage aufbewahrt).',
-    fr: 'Aucun événement n’a cet identifiant (les événements sont conservés 30 jours).',
-  },
-  'event.unknown_types': {
-    en: 'Unknown event type {unknown}; known types are {known}.',
-    nl: 'Onbekend eventtype {unknown}; bekende typen zijn {known}.',
-    de: 'Unbekannter Ereignistyp {unknown}; bekannte Typen sind {known}.',
-    fr: 'Type d’événement inconnu {unknown} ; les types connus sont {known}.',
-  },
-  'event.scope_needed': {
-    en: 'Reading this event needs the scope {scope}.',
-    nl: 'Voor het lezen van dit event is de scope {scope} nodig.',
-    de: 'Zum Lesen dieses Ereignisses ist der Scope {scope} erforderlich.',
-    fr: 'La lecture de cet événement nécessite la portée {scope}.',
-  },
-
   // Webhook endpoints and deliveries
-  'webhook.endpoint_not_found': {
-    en: 'No webhook endpoint with this id exists.',
-    nl: 'Er bestaat geen webhook-endpoint met dit id.',
-    de: 'Es gibt keinen Webhook-Endpunkt mit dieser ID.',
-    fr: 'Aucun endpoint de webhook n’a cet identifiant.',
-  },
-  'webhook.endpoint_limit': {
-    en: 'A company can have at most {max} webhook endpoints; delete one first.',
-    nl: 'Een bedrijf kan hoogstens {max} webhook-endpoints hebben; verwijder er eerst een.',
-    de: 'Ein Unternehmen kann höchstens {max} Webhook-Endpunkte haben; löschen Sie zuerst einen.',
-    fr: 'Une entreprise peut avoir au plus {max} endpoints de webhook ; supprimez-en d’abord un.',
-  },
-  'webhook.test_rate_limited': {
-    en: 'At most 10 test messages per endpoint per minute.',
-    nl: 'Hoogstens 10 testberichten per endpoint per minuut.',
-    de: 'Höchstens 10 Testnachrichten pro Endpunkt und Minute.',
-    fr: 'Au plus 10 messages de test par endpoint et par minute.',
-  },
-  'webhook.endpoint_disabled': {
-    en: 'The webhook endpoint is disabled; re-enable it (status active) first.',
-    nl: 'Het webhook-endpoint is uitgeschakeld; schakel het eerst weer in (status active).',
-    de: 'Der Webhook-Endpunkt ist deaktiviert; aktivieren Sie ihn zuerst wieder (Status active).',
-    fr: 'L’endpoint de webhook est désactivé ; réactivez-le d’abord (statut active).',
-  },
-  'webhook.event_not_receivable': {
-    en: 'The endpoint may no longer receive this event: its events were chosen again by a key that cannot read it.',
-    nl: 'Het endpoint mag dit event niet meer ontvangen: zijn events zijn opnieuw gekozen door een sleutel die het niet mag lezen.',
-    de: 'Der Endpunkt darf dieses Ereignis nicht mehr empfangen: Seine Ereignisse wurden von einem Schlüssel neu gewählt, der es nicht lesen darf.',
-    fr: 'L’endpoint ne peut plus recevoir cet événement : ses événements ont été choisis de nouveau par une clé qui ne peut pas le lire.',
-  },
-  'webhook.delivery_not_found': {
-    en: 'This endpoint has no delivery with this id (deliveries are kept 30 days).',
-    nl: 'Dit endpoint heeft geen bezorging met dit id (bezorgingen worden 30 dagen bewaard).',
-    de: 'Dieser Endpunkt hat keine Zustellung mit dieser ID (Zustellungen werden 30 Tage aufbewahrt).',
-    fr: 'Cet endpoint n’a aucun envoi avec cet identifiant (les envois sont conservés 30 jours).',
-  },
-  'webhook.event_listed_twice': {
-    en: '{type} is listed twice.',
-    nl: '{type} staat er twee keer in.',
-    de: '{type} ist doppelt aufgeführt.',
-    fr: '{type} figure deux fois.',
-  },
-  'webhook.star_not_alone': {
-    en: '"*" cannot be combined with other types.',
-    nl: '"*" kan niet met andere typen worden gecombineerd.',
-    de: '"*" kann nicht mit anderen Typen kombiniert werden.',
-    fr: '"*" ne peut pas être combiné avec d’autres types.',
-  },
-  'webhook.star_needs_scope': {
-    en: 'This key may read no events; "*" needs {scopes}.',
-    nl: 'Deze sleutel mag geen events lezen; "*" vereist {scopes}.',
-    de: 'Dieser Schlüssel darf keine Ereignisse lesen; "*" erfordert {scopes}.',
-    fr: 'Cette clé ne peut lire aucun événement ; "*" nécessite {scopes}.',
-  },
-  'webhook.url_change_needs_scope': {
-    en: 'This endpoint receives events that need the scope {scope}: pointing it at another URL needs that scope too, or choose its `events` again in the same request.',
-    nl: 'Dit endpoint ontvangt events waarvoor de scope {scope} nodig is: voor het wijzigen van de URL is die scope ook nodig, of kies in hetzelfde verzoek opnieuw de `events`.',
-    de: 'Dieser Endpunkt empfängt Ereignisse, die den Scope {scope} erfordern: Um seine URL zu ändern, ist dieser Scope ebenfalls erforderlich, oder wählen Sie in derselben Anfrage die `events` neu.',
-    fr: 'Ce point de terminaison reçoit des événements qui nécessitent la portée {scope} : changer son URL nécessite aussi cette portée, ou choisissez à nouveau ses `events` dans la même requête.',
-  },
-  'webhook.event_needs_scope': {
-    en: 'Receiving {type} needs the scope {scopes}.',
-    nl: 'Voor het ontvangen van {type} is de scope {scopes} nodig.',
-    de: 'Für den Empfang von {type} ist der Scope {scopes} erforderlich.',
-    fr: 'La réception de {type} nécessite la portée {scopes}.',
-  },
-  'webhook.since_too_old': {
-    en: 'Must be at most {days} days ago.',
-    nl: 'Mag hoogstens {days} dagen geleden zijn.',
-    de: 'Darf höchstens {days} Tage zurückliegen.',
-    fr: 'Ne doit pas remonter à plus de {days} jours.',
-  },
-  'webhook.until_before_since': {
-    en: 'Must be after since.',
-    nl: 'Moet na since liggen.',
-    de: 'Muss nach since liegen.',
-    fr: 'Doit être postérieur à since.',
-  },
-  'webhook.since_in_future': {
-    en: 'Must not be in the future.',
-    nl: 'Mag niet in de toekomst liggen.',
-    de: 'Darf nicht in der Zukunft liegen.',
-    fr: 'Ne doit pas être dans le futur.',
-  },
-
   // Webhook URLs (src/webhooks/url-guard.ts, src/resources/webhook-endpoints/rules.ts)
   'url.too_long': {
     en: 'Longer than {max} characters.',
@@ -629,52 +409,68 @@ const MESSAGES = {
     de: 'Unbrauchbare Adresse für {host}.',
     fr: 'Adresse inutilisable pour {host}.',
   },
-} as const satisfies Record<string, Readonly<Record<Language, string>>>;
+} as const;
 
-type Catalogue = typeof MESSAGES;
-export type MessageId = keyof Catalogue;
+/** The templates of one text, by language. */
+export type Templates = Readonly<Record<Language, string>>;
 
 /** The names in `{…}` of a template. */
 type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
   ? Name | Placeholders<Rest>
   : never;
-type NamesOf<Id extends MessageId> = Placeholders<Catalogue[Id]['en']>;
 
 /** A list is joined with the language's "or" (`deals.read or customers.read`). */
 export type Param = string | number | readonly string[];
 
-/** A text to show, in no language yet: the id of a catalogue entry and the values of its placeholders. */
-export type Message = { readonly id: MessageId; readonly params: Readonly<Record<string, Param>> };
+/** A text to show, in no language yet: a catalogue entry (its id and templates) and the values of its placeholders. */
+export type Message = {
+  readonly id: string;
+  readonly templates: Templates;
+  readonly params: Readonly<Record<string, Param>>;
+};
 
-/** `message('body.too_large', { max })`: the parameters are exactly the entry's placeholders. */
-export function message<Id extends MessageId>(
-  id: Id,
-  ...[params]: [NamesOf<Id>] extends [never] ? [] : [{ readonly [Name in NamesOf<Id>]: Param }]
-): Message {
-  return { id, params: params ?? {} };
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** The ids of entries where a translation has other placeholders than the English template. */
+type Mismatched<C extends Record<string, Templates>> = {
+  [Id in keyof C]: {
+    [L in Language]: Same<Placeholders<C[Id][L]>, Placeholders<C[Id]['en']>>;
+  }[Language] extends true
+    ? never
+    : Id;
+}[keyof C];
+
+/**
+ * A catalogue of texts (the shared one below, and each resource's `messages.ts`) and its `message` function:
+ * `message('body.too_large', { max })` takes exactly the entry's placeholders. Every entry has all four languages,
+ * and a translation with other placeholders than the English template is a compile-time error.
+ */
+export function defineMessages<const C extends Record<string, Templates>>(
+  entries: C,
+  ..._placeholdersAgree: [Mismatched<C>] extends [never] ? [] : [{ placeholdersDiffer: Mismatched<C> }]
+) {
+  type NamesOf<Id extends keyof C> = Placeholders<C[Id]['en']>;
+  return {
+    entries,
+    message<Id extends keyof C & string>(
+      id: Id,
+      ...[params]: [NamesOf<Id>] extends [never] ? [] : [{ readonly [Name in NamesOf<Id>]: Param }]
+    ): Message {
+      return { id, templates: entries[id], params: params ?? {} };
+    },
+  };
 }
 
 const OR: Record<Language, string> = { en: ' or ', nl: ' of ', de: ' oder ', fr: ' ou ' };
 
 /** The message's text in `language`. */
-export function localize({ id, params }: Message, language: Language): string {
-  return MESSAGES[id][language].replace(/\{(\w+)\}/g, (_, name: string) => {
+export function localize({ templates, params }: Message, language: Language): string {
+  return templates[language].replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     return typeof value === 'object' ? value.join(OR[language]) : String(value);
   });
 }
 
-/** Every template of an entry, by language (for the catalogue's tests). */
-export const catalogue: Readonly<Record<MessageId, Readonly<Record<Language, string>>>> = MESSAGES;
-
-// Compile-time: every translation has exactly the placeholders of its English template.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Mismatched = {
-  [Id in MessageId]: {
-    [L in Language]: Same<Placeholders<Catalogue[Id][L]>, NamesOf<Id>>;
-  }[Language] extends true
-    ? never
-    : Id;
-}[MessageId];
-const placeholdersAgree: [Mismatched] extends [never] ? true : { placeholdersDiffer: Mismatched } = true;
-void placeholdersAgree;
+const shared = defineMessages(MESSAGES);
+export const message = shared.message;
+/** The shared entries (the resources' own are merged with them in src/resources/index.ts). */
+export const sharedMessages = shared.entries;

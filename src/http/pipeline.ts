@@ -15,6 +15,7 @@ import {
   requireScope,
 } from '../auth/authenticate.ts';
 import { clientAddress } from '../auth/ip.ts';
+import { tenantOf } from '../db/tenant.ts';
 import type { Deps } from '../deps.ts';
 import { prefixedId } from '../ids.ts';
 import type { AppEnv } from './app-env.ts';
@@ -127,6 +128,7 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
     requireScope(auth, operation.scope);
     requireFeature(auth, operation.features);
     c.set('auth', auth);
+    c.set('tenant', tenantOf(deps, auth.companyId));
   }
   refuseNulInQuery(c);
   if (operation.hasBody) await checkBody(c);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
 import type { Fixtures } from '../../scripts/fuzz/requests.ts';
 import { type Failure, fuzz, type OperationReport } from '../../scripts/fuzz/run.ts';
-import { BUILT_OPERATIONS } from '../../src/http/operations.ts';
+import { builtOperations } from '../../src/resources/index.ts';
 import { pipelineOf, userOf } from '../features/deals/fixtures.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
@@ -19,8 +19,8 @@ const PER_OPERATION_MS = Number(process.env.FUZZ_OPERATION_TIMEOUT_MS ?? 30_000)
 
 /** Deleting operations last, so the records the others point at exist while they run. */
 const ORDER: OperationId[] = [
-  ...BUILT_OPERATIONS.filter((id) => !id.startsWith('delete')),
-  ...BUILT_OPERATIONS.filter((id) => id.startsWith('delete')),
+  ...builtOperations.filter((id) => !id.startsWith('delete')),
+  ...builtOperations.filter((id) => id.startsWith('delete')),
 ];
 
 let api: TestApi;
@@ -91,7 +91,7 @@ afterAll(() => {
 
 describe(`fuzzing every built operation (seed ${SEED})`, () => {
   it('covers every built operation', () => {
-    expect(ORDER.length).toBe(BUILT_OPERATIONS.length);
+    expect(ORDER.length).toBe(builtOperations.length);
     expect(ORDER.length).toBeGreaterThan(0);
   });
 

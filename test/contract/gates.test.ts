@@ -10,7 +10,7 @@ import { type OperationId, operations } from '../../generated/operations.ts';
 import type { AuthContext } from '../../src/auth/authenticate.ts';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { withTenant } from '../../src/db/tenant.ts';
-import { BUILT_OPERATIONS } from '../../src/http/operations.ts';
+import { builtOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { assertConforms, conformanceProblems } from '../harness/contract.ts';
 import { scopeRefusalProblems } from '../security/scope-matrix.ts';
@@ -82,7 +82,7 @@ describe('(a) a response with a field of the wrong type', () => {
 });
 
 describe('(b) an operation whose scope check is skipped', () => {
-  const scoped = BUILT_OPERATIONS.filter((id) => operations[id].scope !== null && operations[id].features.length === 0);
+  const scoped = builtOperations.filter((id) => operations[id].scope !== null && operations[id].features.length === 0);
   const target: OperationId = 'listCustomers';
 
   it('fails the scope row of the security matrix', async () => {

@@ -1,6 +1,7 @@
 // The test client: an app on a fresh database, factories for companies and keys, and `call`, which sends a
 // request for one contract operation and validates the response against the contract before returning it.
 import { afterAll } from 'vitest';
+import type { operations as Contract } from '../../generated/api.d.ts';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { createApp } from '../../src/app.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
@@ -8,8 +9,8 @@ import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { createDeps } from '../../src/deps-factory.ts';
-import { NOT_IMPLEMENTED } from '../../src/http/operations.ts';
 import { RateLimits, type Window } from '../../src/http/rate-limit.ts';
+import { notImplementedOperations } from '../../src/resources/index.ts';
 import { createCompany, FEATURES } from '../../src/services/companies.ts';
 import { createKey, type Expiry } from '../../src/services/keys.ts';
 import { assertConforms } from './contract.ts';
@@ -30,6 +31,24 @@ export type CallOptions = {
 // Tests read bodies loosely; the contract check below is what guarantees their shape.
 // biome-ignore lint/suspicious/noExplicitAny: see above
 export type CallResult<T = any> = { status: number; headers: Headers; body: T };
+
+type Responses<Id extends OperationId> = Contract[Id]['responses'];
+/** The JSON body of the operation's successful answers (generated/api.d.ts). */
+export type SuccessBody<Id extends OperationId> = {
+  [S in keyof Responses<Id>]: S extends 200 | 201 | 202
+    ? Responses<Id>[S] extends { content: { 'application/json': infer Body } }
+      ? Body
+      : never
+    : never;
+}[keyof Responses<Id>];
+
+/**
+ * `call<'getCustomer'>('getCustomer', …)` types the body as the operation's success body; `call<T>` as T; `call`
+ * alone leaves it loose (the contract check still holds).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the loose default, see CallResult
+type BodyOf<T> = 0 extends 1 & T ? any : T extends OperationId ? SuccessBody<T> : T;
+type IdOf<T> = 0 extends 1 & T ? OperationId : T extends OperationId ? T : OperationId;
 
 export type TestApi = Awaited<ReturnType<typeof setupApi>>;
 
@@ -99,7 +118,7 @@ export async function setupApi(
 /** `call` for one app: sends the request of an operation and checks the response against the contract. */
 function callerFor(app: ReturnType<typeof createApp>) {
   // biome-ignore lint/suspicious/noExplicitAny: bodies are checked against the contract instead
-  return async function call<T = any>(operationId: OperationId, opts: CallOptions = {}): Promise<CallResult<T>> {
+  return async function call<T = any>(operationId: NoInfer<IdOf<T>>, opts: CallOptions = {}): Promise<CallResult<BodyOf<T>>> {
     const op = operations[operationId];
     let path: string = op.path;
     for (const [name, value] of Object.entries(opts.params ?? {})) {
@@ -125,7 +144,7 @@ function callerFor(app: ReturnType<typeof createApp>) {
     } catch {
       // not JSON: left as text
     }
-    const result = { status: response.status, headers: response.headers, body: parsed as T };
+    const result = { status: response.status, headers: response.headers, body: parsed as BodyOf<T> };
     if (!opts.unchecked) checkContract(operationId, result);
     return result;
   };
@@ -133,7 +152,7 @@ function callerFor(app: ReturnType<typeof createApp>) {
 
 /** Every response must match the contract; an unbuilt operation may answer 501 not_implemented. */
 function checkContract(operationId: OperationId, result: CallResult) {
-  const pending = (NOT_IMPLEMENTED as readonly string[]).includes(operationId);
+  const pending = (notImplementedOperations as readonly string[]).includes(operationId);
   if (pending && result.status === 501 && result.body?.code === 'not_implemented') return;
   assertConforms(operationId, result);
 }

@@ -4,14 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, type Language } from '../../src/http/language.ts';
-import { catalogue, localize, message } from '../../src/http/messages.ts';
+import { localize, message } from '../../src/http/messages.ts';
+import { messageCatalogue } from '../../src/resources/index.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 
 describe('the message catalogue', () => {
   const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
   it('has every message in nl, en, de and fr, translated, with the placeholders of the English', () => {
-    const entries = Object.entries(catalogue);
+    const entries = Object.entries(messageCatalogue);
     expect(entries.length).toBeGreaterThan(60);
     for (const [id, texts] of entries) {
       expect(Object.keys(texts).sort(), id).toEqual([...LANGUAGES].sort());

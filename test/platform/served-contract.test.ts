@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
-import { BUILT_OPERATIONS, NOT_IMPLEMENTED } from '../../src/http/operations.ts';
 import { API_PREFIX } from '../../src/http/pipeline.ts';
+import { builtOperations, notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { wellFormedParams } from '../harness/path-params.ts';
 import { contractOperations } from '../harness/contract.ts';
 
 const bundled = readFileSync(new URL('../../generated/openapi.en.json', import.meta.url), 'utf8');
@@ -16,8 +17,6 @@ const contractRoutes = new Map(
 );
 const allIds = [...contractRoutes.values()].sort();
 
-/** Path parameters that are not UUIDs. */
-const PREFIXED: Record<string, string> = { endpoint: 'we_01', delivery: 'wd_01', event: 'evt_01' };
 
 let api: TestApi;
 
@@ -60,9 +59,9 @@ describe('the registered routes', () => {
   });
 
   it('are built or listed as not implemented, never both, never neither', () => {
-    const built = [...BUILT_OPERATIONS].sort();
-    const pending = [...NOT_IMPLEMENTED].sort();
-    expect(built.filter((id) => pending.includes(id as (typeof NOT_IMPLEMENTED)[number]))).toEqual([]);
+    const built = [...builtOperations].sort();
+    const pending = [...notImplementedOperations].sort();
+    expect(built.filter((id) => pending.includes(id as (typeof notImplementedOperations)[number]))).toEqual([]);
     expect([...built, ...pending].sort()).toEqual(allIds);
     expect(new Set(built).size).toBe(built.length);
     expect(new Set(pending).size).toBe(pending.length);
@@ -80,18 +79,16 @@ describe('the registered routes', () => {
         documented.set(route, operation.operationId);
       }
     }
-    expect([...documented.values()].sort()).toEqual([...BUILT_OPERATIONS].sort());
+    expect([...documented.values()].sort()).toEqual([...builtOperations].sort());
     for (const [route, id] of documented) expect(contractRoutes.get(route), route).toBe(id);
   });
 
   it('answer the not-implemented operations with 501 after authentication', async () => {
     const { key } = await api.tenant();
-    for (const id of NOT_IMPLEMENTED) {
-      const op = operations[id as OperationId];
+    for (const id of notImplementedOperations) {
+      const op = operations[id];
       if (!op.authenticated) continue;
-      const params = Object.fromEntries(
-        [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, PREFIXED[name] ?? randomUUID()]),
-      );
+      const params = wellFormedParams(id);
       const result = await api.call(id, { key, params, ...(op.hasBody ? { body: {} } : {}) });
       expect({ id, status: result.status, code: result.body.code }).toEqual({
         id,
@@ -103,7 +100,7 @@ describe('the registered routes', () => {
 
   it('answer the built operations with something other than 501', async () => {
     const { key } = await api.tenant();
-    for (const id of BUILT_OPERATIONS) {
+    for (const id of builtOperations) {
       const op = operations[id];
       const params = Object.fromEntries(
         [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30']),

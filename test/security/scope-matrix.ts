@@ -1,25 +1,17 @@
 // The scope row of the security matrix for one operation, shared by auth-matrix.test.ts (every operation)
 // and the gates' own test (an app whose pipeline skips the scope check must fail it).
-import { randomUUID } from 'node:crypto';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import type { CallOptions, CallResult } from '../harness/api.ts';
+import { wellFormedParams } from '../harness/path-params.ts';
 
 export type Caller = (id: OperationId, opts: CallOptions) => Promise<CallResult>;
 
-/** Valid values for every path parameter: the auth checks run before the record is looked up. */
-export const PARAM_VALUES: Record<string, () => string> = {
-  endpoint: () => 'we_0123456789abcdef',
-  delivery: () => 'wd_0123456789abcdef',
-  event: () => 'evt_0123456789abcdef',
-  token: () => 'abcdefghijklmnopqrstuvwxyz',
-};
 
 /** A request of the operation with well-formed path parameters and, where it takes one, an empty body. */
 export function request(id: OperationId, key: string | null, extra: CallOptions = {}): [OperationId, CallOptions] {
   const op = operations[id];
-  const params: Record<string, string> = {};
-  for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) params[name] = (PARAM_VALUES[name] ?? randomUUID)();
-  return [id, { key, params, ...(op.hasBody ? { body: {} } : {}), ...extra }];
+  // The auth checks run before the record is looked up: well-formed values suffice.
+  return [id, { key, params: wellFormedParams(id), ...(op.hasBody ? { body: {} } : {}), ...extra }];
 }
 
 /**

@@ -2,7 +2,8 @@
 // per event, as for GET /events (deal events need deals.read; a note follows its customer or deal).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/tenant.ts';
-import { type EventType, recordEvent } from '../../src/events/record.ts';
+import type { EventType } from '../../src/events/catalogue.ts';
+import { recordEvent } from '../../src/events/record.ts';
 import { createCustomer, insertEndpoint, receiver, runDueJobs } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 

@@ -1,32 +1,27 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { and, eq } from 'drizzle-orm';
-import { getCompany, listUsers } from '../../../generated/routes.ts';
 import { companies, users } from '../../db/schema/index.ts';
-import { withTenant } from '../../db/tenant.ts';
-import type { AppEnv } from '../../http/app-env.ts';
-import { message } from '../../http/messages.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { keyset, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { companyMessages } from './messages.ts';
 import { serializeCompany, serializeUser } from './serialize.ts';
 
-export const companyOperations = ['getCompany', 'listUsers'] as const;
-
-export function registerCompany(app: OpenAPIHono<AppEnv>) {
-  app.openapi(getCompany, async (c) => {
-    const { companyId } = c.get('auth');
-    const [row] = await withTenant(c.get('deps').db, companyId, (tx) =>
-      tx.select().from(companies).where(eq(companies.id, companyId)),
-    );
-    if (!row) throw new ApiProblem('not_found', message('company.not_found'));
+export const handlers = {
+  getCompany: async (c) => {
+    const { companyId } = c.get('tenant');
+    const [row] = await c
+      .get('tenant')
+      .transaction((tx) => tx.select().from(companies).where(eq(companies.id, companyId)));
+    if (!row) throw new ApiProblem('not_found', companyMessages.message('company.not_found'));
     return c.json({ data: serializeCompany(row) }, 200);
-  });
+  },
 
-  app.openapi(listUsers, async (c) => {
+  listUsers: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: 'id' };
     const plan = keyset(page, { id: users.id }, users.id);
-    const rows = await withTenant(c.get('deps').db, companyId, (tx) =>
+    const rows = await c.get('tenant').transaction((tx) =>
       tx
         .select()
         .from(users)
@@ -42,5 +37,5 @@ export function registerCompany(app: OpenAPIHono<AppEnv>) {
     );
     const { data, meta } = pageOf(rows, page, plan, (u) => [u.id, String(u.id)]);
     return c.json({ data: data.map(serializeUser), meta }, 200);
-  });
-}
+  },
+} satisfies Partial<Handlers>;

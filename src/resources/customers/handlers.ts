@@ -1,40 +1,22 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import {
-  type CustomerUpdateSchema,
-  convertCustomer,
-  createCustomer,
-  getCustomer,
-  listCustomers,
-  listCustomerTimeline,
-  updateCustomer,
-} from '../../../generated/routes.ts';
+import type { CustomerUpdateSchema } from '../../../generated/routes.ts';
 import { violatedConstraint } from '../../db/errors.ts';
-import { type Tx, withTenant } from '../../db/tenant.ts';
+import type { Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
-import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
-import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
+import { customerMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type CustomerRow, serializeCustomer } from './serialize.ts';
 import { listTimeline } from './timeline.ts';
 
-export const customerOperations = [
-  'listCustomers',
-  'getCustomer',
-  'createCustomer',
-  'updateCustomer',
-  'convertCustomer',
-  'listCustomerTimeline',
-] as const;
-
-const notFound = () => new ApiProblem('not_found', message('customer.not_found'));
-const emailTaken = () => invalidField('/email', 'already_exists', message('customer.email_taken'));
+const notFound = () => new ApiProblem('not_found', customerMessages.message('customer.not_found'));
+const emailTaken = () => invalidField('/email', 'already_exists', customerMessages.message('customer.email_taken'));
 
 type Input = z.output<typeof CustomerUpdateSchema>;
 
@@ -91,12 +73,12 @@ async function changeCustomer(
   return updated;
 }
 
-export function registerCustomers(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listCustomers, async (c) => {
+export const handlers = {
+  listCustomers: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
+    const { rows, plan } = await c.get('tenant').transaction((tx) =>
       q.listCustomers(tx, companyId, page, {
         q: query.q,
         status: query['filter[status]'],
@@ -108,20 +90,20 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
     const field = page.sort.replace(/^-/, '') === 'updated_at' ? 'updatedAt' : 'createdAt';
     const { data, meta } = pageOf(rows, page, plan, (r) => [r[field].toISOString(), r.id]);
     return c.json({ data: data.map(serializeCustomer), meta }, 200);
-  });
+  },
 
-  app.openapi(getCustomer, async (c) => {
+  getCustomer: async (c) => {
     const { customer } = c.req.valid('param');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     // One statement: the tenant read in one round trip (same row-level security as withTenant).
     const row = await q.readCustomer(c.get('deps'), companyId, customer);
     if (!row) throw notFound();
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
-  });
+  },
 
-  app.openapi(createCustomer, async (c) => {
+  createCustomer: async (c) => {
     const body = c.req.valid('json');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
       if (await q.emailInUse(tx, companyId, body.email)) throw emailTaken();
       const row = await q
@@ -139,14 +121,14 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) } };
     });
     return c.json(created.body, created.status, created.headers);
-  });
+  },
 
-  app.openapi(updateCustomer, async (c) => {
+  updateCustomer: async (c) => {
     const { customer } = c.req.valid('param');
     const body = c.req.valid('json');
     const expected = expectedVersion(c);
-    const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) =>
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) =>
       changeCustomer(tx, companyId, customer, expected, 'customer.updated', async (current) => {
         const changes = changedColumns(current, columnsOf(body));
         if (changes.email && (await q.emailInUse(tx, companyId, changes.email, customer))) throw emailTaken();
@@ -154,31 +136,31 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
       }),
     );
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
-  });
+  },
 
-  app.openapi(convertCustomer, async (c) => {
+  convertCustomer: async (c) => {
     const { customer } = c.req.valid('param');
     const expected = expectedVersion(c);
-    const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) =>
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) =>
       changeCustomer(tx, companyId, customer, expected, 'customer.converted', async (current) => {
         if (current.status !== 'lead') {
-          throw new ApiProblem('conflict', message('customer.not_a_lead'));
+          throw new ApiProblem('conflict', customerMessages.message('customer.not_a_lead'));
         }
         // The change's own time, as updated_at in the same statement: not the server clock.
         return { status: 'customer', convertedAt: sql`app_now()` };
       }),
     );
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
-  });
+  },
 
-  app.openapi(listCustomerTimeline, async (c) => {
+  listCustomerTimeline: async (c) => {
     const { customer } = c.req.valid('param');
     const query = c.req.valid('query');
     const auth = c.get('auth');
     const language = c.get('language');
     const page = { limit: query.limit, cursor: query.cursor, sort: '-created_at' };
-    const result = await withTenant(c.get('deps').db, auth.companyId, async (tx) => {
+    const result = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.findCustomer(tx, auth.companyId, customer))) throw notFound();
       return listTimeline(tx, auth.companyId, customer, [...auth.scopes], page);
     });
@@ -186,5 +168,5 @@ export function registerCustomers(app: OpenAPIHono<AppEnv>) {
     return c.json({ data: data.map((e) => result.serialize(e, language)), meta }, 200, {
       'Content-Language': language,
     });
-  });
-}
+  },
+} satisfies Partial<Handlers>;

@@ -2,34 +2,17 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { events } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
+import { EVENT_TYPES, eventDeclaration } from '../../events/catalogue.ts';
 import type { Language } from '../../http/language.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
 
 type EventRow = typeof events.$inferSelect;
 
-const SUMMARIES: Record<string, Record<Language, string>> = {
-  'customer.created': { en: 'Customer created', nl: 'Klant aangemaakt', de: 'Kunde angelegt', fr: 'Client créé' },
-  'customer.updated': {
-    en: 'Details changed',
-    nl: 'Gegevens gewijzigd',
-    de: 'Daten geändert',
-    fr: 'Coordonnées modifiées',
-  },
-  'customer.converted': {
-    en: 'Lead converted into a customer',
-    nl: 'Lead omgezet in klant',
-    de: 'Lead in Kunden umgewandelt',
-    fr: 'Prospect converti en client',
-  },
-  'deal.created': { en: 'Deal created', nl: 'Deal aangemaakt', de: 'Deal angelegt', fr: 'Affaire créée' },
-  'deal.updated': { en: 'Deal changed', nl: 'Deal gewijzigd', de: 'Deal geändert', fr: 'Affaire modifiée' },
-  'deal.stage_changed': { en: 'Deal moved', nl: 'Deal verplaatst', de: 'Deal verschoben', fr: 'Affaire déplacée' },
-  'deal.won': { en: 'Deal won', nl: 'Deal gewonnen', de: 'Deal gewonnen', fr: 'Affaire gagnée' },
-  'deal.lost': { en: 'Deal lost', nl: 'Deal verloren', de: 'Deal verloren', fr: 'Affaire perdue' },
-  'note.created': { en: 'Note added', nl: 'Notitie toegevoegd', de: 'Notiz hinzugefügt', fr: 'Note ajoutée' },
-  'note.updated': { en: 'Note changed', nl: 'Notitie gewijzigd', de: 'Notiz geändert', fr: 'Note modifiée' },
-  'note.deleted': { en: 'Note deleted', nl: 'Notitie verwijderd', de: 'Notiz gelöscht', fr: 'Note supprimée' },
-};
+/** The summary its resource declares (events/catalogue.ts); a stored type the contract no longer has shows as itself. */
+function summaryOf(type: string, language: Language): string {
+  const known = EVENT_TYPES.find((t) => t === type);
+  return known ? eventDeclaration(known).summary[language] : type;
+}
 
 export async function listTimeline(tx: Tx, companyId: string, customerId: string, scopes: string[], page: PageRequest) {
   const plan = keyset(page, { created_at: events.createdAt }, events.id);
@@ -53,7 +36,7 @@ export async function listTimeline(tx: Tx, companyId: string, customerId: string
       id: row.id,
       type: row.type,
       occurred_at: row.createdAt.toISOString(),
-      summary: SUMMARIES[row.type]?.[language] ?? row.type,
+      summary: summaryOf(row.type, language),
       subject: { object: object.object ?? 'unknown', id: object.id ?? '' },
     };
   };

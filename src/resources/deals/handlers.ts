@@ -1,36 +1,21 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import { createDeal, getDeal, listDeals, updateDeal } from '../../../generated/routes.ts';
-import { withTenant } from '../../db/tenant.ts';
-import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf } from '../../http/etag.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { dealUpdateColumns, newDealColumns } from './inputs.ts';
 import * as q from './queries.ts';
 import { serializeDeal } from './serialize.ts';
-import { registerDealActions } from './state-actions.ts';
+import { dealActionHandlers } from './state-actions.ts';
 import { dealNotFound, keepingOneOpenDeal, onLockedDeal, recordDealChange, saveDeal } from './writes.ts';
-
-export const dealOperations = [
-  'listDeals',
-  'getDeal',
-  'createDeal',
-  'updateDeal',
-  'moveDeal',
-  'winDeal',
-  'loseDeal',
-  'archiveDeal',
-  'unarchiveDeal',
-] as const;
 
 const SORT_FIELDS = { created_at: 'createdAt', updated_at: 'updatedAt', stage_changed_at: 'stageChangedAt' } as const;
 
-export function registerDeals(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listDeals, async (c) => {
+export const handlers = {
+  listDeals: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
+    const { rows, plan } = await c.get('tenant').transaction((tx) =>
       q.listDeals(tx, companyId, page, {
         status: query['filter[status]'],
         stageId: query['filter[stage_id]'],
@@ -43,19 +28,19 @@ export function registerDeals(app: OpenAPIHono<AppEnv>) {
     const field = SORT_FIELDS[page.sort.replace(/^-/, '') as keyof typeof SORT_FIELDS];
     const { data, meta } = pageOf(rows, page, plan, (r) => [r[field].toISOString(), r.id]);
     return c.json({ data: data.map(serializeDeal), meta }, 200);
-  });
+  },
 
-  app.openapi(getDeal, async (c) => {
+  getDeal: async (c) => {
     const { deal } = c.req.valid('param');
-    const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findDeal(tx, companyId, deal));
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findDeal(tx, companyId, deal));
     if (!row) throw dealNotFound();
     return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });
-  });
+  },
 
-  app.openapi(createDeal, async (c) => {
+  createDeal: async (c) => {
     const body = c.req.valid('json');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
       const columns = await newDealColumns(tx, companyId, body);
       const row = await keepingOneOpenDeal(tx, companyId, body.customer_id, (savepoint) =>
@@ -65,9 +50,9 @@ export function registerDeals(app: OpenAPIHono<AppEnv>) {
       return { status: 201 as const, body: { data: serializeDeal(row) }, headers: { ETag: etagOf(row.version) } };
     });
     return c.json(created.body, created.status, created.headers);
-  });
+  },
 
-  app.openapi(updateDeal, async (c) => {
+  updateDeal: async (c) => {
     const { deal } = c.req.valid('param');
     const body = c.req.valid('json');
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
@@ -78,7 +63,7 @@ export function registerDeals(app: OpenAPIHono<AppEnv>) {
       return updated;
     });
     return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });
-  });
+  },
 
-  registerDealActions(app);
-}
+  ...dealActionHandlers,
+} satisfies Partial<Handlers>;

@@ -7,7 +7,10 @@ import { parseAmount } from '../../domain/money.ts';
 import { type Message, message } from '../../http/messages.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
+import { companyMessages } from '../company/messages.ts';
+import { customerMessages } from '../customers/messages.ts';
 import { findCustomer } from '../customers/queries.ts';
+import { stageMessages } from '../pipeline-stages/messages.ts';
 import { findActiveStage, findDefaultStage } from '../pipeline-stages/queries.ts';
 import * as q from './queries.ts';
 import type { DealRow } from './serialize.ts';
@@ -54,7 +57,7 @@ class Problems {
   }
   async user(tx: Tx, companyId: string, id: number) {
     if (!(await q.isActiveUser(tx, companyId, id)))
-      this.add(reference('/assigned_user_id', message('user.unknown_reference')));
+      this.add(reference('/assigned_user_id', companyMessages.message('user.unknown_reference')));
   }
   done() {
     if (this.errors.length > 0) throw invalidFields(this.errors);
@@ -66,19 +69,20 @@ export async function newDealColumns(tx: Tx, companyId: string, body: CreateBody
   const problems = new Problems();
   const value = body.value === undefined || body.value === null ? null : problems.amount('/value', body.value);
   if (!(await findCustomer(tx, companyId, body.customer_id)))
-    problems.add(reference('/customer_id', message('customer.unknown_reference')));
+    problems.add(reference('/customer_id', customerMessages.message('customer.unknown_reference')));
   let stageId: number | undefined;
   if (body.stage_id !== undefined && body.stage_id !== null) {
     const stage = await findActiveStage(tx, companyId, body.stage_id);
     if (stage?.type === 'open') stageId = stage.id;
-    else problems.add(reference('/stage_id', message('stage.unknown_reference_of_type', { type: 'open' })));
+    else
+      problems.add(reference('/stage_id', stageMessages.message('stage.unknown_reference_of_type', { type: 'open' })));
   }
   if (body.assigned_user_id !== undefined && body.assigned_user_id !== null)
     await problems.user(tx, companyId, body.assigned_user_id);
   problems.done();
   if (stageId === undefined) {
     const stage = await findDefaultStage(tx, companyId);
-    if (!stage) throw new ApiProblem('conflict', message('stage.no_default'));
+    if (!stage) throw new ApiProblem('conflict', stageMessages.message('stage.no_default'));
     stageId = stage.id;
   }
   const amount = value ?? null;

@@ -1,29 +1,29 @@
 // Move, win, lose, archive and unarchive: the transitions of a deal, with the source states and events the
 // contract gives each (see openapi/paths/deals.yaml).
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
-import { archiveDeal, loseDeal, moveDeal, unarchiveDeal, winDeal } from '../../../generated/routes.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { enterStage } from '../../domain/deals.ts';
-import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf } from '../../http/etag.ts';
-import { message } from '../../http/messages.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
+import { stageMessages } from '../pipeline-stages/messages.ts';
 import { findActiveStage, firstStageOfType } from '../pipeline-stages/queries.ts';
 import type { StageRow } from '../pipeline-stages/serialize.ts';
+import { dealMessages } from './messages.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 import { keepingOneOpenDeal, onLockedDeal, recordDealChange, saveDeal } from './writes.ts';
 
 const respond = (row: DealRow) => [{ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) }] as const;
 
 function refuseArchived(deal: DealRow) {
-  if (deal.isArchived) throw new ApiProblem('conflict', message('deal.archived'));
+  if (deal.isArchived) throw new ApiProblem('conflict', dealMessages.message('deal.archived'));
 }
 
 const NOT_OPEN = { won: 'deal.win_not_open', lost: 'deal.lose_not_open' } as const;
 function requireOpen(deal: DealRow, action: 'won' | 'lost') {
-  if (deal.status !== 'open') throw new ApiProblem('conflict', message(NOT_OPEN[action], { status: deal.status }));
+  if (deal.status !== 'open')
+    throw new ApiProblem('conflict', dealMessages.message(NOT_OPEN[action], { status: deal.status }));
 }
 
 /** The stage of type won/lost to end in: the one asked for, else the first of that type on the board. */
@@ -31,11 +31,15 @@ async function closingStage(tx: Tx, companyId: string, type: 'won' | 'lost', sta
   if (stageId !== undefined) {
     const stage = await findActiveStage(tx, companyId, stageId);
     if (stage?.type !== type)
-      throw invalidField('/stage_id', 'invalid_reference', message('stage.unknown_reference_of_type', { type }));
+      throw invalidField(
+        '/stage_id',
+        'invalid_reference',
+        stageMessages.message('stage.unknown_reference_of_type', { type }),
+      );
     return stage;
   }
   const stage = await firstStageOfType(tx, companyId, type);
-  if (!stage) throw new ApiProblem('conflict', message('stage.none_of_type', { type }));
+  if (!stage) throw new ApiProblem('conflict', stageMessages.message('stage.none_of_type', { type }));
   return stage;
 }
 
@@ -51,8 +55,8 @@ async function enter(tx: Tx, current: DealRow, stage: StageRow, lostReason?: str
   return updated;
 }
 
-export function registerDealActions(app: OpenAPIHono<AppEnv>) {
-  app.openapi(moveDeal, async (c) => {
+export const dealActionHandlers = {
+  moveDeal: async (c) => {
     const { deal } = c.req.valid('param');
     const body = c.req.valid('json');
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
@@ -61,13 +65,14 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
       // move must not fail because the stage it led to is no longer offered).
       if (body.stage_id === current.stageId) return current;
       const stage = await findActiveStage(tx, companyId, body.stage_id);
-      if (!stage) throw invalidField('/stage_id', 'invalid_reference', message('stage.unknown_reference'));
+      if (!stage)
+        throw invalidField('/stage_id', 'invalid_reference', stageMessages.message('stage.unknown_reference'));
       return enter(tx, current, stage);
     });
     return c.json(...respond(row));
-  });
+  },
 
-  app.openapi(winDeal, async (c) => {
+  winDeal: async (c) => {
     const { deal } = c.req.valid('param');
     const body = c.req.valid('json');
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
@@ -76,9 +81,9 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
       return enter(tx, current, await closingStage(tx, companyId, 'won', body.stage_id));
     });
     return c.json(...respond(row));
-  });
+  },
 
-  app.openapi(loseDeal, async (c) => {
+  loseDeal: async (c) => {
     const { deal } = c.req.valid('param');
     const body = c.req.valid('json');
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
@@ -87,23 +92,23 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
       return enter(tx, current, await closingStage(tx, companyId, 'lost', body.stage_id), body.lost_reason ?? null);
     });
     return c.json(...respond(row));
-  });
+  },
 
-  app.openapi(archiveDeal, async (c) => {
+  archiveDeal: async (c) => {
     const { deal } = c.req.valid('param');
     const row = await onLockedDeal(c, deal, async (tx, current) => {
-      if (current.isArchived) throw new ApiProblem('conflict', message('deal.already_archived'));
+      if (current.isArchived) throw new ApiProblem('conflict', dealMessages.message('deal.already_archived'));
       const updated = await saveDeal(tx, current, { isArchived: true, archivedAt: sql`app_now()` });
       await recordDealChange(tx, updated, 'deal.updated');
       return updated;
     });
     return c.json(...respond(row));
-  });
+  },
 
-  app.openapi(unarchiveDeal, async (c) => {
+  unarchiveDeal: async (c) => {
     const { deal } = c.req.valid('param');
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
-      if (!current.isArchived) throw new ApiProblem('conflict', message('deal.not_archived'));
+      if (!current.isArchived) throw new ApiProblem('conflict', dealMessages.message('deal.not_archived'));
       const write = (t: Tx) => saveDeal(t, current, { isArchived: false, archivedAt: null });
       // Back on the board, an open deal counts as its customer's open deal again.
       const updated =
@@ -114,5 +119,5 @@ export function registerDealActions(app: OpenAPIHono<AppEnv>) {
       return updated;
     });
     return c.json(...respond(row));
-  });
-}
+  },
+} satisfies Partial<Handlers>;

@@ -3,17 +3,18 @@
 // transaction.
 import type { Context } from 'hono';
 import { violatedConstraint } from '../../db/errors.ts';
-import { type Tx, withTenant } from '../../db/tenant.ts';
-import { type EventType, recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
+import type { Tx } from '../../db/tenant.ts';
+import type { EventType } from '../../events/catalogue.ts';
+import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
-import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
+import { dealMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 
-export const dealNotFound = () => new ApiProblem('not_found', message('deal.not_found'));
+export const dealNotFound = () => new ApiProblem('not_found', dealMessages.message('deal.not_found'));
 
 /** Runs `work` on the deal locked in a tenant transaction, after the If-Match check. */
 export function onLockedDeal(
@@ -22,8 +23,8 @@ export function onLockedDeal(
   work: (tx: Tx, current: DealRow, companyId: string) => Promise<DealRow>,
 ): Promise<DealRow> {
   const expected = expectedVersion(c);
-  const { companyId } = c.get('auth');
-  return withTenant(c.get('deps').db, companyId, async (tx) => {
+  const { companyId } = c.get('tenant');
+  return c.get('tenant').transaction(async (tx) => {
     const current = await q.lockDeal(tx, companyId, id);
     if (!current) throw dealNotFound();
     if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
@@ -56,7 +57,7 @@ export async function keepingOneOpenDeal(
     if (violatedConstraint(error) !== 'deals_one_open_per_customer') throw error;
   }
   const open = await q.findOpenDeal(tx, companyId, customerId);
-  throw new ApiProblem('conflict', message('deal.open_deal_exists'), open ? { deal_id: open.id } : {});
+  throw new ApiProblem('conflict', dealMessages.message('deal.open_deal_exists'), open ? { deal_id: open.id } : {});
 }
 
 /**
@@ -66,7 +67,7 @@ export async function keepingOneOpenDeal(
 export async function recordDealChange(tx: Tx, deal: DealRow, ...types: EventType[]): Promise<void> {
   const object = serializeDeal(deal);
   for (const type of types) {
-    await recordEvent(tx, deal.companyId, { type, scope: SCOPE_OF_PARENT.deal, customerId: deal.customerId, object });
+    await recordEvent(tx, deal.companyId, { type, scope: 'deals.read', customerId: deal.customerId, object });
   }
   await touchCustomerActivity(tx, deal.companyId, deal.customerId);
 }

@@ -1,17 +1,12 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import { getEvent, listEvents } from '../../../generated/routes.ts';
-import { withTenant } from '../../db/tenant.ts';
-import type { AppEnv } from '../../http/app-env.ts';
-import { message } from '../../http/messages.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
+import { eventMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { EVENT_TYPES, type EventType, serializeEvent } from './serialize.ts';
 
-export const eventOperations = ['listEvents', 'getEvent'] as const;
-
-const notFound = () => new ApiProblem('not_found', message('event.not_found'));
+const notFound = () => new ApiProblem('not_found', eventMessages.message('event.not_found'));
 
 const isEventType = (value: string): value is EventType => EVENT_TYPES.some((type) => type === value);
 
@@ -23,14 +18,17 @@ function typesOf(list: string): EventType[] {
   const names = [...new Set(list.split(','))];
   const unknown = names.filter((name) => !isEventType(name));
   if (unknown.length > 0) {
-    const detail = message('event.unknown_types', { unknown: unknown.join(', '), known: EVENT_TYPES.join(', ') });
+    const detail = eventMessages.message('event.unknown_types', {
+      unknown: unknown.join(', '),
+      known: EVENT_TYPES.join(', '),
+    });
     throw invalidFields([{ pointer: null, parameter: 'filter[type]', code: 'invalid_enum', detail }]);
   }
   return names.filter(isEventType);
 }
 
-export function registerEvents(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listEvents, async (c) => {
+export const handlers = {
+  listEvents: async (c) => {
     const query = c.req.valid('query');
     const { companyId, scopes } = c.get('auth');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
@@ -39,24 +37,24 @@ export function registerEvents(app: OpenAPIHono<AppEnv>) {
       types: filterType === undefined ? undefined : typesOf(filterType),
       createdSince: query['filter[created_since]'],
     };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
-      q.listEvents(tx, companyId, [...scopes], page, filters),
-    );
+    const { rows, plan } = await c
+      .get('tenant')
+      .transaction((tx) => q.listEvents(tx, companyId, [...scopes], page, filters));
     const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeEvent), meta }, 200);
-  });
+  },
 
-  app.openapi(getEvent, async (c) => {
+  getEvent: async (c) => {
     const { event } = c.req.valid('param');
     const { companyId, scopes } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findEvent(tx, companyId, event));
+    const row = await c.get('tenant').transaction((tx) => q.findEvent(tx, companyId, event));
     if (!row) throw notFound();
     // The contract answers an event of data the key may not read with 403 naming the scope (not 404).
     if (!scopes.has(row.scope)) {
-      throw new ApiProblem('insufficient_scope', message('event.scope_needed', { scope: row.scope }), {
+      throw new ApiProblem('insufficient_scope', eventMessages.message('event.scope_needed', { scope: row.scope }), {
         required_scope: row.scope,
       });
     }
     return c.json({ data: serializeEvent(row) }, 200);
-  });
-}
+  },
+} satisfies Partial<Handlers>;

@@ -1,13 +1,11 @@
-import type { z } from 'zod';
 import { EventDataSchema, EventTypeSchema } from '../../../generated/routes.ts';
 import type { events } from '../../db/schema/index.ts';
+import { EVENT_TYPES, type EventType } from '../../events/catalogue.ts';
 import { iso } from '../../http/serialize.ts';
 
 export type EventRow = typeof events.$inferSelect;
-export type EventType = z.infer<typeof EventTypeSchema>;
-
-/** The event types of the contract; only these are ever shown (a stored `ping` or unknown type never is). */
-export const EVENT_TYPES: readonly EventType[] = EventTypeSchema.options;
+// The event types of the contract; only these are ever shown (a stored `ping` or unknown type never is).
+export { EVENT_TYPES, type EventType };
 
 /**
  * The contract's Event. `data` is stored as jsonb (`{ object: <REST shape> }`, written by recordEvent), so

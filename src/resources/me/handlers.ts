@@ -1,11 +1,7 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import { getMe } from '../../../generated/routes.ts';
-import type { AppEnv } from '../../http/app-env.ts';
+import type { Handlers } from '../../http/handler.ts';
 
-export const meOperations = ['getMe'] as const;
-
-export function registerMe(app: OpenAPIHono<AppEnv>) {
-  app.openapi(getMe, (c) => {
+export const handlers = {
+  getMe: (c) => {
     const { key } = c.get('auth');
     const windows = c.get('deps').keyLimits.windows;
     return c.json(
@@ -24,5 +20,5 @@ export function registerMe(app: OpenAPIHono<AppEnv>) {
       },
       200,
     );
-  });
-}
+  },
+} satisfies Partial<Handlers>;

@@ -1,91 +1,61 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import {
-  createCustomerNote,
-  deleteCustomerNote,
-  listCustomerNotes,
-  updateCustomerNote,
-} from '../../../generated/routes.ts';
+// Notes on customers and on deals: the same four operations (parent-notes.ts), each parent finding itself.
 import type { Tx } from '../../db/tenant.ts';
-import { withTenant } from '../../db/tenant.ts';
-import type { AppEnv } from '../../http/app-env.ts';
-import { etagOf, expectedVersion } from '../../http/etag.ts';
-import { runCreation } from '../../http/idempotency.ts';
-import { message } from '../../http/messages.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { customerMessages } from '../customers/messages.ts';
 import { findCustomer } from '../customers/queries.ts';
-import {
-  addNote,
-  changeNote,
-  deletedNote,
-  listNotePage,
-  type NoteHome,
-  removeNote,
-  withCreatedEtag,
-} from './note-writes.ts';
-import { serializeNote } from './serialize.ts';
-
-export const customerNoteOperations = [
-  'listCustomerNotes',
-  'createCustomerNote',
-  'updateCustomerNote',
-  'deleteCustomerNote',
-] as const;
+import { findDeal } from '../deals/queries.ts';
+import { dealNotFound } from '../deals/writes.ts';
+import type { NoteHome } from './note-writes.ts';
+import { notesUnder } from './parent-notes.ts';
 
 /** A customer's notes: their events are seen with customers.read, on the customer's own timeline. */
-async function customerHome(tx: Tx, companyId: string, customerId: string): Promise<NoteHome> {
+const customerNotes = notesUnder(async (tx: Tx, companyId: string, customerId: string): Promise<NoteHome> => {
   const customer = await findCustomer(tx, companyId, customerId);
-  if (!customer) throw new ApiProblem('not_found', message('customer.not_found'));
+  if (!customer) throw new ApiProblem('not_found', customerMessages.message('customer.not_found'));
   return { parent: { type: 'customer', id: customerId }, customerId };
-}
+});
 
-export function registerCustomerNotes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listCustomerNotes, async (c) => {
-    const { customer } = c.req.valid('param');
-    const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
-    const page = { limit: query.limit, cursor: query.cursor, sort: '-created_at' };
-    const body = await withTenant(c.get('deps').db, companyId, async (tx) =>
-      listNotePage(tx, companyId, await customerHome(tx, companyId, customer), page),
-    );
-    return c.json(body, 200);
-  });
+/**
+ * A deal's notes (archived deals included): their events are seen with deals.read and show on the timeline of
+ * the deal's customer, like the deal's own events. The deal itself does not change and emits nothing; its
+ * customer's last activity does (addNote).
+ */
+const dealNotes = notesUnder(async (tx: Tx, companyId: string, dealId: string): Promise<NoteHome> => {
+  const deal = await findDeal(tx, companyId, dealId);
+  if (!deal) throw dealNotFound();
+  return { parent: { type: 'deal', id: dealId }, customerId: deal.customerId };
+});
 
-  app.openapi(createCustomerNote, async (c) => {
-    const { customer } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const { companyId } = c.get('auth');
-    const created = await runCreation(c, async (tx) => {
-      const note = await addNote(tx, companyId, await customerHome(tx, companyId, customer), body);
-      return { status: 201 as const, body: { data: serializeNote(note) }, headers: { ETag: etagOf(note.version) } };
-    });
-    return c.json(created.body, created.status, withCreatedEtag(created.headers));
-  });
-
-  app.openapi(updateCustomerNote, async (c) => {
+export const handlers = {
+  listCustomerNotes: async (c) =>
+    c.json(await customerNotes.list(c, c.req.valid('param').customer, c.req.valid('query')), 200),
+  createCustomerNote: async (c) => {
+    const created = await customerNotes.create(c, c.req.valid('param').customer, c.req.valid('json'));
+    return c.json(created.body, created.status, created.headers);
+  },
+  updateCustomerNote: async (c) => {
     const { customer, note } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const expected = expectedVersion(c);
-    const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) =>
-      changeNote(
-        tx,
-        companyId,
-        { parent: { type: 'customer', id: customer }, customerId: customer },
-        note,
-        body,
-        expected,
-      ),
-    );
-    return c.json({ data: serializeNote(row) }, 200, { ETag: etagOf(row.version) });
-  });
-
-  app.openapi(deleteCustomerNote, async (c) => {
+    const updated = await customerNotes.update(c, customer, note, c.req.valid('json'));
+    return c.json(updated.body, 200, updated.headers);
+  },
+  deleteCustomerNote: async (c) => {
     const { customer, note } = c.req.valid('param');
-    const expected = expectedVersion(c);
-    const { companyId } = c.get('auth');
-    const removed = await withTenant(c.get('deps').db, companyId, (tx) =>
-      removeNote(tx, companyId, { parent: { type: 'customer', id: customer }, customerId: customer }, note, expected),
-    );
-    return c.json(deletedNote(removed), 200);
-  });
-}
+    return c.json(await customerNotes.remove(c, customer, note), 200);
+  },
+
+  listDealNotes: async (c) => c.json(await dealNotes.list(c, c.req.valid('param').deal, c.req.valid('query')), 200),
+  createDealNote: async (c) => {
+    const created = await dealNotes.create(c, c.req.valid('param').deal, c.req.valid('json'));
+    return c.json(created.body, created.status, created.headers);
+  },
+  updateDealNote: async (c) => {
+    const { deal, note } = c.req.valid('param');
+    const updated = await dealNotes.update(c, deal, note, c.req.valid('json'));
+    return c.json(updated.body, 200, updated.headers);
+  },
+  deleteDealNote: async (c) => {
+    const { deal, note } = c.req.valid('param');
+    return c.json(await dealNotes.remove(c, deal, note), 200);
+  },
+} satisfies Partial<Handlers>;

@@ -3,12 +3,12 @@
 // and a new note's activity with the customer. The handlers only find the parent and say where its events
 // belong.
 import type { Tx } from '../../db/tenant.ts';
-import { recordEvent, SCOPE_OF_PARENT } from '../../events/record.ts';
+import { recordEvent } from '../../events/record.ts';
 import { allowsVersion, type ExpectedVersions, etagOf, preconditionFailed } from '../../http/etag.ts';
-import { message } from '../../http/messages.ts';
 import { type PageRequest, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
+import { noteMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type NoteRow, serializeNote } from './serialize.ts';
 
@@ -18,8 +18,11 @@ import { type NoteRow, serializeNote } from './serialize.ts';
  */
 export type NoteHome = { parent: q.Parent; customerId: string };
 
+/** A note's events are seen with its parent's read scope (notes/events.ts). */
+export const SCOPE_OF_PARENT = { customer: 'customers.read', deal: 'deals.read' } as const;
+
 const NOT_FOUND = { customer: 'note.not_found_on_customer', deal: 'note.not_found_on_deal' } as const;
-const noteNotFound = (home: NoteHome) => new ApiProblem('not_found', message(NOT_FOUND[home.parent.type]));
+const noteNotFound = (home: NoteHome) => new ApiProblem('not_found', noteMessages.message(NOT_FOUND[home.parent.type]));
 
 const noteEvent = (
   tx: Tx,

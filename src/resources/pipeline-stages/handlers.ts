@@ -1,24 +1,19 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import { listPipelineStages } from '../../../generated/routes.ts';
-import { withTenant } from '../../db/tenant.ts';
-import type { AppEnv } from '../../http/app-env.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { pageOf } from '../../http/pagination.ts';
 import * as q from './queries.ts';
 import { serializeStage } from './serialize.ts';
 
-export const pipelineStageOperations = ['listPipelineStages'] as const;
-
-export function registerPipelineStages(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listPipelineStages, async (c) => {
+export const handlers = {
+  listPipelineStages: async (c) => {
     const query = c.req.valid('query');
     const { companyId, key } = c.get('auth');
     const language = c.get('language');
     // Always board order; the list has no sort parameter.
     const page = { limit: query.limit, cursor: query.cursor, sort: 'position' };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) => q.listStages(tx, companyId, page));
+    const { rows, plan } = await c.get('tenant').transaction((tx) => q.listStages(tx, companyId, page));
     const { data, meta } = pageOf(rows, page, plan, (r) => [r.position, String(r.id)]);
     return c.json({ data: data.map((row) => serializeStage(row, language, key.company.language)), meta }, 200, {
       'Content-Language': language,
     });
-  });
-}
+  },
+} satisfies Partial<Handlers>;

@@ -1,42 +1,21 @@
-// The delivery log (modelled on Svix's message attempts): deliveries of an endpoint or of an event, their
-// attempts, and sending again — one delivery (resend) or every failed one in a window (recover). Attempts
-// themselves are made by the webhook_deliver task; these operations only queue them.
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import {
-  getWebhookDelivery,
-  listEventDeliveries,
-  listWebhookDeliveryAttempts,
-  listWebhookEndpointDeliveries,
-  recoverWebhookEndpoint,
-  resendWebhookDelivery,
-} from '../../../generated/routes.ts';
-import { withTenant } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
-import type { AppEnv } from '../../http/app-env.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
-import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { iso } from '../../http/serialize.ts';
 import { nextWholeMillisecond } from '../../http/time-filter.ts';
 import { invalidField } from '../../http/validation.ts';
+import { eventMessages } from '../events/messages.ts';
+import { webhookMessages } from '../webhook-endpoints/messages.ts';
 import * as q from './queries.ts';
 import { serializeAttempt, serializeDelivery, serializeQueuedDelivery } from './serialize.ts';
 
-export const webhookDeliveryOperations = [
-  'listWebhookEndpointDeliveries',
-  'getWebhookDelivery',
-  'listWebhookDeliveryAttempts',
-  'resendWebhookDelivery',
-  'recoverWebhookEndpoint',
-  'listEventDeliveries',
-] as const;
-
-const endpointNotFound = () => new ApiProblem('not_found', message('webhook.endpoint_not_found'));
-const deliveryNotFound = () => new ApiProblem('not_found', message('webhook.delivery_not_found'));
-const eventNotFound = () => new ApiProblem('not_found', message('event.not_found'));
-const endpointDisabled = () => new ApiProblem('conflict', message('webhook.endpoint_disabled'));
-const eventNotReceivable = () => new ApiProblem('conflict', message('webhook.event_not_receivable'));
+const endpointNotFound = () => new ApiProblem('not_found', webhookMessages.message('webhook.endpoint_not_found'));
+const deliveryNotFound = () => new ApiProblem('not_found', webhookMessages.message('webhook.delivery_not_found'));
+const eventNotFound = () => new ApiProblem('not_found', eventMessages.message('event.not_found'));
+const endpointDisabled = () => new ApiProblem('conflict', webhookMessages.message('webhook.endpoint_disabled'));
+const eventNotReceivable = () => new ApiProblem('conflict', webhookMessages.message('webhook.event_not_receivable'));
 
 const RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 3600 * 1000;
 
@@ -55,23 +34,27 @@ function recoveryWindow(body: { since: string; until?: string | null }, now: Dat
   const since = bound(body.since);
   const until = body.until ? bound(body.until) : now;
   if (since.getTime() < now.getTime() - RETENTION_MS) {
-    throw invalidField('/since', 'too_small', message('webhook.since_too_old', { days: EVENT_RETENTION_DAYS }));
+    throw invalidField(
+      '/since',
+      'too_small',
+      webhookMessages.message('webhook.since_too_old', { days: EVENT_RETENTION_DAYS }),
+    );
   }
   if (until <= since) {
     throw body.until
-      ? invalidField('/until', 'too_small', message('webhook.until_before_since'))
-      : invalidField('/since', 'too_big', message('webhook.since_in_future'));
+      ? invalidField('/until', 'too_small', webhookMessages.message('webhook.until_before_since'))
+      : invalidField('/since', 'too_big', webhookMessages.message('webhook.since_in_future'));
   }
   return { since, until };
 }
 
-export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listWebhookEndpointDeliveries, async (c) => {
+export const handlers = {
+  listWebhookEndpointDeliveries: async (c) => {
     const { endpoint } = c.req.valid('param');
     const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, async (tx) => {
+    const { rows, plan } = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.endpointStatus(tx, companyId, endpoint))) throw endpointNotFound();
       return q.listDeliveries(tx, companyId, page, {
         endpointId: endpoint,
@@ -82,34 +65,32 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
     });
     const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeDelivery), meta }, 200);
-  });
+  },
 
-  app.openapi(getWebhookDelivery, async (c) => {
+  getWebhookDelivery: async (c) => {
     const { endpoint, delivery } = c.req.valid('param');
-    const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) =>
-      q.findDelivery(tx, companyId, endpoint, delivery),
-    );
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findDelivery(tx, companyId, endpoint, delivery));
     if (!row) throw deliveryNotFound();
     return c.json({ data: serializeDelivery(row) }, 200);
-  });
+  },
 
-  app.openapi(listWebhookDeliveryAttempts, async (c) => {
+  listWebhookDeliveryAttempts: async (c) => {
     const { endpoint, delivery } = c.req.valid('param');
     const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, async (tx) => {
+    const { rows, plan } = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.findDelivery(tx, companyId, endpoint, delivery))) throw deliveryNotFound();
       return q.listAttempts(tx, companyId, delivery, page);
     });
     const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeAttempt), meta }, 200);
-  });
+  },
 
-  app.openapi(resendWebhookDelivery, async (c) => {
+  resendWebhookDelivery: async (c) => {
     const { endpoint, delivery } = c.req.valid('param');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     // Idempotent: a client repeating the request after a lost answer gets that answer, not a second attempt.
     const resent = await runCreation(c, async (tx) => {
       // Shared lock: a concurrent disable waits until the attempt is queued (the task then skips it).
@@ -123,12 +104,12 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
       return { status: 202 as const, body: { data: serializeQueuedDelivery(found, new Date()) } };
     });
     return c.json(resent.body, resent.status, resent.headers);
-  });
+  },
 
-  app.openapi(recoverWebhookEndpoint, async (c) => {
+  recoverWebhookEndpoint: async (c) => {
     const { endpoint } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     // The window is checked inside the idempotent work: a repeat with the same key replays the first answer,
     // even once its `since` has moved past 30 days ago.
     const recovered = await runCreation(c, async (tx) => {
@@ -149,18 +130,18 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>) {
       return { status: 202 as const, body: { data } };
     });
     return c.json(recovered.body, recovered.status, recovered.headers);
-  });
+  },
 
-  app.openapi(listEventDeliveries, async (c) => {
+  listEventDeliveries: async (c) => {
     const { event } = c.req.valid('param');
     const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, async (tx) => {
+    const { rows, plan } = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.eventExists(tx, companyId, event))) throw eventNotFound();
       return q.listDeliveries(tx, companyId, page, { eventId: event, status: query['filter[status]'] });
     });
     const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeDelivery), meta }, 200);
-  });
-}
+  },
+} satisfies Partial<Handlers>;

@@ -1,45 +1,25 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  getWebhookEndpoint,
-  listWebhookEndpoints,
-  rotateWebhookEndpointSecret,
-  testWebhookEndpoint,
-  updateWebhookEndpoint,
-  type WebhookEndpointUpdateSchema,
-} from '../../../generated/routes.ts';
+import type { WebhookEndpointUpdateSchema } from '../../../generated/routes.ts';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
-import { withTenant } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
-import { message } from '../../http/messages.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newSecret } from '../../webhooks/sign.ts';
 import type { UrlPolicy } from '../../webhooks/url-guard.ts';
+import { webhookMessages } from './messages.ts';
 import { sendPing } from './ping.ts';
 import * as q from './queries.ts';
 import { checkEndpointUrl, checkSelection, readScopesOf, scopesAfterRedirect } from './rules.ts';
 import { type EndpointRow, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
 
-export const webhookEndpointOperations = [
-  'listWebhookEndpoints',
-  'getWebhookEndpoint',
-  'createWebhookEndpoint',
-  'updateWebhookEndpoint',
-  'deleteWebhookEndpoint',
-  'testWebhookEndpoint',
-  'rotateWebhookEndpointSecret',
-] as const;
-
 const OVERLAP_SECONDS = { none: null, '1h': 3600, '24h': 86_400, '7d': 7 * 86_400 } as const;
 
-const notFound = () => new ApiProblem('not_found', message('webhook.endpoint_not_found'));
+const notFound = () => new ApiProblem('not_found', webhookMessages.message('webhook.endpoint_not_found'));
 
 const policyOf = (c: Context<AppEnv>): UrlPolicy => ({
   allowPrivate: c.get('deps').config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
@@ -77,28 +57,28 @@ function changesOf(
   return changes;
 }
 
-export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listWebhookEndpoints, async (c) => {
+export const handlers = {
+  listWebhookEndpoints: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await withTenant(c.get('deps').db, companyId, (tx) =>
-      q.listEndpoints(tx, companyId, page, { status: query['filter[status]'] }),
-    );
+    const { rows, plan } = await c
+      .get('tenant')
+      .transaction((tx) => q.listEndpoints(tx, companyId, page, { status: query['filter[status]'] }));
     const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     const now = new Date();
     return c.json({ data: data.map((row) => serializeEndpoint(row, now)), meta }, 200);
-  });
+  },
 
-  app.openapi(getWebhookEndpoint, async (c) => {
+  getWebhookEndpoint: async (c) => {
     const { endpoint } = c.req.valid('param');
-    const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findEndpoint(tx, companyId, endpoint));
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findEndpoint(tx, companyId, endpoint));
     if (!row) throw notFound();
     return c.json({ data: serializeEndpoint(row) }, 200, { ETag: etagOf(row.version) });
-  });
+  },
 
-  app.openapi(createWebhookEndpoint, async (c) => {
+  createWebhookEndpoint: async (c) => {
     const body = c.req.valid('json');
     const { companyId, scopes } = c.get('auth');
     const policy = policyOf(c);
@@ -109,7 +89,10 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       const refusal = await checkEndpointUrl(body.url, policy);
       if (refusal) throw refusal;
       if ((await q.countEndpointsLocked(tx, companyId)) >= q.MAX_ENDPOINTS_PER_COMPANY) {
-        throw new ApiProblem('limit_reached', message('webhook.endpoint_limit', { max: q.MAX_ENDPOINTS_PER_COMPANY }));
+        throw new ApiProblem(
+          'limit_reached',
+          webhookMessages.message('webhook.endpoint_limit', { max: q.MAX_ENDPOINTS_PER_COMPANY }),
+        );
       }
       // The endpoint's time (from which on it receives events) is taken now, after DNS and the lock, not at the
       // transaction's start. Changes recording an event meanwhile wait for this commit (migration 0019), so an event
@@ -129,9 +112,9 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       };
     });
     return c.json(created.body, created.status, created.headers);
-  });
+  },
 
-  app.openapi(updateWebhookEndpoint, async (c) => {
+  updateWebhookEndpoint: async (c) => {
     const { endpoint } = c.req.valid('param');
     const body = c.req.valid('json');
     const expected = expectedVersion(c);
@@ -142,7 +125,7 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       const refusal = await checkEndpointUrl(body.url, policyOf(c));
       if (refusal) throw refusal;
     }
-    const row = await withTenant(c.get('deps').db, companyId, async (tx) => {
+    const row = await c.get('tenant').transaction(async (tx) => {
       // Deliveries before the endpoint: the delivery task locks in that order too, so the two cannot deadlock.
       // Rolled back with everything else when the checks below fail.
       if (body.status === 'disabled') await q.failPendingDeliveries(tx, companyId, endpoint);
@@ -161,13 +144,13 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       return updated;
     });
     return c.json({ data: serializeEndpoint(row) }, 200, { ETag: etagOf(row.version) });
-  });
+  },
 
-  app.openapi(deleteWebhookEndpoint, async (c) => {
+  deleteWebhookEndpoint: async (c) => {
     const { endpoint } = c.req.valid('param');
     const expected = expectedVersion(c);
-    const { companyId } = c.get('auth');
-    await withTenant(c.get('deps').db, companyId, async (tx) => {
+    const { companyId } = c.get('tenant');
+    await c.get('tenant').transaction(async (tx) => {
       // The delivery log first, in the delivery task's lock order (see update); undone by a failed check.
       await q.deleteDeliveryLog(tx, companyId, endpoint);
       const current = await q.lockEndpoint(tx, companyId, endpoint);
@@ -179,32 +162,32 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       await q.deleteDeliveryLog(tx, companyId, endpoint);
     });
     return c.json({ data: { object: 'webhook_endpoint', id: endpoint, deleted: true as const } }, 200);
-  });
+  },
 
-  app.openapi(testWebhookEndpoint, async (c) => {
+  testWebhookEndpoint: async (c) => {
     const { endpoint } = c.req.valid('param');
-    const { companyId } = c.get('auth');
-    const row = await withTenant(c.get('deps').db, companyId, (tx) => q.findEndpoint(tx, companyId, endpoint));
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findEndpoint(tx, companyId, endpoint));
     if (!row) throw notFound();
     const decision = await c.get('deps').webhookTestLimits.consume(`${companyId}:${endpoint}`);
     if (!decision.allowed) {
       throw new ApiProblem(
         'rate_limited',
-        message('webhook.test_rate_limited'),
+        webhookMessages.message('webhook.test_rate_limited'),
         {},
         { 'Retry-After': String(Math.max(1, decision.retryAfter)) },
       );
     }
     // Sent outside any transaction: the receiver may take up to 10 seconds.
     return c.json({ data: await sendPing(row, policyOf(c)) }, 200);
-  });
+  },
 
-  app.openapi(rotateWebhookEndpointSecret, async (c) => {
+  rotateWebhookEndpointSecret: async (c) => {
     const { endpoint } = c.req.valid('param');
     // Without a body the route hands over {}: the contract's default overlap applies.
     const { overlap = '24h' } = c.req.valid('json');
     const expected = expectedVersion(c);
-    const { companyId } = c.get('auth');
+    const { companyId } = c.get('tenant');
     const rotated = await runCreation(c, async (tx) => {
       const current = await q.lockEndpoint(tx, companyId, endpoint);
       if (!current) throw notFound();
@@ -218,5 +201,5 @@ export function registerWebhookEndpoints(app: OpenAPIHono<AppEnv>) {
       };
     });
     return c.json(rotated.body, rotated.status, rotated.headers);
-  });
-}
+  },
+} satisfies Partial<Handlers>;

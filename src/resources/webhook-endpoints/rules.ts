@@ -1,28 +1,22 @@
 // What an endpoint may be pointed at and subscribed to: the URL through the SSRF guard, the event selection
 // through the key's read scopes (Authentication point 10, Delivery point 11).
-import { type EventType, SCOPE_OF_PARENT } from '../../events/record.ts';
+import { type EventType, eventDeclaration, eventReadScopes, type Scope } from '../../events/catalogue.ts';
 import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { checkUrl, checkUrlSyntax, type UrlPolicy } from '../../webhooks/url-guard.ts';
+import { webhookMessages } from './messages.ts';
 import type { EventSelection } from './serialize.ts';
 
-type ReadScope = (typeof SCOPE_OF_PARENT)[keyof typeof SCOPE_OF_PARENT];
-const READ_SCOPES: readonly ReadScope[] = Object.values(SCOPE_OF_PARENT);
-
-/** The scopes that let a key see events of this type; a note follows its parent, so either will do. */
-function scopesFor(type: EventType): readonly ReadScope[] {
-  if (type.startsWith('customer.')) return [SCOPE_OF_PARENT.customer];
-  if (type.startsWith('deal.')) return [SCOPE_OF_PARENT.deal];
-  return READ_SCOPES;
-}
+/** The scopes that let a key see events of this type (declared by the resource that records it). */
+const scopesFor = (type: EventType): readonly Scope[] => eventDeclaration(type).readScopes;
 
 /**
  * The read scopes stored with the endpoint: fan-out sends an event only when its scope is among them, so
  * the endpoint never receives more than the key that chose its events may see, whatever `*` grows into.
  */
-export const readScopesOf = (keyScopes: ReadonlySet<string>): ReadScope[] =>
-  READ_SCOPES.filter((scope) => keyScopes.has(scope));
+export const readScopesOf = (keyScopes: ReadonlySet<string>): Scope[] =>
+  eventReadScopes().filter((scope) => keyScopes.has(scope));
 
 /** Throws the contract's 422 for a duplicate, `*` with other types, or a type the key may not read. */
 export function checkSelection(events: readonly EventSelection[], keyScopes: ReadonlySet<string>): void {
@@ -30,18 +24,28 @@ export function checkSelection(events: readonly EventSelection[], keyScopes: Rea
   const seen = new Set<EventSelection>();
   events.forEach((type, index) => {
     const pointer = `/events/${index}`;
-    if (seen.has(type)) throw invalidField(pointer, 'invalid_enum', message('webhook.event_listed_twice', { type }));
+    if (seen.has(type))
+      throw invalidField(pointer, 'invalid_enum', webhookMessages.message('webhook.event_listed_twice', { type }));
     seen.add(type);
     if (type === '*') {
-      if (events.length > 1) throw invalidField(pointer, 'invalid_enum', message('webhook.star_not_alone'));
+      if (events.length > 1)
+        throw invalidField(pointer, 'invalid_enum', webhookMessages.message('webhook.star_not_alone'));
       if (readable.length === 0) {
-        throw invalidField(pointer, 'insufficient_scope', message('webhook.star_needs_scope', { scopes: READ_SCOPES }));
+        throw invalidField(
+          pointer,
+          'insufficient_scope',
+          webhookMessages.message('webhook.star_needs_scope', { scopes: eventReadScopes() }),
+        );
       }
       return;
     }
     const needed = scopesFor(type);
     if (!needed.some((scope) => keyScopes.has(scope))) {
-      throw invalidField(pointer, 'insufficient_scope', message('webhook.event_needs_scope', { type, scopes: needed }));
+      throw invalidField(
+        pointer,
+        'insufficient_scope',
+        webhookMessages.message('webhook.event_needs_scope', { type, scopes: needed }),
+      );
     }
   });
 }
@@ -65,9 +69,13 @@ export function scopesAfterRedirect(
       );
   const missing = received.find((scope) => !keyScopes.has(scope));
   if (missing !== undefined) {
-    throw new ApiProblem('insufficient_scope', message('webhook.url_change_needs_scope', { scope: missing }), {
-      required_scope: missing,
-    });
+    throw new ApiProblem(
+      'insufficient_scope',
+      webhookMessages.message('webhook.url_change_needs_scope', { scope: missing }),
+      {
+        required_scope: missing,
+      },
+    );
   }
   return endpointScopes.filter((scope) => keyScopes.has(scope));
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 
 async function create(body: Record<string, unknown>) {
-  const res = await api.call('createCustomer', { key, body });
+  const res = await api.call<'createCustomer'>('createCustomer', { key, body });
   expect(res.status).toBe(201);
   return res;
 }
@@ -92,7 +92,7 @@ describe('createCustomer', () => {
   it('stores the country in upper case', async () => {
     const res = await create({ email: 'land@example.nl', country: 'de' });
     expect(res.body.data.country).toBe('DE');
-    const got = await api.call('getCustomer', { key, params: { customer: res.body.data.id } });
+    const got = await api.call<'getCustomer'>('getCustomer', { key, params: { customer: res.body.data.id } });
     expect(got.body.data.country).toBe('DE');
   });
 });
@@ -100,7 +100,7 @@ describe('createCustomer', () => {
 describe('getCustomer', () => {
   it('answers the same customer as created, with its ETag', async () => {
     const created = await create({ ...FULL, email: 'get@example.nl' });
-    const got = await api.call('getCustomer', { key, params: { customer: created.body.data.id } });
+    const got = await api.call<'getCustomer'>('getCustomer', { key, params: { customer: created.body.data.id } });
     expect(got.status).toBe(200);
     expect(got.headers.get('etag')).toBe('"1"');
     expect(got.body).toEqual(created.body);
@@ -126,7 +126,7 @@ describe('updateCustomer', () => {
       updated_at: expect.stringMatching(ISO_Z),
     });
     expect(Date.parse(res.body.data.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
-    const got = await api.call('getCustomer', { key, params: { customer: created.id } });
+    const got = await api.call<'getCustomer'>('getCustomer', { key, params: { customer: created.id } });
     expect(got.body.data).toEqual(res.body.data);
     expect(got.headers.get('etag')).toBe('"2"');
   });
@@ -192,7 +192,7 @@ describe('convertCustomer', () => {
       updated_at: expect.stringMatching(ISO_Z),
     });
     expect(Date.parse(res.body.data.converted_at)).toBeGreaterThanOrEqual(before - 1000);
-    const got = await api.call('getCustomer', { key, params: { customer: created.id } });
+    const got = await api.call<'getCustomer'>('getCustomer', { key, params: { customer: created.id } });
     expect(got.body.data).toEqual(res.body.data);
   });
 
@@ -221,7 +221,7 @@ describe('listCustomers', () => {
     expect(list.body.meta).toEqual({ limit: 100, next_cursor: null, prev_cursor: null });
     const byId = new Map(list.body.data.map((c: { id: string }) => [c.id, c]));
     for (const customer of list.body.data) {
-      const got = await api.call('getCustomer', { key, params: { customer: customer.id } });
+      const got = await api.call<'getCustomer'>('getCustomer', { key, params: { customer: customer.id } });
       expect(byId.get(customer.id)).toEqual(got.body.data);
     }
     expect(list.body.data.length).toBeGreaterThanOrEqual(8);

@@ -1,0 +1,5 @@
+// The resource as the house sees it (src/resources/index.ts): its handlers, and its texts and events if any.
+
+export { customerEvents as events } from './events.ts';
+export { handlers } from './handlers.ts';
+export { customerMessages as messages } from './messages.ts';
