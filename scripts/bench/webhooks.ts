@@ -23,8 +23,8 @@ import { LOCAL_QUEUE_SIZE, startWorker, WORKER_CONCURRENCY } from '../../src/job
 import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
-import { sendInTurn } from '../../src/webhooks/deliver.task.ts';
 import { sendSigned } from '../../src/webhooks/send.ts';
+import { SendTurns } from '../../src/webhooks/send-turns.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
 import { type CpuRoles, type CpuUse, cpuMeter, threadId } from './cpu.ts';
@@ -321,6 +321,7 @@ async function sendAlone(endpoints: SendingBench[], events: number, data: string
   const policy = { allowPrivate: true };
   const body = (id: string) =>
     `{"id":"${id}","type":"customer.updated","created_at":"${new Date().toISOString()}","data":${data}}`;
+  const turns = new SendTurns();
   const meter = cpuMeter(roles);
   const startedAt = clock();
   const results = await Promise.all(
@@ -329,7 +330,7 @@ async function sendAlone(endpoints: SendingBench[], events: number, data: string
       const message = { id, body: body(id) };
       return Promise.all(
         endpoints.map((endpoint) =>
-          sendInTurn(endpoint.id, () =>
+          turns.send(endpoint.id, () =>
             sendSigned(
               { url: endpoint.url, secret: endpoint.secret, previousSecret: null, previousSecretExpiresAt: null },
               message,

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { EventTypeSchema } from '../../generated/routes.ts';
+import { queueJob } from '../db/job-queue.ts';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
@@ -15,10 +16,8 @@ export const EVENT_TYPES: readonly EventType[] = EventTypeSchema.options;
 /** The read scope a key needs to see an event about this kind of object. */
 export const SCOPE_OF_PARENT = { customer: 'customers.read', deal: 'deals.read' } as const;
 
-export const FANOUT_TASK = 'webhook_fanout';
 /** Deliveries (priority 0) run before fan-outs, so a burst of events does not hold back earlier messages. */
 export const FANOUT_PRIORITY = 1;
-export type FanoutPayload = { companyId: string; eventId: string };
 
 export async function recordEvent(
   tx: Tx,
@@ -26,7 +25,6 @@ export async function recordEvent(
   event: { type: EventType; scope: string; customerId: string | null; object: unknown },
 ): Promise<string> {
   const id = prefixedId('evt');
-  const payload: FanoutPayload = { companyId, eventId: id };
   // One statement: the event row, and its fan-out job if any endpoint exists (or is being created: see
   // migration 0019, app_has_webhook_endpoint).
   await tx.execute(sql`
@@ -35,7 +33,7 @@ export async function recordEvent(
       values (${companyId}, ${id}, ${event.type}, ${event.scope}, ${event.customerId}, ${JSON.stringify({ object: event.object })}::jsonb)
       returning id
     )
-    select app_queue_job(${FANOUT_TASK}, ${JSON.stringify(payload)}::json, null, null, ${FANOUT_PRIORITY})
+    select ${queueJob('webhook_fanout', { companyId, eventId: id }, { priority: FANOUT_PRIORITY })}
     from inserted
     where app_has_webhook_endpoint(${companyId})`);
   return id;

@@ -1,8 +1,8 @@
 // Sends one signed message to an endpoint: check the URL again (DNS may have changed since creation), sign
 // with every valid secret, POST to exactly the address that was checked, all within the 10-second limit.
 import type { webhookEndpoints } from '../db/schema/index.ts';
+import { BoundedCache } from './bounded-cache.ts';
 import { type PostResult, postJson } from './http-post.ts';
-import { Kept } from './kept.ts';
 import { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './schedule.ts';
 import { signatureHeader } from './sign.ts';
 import { checkLiteral, type LookupAll, resolveAllowed, type UrlPolicy } from './url-guard.ts';
@@ -52,7 +52,7 @@ export async function sendSigned(
 }
 
 /** Endpoint URLs parsed (read only from then on): the same few URLs are parsed for every message. */
-const urls = new Kept<URL>();
+const urls = new BoundedCache<URL>();
 
 function parsedUrl(input: string): URL {
   return urls.get(input) ?? urls.set(input, new URL(input));

@@ -1,7 +1,7 @@
 // Standard Webhooks signatures: base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the base64-decoded
 // part of the secret after `whsec_`; one `v1,<sig>` entry per valid secret (two during a rotation overlap).
 import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
-import { Kept } from './kept.ts';
+import { BoundedCache } from './bounded-cache.ts';
 
 const PREFIX = 'whsec_';
 
@@ -13,7 +13,7 @@ export function sign(secret: string, id: string, timestamp: number, body: string
 }
 
 /** Secrets decoded once: every message of an endpoint is signed with the same one or two. */
-const keys = new Kept<KeyObject>();
+const keys = new BoundedCache<KeyObject>();
 
 function keyOf(secret: string): KeyObject {
   return keys.get(secret) ?? keys.set(secret, createSecretKey(Buffer.from(secret.slice(PREFIX.length), 'base64')));

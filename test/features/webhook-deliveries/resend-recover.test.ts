@@ -1,7 +1,7 @@
 // Sending again: a resend is one extra attempt (trigger manual_resend) that leaves state and schedule alone
 // unless it succeeds; a recovery queues every failed delivery of a window, oldest first (trigger recovery).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELIVER_TASK } from '../../../src/webhooks/delivery-jobs.ts';
+import { DELIVER_TASK } from '../../../src/webhooks/delivery-job-key.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import {
   type Answer,
