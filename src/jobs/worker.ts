@@ -17,8 +17,8 @@ export type WorkerDeps = { sql: Sql; db: Db; config: Config };
 
 /**
  * Jobs running at once. Most wait on the network or on a batch of their company (fan-outs, recorded successes):
- * more of them make bigger batches, and a company's fan-outs in flight are bounded by this number. Chosen in the
- * webhooks bench (scripts/bench/README.md, "Seventh round").
+ * more of them make bigger batches, and a company's fan-outs in flight are bounded by this number (the runs:
+ * scripts/bench/README.md, "The tuned numbers in the code").
  */
 export const WORKER_CONCURRENCY = 240;
 

@@ -2,9 +2,8 @@
 // it (logged as failed for a disabled endpoint, so Recover can send it later). The worker's fan-out sends
 // the first attempts itself and writes each delivery once, with its outcome.
 //
-// A delivery job per first attempt cost a job, a read of the delivery and an update after the send (in the
-// webhooks bench the database time per message halved without them, and the latency p50 fell from ~30 to
-// ~5 ms). The fan-outs of a company that run together (src/jobs/coalescer.ts) read their targets with
+// A delivery job per first attempt cost a job, a read of the delivery and an update after the send (see
+// scripts/bench/README.md, "Fourth round"). The fan-outs of a company that run together (coalescer.ts) read their targets with
 // everything sending needs in one statement, send, and one statement writes the deliveries: sent ones with
 // their attempt, the others pending with a job. Nothing is lost: the fan-out job completes only after that
 // write, so a crash before it runs the fan-out again (a receiver may then get a message twice, with the same

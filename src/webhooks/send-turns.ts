@@ -1,6 +1,6 @@
 // Turns to send to an endpoint: at most SENDS_PER_ENDPOINT requests in flight to one endpoint across all jobs of
 // a worker (its delivery jobs and its fan-outs), the others waiting, first come, first sent. A counter and a
-// queue rather than p-limit, which made five promises per call (see scripts/bench/README.md); this runs for
+// queue rather than p-limit, which made five promises per call (scripts/bench/README.md); this runs for
 // every message.
 
 /**

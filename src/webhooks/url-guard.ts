@@ -238,9 +238,8 @@ export async function resolveAllowed(
 
 /**
  * The check of a URL whose host is an address (no DNS), or null when the host is a name to look up. Its answer
- * depends only on the scheme, host, port and policy, so it is kept: a delivery
- * checks its URL before every message, and parsing the address again was ~3% of the webhook worker's thread
- * in the webhooks bench.
+ * depends only on the scheme, host, port and policy, so it is kept: a delivery checks its URL before every
+ * message, and parsing the address again costs the worker's thread (scripts/bench/README.md, "Eighth round").
  */
 export function checkLiteral(url: URL, policy: UrlPolicy): ResolveResult | null {
   const literal = addressInUrl(url);
