@@ -12,7 +12,6 @@ import type { DeliveryState } from './delivery-state.ts';
 import { ENDPOINT_FRESH_MS, type EndpointNow } from './endpoint-rereads.ts';
 import { recordFailure } from './record-failure.ts';
 import type { Recording } from './record-success.ts';
-import { sendSigned } from './send.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
 
 /** Why an attempt is made (the attempts' `trigger` column). */
@@ -95,7 +94,7 @@ async function attempt(
     if (performance.now() - readAt >= ENDPOINT_FRESH_MS) endpoint = await state.rereads.now(companyId, row.endpoint_id);
     if (endpoint === null || endpoint === 'disabled') return null;
     if (!endpoint.scopes.includes(row.event_scope)) return null;
-    return sendSigned(
+    return state.sender.send(
       endpoint,
       { id: row.event_id, body },
       { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },

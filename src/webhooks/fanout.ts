@@ -29,7 +29,6 @@ import type { PostResult } from './http-post.ts';
 import { recordFailure } from './record-failure.ts';
 import { endpointHealth, type Recording } from './record-success.ts';
 import { DELIVERY_TIMEOUT_MS } from './schedule.ts';
-import { sendSigned } from './send.ts';
 
 export const INLINE_WAIT_MS = 1_000;
 /** After the longest request, with room to record its answer. */
@@ -213,7 +212,7 @@ function startSend(
     // Not made: the wait is over (cancelled), or the worker is stopping.
     if (send.cancelled || opts.stop?.aborted) return null;
     send.started = true;
-    return sendSigned(
+    return state.sender.send(
       sendingEndpoint(target),
       { id: target.event_id, body: bodyOf(target.event_id) },
       { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },

@@ -9,7 +9,7 @@
 import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { BoundedCache } from './bounded-cache.ts';
+import type { BoundedCache } from './bounded-cache.ts';
 
 export type UrlPolicy = { allowPrivate: boolean };
 
@@ -183,32 +183,42 @@ export function addressInUrl(url: URL): string | null {
 /** How long a lookup still in flight is shared: the longest a delivery waits for one (its 10-second limit). */
 const SHARE_LOOKUP_MS = 10_000;
 type Running = { answer: Promise<LookupAddress[]>; startedAt: number };
-const lookupsInFlight = new WeakMap<LookupAll, Map<string, Running>>();
 
 /**
- * The host's addresses. Checks of one host that begin while a lookup of it is still running take its answer,
- * which is as fresh as their own would be; nothing is kept once it is in (the next check looks up again).
+ * Lookups that share their answer: checks of one host that begin while a lookup of it is still running take its
+ * answer, which is as fresh as their own would be; nothing is kept once it is in (the next check looks up again).
  * Without this a burst of deliveries to one endpoint queued one getaddrinfo each on libuv's four threads,
- * shared with file and crypto work; now one per host at a time.
+ * shared with file and crypto work; now one per host at a time. One per sender (send.ts).
  */
-function sharedLookup(lookup: LookupAll, host: string): Promise<LookupAddress[]> {
-  let byHost = lookupsInFlight.get(lookup);
-  if (!byHost) {
-    byHost = new Map();
-    lookupsInFlight.set(lookup, byHost);
+export class SharedLookups {
+  private readonly shared = new WeakMap<LookupAll, LookupAll>();
+
+  /** `lookup`, sharing the answers of lookups in flight. */
+  of(lookup: LookupAll): LookupAll {
+    let found = this.shared.get(lookup);
+    if (!found) {
+      found = sharingLookup(lookup);
+      this.shared.set(lookup, found);
+    }
+    return found;
   }
-  const hosts = byHost;
-  const now = Date.now();
-  const running = hosts.get(host);
-  // A lookup that hangs past every waiting delivery's limit is not shared further: the next check asks again.
-  if (running && now - running.startedAt < SHARE_LOOKUP_MS) return running.answer;
-  const entry: Running = { answer: lookup(host, { all: true }), startedAt: now };
-  hosts.set(host, entry);
-  const forget = () => {
-    if (hosts.get(host) === entry) hosts.delete(host);
+}
+
+function sharingLookup(lookup: LookupAll): LookupAll {
+  const hosts = new Map<string, Running>();
+  return (host) => {
+    const now = Date.now();
+    const running = hosts.get(host);
+    // A lookup that hangs past every waiting delivery's limit is not shared further: the next check asks again.
+    if (running && now - running.startedAt < SHARE_LOOKUP_MS) return running.answer;
+    const entry: Running = { answer: lookup(host, { all: true }), startedAt: now };
+    hosts.set(host, entry);
+    const forget = () => {
+      if (hosts.get(host) === entry) hosts.delete(host);
+    };
+    entry.answer.then(forget, forget);
+    return entry.answer;
   };
-  entry.answer.then(forget, forget);
-  return entry.answer;
 }
 
 /**
@@ -227,7 +237,7 @@ export async function resolveAllowed(
   const host = url.hostname;
   let addresses: string[];
   try {
-    addresses = (await sharedLookup(lookup, host)).map((a) => a.address);
+    addresses = (await lookup(host, { all: true })).map((a) => a.address);
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
     return refuse('dns_failure', { reason: 'unresolved', host, code });
@@ -238,17 +248,16 @@ export async function resolveAllowed(
 
 /**
  * The check of a URL whose host is an address (no DNS), or null when the host is a name to look up. Its answer
- * depends only on the scheme, host, port and policy, so it is kept: a delivery checks its URL before every
- * message, and parsing the address again costs the worker's thread (scripts/bench/README.md, "Eighth round").
+ * depends only on the scheme, host, port and policy, so a sender keeps it (`kept`): a delivery checks its URL
+ * before every message, and parsing the address again costs the worker's thread (scripts/bench/README.md).
  */
-export function checkLiteral(url: URL, policy: UrlPolicy): ResolveResult | null {
+export function checkLiteral(url: URL, policy: UrlPolicy, kept?: BoundedCache<ResolveResult>): ResolveResult | null {
   const literal = addressInUrl(url);
   if (literal === null) return null;
+  if (!kept) return checkAddresses(url, [literal], policy);
   const key = `${policy.allowPrivate ? 'private' : 'public'} ${url.protocol}//${url.host}`;
-  return literalChecks.get(key) ?? literalChecks.set(key, checkAddresses(url, [literal], policy));
+  return kept.get(key) ?? kept.set(key, checkAddresses(url, [literal], policy));
 }
-
-const literalChecks = new BoundedCache<ResolveResult>();
 
 /** Refuses when ANY address is not allowed; answers the first one (the one to connect to). */
 function checkAddresses(url: URL, addresses: string[], policy: UrlPolicy): ResolveResult {

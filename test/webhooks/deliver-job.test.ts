@@ -1,4 +1,4 @@
-// Admission per endpoint (src/webhooks/deliver-job.ts): a hanging endpoint holds at most JOBS_PER_ENDPOINT
+// Admission per endpoint (src/webhooks/endpoint-admission.ts, jobs/webhook-deliver.ts): a hanging endpoint holds at most JOBS_PER_ENDPOINT
 // jobs of a worker process; its further jobs wait ADMISSION_WAIT_MS for a turn and are then postponed (queued
 // again, not attempted) instead of waiting in its queue, so other endpoints' jobs keep going; a fast
 // endpoint's extra jobs get their turn. Real database, real receivers on 127.0.0.1.

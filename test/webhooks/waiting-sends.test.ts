@@ -1,5 +1,5 @@
 // Messages of a delivery job that wait for their turn behind a slow receiver (16 in flight per endpoint) are sent
-// with the endpoint as it is when their turn comes (src/webhooks/endpoint-now.ts): not at all once it was deleted
+// with the endpoint as it is when their turn comes (src/webhooks/endpoint-rereads.ts): not at all once it was deleted
 // or disabled, to its new URL after an update.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DeliverOutcome, deliverBatch } from '../../src/webhooks/delivery-attempts.ts';

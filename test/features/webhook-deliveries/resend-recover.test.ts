@@ -170,7 +170,7 @@ describe('recoverWebhookEndpoint', () => {
       [logged[1].id, 'recovery'],
       [logged[2].id, 'recovery'],
     ]);
-    // They carry their endpoint: the worker postpones them while it is busy (src/webhooks/deliver-job.ts).
+    // They carry their endpoint: the worker postpones them while it is busy (src/webhooks/jobs/webhook-deliver.ts).
     expect(jobs.every((j) => j.payload.endpointId === endpointId)).toBe(true);
     expect((await deliveriesOf(api, endpointId)).map((d) => d.status)).toEqual(['failed', 'pending', 'pending']);
 
