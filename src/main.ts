@@ -10,7 +10,6 @@ import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
 import { markStopping } from './http/probes.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
-import { settleHandedOver } from './webhooks/fanout.ts';
 
 const command = process.argv[2] ?? 'start';
 if (!['start', 'api', 'worker'].includes(command)) {
@@ -108,7 +107,7 @@ async function shutdown(signal: string) {
   );
   await step('the worker', async () => worker?.stop());
   // First attempts handed over by a fan-out record their answers (at most the 10-second request limit).
-  await step('recording handed-over attempts', settleHandedOver);
+  await step('recording handed-over attempts', async () => worker?.settleHandedOver());
   await step('the database pools', () => deps.close());
   await step('the database', () => database.stop());
   process.exit(failed ? 1 : 0);

@@ -23,8 +23,8 @@ import { LOCAL_QUEUE_SIZE, startWorker, WORKER_CONCURRENCY } from '../../src/job
 import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
-import { sendInTurn } from '../../src/webhooks/deliver.task.ts';
-import { sendSigned } from '../../src/webhooks/send.ts';
+import { WebhookSender } from '../../src/webhooks/send.ts';
+import { SendTurns } from '../../src/webhooks/send-turns.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
 import { type CpuRoles, type CpuUse, cpuMeter, threadId } from './cpu.ts';
@@ -314,13 +314,15 @@ function timeline(arrivals: Arrival[], committedAt: Map<string, number>, from: n
 type SendingBench = { id: string; url: string; secret: string };
 
 /**
- * `events` messages to each endpoint through the sending code of the worker (sendInTurn's 16 per endpoint,
- * sendSigned: the SSRF re-check, the signature, undici), bodies shaped as the events' are, nothing else.
+ * `events` messages to each endpoint through the sending code of the worker (SendTurns' 16 per endpoint,
+ * WebhookSender: the SSRF re-check, the signature, undici), bodies shaped as the events' are, nothing else.
  */
 async function sendAlone(endpoints: SendingBench[], events: number, data: string, roles: CpuRoles) {
   const policy = { allowPrivate: true };
   const body = (id: string) =>
     `{"id":"${id}","type":"customer.updated","created_at":"${new Date().toISOString()}","data":${data}}`;
+  const turns = new SendTurns();
+  const sender = new WebhookSender();
   const meter = cpuMeter(roles);
   const startedAt = clock();
   const results = await Promise.all(
@@ -329,8 +331,8 @@ async function sendAlone(endpoints: SendingBench[], events: number, data: string
       const message = { id, body: body(id) };
       return Promise.all(
         endpoints.map((endpoint) =>
-          sendInTurn(endpoint.id, () =>
-            sendSigned(
+          turns.send(endpoint.id, () =>
+            sender.send(
               { url: endpoint.url, secret: endpoint.secret, previousSecret: null, previousSecretExpiresAt: null },
               message,
               { now: new Date(), policy },

@@ -1,5 +1,5 @@
 // Fault drill: the database ends the service's connections (a restart, a failover, pg_terminate_backend) while
-// they are busy. Loops run the webhook worker's pipelined tenant transactions (src/webhooks/pipeline.ts, on
+// they are busy. Loops run the webhook worker's pipelined tenant transactions (src/db/tenant-statement.ts, on
 // reserved connections) and plain pooled queries; every `--every-ms` one of the pool's backends is terminated.
 // Every operation must settle (succeed or fail with a connection error) within `--deadline-ms`, nothing may
 // escape as an uncaught exception or unhandled rejection, and the pool must work again afterwards. postgres.js
@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { createDb } from '../../src/db/client.ts';
-import { tenantStatement } from '../../src/webhooks/pipeline.ts';
+import { tenantStatement } from '../../src/db/tenant-statement.ts';
 import { benchDatabase } from '../bench/database.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
 

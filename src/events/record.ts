@@ -3,15 +3,14 @@
 // Recover failed deliveries can send them after re-enabling). A committed change always has its event and
 // its job; a rolled-back change has neither.
 import { sql } from 'drizzle-orm';
+import { queueJob } from '../db/job-queue.ts';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
 import type { EventType } from './catalogue.ts';
 
-export const FANOUT_TASK = 'webhook_fanout';
 /** Deliveries (priority 0) run before fan-outs, so a burst of events does not hold back earlier messages. */
 export const FANOUT_PRIORITY = 1;
-export type FanoutPayload = { companyId: string; eventId: string };
 
 export async function recordEvent(
   tx: Tx,
@@ -19,7 +18,6 @@ export async function recordEvent(
   event: { type: EventType; scope: string; customerId: string | null; object: unknown },
 ): Promise<string> {
   const id = prefixedId('evt');
-  const payload: FanoutPayload = { companyId, eventId: id };
   // One statement: the event row, and its fan-out job if any endpoint exists (or is being created: see
   // migration 0019, app_has_webhook_endpoint).
   await tx.execute(sql`
@@ -28,7 +26,7 @@ export async function recordEvent(
       values (${companyId}, ${id}, ${event.type}, ${event.scope}, ${event.customerId}, ${JSON.stringify({ object: event.object })}::jsonb)
       returning id
     )
-    select app_queue_job(${FANOUT_TASK}, ${JSON.stringify(payload)}::json, null, null, ${FANOUT_PRIORITY})
+    select ${queueJob('webhook_fanout', { companyId, eventId: id }, { priority: FANOUT_PRIORITY })}
     from inserted
     where app_has_webhook_endpoint(${companyId})`);
   return id;

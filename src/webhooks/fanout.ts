@@ -2,9 +2,8 @@
 // it (logged as failed for a disabled endpoint, so Recover can send it later). The worker's fan-out sends
 // the first attempts itself and writes each delivery once, with its outcome.
 //
-// A delivery job per first attempt cost a job, a read of the delivery and an update after the send (in the
-// webhooks bench the database time per message halved without them, and the latency p50 fell from ~30 to
-// ~5 ms). The fan-outs of a company that run together (src/jobs/coalescer.ts) read their targets with
+// A delivery job per first attempt cost a job, a read of the delivery and an update after the send (see
+// scripts/bench/README.md, "Fourth round"). The fan-outs of a company that run together (coalescer.ts) read their targets with
 // everything sending needs in one statement, send, and one statement writes the deliveries: sent ones with
 // their attempt, the others pending with a job. Nothing is lost: the fan-out job completes only after that
 // write, so a crash before it runs the fan-out again (a receiver may then get a message twice, with the same
@@ -13,39 +12,29 @@
 // A slow endpoint must not hold back the others: the fan-out waits at most INLINE_WAIT_MS for its sends. A
 // send still waiting for its turn then (SENDS_PER_ENDPOINT) is not made: its delivery gets a delivery job,
 // as do those of an endpoint that is failing or was slow (a send handed over in the last SLOW_ENDPOINT_MS),
-// in jobs of DELIVERIES_PER_JOB per endpoint (deliverJob's admission keeps a slow endpoint's jobs from
+// in jobs of DELIVERIES_PER_JOB per endpoint (the delivery task's admission keeps a slow endpoint's jobs from
 // filling the worker). A send in flight then is handed over: its delivery is written pending with a safety
 // job (a delivery job SAFETY_DELAY_MS later, in case this process ends before the answer), and the answer is
 // recorded when it comes, like a delivery job's (a failure's retry takes over the safety job's key).
 import type { Db } from '../db/client.ts';
-import type { FanoutPayload } from '../events/record.ts';
+import type { TaskPayload } from '../db/job-queue.ts';
+import { tenantStatement } from '../db/tenant-statement.ts';
 import { prefixedId } from '../ids.ts';
-import {
-  type DeliverOptions,
-  type DeliverOutcome,
-  type EndpointColumns,
-  type EventColumns,
-  eventBody,
-  recordFailure,
-  sendInTurn,
-  sendingEndpoint,
-} from './deliver.task.ts';
-import { DELIVER_TASK, DELIVERIES_PER_JOB, deliveryJobKey } from './delivery-jobs.ts';
+import type { DeliverOptions, DeliverOutcome } from './delivery-attempts.ts';
+import { DELIVER_TASK, deliveryJobKey } from './delivery-job-key.ts';
+import { type EndpointColumns, sendingEndpoint } from './delivery-reads.ts';
+import type { DeliveryState } from './delivery-state.ts';
+import type { EventColumns } from './event-bodies.ts';
 import type { PostResult } from './http-post.ts';
-import { tenantStatement } from './pipeline.ts';
-import { endpointHealth, type Recording, recordSuccess, writingSuccesses } from './record-success.ts';
+import { recordFailure } from './record-failure.ts';
+import { endpointHealth, type Recording } from './record-success.ts';
 import { DELIVERY_TIMEOUT_MS } from './schedule.ts';
-import { sendSigned } from './send.ts';
 
 export const INLINE_WAIT_MS = 1_000;
-export const SLOW_ENDPOINT_MS = 60_000;
 /** After the longest request, with room to record its answer. */
 export const SAFETY_DELAY_MS = DELIVERY_TIMEOUT_MS + 5_000;
-
-/** Per endpoint: until when it gets delivery jobs only (its send was handed over). */
-const slowUntil = new Map<string, number>();
-/** The recordings of handed-over sends still to come (awaited at shutdown, see settleHandedOver). */
-const handedOver = new Set<Promise<unknown>>();
+/** The most first attempts one delivery job carries: bounds a job's run time and the size of its statements. */
+export const DELIVERIES_PER_JOB = 100;
 
 /** An (event, endpoint) pair. The event's created_at and data come with its first pair only (see readTargets). */
 type Target = Omit<EventColumns, 'event_created_at' | 'event_data'> &
@@ -76,8 +65,12 @@ type Written = 'succeeded' | 'failed' | 'queued' | 'attempted' | 'in_flight';
 export type FanoutOutcome = DeliverOutcome | 'in_flight' | 'queued';
 
 /** Fans out one event; answers one outcome per delivery made for sending. See fanoutEvents. */
-export async function fanout(db: Db, payload: FanoutPayload, send?: DeliverOptions): Promise<FanoutOutcome[]> {
-  const [outcomes] = await fanoutBatch(db, payload.companyId, [payload.eventId], send);
+export async function fanout(
+  state: DeliveryState,
+  payload: TaskPayload<'webhook_fanout'>,
+  send?: DeliverOptions,
+): Promise<FanoutOutcome[]> {
+  const [outcomes] = await fanoutBatch(state, payload.companyId, [payload.eventId], send);
   return outcomes ?? [];
 }
 
@@ -89,22 +82,23 @@ export async function fanout(db: Db, payload: FanoutPayload, send?: DeliverOptio
  * alone.
  */
 export async function fanoutEvents(
-  db: Db,
+  state: DeliveryState,
   companyId: string,
   eventIds: string[],
   send?: DeliverOptions,
   sendsDone?: () => void,
 ): Promise<number[]> {
-  return (await fanoutBatch(db, companyId, eventIds, send, sendsDone)).map((outcomes) => outcomes.length);
+  return (await fanoutBatch(state, companyId, eventIds, send, sendsDone)).map((outcomes) => outcomes.length);
 }
 
 async function fanoutBatch(
-  db: Db,
+  state: DeliveryState,
   companyId: string,
   eventIds: string[],
   send?: DeliverOptions,
   sendsDone?: () => void,
 ): Promise<FanoutOutcome[][]> {
+  const { db } = state;
   const now = send?.now ?? (() => new Date());
   const targets = await readTargets(db, companyId, eventIds);
   if (targets.length === 0) return eventIds.map(() => []);
@@ -124,7 +118,7 @@ async function fanoutBatch(
     if (body === undefined) {
       const event = events.get(eventId);
       if (!event) throw new Error(`event ${eventId} was read without its data`);
-      body = Buffer.from(eventBody(companyId, event));
+      body = Buffer.from(state.bodies.body(companyId, event));
       bodies.set(eventId, body);
     }
     return body;
@@ -132,26 +126,26 @@ async function fanoutBatch(
   const plan = targets.map((target) => {
     const deliveryId = prefixedId('wd');
     if (!target.active) return { target, deliveryId, written: 'failed' as Written };
-    if (!send || target.failing || isSlow(target.endpoint_id, now())) {
+    if (!send || target.failing || state.handedOver.isSlow(target.endpoint_id, now())) {
       return { target, deliveryId, written: 'queued' as Written };
     }
-    const started = startSend(target, deliveryId, bodyOf, now, send);
+    const started = startSend(state, target, deliveryId, bodyOf, now, send);
     sends.push(started);
     return { target, deliveryId, written: 'queued' as Written, send: started };
   });
   await settledOrTimeUp(sends);
 
   const rows = plan.map((p) => {
-    const written = p.send ? writtenAs(p.send, now()) : p.written;
+    const written = p.send ? writtenAs(state, p.send, now()) : p.written;
     const settled = p.send?.settled && 'result' in p.send.settled ? p.send.settled : undefined;
     return { ...p, written, settled };
   });
   // Every send of this batch is answered, cancelled or handed over (and a slow endpoint marked): the next
   // batch may send while this one writes.
   sendsDone?.();
-  // Their successes are unwritten until this write (see writingSuccesses): one set per endpoint, not per message.
+  // Their successes are unwritten until this write (see SuccessRecorder.writing): one set per endpoint, not per message.
   const succeeded = [...new Set(rows.filter((r) => r.written === 'succeeded').map((r) => r.target.endpoint_id))];
-  const made = await writingSuccesses(succeeded, () => writeDeliveries(db, companyId, rows));
+  const made = await state.successes.writing(succeeded, () => writeDeliveries(db, companyId, rows));
 
   // Recorded after the write, which made their deliveries: failures step by step (the retry replaces the
   // safety job), answers still to come when they come.
@@ -164,23 +158,24 @@ async function fanoutBatch(
     if (row.written === 'attempted' && row.settled) {
       const { deliveryId } = row;
       failures.push(
-        recordFailure(db, recording(companyId, row, row.settled.result, row.settled.at)).then((outcome) => {
-          outcomes.set(deliveryId, outcome);
-        }),
+        recordFailure(db, state.successes, recording(companyId, row, row.settled.result, row.settled.at)).then(
+          (outcome) => {
+            outcomes.set(deliveryId, outcome);
+          },
+        ),
       );
     } else if (row.written === 'in_flight' && row.send) {
       outcomes.set(row.deliveryId, 'in_flight');
       const later = row.send.promise.then(async (result) => {
         if (!result) return;
         const r = recording(companyId, row, result, now());
-        await (result.error === null ? recordSuccess(db, r) : recordFailure(db, r));
+        await (result.error === null ? state.successes.record(r) : recordFailure(db, state.successes, r));
       });
       const tracked = later.catch((error: unknown) => {
         // Its safety job sends the message again.
         console.error(`[worker] recording a handed-over first attempt of ${row.deliveryId} failed:`, error);
       });
-      handedOver.add(tracked);
-      void tracked.finally(() => handedOver.delete(tracked));
+      state.handedOver.track(tracked);
     }
   }
   await Promise.all(failures);
@@ -204,12 +199,8 @@ function recording(companyId: string, row: Row, result: PostResult, at: Date): R
   };
 }
 
-/** Waits until the recordings of handed-over sends are in (at shutdown, and in tests). */
-export async function settleHandedOver(): Promise<void> {
-  while (handedOver.size > 0) await Promise.all(handedOver);
-}
-
 function startSend(
+  state: DeliveryState,
   target: Target,
   deliveryId: string,
   bodyOf: (eventId: string) => Buffer,
@@ -217,11 +208,11 @@ function startSend(
   opts: DeliverOptions,
 ): Send {
   const send: Send = { target, deliveryId, started: false, cancelled: false, promise: Promise.resolve(null) };
-  send.promise = sendInTurn(target.endpoint_id, async () => {
+  send.promise = state.turns.send(target.endpoint_id, async () => {
     // Not made: the wait is over (cancelled), or the worker is stopping.
     if (send.cancelled || opts.stop?.aborted) return null;
     send.started = true;
-    return sendSigned(
+    return state.sender.send(
       sendingEndpoint(target),
       { id: target.event_id, body: bodyOf(target.event_id) },
       { now: now(), policy: opts.policy, lookup: opts.lookup, timeoutMs: opts.timeoutMs },
@@ -250,16 +241,8 @@ async function settledOrTimeUp(sends: Send[]): Promise<void> {
   clearTimeout(timer);
 }
 
-function isSlow(endpointId: string, at: Date): boolean {
-  const until = slowUntil.get(endpointId);
-  if (until === undefined) return false;
-  if (until > at.getTime()) return true;
-  slowUntil.delete(endpointId);
-  return false;
-}
-
 /** Decided once the wait is over: a send not started then is never made. */
-function writtenAs(send: Send, at: Date): Written {
+function writtenAs(state: DeliveryState, send: Send, at: Date): Written {
   if (send.settled && 'result' in send.settled) return send.settled.result.error === null ? 'succeeded' : 'attempted';
   // A send that threw (not an answer: a fault of ours) is left to a delivery job, which retries it.
   if (send.settled) return 'queued';
@@ -267,7 +250,7 @@ function writtenAs(send: Send, at: Date): Written {
     send.cancelled = true;
     return 'queued';
   }
-  slowUntil.set(send.target.endpoint_id, at.getTime() + SLOW_ENDPOINT_MS);
+  state.handedOver.markSlow(send.target.endpoint_id, at);
   return 'in_flight';
 }
 

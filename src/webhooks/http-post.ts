@@ -72,8 +72,6 @@ const MAX_POOLS = 128;
 // `Keep-Alive: timeout=` hint of the receiver (minus its own margin).
 const IDLE_SOCKET_MS = 4_000;
 
-const pools = new Map<string, Pool>();
-
 /** Answers every lookup with the checked address; both callback shapes, as net asks with `all: true` when it
  * tries several address families. */
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
@@ -83,69 +81,84 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   };
 }
 
-function poolFor(target: PostTarget): Pool {
-  const { url } = target;
-  const key = `${url.protocol}|${target.address}|${url.port}|${url.hostname}`;
-  const found = pools.get(key);
-  if (found) {
-    // Most recently used last.
-    pools.delete(key);
-    pools.set(key, found);
-    return found;
-  }
-  // The origin keeps the URL's hostname: it is the Host header and, over TLS, the SNI name and the name the
-  // certificate must match (none is sent for an IP literal, as TLS requires). Only the lookup is pinned.
-  const pool = new Pool(url.origin, {
-    // No cap here: the delivery task bounds the requests in flight per endpoint, and a request waiting in a
-    // pool's queue would spend its time limit before it is sent.
-    connections: null,
-    pipelining: 1,
-    keepAliveTimeout: IDLE_SOCKET_MS,
-    keepAliveMaxTimeout: IDLE_SOCKET_MS,
-    // The longest any attempt may take, not this request's limit: the pool outlives the request, and a request
-    // whose limit was shortened (by a slow DNS answer) must not shorten every later one to the target. Each
-    // exchange's own timer answers sooner; this only ends a connection attempt nobody waits for any more.
-    connect: { lookup: pinnedLookup(target.address, target.family), timeout: DELIVERY_TIMEOUT_MS },
-  });
-  pools.set(key, pool);
-  if (pools.size > MAX_POOLS) {
-    const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
-    pools.delete(oldestKey);
-    // Requests in flight finish; no connection of it is kept or reused any more.
-    void oldest.close().catch(() => {});
-  }
-  return pool;
-}
+/**
+ * The kept-alive connections of a sender, one undici Pool per pinned target (see above); the least recently used
+ * pool is closed beyond MAX_POOLS.
+ */
+export class ConnectionPools {
+  private readonly pools = new Map<string, Pool>();
 
-export function postJson(
-  target: PostTarget,
-  body: string | Buffer,
-  headers: Record<string, string>,
-  opts: PostOptions,
-): Promise<PostResult> {
-  if (target.url.protocol !== 'https:' && target.url.protocol !== 'http:') {
-    return Promise.resolve({ statusCode: null, durationMs: 0, error: 'url_not_allowed', responseBody: null });
-  }
-  return new Promise<PostResult>((resolve) => {
-    const exchange = new Exchange(opts, resolve);
-    try {
-      const { url } = target;
-      poolFor(target).dispatch(
-        {
-          method: 'POST',
-          path: `${url.pathname}${url.search}`,
-          headers: { ...headers, 'Content-Type': 'application/json' },
-          body,
-          // The exchange's one timer bounds it all; these only must not cut it shorter.
-          headersTimeout: opts.timeoutMs,
-          bodyTimeout: opts.timeoutMs,
-        },
-        exchange,
-      );
-    } catch (error) {
-      exchange.fail(error);
+  post(
+    target: PostTarget,
+    body: string | Buffer,
+    headers: Record<string, string>,
+    opts: PostOptions,
+  ): Promise<PostResult> {
+    if (target.url.protocol !== 'https:' && target.url.protocol !== 'http:') {
+      return Promise.resolve({ statusCode: null, durationMs: 0, error: 'url_not_allowed', responseBody: null });
     }
-  });
+    return new Promise<PostResult>((resolve) => {
+      const exchange = new Exchange(opts, resolve);
+      try {
+        const { url } = target;
+        this.poolFor(target).dispatch(
+          {
+            method: 'POST',
+            path: `${url.pathname}${url.search}`,
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            body,
+            // The exchange's one timer bounds it all; these only must not cut it shorter.
+            headersTimeout: opts.timeoutMs,
+            bodyTimeout: opts.timeoutMs,
+          },
+          exchange,
+        );
+      } catch (error) {
+        exchange.fail(error);
+      }
+    });
+  }
+
+  /** Closes every pool (requests in flight finish first). */
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.close().catch(() => {})));
+  }
+
+  private poolFor(target: PostTarget): Pool {
+    const { url } = target;
+    const key = `${url.protocol}|${target.address}|${url.port}|${url.hostname}`;
+    const found = this.pools.get(key);
+    if (found) {
+      // Most recently used last.
+      this.pools.delete(key);
+      this.pools.set(key, found);
+      return found;
+    }
+    // The origin keeps the URL's hostname: it is the Host header and, over TLS, the SNI name and the name the
+    // certificate must match (none is sent for an IP literal, as TLS requires). Only the lookup is pinned.
+    const pool = new Pool(url.origin, {
+      // No cap here: the delivery task bounds the requests in flight per endpoint, and a request waiting in a
+      // pool's queue would spend its time limit before it is sent.
+      connections: null,
+      pipelining: 1,
+      keepAliveTimeout: IDLE_SOCKET_MS,
+      keepAliveMaxTimeout: IDLE_SOCKET_MS,
+      // The longest any attempt may take, not this request's limit: the pool outlives the request, and a request
+      // whose limit was shortened (by a slow DNS answer) must not shorten every later one to the target. Each
+      // exchange's own timer answers sooner; this only ends a connection attempt nobody waits for any more.
+      connect: { lookup: pinnedLookup(target.address, target.family), timeout: DELIVERY_TIMEOUT_MS },
+    });
+    this.pools.set(key, pool);
+    if (this.pools.size > MAX_POOLS) {
+      const [oldestKey, oldest] = this.pools.entries().next().value as [string, Pool];
+      this.pools.delete(oldestKey);
+      // Requests in flight finish; no connection of it is kept or reused any more.
+      void oldest.close().catch(() => {});
+    }
+    return pool;
+  }
 }
 
 /**

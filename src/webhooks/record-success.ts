@@ -1,13 +1,13 @@
 // Successful attempts are recorded in batches: the successes that arrive while one batch of the company is
-// being written are written together in the next (src/jobs/coalescer.ts), one statement each. Failures are
-// rare and take the step-by-step path in deliver.task.ts (retry schedule, endpoint health, disabling).
+// being written are written together in the next (coalescer.ts), one statement each. Failures are
+// rare and take the step-by-step path in record-failure.ts (retry schedule, endpoint health, disabling).
 import type postgres from 'postgres';
 import type { Db } from '../db/client.ts';
+import { tenantStatement } from '../db/tenant-statement.ts';
 import { prefixedId } from '../ids.ts';
-import { Coalescer } from '../jobs/coalescer.ts';
-import type { Trigger } from './delivery-jobs.ts';
+import { Coalescer } from './coalescer.ts';
+import type { Trigger } from './delivery-attempts.ts';
 import type { PostResult } from './http-post.ts';
-import { tenantStatement } from './pipeline.ts';
 
 export type Recording = {
   companyId: string;
@@ -17,11 +17,11 @@ export type Recording = {
   trigger: Trigger;
   result: PostResult;
   at: Date;
-  /** The delivery's endpoint, where known: its success counts as unwritten until written (writingSuccesses). */
+  /** The delivery's endpoint, where known: its success counts as unwritten until written (SuccessRecorder.writing). */
   endpointId?: string;
   /**
    * A scheduled attempt of a delivery job: the delivery's `next_attempt_at` (ms) when the job read it. Changed by
-   * the time the answer is recorded, the delivery was reopened meanwhile (see record in deliver.task.ts).
+   * the time the answer is recorded, the delivery was reopened meanwhile (see record-failure.ts).
    */
   dueAt?: number | null;
 };
@@ -29,38 +29,39 @@ export type Recording = {
 /** 'gone': the delivery (or its endpoint) was deleted while the request was in flight; nothing is recorded. */
 export type SuccessOutcome = 'succeeded' | 'gone';
 
-const writers = new WeakMap<Db, Coalescer<Recording, SuccessOutcome>>();
-
-export function recordSuccess(db: Db, recording: Recording): Promise<SuccessOutcome> {
-  let writer = writers.get(db);
-  if (!writer) {
-    writer = new Coalescer((companyId, batch) => recordSuccesses(db, companyId, batch));
-    writers.set(db, writer);
-  }
-  const batcher = writer;
-  const write = () => batcher.add(recording.companyId, recording);
-  return recording.endpointId === undefined ? write() : writingSuccesses([recording.endpointId], write);
-}
-
 /**
- * Per endpoint, the successes this process had answered and has not written yet (they wait for their company's
- * batch, or for a fan-out's write). A failure recorded meanwhile must not find the endpoint failing for 5 days and
- * disable it: the success, written a moment later, ends that failing (see record in deliver.task.ts).
+ * A worker's successes: written in batches per company, and counted per endpoint while they wait to be written
+ * (their company's batch, or a fan-out's write). A failure recorded meanwhile must not find the endpoint failing
+ * for 5 days and disable it: the success, written a moment later, ends that failing (see record-failure.ts).
  */
-const unwritten = new Map<string, number>();
+export class SuccessRecorder {
+  private readonly writer: Coalescer<Recording, SuccessOutcome>;
+  private readonly unwritten = new Map<string, number>();
 
-export const hasUnwrittenSuccess = (endpointId: string): boolean => unwritten.has(endpointId);
+  constructor(db: Db) {
+    this.writer = new Coalescer((companyId, batch) => recordSuccesses(db, companyId, batch));
+  }
 
-/** Runs `write`, the successes of `endpointIds` counting as unwritten until it has ended. */
-export async function writingSuccesses<T>(endpointIds: readonly string[], write: () => Promise<T>): Promise<T> {
-  for (const id of endpointIds) unwritten.set(id, (unwritten.get(id) ?? 0) + 1);
-  try {
-    return await write();
-  } finally {
-    for (const id of endpointIds) {
-      const left = (unwritten.get(id) ?? 1) - 1;
-      if (left > 0) unwritten.set(id, left);
-      else unwritten.delete(id);
+  record(recording: Recording): Promise<SuccessOutcome> {
+    const write = () => this.writer.add(recording.companyId, recording);
+    return recording.endpointId === undefined ? write() : this.writing([recording.endpointId], write);
+  }
+
+  hasUnwritten(endpointId: string): boolean {
+    return this.unwritten.has(endpointId);
+  }
+
+  /** Runs `write`, the successes of `endpointIds` counting as unwritten until it has ended. */
+  async writing<T>(endpointIds: readonly string[], write: () => Promise<T>): Promise<T> {
+    for (const id of endpointIds) this.unwritten.set(id, (this.unwritten.get(id) ?? 0) + 1);
+    try {
+      return await write();
+    } finally {
+      for (const id of endpointIds) {
+        const left = (this.unwritten.get(id) ?? 1) - 1;
+        if (left > 0) this.unwritten.set(id, left);
+        else this.unwritten.delete(id);
+      }
     }
   }
 }

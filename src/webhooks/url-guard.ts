@@ -9,24 +9,44 @@
 import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { type Message, message } from '../http/messages.ts';
-import { Kept } from './kept.ts';
+import type { BoundedCache } from './bounded-cache.ts';
 
 export type UrlPolicy = { allowPrivate: boolean };
 
 export type LookupAll = (hostname: string, options: { all: true }) => Promise<LookupAddress[]>;
 
+/**
+ * Why a URL was refused, with the values its explanation names. The guard says no more: the API turns a refusal
+ * into a problem text in the request's language (resources/webhook-endpoints/url-refusals.ts).
+ */
+export type UrlRefusal =
+  | { reason: 'too_long'; max: number }
+  | { reason: 'spaces_or_controls' }
+  | { reason: 'not_uri' }
+  | { reason: 'not_absolute' }
+  | { reason: 'not_absolute_https' }
+  | { reason: 'fragment' }
+  | { reason: 'userinfo' }
+  | { reason: 'port' }
+  | { reason: 'https_standard_port' }
+  | { reason: 'not_http' }
+  | { reason: 'unresolved'; host: string; code: string }
+  | { reason: 'no_address'; host: string }
+  | { reason: 'loopback_only'; host: string; address: string }
+  | { reason: 'not_public'; host: string; address: string }
+  | { reason: 'unusable_address'; host: string };
+
 export type UrlSyntaxResult =
   | { ok: true; url: URL }
-  | { ok: false; code: 'invalid_format' | 'url_not_allowed'; detail: Message };
+  | { ok: false; code: 'invalid_format' | 'url_not_allowed'; refusal: UrlRefusal };
 
 export type ResolveResult =
   | { ok: true; address: string; family: 4 | 6 }
-  | { ok: false; code: 'url_not_allowed' | 'dns_failure'; detail: Message };
+  | { ok: false; code: 'url_not_allowed' | 'dns_failure'; refusal: UrlRefusal };
 
 export type UrlCheckResult =
   | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; code: 'invalid_format' | 'url_not_allowed' | 'dns_failure'; detail: Message };
+  | { ok: false; code: 'invalid_format' | 'url_not_allowed' | 'dns_failure'; refusal: UrlRefusal };
 
 export const MAX_URL_LENGTH = 2048;
 const ALLOWED_PORTS = new Set([443, 80, 8443]);
@@ -107,7 +127,7 @@ export function isLoopbackAddress(address: string): boolean {
   return ip !== null && ip.range() === 'loopback';
 }
 
-const refuse = <C extends string>(code: C, detail: Message) => ({ ok: false as const, code, detail });
+const refuse = <C extends string>(code: C, refusal: UrlRefusal) => ({ ok: false as const, code, refusal });
 
 function effectivePort(url: URL): number {
   if (url.port !== '') return Number(url.port);
@@ -127,28 +147,28 @@ const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})
 
 /** Pure checks: length, absolute http(s), URI characters, port, no userinfo, no fragment. No DNS. */
 export function checkUrlSyntax(input: string, policy: UrlPolicy): UrlSyntaxResult {
-  if (input.length > MAX_URL_LENGTH) return refuse('invalid_format', message('url.too_long', { max: MAX_URL_LENGTH }));
+  if (input.length > MAX_URL_LENGTH) return refuse('invalid_format', { reason: 'too_long', max: MAX_URL_LENGTH });
   // The URL parser silently drops tabs/newlines and turns "\" into "/"; refuse such input instead of storing
   // one string and calling another.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
-  if (/[\u0000-\u0020\u007f\\]/.test(input)) return refuse('invalid_format', message('url.spaces_or_controls'));
+  if (/[\u0000-\u0020\u007f\\]/.test(input)) return refuse('invalid_format', { reason: 'spaces_or_controls' });
   // Stored and returned as sent, and the contract calls it `format: uri`: only RFC 3986's characters, and `%` only
   // as an escape. (The URL parser would accept "é", "|", "{" or "%zz" and send something else than was stored.)
-  if (!URI_CHARACTERS.test(input)) return refuse('invalid_format', message('url.not_uri'));
-  if (!URL.canParse(input)) return refuse('invalid_format', message('url.not_absolute'));
+  if (!URI_CHARACTERS.test(input)) return refuse('invalid_format', { reason: 'not_uri' });
+  if (!URL.canParse(input)) return refuse('invalid_format', { reason: 'not_absolute' });
   const url = new URL(input);
   const httpAllowed = policy.allowPrivate && url.protocol === 'http:';
-  if (url.protocol !== 'https:' && !httpAllowed) return refuse('invalid_format', message('url.not_absolute_https'));
+  if (url.protocol !== 'https:' && !httpAllowed) return refuse('invalid_format', { reason: 'not_absolute_https' });
   // An authority right after "//": the URL parser skips further slashes ("https:///@example.com" would call
   // example.com), where RFC 3986 reads an empty host and the rest as the path.
-  if (!/^https?:\/\/[^/]/i.test(input)) return refuse('invalid_format', message('url.not_absolute_https'));
-  if (input.includes('#')) return refuse('invalid_format', message('url.fragment'));
+  if (!/^https?:\/\/[^/]/i.test(input)) return refuse('invalid_format', { reason: 'not_absolute_https' });
+  if (input.includes('#')) return refuse('invalid_format', { reason: 'fragment' });
   const authority = input.slice(input.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? '';
   if (authority.includes('@') || url.username !== '' || url.password !== '') {
-    return refuse('url_not_allowed', message('url.userinfo'));
+    return refuse('url_not_allowed', { reason: 'userinfo' });
   }
   if (!policy.allowPrivate && !ALLOWED_PORTS.has(effectivePort(url))) {
-    return refuse('url_not_allowed', message('url.port'));
+    return refuse('url_not_allowed', { reason: 'port' });
   }
   return { ok: true, url };
 }
@@ -163,32 +183,42 @@ export function addressInUrl(url: URL): string | null {
 /** How long a lookup still in flight is shared: the longest a delivery waits for one (its 10-second limit). */
 const SHARE_LOOKUP_MS = 10_000;
 type Running = { answer: Promise<LookupAddress[]>; startedAt: number };
-const lookupsInFlight = new WeakMap<LookupAll, Map<string, Running>>();
 
 /**
- * The host's addresses. Checks of one host that begin while a lookup of it is still running take its answer,
- * which is as fresh as their own would be; nothing is kept once it is in (the next check looks up again).
+ * Lookups that share their answer: checks of one host that begin while a lookup of it is still running take its
+ * answer, which is as fresh as their own would be; nothing is kept once it is in (the next check looks up again).
  * Without this a burst of deliveries to one endpoint queued one getaddrinfo each on libuv's four threads,
- * shared with file and crypto work; now one per host at a time.
+ * shared with file and crypto work; now one per host at a time. One per sender (send.ts).
  */
-function sharedLookup(lookup: LookupAll, host: string): Promise<LookupAddress[]> {
-  let byHost = lookupsInFlight.get(lookup);
-  if (!byHost) {
-    byHost = new Map();
-    lookupsInFlight.set(lookup, byHost);
+export class SharedLookups {
+  private readonly shared = new WeakMap<LookupAll, LookupAll>();
+
+  /** `lookup`, sharing the answers of lookups in flight. */
+  of(lookup: LookupAll): LookupAll {
+    let found = this.shared.get(lookup);
+    if (!found) {
+      found = sharingLookup(lookup);
+      this.shared.set(lookup, found);
+    }
+    return found;
   }
-  const hosts = byHost;
-  const now = Date.now();
-  const running = hosts.get(host);
-  // A lookup that hangs past every waiting delivery's limit is not shared further: the next check asks again.
-  if (running && now - running.startedAt < SHARE_LOOKUP_MS) return running.answer;
-  const entry: Running = { answer: lookup(host, { all: true }), startedAt: now };
-  hosts.set(host, entry);
-  const forget = () => {
-    if (hosts.get(host) === entry) hosts.delete(host);
+}
+
+function sharingLookup(lookup: LookupAll): LookupAll {
+  const hosts = new Map<string, Running>();
+  return (host) => {
+    const now = Date.now();
+    const running = hosts.get(host);
+    // A lookup that hangs past every waiting delivery's limit is not shared further: the next check asks again.
+    if (running && now - running.startedAt < SHARE_LOOKUP_MS) return running.answer;
+    const entry: Running = { answer: lookup(host, { all: true }), startedAt: now };
+    hosts.set(host, entry);
+    const forget = () => {
+      if (hosts.get(host) === entry) hosts.delete(host);
+    };
+    entry.answer.then(forget, forget);
+    return entry.answer;
   };
-  entry.answer.then(forget, forget);
-  return entry.answer;
 }
 
 /**
@@ -201,54 +231,49 @@ export async function resolveAllowed(
   policy: UrlPolicy,
   lookup: LookupAll = dnsPromises.lookup,
 ): Promise<ResolveResult> {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('url_not_allowed', message('url.not_http'));
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('url_not_allowed', { reason: 'not_http' });
   const literal = checkLiteral(url, policy);
   if (literal !== null) return literal;
   const host = url.hostname;
   let addresses: string[];
   try {
-    addresses = (await sharedLookup(lookup, host)).map((a) => a.address);
+    addresses = (await lookup(host, { all: true })).map((a) => a.address);
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
-    return refuse('dns_failure', message('url.unresolved', { host, code }));
+    return refuse('dns_failure', { reason: 'unresolved', host, code });
   }
-  if (addresses.length === 0) return refuse('dns_failure', message('url.no_address', { host }));
+  if (addresses.length === 0) return refuse('dns_failure', { reason: 'no_address', host });
   return checkAddresses(url, addresses, policy);
 }
 
 /**
  * The check of a URL whose host is an address (no DNS), or null when the host is a name to look up. Its answer
- * depends only on the scheme, host, port and policy, so it is kept: a delivery
- * checks its URL before every message, and parsing the address again was ~3% of the webhook worker's thread
- * in the webhooks bench.
+ * depends only on the scheme, host, port and policy, so a sender keeps it (`kept`): a delivery checks its URL
+ * before every message, and parsing the address again costs the worker's thread (scripts/bench/README.md).
  */
-export function checkLiteral(url: URL, policy: UrlPolicy): ResolveResult | null {
+export function checkLiteral(url: URL, policy: UrlPolicy, kept?: BoundedCache<ResolveResult>): ResolveResult | null {
   const literal = addressInUrl(url);
   if (literal === null) return null;
+  if (!kept) return checkAddresses(url, [literal], policy);
   const key = `${policy.allowPrivate ? 'private' : 'public'} ${url.protocol}//${url.host}`;
-  return literalChecks.get(key) ?? literalChecks.set(key, checkAddresses(url, [literal], policy));
+  return kept.get(key) ?? kept.set(key, checkAddresses(url, [literal], policy));
 }
-
-const literalChecks = new Kept<ResolveResult>();
 
 /** Refuses when ANY address is not allowed; answers the first one (the one to connect to). */
 function checkAddresses(url: URL, addresses: string[], policy: UrlPolicy): ResolveResult {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('url_not_allowed', message('url.not_http'));
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('url_not_allowed', { reason: 'not_http' });
   const host = url.hostname;
   const loopbackOnly = needsLoopback(url);
-  if (loopbackOnly && !policy.allowPrivate) return refuse('url_not_allowed', message('url.https_standard_port'));
+  if (loopbackOnly && !policy.allowPrivate) return refuse('url_not_allowed', { reason: 'https_standard_port' });
   for (const address of addresses) {
     const loopbackAllowed = policy.allowPrivate && isLoopbackAddress(address);
     const allowed = loopbackOnly ? loopbackAllowed : loopbackAllowed || isPublicAddress(address);
     if (!allowed) {
-      return refuse(
-        'url_not_allowed',
-        message(loopbackOnly ? 'url.loopback_only' : 'url.not_public', { host, address }),
-      );
+      return refuse('url_not_allowed', { reason: loopbackOnly ? 'loopback_only' : 'not_public', host, address });
     }
   }
   const ip = parseAddress(addresses[0] ?? '');
-  if (!ip) return refuse('url_not_allowed', message('url.unusable_address', { host }));
+  if (!ip) return refuse('url_not_allowed', { reason: 'unusable_address', host });
   return { ok: true, address: ip.toString(), family: ip.kind() === 'ipv6' ? 6 : 4 };
 }
 

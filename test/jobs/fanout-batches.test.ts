@@ -8,6 +8,7 @@ import type { Config } from '../../src/config.ts';
 import type { Db, Sql } from '../../src/db/client.ts';
 // vi.mock below is hoisted above this import: the worker's task list gets the recorder.
 import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
+import type { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { tick } from '../harness/async.ts';
 
 type Batch = { events: number; release?: () => void; done: () => void };
@@ -18,7 +19,13 @@ vi.mock('../../src/webhooks/fanout.ts', async (importOriginal) => {
   return {
     ...real,
     // Each batch waits until the test ends it: the batches that run at the same time are visible.
-    fanoutEvents: (_db: Db, _companyId: string, eventIds: string[], _send: unknown, release?: () => void) =>
+    fanoutEvents: (
+      _state: DeliveryState,
+      _companyId: string,
+      eventIds: string[],
+      _send: unknown,
+      release?: () => void,
+    ) =>
       new Promise<number[]>((resolve) => {
         recorded.batches.push({ events: eventIds.length, release, done: () => resolve(eventIds.map(() => 3)) });
       }),

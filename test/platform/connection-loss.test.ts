@@ -1,7 +1,7 @@
 // A connection the database ends (a restart, a failover, pg_terminate_backend) fails its queries with
 // CONNECTION_CLOSED, which callers catch; it must not end the process. postgres.js 3.4.9 threw from a timer
 // callback when a reserved connection was written to after its socket closed (porsager/postgres#1208): the
-// webhook worker's pipelined transactions (src/webhooks/pipeline.ts) reserve their connection, and a fault
+// webhook worker's pipelined transactions (src/db/tenant-statement.ts) reserve their connection, and a fault
 // drill terminating the worker's backends ended the worker. patches/postgres+3.4.9.patch (applied by
 // patch-package at install) settles those queries instead. Without it, vitest reports the uncaught TypeError.
 import { connect, createServer } from 'node:net';
@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.ts';
 import { missingPatches } from '../../src/db/driver-patch.ts';
-import { tenantStatement } from '../../src/webhooks/pipeline.ts';
+import { tenantStatement } from '../../src/db/tenant-statement.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { freePort } from '../harness/processes.ts';
 
@@ -82,7 +82,7 @@ it('queries waiting on a reserved connection (its pipeline full) settle when the
     const reserved = await sql.reserve();
     const [{ pid }] = await reserved`select pg_backend_pid() as pid`;
     // Statements with parameters are described first: the connection counts as full, and the rest wait in the
-    // reservation's own queue (as the worker's pipelined transactions do, src/webhooks/pipeline.ts).
+    // reservation's own queue (as the worker's pipelined transactions do, src/db/tenant-statement.ts).
     const queries = [
       reserved`begin`.execute(),
       reserved`select set_config('app.drill', ${'x'}, true)`.execute(),

@@ -5,8 +5,8 @@
 import { sql as drizzleSql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/tenant.ts';
+import { tenantStatement } from '../../src/db/tenant-statement.ts';
 import { isTransientConflict, TRANSACTION_RUNS } from '../../src/db/transient.ts';
-import { tenantStatement } from '../../src/webhooks/pipeline.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { until } from '../harness/async.ts';
 import { waitsForLock } from '../harness/locks.ts';

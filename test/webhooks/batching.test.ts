@@ -3,10 +3,11 @@
 // endpoint; a
 // delivery job sends them all (at most SENDS_PER_ENDPOINT = 16 requests in flight per endpoint, the rest
 // waiting for their turn) and answers one outcome per id; successes are recorded many in one statement.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
-import { DELIVER_TASK, DELIVERIES_PER_JOB } from '../../src/webhooks/delivery-jobs.ts';
-import { fanoutEvents } from '../../src/webhooks/fanout.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliverBatch } from '../../src/webhooks/delivery-attempts.ts';
+import { DELIVER_TASK } from '../../src/webhooks/delivery-job-key.ts';
+import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
+import { DELIVERIES_PER_JOB, fanoutEvents } from '../../src/webhooks/fanout.ts';
 import { type Recording, recordSuccesses } from '../../src/webhooks/record-success.ts';
 import {
   holdingReceiver,
@@ -22,6 +23,12 @@ let api: TestApi;
 
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+});
+
+// The worker's delivery state, fresh for each test.
+let state: DeliveryState;
+beforeEach(() => {
+  state = new DeliveryState(api.db);
 });
 
 const recordEvents = (companyId: string, n: number) => recordCustomerEvents(api, companyId, n, 'batch@example.nl');
@@ -62,7 +69,7 @@ describe('fanoutEvents', () => {
     expect(await deliverJobs(companyId)).toEqual([]);
 
     // Per event: the two active endpoints' deliveries are queued; the disabled one's is not.
-    expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([2, 2, 2, 2, 2]);
+    expect(await fanoutEvents(state, companyId, eventIds)).toEqual([2, 2, 2, 2, 2]);
 
     const deliveries = await deliveriesOfCompany(companyId);
     expect(deliveries).toHaveLength(15);
@@ -99,18 +106,18 @@ describe('fanoutEvents', () => {
 
   it('run again for the same events: queues nothing and writes nothing', async () => {
     const { companyId, eventIds } = await threeEndpoints(5);
-    expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([2, 2, 2, 2, 2]);
+    expect(await fanoutEvents(state, companyId, eventIds)).toEqual([2, 2, 2, 2, 2]);
     const deliveries = await deliveriesOfCompany(companyId);
     const jobs = await deliverJobs(companyId);
     expect(jobs).toHaveLength(2);
 
-    expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([0, 0, 0, 0, 0]);
+    expect(await fanoutEvents(state, companyId, eventIds)).toEqual([0, 0, 0, 0, 0]);
     expect(await deliveriesOfCompany(companyId)).toEqual(deliveries);
     expect(await deliverJobs(companyId)).toEqual(jobs);
 
     // Partly new: only the new event's deliveries are written and queued (in jobs of their own).
     const [extra] = await recordEvents(companyId, 1);
-    expect(await fanoutEvents(api.db, companyId, [...eventIds, extra])).toEqual([0, 0, 0, 0, 0, 2]);
+    expect(await fanoutEvents(state, companyId, [...eventIds, extra])).toEqual([0, 0, 0, 0, 0, 2]);
     expect(await deliveriesOfCompany(companyId)).toHaveLength(18);
     const after = await deliverJobs(companyId);
     expect(after).toHaveLength(4);
@@ -130,7 +137,7 @@ describe('fanoutEvents', () => {
     const b = await insertEndpoint(api, companyId, { url: 'http://127.0.0.1:9/hook' });
     const eventIds = await recordEvents(companyId, 120);
 
-    const queued = await fanoutEvents(api.db, companyId, eventIds);
+    const queued = await fanoutEvents(state, companyId, eventIds);
     expect(queued).toEqual(eventIds.map(() => 2));
 
     const deliveries = await deliveriesOfCompany(companyId);
@@ -156,7 +163,7 @@ describe('fanoutEvents', () => {
     const { companyId } = await api.tenant();
     await insertEndpoint(api, companyId, { url: 'http://127.0.0.1:9/hook', events: ['deal.created'] });
     const eventIds = await recordEvents(companyId, 2);
-    expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([0, 0]);
+    expect(await fanoutEvents(state, companyId, eventIds)).toEqual([0, 0]);
     expect(await deliveriesOfCompany(companyId)).toEqual([]);
     expect(await deliverJobs(companyId)).toEqual([]);
   });
@@ -165,7 +172,7 @@ describe('fanoutEvents', () => {
 describe('deliverBatch', () => {
   it('sends every delivery once (webhook-id = event id), records one attempt each, answers per id in order', async () => {
     const { companyId, hooks, endpoints, eventIds } = await threeEndpoints(5);
-    await fanoutEvents(api.db, companyId, eventIds);
+    await fanoutEvents(state, companyId, eventIds);
     const ids = (await deliverJobs(companyId)).flatMap((j) => j.payload.deliveryIds as string[]);
     expect(ids).toHaveLength(10);
 
@@ -174,7 +181,7 @@ describe('deliverBatch', () => {
     if (!disabledOne) throw new Error('no delivery of the disabled endpoint');
     // Another company's delivery is not this company's to send: gone, like an unknown id.
     const other = await threeEndpoints(1);
-    await fanoutEvents(api.db, other.companyId, other.eventIds);
+    await fanoutEvents(state, other.companyId, other.eventIds);
     const [otherDelivery] = await deliveriesOfCompany(other.companyId);
 
     const list = [
@@ -185,7 +192,7 @@ describe('deliverBatch', () => {
       otherDelivery.id,
       ...ids.slice(7),
     ];
-    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: list, trigger: 'scheduled' }, LOCAL_SENDING);
+    const outcomes = await deliverBatch(state, { companyId, deliveryIds: list, trigger: 'scheduled' }, LOCAL_SENDING);
     expect(outcomes).toEqual([
       'succeeded',
       'succeeded',
@@ -238,20 +245,20 @@ describe('deliverBatch', () => {
 
   it('jobs of a company running at the same time (their reads are shared) each send and answer only their own ids', async () => {
     const { companyId, hooks, eventIds } = await threeEndpoints(3);
-    await fanoutEvents(api.db, companyId, eventIds);
+    await fanoutEvents(state, companyId, eventIds);
     const jobs = await deliverJobs(companyId);
     expect(jobs).toHaveLength(2);
     const other = await threeEndpoints(1);
-    await fanoutEvents(api.db, other.companyId, other.eventIds);
+    await fanoutEvents(state, other.companyId, other.eventIds);
     const [foreign] = await deliveriesOfCompany(other.companyId);
     const lists = jobs.map((j) => j.payload.deliveryIds as string[]);
     const [first, second] = await Promise.all([
       deliverBatch(
-        api.db,
+        state,
         { companyId, deliveryIds: [...(lists[0] ?? []), foreign.id], trigger: 'scheduled' },
         LOCAL_SENDING,
       ),
-      deliverBatch(api.db, { companyId, deliveryIds: lists[1] ?? [], trigger: 'scheduled' }, LOCAL_SENDING),
+      deliverBatch(state, { companyId, deliveryIds: lists[1] ?? [], trigger: 'scheduled' }, LOCAL_SENDING),
     ]);
     expect(first).toEqual(['succeeded', 'succeeded', 'succeeded', 'gone']);
     expect(second).toEqual(['succeeded', 'succeeded', 'succeeded']);
@@ -262,11 +269,11 @@ describe('deliverBatch', () => {
 
   it('an id listed twice is sent and recorded once, and answered twice', async () => {
     const { companyId, hooks, eventIds } = await threeEndpoints(1);
-    await fanoutEvents(api.db, companyId, eventIds);
+    await fanoutEvents(state, companyId, eventIds);
     const [id] = (await deliverJobs(companyId)).flatMap((j) => j.payload.deliveryIds as string[]);
     if (!id) throw new Error('no delivery');
     const outcomes = await deliverBatch(
-      api.db,
+      state,
       { companyId, deliveryIds: [id, id], trigger: 'scheduled' },
       LOCAL_SENDING,
     );
@@ -280,13 +287,13 @@ describe('deliverBatch', () => {
     const hook = await holdingReceiver('slow', 150);
     const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
     const eventIds = await recordEvents(companyId, 40);
-    expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual(eventIds.map(() => 1));
+    expect(await fanoutEvents(state, companyId, eventIds)).toEqual(eventIds.map(() => 1));
     const [job] = await deliverJobs(companyId);
     const ids = job.payload.deliveryIds as string[];
     expect(ids).toHaveLength(40);
 
     const started = Date.now();
-    const outcomes = await deliverBatch(api.db, { companyId, deliveryIds: ids, trigger: 'scheduled' }, LOCAL_SENDING);
+    const outcomes = await deliverBatch(state, { companyId, deliveryIds: ids, trigger: 'scheduled' }, LOCAL_SENDING);
     const elapsed = Date.now() - started;
 
     expect(outcomes).toEqual(ids.map(() => 'succeeded'));
@@ -312,7 +319,7 @@ describe('deliverBatch', () => {
     const slowEndpoint = await insertEndpoint(api, companyId, { url: slow.url });
     const fastEndpoint = await insertEndpoint(api, companyId, { url: fast.url });
     const eventIds = await recordEvents(companyId, 40);
-    expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual(eventIds.map(() => 2));
+    expect(await fanoutEvents(state, companyId, eventIds)).toEqual(eventIds.map(() => 2));
 
     const deliveries = await deliveriesOfCompany(companyId);
     const toSlow = deliveries.filter((d) => d.endpoint_id === slowEndpoint.id).map((d) => d.id);
@@ -323,7 +330,7 @@ describe('deliverBatch', () => {
     // Two jobs at once: 20 and 20 to the slow endpoint, 5 to the fast endpoint last in the second.
     const jobs = [toSlow.slice(0, 20), [...toSlow.slice(20), ...toFast.slice(0, 5)]];
     const outcomes = await Promise.all(
-      jobs.map((deliveryIds) => deliverBatch(api.db, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING)),
+      jobs.map((deliveryIds) => deliverBatch(state, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING)),
     );
     expect(outcomes.flat()).toEqual(jobs.flat().map(() => 'succeeded'));
     expect(slow.stats.maxInFlight).toBe(16);
@@ -344,7 +351,7 @@ describe('recordSuccesses', () => {
     const { id: endpointId } = await insertEndpoint(api, companyId, { url: 'http://127.0.0.1:9/hook' });
     await api.sql`update webhook_endpoints set failing_since = now() - interval '1 hour' where id = ${endpointId}`;
     const eventIds = await recordEvents(companyId, n);
-    await fanoutEvents(api.db, companyId, eventIds);
+    await fanoutEvents(state, companyId, eventIds);
     const deliveries = await deliveriesOfCompany(companyId);
     return { companyId, endpointId, ids: deliveries.map((d) => d.id) };
   }

@@ -4,8 +4,9 @@
 // separate connection stops one side at a known point (it stands in for a slow DNS answer, a PATCH, or the worker
 // recording an attempt); the repeated variants run the two sides together without it.
 import type postgres from 'postgres';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { deliver } from '../../src/webhooks/deliver.task.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliver } from '../../src/webhooks/delivery-attempts.ts';
+import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { fanout } from '../../src/webhooks/fanout.ts';
 import { customerOf, dealOf, pipelineOf } from '../features/deals/fixtures.ts';
 import {
@@ -28,6 +29,12 @@ beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
 
+// The worker's delivery state, fresh for each test.
+let state: DeliveryState;
+beforeEach(() => {
+  state = new DeliveryState(api.db);
+});
+
 const HOUR = 3600_000;
 
 const waitsForLock = (pattern: string) => waitsForLockIn(api.sql, pattern);
@@ -48,7 +55,7 @@ async function pendingDelivery(answer: (n: number) => { status: number; delayMs?
   const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
   const customer = await createCustomer(api, key);
   const eventId = await latestEventId(api, customer.id);
-  await fanout(api.db, { companyId, eventId }); // no sending: pending, with a delivery job
+  await fanout(state, { companyId, eventId }); // no sending: pending, with a delivery job
   const [delivery] = await deliveriesOf(api, endpointId);
   await api.sql`delete from graphile_worker._private_jobs where payload->>'companyId' = ${companyId}`;
   return { companyId, key, hook, endpointId, eventId, delivery };
@@ -60,7 +67,7 @@ describe('an attempt answered after its delivery changed', () => {
     const { companyId, key, hook, endpointId, delivery } = await pendingDelivery((n) =>
       n === 1 ? { status: 500, delayMs: 400 } : { status: 200 },
     );
-    const scheduled = deliver(api.db, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
+    const scheduled = deliver(state, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
     await until(() => hook.requests.length === 1, 'the scheduled attempt is sent');
     const resend = await api.call('resendWebhookDelivery', {
       key,
@@ -68,7 +75,7 @@ describe('an attempt answered after its delivery changed', () => {
     });
     expect(resend.status).toBe(202);
     const resent = { companyId, deliveryId: delivery.id, trigger: 'manual_resend' as const, endpointId };
-    expect(await deliver(api.db, resent, LOCAL_SENDING)).toBe('succeeded');
+    expect(await deliver(state, resent, LOCAL_SENDING)).toBe('succeeded');
 
     expect(await scheduled).toBe('failed');
     const attempts = await api.sql`select attempt_number, trigger, status from webhook_attempts
@@ -87,7 +94,7 @@ describe('an attempt answered after its delivery changed', () => {
     const { companyId, key, hook, endpointId, delivery } = await pendingDelivery((n) =>
       n === 1 ? { status: 500, delayMs: 800 } : { status: 200 },
     );
-    const scheduled = deliver(api.db, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
+    const scheduled = deliver(state, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
     await until(() => hook.requests.length === 1, 'the scheduled attempt is sent');
     // While it is in flight: disabled (the delivery fails), enabled again, and recovered (pending again).
     const patch = (status: 'active' | 'disabled') =>
@@ -129,7 +136,7 @@ describe('DELETE while a fan-out writes', () => {
     await until(() => waitsForLock('%webhook_endpoints%for update%'), 'the DELETE waits for the endpoint');
     // The fan-out writes its delivery now, or waits for the endpoint until the DELETE is through.
     let written = false;
-    const fanningOut = fanout(api.db, { companyId, eventId }).finally(() => {
+    const fanningOut = fanout(state, { companyId, eventId }).finally(() => {
       written = true;
     });
     // (The statement's text as pg_stat_activity keeps it: its first kilobyte.)
@@ -155,7 +162,7 @@ describe('DELETE while a fan-out writes', () => {
       const eventId = await latestEventId(api, customer.id);
       const [deleted] = await Promise.all([
         api.call('deleteWebhookEndpoint', { key, params: { endpoint: endpointId } }),
-        new Promise((r) => setTimeout(r, i % 4)).then(() => fanout(api.db, { companyId, eventId })),
+        new Promise((r) => setTimeout(r, i % 4)).then(() => fanout(state, { companyId, eventId })),
       ]);
       expect(deleted.status).toBe(200);
       const [row] = await api.sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId}`;
@@ -172,7 +179,7 @@ describe('Recover against DELETE and the worker', () => {
     const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
     for (let i = 0; i < n; i++) {
       const customer = await createCustomer(api, key);
-      await fanout(api.db, { companyId, eventId: await latestEventId(api, customer.id) });
+      await fanout(state, { companyId, eventId: await latestEventId(api, customer.id) });
     }
     await api.sql`delete from graphile_worker._private_jobs where payload->>'companyId' = ${companyId}`;
     await api.sql`update webhook_deliveries set status = 'failed', next_attempt_at = null
@@ -224,7 +231,7 @@ describe('Recover against DELETE and the worker', () => {
     await until(() => waitsForLock('%with picked as%'), 'the Recover waits for the older delivery');
     // The recording locks its delivery, then the endpoint (a failure): the Recover holds neither yet.
     const resend = { companyId, deliveryId: resent.id, trigger: 'manual_resend' as const };
-    expect(await within(deliver(api.db, resend, LOCAL_SENDING), 'recording the failed resend')).toBe('failed');
+    expect(await within(deliver(state, resend, LOCAL_SENDING), 'recording the failed resend')).toBe('failed');
     await holder`commit`;
     holder.release();
     expect((await recovering).status).toBe(202);
@@ -331,14 +338,14 @@ describe('a failure recorded while a success of the same endpoint waits to be wr
     const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
     for (let i = 0; i < 2; i++) {
       const customer = await createCustomer(api, key);
-      await fanout(api.db, { companyId, eventId: await latestEventId(api, customer.id) });
+      await fanout(state, { companyId, eventId: await latestEventId(api, customer.id) });
     }
     await api.sql`delete from graphile_worker._private_jobs where payload->>'companyId' = ${companyId}`;
     await api.sql`update webhook_endpoints set failing_since = now() - interval '6 days' where id = ${endpointId}`;
     const [toOther] = await deliveriesOf(api, otherId);
     const [first, second] = await deliveriesOf(api, endpointId);
     const attempt = (deliveryId: string) =>
-      deliver(api.db, { companyId, deliveryId, trigger: 'scheduled' }, LOCAL_SENDING);
+      deliver(state, { companyId, deliveryId, trigger: 'scheduled' }, LOCAL_SENDING);
 
     // The company's batch of successes is held (a lock on the other endpoint's delivery, standing in for a DELETE or
     // resend of it), so the endpoint's success waits in the next batch when its failure comes in.

@@ -1,11 +1,13 @@
-// Admission per endpoint (src/webhooks/deliver-job.ts): a hanging endpoint holds at most JOBS_PER_ENDPOINT
+// Admission per endpoint (src/webhooks/endpoint-admission.ts, jobs/webhook-deliver.ts): a hanging endpoint holds at most JOBS_PER_ENDPOINT
 // jobs of a worker process; its further jobs wait ADMISSION_WAIT_MS for a turn and are then postponed (queued
 // again, not attempted) instead of waiting in its queue, so other endpoints' jobs keep going; a fast
 // endpoint's extra jobs get their turn. Real database, real receivers on 127.0.0.1.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMISSION_WAIT_MS, deliverJob, JOBS_PER_ENDPOINT } from '../../src/webhooks/deliver-job.ts';
-import { DELIVER_TASK, deliveryJobKey } from '../../src/webhooks/delivery-jobs.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DELIVER_TASK, deliveryJobKey } from '../../src/webhooks/delivery-job-key.ts';
+import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
+import { ADMISSION_WAIT_MS, JOBS_PER_ENDPOINT } from '../../src/webhooks/endpoint-admission.ts';
 import { fanoutEvents } from '../../src/webhooks/fanout.ts';
+import { deliverJob } from '../../src/webhooks/jobs/webhook-deliver.ts';
 import {
   deliveriesOf,
   hangingReceiver,
@@ -24,6 +26,12 @@ beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
 
+// The worker's delivery state, fresh for each test.
+let state: DeliveryState;
+beforeEach(() => {
+  state = new DeliveryState(api.db);
+});
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const nextAttemptOf = async (endpointId: string, deliveryId: string) => {
@@ -34,7 +42,7 @@ const nextAttemptOf = async (endpointId: string, deliveryId: string) => {
 /** `n` events fanned out one by one: one first-attempt job per event and endpoint. */
 async function jobsPerEvent(companyId: string, n: number) {
   for (const eventId of await recordCustomerEvents(api, companyId, n, 'admission@example.nl')) {
-    await fanoutEvents(api.db, companyId, [eventId]);
+    await fanoutEvents(state, companyId, [eventId]);
   }
   return (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.companyId === companyId);
 }
@@ -60,7 +68,7 @@ describe('deliverJob', () => {
       where id in ${api.sql(jobs.map((j) => j.id))}`;
 
     const started = Date.now();
-    const slowRuns = slowJobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING));
+    const slowRuns = slowJobs.map((j) => deliverJob(state, payloadOf(j), j.id, LOCAL_SENDING));
     // The two beyond the limit come back at once, postponed; the first four wait for the endpoint.
     const settledEarly = await Promise.all(slowRuns.slice(JOBS_PER_ENDPOINT));
     const settledAt = Date.now();
@@ -69,7 +77,7 @@ describe('deliverJob', () => {
     expect(settledAt - started).toBeGreaterThanOrEqual(ADMISSION_WAIT_MS - 50);
     // The other endpoint's jobs are not held back by the hanging one.
     const quickOutcomes = [];
-    for (const j of quickJobs) quickOutcomes.push(await deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING));
+    for (const j of quickJobs) quickOutcomes.push(await deliverJob(state, payloadOf(j), j.id, LOCAL_SENDING));
     expect(quickOutcomes).toEqual(quickJobs.map(() => ['succeeded']));
     expect(fast.requests).toHaveLength(6);
 
@@ -111,7 +119,7 @@ describe('deliverJob', () => {
     // The endpoint is free again: the postponed job runs (and would postpone itself again with 10 s if not).
     const [again] = queued;
     if (!again) throw new Error('no postponed job');
-    expect(await deliverJob(api.db, payloadOf(again), again.id, LOCAL_SENDING)).toEqual(['succeeded']);
+    expect(await deliverJob(state, payloadOf(again), again.id, LOCAL_SENDING)).toEqual(['succeeded']);
   });
 
   it('a postponed retry keeps its job key, unless a recovery took the key meanwhile (it covers the delivery)', async () => {
@@ -121,7 +129,7 @@ describe('deliverJob', () => {
     const jobs = await jobsPerEvent(companyId, JOBS_PER_ENDPOINT + 1);
     await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test'
       where id in ${api.sql(jobs.map((j) => j.id))}`;
-    const busy = jobs.slice(0, JOBS_PER_ENDPOINT).map((j) => deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING));
+    const busy = jobs.slice(0, JOBS_PER_ENDPOINT).map((j) => deliverJob(state, payloadOf(j), j.id, LOCAL_SENDING));
     while (hanging.received() < JOBS_PER_ENDPOINT) await new Promise((r) => setTimeout(r, 10));
 
     const deliveryId = payloadOf(jobs[JOBS_PER_ENDPOINT] ?? jobs[0]).deliveryIds[0] as string;
@@ -131,7 +139,7 @@ describe('deliverJob', () => {
     await api.sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify({ ...retry, trigger: 'recovery' })}::json,
       null, ${key})`;
     const dueBefore = await nextAttemptOf(slow.id, deliveryId);
-    expect(await deliverJob(api.db, retry, '0', LOCAL_SENDING)).toBe('postponed');
+    expect(await deliverJob(state, retry, '0', LOCAL_SENDING)).toBe('postponed');
     let keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, trigger: 'recovery' }]);
     // The recovery is due: the delivery's next attempt is not moved.
@@ -139,14 +147,14 @@ describe('deliverJob', () => {
 
     // A resend waits its turn too, unkeyed, and leaves the schedule (next_attempt_at) alone.
     const resend = { ...retry, trigger: 'manual_resend' as const };
-    expect(await deliverJob(api.db, resend, '0', LOCAL_SENDING)).toBe('postponed');
+    expect(await deliverJob(state, resend, '0', LOCAL_SENDING)).toBe('postponed');
     const resends = (await queuedJobs(api)).filter((j) => j.payload.trigger === 'manual_resend');
     expect(resends.map((j) => [j.key, j.payload])).toEqual([[null, { ...resend, postponed: 1 }]]);
     expect(await nextAttemptOf(slow.id, deliveryId)).toBe(dueBefore);
 
     // Nobody else holds the key: the retry is queued again under it, 5 s later.
     await api.sql`delete from graphile_worker._private_jobs where key = ${key}`;
-    expect(await deliverJob(api.db, retry, '0', LOCAL_SENDING)).toBe('postponed');
+    expect(await deliverJob(state, retry, '0', LOCAL_SENDING)).toBe('postponed');
     keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 1 }]);
     const moved = (await nextAttemptOf(slow.id, deliveryId)) ?? 0;
@@ -156,7 +164,7 @@ describe('deliverJob', () => {
     const [running] = keyed;
     if (!running) throw new Error('no keyed job');
     await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${running.id}`;
-    expect(await deliverJob(api.db, { ...retry, postponed: 1 }, running.id, LOCAL_SENDING)).toBe('postponed');
+    expect(await deliverJob(state, { ...retry, postponed: 1 }, running.id, LOCAL_SENDING)).toBe('postponed');
     keyed = (await queuedJobs(api)).filter((j) => j.key === key);
     expect(keyed.map((j) => j.payload)).toEqual([{ ...retry, postponed: 2 }]);
     expect(keyed[0]?.id).not.toBe(running.id);
@@ -175,7 +183,7 @@ describe('deliverJob', () => {
     const fast = await receiver();
     await insertEndpoint(api, companyId, { url: fast.url });
     const jobs = await jobsPerEvent(companyId, 10);
-    const outcomes = await Promise.all(jobs.map((j) => deliverJob(api.db, payloadOf(j), j.id, LOCAL_SENDING)));
+    const outcomes = await Promise.all(jobs.map((j) => deliverJob(state, payloadOf(j), j.id, LOCAL_SENDING)));
     expect(outcomes).toEqual(jobs.map(() => ['succeeded']));
     expect(fast.requests).toHaveLength(10);
     const postponed = (await queuedJobs(api)).filter((j) => j.payload.companyId === companyId && j.payload.postponed);
@@ -187,7 +195,7 @@ describe('deliverJob', () => {
     const slow = await holdingReceiver('slow', 300);
     const endpoint = await insertEndpoint(api, companyId, { url: slow.url });
     const eventIds = await recordCustomerEvents(api, companyId, 40, 'stopping@example.nl');
-    await fanoutEvents(api.db, companyId, eventIds);
+    await fanoutEvents(state, companyId, eventIds);
     const [job] = (await queuedJobs(api)).filter((j) => j.task === DELIVER_TASK && j.payload.companyId === companyId);
     if (!job) throw new Error('no job');
     await api.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${job.id}`;
@@ -195,7 +203,7 @@ describe('deliverJob', () => {
     expect(ids).toHaveLength(40);
 
     const stop = new AbortController();
-    const running = deliverJob(api.db, payloadOf(job), job.id, { ...LOCAL_SENDING, stop: stop.signal });
+    const running = deliverJob(state, payloadOf(job), job.id, { ...LOCAL_SENDING, stop: stop.signal });
     // The first 16 are in flight (SENDS_PER_ENDPOINT), the other 24 wait for their turn: the worker stops.
     for (let wait = 0; wait < 100 && slow.stats.ids.length < 16; wait++) await sleep(10);
     stop.abort();

@@ -3,8 +3,8 @@
 // deletion, and the SSRF guard applied again at delivery time.
 import type { LookupAddress } from 'node:dns';
 import { Webhook } from 'standardwebhooks';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { sendSigned } from '../../src/webhooks/send.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WebhookSender } from '../../src/webhooks/send.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
 import {
   createCustomer,
@@ -23,6 +23,12 @@ let api: TestApi;
 
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+});
+
+// Each test has its own sender (parsed URLs, decoded secrets, shared lookups, connections).
+let sender: WebhookSender;
+beforeEach(() => {
+  sender = new WebhookSender();
 });
 
 /** A company with a full-access key and one endpoint on a fresh receiver. */
@@ -246,7 +252,7 @@ describe('the 10-second limit', () => {
   it('covers a DNS lookup that does not answer: a timeout, nothing sent', async () => {
     const hook = await receiver();
     const started = Date.now();
-    const result = await sendSigned(endpointOn(hook.port), message, {
+    const result = await sender.send(endpointOn(hook.port), message, {
       now: new Date(),
       policy: LOCAL_SENDING.policy,
       lookup: () => new Promise<LookupAddress[]>(() => {}),
@@ -261,12 +267,12 @@ describe('the 10-second limit', () => {
     const hook = await receiver(() => ({ delayMs: 300 }));
     const opts = { policy: LOCAL_SENDING.policy, now: new Date(), timeoutMs: 500 };
     // Each alone fits in the limit…
-    expect(await sendSigned(endpointOn(hook.port), message, { ...opts, lookup: slowLookup(0) })).toMatchObject({
+    expect(await sender.send(endpointOn(hook.port), message, { ...opts, lookup: slowLookup(0) })).toMatchObject({
       error: null,
     });
     // …together they do not.
     const started = Date.now();
-    const result = await sendSigned(endpointOn(hook.port), message, { ...opts, lookup: slowLookup(300) });
+    const result = await sender.send(endpointOn(hook.port), message, { ...opts, lookup: slowLookup(300) });
     expect(result).toMatchObject({ statusCode: null, error: 'timeout' });
     expect(Date.now() - started).toBeLessThan(900);
   });
@@ -291,7 +297,7 @@ describe('DNS lookups at delivery', () => {
     const endpoint = endpointOn(hook.port);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        sendSigned(endpoint, { id: `evt_dns${i}`, body: '{}' }, { ...opts, lookup }),
+        sender.send(endpoint, { id: `evt_dns${i}`, body: '{}' }, { ...opts, lookup }),
       ),
     );
     expect(results.map((r) => r.error)).toEqual(Array(20).fill(null));
@@ -299,7 +305,7 @@ describe('DNS lookups at delivery', () => {
     expect(asked).toEqual(['hooks.dekker.example']);
 
     // Nothing is kept once the answer is in.
-    expect(await sendSigned(endpoint, { id: 'evt_dns_later', body: '{}' }, { ...opts, lookup })).toMatchObject({
+    expect(await sender.send(endpoint, { id: 'evt_dns_later', body: '{}' }, { ...opts, lookup })).toMatchObject({
       error: null,
     });
     expect(asked).toHaveLength(2);
@@ -319,11 +325,11 @@ describe('DNS lookups at delivery', () => {
     };
     const endpoint = endpointOn(hook.port);
     const first = await Promise.all(
-      [1, 2, 3].map((i) => sendSigned(endpoint, { id: `evt_nx${i}`, body: '{}' }, { ...opts, lookup })),
+      [1, 2, 3].map((i) => sender.send(endpoint, { id: `evt_nx${i}`, body: '{}' }, { ...opts, lookup })),
     );
     expect(first.map((r) => r.error)).toEqual(['dns_failure', 'dns_failure', 'dns_failure']);
     expect(calls).toBe(1);
-    expect(await sendSigned(endpoint, { id: 'evt_nx4', body: '{}' }, { ...opts, lookup })).toMatchObject({
+    expect(await sender.send(endpoint, { id: 'evt_nx4', body: '{}' }, { ...opts, lookup })).toMatchObject({
       error: null,
     });
     expect(calls).toBe(2);

@@ -5,9 +5,10 @@
 // lock without waiting (skip locked); the others settle themselves as failed once they see it disabled. A
 // batch job makes this routine: up to 16 requests per endpoint at once, and a url_not_allowed refusal comes
 // back at once for all of them.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
-import { DELIVER_TASK } from '../../src/webhooks/delivery-jobs.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliverBatch } from '../../src/webhooks/delivery-attempts.ts';
+import { DELIVER_TASK } from '../../src/webhooks/delivery-job-key.ts';
+import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { fanoutEvents } from '../../src/webhooks/fanout.ts';
 import { insertEndpoint, jobsOf, LOCAL_SENDING, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
@@ -16,6 +17,12 @@ let api: TestApi;
 
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+});
+
+// The worker's delivery state, fresh for each test.
+let state: DeliveryState;
+beforeEach(() => {
+  state = new DeliveryState(api.db);
 });
 
 describe('failed attempts recorded at the same time, one of them disabling the endpoint', () => {
@@ -27,13 +34,13 @@ describe('failed attempts recorded at the same time, one of them disabling the e
       url: 'http://169.254.169.254/latest/meta-data/',
     });
     const eventIds = await recordCustomerEvents(api, companyId, 5, 'deadlock@example.nl');
-    expect(await fanoutEvents(api.db, companyId, eventIds)).toEqual([1, 1, 1, 1, 1]);
+    expect(await fanoutEvents(state, companyId, eventIds)).toEqual([1, 1, 1, 1, 1]);
     const [job] = (await jobsOf(api, companyId)).filter((j) => j.task === DELIVER_TASK);
     const deliveryIds = job.payload.deliveryIds as string[];
     expect(deliveryIds).toHaveLength(5);
 
     // Today: rejects after ~1 s with PostgresError 40P01 "deadlock detected" (wrapped by drizzle).
-    const result = await deliverBatch(api.db, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING).catch(
+    const result = await deliverBatch(state, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING).catch(
       (error: { cause?: { code?: string; message?: string } }) =>
         `rejected: ${error.cause?.code} ${error.cause?.message}`,
     );

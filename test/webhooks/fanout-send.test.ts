@@ -3,17 +3,12 @@
 // endpoint, and the sends a slow endpoint has not started within INLINE_WAIT_MS, get delivery jobs; a send in
 // flight then is handed over with a safety job and recorded when its answer comes.
 import { Webhook } from 'standardwebhooks';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { deliverBatch } from '../../src/webhooks/deliver.task.ts';
-import { DELIVER_TASK, deliveryJobKey } from '../../src/webhooks/delivery-jobs.ts';
-import {
-  fanout,
-  fanoutEvents,
-  INLINE_WAIT_MS,
-  SAFETY_DELAY_MS,
-  SLOW_ENDPOINT_MS,
-  settleHandedOver,
-} from '../../src/webhooks/fanout.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliverBatch } from '../../src/webhooks/delivery-attempts.ts';
+import { DELIVER_TASK, deliveryJobKey } from '../../src/webhooks/delivery-job-key.ts';
+import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
+import { fanout, fanoutEvents, INLINE_WAIT_MS, SAFETY_DELAY_MS } from '../../src/webhooks/fanout.ts';
+import { SLOW_ENDPOINT_MS } from '../../src/webhooks/handed-over-sends.ts';
 import {
   holdingReceiver,
   insertEndpoint,
@@ -29,6 +24,12 @@ let api: TestApi;
 
 beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+});
+
+// The worker's delivery state, fresh for each test.
+let state: DeliveryState;
+beforeEach(() => {
+  state = new DeliveryState(api.db);
 });
 
 const recordEvents = (companyId: string, n: number) => recordCustomerEvents(api, companyId, n, 'inline@example.nl');
@@ -67,7 +68,7 @@ describe('the fan-out sends the first attempts', () => {
     const off = await insertEndpoint(api, companyId, { url: hooks[2].url, status: 'disabled' });
     const eventIds = await recordEvents(companyId, 3);
 
-    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual([2, 2, 2]);
+    expect(await fanoutEvents(state, companyId, eventIds, LOCAL_SENDING)).toEqual([2, 2, 2]);
 
     // Signed, the event's id as webhook-id, each event once per active endpoint.
     for (const [hook, endpoint] of [
@@ -108,7 +109,7 @@ describe('the fan-out sends the first attempts', () => {
     for (const row of health) expect(row.last_success_at === null).toBe(row.id === off.id);
 
     // Run again (a fan-out job retried after its write): nothing is sent or written again.
-    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual([0, 0, 0]);
+    expect(await fanoutEvents(state, companyId, eventIds, LOCAL_SENDING)).toEqual([0, 0, 0]);
     expect(hooks[0].requests).toHaveLength(3);
     expect(await deliveriesOf(companyId)).toEqual(deliveries);
   });
@@ -122,7 +123,7 @@ describe('the fan-out sends the first attempts', () => {
     await api.sql`update webhook_endpoints set failing_since = now() - interval '1 hour' where id = ${failing.id}`;
     const [eventId] = await recordEvents(companyId, 1);
 
-    expect((await fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).sort()).toEqual(['queued', 'succeeded']);
+    expect((await fanout(state, { companyId, eventId }, LOCAL_SENDING)).sort()).toEqual(['queued', 'succeeded']);
     expect(ok.requests).toHaveLength(1);
     expect(failingHook.requests).toHaveLength(0);
     const [queued] = (await deliveriesOf(companyId)).filter((d) => d.endpoint_id === failing.id);
@@ -134,7 +135,7 @@ describe('the fan-out sends the first attempts', () => {
 
     // Its job sends it as before.
     expect(
-      await deliverBatch(api.db, { companyId, deliveryIds: [queued.id], trigger: 'scheduled' }, LOCAL_SENDING),
+      await deliverBatch(state, { companyId, deliveryIds: [queued.id], trigger: 'scheduled' }, LOCAL_SENDING),
     ).toEqual(['succeeded']);
     expect(failingHook.requests).toHaveLength(1);
   });
@@ -147,7 +148,7 @@ describe('the fan-out sends the first attempts', () => {
     const later = await insertEndpoint(api, companyId, { url: hooks[1].url });
     const eventIds = await recordEvents(companyId, 2);
 
-    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual([1, 1]);
+    expect(await fanoutEvents(state, companyId, eventIds, LOCAL_SENDING)).toEqual([1, 1]);
     expect(hooks[0].requests).toHaveLength(0);
     expect(hooks[1].requests.map((r) => JSON.parse(r.body).id).sort()).toEqual([...eventIds].sort());
     const sent = (await deliveriesOf(companyId)).filter((d) => d.endpoint_id === later.id);
@@ -161,7 +162,7 @@ describe('the fan-out sends the first attempts', () => {
     const [good, broken] = await recordEvents(companyId, 2);
     await api.sql`update events set data = '{"object": 1}' where company_id = ${companyId} and id = ${broken}`;
 
-    expect(await fanoutEvents(api.db, companyId, [good, broken], LOCAL_SENDING)).toEqual([1, 1]);
+    expect(await fanoutEvents(state, companyId, [good, broken], LOCAL_SENDING)).toEqual([1, 1]);
     expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([good]);
     const deliveries = await deliveriesOf(companyId);
     expect(deliveries.find((d) => d.event_id === good)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
@@ -177,7 +178,7 @@ describe('the fan-out sends the first attempts', () => {
     const [eventId] = await recordEvents(companyId, 1);
 
     const before = Date.now();
-    expect(await fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).toEqual(['retrying']);
+    expect(await fanout(state, { companyId, eventId }, LOCAL_SENDING)).toEqual(['retrying']);
     const [delivery] = await deliveriesOf(companyId);
     expect(delivery).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: 500 });
     const attempts = await attemptsOf(companyId);
@@ -205,7 +206,7 @@ describe('the fan-out sends the first attempts', () => {
     const endpoint = await insertEndpoint(api, companyId, { url: hook.url });
     endpointId = endpoint.id;
     const [eventId] = await recordEvents(companyId, 1);
-    const sending = fanout(api.db, { companyId, eventId }, LOCAL_SENDING);
+    const sending = fanout(state, { companyId, eventId }, LOCAL_SENDING);
     for (let wait = 0; wait < 100 && hook.requests.length === 0; wait++) await new Promise((r) => setTimeout(r, 5));
     await api.sql`delete from webhook_endpoints where id = ${endpointId}`;
 
@@ -226,7 +227,7 @@ describe('sends and write of a batch', () => {
     const seen: number[] = [];
     const sendsDone = () => seen.push(hooks[0].requests.length + hooks[1].requests.length);
 
-    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING, sendsDone)).toEqual([2, 2]);
+    expect(await fanoutEvents(state, companyId, eventIds, LOCAL_SENDING, sendsDone)).toEqual([2, 2]);
     // Once, with all four messages received.
     expect(seen).toEqual([4]);
     expect(await deliveriesOf(companyId)).toHaveLength(4);
@@ -242,7 +243,7 @@ describe('a stopping worker', () => {
     const stop = new AbortController();
     stop.abort();
 
-    expect(await fanout(api.db, { companyId, eventId }, { ...LOCAL_SENDING, stop: stop.signal })).toEqual(['queued']);
+    expect(await fanout(state, { companyId, eventId }, { ...LOCAL_SENDING, stop: stop.signal })).toEqual(['queued']);
     expect(hook.requests).toHaveLength(0);
     const [delivery] = await deliveriesOf(companyId);
     expect(delivery).toMatchObject({ status: 'pending', attempt_count: 0 });
@@ -268,7 +269,7 @@ describe('nothing lost when the write fails after the sends', () => {
       create trigger test_refuse_delivery before insert on webhook_deliveries
         for each row execute function test_refuse_delivery();`);
     try {
-      await expect(fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).rejects.toThrow(/refused by the test/);
+      await expect(fanout(state, { companyId, eventId }, LOCAL_SENDING)).rejects.toThrow(/refused by the test/);
     } finally {
       await api.sql.unsafe('drop trigger test_refuse_delivery on webhook_deliveries');
     }
@@ -276,7 +277,7 @@ describe('nothing lost when the write fails after the sends', () => {
     expect(await deliveriesOf(companyId)).toEqual([]);
 
     // Graphile Worker runs the failed fan-out job again.
-    expect(await fanout(api.db, { companyId, eventId }, LOCAL_SENDING)).toEqual(['succeeded']);
+    expect(await fanout(state, { companyId, eventId }, LOCAL_SENDING)).toEqual(['succeeded']);
     expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
     expect(await deliveriesOf(companyId)).toEqual([expect.objectContaining({ status: 'succeeded', attempt_count: 1 })]);
   });
@@ -292,7 +293,7 @@ describe('a slow endpoint', () => {
     const eventIds = await recordEvents(companyId, 20);
 
     const started = Date.now();
-    expect(await fanoutEvents(api.db, companyId, eventIds, LOCAL_SENDING)).toEqual(eventIds.map(() => 2));
+    expect(await fanoutEvents(state, companyId, eventIds, LOCAL_SENDING)).toEqual(eventIds.map(() => 2));
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(INLINE_WAIT_MS - 20);
     expect(elapsed).toBeLessThan(INLINE_WAIT_MS + 500);
@@ -327,21 +328,21 @@ describe('a slow endpoint', () => {
 
     // A new event meanwhile: the slow endpoint gets a delivery job (it was handed over), the fast one is sent.
     const [next] = await recordEvents(companyId, 1);
-    expect(await fanout(api.db, { companyId, eventId: next }, LOCAL_SENDING)).toEqual(
+    expect(await fanout(state, { companyId, eventId: next }, LOCAL_SENDING)).toEqual(
       expect.arrayContaining(['queued', 'succeeded']),
     );
     expect(fast.requests).toHaveLength(21);
     expect(slow.stats.ids).toHaveLength(16);
 
     // The answers come: recorded as the first attempts; the safety jobs then find them settled.
-    await settleHandedOver();
+    await state.handedOver.settle();
     const after = await deliveriesOf(companyId);
     for (const d of handedOver) {
       expect(after.find((x) => x.id === d.id)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
     }
     const safetyIds = handedOver.map((d) => d.id);
     expect(
-      await deliverBatch(api.db, { companyId, deliveryIds: safetyIds, trigger: 'scheduled' }, LOCAL_SENDING),
+      await deliverBatch(state, { companyId, deliveryIds: safetyIds, trigger: 'scheduled' }, LOCAL_SENDING),
     ).toEqual(safetyIds.map(() => 'skipped'));
     expect(slow.stats.ids).toHaveLength(16);
   });
@@ -355,12 +356,12 @@ describe('a slow endpoint', () => {
     const handedOverAt = Date.now();
     const at = (ms: number) => ({ ...LOCAL_SENDING, now: () => new Date(handedOverAt + ms) });
 
-    expect(await fanout(api.db, { companyId, eventId: first }, at(0))).toEqual(['in_flight']);
-    expect(await fanout(api.db, { companyId, eventId: during }, at(1_000))).toEqual(['queued']);
-    expect(await fanout(api.db, { companyId, eventId: stillDuring }, at(SLOW_ENDPOINT_MS - 1_000))).toEqual(['queued']);
-    await settleHandedOver();
+    expect(await fanout(state, { companyId, eventId: first }, at(0))).toEqual(['in_flight']);
+    expect(await fanout(state, { companyId, eventId: during }, at(1_000))).toEqual(['queued']);
+    expect(await fanout(state, { companyId, eventId: stillDuring }, at(SLOW_ENDPOINT_MS - 1_000))).toEqual(['queued']);
+    await state.handedOver.settle();
     // The mark has expired (the clock of the sending options decides): sent at once, answered, written.
-    expect(await fanout(api.db, { companyId, eventId: after }, at(SLOW_ENDPOINT_MS + 2_000))).toEqual(['succeeded']);
+    expect(await fanout(state, { companyId, eventId: after }, at(SLOW_ENDPOINT_MS + 2_000))).toEqual(['succeeded']);
     expect(endpointReceiver.requests.map((r) => r.headers['webhook-id'])).toEqual([first, after]);
   });
 });

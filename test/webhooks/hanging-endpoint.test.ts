@@ -3,9 +3,8 @@
 // endpoint's further jobs are postponed through the worker's own job ids (app_postpone_job).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
-import { JOBS_PER_ENDPOINT } from '../../src/webhooks/deliver-job.ts';
-import { DELIVER_TASK } from '../../src/webhooks/delivery-jobs.ts';
-import { settleHandedOver } from '../../src/webhooks/fanout.ts';
+import { DELIVER_TASK } from '../../src/webhooks/delivery-job-key.ts';
+import { JOBS_PER_ENDPOINT } from '../../src/webhooks/endpoint-admission.ts';
 import {
   hangingReceiver,
   insertEndpoint,
@@ -68,12 +67,13 @@ describe('a hanging endpoint with the real worker', () => {
     // The worker stops: its running jobs start no further request (the hanging endpoint's messages waiting for
     // a turn stay unsent when it answers); what is in flight gets its answer.
     const receivedBeforeStop = hanging.received();
+    const stopped = runner;
     const stopping = runner.stop();
     runner = undefined;
     await sleep(100);
     hanging.release();
     await stopping;
-    await settleHandedOver();
+    await stopped.settleHandedOver();
     expect(hanging.received()).toBe(receivedBeforeStop);
     const [{ n }] = await api.sql<{ n: number }[]>`
       select count(*)::int as n from webhook_deliveries

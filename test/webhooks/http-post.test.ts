@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { afterEach, describe, expect, it } from 'vitest';
-import { postJson } from '../../src/webhooks/http-post.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConnectionPools } from '../../src/webhooks/http-post.ts';
 
 const opts = { timeoutMs: 2_000, maxResponseBytes: 4096 };
 const servers: Server[] = [];
@@ -61,14 +61,21 @@ afterEach(async () => {
   }
 });
 
-describe('postJson', () => {
+// Each test has its own kept-alive connections.
+let pools: ConnectionPools;
+beforeEach(() => {
+  pools = new ConnectionPools();
+});
+afterEach(() => pools.close());
+
+describe('ConnectionPools.post', () => {
   it('a 2xx answer is a success with its status and body excerpt', async () => {
     const { port, received } = await receiver((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('thanks ✓');
     });
     const body = JSON.stringify({ type: 'customer.created', data: { name: 'Dekker' } });
-    const result = await postJson(target(`http://127.0.0.1:${port}/hook?a=1`), body, { 'webhook-id': 'msg_1' }, opts);
+    const result = await pools.post(target(`http://127.0.0.1:${port}/hook?a=1`), body, { 'webhook-id': 'msg_1' }, opts);
     expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: 'thanks ✓' });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(received).toHaveLength(1);
@@ -89,7 +96,7 @@ describe('postJson', () => {
       res.writeHead(204);
       res.end();
     });
-    expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
+    expect(await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
       statusCode: 204,
       error: null,
       responseBody: '',
@@ -102,7 +109,7 @@ describe('postJson', () => {
       res.writeHead(202);
       res.end('accepted');
     });
-    expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
+    expect(await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
       statusCode: 202,
       error: null,
       responseBody: 'accepted',
@@ -114,7 +121,7 @@ describe('postJson', () => {
       res.writeHead(500);
       res.end('Internal Server Error');
     });
-    expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
+    expect(await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({
       statusCode: 500,
       error: 'http_status',
       responseBody: 'Internal Server Error',
@@ -127,7 +134,7 @@ describe('postJson', () => {
       res.writeHead(302, { location: `http://127.0.0.1:${elsewhere.port}/internal` });
       res.end();
     });
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: 302, error: 'redirect' });
     expect(received).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 100));
@@ -136,7 +143,7 @@ describe('postJson', () => {
 
   it('a receiver that never answers times out within timeoutMs', async () => {
     const { port } = await receiver(() => {});
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 300 });
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 300 });
     expect(result).toMatchObject({ statusCode: null, error: 'timeout', responseBody: null });
     expect(result.durationMs).toBeGreaterThanOrEqual(280);
     expect(result.durationMs).toBeLessThan(1_500);
@@ -145,8 +152,8 @@ describe('postJson', () => {
   it('the limit holds while still connecting: a TLS handshake that never ends times out at each request’s own limit', async () => {
     await withSilentServer(async (url) => {
       // The first request makes the pool; the second, with 300 ms, ends at its own limit while still connecting.
-      const long = postJson(target(url), '{}', {}, { ...opts, timeoutMs: 1_500 });
-      const short = await postJson(target(url), '{}', {}, { ...opts, timeoutMs: 300 });
+      const long = pools.post(target(url), '{}', {}, { ...opts, timeoutMs: 1_500 });
+      const short = await pools.post(target(url), '{}', {}, { ...opts, timeoutMs: 300 });
       expect(short).toMatchObject({ statusCode: null, error: 'timeout', responseBody: null });
       expect(short.durationMs).toBeGreaterThanOrEqual(280);
       expect(short.durationMs).toBeLessThan(1_000);
@@ -157,9 +164,9 @@ describe('postJson', () => {
   it('a short limit of the request that made the pool does not shorten later requests to that target', async () => {
     await withSilentServer(async (url) => {
       // A request whose limit a slow DNS answer cut short makes the pool…
-      expect(await postJson(target(url), '{}', {}, { ...opts, timeoutMs: 100 })).toMatchObject({ error: 'timeout' });
+      expect(await pools.post(target(url), '{}', {}, { ...opts, timeoutMs: 100 })).toMatchObject({ error: 'timeout' });
       // …and the next one still gets its whole limit (it used to inherit the 100 ms connect timeout).
-      const next = await postJson(target(url), '{}', {}, { ...opts, timeoutMs: 1_200 });
+      const next = await pools.post(target(url), '{}', {}, { ...opts, timeoutMs: 1_200 });
       expect(next).toMatchObject({ statusCode: null, error: 'timeout' });
       expect(next.durationMs).toBeGreaterThanOrEqual(1_150);
     });
@@ -172,7 +179,7 @@ describe('postJson', () => {
       const tick = setInterval(() => res.write('.'), 50);
       res.on('close', () => clearInterval(tick));
     });
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 300 });
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 300 });
     expect(result).toMatchObject({ statusCode: 200, error: 'timeout' });
     expect(result.responseBody?.startsWith('slow')).toBe(true);
     expect(result.durationMs).toBeLessThan(1_500);
@@ -183,7 +190,7 @@ describe('postJson', () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('x'.repeat(1024 * 1024));
     });
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: 200, error: null });
     expect(result.responseBody).toHaveLength(4096);
     expect(result.durationMs).toBeLessThan(1_000);
@@ -199,7 +206,7 @@ describe('postJson', () => {
       res.on('drain', pump);
       pump();
     });
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 5_000 });
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 5_000 });
     expect(result).toMatchObject({ statusCode: 200, error: null });
     expect(result.responseBody).toHaveLength(4096);
     expect(result.durationMs).toBeLessThan(1_000);
@@ -210,7 +217,7 @@ describe('postJson', () => {
       res.writeHead(200);
       res.end(`a${'€'.repeat(2000)}`); // 1 + 3 × 2000 bytes: the 4096-byte cut falls inside a "€"
     });
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
     expect(result.responseBody).toBe(`a${'€'.repeat(1365)}`);
   });
 
@@ -219,7 +226,7 @@ describe('postJson', () => {
       res.writeHead(500);
       res.end('ok\u0000tail\u0000');
     });
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: 500, error: 'http_status', responseBody: 'ok\uFFFDtail\uFFFD' });
   });
 
@@ -227,20 +234,20 @@ describe('postJson', () => {
     const { port, server } = await receiver(() => {});
     server.close();
     await once(server, 'close');
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: null, error: 'connection_refused', responseBody: null });
   });
 
   it('a connection dropped before the answer is connection_reset', async () => {
     const { port } = await receiver((req) => req.socket.destroy());
-    const result = await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: null, error: 'connection_reset', responseBody: null });
   });
 
   it('connects to the checked address without resolving the hostname; Host stays the hostname', async () => {
     // receiver.test does not exist (.test is reserved): reaching the server proves no DNS lookup happened.
     const { port, received } = await receiver((_req, res) => res.end('ok'));
-    const result = await postJson(target(`http://receiver.test:${port}/x`), '{}', {}, opts);
+    const result = await pools.post(target(`http://receiver.test:${port}/x`), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: 'ok' });
     expect(received).toHaveLength(1);
     expect(received[0]?.url).toBe('/x');
@@ -249,20 +256,20 @@ describe('postJson', () => {
 
   it('https to a receiver that does not speak TLS is tls_error (the https path uses the checked address too)', async () => {
     const { port, received } = await receiver((_req, res) => res.end('plain'));
-    const result = await postJson(target(`https://receiver.test:${port}/`), '{}', {}, opts);
+    const result = await pools.post(target(`https://receiver.test:${port}/`), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: null, error: 'tls_error', responseBody: null });
     expect(received).toHaveLength(0);
   });
 
   it('a scheme other than http(s) is refused without a connection', async () => {
-    const result = await postJson(target('ftp://127.0.0.1/'), '{}', {}, opts);
+    const result = await pools.post(target('ftp://127.0.0.1/'), '{}', {}, opts);
     expect(result).toMatchObject({ statusCode: null, error: 'url_not_allowed', responseBody: null });
   });
 
   it('keeps connections alive: ten messages in a row do not open ten connections', async () => {
     const { port, received, connections } = await receiver((_req, res) => res.end('ok'));
     for (let i = 0; i < 10; i++) {
-      expect(await postJson(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({ error: null });
+      expect(await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, opts)).toMatchObject({ error: null });
     }
     expect(received).toHaveLength(10);
     // undici may open a second connection while the first is being handed back; never one per message.
@@ -275,7 +282,9 @@ describe('postJson', () => {
       res.end(req.url === '/big' ? 'x'.repeat(1024 * 1024) : 'small');
     });
     for (const path of ['/small', '/big', '/small', '/small']) {
-      expect(await postJson(target(`http://127.0.0.1:${port}${path}`), '{}', {}, opts)).toMatchObject({ error: null });
+      expect(await pools.post(target(`http://127.0.0.1:${port}${path}`), '{}', {}, opts)).toMatchObject({
+        error: null,
+      });
     }
     expect(received.map((r) => r.url)).toEqual(['/small', '/big', '/small', '/small']);
     const cutOff = received[1]?.socket;
@@ -286,10 +295,10 @@ describe('postJson', () => {
   it('a connection is pooled per checked address: a hostname that now resolves elsewhere gets a new one', async () => {
     const { port, connections } = await receiver((_req, res) => res.end('ok'));
     const url = new URL(`http://receiver.test:${port}/`);
-    expect(await postJson({ url, address: '127.0.0.1', family: 4 }, '{}', {}, opts)).toMatchObject({ error: null });
+    expect(await pools.post({ url, address: '127.0.0.1', family: 4 }, '{}', {}, opts)).toMatchObject({ error: null });
     // The same hostname and port, checked again, now at 127.0.0.2 (also this machine, nothing listens there on
     // this port's server): not sent over the kept connection to 127.0.0.1.
-    expect(await postJson({ url, address: '127.0.0.2', family: 4 }, '{}', {}, opts)).toMatchObject({
+    expect(await pools.post({ url, address: '127.0.0.2', family: 4 }, '{}', {}, opts)).toMatchObject({
       error: 'connection_refused',
     });
     expect(connections()).toBe(1);
@@ -312,7 +321,7 @@ describe('postJson', () => {
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
     try {
-      const result = await postJson(target(`https://receiver.test:${port}/`), '{}', {}, opts);
+      const result = await pools.post(target(`https://receiver.test:${port}/`), '{}', {}, opts);
       expect(result).toMatchObject({ statusCode: null, error: 'tls_error', responseBody: null });
       expect(sni).toEqual(['receiver.test']);
     } finally {

@@ -3,8 +3,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTenant } from '../../src/db/tenant.ts';
-import { FANOUT_TASK, recordEvent } from '../../src/events/record.ts';
+import { recordEvent } from '../../src/events/record.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
+import { FANOUT_TASK } from '../../src/webhooks/jobs/webhook-fanout.ts';
 import {
   createCustomer,
   customerObject,

@@ -1,8 +1,9 @@
 // Messages of a delivery job that wait for their turn behind a slow receiver (16 in flight per endpoint) are sent
-// with the endpoint as it is when their turn comes (src/webhooks/endpoint-now.ts): not at all once it was deleted
+// with the endpoint as it is when their turn comes (src/webhooks/endpoint-rereads.ts): not at all once it was deleted
 // or disabled, to its new URL after an update.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { type DeliverOutcome, deliverBatch } from '../../src/webhooks/deliver.task.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type DeliverOutcome, deliverBatch } from '../../src/webhooks/delivery-attempts.ts';
+import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { fanoutEvents } from '../../src/webhooks/fanout.ts';
 import {
   deliveriesOf,
@@ -22,6 +23,12 @@ beforeAll(async () => {
   api = await setupApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 });
 
+// The worker's delivery state, fresh for each test.
+let state: DeliveryState;
+beforeEach(() => {
+  state = new DeliveryState(api.db);
+});
+
 /** 40 pending first attempts to one endpoint of a receiver that holds each request 1.2 s, being sent. */
 async function slowBatch() {
   const { companyId, key } = await api.tenant();
@@ -29,10 +36,10 @@ async function slowBatch() {
   const endpoint = await insertEndpoint(api, companyId, { url: slow.url });
   const eventIds = await recordCustomerEvents(api, companyId, 40, 'wachtrij@example.nl');
   // Without a sender the fan-out queues every first attempt for delivery jobs.
-  await fanoutEvents(api.db, companyId, eventIds);
+  await fanoutEvents(state, companyId, eventIds);
   const deliveryIds = (await jobsOf(api, companyId)).flatMap((j) => (j.payload.deliveryIds as string[]) ?? []);
   expect(deliveryIds).toHaveLength(40);
-  const outcomes = deliverBatch(api.db, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING);
+  const outcomes = deliverBatch(state, { companyId, deliveryIds, trigger: 'scheduled' }, LOCAL_SENDING);
   // The first 16 are in flight; the other 24 wait for their turn.
   while (slow.stats.ids.length < 16) await sleep(10);
   return { companyId, key, slow, endpoint, outcomes };

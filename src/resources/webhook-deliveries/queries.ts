@@ -1,12 +1,13 @@
 // SQL of the delivery log; every function takes the tenant transaction first. Like events, deliveries and
 // their attempts are kept 30 days: older rows the purge has not reached yet are already gone from the log.
 import { and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { queueJob } from '../../db/job-queue.ts';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
-import { DELIVER_TASK, DELIVERY_JOB_KEY_PREFIX, type DeliverPayload } from '../../webhooks/delivery-jobs.ts';
+import { DELIVER_TASK, DELIVERY_JOB_KEY_PREFIX } from '../../webhooks/delivery-job-key.ts';
 import type { DeliveryRow } from './serialize.ts';
 
 export type DeliveryFilters = {
@@ -112,8 +113,9 @@ export async function eventExists(tx: Tx, companyId: string, id: string): Promis
  * delivery stays as it is (it skips if this attempt succeeds).
  */
 export async function queueResend(tx: Tx, companyId: string, endpointId: string, deliveryId: string) {
-  const payload: DeliverPayload = { companyId, deliveryId, trigger: 'manual_resend', endpointId };
-  await tx.execute(sql`select app_queue_job(${DELIVER_TASK}, ${JSON.stringify(payload)}::json)`);
+  await tx.execute(
+    sql`select ${queueJob('webhook_deliver', { companyId, deliveryId, trigger: 'manual_resend', endpointId })}`,
+  );
 }
 
 /**

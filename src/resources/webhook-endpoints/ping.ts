@@ -4,7 +4,7 @@
 
 import { iso } from '../../http/serialize.ts';
 import { prefixedId } from '../../ids.ts';
-import { sendSigned } from '../../webhooks/send.ts';
+import { WebhookSender } from '../../webhooks/send.ts';
 import type { UrlPolicy } from '../../webhooks/url-guard.ts';
 import type { EndpointRow } from './serialize.ts';
 
@@ -21,7 +21,11 @@ export async function sendPing(endpoint: EndpointRow, policy: UrlPolicy) {
     created_at: iso(sentAt),
     data: { object: { object: 'ping', webhook_endpoint_id: endpoint.id, message: PING_MESSAGE } },
   });
-  const result = await sendSigned(endpoint, { id: eventId, body }, { now: sentAt, policy });
+  // Its own sender, closed after the one message: nothing of a ping is kept.
+  const sender = new WebhookSender();
+  const result = await sender
+    .send(endpoint, { id: eventId, body }, { now: sentAt, policy })
+    .finally(() => sender.close());
   return {
     object: 'webhook_test' as const,
     endpoint_id: endpoint.id,

@@ -7,6 +7,7 @@ import { invalidField } from '../../http/validation.ts';
 import { checkUrl, checkUrlSyntax, type UrlPolicy } from '../../webhooks/url-guard.ts';
 import { webhookMessages } from './messages.ts';
 import type { EventSelection } from './serialize.ts';
+import { urlRefusalMessage } from './url-refusals.ts';
 
 /** The scopes that let a key see events of this type (declared by the resource that records it). */
 const scopesFor = (type: EventType): readonly Scope[] => eventDeclaration(type).readScopes;
@@ -90,13 +91,13 @@ export async function checkEndpointUrl(url: string, policy: UrlPolicy): Promise<
   if (result.code === 'dns_failure') {
     // A host that does not resolve cannot be shown not to be internal; refused like one, so that nothing
     // unverified is stored (it is checked again at every delivery anyway). Its detail says so.
-    return invalidField('/url', 'url_not_allowed', result.detail);
+    return invalidField('/url', 'url_not_allowed', urlRefusalMessage(result.refusal));
   }
   if (result.code === 'invalid_format' && isPlainHttp(url, policy)) {
     // The guard's syntax layer calls plain http a format error; the contract names it a policy refusal.
     return invalidField('/url', 'url_not_allowed', message('url.not_https'));
   }
-  return invalidField('/url', result.code, result.detail);
+  return invalidField('/url', result.code, urlRefusalMessage(result.refusal));
 }
 
 /** A well-formed absolute http URL: as https it would be no format error (at most a policy refusal). */

@@ -1,7 +1,7 @@
 // Sending again: a resend is one extra attempt (trigger manual_resend) that leaves state and schedule alone
 // unless it succeeds; a recovery queues every failed delivery of a window, oldest first (trigger recovery).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELIVER_TASK } from '../../../src/webhooks/delivery-jobs.ts';
+import { DELIVER_TASK } from '../../../src/webhooks/delivery-job-key.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import {
   type Answer,
@@ -170,7 +170,7 @@ describe('recoverWebhookEndpoint', () => {
       [logged[1].id, 'recovery'],
       [logged[2].id, 'recovery'],
     ]);
-    // They carry their endpoint: the worker postpones them while it is busy (src/webhooks/deliver-job.ts).
+    // They carry their endpoint: the worker postpones them while it is busy (src/webhooks/jobs/webhook-deliver.ts).
     expect(jobs.every((j) => j.payload.endpointId === endpointId)).toBe(true);
     expect((await deliveriesOf(api, endpointId)).map((d) => d.status)).toEqual(['failed', 'pending', 'pending']);
 

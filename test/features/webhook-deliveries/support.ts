@@ -4,10 +4,12 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { afterAll } from 'vitest';
 import { withTenant } from '../../../src/db/tenant.ts';
-import { FANOUT_TASK, recordEvent } from '../../../src/events/record.ts';
-import { type DeliverOptions, deliverBatch } from '../../../src/webhooks/deliver.task.ts';
-import { DELIVER_TASK, type DeliverPayload } from '../../../src/webhooks/delivery-jobs.ts';
+import { recordEvent } from '../../../src/events/record.ts';
+import { type DeliverOptions, deliverBatch, type Trigger } from '../../../src/webhooks/delivery-attempts.ts';
+import { DELIVER_TASK } from '../../../src/webhooks/delivery-job-key.ts';
+import { DeliveryState } from '../../../src/webhooks/delivery-state.ts';
 import { fanout } from '../../../src/webhooks/fanout.ts';
+import { FANOUT_TASK } from '../../../src/webhooks/jobs/webhook-fanout.ts';
 import { newSecret } from '../../../src/webhooks/sign.ts';
 import type { TestApi } from '../../harness/api.ts';
 
@@ -161,6 +163,9 @@ export const deliverJobsOf = async (api: TestApi, deliveryId: string) =>
 const idsOf = (payload: Record<string, unknown>): string[] =>
   Array.isArray(payload.deliveryIds) ? payload.deliveryIds.map(String) : [String(payload.deliveryId)];
 
+/** The delivery state of the worker runDueJobs plays: one per test file's API, as a process has one worker. */
+const workers = new WeakMap<TestApi, DeliveryState>();
+
 /**
  * Runs the queued webhook jobs of one company due at `now` (default: the real time at each step) again and
  * again, as jobs queue jobs, the way the worker does: lock the job, run its task, delete it. Jobs due later
@@ -172,6 +177,8 @@ export async function runDueJobs(
   opts: Partial<Omit<DeliverOptions, 'now'>> & { now?: Date } = {},
 ): Promise<string[]> {
   const outcomes: string[] = [];
+  const state = workers.get(api) ?? new DeliveryState(api.db);
+  workers.set(api, state);
   for (;;) {
     const real = new Date();
     const now = opts.now ?? real;
@@ -190,17 +197,17 @@ export async function runDueJobs(
     };
     if (job.task === FANOUT_TASK) {
       // As the worker does: the fan-out sends the first attempts itself.
-      const sent = await fanout(api.db, { companyId, eventId: String(job.payload.eventId) }, send);
+      const sent = await fanout(state, { companyId, eventId: String(job.payload.eventId) }, send);
       outcomes.push(...sent.filter((o) => o !== 'queued'));
     } else {
       const payload = { companyId, deliveryIds: idsOf(job.payload), trigger: triggerOf(job.payload.trigger) };
-      outcomes.push(...(await deliverBatch(api.db, payload, send)));
+      outcomes.push(...(await deliverBatch(state, payload, send)));
     }
     await api.sql`delete from graphile_worker._private_jobs where id = ${job.id}`;
   }
 }
 
-function triggerOf(value: unknown): DeliverPayload['trigger'] {
+function triggerOf(value: unknown): Trigger {
   if (value === 'scheduled' || value === 'manual_resend' || value === 'recovery') return value;
   throw new Error(`unexpected trigger ${String(value)}`);
 }

@@ -2,7 +2,8 @@
 // field of every response checked. Test messages and secret rotation have their own files.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { prefixedId } from '../../../src/ids.ts';
-import { deliver } from '../../../src/webhooks/deliver.task.ts';
+import { deliver } from '../../../src/webhooks/delivery-attempts.ts';
+import { DeliveryState } from '../../../src/webhooks/delivery-state.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 
 let api: TestApi;
@@ -297,7 +298,7 @@ describe('updateWebhookEndpoint', () => {
     // Its queued job then sends nothing.
     expect(
       await deliver(
-        api.db,
+        new DeliveryState(api.db),
         { companyId, deliveryId: pending, trigger: 'scheduled' },
         { policy: { allowPrivate: false } },
       ),
@@ -351,7 +352,7 @@ describe('deleteWebhookEndpoint', () => {
     expect(counts).toEqual({ deliveries: 0, attempts: 0 });
     expect(
       await deliver(
-        api.db,
+        new DeliveryState(api.db),
         { companyId, deliveryId: pending, trigger: 'scheduled' },
         { policy: { allowPrivate: false } },
       ),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Kept } from '../../src/webhooks/kept.ts';
+import { BoundedCache } from '../../src/webhooks/bounded-cache.ts';
 
-describe('Kept', () => {
+describe('BoundedCache', () => {
   it('keeps up to max values, then drops them all before keeping the next', () => {
-    const kept = new Kept<number>(2);
+    const kept = new BoundedCache<number>(2);
     expect(kept.set('a', 1)).toBe(1);
     kept.set('b', 2);
     expect([kept.get('a'), kept.get('b')]).toEqual([1, 2]);

@@ -2,7 +2,7 @@
 // batch runs wait for the next batch (which starts as soon as the running one ends), batches hold at most
 // `maxBatch` items, groups do not wait for each other, and a failed batch rejects exactly its own calls.
 import { describe, expect, it } from 'vitest';
-import { Coalescer } from '../../src/jobs/coalescer.ts';
+import { Coalescer } from '../../src/webhooks/coalescer.ts';
 import { type Deferred, deferred, tick } from '../harness/async.ts';
 
 /**

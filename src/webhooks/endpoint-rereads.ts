@@ -17,23 +17,29 @@ export const ENDPOINT_FRESH_MS = 1_000;
 export type EndpointNow = (SendingEndpoint & { scopes: string[] }) | 'disabled' | null;
 
 const RECENT_MAX = 1024;
-const recent = new Map<string, { at: number; answer: Promise<EndpointNow> }>();
 
-export function endpointNow(db: Db, companyId: string, endpointId: string): Promise<EndpointNow> {
-  const key = `${companyId}/${endpointId}`;
-  const now = performance.now();
-  const found = recent.get(key);
-  if (found && now - found.at < ENDPOINT_FRESH_MS) return found.answer;
-  if (recent.size >= RECENT_MAX) {
-    for (const [k, entry] of recent) if (now - entry.at >= ENDPOINT_FRESH_MS) recent.delete(k);
+export class EndpointRereads {
+  private readonly recent = new Map<string, { at: number; answer: Promise<EndpointNow> }>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The endpoint as it is now, read at most ENDPOINT_FRESH_MS ago. */
+  now(companyId: string, endpointId: string): Promise<EndpointNow> {
+    const key = `${companyId}/${endpointId}`;
+    const now = performance.now();
+    const found = this.recent.get(key);
+    if (found && now - found.at < ENDPOINT_FRESH_MS) return found.answer;
+    if (this.recent.size >= RECENT_MAX) {
+      for (const [k, entry] of this.recent) if (now - entry.at >= ENDPOINT_FRESH_MS) this.recent.delete(k);
+    }
+    const answer = read(this.db, companyId, endpointId);
+    this.recent.set(key, { at: now, answer });
+    // A failed read is not shared further: the next message asks again.
+    answer.catch(() => {
+      if (this.recent.get(key)?.answer === answer) this.recent.delete(key);
+    });
+    return answer;
   }
-  const answer = read(db, companyId, endpointId);
-  recent.set(key, { at: now, answer });
-  // A failed read is not shared further: the next message asks again.
-  answer.catch(() => {
-    if (recent.get(key)?.answer === answer) recent.delete(key);
-  });
-  return answer;
 }
 
 async function read(db: Db, companyId: string, endpointId: string): Promise<EndpointNow> {

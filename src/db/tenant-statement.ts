@@ -3,10 +3,10 @@
 // company), the statement, COMMIT — pipelined on one reserved connection of the postgres.js pool. One round
 // trip instead of four, and the database never waits for Node in the middle of the transaction (no
 // "idle in transaction" while the event loop is busy elsewhere). For the hot paths of the webhook tasks only;
-// everything else uses withTenant.
+// everything else uses withTenant (tenant.ts).
 import type postgres from 'postgres';
-import type { Db } from '../db/client.ts';
-import { retryingConflicts } from '../db/transient.ts';
+import type { Db } from './client.ts';
+import { retryingConflicts } from './transient.ts';
 
 type Row = Record<string, unknown>;
 

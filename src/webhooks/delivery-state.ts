@@ -1,0 +1,30 @@
+// What the delivery path keeps between the jobs of one worker: the endpoints' turns to send, the delivery jobs
+// running per endpoint, the sender's caches and connections, the shared reads and batched writes, the recent message bodies and endpoint reads, the
+// fan-outs' slow endpoints and handed-over sends. One object, made by the worker's assembly (src/jobs/worker.ts)
+// and passed down, so that each worker — and each test — starts with its own.
+import type { Db } from '../db/client.ts';
+import { DeliveryReads } from './delivery-reads.ts';
+import { EndpointAdmission } from './endpoint-admission.ts';
+import { EndpointRereads } from './endpoint-rereads.ts';
+import { EventBodies } from './event-bodies.ts';
+import { HandedOverSends } from './handed-over-sends.ts';
+import { SuccessRecorder } from './record-success.ts';
+import { WebhookSender } from './send.ts';
+import { SendTurns } from './send-turns.ts';
+
+export class DeliveryState {
+  readonly sender = new WebhookSender();
+  readonly turns = new SendTurns();
+  readonly admission = new EndpointAdmission();
+  readonly bodies = new EventBodies();
+  readonly handedOver = new HandedOverSends();
+  readonly reads: DeliveryReads;
+  readonly rereads: EndpointRereads;
+  readonly successes: SuccessRecorder;
+
+  constructor(readonly db: Db) {
+    this.reads = new DeliveryReads(db);
+    this.rereads = new EndpointRereads(db);
+    this.successes = new SuccessRecorder(db);
+  }
+}
