@@ -104,7 +104,9 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
     const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
     let auth: AuthContext;
     try {
-      const key = await identifyKey(c.req.header('authorization'), deps.keys);
+      const key = await identifyKey(c.req.header('authorization'), deps.keys, () =>
+        refuseSpentAddress(deps, clientIp, headers),
+      );
       // From here on the company is known: its language answers even a revoked key.
       c.set('language', chooseLanguage(c.req.header('accept-language'), key.company.language));
       checkKeyValid(key);
@@ -115,7 +117,7 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
       // counted against the key: someone holding a leaked key elsewhere cannot use up its owner's limit. A failure
       // of ours (the key store's database unreachable) is no refused key: it costs the address nothing (its answer
       // shows the address's window as it stands: addressWindow).
-      if (!(error instanceof ApiProblem)) throw error;
+      if (!(error instanceof ApiProblem) || error.code === 'rate_limited') throw error;
       const decision = await deps.authFailureLimits.consume(clientIp);
       Object.assign(headers, decision.headers);
       if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));
@@ -165,6 +167,18 @@ function unstorablePointer(value: unknown, at = ''): { pointer: string; why: Uns
     if (found !== null) return found;
   }
   return null;
+}
+
+/**
+ * An address that has used up its failed authentications gets no key looked up in the database (each lookup is a
+ * transaction, so the limit would not spare the database): a key this process holds in its cache is judged as
+ * always, any other is refused until the window frees up.
+ */
+async function refuseSpentAddress(deps: Deps, clientIp: string, headers: Record<string, string>): Promise<void> {
+  const decision = await deps.authFailureLimits.check(clientIp);
+  if (decision.allowed) return;
+  Object.assign(headers, decision.headers);
+  throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));
 }
 
 const rateLimited = (retryAfter: number, detail: Message) =>
