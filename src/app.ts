@@ -9,7 +9,7 @@ import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
-import { problemOfFailure } from './http/failures.ts';
+import { answerOfFailure } from './http/failures.ts';
 import { laterPartErrors } from './http/later-parts.ts';
 import { message } from './http/messages.ts';
 import { registerOperations } from './http/operations.ts';
@@ -49,7 +49,7 @@ export function createApp(deps: Deps) {
     if (error instanceof HTTPException && error.status === 415) {
       return problemResponse(c, new ApiProblem('unsupported_media_type', message('body.send_json')));
     }
-    return problemResponse(c, problemOfFailure(c, error));
+    return answerOfFailure(c, error);
   };
   const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
   api.use('*', apiPipeline());

@@ -18,7 +18,7 @@ import { clientAddress } from '../auth/ip.ts';
 import type { Deps } from '../deps.ts';
 import { prefixedId } from '../ids.ts';
 import type { AppEnv } from './app-env.ts';
-import { problemOfFailure } from './failures.ts';
+import { answerOfFailure } from './failures.ts';
 import { chooseLanguage } from './language.ts';
 import { type Message, message } from './messages.ts';
 import { matchOperation } from './operation-match.ts';
@@ -46,9 +46,10 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
     } catch (error) {
       // Handlers' failures reach onError inside next(); a failure of the checks themselves (a lost
       // database) is answered here, so its 503 or 500 still carries the request id and rate-limit headers.
-      const problem = error instanceof ApiProblem ? error : problemOfFailure(c, error);
-      Object.assign(headers, problem.headers);
-      c.res = problemResponse(c, problem);
+      if (error instanceof ApiProblem) {
+        Object.assign(headers, error.headers);
+        c.res = problemResponse(c, error);
+      } else c.res = answerOfFailure(c, error);
     }
     // Every response carries rate-limit headers (the contract's Rate limits section). One that no key's window
     // counted (no such operation, another method, an operation that needs no key) shows the client address's
@@ -273,6 +274,13 @@ async function limitBody(c: Context<AppEnv>, max: number, tooLarge: () => ApiPro
   })(c, async () => {});
 }
 
+/**
+ * A body over the limit ends the connection (`Connection: close`): the rest of it may still be on its way, and the
+ * connection can carry no next request before it has been read.
+ */
+const tooLarge = (max: number) =>
+  new ApiProblem('payload_too_large', message('body.too_large', { max }), {}, { Connection: 'close' });
+
 function invalidJson(): ApiProblem {
   const detail = message('body.invalid_json');
   return new ApiProblem('validation_failed', detail, {
@@ -288,7 +296,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   const upload = type === 'multipart/form-data' && takesUpload(c.get('operationId'));
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
-  await limitBody(c, max, () => new ApiProblem('payload_too_large', message('body.too_large', { max })));
+  await limitBody(c, max, () => tooLarge(max));
   if (upload) return;
   if (type !== 'application/json') {
     const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;
