@@ -10,13 +10,13 @@ import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
 import { answerOfFailure } from './http/failures.ts';
-import { laterPartErrors } from './http/later-parts.ts';
+import { addLaterPartErrors } from './http/later-parts.ts';
 import { message } from './http/messages.ts';
 import { registerOperations } from './http/operations.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
-import { validationProblem } from './http/validation.ts';
+import { InvalidInputs } from './http/validation.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -24,7 +24,9 @@ export function createApp(deps: Deps) {
       if (!result.success) {
         // `data` is the input that failed (present at run time, missing from the hook's declared type).
         const data = (result as { data?: unknown }).data;
-        throw validationProblem(result.error, result.target, data, await laterPartErrors(c, result.target));
+        const found = new InvalidInputs().addIssues(result.error, result.target, data);
+        await addLaterPartErrors(c, result.target, found);
+        throw found.problem();
       }
     },
   });

@@ -23,7 +23,7 @@ import { chooseLanguage } from './language.ts';
 import { type Message, message } from './messages.ts';
 import { matchOperation } from './operation-match.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
-import { invalidFields } from './validation.ts';
+import { InvalidInputs, invalidFields } from './validation.ts';
 
 export const API_PREFIX = '/api/v1';
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -250,14 +250,14 @@ async function refuseBody(c: Context<AppEnv>): Promise<void> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw takesNone();
   const fields = Object.keys(parsed);
   if (fields.length === 0) return asSentWithoutBody(c);
-  throw new ApiProblem('unknown_field', message('request.unknown_field'), {
-    errors: fields.map((field) => ({
-      pointer: `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+  throw new InvalidInputs()
+    .add('unknown_field', fields.length, (i) => ({
+      pointer: `/${fields[i].replace(/~/g, '~0').replace(/\//g, '~1')}`,
       parameter: null,
       code: 'unknown_field',
       detail: message('field.unknown_field'),
-    })),
-  });
+    }))
+    .problem();
 }
 
 /**
