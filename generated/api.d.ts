@@ -3060,7 +3060,8 @@ export type components = {
       /**
        * @description What is wrong: `required`, `invalid_type`, `invalid_format`, `too_long`, `too_short`, `too_small`,
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
-       *     `invalid_reference` or `invalid_json`. New codes may be added. Text containing the character U+0000
+       *     `invalid_reference`, `invalid_json` or `more_errors` (the last item when more invalid inputs were found than
+       *     are listed). New codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).
        * @example invalid_format
@@ -3118,7 +3119,11 @@ export type components = {
        * @example 0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31
        */
       deal_id?: string;
-      /** @description On `validation_failed` and `unknown_field`, every invalid input. */
+      /**
+       * @description On `validation_failed` and `unknown_field`, the invalid inputs in the order they were found: at most 50, so
+       *     that a body of thousands of wrong fields gets a short answer. When more were found, a 51st item follows with
+       *     `code` `more_errors`, `pointer` and `parameter` `null`, and a `detail` that says how many more there are.
+       */
       errors?: components['schemas']['FieldError'][];
     };
     /**
@@ -7402,7 +7407,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `validation_failed` (every invalid input in `errors`) or `unknown_field`. */
+    /** @description `validation_failed` (the invalid inputs in `errors`) or `unknown_field`. */
     ValidationFailed: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7495,7 +7500,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request. */
+    /** @description `validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request. */
     ValidationFailedIdempotent: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8427,7 +8432,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description `validation_failed` (every invalid input in `errors`; an unknown customer, stage or user has the field code `invalid_reference`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request. */
+      /** @description `validation_failed` (the invalid inputs in `errors`; an unknown customer, stage or user has the field code `invalid_reference`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request. */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

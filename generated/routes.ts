@@ -1022,7 +1022,7 @@ export const ProblemSchema = z
     request_id: z.string().regex(/^req_[0-9A-Za-z]+$/),
     required_scope: z.string().optional(),
     deal_id: z.uuid().optional(),
-    errors: z.array(FieldErrorSchema).max(1000).optional(),
+    errors: z.array(FieldErrorSchema).max(51).optional(),
   })
   .openapi('Problem');
 export const QuoteItemSchema = z
@@ -1867,7 +1867,7 @@ export const getMe = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -1907,7 +1907,7 @@ export const getCompany = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -1958,7 +1958,7 @@ export const listUsers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2014,7 +2014,7 @@ export const listCustomers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2079,7 +2079,7 @@ export const createCustomer = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2123,7 +2123,7 @@ export const getCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2184,7 +2184,7 @@ export const updateCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2243,7 +2243,7 @@ export const convertCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2299,7 +2299,7 @@ export const listCustomerTimeline = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2354,7 +2354,7 @@ export const listCustomerNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2424,7 +2424,7 @@ export const createCustomerNote = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2485,7 +2485,7 @@ export const updateCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2537,7 +2537,7 @@ export const deleteCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2610,7 +2610,7 @@ export const listDeals = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2675,7 +2675,7 @@ export const createDeal = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`; an unknown customer, stage or user has the field code `invalid_reference`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`; an unknown customer, stage or user has the field code `invalid_reference`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2719,7 +2719,7 @@ export const getDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2780,7 +2780,7 @@ export const updateDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2846,7 +2846,7 @@ export const moveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2912,7 +2912,7 @@ export const winDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2978,7 +2978,7 @@ export const loseDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3034,7 +3034,7 @@ export const archiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3094,7 +3094,7 @@ export const unarchiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3149,7 +3149,7 @@ export const listDealNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3219,7 +3219,7 @@ export const createDealNote = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3280,7 +3280,7 @@ export const updateDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3332,7 +3332,7 @@ export const deleteDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3386,7 +3386,7 @@ export const listPipelineStages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3446,7 +3446,7 @@ export const listConversations = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3490,7 +3490,7 @@ export const getConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3549,7 +3549,7 @@ export const listConversationMessages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3622,7 +3622,7 @@ export const createConversationMessage = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3673,7 +3673,7 @@ export const closeConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3724,7 +3724,7 @@ export const reopenConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3786,7 +3786,7 @@ export const listTasks = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3851,7 +3851,7 @@ export const createTask = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3895,7 +3895,7 @@ export const getTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3956,7 +3956,7 @@ export const updateTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4017,7 +4017,7 @@ export const moveTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4073,7 +4073,7 @@ export const completeTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4129,7 +4129,7 @@ export const reopenTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4185,7 +4185,7 @@ export const cancelTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4241,7 +4241,7 @@ export const listTaskComments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4311,7 +4311,7 @@ export const createTaskComment = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4361,7 +4361,7 @@ export const listTaskBoards = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4417,7 +4417,7 @@ export const listInvoices = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4482,7 +4482,7 @@ export const createInvoice = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4526,7 +4526,7 @@ export const getInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4591,7 +4591,7 @@ export const updateInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4642,7 +4642,7 @@ export const deleteInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4717,7 +4717,7 @@ export const sendInvoice = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4773,7 +4773,7 @@ export const cancelInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4846,7 +4846,7 @@ export const createInvoicePayment = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4902,7 +4902,7 @@ export const listQuotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4967,7 +4967,7 @@ export const createQuote = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5011,7 +5011,7 @@ export const getQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5076,7 +5076,7 @@ export const updateQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5151,7 +5151,7 @@ export const sendQuote = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5207,7 +5207,7 @@ export const acceptQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5272,7 +5272,7 @@ export const rejectQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5331,7 +5331,7 @@ export const listQuoteAttachments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5404,7 +5404,7 @@ export const createQuoteAttachment = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5451,7 +5451,7 @@ export const deleteQuoteAttachment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5511,7 +5511,7 @@ export const listWorkOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5576,7 +5576,7 @@ export const createWorkOrder = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5620,7 +5620,7 @@ export const getWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5688,7 +5688,7 @@ export const updateWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5747,7 +5747,7 @@ export const deleteWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5815,7 +5815,7 @@ export const changeWorkOrderStatus = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5872,7 +5872,7 @@ export const listWorkOrderPhotos = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5942,7 +5942,7 @@ export const createWorkOrderPhoto = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5990,7 +5990,7 @@ export const deleteWorkOrderPhoto = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6053,7 +6053,7 @@ export const listAppointments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6121,7 +6121,7 @@ export const createAppointment = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6165,7 +6165,7 @@ export const getAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6233,7 +6233,7 @@ export const updateAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6288,7 +6288,7 @@ export const deleteAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6347,7 +6347,7 @@ export const confirmAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6415,7 +6415,7 @@ export const cancelAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6474,7 +6474,7 @@ export const completeAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6547,7 +6547,7 @@ export const notifyAppointment = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6605,7 +6605,7 @@ export const listAppointmentTypes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6666,7 +6666,7 @@ export const getAppointmentAvailability = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6722,7 +6722,7 @@ export const listOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6766,7 +6766,7 @@ export const getOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6844,7 +6844,7 @@ export const changeOrderStatus = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6922,7 +6922,7 @@ export const updateOrderTracking = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6981,7 +6981,7 @@ export const listOrderNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7051,7 +7051,7 @@ export const createOrderNote = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7114,7 +7114,7 @@ export const listReviews = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7158,7 +7158,7 @@ export const getReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7217,7 +7217,7 @@ export const listReviewRequests = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7285,7 +7285,7 @@ export const createReviewRequest = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7332,7 +7332,7 @@ export const getReviewRequest = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7387,7 +7387,7 @@ export const listWebhookEndpoints = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7455,7 +7455,7 @@ export const createWebhookEndpoint = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7510,7 +7510,7 @@ export const getWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7579,7 +7579,7 @@ export const updateWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7639,7 +7639,7 @@ export const deleteWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7694,7 +7694,7 @@ export const testWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7777,7 +7777,7 @@ export const rotateWebhookEndpointSecret = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7855,7 +7855,7 @@ export const recoverWebhookEndpoint = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7922,7 +7922,7 @@ export const listWebhookEndpointDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7978,7 +7978,7 @@ export const getWebhookDelivery = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8043,7 +8043,7 @@ export const listWebhookDeliveryAttempts = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8116,7 +8116,7 @@ export const resendWebhookDelivery = createRoute({
     },
     422: {
       description:
-        '`validation_failed` (every invalid input in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8174,7 +8174,7 @@ export const listEvents = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8226,7 +8226,7 @@ export const getEvent = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8291,7 +8291,7 @@ export const listEventDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8338,7 +8338,7 @@ export const downloadFile = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (every invalid input in `errors`) or `unknown_field`.',
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {

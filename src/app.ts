@@ -11,13 +11,13 @@ import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
-import { problemOfFailure } from './http/failures.ts';
-import { laterPartErrors } from './http/later-parts.ts';
+import { answerOfFailure } from './http/failures.ts';
+import { addLaterPartErrors } from './http/later-parts.ts';
 import { message } from './http/messages.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
-import { validationProblem } from './http/validation.ts';
+import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
 
 export function createApp(deps: Deps) {
@@ -26,7 +26,9 @@ export function createApp(deps: Deps) {
       if (!result.success) {
         // `data` is the input that failed (present at run time, missing from the hook's declared type).
         const data = (result as { data?: unknown }).data;
-        throw validationProblem(result.error, result.target, data, await laterPartErrors(c, result.target));
+        const found = new InvalidInputs().addIssues(result.error, result.target, data);
+        await addLaterPartErrors(c, result.target, found);
+        throw found.problem();
       }
     },
   });
@@ -51,7 +53,7 @@ export function createApp(deps: Deps) {
     if (error instanceof HTTPException && error.status === 415) {
       return problemResponse(c, new ApiProblem('unsupported_media_type', message('body.send_json')));
     }
-    return problemResponse(c, problemOfFailure(c, error));
+    return answerOfFailure(c, error);
   };
   const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
   api.use('*', apiPipeline());

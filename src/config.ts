@@ -14,12 +14,21 @@ const schema = z.object({
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How long a client may take to send a request's headers, and the whole request (src/http/server.ts). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** How long an idle keep-alive connection stays open for a next request. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string; trustedProxies: string[] };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.parse(env);
+  const parsed = schema
+    .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
+      message: 'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (Node refuses to start otherwise)',
+    })
+    .parse(env);
   const publicUrl = (parsed.PUBLIC_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/$/, '');
   const trustedProxies = parsed.TRUSTED_PROXIES.split(',')
     .map((s) => s.trim())

@@ -9,6 +9,7 @@ import { missingPatches } from './db/driver-patch.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
 import { markStopping } from './http/probes.ts';
+import { httpServerOptions } from './http/server.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
 
 const command = process.argv[2] ?? 'start';
@@ -36,7 +37,12 @@ async function giveUp(reason: string): Promise<never> {
 
 if (command !== 'worker') {
   const app = createApp(deps);
-  const listening = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  const listening = serve({
+    fetch: app.fetch,
+    port: config.PORT,
+    hostname: config.HOST,
+    serverOptions: httpServerOptions(config),
+  });
   server = listening;
   // The addresses are printed once the server listens, not before.
   await new Promise<void>((resolve, reject) => {

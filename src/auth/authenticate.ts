@@ -8,13 +8,20 @@ import type { KeyRecord, KeyStore } from './key-store.ts';
 
 export type AuthContext = { key: KeyRecord; companyId: string; scopes: ReadonlySet<string>; clientIp: string };
 
-/** 401s: no key, a malformed or unknown key. The key found tells the company (and so its language). */
-export async function identifyKey(authorization: string | undefined, store: KeyStore): Promise<KeyRecord> {
+/**
+ * 401s: no key, a malformed or unknown key. The key found tells the company (and so its language). `beforeLookup`
+ * runs when the key must be looked up in the database (not cached), and may refuse the request instead.
+ */
+export async function identifyKey(
+  authorization: string | undefined,
+  store: KeyStore,
+  beforeLookup?: () => Promise<void>,
+): Promise<KeyRecord> {
   const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
   if (!match) throw new ApiProblem('unauthenticated', message('auth.bearer_missing'));
   // The checksum refuses a mistyped key before any database lookup.
   if (!isWellFormedKey(match[1])) throw new ApiProblem('invalid_api_key', message('auth.key_invalid'));
-  const key = await store.find(hashKey(match[1]));
+  const key = await store.find(hashKey(match[1]), beforeLookup);
   if (!key) throw new ApiProblem('invalid_api_key', message('auth.key_invalid'));
   return key;
 }

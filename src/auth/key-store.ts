@@ -83,10 +83,18 @@ export class KeyStore {
     this.cache.delete(hashHex);
   }
 
-  async find(hash: Buffer): Promise<KeyRecord | undefined> {
+  /** The key with this hash; `beforeLoad` runs (and may throw) only when the database must be asked. */
+  async find(hash: Buffer, beforeLoad?: () => Promise<void>): Promise<KeyRecord | undefined> {
     const hex = hash.toString('hex');
     const cached = this.cache.get(hex);
     if (cached && Date.now() - cached.loadedAt < TTL_MS) return cached.record;
+    try {
+      await beforeLoad?.();
+    } catch (refused) {
+      // A key this process knows (its changes arrive by NOTIFY) is judged from what it knew rather than refused.
+      if (cached) return cached.record;
+      throw refused;
+    }
     const generation = this.generation;
     const record = await this.load(hash);
     // A change committed while the row was read may have been announced already: keep nothing then.

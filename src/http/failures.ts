@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../db/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { message } from './messages.ts';
-import { ApiProblem } from './problems.ts';
+import { ApiProblem, problemResponse } from './problems.ts';
 
 /** How long a client should wait: postgres.js connects again at once, a restart or failover takes seconds. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -26,4 +26,34 @@ export function problemOfFailure(c: Context<AppEnv>, error: unknown): ApiProblem
   }
   log.error({ err: error, requestId }, 'unexpected failure');
   return new ApiProblem('internal_error', message('request.internal_error'));
+}
+
+/**
+ * nginx's "client closed request": the status of an answer that reaches nobody, so that whatever reads it (a log, a
+ * proxy) does not count it as a failure of the service.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * Node's error for a request whose client went away (or was cut off at the request timeout) while it was being
+ * read: ECONNRESET "aborted", raised on the request itself, so without the `syscall` of a socket of ours.
+ */
+function isClientAbort(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    'code' in error &&
+    error.code === 'ECONNRESET' &&
+    !('syscall' in error) &&
+    error.message === 'aborted'
+  );
+}
+
+/** The answer to a failure that is not a problem of the request: a client gone away is no failure of ours. */
+export function answerOfFailure(c: Context<AppEnv>, error: unknown): Response {
+  if (isClientAbort(error)) {
+    // Anyone can hang up mid-body at will: at error level it would flood the log and hide real failures.
+    c.get('deps').log.info({ requestId: c.get('requestId') }, 'client closed the connection');
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+  }
+  return problemResponse(c, problemOfFailure(c, error));
 }

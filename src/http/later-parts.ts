@@ -6,8 +6,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { routes } from '../../generated/routes.ts';
 import type { AppEnv } from './app-env.ts';
-import type { FieldError } from './problems.ts';
-import { fieldErrors } from './validation.ts';
+import type { InvalidInputs } from './validation.ts';
 
 const ORDER = ['query', 'param', 'header', 'json'] as const;
 type Part = (typeof ORDER)[number];
@@ -37,20 +36,18 @@ async function inputOf(c: Context<AppEnv>, part: Part): Promise<unknown> {
   return c.req.json();
 }
 
-/** The invalid inputs of the parts zod-openapi has not checked yet, after `failed`. */
-export async function laterPartErrors(c: Context<AppEnv>, failed: string): Promise<FieldError[]> {
+/** Adds the invalid inputs of the parts zod-openapi has not checked yet, after `failed`, to `found`. */
+export async function addLaterPartErrors(c: Context<AppEnv>, failed: string, found: InvalidInputs): Promise<void> {
   const operationId = c.get('operationId');
   const index = ORDER.indexOf(failed as Part);
-  if (operationId === undefined || index < 0) return [];
+  if (operationId === undefined || index < 0) return;
   const request = routes[operationId].request as Request;
-  const errors: FieldError[] = [];
   for (const part of ORDER.slice(index + 1)) {
     const schema = schemaOf(request, part);
     if (!schema) continue;
     const input = await inputOf(c, part);
     if (input === undefined) continue;
     const result = await schema.safeParseAsync(input);
-    if (!result.success) errors.push(...fieldErrors(result.error, part, input));
+    if (!result.success) found.addIssues(result.error, part, input);
   }
-  return errors;
 }

@@ -249,6 +249,12 @@ const MESSAGES = {
     de: 'Muss mindestens {min} sein.',
     fr: 'Doit être au moins {min}.',
   },
+  'field.more_errors': {
+    en: '{count} more invalid inputs are not listed.',
+    nl: 'Nog {count} ongeldige invoerwaarden staan niet in de lijst.',
+    de: '{count} weitere ungültige Eingaben sind nicht aufgeführt.',
+    fr: '{count} autres entrées invalides ne sont pas listées.',
+  },
   'field.unknown_field': {
     en: 'This field is not accepted here.',
     nl: 'Dit veld wordt hier niet geaccepteerd.',

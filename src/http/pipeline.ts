@@ -19,12 +19,12 @@ import { tenantOf } from '../db/tenant.ts';
 import type { Deps } from '../deps.ts';
 import { prefixedId } from '../ids.ts';
 import type { AppEnv } from './app-env.ts';
-import { problemOfFailure } from './failures.ts';
+import { answerOfFailure } from './failures.ts';
 import { chooseLanguage } from './language.ts';
 import { type Message, message } from './messages.ts';
 import { matchOperation } from './operation-match.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
-import { invalidFields } from './validation.ts';
+import { InvalidInputs, invalidFields } from './validation.ts';
 
 export const API_PREFIX = '/api/v1';
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -47,9 +47,10 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
     } catch (error) {
       // Handlers' failures reach onError inside next(); a failure of the checks themselves (a lost
       // database) is answered here, so its 503 or 500 still carries the request id and rate-limit headers.
-      const problem = error instanceof ApiProblem ? error : problemOfFailure(c, error);
-      Object.assign(headers, problem.headers);
-      c.res = problemResponse(c, problem);
+      if (error instanceof ApiProblem) {
+        Object.assign(headers, error.headers);
+        c.res = problemResponse(c, error);
+      } else c.res = answerOfFailure(c, error);
     }
     // Every response carries rate-limit headers (the contract's Rate limits section). One that no key's window
     // counted (no such operation, another method, an operation that needs no key) shows the client address's
@@ -105,7 +106,9 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
     const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
     let auth: AuthContext;
     try {
-      const key = await identifyKey(c.req.header('authorization'), deps.keys);
+      const key = await identifyKey(c.req.header('authorization'), deps.keys, () =>
+        refuseSpentAddress(deps, clientIp, headers),
+      );
       // From here on the company is known: its language answers even a revoked key.
       c.set('language', chooseLanguage(c.req.header('accept-language'), key.company.language));
       checkKeyValid(key);
@@ -116,7 +119,7 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
       // counted against the key: someone holding a leaked key elsewhere cannot use up its owner's limit. A failure
       // of ours (the key store's database unreachable) is no refused key: it costs the address nothing (its answer
       // shows the address's window as it stands: addressWindow).
-      if (!(error instanceof ApiProblem)) throw error;
+      if (!(error instanceof ApiProblem) || error.code === 'rate_limited') throw error;
       const decision = await deps.authFailureLimits.consume(clientIp);
       Object.assign(headers, decision.headers);
       if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));
@@ -167,6 +170,18 @@ function unstorablePointer(value: unknown, at = ''): { pointer: string; why: Uns
     if (found !== null) return found;
   }
   return null;
+}
+
+/**
+ * An address that has used up its failed authentications gets no key looked up in the database (each lookup is a
+ * transaction, so the limit would not spare the database): a key this process holds in its cache is judged as
+ * always, any other is refused until the window frees up.
+ */
+async function refuseSpentAddress(deps: Deps, clientIp: string, headers: Record<string, string>): Promise<void> {
+  const decision = await deps.authFailureLimits.check(clientIp);
+  if (decision.allowed) return;
+  Object.assign(headers, decision.headers);
+  throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));
 }
 
 const rateLimited = (retryAfter: number, detail: Message) =>
@@ -237,14 +252,14 @@ async function refuseBody(c: Context<AppEnv>): Promise<void> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw takesNone();
   const fields = Object.keys(parsed);
   if (fields.length === 0) return asSentWithoutBody(c);
-  throw new ApiProblem('unknown_field', message('request.unknown_field'), {
-    errors: fields.map((field) => ({
-      pointer: `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+  throw new InvalidInputs()
+    .add('unknown_field', fields.length, (i) => ({
+      pointer: `/${fields[i].replace(/~/g, '~0').replace(/\//g, '~1')}`,
       parameter: null,
       code: 'unknown_field',
       detail: message('field.unknown_field'),
-    })),
-  });
+    }))
+    .problem();
 }
 
 /**
@@ -261,6 +276,13 @@ async function limitBody(c: Context<AppEnv>, max: number, tooLarge: () => ApiPro
   })(c, async () => {});
 }
 
+/**
+ * A body over the limit ends the connection (`Connection: close`): the rest of it may still be on its way, and the
+ * connection can carry no next request before it has been read.
+ */
+const tooLarge = (max: number) =>
+  new ApiProblem('payload_too_large', message('body.too_large', { max }), {}, { Connection: 'close' });
+
 function invalidJson(): ApiProblem {
   const detail = message('body.invalid_json');
   return new ApiProblem('validation_failed', detail, {
@@ -276,7 +298,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   const upload = type === 'multipart/form-data' && takesUpload(c.get('operationId'));
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
-  await limitBody(c, max, () => new ApiProblem('payload_too_large', message('body.too_large', { max })));
+  await limitBody(c, max, () => tooLarge(max));
   if (upload) return;
   if (type !== 'application/json') {
     const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;

@@ -79,6 +79,11 @@ export class RateLimits {
 
   /** The headers for `subject` without counting a request (an answer that is not the subject's doing). */
   async peek(subject: string): Promise<Record<string, string>> {
+    return (await this.check(subject)).headers;
+  }
+
+  /** Whether `subject` has requests left, without counting one: a window used up refuses the next request. */
+  async check(subject: string): Promise<RateDecision> {
     const results = await Promise.all(
       this.limiters.map(async ({ window, limiter }) => {
         const res = await limiter.get(subject);
@@ -86,7 +91,12 @@ export class RateLimits {
         return { window, res: res ?? new RateLimiterRes(window.limit, window.windowSeconds * 1000, 0) };
       }),
     );
-    return this.headersOf(results);
+    const usedUp = results.filter((r) => remaining(r) === 0);
+    return {
+      allowed: usedUp.length === 0,
+      retryAfter: Math.max(...usedUp.map((d) => Math.ceil(d.res.msBeforeNext / 1000)), 0),
+      headers: this.headersOf(usedUp.length ? usedUp : results),
+    };
   }
 
   /** The tightest window (fewest requests left, then the longest wait) as RateLimit, with the policy. */

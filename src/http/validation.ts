@@ -1,5 +1,5 @@
-// Turns zod validation failures into one 422 problem listing every invalid input, each with a JSON
-// Pointer (body) or parameter name (query, header, path).
+// Turns zod validation failures into one 422 problem listing the invalid inputs (at most MAX_LISTED_ERRORS), each
+// with a JSON Pointer (body) or parameter name (query, header, path).
 import type { z } from 'zod';
 import { type Message, message } from './messages.ts';
 import { ApiProblem, type FieldError } from './problems.ts';
@@ -85,45 +85,74 @@ const parameterName = (name: string, target: Target) =>
     ? name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
     : name;
 
-export function fieldErrors(error: z.ZodError, target: Target, input: unknown): FieldError[] {
-  const inBody = target === 'json' || target === 'form';
-  const out: FieldError[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
+/**
+ * How many invalid inputs a problem lists. A 1 MiB body can name some 70 000 unknown fields: listing each made a
+ * 7.8 MB answer (and as many objects to build), so past this many they are only counted, and one last entry
+ * (`more_errors`) says how many were left out.
+ */
+export const MAX_LISTED_ERRORS = 50;
+
+/** The invalid inputs of a request as they are found: the first MAX_LISTED_ERRORS built, every one counted. */
+export class InvalidInputs {
+  readonly listed: FieldError[] = [];
+  total = 0;
+  private onlyUnknownFields = true;
+
+  /** Counts `count` invalid inputs with this code; `entry(i)` builds the i-th only while there is room to list it. */
+  add(code: string, count: number, entry: (index: number) => FieldError): this {
+    if (code !== 'unknown_field') this.onlyUnknownFields = false;
+    for (let i = 0; i < count && this.listed.length < MAX_LISTED_ERRORS; i++) this.listed.push(entry(i));
+    this.total += count;
+    return this;
+  }
+
+  /** The issues of a failed zod validation of one part of the request. */
+  addIssues(error: z.ZodError, target: Target, input: unknown): this {
+    const inBody = target === 'json' || target === 'form';
+    for (const issue of error.issues) {
+      if (issue.code === 'unrecognized_keys') {
         const code = inBody ? 'unknown_field' : 'unknown_parameter';
-        out.push({
-          pointer: inBody ? pointerOf([...issue.path, key]) : null,
-          parameter: inBody ? null : parameterName(key, target),
+        this.add(code, issue.keys.length, (i) => ({
+          pointer: inBody ? pointerOf([...issue.path, issue.keys[i]]) : null,
+          parameter: inBody ? null : parameterName(issue.keys[i], target),
           code,
           detail: detailOf(code, issue),
-        });
+        }));
+        continue;
       }
-      continue;
+      const code = codeOf(issue, input);
+      this.add(code, 1, () => ({
+        pointer: inBody ? pointerOf(issue.path) : null,
+        parameter: inBody ? null : parameterName(String(issue.path[0] ?? ''), target),
+        code,
+        detail: detailOf(code, issue),
+      }));
     }
-    const code = codeOf(issue, input);
-    out.push({
-      pointer: inBody ? pointerOf(issue.path) : null,
-      parameter: inBody ? null : parameterName(String(issue.path[0] ?? ''), target),
-      code,
-      detail: detailOf(code, issue),
-    });
+    return this;
   }
-  return out;
-}
 
-/** The problem of a failed part, with the invalid inputs of the request's other parts (`more`). */
-export function validationProblem(
-  error: z.ZodError,
-  target: Target,
-  input: unknown,
-  more: FieldError[] = [],
-): ApiProblem {
-  const errors = [...fieldErrors(error, target, input), ...more];
-  const onlyUnknown = errors.length > 0 && errors.every((e) => e.code === 'unknown_field');
-  return onlyUnknown
-    ? new ApiProblem('unknown_field', message('request.unknown_field'), { errors })
-    : invalidFields(errors);
+  /** The list to answer: those listed, and when some were left out, an entry that says how many. */
+  errors(): FieldError[] {
+    const more = this.total - this.listed.length;
+    if (more === 0) return this.listed;
+    return [
+      ...this.listed,
+      { pointer: null, parameter: null, code: 'more_errors', detail: message('field.more_errors', { count: more }) },
+    ];
+  }
+
+  /** `unknown_field` when every input is a field the body may not have, otherwise `validation_failed`. */
+  problem(): ApiProblem {
+    const errors = this.errors();
+    if (this.total > 0 && this.onlyUnknownFields) {
+      return new ApiProblem('unknown_field', message('request.unknown_field'), { errors });
+    }
+    const count =
+      this.total === 1
+        ? message('request.one_invalid_input')
+        : message('request.invalid_inputs', { count: this.total });
+    return new ApiProblem('validation_failed', count, { errors });
+  }
 }
 
 /** A single invalid input found by a handler (a duplicate email, an id of another company). */
@@ -133,9 +162,7 @@ export function invalidField(pointer: string, code: string, detail: Message): Ap
 
 /** Every invalid input a handler found at once (unknown references, amounts with too many decimals). */
 export function invalidFields(errors: FieldError[]): ApiProblem {
-  const count =
-    errors.length === 1
-      ? message('request.one_invalid_input')
-      : message('request.invalid_inputs', { count: errors.length });
-  return new ApiProblem('validation_failed', count, { errors });
+  const found = new InvalidInputs();
+  for (const error of errors) found.add(error.code, 1, () => error);
+  return found.problem();
 }

@@ -118,7 +118,10 @@ export async function setupApi(
 /** `call` for one app: sends the request of an operation and checks the response against the contract. */
 function callerFor(app: ReturnType<typeof createApp>) {
   // biome-ignore lint/suspicious/noExplicitAny: bodies are checked against the contract instead
-  return async function call<T = any>(operationId: NoInfer<IdOf<T>>, opts: CallOptions = {}): Promise<CallResult<BodyOf<T>>> {
+  return async function call<T = any>(
+    operationId: NoInfer<IdOf<T>>,
+    opts: CallOptions = {},
+  ): Promise<CallResult<BodyOf<T>>> {
     const op = operations[operationId];
     let path: string = op.path;
     for (const [name, value] of Object.entries(opts.params ?? {})) {

@@ -1,7 +1,9 @@
 // Rate limits: per key in named windows, reported on every response; 429 with Retry-After past a limit;
 // failed authentications limited per client address.
+import postgres from 'postgres';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateKey } from '../../src/auth/key-format.ts';
+import { KeyStore } from '../../src/auth/key-store.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 
 /** `"name";r=<remaining>;t=<seconds>` → its parts. */
@@ -74,6 +76,7 @@ describe('the production windows', () => {
 
   it('limit failed authentications to 60 a minute per client address: then 429 instead of 401', async () => {
     const { key } = await api.tenant();
+    expect((await api.call('getMe', { key })).status).toBe(200);
     const bad = generateKey(); // well formed, unknown
     for (let i = 59; i >= 0; i--) {
       const result = await api.call('getMe', { key: bad });
@@ -83,7 +86,7 @@ describe('the production windows', () => {
     }
     expectRateLimited(await api.call('getMe', { key: bad }));
     expectRateLimited(await api.call('getMe')); // no key at all counts the same
-    // A valid key from the same address is not a failed authentication and is served.
+    // A valid key this process knows, from the same address, is not a failed authentication and is served.
     expect((await api.call('getMe', { key })).status).toBe(200);
   });
 });
@@ -148,5 +151,41 @@ describe('a tight window', () => {
     // Another address has its own counter.
     const other = await api.call('getMe', { headers: from('192.0.2.11') });
     expect({ status: other.status, code: other.body.code }).toEqual({ status: 401, code: 'unauthenticated' });
+  });
+
+  it('an address that used up its failed authentications gets no key looked up in the database', async () => {
+    // The key store on a client that counts the key lookups it sends to the (real) database.
+    let lookups = 0;
+    const debug = (_connection: number, query: string) => {
+      if (query.includes('api_keys')) lookups++;
+    };
+    const counting = postgres(api.url, { max: 1, onnotice: () => {}, debug });
+    const keys = api.deps.keys;
+    api.deps.keys = new KeyStore(counting);
+    try {
+      const from = { 'X-Forwarded-For': '192.0.2.20' };
+      const { companyId, key: known } = await api.tenant();
+      expect((await api.call('getMe', { key: known, headers: from })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await api.call('getMe', { key: generateKey(), headers: from })).status).toBe(401);
+      expect(lookups).toBe(4);
+
+      // 20 more well-formed keys (the checksum passes): refused without a lookup (there were 20 before the fix).
+      for (let i = 0; i < 20; i++) expectRateLimited(await api.call('getMe', { key: generateKey(), headers: from }));
+      // So is a valid key this process has not seen yet: telling it from a guess would take the lookup.
+      const unseen = await api.key(companyId);
+      expectRateLimited(await api.call('getMe', { key: unseen.key, headers: from }));
+      // A key this process knows is served as before, from its cache.
+      expect((await api.call('getMe', { key: known, headers: from })).status).toBe(200);
+      expect(lookups).toBe(4);
+
+      // The counter counts: another address's unknown key is looked up.
+      const elsewhere = await api.call('getMe', { key: generateKey(), headers: { 'X-Forwarded-For': '192.0.2.21' } });
+      expect(elsewhere.status).toBe(401);
+      expect(lookups).toBe(5);
+    } finally {
+      api.deps.keys = keys;
+      await counting.end();
+    }
   });
 });

@@ -1,14 +1,11 @@
-// The service serves the contract it was generated from, and registers exactly the contract's operations:
-// each one is either built (a handler with the generated route) or answers 501 until it is.
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type OperationId, operations } from '../../generated/operations.ts';
+import { operations } from '../../generated/operations.ts';
 import { API_PREFIX } from '../../src/http/pipeline.ts';
 import { builtOperations, notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
-import { wellFormedParams } from '../harness/path-params.ts';
 import { contractOperations } from '../harness/contract.ts';
+import { wellFormedParams } from '../harness/path-params.ts';
 
 const bundled = readFileSync(new URL('../../generated/openapi.en.json', import.meta.url), 'utf8');
 /** The contract's operations as `METHOD /path` → operationId. */
@@ -16,7 +13,6 @@ const contractRoutes = new Map(
   contractOperations().map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operation.operationId]),
 );
 const allIds = [...contractRoutes.values()].sort();
-
 
 let api: TestApi;
 

@@ -6,7 +6,6 @@ import { wellFormedParams } from '../harness/path-params.ts';
 
 export type Caller = (id: OperationId, opts: CallOptions) => Promise<CallResult>;
 
-
 /** A request of the operation with well-formed path parameters and, where it takes one, an empty body. */
 export function request(id: OperationId, key: string | null, extra: CallOptions = {}): [OperationId, CallOptions] {
   const op = operations[id];
