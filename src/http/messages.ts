@@ -219,6 +219,12 @@ const MESSAGES = {
     de: 'Muss dem Muster {pattern} entsprechen.',
     fr: 'Doit correspondre au motif {pattern}.',
   },
+  'field.spaces_or_controls': {
+    en: 'May not contain white space or control characters (a space, a tab, a line break): they are refused, not removed.',
+    nl: 'Mag geen witruimte of stuurtekens bevatten (een spatie, een tab, een regeleinde): die worden geweigerd, niet verwijderd.',
+    de: 'Darf keinen Leerraum und keine Steuerzeichen enthalten (ein Leerzeichen, einen Tabulator, einen Zeilenumbruch): Sie werden abgelehnt, nicht entfernt.',
+    fr: 'Ne doit contenir ni espace ni caractère de contrôle (une espace, une tabulation, un saut de ligne) : ils sont refusés, pas supprimés.',
+  },
   'field.invalid_enum': {
     en: 'Must be one of: {values}.',
     nl: 'Moet een van deze waarden zijn: {values}.',
