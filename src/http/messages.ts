@@ -169,6 +169,18 @@ const MESSAGES = {
     de: 'Senden Sie den Body als application/json.',
     fr: 'Envoyez le corps au format application/json.',
   },
+  'body.send_utf8': {
+    en: 'Send JSON encoded as UTF-8: leave out the charset of the Content-Type or send charset=utf-8.',
+    nl: 'Stuur JSON gecodeerd als UTF-8: laat de charset van het Content-Type weg of stuur charset=utf-8.',
+    de: 'Senden Sie JSON in UTF-8 kodiert: Lassen Sie die charset des Content-Type weg oder senden Sie charset=utf-8.',
+    fr: 'Envoyez du JSON encodé en UTF-8 : omettez le charset du Content-Type ou envoyez charset=utf-8.',
+  },
+  'body.invalid_utf8': {
+    en: 'The body is not valid UTF-8: JSON must be sent encoded as UTF-8.',
+    nl: 'De body is geen geldige UTF-8: JSON moet gecodeerd als UTF-8 worden verstuurd.',
+    de: 'Der Body ist kein gültiges UTF-8: JSON muss in UTF-8 kodiert gesendet werden.',
+    fr: 'Le corps n’est pas de l’UTF-8 valide : le JSON doit être envoyé encodé en UTF-8.',
+  },
   'body.invalid_json': {
     en: 'The body is not valid JSON.',
     nl: 'De body is geen geldige JSON.',

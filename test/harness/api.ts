@@ -20,8 +20,8 @@ export type CallOptions = {
   params?: Record<string, string | number>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
-  /** Sent as is (for malformed JSON and wrong media types). */
-  rawBody?: string | FormData;
+  /** Sent as is (for malformed JSON, bytes that are not UTF-8 and wrong media types). */
+  rawBody?: string | FormData | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   /** Skip the contract check (only for requests outside any operation). */
   unchecked?: boolean;
@@ -110,7 +110,7 @@ function callerFor(app: ReturnType<typeof createApp>) {
       if (value !== undefined) search.set(name, String(value));
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-    let body: string | FormData | undefined;
+    let body: string | FormData | Uint8Array<ArrayBuffer> | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
