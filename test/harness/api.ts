@@ -29,7 +29,7 @@ export type CallOptions = {
 
 // Tests read bodies loosely; the contract check below is what guarantees their shape.
 // biome-ignore lint/suspicious/noExplicitAny: see above
-export type CallResult<T = any> = { status: number; headers: Headers; body: T };
+export type CallResult<T = any> = { status: number; headers: Headers; body: T /** The body as sent. */; text: string };
 
 export type TestApi = Awaited<ReturnType<typeof setupApi>>;
 
@@ -125,7 +125,7 @@ function callerFor(app: ReturnType<typeof createApp>) {
     } catch {
       // not JSON: left as text
     }
-    const result = { status: response.status, headers: response.headers, body: parsed as T };
+    const result = { status: response.status, headers: response.headers, body: parsed as T, text };
     if (!opts.unchecked) checkContract(operationId, result);
     return result;
   };
