@@ -6817,8 +6817,10 @@ export type components = {
        *     `http`, answers `422 validation_failed` with the field code `url_not_allowed`; a URL that is not
        *     absolute, or has characters a URI (RFC 3986) does not allow, answers with `invalid_format`:
        *     percent-encode them (`é` as `%C3%A9`) and write an international domain name in its `xn--` form. The
-       *     URL is stored and returned as sent. (An installation started with `WEBHOOK_ALLOW_PRIVATE_URLS=true`,
-       *     for local development and tests only, also accepts `http` to loopback addresses on any port.)
+       *     URL is stored and returned as sent: white space and control characters anywhere in it (a leading space,
+       *     a tab, a line break) answer `invalid_format` and are never removed. (An installation started with
+       *     `WEBHOOK_ALLOW_PRIVATE_URLS=true`, for local development and tests only, also accepts `http` to loopback
+       *     addresses on any port.)
        * @example https://erp.installatiebedrijfdekker.nl/webhooks/crm
        */
       url: string;

@@ -1521,10 +1521,11 @@ export const WebhookEndpointSchema = z
 export const WebhookEndpointCreateSchema = z
   .strictObject({
     url: z
-      .url()
+      .string()
+      .regex(/^https?:\/\/[^\s\u0000-\u001F\u007F-\u009F]*$/)
+      .check(z.url())
       .min(9)
-      .max(2048)
-      .regex(/^https?:\/\//),
+      .max(2048),
     description: z.string().max(255).nullable().optional(),
     events: z
       .array(
@@ -1565,10 +1566,11 @@ export const WebhookEndpointSecretRotateSchema = z
 export const WebhookEndpointUpdateSchema = z
   .strictObject({
     url: z
-      .url()
+      .string()
+      .regex(/^https?:\/\/[^\s\u0000-\u001F\u007F-\u009F]*$/)
+      .check(z.url())
       .min(9)
       .max(2048)
-      .regex(/^https?:\/\//)
       .optional(),
     description: z.string().max(255).nullable().optional(),
     events: z

@@ -165,7 +165,9 @@ function stringSchema(schema: JsonSchema): string {
       code = 'z.iso.datetime({ offset: true })';
       break;
     case 'uri':
-      code = 'z.url()';
+      // z.url() passes on the value trimmed and without tabs or newlines, so a pattern checked after it would
+      // judge that value instead of the one sent: with a pattern, the pattern comes first.
+      code = schema.pattern === undefined ? 'z.url()' : `z.string()${regexOf(schema.pattern)}.check(z.url())`;
       break;
     case 'binary':
       return 'z.union([z.instanceof(Blob), z.string()])';
@@ -177,9 +179,11 @@ function stringSchema(schema: JsonSchema): string {
   }
   if (schema.minLength !== undefined) code += `.min(${schema.minLength})`;
   if (schema.maxLength !== undefined) code += `.max(${schema.maxLength})`;
-  if (schema.pattern !== undefined) code += `.regex(/${schema.pattern.replace(/\//g, '\\/')}/)`;
+  if (schema.pattern !== undefined && schema.format !== 'uri') code += regexOf(schema.pattern);
   return code;
 }
+
+const regexOf = (pattern: string) => `.regex(/${pattern.replace(/\//g, '\\/')}/)`;
 
 function objectSchema(schema: JsonSchema, opts: ZodWriterOptions): string {
   const required = new Set(schema.required ?? []);

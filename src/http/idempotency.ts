@@ -69,7 +69,9 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
       }
       return {
         status: previous.responseStatus,
-        body: previous.responseBody,
+        // Parsed from the text stored below, the body has its keys in the order they were sent in, so it is sent
+        // again byte for byte (JSON.stringify of JSON.parse of JSON.stringify's text is that text).
+        body: JSON.parse(previous.responseBody),
         headers: previous.responseHeaders as Record<string, string>,
         replayed: true,
       };
@@ -80,7 +82,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
       key,
       requestHash,
       responseStatus: result.status,
-      responseBody: result.body,
+      responseBody: JSON.stringify(result.body),
       responseHeaders: result.headers,
     });
     return { ...result, replayed: false };

@@ -169,6 +169,18 @@ const MESSAGES = {
     de: 'Senden Sie den Body als application/json.',
     fr: 'Envoyez le corps au format application/json.',
   },
+  'body.send_utf8': {
+    en: 'Send JSON encoded as UTF-8: leave out the charset of the Content-Type or send charset=utf-8.',
+    nl: 'Stuur JSON gecodeerd als UTF-8: laat de charset van het Content-Type weg of stuur charset=utf-8.',
+    de: 'Senden Sie JSON in UTF-8 kodiert: Lassen Sie die charset des Content-Type weg oder senden Sie charset=utf-8.',
+    fr: 'Envoyez du JSON encodé en UTF-8 : omettez le charset du Content-Type ou envoyez charset=utf-8.',
+  },
+  'body.invalid_utf8': {
+    en: 'The body is not valid UTF-8: JSON must be sent encoded as UTF-8.',
+    nl: 'De body is geen geldige UTF-8: JSON moet gecodeerd als UTF-8 worden verstuurd.',
+    de: 'Der Body ist kein gültiges UTF-8: JSON muss in UTF-8 kodiert gesendet werden.',
+    fr: 'Le corps n’est pas de l’UTF-8 valide : le JSON doit être envoyé encodé en UTF-8.',
+  },
   'body.invalid_json': {
     en: 'The body is not valid JSON.',
     nl: 'De body is geen geldige JSON.',
@@ -218,6 +230,12 @@ const MESSAGES = {
     nl: 'Moet overeenkomen met het patroon {pattern}.',
     de: 'Muss dem Muster {pattern} entsprechen.',
     fr: 'Doit correspondre au motif {pattern}.',
+  },
+  'field.spaces_or_controls': {
+    en: 'May not contain white space or control characters (a space, a tab, a line break): they are refused, not removed.',
+    nl: 'Mag geen witruimte of stuurtekens bevatten (een spatie, een tab, een regeleinde): die worden geweigerd, niet verwijderd.',
+    de: 'Darf keinen Leerraum und keine Steuerzeichen enthalten (ein Leerzeichen, einen Tabulator, einen Zeilenumbruch): Sie werden abgelehnt, nicht entfernt.',
+    fr: 'Ne doit contenir ni espace ni caractère de contrôle (une espace, une tabulation, un saut de ligne) : ils sont refusés, pas supprimés.',
   },
   'field.invalid_enum': {
     en: 'Must be one of: {values}.',

@@ -283,14 +283,42 @@ async function limitBody(c: Context<AppEnv>, max: number, tooLarge: () => ApiPro
 const tooLarge = (max: number) =>
   new ApiProblem('payload_too_large', message('body.too_large', { max }), {}, { Connection: 'close' });
 
-function invalidJson(): ApiProblem {
-  const detail = message('body.invalid_json');
+function invalidJson(detail: Message = message('body.invalid_json')): ApiProblem {
   return new ApiProblem('validation_failed', detail, {
     errors: [{ pointer: '', parameter: null, code: 'invalid_json', detail }],
   });
 }
 
-/** Media type, size and JSON syntax, before validation sees the body. */
+/**
+ * JSON is UTF-8 (RFC 8259): a `charset` parameter, if sent, must say so (any case, quoted or not). A parameter
+ * without a value (`; charset`) is no parameter and ignored, as a MIME parser does.
+ */
+function charsetIsUtf8(contentType: string): boolean {
+  for (const parameter of contentType.split(';').slice(1)) {
+    const equals = parameter.indexOf('=');
+    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const value = parameter.slice(equals + 1).trim();
+    return value.replace(/^"(.*)"$/, '$1').toLowerCase() === 'utf-8';
+  }
+  return true;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as text, refused when it is not UTF-8: a lenient decoding (c.req.text()) turns each bad byte into
+ * U+FFFD, which would be stored as if sent. A byte order mark is dropped, as before.
+ */
+async function utf8Body(c: Context<AppEnv>): Promise<string> {
+  const bytes = await c.req.arrayBuffer();
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw invalidJson(message('body.invalid_utf8'));
+  }
+}
+
+/** Media type and charset, size, UTF-8 and JSON syntax, before validation sees the body. */
 async function checkBody(c: Context<AppEnv>): Promise<void> {
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
   // Only where the contract takes a file: elsewhere a form is refused like any other media type (it used to reach
@@ -307,7 +335,10 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
     if (!hasBody && type === '' && bodyIsOptional(c.get('operationId'))) return;
     throw new ApiProblem('unsupported_media_type', message('body.send_json'));
   }
-  const text = await c.req.text();
+  if (!charsetIsUtf8(c.req.header('content-type') ?? '')) {
+    throw new ApiProblem('unsupported_media_type', message('body.send_utf8'));
+  }
+  const text = await utf8Body(c);
   if (JSON_WHITESPACE.test(text) && bodyIsOptional(c.get('operationId'))) return asSentWithoutBody(c);
   if (!GATE_JSON_TYPE.test(c.req.header('content-type') ?? '')) asPlainJson(c, text);
   let parsed: unknown;

@@ -18,15 +18,32 @@ type FieldCode =
   | 'unknown_field'
   | 'unknown_parameter';
 
+// White space and control characters, which parsers tend to drop silently (a URL parser, a trim).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is named
+const SPACES_OR_CONTROLS = /[\s\u0000-\u001F\u007F-\u009F]/g;
+
+/**
+ * Whether white space or control characters are all that keeps `value` from its pattern (zod reports the pattern
+ * as its RegExp's text, `/…/flags`): then the detail says so rather than showing the pattern.
+ */
+function onlySpacesOrControlsWrong(value: unknown, pattern: string): boolean {
+  const end = pattern.lastIndexOf('/');
+  if (typeof value !== 'string' || !pattern.startsWith('/') || end < 1) return false;
+  const stripped = value.replace(SPACES_OR_CONTROLS, '');
+  return stripped !== value && new RegExp(pattern.slice(1, end), pattern.slice(end + 1)).test(stripped);
+}
+
 /** The per-field `detail` of a validation problem (rendered in the response's language). */
-function detailOf(code: FieldCode, issue: z.core.$ZodIssue): Message {
+function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Message {
   switch (code) {
     case 'invalid_type':
       return message('field.invalid_type', { type: 'expected' in issue ? String(issue.expected) : 'value' });
     case 'invalid_format':
       // A pattern (money amounts, integer strings) is no format to name: "a valid regex" would mislead.
       if ('format' in issue && issue.format === 'regex' && 'pattern' in issue) {
-        return message('field.pattern', { pattern: String(issue.pattern) });
+        const pattern = String(issue.pattern);
+        if (onlySpacesOrControlsWrong(value, pattern)) return message('field.spaces_or_controls');
+        return message('field.pattern', { pattern });
       }
       return message('field.invalid_format', { format: 'format' in issue ? String(issue.format) : 'value' });
     case 'invalid_enum': {
@@ -125,7 +142,7 @@ export class InvalidInputs {
         pointer: inBody ? pointerOf(issue.path) : null,
         parameter: inBody ? null : parameterName(String(issue.path[0] ?? ''), target),
         code,
-        detail: detailOf(code, issue),
+        detail: detailOf(code, issue, valueAt(input, issue.path)),
       }));
     }
     return this;

@@ -21,8 +21,8 @@ export type CallOptions = {
   params?: Record<string, string | number>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
-  /** Sent as is (for malformed JSON and wrong media types). */
-  rawBody?: string | FormData;
+  /** Sent as is (for malformed JSON, bytes that are not UTF-8 and wrong media types). */
+  rawBody?: string | FormData | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   /** Skip the contract check (only for requests outside any operation). */
   unchecked?: boolean;
@@ -30,7 +30,7 @@ export type CallOptions = {
 
 // Tests read bodies loosely; the contract check below is what guarantees their shape.
 // biome-ignore lint/suspicious/noExplicitAny: see above
-export type CallResult<T = any> = { status: number; headers: Headers; body: T };
+export type CallResult<T = any> = { status: number; headers: Headers; body: T /** The body as sent. */; text: string };
 
 type Responses<Id extends OperationId> = Contract[Id]['responses'];
 /** The JSON body of the operation's successful answers (generated/api.d.ts). */
@@ -132,7 +132,7 @@ function callerFor(app: ReturnType<typeof createApp>) {
       if (value !== undefined) search.set(name, String(value));
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-    let body: string | FormData | undefined;
+    let body: string | FormData | Uint8Array<ArrayBuffer> | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
@@ -147,7 +147,7 @@ function callerFor(app: ReturnType<typeof createApp>) {
     } catch {
       // not JSON: left as text
     }
-    const result = { status: response.status, headers: response.headers, body: parsed as BodyOf<T> };
+    const result = { status: response.status, headers: response.headers, body: parsed as BodyOf<T>, text };
     if (!opts.unchecked) checkContract(operationId, result);
     return result;
   };

@@ -38,7 +38,8 @@ export const idempotencyKeys = pgTable(
     /** SHA-256 of method, path and body: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),
     responseStatus: integer('response_status').notNull(),
-    responseBody: jsonb('response_body').notNull(),
+    /** The body's JSON text as it was sent (jsonb would reorder its keys, and a replay is byte for byte). */
+    responseBody: text('response_body').notNull(),
     responseHeaders: jsonb('response_headers').notNull(),
     createdAt: createdAt(),
   },

@@ -110,6 +110,62 @@ describe('createWebhookEndpoint: URI characters', () => {
   });
 });
 
+describe('create and update: white space and control characters in the URL', () => {
+  // The URL is stored as sent: the URL parser (and zod's url check) would drop these and store another URL
+  // (`…/a\nb` became `…/ab`), so each one is refused (the contract's pattern, checked before the format).
+  const sent = [
+    'https://93.184.215.14/a\nb',
+    'https://93.184.215.14/a\tb',
+    'https://93.184.215.14/a\rb',
+    ' https://93.184.215.14/ab',
+    'https://93.184.215.14/ab ',
+    '\thttps://93.184.215.14/ab',
+    'https://93.184.215.14/a\u00a0b', // no-break space
+    'https://93.184.215.14/a\u0085b', // next line (C1)
+    'https://93.184.215.14/a\u0001b',
+    'https://93.184.215.14/a\u007fb',
+    'https://93.184.215.14/a\ufeffb', // byte order mark
+  ];
+  const refusedAsSent = (res: { status: number; body: { code: string; errors: unknown[] } }, detail: string) => {
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.errors).toEqual([{ pointer: '/url', parameter: null, code: 'invalid_format', detail }]);
+  };
+  const DETAIL = {
+    en: 'May not contain white space or control characters (a space, a tab, a line break): they are refused, not removed.',
+    nl: 'Mag geen witruimte of stuurtekens bevatten (een spatie, een tab, een regeleinde): die worden geweigerd, niet verwijderd.',
+  };
+
+  for (const url of sent) {
+    const shown = url.replace(/[^\x21-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    it(`creation refuses ${shown} (422 invalid_format on /url), nothing stored`, async () => {
+      const res = await api.call('createWebhookEndpoint', { key, body: { url, events: ['*'] } });
+      refusedAsSent(res, DETAIL.en);
+      expect(await endpointCount()).toBe(0);
+    });
+  }
+
+  it('an update refuses each of them and keeps the URL; the detail is in the language of the request', async () => {
+    const { id } = await createOne({ url: 'https://93.184.215.14/ab', events: ['*'] });
+    for (const url of sent) {
+      const res = await api.call('updateWebhookEndpoint', {
+        key,
+        params: { endpoint: id },
+        body: { url },
+        headers: { 'accept-language': 'nl' },
+      });
+      refusedAsSent(res, DETAIL.nl);
+    }
+    const [row] = await api.sql`select url, version from webhook_endpoints where id = ${id}`;
+    expect(row).toEqual({ url: 'https://93.184.215.14/ab', version: 1 });
+  });
+
+  it('a URL without them is stored and returned byte for byte', async () => {
+    const url = 'https://93.184.215.14/a%20b?c=%09';
+    expect((await createOne({ url, events: ['*'] })).url).toBe(url);
+  });
+});
+
 describe('createWebhookEndpoint: the event selection', () => {
   it('a key with only customers.read cannot choose deal.won (422 insufficient_scope on the item)', async () => {
     const narrow = await api.key(companyId, { scopes: ['webhooks.manage', 'customers.read'] });
