@@ -596,7 +596,9 @@ export type paths = {
     };
     /**
      * List conversations
-     * @description Conversations of the inbox over every channel the company has, the most recent message first by default.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Conversations of the inbox over every channel the company has, the most recent message first by default.
      *     Needs one of the features `chat_widget`, `email` or `whatsapp`; conversations of a channel whose feature
      *     the company no longer has stay readable. Conversations do not emit events in version 1: to
      *     synchronise, use `filter[updated_since]` with `sort=updated_at` (a new message updates `updated_at`).
@@ -625,7 +627,9 @@ export type paths = {
     };
     /**
      * Get a conversation
-     * @description One conversation with its status, channel, customer contact details and message count. The messages
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One conversation with its status, channel, customer contact details and message count. The messages
      *     themselves are listed with *List the messages of a conversation*.
      */
     get: operations['getConversation'];
@@ -652,14 +656,18 @@ export type paths = {
     };
     /**
      * List the messages of a conversation
-     * @description The messages of one conversation, oldest first by default (reading order), of every sender: the
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The messages of one conversation, oldest first by default (reading order), of every sender: the
      *     customer, users, the API, the service itself and the AI agent (see `sender`).
      */
     get: operations['listConversationMessages'];
     put?: never;
     /**
      * Send a message
-     * @description Sends a message to the customer over the conversation's channel and stores it with `sender` `api`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Sends a message to the customer over the conversation's channel and stores it with `sender` `api`
      *     (`user_id` `null`). Besides one of the inbox features, the company needs the feature of the
      *     conversation's channel: `chat_widget` for `web`, `whatsapp` for `whatsapp`, `email` for `email`;
      *     without it the answer is `403 feature_not_available`.
@@ -703,7 +711,9 @@ export type paths = {
     put?: never;
     /**
      * Close a conversation
-     * @description Marks the conversation as handled: `status` becomes `closed` and `closed_at` is set. Nothing is sent to
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Marks the conversation as handled: `status` becomes `closed` and `closed_at` is set. Nothing is sent to
      *     the customer and the AI agent stops answering in it. Allowed from `open`, `waiting_on_customer`,
      *     `waiting_on_team` and `snoozed`; a conversation that is already `closed` answers `409 conflict`.
      *     Takes no body. When the customer writes again, the conversation reopens by itself as `waiting_on_team`
@@ -733,7 +743,9 @@ export type paths = {
     put?: never;
     /**
      * Reopen a conversation
-     * @description Puts a closed conversation back in the inbox: `status` becomes `open` and `closed_at` is cleared. Nothing
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Puts a closed conversation back in the inbox: `status` becomes `open` and `closed_at` is cleared. Nothing
      *     is sent to the customer; the AI agent stays off. Allowed only from `closed`; any other status answers
      *     `409 conflict`. Takes no body. Emits no event in version 1 (`updated_at` changes).
      */
@@ -753,14 +765,18 @@ export type paths = {
     };
     /**
      * List tasks
-     * @description Tasks of every board, newest first by default. Tasks do not emit events in version 1: to synchronise,
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Tasks of every board, newest first by default. Tasks do not emit events in version 1: to synchronise,
      *     use `filter[updated_since]` with `sort=updated_at` (a move, completion or edit updates `updated_at`).
      */
     get: operations['listTasks'];
     put?: never;
     /**
      * Create a task
-     * @description Creates a task. Without `status_id` it lands in the default `open` column of the default board; with
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Creates a task. Without `status_id` it lands in the default `open` column of the default board; with
      *     `status_id` it lands in that column (on that column's board) and takes the column's category as
      *     `status` (a column of category `completed` or `cancelled` also sets `completed_at` or `cancelled_at`).
      *     The assigned user is notified. A link target, `status_id` or `assigned_user_id` that does not exist in
@@ -789,7 +805,9 @@ export type paths = {
     };
     /**
      * Get a task
-     * @description One task with its links and `has_open_actions`, with its `ETag` for a later update or move.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One task with its links and `has_open_actions`, with its `ETag` for a later update or move.
      */
     get: operations['getTask'];
     put?: never;
@@ -799,7 +817,9 @@ export type paths = {
     head?: never;
     /**
      * Update a task
-     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `links`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `links`
      *     replaces the links the API exposes as a whole; links the API does not expose (for example to a
      *     conversation) stay, and sending identical links changes nothing. The column and status are not changed
      *     here: use *Move a task*, *Complete a task*, *Reopen a task* or *Cancel a task* (`status` or `status_id`
@@ -827,7 +847,9 @@ export type paths = {
     put?: never;
     /**
      * Move a task to another column
-     * @description Moves the task to the column `status_id`, on its own board or another one (`board_id` follows the
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Moves the task to the column `status_id`, on its own board or another one (`board_id` follows the
      *     column). Allowed from every status. The task takes the column's category as `status`: entering a
      *     `completed` column sets `completed_at` (kept when it moves between two `completed` columns), entering a
      *     `cancelled` column sets `cancelled_at`, and the other timestamp is cleared; entering an `open` or
@@ -861,7 +883,9 @@ export type paths = {
     put?: never;
     /**
      * Complete a task
-     * @description Moves the task to the default column of category `completed` on its board: `status` becomes
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Moves the task to the default column of category `completed` on its board: `status` becomes
      *     `completed` and `completed_at` is set. Allowed from `open` and `in_progress`; a task that is
      *     `completed` or `cancelled` answers `409 conflict` (reopen a cancelled task first), as does a board
      *     without a `completed` column. Unchecked action points (`has_open_actions`) do not prevent completion.
@@ -892,7 +916,9 @@ export type paths = {
     put?: never;
     /**
      * Reopen a task
-     * @description Moves a completed or cancelled task to the default column of category `open` on its board: `status`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Moves a completed or cancelled task to the default column of category `open` on its board: `status`
      *     becomes `open` and `completed_at` and `cancelled_at` are cleared. Allowed from `completed` and
      *     `cancelled`; a task that is `open` or `in_progress` answers `409 conflict`, as does a board without an
      *     `open` column. A system comment line is written (for example `Taak heropend`, in the company's
@@ -922,7 +948,9 @@ export type paths = {
     put?: never;
     /**
      * Cancel a task
-     * @description Moves the task to the default column of category `cancelled` on its board: `status` becomes
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Moves the task to the default column of category `cancelled` on its board: `status` becomes
      *     `cancelled` and `cancelled_at` is set. Allowed from `open` and `in_progress`; a task that is
      *     `completed` or `cancelled` answers `409 conflict` (reopen a completed task first), as does a board
      *     without a `cancelled` column. A system comment line is written (for example `Taak geannuleerd`, in the
@@ -950,14 +978,18 @@ export type paths = {
     };
     /**
      * List the comments of a task
-     * @description The comments of one task, oldest first by default, including the lines the service wrote itself
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The comments of one task, oldest first by default, including the lines the service wrote itself
      *     (`is_system`: column moves, completion, reopening, cancellation).
      */
     get: operations['listTaskComments'];
     put?: never;
     /**
      * Comment on a task
-     * @description Adds a comment to the task, in any status. The comment has no author (`author` `null`, `is_system`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Adds a comment to the task, in any status. The comment has no author (`author` `null`, `is_system`
      *     `false`). The assigned user and the user who created the task are notified. Emits no event in
      *     version 1.
      */
@@ -977,7 +1009,9 @@ export type paths = {
     };
     /**
      * List task boards
-     * @description All task boards with their columns (`statuses`, left to right), the default board first and the others
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     All task boards with their columns (`statuses`, left to right), the default board first and the others
      *     in the order of the web application. A column's `id` is the `status_id` of tasks. When the company has
      *     no board yet, the default board is created with its default columns (`open`, `in_progress`,
      *     `completed`, `cancelled`) and returned.
@@ -1000,13 +1034,17 @@ export type paths = {
     };
     /**
      * List invoices
-     * @description Invoices of the company with their lines and payments, newest first by default.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Invoices of the company with their lines and payments, newest first by default.
      */
     get: operations['listInvoices'];
     put?: never;
     /**
      * Create an invoice
-     * @description Creates a `draft` invoice: the number is assigned from the company's sequence, the customer's name,
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Creates a `draft` invoice: the number is assigned from the company's sequence, the customer's name,
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `quote_id`, the invoice takes the quote's deal, and an `accepted` quote becomes
      *     `completed` with this invoice as its `invoice_id`. Nothing is sent to the customer: use *Send an invoice*.
@@ -1034,14 +1072,18 @@ export type paths = {
     };
     /**
      * Get an invoice
-     * @description One invoice with its lines and payments, and its `ETag` for a later update.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One invoice with its lines and payments, and its `ETag` for a later update.
      */
     get: operations['getInvoice'];
     put?: never;
     post?: never;
     /**
      * Delete a draft invoice
-     * @description Deletes a `draft` invoice with its lines, irreversibly. Any other state answers `409 conflict`: an issued
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Deletes a `draft` invoice with its lines, irreversibly. Any other state answers `409 conflict`: an issued
      *     invoice must be kept, use *Cancel an invoice* instead. Its number is not reused; to keep the number
      *     sequence without gaps, cancel a draft instead of deleting it. No webhook event is emitted.
      */
@@ -1050,7 +1092,9 @@ export type paths = {
     head?: never;
     /**
      * Update a draft invoice
-     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state answers `409 conflict` (cancel the invoice and create a new one instead).
      *     With `If-Match` the update only happens when the invoice is still at that version. No webhook event is
@@ -1076,7 +1120,9 @@ export type paths = {
     put?: never;
     /**
      * Send an invoice
-     * @description Emails the invoice (PDF attached, with a link to the online invoice where the customer can view and pay
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Emails the invoice (PDF attached, with a link to the online invoice where the customer can view and pay
      *     it) from the company's own email address, to `customer.email` unless `to` is given. The body is optional;
      *     without it the company's email template in the invoice's `language` is used. Invoice email is
      *     transactional: it is sent even when the customer unsubscribed from marketing email.
@@ -1114,7 +1160,9 @@ export type paths = {
     put?: never;
     /**
      * Cancel an invoice
-     * @description Cancels the invoice: `status` becomes `cancelled`, `cancelled_at` is set and `amount_due` becomes `0.00`.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Cancels the invoice: `status` becomes `cancelled`, `cancelled_at` is set and `amount_due` becomes `0.00`.
      *     The invoice and its number are kept. Allowed from `draft`, `sent`, `viewed` and `overdue`; an invoice with
      *     payments (`partial`, `paid`) must first have its payments refunded (record a `refund` payment), and a
      *     `cancelled` or `refunded` invoice cannot be cancelled: these answer `409 conflict`. The customer is not
@@ -1144,7 +1192,9 @@ export type paths = {
     put?: never;
     /**
      * Record a payment
-     * @description Records a payment received outside the service (for example a bank transfer or cash), or a refund, and
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Records a payment received outside the service (for example a bank transfer or cash), or a refund, and
      *     answers the updated invoice with the new payment last in `payments`. A recorded payment has `status`
      *     `paid`. `amount_paid` and `amount_due` are recalculated:
      *
@@ -1176,13 +1226,17 @@ export type paths = {
     };
     /**
      * List quotes
-     * @description Quotes of the company with their lines, newest first by default.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Quotes of the company with their lines, newest first by default.
      */
     get: operations['listQuotes'];
     put?: never;
     /**
      * Create a quote
-     * @description Creates a `draft` quote: the number is assigned from the company's sequence, the customer's name,
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Creates a `draft` quote: the number is assigned from the company's sequence, the customer's name,
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `deal_id` the quote belongs to that deal of the same customer; `pipeline_stage_id` names
      *     the stage the deal moves to on acceptance. Nothing is sent to the customer: use *Send a quote*. No webhook
@@ -1210,7 +1264,9 @@ export type paths = {
     };
     /**
      * Get a quote
-     * @description One quote with its lines, and its `ETag` for a later update. Attachments are listed with *List quote
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One quote with its lines, and its `ETag` for a later update. Attachments are listed with *List quote
      *     attachments*.
      */
     get: operations['getQuote'];
@@ -1221,7 +1277,9 @@ export type paths = {
     head?: never;
     /**
      * Update a draft quote
-     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state (also `pending_review`) answers `409 conflict`. With `If-Match` the update
      *     only happens when the quote is still at that version. No webhook event is emitted.
@@ -1246,7 +1304,9 @@ export type paths = {
     put?: never;
     /**
      * Send a quote
-     * @description Emails the quote (PDF and the attachments marked `visible_to_customer` attached, with a link to the online
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Emails the quote (PDF and the attachments marked `visible_to_customer` attached, with a link to the online
      *     quote where the customer can accept or reject it) from the company's own email address, to
      *     `customer.email` unless `to` is given. The body is optional; without it the company's email template in
      *     the quote's `language` is used.
@@ -1286,7 +1346,9 @@ export type paths = {
     put?: never;
     /**
      * Accept a quote on the customer's behalf
-     * @description Records that the customer accepted the quote (for example by phone or on paper): `status` becomes
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Records that the customer accepted the quote (for example by phone or on paper): `status` becomes
      *     `accepted` and `accepted_at` is set. Allowed from `sent`, `viewed` and `expired` (the company may still
      *     honour an expired offer); `draft` and `pending_review` (send the quote first), `accepted`, `rejected` and
      *     `completed` answer `409 conflict`. The customer receives no email.
@@ -1319,7 +1381,9 @@ export type paths = {
     put?: never;
     /**
      * Reject a quote on the customer's behalf
-     * @description Records that the customer declined the quote: `status` becomes `rejected` and `rejected_at` is set; an
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Records that the customer declined the quote: `status` becomes `rejected` and `rejected_at` is set; an
      *     optional `reason` is appended to the quote's internal `notes`. Allowed from `sent`, `viewed` and
      *     `expired`; other states answer `409 conflict`. The linked deal is not changed (mark it lost with *Lose a
      *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. No webhook
@@ -1347,14 +1411,18 @@ export type paths = {
     };
     /**
      * List quote attachments
-     * @description The files attached to a quote, oldest first by default, each with a signed `download_url` that is valid
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The files attached to a quote, oldest first by default, each with a signed `download_url` that is valid
      *     for 15 minutes and needs no API key (see *Download a file*).
      */
     get: operations['listQuoteAttachments'];
     put?: never;
     /**
      * Attach a file to a quote
-     * @description Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
      *     type is determined from its content, not from its name: PDF, JPEG, PNG, GIF, WebP, Word and Excel files
      *     are accepted, anything else answers `415 unsupported_media_type`. A file larger than 10 MB answers
      *     `413 payload_too_large`. A quote holds at most 20 attachments; a 21st answers `403 limit_reached`.
@@ -1391,7 +1459,9 @@ export type paths = {
     post?: never;
     /**
      * Delete a quote attachment
-     * @description Deletes the attachment and its file, irreversibly; download links already handed out stop working. An
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Deletes the attachment and its file, irreversibly; download links already handed out stop working. An
      *     attachment of another quote answers `404 not_found`. No webhook event is emitted.
      */
     delete: operations['deleteQuoteAttachment'];
@@ -1409,14 +1479,18 @@ export type paths = {
     };
     /**
      * List work orders
-     * @description Work orders of the company, newest first by default, each with its lines, checklist, photos (data and
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Work orders of the company, newest first by default, each with its lines, checklist, photos (data and
      *     signed links) and signature state.
      */
     get: operations['listWorkOrders'];
     put?: never;
     /**
      * Create a work order
-     * @description Creates a work order for a customer as `draft` (default) or `planned`. The number is assigned by the
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Creates a work order for a customer as `draft` (default) or `planned`. The number is assigned by the
      *     service, the customer's details are copied onto the work order and the totals are calculated with the
      *     same rules as quotes and invoices; the currency is the company's. `items` (up to 200 lines) and
      *     `checklist` (up to 200 points) are given as whole lists. An `appointment_id` or `quote_id` must belong to
@@ -1447,7 +1521,9 @@ export type paths = {
     };
     /**
      * Get a work order
-     * @description One work order with its lines, checklist, photos (data and signed links, valid 15 minutes) and signature
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One work order with its lines, checklist, photos (data and signed links, valid 15 minutes) and signature
      *     state, and its `ETag` for a later update.
      */
     get: operations['getWorkOrder'];
@@ -1455,7 +1531,9 @@ export type paths = {
     post?: never;
     /**
      * Delete a work order
-     * @description Deletes a work order with its lines, checklist and photos; irreversible. Only a `draft` or `cancelled`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Deletes a work order with its lines, checklist and photos; irreversible. Only a `draft` or `cancelled`
      *     work order can be deleted; any other status answers `409 conflict` (cancel it first, or keep it for the
      *     records once it is completed or invoiced). Accepts `If-Match`. No event is recorded.
      */
@@ -1464,7 +1542,9 @@ export type paths = {
     head?: never;
     /**
      * Update a work order
-     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items` and
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items` and
      *     `checklist` each replace the whole list (new ids are assigned) and the totals are recalculated with the
      *     same rules as quotes and invoices. A work order can be edited while it is `draft`, `planned` or
      *     `in_progress`; a `completed`, `invoiced` or `cancelled` work order answers `409 conflict` (reopen a
@@ -1492,7 +1572,9 @@ export type paths = {
     put?: never;
     /**
      * Change the status of a work order
-     * @description Moves the work order to `status`. Allowed moves (target ← source states):
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Moves the work order to `status`. Allowed moves (target ← source states):
      *
      *     | Target | Allowed from | Also |
      *     |---|---|---|
@@ -1535,14 +1617,18 @@ export type paths = {
     };
     /**
      * List the photos of a work order
-     * @description The photos of a work order in display order (the order in which they were added, oldest first), each
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The photos of a work order in display order (the order in which they were added, oldest first), each
      *     with a signed `download_url` that is valid for 15 minutes and needs no API key.
      */
     get: operations['listWorkOrderPhotos'];
     put?: never;
     /**
      * Upload a work order photo
-     * @description Adds a photo to a work order (`multipart/form-data`). `file` must be a JPEG, PNG, GIF or WebP image,
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Adds a photo to a work order (`multipart/form-data`). `file` must be a JPEG, PNG, GIF or WebP image,
      *     recognised from its content, not from its name or declared type; anything else answers
      *     `415 unsupported_media_type`, as does a body that is not `multipart/form-data`. A file over 10 MB answers
      *     `413 payload_too_large`. A work order holds at most 30 photos; the 31st answers `403 limit_reached`.
@@ -1579,7 +1665,9 @@ export type paths = {
     post?: never;
     /**
      * Delete a work order photo
-     * @description Deletes a photo and its file; irreversible. Signed links already handed out stop working. Photos can be
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Deletes a photo and its file; irreversible. Signed links already handed out stop working. Photos can be
      *     deleted in every status except `invoiced` and `cancelled` (`409 conflict`). A photo of another work order
      *     answers `404 not_found`.
      */
@@ -1598,7 +1686,9 @@ export type paths = {
     };
     /**
      * List appointments
-     * @description Appointments of the company, newest first by default. With `sort=starts_at` or `-starts_at`, invitations
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Appointments of the company, newest first by default. With `sort=starts_at` or `-starts_at`, invitations
      *     without a start are left out. `filter[starts_from]` and `filter[starts_until]` select on the start
      *     (`starts_from` ≤ start < `starts_until`) and also leave invitations out; for a calendar week in the
      *     Netherlands send the Monday midnight with `+01:00` or `+02:00`.
@@ -1607,7 +1697,9 @@ export type paths = {
     put?: never;
     /**
      * Create an appointment
-     * @description Creates an appointment, `confirmed` by default or `pending` when it still has to be confirmed. The key
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Creates an appointment, `confirmed` by default or `pending` when it still has to be confirmed. The key
      *     `starts_at` is required; `null` makes an invitation (always `pending`) for which the customer picks a
      *     time: send them the link with *Send a message about an appointment* (`kind` `invitation`). Without
      *     `ends_at` the end follows from the appointment type's duration, else from the default duration of the
@@ -1638,14 +1730,18 @@ export type paths = {
     };
     /**
      * Get an appointment
-     * @description One appointment, with its `ETag` for a later update or state change.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One appointment, with its `ETag` for a later update or state change.
      */
     get: operations['getAppointment'];
     put?: never;
     post?: never;
     /**
      * Delete an appointment
-     * @description Deletes an appointment in any status; irreversible. Prefer *Cancel an appointment* to keep the history.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Deletes an appointment in any status; irreversible. Prefer *Cancel an appointment* to keep the history.
      *     The customer is not told. Work orders and conversations that pointed to it keep existing with
      *     `appointment_id` `null`. Accepts `If-Match`. No event is recorded.
      */
@@ -1654,7 +1750,9 @@ export type paths = {
     head?: never;
     /**
      * Update an appointment
-     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. Only a
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. Only a
      *     `pending` or `confirmed` appointment can be changed; a `cancelled` or `completed` one answers
      *     `409 conflict`. Changing `starts_at` sets `rescheduled_at` (giving an invitation its first time does not)
      *     and, without `ends_at` in the same request, moves the end along so the duration stays the same; the
@@ -1682,7 +1780,9 @@ export type paths = {
     put?: never;
     /**
      * Confirm an appointment
-     * @description Confirms a `pending` appointment: `status` becomes `confirmed` and `confirmed_at` is set. Only a `pending`
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Confirms a `pending` appointment: `status` becomes `confirmed` and `confirmed_at` is set. Only a `pending`
      *     appointment with a start can be confirmed; an invitation without `starts_at` (set a time first) and any
      *     other status, including `confirmed`, answer `409 conflict`. Takes no body. The customer is not told: send
      *     a `confirmation` with *Send a message about an appointment*. Accepts `If-Match`. No event is recorded.
@@ -1711,7 +1811,9 @@ export type paths = {
     put?: never;
     /**
      * Cancel an appointment
-     * @description Cancels a `pending` or `confirmed` appointment: `status` becomes `cancelled`, `cancelled_at` is set and
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Cancels a `pending` or `confirmed` appointment: `status` becomes `cancelled`, `cancelled_at` is set and
      *     `cancellation_reason` is stored. A `cancelled` or `completed` appointment answers `409 conflict`. The
      *     body is optional. With `notify_customer` `true` the customer is emailed a cancellation message (with the
      *     reason) in the same step; when that message cannot be sent (the customer unsubscribed from email:
@@ -1743,7 +1845,9 @@ export type paths = {
     put?: never;
     /**
      * Complete an appointment
-     * @description Marks a `confirmed` appointment as `completed` (it took place). Only a `confirmed` appointment can be
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Marks a `confirmed` appointment as `completed` (it took place). Only a `confirmed` appointment can be
      *     completed: a `pending` one must be confirmed first, and `cancelled` or `completed` answer
      *     `409 conflict`. Takes no body. The customer is not told. Accepts `If-Match`. No event is recorded.
      */
@@ -1771,7 +1875,9 @@ export type paths = {
     put?: never;
     /**
      * Send a message about an appointment
-     * @description Sends the customer a standard message of `kind` about the appointment, in the appointment's details and
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Sends the customer a standard message of `kind` about the appointment, in the appointment's details and
      *     the chosen language, optionally with a personal `message`. The checks happen at once, the sending right
      *     after: the answer is `202 Accepted` with the queued message; delivery problems later on show in the web
      *     application's message log.
@@ -1805,7 +1911,9 @@ export type paths = {
     };
     /**
      * List appointment types
-     * @description The appointment types of the company (set up in the web application), by name by default. Inactive types
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The appointment types of the company (set up in the web application), by name by default. Inactive types
      *     are included unless `filter[is_active]=true`; existing appointments may still refer to them.
      */
     get: operations['listAppointmentTypes'];
@@ -1826,7 +1934,9 @@ export type paths = {
     };
     /**
      * List free appointment slots
-     * @description The free slots between `from` and `until` (at most 31 days apart), earliest first (then by user id), as
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The free slots between `from` and `until` (at most 31 days apart), earliest first (then by user id), as
      *     a normal list with `limit` and `cursor`. A slot is as long as the duration of `appointment_type_id`, else
      *     the default duration of the appointment settings, and follows the company's appointment settings
      *     (working hours in the company's time zone, slot interval, buffer and minimum notice); `pending` and
@@ -1854,7 +1964,9 @@ export type paths = {
     };
     /**
      * List webshop orders
-     * @description Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
      *     in the webshop forms; they cannot be created through the API. Order changes emit no events: to
      *     synchronise, poll with `filter[updated_since]` and `sort=updated_at` (a new note also changes
      *     `updated_at`).
@@ -1883,7 +1995,9 @@ export type paths = {
     };
     /**
      * Get an order
-     * @description One webshop order with its lines and every note, with its `ETag` for a later status change or track and
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One webshop order with its lines and every note, with its `ETag` for a later status change or track and
      *     trace update with `If-Match`.
      */
     get: operations['getOrder'];
@@ -1912,7 +2026,9 @@ export type paths = {
     put?: never;
     /**
      * Change the status of an order
-     * @description Moves the order to `processing`, `shipped`, `delivered` or `cancelled`. Allowed source states:
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Moves the order to `processing`, `shipped`, `delivered` or `cancelled`. Allowed source states:
      *
      *     | New status | Allowed from |
      *     |---|---|
@@ -1957,7 +2073,9 @@ export type paths = {
     put?: never;
     /**
      * Fill in track and trace
-     * @description Sets the track-and-trace code and link of the shipment (`tracking_code`, `tracking_url`), replacing
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Sets the track-and-trace code and link of the shipment (`tracking_code`, `tracking_url`), replacing
      *     earlier values; a `tracking_url` left out or `null` clears the link. Allowed while the order is `paid`,
      *     `processing` or `shipped`; in any other status (`pending_payment`, `delivered`, `cancelled`,
      *     `refunded`) the answer is `409 conflict`. The status does not change: mark the order shipped with
@@ -1993,14 +2111,18 @@ export type paths = {
     };
     /**
      * List the notes of an order
-     * @description The history of an order: notes written by users or through the API and the lines the service adds
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The history of an order: notes written by users or through the API and the lines the service adds
      *     itself (status changes, track and trace, emails), oldest first by default, like `notes` on the order.
      */
     get: operations['listOrderNotes'];
     put?: never;
     /**
      * Add a note to an order
-     * @description Adds a note of type `note` to the order, in any status. An internal note (`is_internal` `true`,
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Adds a note of type `note` to the order, in any status. An internal note (`is_internal` `true`,
      *     default) is only seen by the company. A note with `is_internal` `false` is shown to the customer on
      *     their order page and emailed to them at once (as a message from the shop, in the order's language);
      *     use it for messages such as a delivery delay. Notes cannot be changed or deleted. The order's
@@ -2022,7 +2144,9 @@ export type paths = {
     };
     /**
      * List reviews
-     * @description Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
      *     alike. Reviews cannot be created or changed through the API. Reviews emit no events: to synchronise,
      *     poll with `filter[updated_since]` and `sort=updated_at`.
      */
@@ -2050,7 +2174,9 @@ export type paths = {
     };
     /**
      * Get a review
-     * @description One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
      */
     get: operations['getReview'];
     put?: never;
@@ -2070,7 +2196,9 @@ export type paths = {
     };
     /**
      * List review requests
-     * @description Review requests of the company, newest first by default, whatever created them (web application,
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Review requests of the company, newest first by default, whatever created them (web application,
      *     automations or the API; see `trigger`). Review requests emit no events: to synchronise, poll with
      *     `filter[updated_since]` and `sort=updated_at`.
      */
@@ -2078,7 +2206,9 @@ export type paths = {
     put?: never;
     /**
      * Request a review
-     * @description Creates a review request with `trigger` `api`. With channel `email` or `whatsapp` the service sends it
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     Creates a review request with `trigger` `api`. With channel `email` or `whatsapp` the service sends it
      *     (status `scheduled`, then `sent` within moments, or `failed`); with `link` nothing is sent, the request
      *     starts as `sent` and you share the returned `url` yourself.
      *
@@ -2121,7 +2251,9 @@ export type paths = {
     };
     /**
      * Get a review request
-     * @description One review request, with its current status and, once completed, the id of the review written.
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     One review request, with its current status and, once completed, the id of the review written.
      */
     get: operations['getReviewRequest'];
     put?: never;
@@ -2550,7 +2682,9 @@ export type paths = {
     };
     /**
      * Download a file
-     * @description The target of every `download_url` (quote attachments, work-order photos): answers the bytes of the
+     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
+     *
+     *     The target of every `download_url` (quote attachments, work-order photos): answers the bytes of the
      *     file. The link is signed and names one file; it needs no API key and no scope, so it can be handed to a
      *     browser or another system. A link is valid for 15 minutes after the response that contained it; read
      *     the record again for a fresh link, and do not store links.
@@ -3017,7 +3151,10 @@ export type components = {
     };
     /**
      * @description Machine-readable error code; stable within version 1, new codes may be added. The `title` of each code is
-     *     the English title of problems with that code; `x-status` is its HTTP status.
+     *     the English title of problems with that code; `x-status` is its HTTP status. The page behind each
+     *     problem's `type` (`/errors/<code>`) explains the code: its `description` (what happened), `x-causes` (the
+     *     common causes, one per line), `x-fix` (how to fix it) and `x-example` (the code's part of an example
+     *     problem).
      * @example not_found
      */
     ProblemCode:

@@ -5,6 +5,7 @@
 //                                 translated or whose English changed, keeping current translations
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
+import { unmarkNotImplemented } from './lib/not-implemented.ts';
 import { resolveTarget, TEXT_FIELDS, type TextField, translatables } from './lib/translatable.ts';
 
 const LANGUAGES = ['nl', 'de', 'fr'] as const;
@@ -15,16 +16,26 @@ type Overlay = { overlay: string; info: { title: string; version: string }; acti
 
 /** Texts that are the same word in the language (names, codes, technical terms). */
 const SAME_AS_ENGLISH: Record<(typeof LANGUAGES)[number], Set<string>> = {
-  nl: new Set(['Webhooks', 'Deals', 'Events', 'Key', 'Webhook endpoints', 'Pipeline stages', 'Internal error']),
+  nl: new Set([
+    'Webhooks',
+    'Deals',
+    'Events',
+    'Key',
+    'Webhook endpoints',
+    'Pipeline stages',
+    'Internal error',
+    'Reviews',
+  ]),
   de: new Set(['Webhooks', 'Deals', 'Events', 'Key', 'Webhook-Endpunkte', 'Pipeline stages']),
-  fr: new Set(['Webhooks', 'Deals', 'Events', 'Notes', 'Conflict', 'Pipeline stages', 'Documents']),
+  fr: new Set(['Webhooks', 'Deals', 'Events', 'Notes', 'Conflict', 'Pipeline stages', 'Documents', 'Conversations']),
 };
 
 /** Texts with nothing to translate: code spans, identifiers and numbers only (e.g. `not_found (404)`). */
 const isLanguageNeutral = (text: string) =>
   /^[a-z_]+ \(\d{3}\)$/.test(text) || !/[A-Za-z]{2}/.test(text.replace(/`[^`]*`/g, ''));
 
-const english = JSON.parse(readFileSync('generated/openapi.en.json', 'utf8'));
+// The notice that generate adds to unbuilt operations is not part of their text (see lib/not-implemented.ts).
+const english = unmarkNotImplemented(JSON.parse(readFileSync('generated/openapi.en.json', 'utf8')));
 const texts = translatables(english);
 const byTarget = new Map(texts.map((t) => [t.target, t]));
 

@@ -1,9 +1,10 @@
 // The human texts of the bundled English contract that a translation overlay must cover: every summary,
-// description and title (not example values, identifiers or codes), addressed by a JSONPath the overlay
+// description and title, a tag's display name, a problem code's causes and fix and the detail of its example
+// (not example values, identifiers or codes), addressed by a JSONPath the overlay
 // can target, with a hash of the English it translates so a changed English text shows up as stale.
 import { createHash } from 'node:crypto';
 
-export const TEXT_FIELDS = ['summary', 'description', 'title'] as const;
+export const TEXT_FIELDS = ['summary', 'description', 'title', 'x-displayName', 'x-causes', 'x-fix', 'detail'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
 export type Translatable = { target: string; texts: Partial<Record<TextField, string>>; hash: string };

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'hono';
+import { REDOC_LABELS } from './docs-labels.ts';
 import { chooseLanguage, LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
@@ -44,6 +45,11 @@ const REDOCLY_LOGO = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#0044D4">Redocly</text></svg>',
 )}`;
 
+/** Redoc's default label hook (the English it is given); pointed at the page's `docsLabels` (docs-labels.ts). */
+const REDOC_TRANSLATE = 'useTranslate:()=>({translate:(e,t)=>(typeof t==`string`?t:t?.defaultValue)||e||``})';
+const LOCALIZED_TRANSLATE =
+  'useTranslate:()=>({translate:(e,t)=>docsLabels[e]??((typeof t==`string`?t:t?.defaultValue)||e||``)})';
+
 // Redoc's standalone renderer ships inside @redocly/cli; it is inlined into every page.
 let renderer: string | undefined;
 function redocRenderer(): string {
@@ -51,10 +57,14 @@ function redocRenderer(): string {
     const cli = dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json'));
     const source = readFileSync(join(cli, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8');
     if (/<\/script/i.test(source)) throw new Error('the Redoc renderer cannot be inlined: it contains </script');
+    // A Redoc upgrade that renames the hook must not leave the docs silently in English.
+    if (!source.includes(REDOC_TRANSLATE))
+      throw new Error('Redoc’s label hook was not found: its labels cannot be translated');
     // The attribution logo would be fetched from Redocly's CDN: it is drawn inline instead.
     renderer = source
       .replace(/export\{[^}]*\};?\s*$/, '')
-      .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, REDOCLY_LOGO);
+      .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, REDOCLY_LOGO)
+      .replace(REDOC_TRANSLATE, LOCALIZED_TRANSLATE);
   }
   return renderer;
 }
@@ -76,11 +86,16 @@ function docsPage(language: Language): string {
   const page = `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><title>${title.replace(/</g, '&lt;')}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{margin:0}nav.languages{font:14px system-ui,sans-serif;padding:8px 16px;border-bottom:1px solid #ddd;text-align:right}</style>
+<style>body{margin:0}nav.languages{font:14px system-ui,sans-serif;padding:8px 16px;border-bottom:1px solid #ddd;text-align:right}
+/* Redoc lets headings break anywhere (overflow-wrap: anywhere), so a narrow column cut the API's title mid-word:
+   the title breaks between words only, and the page actions beside it move below it when there is no room. */
+#redoc h1{overflow-wrap:normal;word-break:normal}
+#redoc div:has(> div > h1){flex-wrap:wrap}</style>
 </head><body>
 <nav class="languages">${switcher}</nav>
 <div id="redoc"></div>
 <script type="module">
+const docsLabels = Object.assign(Object.create(null), ${inlineJson(JSON.stringify(language === 'en' ? {} : REDOC_LABELS[language]))});
 ${redocRenderer()}
 const spec = ${inlineJson(json)};
 init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));

@@ -111,3 +111,9 @@ export function assertConforms(operationId: string, response: ObservedResponse):
     );
   }
 }
+
+/** Problems with a value against a named schema of the contract (`#/components/schemas/<name>`); empty when valid. */
+export function schemaProblems(name: string, value: unknown): string[] {
+  const validate = validatorFor(`/components/schemas/${escapePointer(name)}`);
+  return validate(value) ? [] : [describe(validate.errors)];
+}

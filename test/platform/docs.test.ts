@@ -2,9 +2,14 @@
 // browser that opens it requests nothing outside the service. Checked in headless Chromium where it is
 // installed (Debian package `chromium`), and always by scanning the HTML for resources it would load.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OperationId, operations } from '../../generated/operations.ts';
+import { REDOC_LABEL_KEYS, REDOC_LABELS } from '../../src/http/docs-labels.ts';
+import { BUILT_OPERATIONS } from '../../src/http/operations.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
 const LANGUAGES = ['nl', 'en', 'de', 'fr'] as const;
@@ -74,6 +79,94 @@ describe('docs pages', () => {
     }
     const byHeader = await fetch(`${origin}/api/v1/openapi.json`, { headers: { 'accept-language': 'de' } });
     expect((await byHeader.json()).paths['/customers'].get.summary).toBe(summaryIn('de'));
+  });
+});
+
+type Operation = { operationId: string; description: string; 'x-not-implemented'?: boolean; 'x-badges'?: unknown };
+const operationsIn = (lang: string): Operation[] =>
+  Object.values(contractIn(lang).paths as Record<string, Record<string, Operation>>).flatMap((item) =>
+    ['get', 'post', 'put', 'patch', 'delete'].flatMap((method) => (item[method] ? [item[method]] : [])),
+  );
+
+describe('operations not built yet', () => {
+  it('are exactly the ones marked x-not-implemented in the contract (building one means removing its mark)', () => {
+    const unbuilt = (Object.keys(operations) as OperationId[]).filter((id) => !BUILT_OPERATIONS.includes(id)).sort();
+    const marked = operationsIn('en')
+      .filter((op) => op['x-not-implemented'] === true)
+      .map((op) => op.operationId)
+      .sort();
+    expect(unbuilt.length).toBeGreaterThan(0);
+    expect(marked).toEqual(unbuilt);
+  });
+
+  it.each(LANGUAGES)('carry a "not available yet" badge and notice in %s, and only they do', (lang) => {
+    const notice = contractIn(lang)['x-not-implemented-notice'];
+    expect(notice.title).not.toBe(lang === 'en' ? '' : contractIn('en')['x-not-implemented-notice'].title);
+    for (const op of operationsIn(lang)) {
+      if (op['x-not-implemented'] === true) {
+        expect(op['x-badges'], op.operationId).toEqual([expect.objectContaining({ name: notice.title })]);
+        expect(op.description.startsWith(`> **${notice.title}.** ${notice.description}`), op.operationId).toBe(true);
+      } else {
+        expect(op['x-badges'], op.operationId).toBeUndefined();
+        expect(op.description, op.operationId).not.toContain(notice.title);
+      }
+    }
+  });
+});
+
+describe("the contract's front matter", () => {
+  it('has no placeholder contact or licence page, and lists the local default server', () => {
+    for (const lang of LANGUAGES) {
+      const { info, servers } = contractIn(lang);
+      expect(info.contact).toBeUndefined();
+      expect(JSON.stringify(info.license)).not.toContain('example.com');
+      expect(servers.map((s: { url: string }) => s.url)).toContain('http://127.0.0.1:3000/api/v1');
+    }
+  });
+
+  it('names every tag in the language of the docs (x-displayName, which Redoc shows)', () => {
+    const english = contractIn('en').tags as { name: string; 'x-displayName': string }[];
+    for (const lang of LANGUAGES) {
+      const tags = contractIn(lang).tags as { name: string; 'x-displayName': string }[];
+      // The name is the identifier operations refer to; only the shown name is translated.
+      expect(tags.map((t) => t.name)).toEqual(english.map((t) => t.name));
+      for (const tag of tags) expect(tag['x-displayName'], `${lang} ${tag.name}`).toBeTruthy();
+    }
+    expect(contractIn('nl').tags.find((t: { name: string }) => t.name === 'Customers')['x-displayName']).toBe(
+      'Klanten',
+    );
+    expect(contractIn('de').tags.find((t: { name: string }) => t.name === 'Invoices')['x-displayName']).toBe(
+      'Rechnungen',
+    );
+    expect(contractIn('fr').tags.find((t: { name: string }) => t.name === 'Tasks')['x-displayName']).toBe('Tâches');
+  });
+});
+
+describe("Redoc's own labels", () => {
+  const cli = dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json'));
+  const renderer = readFileSync(join(cli, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8');
+
+  it('are translation keys the bundled renderer uses, each translated in nl, de and fr', () => {
+    for (const key of REDOC_LABEL_KEYS) expect(renderer, key).toContain(`\`${key}\``);
+    for (const lang of ['nl', 'de', 'fr'] as const) {
+      expect(Object.keys(REDOC_LABELS[lang]).sort()).toEqual([...REDOC_LABEL_KEYS].sort());
+      for (const text of Object.values(REDOC_LABELS[lang])) expect(text.trim()).not.toBe('');
+    }
+  });
+
+  it.each(LANGUAGES)('/docs/%s hands its labels to the renderer', async (lang) => {
+    const html = await (await fetch(`${origin}/docs/${lang}`)).text();
+    const table = html.match(/const docsLabels = Object\.assign\(Object\.create\(null\), (\{.*\})\);/);
+    expect(table).not.toBeNull();
+    expect(JSON.parse(table?.[1] ?? 'null')).toEqual(lang === 'en' ? {} : REDOC_LABELS[lang]);
+    // Redoc's label hook consults the table before its English.
+    expect(html).toContain('translate:(e,t)=>docsLabels[e]??');
+    expect(html).not.toContain('translate:(e,t)=>(typeof t==`string`?t:t?.defaultValue)||e||``');
+  });
+
+  it('keep the title from breaking mid-word (Redoc lets headings break anywhere)', async () => {
+    const html = await (await fetch(`${origin}/docs/de`)).text();
+    expect(html).toContain('#redoc h1{overflow-wrap:normal;word-break:normal}');
   });
 });
 
