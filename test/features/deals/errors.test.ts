@@ -98,10 +98,12 @@ describe('one open deal per customer (409 conflict with deal_id)', () => {
       api.sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
               values (${companyId}, ${crypto.randomUUID()}, ${customer}, ${stages.newStage}, 'EUR', 'web')`,
     ).rejects.toThrow(/deals_one_open_per_customer/);
-    // An archived open deal does not count.
+    // An archived open deal counts too.
     await api.sql`update deals set is_archived = true, archived_at = now() where id = ${first.id}`;
-    await api.sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
-                  values (${companyId}, ${crypto.randomUUID()}, ${customer}, ${stages.newStage}, 'EUR', 'web')`;
+    await expect(
+      api.sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
+              values (${companyId}, ${crypto.randomUUID()}, ${customer}, ${stages.newStage}, 'EUR', 'web')`,
+    ).rejects.toThrow(/deals_one_open_per_customer/);
   });
 });
 
