@@ -16,7 +16,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
   key revoke ID
-  demo
+  demo [--expires-in 30d|90d|365d|never]
 
 With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
 PostgreSQL in DATA_DIR (.data) is used.`;
@@ -45,7 +45,7 @@ export type Command =
     }
   | { name: 'key renew'; json: boolean; id: string; overlap: Overlap }
   | { name: 'key revoke'; json: boolean; id: string }
-  | { name: 'demo'; json: boolean };
+  | { name: 'demo'; json: boolean; expiresIn: Expiry };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
@@ -76,6 +76,12 @@ function companyId(command: string, value: string | undefined): string {
   return value.toLowerCase();
 }
 
+function expiry(command: string, value: string): Expiry {
+  if (!isExpiry(value))
+    throw new UsageError(`${command}: --expires-in must be one of ${Object.keys(EXPIRIES).join(', ')}`);
+  return value;
+}
+
 function required(command: string, flag: string, value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError(`${command}: ${flag} is required`);
   return value;
@@ -94,11 +100,19 @@ export function parseCommand(argv: string[]): Command {
   const [group, sub] = argv;
   if (group === undefined || group === 'help' || group === '--help' || group === '-h') return { name: 'help' };
 
-  if (group === 'migrate' || group === 'demo') {
+  if (group === 'migrate') {
     const { values, positionals } = parse(group, argv.slice(1), {});
     if (values.help) return { name: 'help' };
     if (positionals.length) throw new UsageError(`${group}: unexpected argument "${positionals[0]}"`);
     return { name: group, json: values.json === true };
+  }
+
+  if (group === 'demo') {
+    // The demo key is a full-access key like any other: it expires (365 days) unless never is asked for.
+    const { values, positionals } = parse(group, argv.slice(1), { 'expires-in': { type: 'string', default: '365d' } });
+    if (values.help) return { name: 'help' };
+    if (positionals.length) throw new UsageError(`${group}: unexpected argument "${positionals[0]}"`);
+    return { name: group, json: values.json === true, expiresIn: expiry(group, values['expires-in']) };
   }
 
   if (group === 'company') {
@@ -169,10 +183,7 @@ export function parseCommand(argv: string[]): Command {
         if (positionals.length) throw new UsageError(`${command}: unexpected argument "${positionals[0]}"`);
         const scopes = list(command, scopesFrom, required(command, '--scopes', values.scopes));
         if (scopes.length === 0) throw new UsageError(`${command}: --scopes names no scope`);
-        const expiresIn = values['expires-in'];
-        if (!isExpiry(expiresIn)) {
-          throw new UsageError(`${command}: --expires-in must be one of ${Object.keys(EXPIRIES).join(', ')}`);
-        }
+        const expiresIn = expiry(command, values['expires-in']);
         const allowedIps = values['allow-ip'].map((ip) => ip.trim());
         const invalid = allowedIps.filter((ip) => !isValidRange(ip));
         if (invalid.length) {

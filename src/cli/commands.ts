@@ -6,7 +6,7 @@ import { createCompany, setFeatures, setSubscription, suspendCompany } from '../
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import type { Command } from './args.ts';
 import { createDemo } from './demo.ts';
-import { companyOutput, companyText, keyOutput, newKeyText, type Output } from './output.ts';
+import { companyOutput, companyText, expiryText, keyOutput, newKeyText, type Output } from './output.ts';
 
 type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' }>;
 
@@ -64,12 +64,12 @@ export async function runCommand(db: Db, command: DbCommand): Promise<Output> {
       };
     }
     case 'demo': {
-      const demo = await createDemo(db);
+      const demo = await createDemo(db, command.expiresIn);
       return {
         json: { company_id: demo.companyId, key: demo.key },
         text: [
           `Demo company ${demo.companyId} created (Installatiebedrijf Van Dijk).`,
-          'Its full-access API key (shown only now):',
+          `Its full-access API key (shown only now; ${expiryText(demo.expiresAt)}):`,
           `  ${demo.key}`,
         ].join('\n'),
       };

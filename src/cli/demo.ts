@@ -22,7 +22,7 @@ import { type CustomerRow, serializeCustomer } from '../resources/customers/seri
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
 import { serializeNote } from '../resources/notes/serialize.ts';
 import { createCompany } from '../services/companies.ts';
-import { createKey } from '../services/keys.ts';
+import { createKey, type Expiry } from '../services/keys.ts';
 import {
   COMPANY_DAYS_AGO,
   DEMO_BOARDS,
@@ -50,7 +50,10 @@ function daysBefore(now: Date, days: number, seed: number): Date {
 
 const later = (a: Date, b: Date) => (a > b ? a : b);
 
-export async function createDemo(db: Db): Promise<{ companyId: string; key: string }> {
+export type Demo = { companyId: string; key: string; expiresAt: Date | null };
+
+/** The demo company with its full-access key, which expires like any other key (365 days by default). */
+export async function createDemo(db: Db, expiresIn: Expiry = '365d'): Promise<Demo> {
   const now = new Date();
   const since = daysBefore(now, COMPANY_DAYS_AGO, 0);
   const company = await createCompany(db, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
@@ -61,19 +64,17 @@ export async function createDemo(db: Db): Promise<{ companyId: string; key: stri
     await db.delete(companies).where(eq(companies.id, company.id));
     throw error;
   }
-  const { key } = await createKey(db, {
+  const { key, row } = await createKey(db, {
     companyId: company.id,
     name: 'Demo key',
     scopes: [...ALL_SCOPES],
-    expiresIn: 'never',
+    expiresIn,
   });
-  return { companyId: company.id, key };
+  return { companyId: company.id, key, expiresAt: row.expiresAt };
 }
 
 /** The demo, on the first start only: when the database has no company at all. */
-export async function ensureDemo(
-  db: Db,
-): Promise<{ created: true; companyId: string; key: string } | { created: false; companyId: string }> {
+export async function ensureDemo(db: Db): Promise<({ created: true } & Demo) | { created: false; companyId: string }> {
   const [existing] = await db.select({ id: companies.id }).from(companies).orderBy(companies.createdAt).limit(1);
   if (existing) return { created: false, companyId: existing.id };
   return { created: true, ...(await createDemo(db)) };

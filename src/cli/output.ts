@@ -41,6 +41,10 @@ export function keyOutput(row: typeof apiKeys.$inferSelect, key?: string): Recor
   };
 }
 
+/** When a key stops working, for a sentence. */
+export const expiryText = (expiresAt: Date | null) =>
+  expiresAt ? `expires ${expiresAt.toISOString()}` : 'never expires';
+
 export function newKeyText(row: typeof apiKeys.$inferSelect, key: string): string {
   return [
     `API key ${row.id} for company ${row.companyId}${row.renewedFromId ? ` (renews ${row.renewedFromId})` : ''}`,

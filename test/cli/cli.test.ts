@@ -238,13 +238,21 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
     const result = await app.call('getMe', { key: demo.key });
     expect(result.status).toBe(200);
     expect(result.body.data.company).toMatchObject({ id: demo.company_id, name: 'Installatiebedrijf Van Dijk' });
+    // Like any key it expires, after 365 days unless `--expires-in never` is asked for (test/cli/demo.test.ts).
+    const days = (Date.parse(result.body.data.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(364.9);
+    expect(days).toBeLessThanOrEqual(365);
   });
 
   it('refuses an unknown command and a bad argument: non-zero exit, message on stderr, nothing on stdout', async () => {
-    const [unknown, badArgument] = await Promise.all([
+    const [unknown, badArgument, badExpiry] = await Promise.all([
       cli('frobnicate', '--json'),
       cli('key', 'create', '--company', 'not-a-uuid', '--scopes', 'read', '--json'),
+      cli('demo', '--expires-in', '1000y', '--json'),
     ]);
+    expect(badExpiry.code).toBe(2);
+    expect(badExpiry.stdout).toBe('');
+    expect(badExpiry.stderr).toContain('demo: --expires-in must be one of 30d, 90d, 365d, never');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
