@@ -1,9 +1,11 @@
 // The operator commands' arguments, checked before the database is opened so a typo fails at once.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
 import { featuresFrom } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
+import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
 
 export const USAGE = `usage: npm run cli -- <command> [--json]
 
@@ -12,6 +14,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company suspend ID [--unsuspend]
   company subscription ID --active|--inactive
   company features ID --set all|none|LIST
+  company stages ID [--file STAGES.json | --default]
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
@@ -34,6 +37,8 @@ export type Command =
   | { name: 'company suspend'; json: boolean; id: string; suspended: boolean }
   | { name: 'company subscription'; json: boolean; id: string; active: boolean }
   | { name: 'company features'; json: boolean; id: string; features: string[] }
+  /** `stages` null: show the pipeline. */
+  | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
   | {
       name: 'key create';
       json: boolean;
@@ -80,6 +85,14 @@ function expiry(command: string, value: string): Expiry {
   if (!isExpiry(value))
     throw new UsageError(`${command}: --expires-in must be one of ${Object.keys(EXPIRIES).join(', ')}`);
   return value;
+}
+
+function readText(command: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${command}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function required(command: string, flag: string, value: string | undefined): string {
@@ -162,8 +175,23 @@ export function parseCommand(argv: string[]): Command {
           features: list(command, featuresFrom, values.set),
         };
       }
+      case 'stages': {
+        const { values, positionals } = parse(command, rest, {
+          file: { type: 'string' },
+          default: { type: 'boolean' },
+        });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        if (values.file !== undefined && values.default) throw new UsageError(`${command}: give --file or --default`);
+        const stages = values.default
+          ? DEFAULT_PIPELINE
+          : values.file === undefined
+            ? null
+            : list(command, stagesFromJson, readText(command, values.file));
+        return { name: 'company stages', json: values.json === true, id, stages };
+      }
       default:
-        throw new UsageError(`unknown command "${command}" (company create|suspend|subscription|features)`);
+        throw new UsageError(`unknown command "${command}" (company create|suspend|subscription|features|stages)`);
     }
   }
 

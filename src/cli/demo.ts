@@ -9,27 +9,27 @@ import {
   deals,
   events,
   notes,
-  pipelineStages,
+  type pipelineStages,
   taskBoards,
   taskStatuses,
   users,
 } from '../db/schema/index.ts';
-import { type Tx, withTenant } from '../db/tenant.ts';
+import type { Tx } from '../db/tenant.ts';
 import { enterStage } from '../domain/deals.ts';
 import { type EventType, recordEvent, SCOPE_OF_PARENT } from '../events/record.ts';
 import { newId } from '../ids.ts';
 import { type CustomerRow, serializeCustomer } from '../resources/customers/serialize.ts';
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
 import { serializeNote } from '../resources/notes/serialize.ts';
-import { createCompany } from '../services/companies.ts';
+import { insertCompany } from '../services/companies.ts';
 import { createKey, type Expiry } from '../services/keys.ts';
+import { activeStages } from '../services/pipelines.ts';
 import {
   COMPANY_DAYS_AGO,
   DEMO_BOARDS,
   DEMO_COMPANY,
   DEMO_CUSTOMERS,
   DEMO_DEALS,
-  DEMO_STAGES,
   DEMO_USERS,
   type DemoCustomer,
   type DemoDeal,
@@ -56,14 +56,12 @@ export type Demo = { companyId: string; key: string; expiresAt: Date | null };
 export async function createDemo(db: Db, expiresIn: Expiry = '365d'): Promise<Demo> {
   const now = new Date();
   const since = daysBefore(now, COMPANY_DAYS_AGO, 0);
-  const company = await createCompany(db, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
-  try {
-    await withTenant(db, company.id, (tx) => fillCompany(tx, company.id, now));
-  } catch (error) {
-    // Nothing of the tenant was written (one transaction); leave no empty demo company behind either.
-    await db.delete(companies).where(eq(companies.id, company.id));
-    throw error;
-  }
+  // One transaction: a failure leaves no half-filled demo company behind.
+  const company = await db.transaction(async (tx) => {
+    const row = await insertCompany(tx, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
+    await fillCompany(tx, row.id, now);
+    return row;
+  });
   const { key, row } = await createKey(db, {
     companyId: company.id,
     name: 'Demo key',
@@ -97,24 +95,8 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     .returning();
   const userByKey = new Map(DEMO_USERS.map((user, i) => [user.key, userRows[i]]));
 
-  const stageRows = await tx
-    .insert(pipelineStages)
-    .values(
-      DEMO_STAGES.map((stage, i) => ({
-        companyId,
-        nameNl: stage.names.nl,
-        nameEn: stage.names.en,
-        nameDe: stage.names.de,
-        nameFr: stage.names.fr,
-        type: stage.type,
-        isDefault: stage.isDefault === true,
-        position: i + 1,
-        probability: stage.probability,
-        color: stage.color,
-        createdAt: daysBefore(now, COMPANY_DAYS_AGO, i + 1),
-      })),
-    )
-    .returning();
+  // The company's default pipeline, in board order (the demo deals name its stages by index).
+  const stageRows = await activeStages(tx, companyId);
 
   for (const [b, board] of DEMO_BOARDS.entries()) {
     const boardId = newId();

@@ -1,7 +1,10 @@
 // What the commands print: one JSON object (--json) or a few lines for a person.
 import type { apiKeys, companies } from '../db/schema/index.ts';
+import { LANGUAGES } from '../http/language.ts';
 import { isoOrNull } from '../http/serialize.ts';
 import { serializeCompany } from '../resources/company/serialize.ts';
+import { serializeStage } from '../resources/pipeline-stages/serialize.ts';
+import type { StageRow } from '../services/pipelines.ts';
 
 export type Output = { json: Record<string, unknown>; text: string };
 
@@ -56,4 +59,28 @@ export function newKeyText(row: typeof apiKeys.$inferSelect, key: string): strin
     'The key (shown only now; only its hash is stored):',
     `  ${key}`,
   ].join('\n');
+}
+
+/** A stage as the API shows it (GET /pipeline-stages), `name` in the company's language. */
+export function stageOutput(row: StageRow, companyLanguage: string) {
+  const language = LANGUAGES.find((l) => l === companyLanguage) ?? 'en';
+  return serializeStage(row, language, companyLanguage);
+}
+
+export function stagesText(
+  companyId: string,
+  rows: StageRow[],
+  companyLanguage: string,
+  replaced: boolean,
+  removed: { deactivated: number[]; deleted: number[] },
+): string {
+  const lines = [`${replaced ? 'New pipeline' : 'Pipeline'} of company ${companyId} (board order):`];
+  for (const row of rows) {
+    const stage = stageOutput(row, companyLanguage);
+    const flags = `${stage.type}${stage.is_default ? ', default' : ''}`;
+    lines.push(`  ${stage.id.padStart(6)}  ${stage.name}  (${flags}, ${stage.probability}%)`);
+  }
+  if (removed.deactivated.length) lines.push(`Deactivated (they keep their deals): ${removed.deactivated.join(', ')}`);
+  if (removed.deleted.length) lines.push(`Deleted (no deals): ${removed.deleted.join(', ')}`);
+  return lines.join('\n');
 }

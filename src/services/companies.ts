@@ -3,7 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { forgetCompany } from '../auth/key-store.ts';
 import type { Db } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
+import { actAsTenant, type Tx } from '../db/tenant.ts';
 import { newId } from '../ids.ts';
+import { DEFAULT_PIPELINE, insertStages } from './pipelines.ts';
 
 export const FEATURES = [
   'pipeline',
@@ -31,16 +33,26 @@ export function featuresFrom(list: string): string[] {
   return features;
 }
 
-export async function createCompany(
-  db: Db,
-  input: { name: string; features?: string[]; language?: 'nl' | 'en' | 'de' | 'fr' } & Partial<
-    typeof companies.$inferInsert
-  >,
-) {
-  const [row] = await db
+export type NewCompany = { name: string; features?: string[]; language?: 'nl' | 'en' | 'de' | 'fr' } & Partial<
+  typeof companies.$inferInsert
+>;
+
+/** A company with the default pipeline, so that deals can be created at once; one transaction. */
+export function createCompany(db: Db, input: NewCompany) {
+  return db.transaction((tx) => insertCompany(tx, input));
+}
+
+/**
+ * Creates the company and its default pipeline in the caller's transaction, which then acts as that company
+ * (companies are written as the owner, their stages through row-level security like any tenant row).
+ */
+export async function insertCompany(tx: Tx, input: NewCompany) {
+  const [row] = await tx
     .insert(companies)
     .values({ ...input, id: newId(), features: input.features ?? [...FEATURES], language: input.language ?? 'nl' })
     .returning();
+  await actAsTenant(tx, row.id);
+  await insertStages(tx, row.id, DEFAULT_PIPELINE);
   return row;
 }
 

@@ -196,6 +196,43 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
     expect(suspended.suspended_at).toBeInstanceOf(Date);
   });
 
+  it('company stages shows a new company’s default pipeline and replaces it from a JSON file', async () => {
+    const company = json(
+      await cli('company', 'create', '--name', 'Hoveniersbedrijf Groen', '--language', 'nl', '--json'),
+    );
+    const shown = json(await cli('company', 'stages', company.id, '--json'));
+    expect(shown.stages.map((s: { name: string }) => s.name)).toEqual([
+      'Nieuw',
+      'Contact gelegd',
+      'Offerte verstuurd',
+      'Onderhandeling',
+      'Gewonnen',
+      'Verloren',
+    ]);
+    const file = resolve(ROOT, 'test/fixtures/pipeline-stages.json');
+    const [replaced, notJson] = await Promise.all([
+      cli('company', 'stages', company.id, '--file', file, '--json'),
+      cli('company', 'stages', company.id, '--file', resolve(ROOT, 'test/fixtures/receiver-test.crt')),
+    ]);
+    const result = json(replaced);
+    expect(result.stages.map((s: { name: string; type: string }) => `${s.name} ${s.type}`)).toEqual([
+      'Aanvraag open',
+      'Offerte open',
+      'Opdracht won',
+      'Afgewezen lost',
+    ]);
+    expect(result.stages[0]).toMatchObject({
+      is_default: true,
+      probability: '10.00',
+      names: { en: 'Request', de: null },
+    });
+    expect(result.deleted_stage_ids).toEqual(shown.stages.map((s: { id: string }) => s.id));
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('company stages: not JSON');
+    const [{ n }] = await sql`select count(*)::int as n from pipeline_stages where company_id = ${company.id}`;
+    expect(n).toBe(4);
+  });
+
   it('demo --json prints one {company_id, key} line; the company has data of every kind and the key works', async () => {
     const run = await cli('demo', '--json');
     expect(run.code, run.stderr).toBe(0);

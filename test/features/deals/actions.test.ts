@@ -2,7 +2,7 @@
 // lost_reason, is_archived), and the 409/422 answers of the contract.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { customerOf, dealOf, type Pipeline, pipelineOf, stageOf } from './fixtures.ts';
+import { customerOf, dealOf, emptyPipeline, type Pipeline, pipelineOf, stageOf } from './fixtures.ts';
 
 let api: TestApi;
 let key: string;
@@ -202,6 +202,7 @@ describe('winDeal', () => {
 
   it('a pipeline without an active won stage: 409', async () => {
     const bare = await api.tenant();
+    await emptyPipeline(api, bare.companyId);
     await stageOf(api, bare.companyId, { type: 'open', position: 1, isDefault: true });
     await stageOf(api, bare.companyId, { type: 'won', position: 2, active: false });
     const deal = await dealOf(api, bare.key);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { customerOf, type Pipeline, pipelineOf, stageOf } from './fixtures.ts';
+import { customerOf, emptyPipeline, type Pipeline, pipelineOf, stageOf } from './fixtures.ts';
 
 const MIGRATION = readFileSync(
   fileURLToPath(new URL('../../../drizzle/0020_open_deal_archived_too.sql', import.meta.url)),
@@ -79,7 +79,7 @@ describe('migration 0020 (an archived open deal is still open)', () => {
 
   it('refuses, naming the company, when such a company has no lost stage to close the deals in', async () => {
     const t = await api.tenant();
-    await api.sql`delete from pipeline_stages where company_id = ${t.companyId}`;
+    await emptyPipeline(api, t.companyId);
     const open = await stageOf(api, t.companyId, { type: 'open', position: 1, isDefault: true });
     const customer = await customerOf(api, t.key);
     await oldIndex();
