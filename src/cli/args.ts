@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
-import { featuresFrom } from '../services/companies.ts';
+import { featuresFrom, type RateLimitChange } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
 import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
 
@@ -15,6 +15,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company subscription ID --active|--inactive
   company features ID --set all|none|LIST
   company stages ID [--file STAGES.json | --default]
+  company limits ID [--per-minute N|default] [--per-hour N|default]
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
@@ -37,6 +38,7 @@ export type Command =
   | { name: 'company suspend'; json: boolean; id: string; suspended: boolean }
   | { name: 'company subscription'; json: boolean; id: string; active: boolean }
   | { name: 'company features'; json: boolean; id: string; features: string[] }
+  | { name: 'company limits'; json: boolean; id: string; limits: RateLimitChange }
   /** `stages` null: show the pipeline. */
   | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
   | {
@@ -85,6 +87,15 @@ function expiry(command: string, value: string): Expiry {
   if (!isExpiry(value))
     throw new UsageError(`${command}: --expires-in must be one of ${Object.keys(EXPIRIES).join(', ')}`);
   return value;
+}
+
+/** A per-key request limit: a whole number from 1, or `default` (null: the service's own). */
+function rateLimit(command: string, flag: string, value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^[1-9]\d{0,8}$/.test(value))
+    throw new UsageError(`${command}: ${flag} must be a whole number from 1, or default`);
+  return Number(value);
 }
 
 function readText(command: string, path: string): string {
@@ -190,8 +201,26 @@ export function parseCommand(argv: string[]): Command {
             : list(command, stagesFromJson, readText(command, values.file));
         return { name: 'company stages', json: values.json === true, id, stages };
       }
+      case 'limits': {
+        const { values, positionals } = parse(command, rest, {
+          'per-minute': { type: 'string' },
+          'per-hour': { type: 'string' },
+        });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        const limits = {
+          perMinute: rateLimit(command, '--per-minute', values['per-minute']),
+          perHour: rateLimit(command, '--per-hour', values['per-hour']),
+        };
+        if (limits.perMinute === undefined && limits.perHour === undefined) {
+          throw new UsageError(`${command}: give --per-minute and/or --per-hour`);
+        }
+        return { name: 'company limits', json: values.json === true, id, limits };
+      }
       default:
-        throw new UsageError(`unknown command "${command}" (company create|suspend|subscription|features|stages)`);
+        throw new UsageError(
+          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits)`,
+        );
     }
   }
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
-import { createCompany, setFeatures, setSubscription, suspendCompany } from '../services/companies.ts';
+import { createCompany, setFeatures, setRateLimits, setSubscription, suspendCompany } from '../services/companies.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
 import type { Command } from './args.ts';
@@ -54,6 +54,10 @@ export async function runCommand(db: Db, command: DbCommand): Promise<Output> {
     case 'company features': {
       const row = await setFeatures(db, command.id, command.features);
       return { json: companyOutput(row), text: `Features changed: ${companyText(row)}` };
+    }
+    case 'company limits': {
+      const row = await setRateLimits(db, command.id, command.limits);
+      return { json: companyOutput(row), text: `Rate limits changed: ${companyText(row)}` };
     }
     case 'company stages': {
       const company = await findCompany(db, command.id);

@@ -13,6 +13,8 @@ export function companyOutput(row: typeof companies.$inferSelect): Record<string
     ...serializeCompany(row),
     suspended_at: isoOrNull(row.suspendedAt),
     subscription_active: row.subscriptionActive,
+    // Per key; null: the service's default (GET /me shows the limits in force).
+    rate_limits: { per_minute: row.rateLimitPerMinute, per_hour: row.rateLimitPerHour },
   };
 }
 
@@ -24,6 +26,7 @@ export function companyText(row: typeof companies.$inferSelect): string {
     `  features:     ${row.features.join(', ') || '(none)'}`,
     `  subscription: ${row.subscriptionActive ? 'active' : 'inactive'}`,
     `  suspended:    ${row.suspendedAt ? row.suspendedAt.toISOString() : 'no'}`,
+    `  rate limits:  per key ${row.rateLimitPerMinute ?? 'default'}/minute, ${row.rateLimitPerHour ?? 'default'}/hour`,
   ].join('\n');
 }
 

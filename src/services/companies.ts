@@ -71,3 +71,10 @@ export const suspendCompany = (db: Db, id: string, suspended = true) =>
   change(db, id, { suspendedAt: suspended ? new Date() : null });
 export const setSubscription = (db: Db, id: string, active: boolean) => change(db, id, { subscriptionActive: active });
 export const setFeatures = (db: Db, id: string, features: string[]) => change(db, id, { features });
+
+/** Per-key limits per minute and per hour; null puts the service's default back, undefined leaves it. */
+export type RateLimitChange = { perMinute?: number | null; perHour?: number | null };
+
+/** New limits count from the next request everywhere: the update's NOTIFY empties every key cache. */
+export const setRateLimits = (db: Db, id: string, limits: RateLimitChange) =>
+  change(db, id, { rateLimitPerMinute: limits.perMinute, rateLimitPerHour: limits.perHour });

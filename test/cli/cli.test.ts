@@ -231,6 +231,11 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
     expect(notJson.stderr).toContain('company stages: not JSON');
     const [{ n }] = await sql`select count(*)::int as n from pipeline_stages where company_id = ${company.id}`;
     expect(n).toBe(4);
+
+    const limited = json(await cli('company', 'limits', company.id, '--per-minute', '100', '--json'));
+    expect(limited.rate_limits).toEqual({ per_minute: 100, per_hour: null });
+    const [row] = await sql`select rate_limit_per_minute, rate_limit_per_hour from companies where id = ${company.id}`;
+    expect(row).toEqual({ rate_limit_per_minute: 100, rate_limit_per_hour: null });
   });
 
   it('demo --json prints one {company_id, key} line; the company has data of every kind and the key works', async () => {
@@ -282,11 +287,14 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
   });
 
   it('refuses an unknown command and a bad argument: non-zero exit, message on stderr, nothing on stdout', async () => {
-    const [unknown, badArgument, badExpiry] = await Promise.all([
+    const [unknown, badArgument, badExpiry, badLimit] = await Promise.all([
       cli('frobnicate', '--json'),
       cli('key', 'create', '--company', 'not-a-uuid', '--scopes', 'read', '--json'),
       cli('demo', '--expires-in', '1000y', '--json'),
+      cli('company', 'limits', '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30', '--per-hour', '0'),
     ]);
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toContain('--per-hour must be a whole number from 1, or default');
     expect(badExpiry.code).toBe(2);
     expect(badExpiry.stdout).toBe('');
     expect(badExpiry.stderr).toContain('demo: --expires-in must be one of 30d, 90d, 365d, never');

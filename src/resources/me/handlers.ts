@@ -7,7 +7,7 @@ export const meOperations = ['getMe'] as const;
 export function registerMe(app: OpenAPIHono<AppEnv>) {
   app.openapi(getMe, (c) => {
     const { key } = c.get('auth');
-    const windows = c.get('deps').keyLimits.windows;
+    const windows = c.get('deps').keyLimits.windowsWith(key.company.rateLimits);
     return c.json(
       {
         data: {
