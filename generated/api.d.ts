@@ -268,8 +268,8 @@ export type paths = {
      * @description Puts a deal for a customer or lead on the pipeline board, in `stage_id` or else the default stage, with
      *     `status` `open` and `source` `api`. `stage_changed_at` equals `created_at`.
      *
-     *     A customer can have only one open deal that is not archived (won, lost and archived deals do not count).
-     *     When it already has one, nothing is created and the answer is `409 conflict` with that deal's id in the extra
+     *     A customer can have only one open deal: won and lost deals do not count, an archived open deal does (archiving
+     *     takes a deal off the board, it does not close it). When the customer already has one, nothing is created and the answer is `409 conflict` with that deal's id in the extra
      *     field `deal_id`: fetch or update that deal instead. An unknown customer, a stage that is not an active stage of
      *     type `open`, or an unknown or inactive user answers `422 validation_failed` with the field code
      *     `invalid_reference`.
@@ -447,9 +447,9 @@ export type paths = {
      * Archive a deal
      * @description Takes a deal off the board: `is_archived` becomes `true` and `archived_at` is set; stage and status stay as they
      *     are. Deals of every status can be archived; an archived deal answers `409 conflict`. Archived deals are left
-     *     out of *List deals* unless `filter[archived]` asks for them, cannot be moved, won or lost, and do not count as
-     *     their customer's open deal (so a new deal can be created for that customer). They can still be read, updated
-     *     and given notes. Takes no body. Accepts `If-Match`. Emits `deal.updated`.
+     *     out of *List deals* unless `filter[archived]` asks for them and cannot be moved, won or lost. An archived open
+     *     deal is still its customer's open deal: no other deal can be created for that customer until it is unarchived
+     *     and won or lost. Archived deals can still be read, updated and given notes. Takes no body. Accepts `If-Match`. Emits `deal.updated`.
      */
     post: operations['archiveDeal'];
     delete?: never;
@@ -476,9 +476,8 @@ export type paths = {
     /**
      * Unarchive a deal
      * @description Puts an archived deal back on the board in the stage and status it had: `is_archived` becomes `false` and
-     *     `archived_at` `null`. A deal that is not archived answers `409 conflict`. An open deal whose customer meanwhile
-     *     got another open deal also answers `409 conflict`, with that deal's id in `deal_id`: archive, win or lose one
-     *     of them first. Takes no body. Accepts `If-Match`. Emits `deal.updated`.
+     *     `archived_at` `null`. A deal that is not archived answers `409 conflict`. An archived open deal still counted as
+     *     its customer's open deal, so unarchiving never conflicts with another deal. Takes no body. Accepts `If-Match`. Emits `deal.updated`.
      */
     post: operations['unarchiveDeal'];
     delete?: never;
@@ -3759,7 +3758,7 @@ export type components = {
     /**
      * @description A deal on the sales pipeline board. Its `status` follows the `type` of the stage it is in: a deal in a stage
      *     of type `won` is won, in a stage of type `lost` it is lost, otherwise open. A customer has at most one open
-     *     deal that is not archived.
+     *     deal, archived or not: archiving takes a deal off the board but does not close it.
      */
     Deal: {
       /**
@@ -3852,7 +3851,7 @@ export type components = {
       /**
        * Format: uuid
        * @description The customer or lead the deal is with. An unknown id answers `422 validation_failed` with the field code
-       *     `invalid_reference`. When that customer already has an open, unarchived deal the answer is
+       *     `invalid_reference`. When that customer already has an open deal (archived or not) the answer is
        *     `409 conflict` with that deal's id in `deal_id`.
        */
       customer_id: string;
@@ -8556,7 +8555,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
-      /** @description `conflict`: the customer already has an open deal that is not archived; its id is in `deal_id` and nothing was created. Or `conflict` without `deal_id`: no `stage_id` was sent and the pipeline has no active default stage to put the deal in. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running. */
+      /** @description `conflict`: the customer already has an open deal (archived or not); its id is in `deal_id` and nothing was created. Or `conflict` without `deal_id`: no `stage_id` was sent and the pipeline has no active default stage to put the deal in. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8959,7 +8958,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
-      /** @description `conflict`: the deal is not archived, or it is open and its customer has another open deal (its id is in `deal_id`); nothing was changed. */
+      /** @description `conflict`: the deal is not archived; nothing was changed. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];

@@ -2664,7 +2664,7 @@ export const createDeal = createRoute({
     },
     409: {
       description:
-        '`conflict`: the customer already has an open deal that is not archived; its id is in `deal_id` and nothing was created. Or `conflict` without `deal_id`: no `stage_id` was sent and the pipeline has no active default stage to put the deal in. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running.',
+        '`conflict`: the customer already has an open deal (archived or not); its id is in `deal_id` and nothing was created. Or `conflict` without `deal_id`: no `stage_id` was sent and the pipeline has no active default stage to put the deal in. Or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
@@ -3087,8 +3087,7 @@ export const unarchiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     409: {
-      description:
-        '`conflict`: the deal is not archived, or it is open and its customer has another open deal (its id is in `deal_id`); nothing was changed.',
+      description: '`conflict`: the deal is not archived; nothing was changed.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     412: {

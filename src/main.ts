@@ -3,6 +3,7 @@
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { ensureDemo } from './cli/demo.ts';
+import { expiryText } from './cli/output.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database-url.ts';
 import { missingPatches } from './db/driver-patch.ts';
@@ -63,7 +64,9 @@ if (command !== 'worker') {
   if (command === 'start') {
     const demo = await ensureDemo(deps.db);
     if (demo.created) {
-      console.log('\nA demo company was created. Its full-access API key (shown only now):');
+      console.log(
+        `\nA demo company was created. Its full-access API key (shown only now; ${expiryText(demo.expiresAt)}):`,
+      );
       console.log(`  ${demo.key}`);
       console.log(`  curl -H "Authorization: Bearer ${demo.key}" ${base}/me`);
     } else {

@@ -1,5 +1,6 @@
 // Looks up API keys by hash, with an in-process cache that every API process empties on Postgres
-// NOTIFY (api_keys_changed, companies_changed), so a revocation counts on the next request everywhere.
+// NOTIFY (api_keys_changed, companies_changed), so a revocation, a suspension or new rate limits count on the
+// next request everywhere.
 import type { Sql } from '../db/client.ts';
 import { isScope, type Scope } from './scopes.ts';
 
@@ -19,6 +20,8 @@ export type KeyRecord = {
     features: string[];
     suspended: boolean;
     subscriptionActive: boolean;
+    /** Per-key limits by window name (`minute`, `hour`) the operator set; null: the default. */
+    rateLimits: { minute: number | null; hour: number | null };
   };
 };
 
@@ -108,7 +111,8 @@ export class KeyStore {
     const [row] = await this.sql`
       select k.id, k.name, k.prefix, k.scopes, k.allowed_ips, k.expires_at, k.revoked_at, k.created_at,
              c.id as company_id, c.name as company_name, c.language, c.features,
-             c.suspended_at is not null as suspended, c.subscription_active
+             c.suspended_at is not null as suspended, c.subscription_active,
+             c.rate_limit_per_minute, c.rate_limit_per_hour
       from api_keys k join companies c on c.id = k.company_id
       where k.key_hash = ${hash}`;
     if (!row) return undefined;
@@ -128,6 +132,7 @@ export class KeyStore {
         features: row.features,
         suspended: row.suspended,
         subscriptionActive: row.subscription_active,
+        rateLimits: { minute: row.rate_limit_per_minute, hour: row.rate_limit_per_hour },
       },
     };
   }

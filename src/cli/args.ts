@@ -1,9 +1,11 @@
 // The operator commands' arguments, checked before the database is opened so a typo fails at once.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
-import { featuresFrom } from '../services/companies.ts';
+import { featuresFrom, type RateLimitChange } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
+import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
 
 export const USAGE = `usage: npm run cli -- <command> [--json]
 
@@ -12,11 +14,13 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company suspend ID [--unsuspend]
   company subscription ID --active|--inactive
   company features ID --set all|none|LIST
+  company stages ID [--file STAGES.json | --default]
+  company limits ID [--per-minute N|default] [--per-hour N|default]
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
   key revoke ID
-  demo
+  demo [--expires-in 30d|90d|365d|never]
 
 With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
 PostgreSQL in DATA_DIR (.data) is used.`;
@@ -34,6 +38,9 @@ export type Command =
   | { name: 'company suspend'; json: boolean; id: string; suspended: boolean }
   | { name: 'company subscription'; json: boolean; id: string; active: boolean }
   | { name: 'company features'; json: boolean; id: string; features: string[] }
+  | { name: 'company limits'; json: boolean; id: string; limits: RateLimitChange }
+  /** `stages` null: show the pipeline. */
+  | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
   | {
       name: 'key create';
       json: boolean;
@@ -45,7 +52,7 @@ export type Command =
     }
   | { name: 'key renew'; json: boolean; id: string; overlap: Overlap }
   | { name: 'key revoke'; json: boolean; id: string }
-  | { name: 'demo'; json: boolean };
+  | { name: 'demo'; json: boolean; expiresIn: Expiry };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
@@ -76,6 +83,29 @@ function companyId(command: string, value: string | undefined): string {
   return value.toLowerCase();
 }
 
+function expiry(command: string, value: string): Expiry {
+  if (!isExpiry(value))
+    throw new UsageError(`${command}: --expires-in must be one of ${Object.keys(EXPIRIES).join(', ')}`);
+  return value;
+}
+
+/** A per-key request limit: a whole number from 1, or `default` (null: the service's own). */
+function rateLimit(command: string, flag: string, value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^[1-9]\d{0,8}$/.test(value))
+    throw new UsageError(`${command}: ${flag} must be a whole number from 1, or default`);
+  return Number(value);
+}
+
+function readText(command: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${command}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function required(command: string, flag: string, value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError(`${command}: ${flag} is required`);
   return value;
@@ -94,11 +124,19 @@ export function parseCommand(argv: string[]): Command {
   const [group, sub] = argv;
   if (group === undefined || group === 'help' || group === '--help' || group === '-h') return { name: 'help' };
 
-  if (group === 'migrate' || group === 'demo') {
+  if (group === 'migrate') {
     const { values, positionals } = parse(group, argv.slice(1), {});
     if (values.help) return { name: 'help' };
     if (positionals.length) throw new UsageError(`${group}: unexpected argument "${positionals[0]}"`);
     return { name: group, json: values.json === true };
+  }
+
+  if (group === 'demo') {
+    // The demo key is a full-access key like any other: it expires (365 days) unless never is asked for.
+    const { values, positionals } = parse(group, argv.slice(1), { 'expires-in': { type: 'string', default: '365d' } });
+    if (values.help) return { name: 'help' };
+    if (positionals.length) throw new UsageError(`${group}: unexpected argument "${positionals[0]}"`);
+    return { name: group, json: values.json === true, expiresIn: expiry(group, values['expires-in']) };
   }
 
   if (group === 'company') {
@@ -148,8 +186,41 @@ export function parseCommand(argv: string[]): Command {
           features: list(command, featuresFrom, values.set),
         };
       }
+      case 'stages': {
+        const { values, positionals } = parse(command, rest, {
+          file: { type: 'string' },
+          default: { type: 'boolean' },
+        });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        if (values.file !== undefined && values.default) throw new UsageError(`${command}: give --file or --default`);
+        const stages = values.default
+          ? DEFAULT_PIPELINE
+          : values.file === undefined
+            ? null
+            : list(command, stagesFromJson, readText(command, values.file));
+        return { name: 'company stages', json: values.json === true, id, stages };
+      }
+      case 'limits': {
+        const { values, positionals } = parse(command, rest, {
+          'per-minute': { type: 'string' },
+          'per-hour': { type: 'string' },
+        });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        const limits = {
+          perMinute: rateLimit(command, '--per-minute', values['per-minute']),
+          perHour: rateLimit(command, '--per-hour', values['per-hour']),
+        };
+        if (limits.perMinute === undefined && limits.perHour === undefined) {
+          throw new UsageError(`${command}: give --per-minute and/or --per-hour`);
+        }
+        return { name: 'company limits', json: values.json === true, id, limits };
+      }
       default:
-        throw new UsageError(`unknown command "${command}" (company create|suspend|subscription|features)`);
+        throw new UsageError(
+          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits)`,
+        );
     }
   }
 
@@ -169,10 +240,7 @@ export function parseCommand(argv: string[]): Command {
         if (positionals.length) throw new UsageError(`${command}: unexpected argument "${positionals[0]}"`);
         const scopes = list(command, scopesFrom, required(command, '--scopes', values.scopes));
         if (scopes.length === 0) throw new UsageError(`${command}: --scopes names no scope`);
-        const expiresIn = values['expires-in'];
-        if (!isExpiry(expiresIn)) {
-          throw new UsageError(`${command}: --expires-in must be one of ${Object.keys(EXPIRIES).join(', ')}`);
-        }
+        const expiresIn = expiry(command, values['expires-in']);
         const allowedIps = values['allow-ip'].map((ip) => ip.trim());
         const invalid = allowedIps.filter((ip) => !isValidRange(ip));
         if (invalid.length) {

@@ -2,13 +2,33 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
-import { createCompany, setFeatures, setSubscription, suspendCompany } from '../services/companies.ts';
+import { withTenant } from '../db/tenant.ts';
+import { createCompany, setFeatures, setRateLimits, setSubscription, suspendCompany } from '../services/companies.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
+import { activeStages, replaceStages } from '../services/pipelines.ts';
 import type { Command } from './args.ts';
 import { createDemo } from './demo.ts';
-import { companyOutput, companyText, keyOutput, newKeyText, type Output } from './output.ts';
+import {
+  companyOutput,
+  companyText,
+  expiryText,
+  keyOutput,
+  newKeyText,
+  type Output,
+  stageOutput,
+  stagesText,
+} from './output.ts';
 
 type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' }>;
+
+async function findCompany(db: Db, id: string) {
+  const [company] = await db
+    .select({ id: companies.id, language: companies.language })
+    .from(companies)
+    .where(eq(companies.id, id));
+  if (!company) throw new Error(`no company ${id}`);
+  return company;
+}
 
 export async function runCommand(db: Db, command: DbCommand): Promise<Output> {
   switch (command.name) {
@@ -35,12 +55,31 @@ export async function runCommand(db: Db, command: DbCommand): Promise<Output> {
       const row = await setFeatures(db, command.id, command.features);
       return { json: companyOutput(row), text: `Features changed: ${companyText(row)}` };
     }
+    case 'company limits': {
+      const row = await setRateLimits(db, command.id, command.limits);
+      return { json: companyOutput(row), text: `Rate limits changed: ${companyText(row)}` };
+    }
+    case 'company stages': {
+      const company = await findCompany(db, command.id);
+      const { stages, deactivated, deleted } = command.stages
+        ? await replaceStages(db, company.id, command.stages)
+        : {
+            stages: await withTenant(db, company.id, (tx) => activeStages(tx, company.id)),
+            deactivated: [],
+            deleted: [],
+          };
+      return {
+        json: {
+          company_id: company.id,
+          stages: stages.map((row) => stageOutput(row, company.language)),
+          deactivated_stage_ids: deactivated.map(String),
+          deleted_stage_ids: deleted.map(String),
+        },
+        text: stagesText(company.id, stages, company.language, command.stages !== null, { deactivated, deleted }),
+      };
+    }
     case 'key create': {
-      const [company] = await db
-        .select({ id: companies.id })
-        .from(companies)
-        .where(eq(companies.id, command.companyId));
-      if (!company) throw new Error(`no company ${command.companyId}`);
+      await findCompany(db, command.companyId);
       const { key, row } = await createKey(db, {
         companyId: command.companyId,
         name: command.keyName,
@@ -64,12 +103,12 @@ export async function runCommand(db: Db, command: DbCommand): Promise<Output> {
       };
     }
     case 'demo': {
-      const demo = await createDemo(db);
+      const demo = await createDemo(db, command.expiresIn);
       return {
         json: { company_id: demo.companyId, key: demo.key },
         text: [
           `Demo company ${demo.companyId} created (Installatiebedrijf Van Dijk).`,
-          'Its full-access API key (shown only now):',
+          `Its full-access API key (shown only now; ${expiryText(demo.expiresAt)}):`,
           `  ${demo.key}`,
         ].join('\n'),
       };

@@ -65,54 +65,6 @@ export const DEMO_USERS: DemoUser[] = [
   },
 ];
 
-export type DemoStage = {
-  names: { nl: string; en: string; de: string; fr: string };
-  type: 'open' | 'won' | 'lost';
-  probability: string;
-  color: string;
-  isDefault?: boolean;
-};
-
-export const DEMO_STAGES: DemoStage[] = [
-  {
-    names: { nl: 'Nieuw', en: 'New', de: 'Neu', fr: 'Nouveau' },
-    type: 'open',
-    probability: '10.00',
-    color: '#64748B',
-    isDefault: true,
-  },
-  {
-    names: { nl: 'Contact gelegd', en: 'Contacted', de: 'Kontaktiert', fr: 'Contacté' },
-    type: 'open',
-    probability: '25.00',
-    color: '#3B82F6',
-  },
-  {
-    names: { nl: 'Offerte verstuurd', en: 'Quote sent', de: 'Angebot gesendet', fr: 'Devis envoyé' },
-    type: 'open',
-    probability: '50.00',
-    color: '#F59E0B',
-  },
-  {
-    names: { nl: 'Onderhandeling', en: 'Negotiation', de: 'Verhandlung', fr: 'Négociation' },
-    type: 'open',
-    probability: '75.00',
-    color: '#8B5CF6',
-  },
-  {
-    names: { nl: 'Gewonnen', en: 'Won', de: 'Gewonnen', fr: 'Gagné' },
-    type: 'won',
-    probability: '100.00',
-    color: '#10B981',
-  },
-  {
-    names: { nl: 'Verloren', en: 'Lost', de: 'Verloren', fr: 'Perdu' },
-    type: 'lost',
-    probability: '0.00',
-    color: '#EF4444',
-  },
-];
-
 type Category = 'open' | 'in_progress' | 'completed' | 'cancelled';
 
 export type DemoBoard = {
@@ -578,7 +530,7 @@ export type DemoDeal = {
   value?: string;
   owner?: string;
   afterDays: number;
-  /** Stages it entered later, in order (index into DEMO_STAGES); a lost stage may carry the reason. */
+  /** Stages it entered later, in order (index into DEFAULT_PIPELINE); a lost stage may carry the reason. */
   moves?: { afterDays: number; stage: number; lostReason?: string }[];
   archivedAfterDays?: number;
   notes?: DemoNote[];

@@ -9,12 +9,12 @@ import {
   deals,
   events,
   notes,
-  pipelineStages,
+  type pipelineStages,
   taskBoards,
   taskStatuses,
   users,
 } from '../db/schema/index.ts';
-import { type Tx, withTenant } from '../db/tenant.ts';
+import type { Tx } from '../db/tenant.ts';
 import { enterStage } from '../domain/deals.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
@@ -23,15 +23,15 @@ import { type CustomerRow, serializeCustomer } from '../resources/customers/seri
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
 import { SCOPE_OF_PARENT } from '../resources/notes/note-writes.ts';
 import { serializeNote } from '../resources/notes/serialize.ts';
-import { createCompany } from '../services/companies.ts';
-import { createKey } from '../services/keys.ts';
+import { insertCompany } from '../services/companies.ts';
+import { createKey, type Expiry } from '../services/keys.ts';
+import { activeStages } from '../services/pipelines.ts';
 import {
   COMPANY_DAYS_AGO,
   DEMO_BOARDS,
   DEMO_COMPANY,
   DEMO_CUSTOMERS,
   DEMO_DEALS,
-  DEMO_STAGES,
   DEMO_USERS,
   type DemoCustomer,
   type DemoDeal,
@@ -52,30 +52,29 @@ function daysBefore(now: Date, days: number, seed: number): Date {
 
 const later = (a: Date, b: Date) => (a > b ? a : b);
 
-export async function createDemo(db: Db): Promise<{ companyId: string; key: string }> {
+export type Demo = { companyId: string; key: string; expiresAt: Date | null };
+
+/** The demo company with its full-access key, which expires like any other key (365 days by default). */
+export async function createDemo(db: Db, expiresIn: Expiry = '365d'): Promise<Demo> {
   const now = new Date();
   const since = daysBefore(now, COMPANY_DAYS_AGO, 0);
-  const company = await createCompany(db, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
-  try {
-    await withTenant(db, company.id, (tx) => fillCompany(tx, company.id, now));
-  } catch (error) {
-    // Nothing of the tenant was written (one transaction); leave no empty demo company behind either.
-    await db.delete(companies).where(eq(companies.id, company.id));
-    throw error;
-  }
-  const { key } = await createKey(db, {
+  // One transaction: a failure leaves no half-filled demo company behind.
+  const company = await db.transaction(async (tx) => {
+    const row = await insertCompany(tx, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
+    await fillCompany(tx, row.id, now);
+    return row;
+  });
+  const { key, row } = await createKey(db, {
     companyId: company.id,
     name: 'Demo key',
     scopes: [...ALL_SCOPES],
-    expiresIn: 'never',
+    expiresIn,
   });
-  return { companyId: company.id, key };
+  return { companyId: company.id, key, expiresAt: row.expiresAt };
 }
 
 /** The demo, on the first start only: when the database has no company at all. */
-export async function ensureDemo(
-  db: Db,
-): Promise<{ created: true; companyId: string; key: string } | { created: false; companyId: string }> {
+export async function ensureDemo(db: Db): Promise<({ created: true } & Demo) | { created: false; companyId: string }> {
   const [existing] = await db.select({ id: companies.id }).from(companies).orderBy(companies.createdAt).limit(1);
   if (existing) return { created: false, companyId: existing.id };
   return { created: true, ...(await createDemo(db)) };
@@ -98,24 +97,8 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     .returning();
   const userByKey = new Map(DEMO_USERS.map((user, i) => [user.key, userRows[i]]));
 
-  const stageRows = await tx
-    .insert(pipelineStages)
-    .values(
-      DEMO_STAGES.map((stage, i) => ({
-        companyId,
-        nameNl: stage.names.nl,
-        nameEn: stage.names.en,
-        nameDe: stage.names.de,
-        nameFr: stage.names.fr,
-        type: stage.type,
-        isDefault: stage.isDefault === true,
-        position: i + 1,
-        probability: stage.probability,
-        color: stage.color,
-        createdAt: daysBefore(now, COMPANY_DAYS_AGO, i + 1),
-      })),
-    )
-    .returning();
+  // The company's default pipeline, in board order (the demo deals name its stages by index).
+  const stageRows = await activeStages(tx, companyId);
 
   for (const [b, board] of DEMO_BOARDS.entries()) {
     const boardId = newId();

@@ -1,7 +1,10 @@
 // What the commands print: one JSON object (--json) or a few lines for a person.
 import type { apiKeys, companies } from '../db/schema/index.ts';
+import { LANGUAGES } from '../http/language.ts';
 import { isoOrNull } from '../http/serialize.ts';
 import { serializeCompany } from '../resources/company/serialize.ts';
+import { serializeStage } from '../resources/pipeline-stages/serialize.ts';
+import type { StageRow } from '../services/pipelines.ts';
 
 export type Output = { json: Record<string, unknown>; text: string };
 
@@ -10,6 +13,8 @@ export function companyOutput(row: typeof companies.$inferSelect): Record<string
     ...serializeCompany(row),
     suspended_at: isoOrNull(row.suspendedAt),
     subscription_active: row.subscriptionActive,
+    // Per key; null: the service's default (GET /me shows the limits in force).
+    rate_limits: { per_minute: row.rateLimitPerMinute, per_hour: row.rateLimitPerHour },
   };
 }
 
@@ -21,6 +26,7 @@ export function companyText(row: typeof companies.$inferSelect): string {
     `  features:     ${row.features.join(', ') || '(none)'}`,
     `  subscription: ${row.subscriptionActive ? 'active' : 'inactive'}`,
     `  suspended:    ${row.suspendedAt ? row.suspendedAt.toISOString() : 'no'}`,
+    `  rate limits:  per key ${row.rateLimitPerMinute ?? 'default'}/minute, ${row.rateLimitPerHour ?? 'default'}/hour`,
   ].join('\n');
 }
 
@@ -41,6 +47,10 @@ export function keyOutput(row: typeof apiKeys.$inferSelect, key?: string): Recor
   };
 }
 
+/** When a key stops working, for a sentence. */
+export const expiryText = (expiresAt: Date | null) =>
+  expiresAt ? `expires ${expiresAt.toISOString()}` : 'never expires';
+
 export function newKeyText(row: typeof apiKeys.$inferSelect, key: string): string {
   return [
     `API key ${row.id} for company ${row.companyId}${row.renewedFromId ? ` (renews ${row.renewedFromId})` : ''}`,
@@ -52,4 +62,28 @@ export function newKeyText(row: typeof apiKeys.$inferSelect, key: string): strin
     'The key (shown only now; only its hash is stored):',
     `  ${key}`,
   ].join('\n');
+}
+
+/** A stage as the API shows it (GET /pipeline-stages), `name` in the company's language. */
+export function stageOutput(row: StageRow, companyLanguage: string) {
+  const language = LANGUAGES.find((l) => l === companyLanguage) ?? 'en';
+  return serializeStage(row, language, companyLanguage);
+}
+
+export function stagesText(
+  companyId: string,
+  rows: StageRow[],
+  companyLanguage: string,
+  replaced: boolean,
+  removed: { deactivated: number[]; deleted: number[] },
+): string {
+  const lines = [`${replaced ? 'New pipeline' : 'Pipeline'} of company ${companyId} (board order):`];
+  for (const row of rows) {
+    const stage = stageOutput(row, companyLanguage);
+    const flags = `${stage.type}${stage.is_default ? ', default' : ''}`;
+    lines.push(`  ${stage.id.padStart(6)}  ${stage.name}  (${flags}, ${stage.probability}%)`);
+  }
+  if (removed.deactivated.length) lines.push(`Deactivated (they keep their deals): ${removed.deactivated.join(', ')}`);
+  if (removed.deleted.length) lines.push(`Deleted (no deals): ${removed.deleted.join(', ')}`);
+  return lines.join('\n');
 }

@@ -33,12 +33,15 @@ export function tenantOf(pools: { db: Db; tenantSql: Sql }, companyId: string): 
 export function withTenant<T>(db: Db, companyId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return retryingConflicts(() =>
     db.transaction(async (tx) => {
-      await tx.execute(
-        sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`,
-      );
+      await actAsTenant(tx, companyId);
       return work(tx);
     }),
   );
+}
+
+/** The rest of the transaction runs as app_api for `companyId` (e.g. after creating the company as the owner). */
+export async function actAsTenant(tx: Tx, companyId: string): Promise<void> {
+  await tx.execute(sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`);
 }
 
 /**

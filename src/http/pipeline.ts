@@ -125,7 +125,7 @@ async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promi
       if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.too_many_failures'));
       throw error;
     }
-    const decision = await deps.keyLimits.consume(auth.key.id);
+    const decision = await deps.keyLimits.consume(auth.key.id, auth.key.company.rateLimits);
     Object.assign(headers, decision.headers);
     if (!decision.allowed) throw rateLimited(decision.retryAfter, message('auth.key_rate_limited'));
     requireScope(auth, operation.scope);

@@ -29,6 +29,15 @@ export type RateDecision = { allowed: boolean; headers: Record<string, string>; 
 
 type Limiter = { window: Window; limiter: RateLimiterMemory | RateLimiterRedis };
 
+/** A window's limit set for one subject (a company's, CLI `company limits`); null: the window's own. */
+export type LimitOverrides = Partial<Record<string, number | null>>;
+
+/**
+ * The counters count every request and never refuse by themselves; the limit is applied per request
+ * (`overrides`), so a subject's limit can change without its count starting over.
+ */
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
 export class RateLimits {
   private readonly limiters: Limiter[];
   constructor(
@@ -39,7 +48,7 @@ export class RateLimits {
     this.limiters = windows.map((window) => {
       const options = {
         keyPrefix: `rl:${prefix}:${window.name}`,
-        points: window.limit,
+        points: UNLIMITED,
         duration: window.windowSeconds,
       };
       // While Redis cannot be reached, each node counts in its own memory (rate-limiter-flexible's insurance
@@ -53,63 +62,69 @@ export class RateLimits {
     });
   }
 
-  policyHeader(): string {
-    return this.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`).join(', ');
+  /** The windows with the limits of `overrides` (GET /me, the headers). */
+  windowsWith(overrides: LimitOverrides = {}): Window[] {
+    return this.windows.map((w) => ({ ...w, limit: overrides[w.name] ?? w.limit }));
+  }
+
+  policyHeader(overrides: LimitOverrides = {}): string {
+    return this.windowsWith(overrides)
+      .map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`)
+      .join(', ');
   }
 
   /** Counts one request for `subject` in every window; the tightest window is reported. */
-  async consume(subject: string): Promise<RateDecision> {
+  async consume(subject: string, overrides: LimitOverrides = {}): Promise<RateDecision> {
     const results = await Promise.all(
       this.limiters.map(async ({ window, limiter }) => {
-        try {
-          return { window, res: await limiter.consume(subject), allowed: true };
-        } catch (rejected) {
-          if (rejected instanceof RateLimiterRes) return { window, res: rejected, allowed: false };
-          throw rejected;
-        }
+        const res = await limiter.consume(subject);
+        const limit = overrides[window.name] ?? window.limit;
+        return { window, limit, res, allowed: res.consumedPoints <= limit };
       }),
     );
     const denied = results.filter((r) => !r.allowed);
     return {
       allowed: denied.length === 0,
       retryAfter: Math.max(...denied.map((d) => Math.ceil(d.res.msBeforeNext / 1000)), 0),
-      headers: this.headersOf(denied.length ? denied : results),
+      headers: this.headersOf(denied.length ? denied : results, overrides),
     };
   }
 
   /** The headers for `subject` without counting a request (an answer that is not the subject's doing). */
-  async peek(subject: string): Promise<Record<string, string>> {
-    return (await this.check(subject)).headers;
+  async peek(subject: string, overrides: LimitOverrides = {}): Promise<Record<string, string>> {
+    return (await this.check(subject, overrides)).headers;
   }
 
   /** Whether `subject` has requests left, without counting one: a window used up refuses the next request. */
-  async check(subject: string): Promise<RateDecision> {
+  async check(subject: string, overrides: LimitOverrides = {}): Promise<RateDecision> {
     const results = await Promise.all(
       this.limiters.map(async ({ window, limiter }) => {
-        const res = await limiter.get(subject);
+        const limit = overrides[window.name] ?? window.limit;
         // Nothing counted yet: the whole window is left.
-        return { window, res: res ?? new RateLimiterRes(window.limit, window.windowSeconds * 1000, 0) };
+        const res = (await limiter.get(subject)) ?? new RateLimiterRes(UNLIMITED, window.windowSeconds * 1000, 0);
+        return { window, limit, res };
       }),
     );
     const usedUp = results.filter((r) => remaining(r) === 0);
     return {
       allowed: usedUp.length === 0,
       retryAfter: Math.max(...usedUp.map((d) => Math.ceil(d.res.msBeforeNext / 1000)), 0),
-      headers: this.headersOf(usedUp.length ? usedUp : results),
+      headers: this.headersOf(usedUp.length ? usedUp : results, overrides),
     };
   }
 
   /** The tightest window (fewest requests left, then the longest wait) as RateLimit, with the policy. */
-  private headersOf(results: { window: Window; res: RateLimiterRes }[]): Record<string, string> {
+  private headersOf(results: Counted[], overrides: LimitOverrides): Record<string, string> {
     const tightest = results.reduce((a, b) =>
       remaining(b) < remaining(a) || (remaining(b) === remaining(a) && b.res.msBeforeNext > a.res.msBeforeNext) ? b : a,
     );
     const seconds = Math.ceil(tightest.res.msBeforeNext / 1000);
     return {
       RateLimit: `"${tightest.window.name}";r=${remaining(tightest)};t=${seconds}`,
-      'RateLimit-Policy': this.policyHeader(),
+      'RateLimit-Policy': this.policyHeader(overrides),
     };
   }
 }
 
-const remaining = (r: { res: RateLimiterRes }) => Math.max(0, r.res.remainingPoints);
+type Counted = { window: Window; limit: number; res: RateLimiterRes };
+const remaining = (r: Counted) => Math.max(0, r.limit - r.res.consumedPoints);

@@ -3,7 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { forgetCompany } from '../auth/key-store.ts';
 import type { Db } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
+import { actAsTenant, type Tx } from '../db/tenant.ts';
 import { newId } from '../ids.ts';
+import { DEFAULT_PIPELINE, insertStages } from './pipelines.ts';
 
 export const FEATURES = [
   'pipeline',
@@ -31,16 +33,26 @@ export function featuresFrom(list: string): string[] {
   return features;
 }
 
-export async function createCompany(
-  db: Db,
-  input: { name: string; features?: string[]; language?: 'nl' | 'en' | 'de' | 'fr' } & Partial<
-    typeof companies.$inferInsert
-  >,
-) {
-  const [row] = await db
+export type NewCompany = { name: string; features?: string[]; language?: 'nl' | 'en' | 'de' | 'fr' } & Partial<
+  typeof companies.$inferInsert
+>;
+
+/** A company with the default pipeline, so that deals can be created at once; one transaction. */
+export function createCompany(db: Db, input: NewCompany) {
+  return db.transaction((tx) => insertCompany(tx, input));
+}
+
+/**
+ * Creates the company and its default pipeline in the caller's transaction, which then acts as that company
+ * (companies are written as the owner, their stages through row-level security like any tenant row).
+ */
+export async function insertCompany(tx: Tx, input: NewCompany) {
+  const [row] = await tx
     .insert(companies)
     .values({ ...input, id: newId(), features: input.features ?? [...FEATURES], language: input.language ?? 'nl' })
     .returning();
+  await actAsTenant(tx, row.id);
+  await insertStages(tx, row.id, DEFAULT_PIPELINE);
   return row;
 }
 
@@ -59,3 +71,10 @@ export const suspendCompany = (db: Db, id: string, suspended = true) =>
   change(db, id, { suspendedAt: suspended ? new Date() : null });
 export const setSubscription = (db: Db, id: string, active: boolean) => change(db, id, { subscriptionActive: active });
 export const setFeatures = (db: Db, id: string, features: string[]) => change(db, id, { features });
+
+/** Per-key limits per minute and per hour; null puts the service's default back, undefined leaves it. */
+export type RateLimitChange = { perMinute?: number | null; perHour?: number | null };
+
+/** New limits count from the next request everywhere: the update's NOTIFY empties every key cache. */
+export const setRateLimits = (db: Db, id: string, limits: RateLimitChange) =>
+  change(db, id, { rateLimitPerMinute: limits.perMinute, rateLimitPerHour: limits.perHour });

@@ -196,6 +196,48 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
     expect(suspended.suspended_at).toBeInstanceOf(Date);
   });
 
+  it('company stages shows a new company’s default pipeline and replaces it from a JSON file', async () => {
+    const company = json(
+      await cli('company', 'create', '--name', 'Hoveniersbedrijf Groen', '--language', 'nl', '--json'),
+    );
+    const shown = json(await cli('company', 'stages', company.id, '--json'));
+    expect(shown.stages.map((s: { name: string }) => s.name)).toEqual([
+      'Nieuw',
+      'Contact gelegd',
+      'Offerte verstuurd',
+      'Onderhandeling',
+      'Gewonnen',
+      'Verloren',
+    ]);
+    const file = resolve(ROOT, 'test/fixtures/pipeline-stages.json');
+    const [replaced, notJson] = await Promise.all([
+      cli('company', 'stages', company.id, '--file', file, '--json'),
+      cli('company', 'stages', company.id, '--file', resolve(ROOT, 'test/fixtures/receiver-test.crt')),
+    ]);
+    const result = json(replaced);
+    expect(result.stages.map((s: { name: string; type: string }) => `${s.name} ${s.type}`)).toEqual([
+      'Aanvraag open',
+      'Offerte open',
+      'Opdracht won',
+      'Afgewezen lost',
+    ]);
+    expect(result.stages[0]).toMatchObject({
+      is_default: true,
+      probability: '10.00',
+      names: { en: 'Request', de: null },
+    });
+    expect(result.deleted_stage_ids).toEqual(shown.stages.map((s: { id: string }) => s.id));
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('company stages: not JSON');
+    const [{ n }] = await sql`select count(*)::int as n from pipeline_stages where company_id = ${company.id}`;
+    expect(n).toBe(4);
+
+    const limited = json(await cli('company', 'limits', company.id, '--per-minute', '100', '--json'));
+    expect(limited.rate_limits).toEqual({ per_minute: 100, per_hour: null });
+    const [row] = await sql`select rate_limit_per_minute, rate_limit_per_hour from companies where id = ${company.id}`;
+    expect(row).toEqual({ rate_limit_per_minute: 100, rate_limit_per_hour: null });
+  });
+
   it('demo --json prints one {company_id, key} line; the company has data of every kind and the key works', async () => {
     const run = await cli('demo', '--json');
     expect(run.code, run.stderr).toBe(0);
@@ -238,13 +280,24 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
     const result = await app.call('getMe', { key: demo.key });
     expect(result.status).toBe(200);
     expect(result.body.data.company).toMatchObject({ id: demo.company_id, name: 'Installatiebedrijf Van Dijk' });
+    // Like any key it expires, after 365 days unless `--expires-in never` is asked for (test/cli/demo.test.ts).
+    const days = (Date.parse(result.body.data.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(364.9);
+    expect(days).toBeLessThanOrEqual(365);
   });
 
   it('refuses an unknown command and a bad argument: non-zero exit, message on stderr, nothing on stdout', async () => {
-    const [unknown, badArgument] = await Promise.all([
+    const [unknown, badArgument, badExpiry, badLimit] = await Promise.all([
       cli('frobnicate', '--json'),
       cli('key', 'create', '--company', 'not-a-uuid', '--scopes', 'read', '--json'),
+      cli('demo', '--expires-in', '1000y', '--json'),
+      cli('company', 'limits', '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30', '--per-hour', '0'),
     ]);
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toContain('--per-hour must be a whole number from 1, or default');
+    expect(badExpiry.code).toBe(2);
+    expect(badExpiry.stdout).toBe('');
+    expect(badExpiry.stderr).toContain('demo: --expires-in must be one of 30d, 90d, 365d, never');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain('unknown command "frobnicate"');

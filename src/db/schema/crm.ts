@@ -140,10 +140,11 @@ export const deals = pgTable(
     foreignKey({ columns: [t.companyId, t.customerId], foreignColumns: [customers.companyId, customers.id] }),
     foreignKey({ columns: [t.companyId, t.stageId], foreignColumns: [pipelineStages.companyId, pipelineStages.id] }),
     foreignKey({ columns: [t.companyId, t.assignedUserId], foreignColumns: [users.companyId, users.id] }),
-    // A customer has at most one open deal on the board; concurrent creations cannot both pass this.
+    // A customer has at most one open deal, archived or not (an archived open deal is still open: migration
+    // 0021); concurrent creations cannot both pass this.
     uniqueIndex('deals_one_open_per_customer')
       .on(t.companyId, t.customerId)
-      .where(sql`${t.status} = 'open' and not ${t.isArchived}`),
+      .where(sql`${t.status} = 'open'`),
     index('deals_customer').on(t.companyId, t.customerId, t.createdAt, t.id),
     index('deals_stage').on(t.companyId, t.stageId),
     index('deals_created').on(t.companyId, t.createdAt, t.id),

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   foreignKey,
   index,
@@ -18,35 +19,45 @@ import { companyId, createdAt, prefixedIdColumn, ts, updatedAt } from './columns
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
-export const companies = pgTable('companies', {
-  id: uuid('id').primaryKey(),
-  name: text('name').notNull(),
-  legalName: text('legal_name'),
-  email: text('email'),
-  phone: text('phone'),
-  website: text('website'),
-  address: text('address'),
-  postalCode: text('postal_code'),
-  city: text('city'),
-  country: text('country').notNull().default('NL'),
-  language: text('language', { enum: ['nl', 'en', 'de', 'fr'] })
-    .notNull()
-    .default('nl'),
-  timeZone: text('time_zone').notNull().default('Europe/Amsterdam'),
-  currency: text('currency').notNull().default('EUR'),
-  vatNumber: text('vat_number'),
-  cocNumber: text('coc_number'),
-  iban: text('iban'),
-  pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
-  defaultTaxRate: numeric('default_tax_rate', { precision: 5, scale: 2 }).notNull().default('21.00'),
-  defaultPaymentTermDays: integer('default_payment_term_days').notNull().default(14),
-  defaultQuoteValidityDays: integer('default_quote_validity_days').notNull().default(30),
-  features: text('features').array().notNull().default(sql`'{}'::text[]`),
-  suspendedAt: ts('suspended_at'),
-  subscriptionActive: boolean('subscription_active').notNull().default(true),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const companies = pgTable(
+  'companies',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    legalName: text('legal_name'),
+    email: text('email'),
+    phone: text('phone'),
+    website: text('website'),
+    address: text('address'),
+    postalCode: text('postal_code'),
+    city: text('city'),
+    country: text('country').notNull().default('NL'),
+    language: text('language', { enum: ['nl', 'en', 'de', 'fr'] })
+      .notNull()
+      .default('nl'),
+    timeZone: text('time_zone').notNull().default('Europe/Amsterdam'),
+    currency: text('currency').notNull().default('EUR'),
+    vatNumber: text('vat_number'),
+    cocNumber: text('coc_number'),
+    iban: text('iban'),
+    pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
+    defaultTaxRate: numeric('default_tax_rate', { precision: 5, scale: 2 }).notNull().default('21.00'),
+    defaultPaymentTermDays: integer('default_payment_term_days').notNull().default(14),
+    defaultQuoteValidityDays: integer('default_quote_validity_days').notNull().default(30),
+    features: text('features').array().notNull().default(sql`'{}'::text[]`),
+    suspendedAt: ts('suspended_at'),
+    subscriptionActive: boolean('subscription_active').notNull().default(true),
+    /** Per-key request limits the operator set (CLI `company limits`); null: the service's default. */
+    rateLimitPerMinute: integer('rate_limit_per_minute'),
+    rateLimitPerHour: integer('rate_limit_per_hour'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('companies_rate_limit_per_minute', sql`${t.rateLimitPerMinute} > 0`),
+    check('companies_rate_limit_per_hour', sql`${t.rateLimitPerHour} > 0`),
+  ],
+);
 
 export const users = pgTable(
   'users',

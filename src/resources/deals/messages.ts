@@ -9,10 +9,10 @@ export const dealMessages = defineMessages({
     fr: 'Aucune affaire n’a cet identifiant.',
   },
   'deal.open_deal_exists': {
-    en: 'This customer already has an open deal; archive, win or lose it first.',
-    nl: 'Deze klant heeft al een open deal; archiveer, win of verlies die eerst.',
-    de: 'Dieser Kunde hat bereits einen offenen Deal; archivieren, gewinnen oder verlieren Sie ihn zuerst.',
-    fr: 'Ce client a déjà une affaire ouverte ; archivez-la, gagnez-la ou perdez-la d’abord.',
+    en: 'This customer already has an open deal (archived ones count too); win or lose it first.',
+    nl: 'Deze klant heeft al een open deal (ook een gearchiveerde telt mee); win of verlies die eerst.',
+    de: 'Dieser Kunde hat bereits einen offenen Deal (auch ein archivierter zählt); gewinnen oder verlieren Sie ihn zuerst.',
+    fr: 'Ce client a déjà une affaire ouverte (une affaire archivée compte aussi) ; gagnez-la ou perdez-la d’abord.',
   },
   'deal.archived': {
     en: 'This deal is archived; unarchive it first.',

@@ -61,19 +61,12 @@ export async function lockDeal(tx: Tx, companyId: string, id: string): Promise<D
   return row;
 }
 
-/** The customer's open deal on the board (at most one: deals_one_open_per_customer). */
+/** The customer's open deal, archived or not (at most one: deals_one_open_per_customer). */
 export async function findOpenDeal(tx: Tx, companyId: string, customerId: string) {
   const [row] = await tx
     .select({ id: deals.id })
     .from(deals)
-    .where(
-      and(
-        eq(deals.companyId, companyId),
-        eq(deals.customerId, customerId),
-        eq(deals.status, 'open'),
-        eq(deals.isArchived, false),
-      ),
-    );
+    .where(and(eq(deals.companyId, companyId), eq(deals.customerId, customerId), eq(deals.status, 'open')));
   return row;
 }
 

@@ -107,14 +107,10 @@ export const dealActionHandlers = {
 
   unarchiveDeal: async (c) => {
     const { deal } = c.req.valid('param');
-    const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
+    const row = await onLockedDeal(c, deal, async (tx, current) => {
       if (!current.isArchived) throw new ApiProblem('conflict', dealMessages.message('deal.not_archived'));
-      const write = (t: Tx) => saveDeal(t, current, { isArchived: false, archivedAt: null });
-      // Back on the board, an open deal counts as its customer's open deal again.
-      const updated =
-        current.status === 'open'
-          ? await keepingOneOpenDeal(tx, companyId, current.customerId, write)
-          : await write(tx);
+      // An archived open deal counted as its customer's open deal all along: unarchiving adds none.
+      const updated = await saveDeal(tx, current, { isArchived: false, archivedAt: null });
       await recordDealChange(tx, updated, 'deal.updated');
       return updated;
     });

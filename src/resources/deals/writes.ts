@@ -41,7 +41,7 @@ export async function saveDeal(tx: Tx, current: DealRow, changes: q.DealChanges)
 }
 
 /**
- * Runs a write that may give the customer an open deal (create, reopen, unarchive). The unique index
+ * Runs a write that may give the customer an open deal (create, reopen). The unique index
  * deals_one_open_per_customer decides, also between concurrent requests; its violation becomes 409 conflict
  * with the id of the open deal. The write runs in a savepoint so the transaction can still look that deal up.
  */

@@ -3,7 +3,7 @@ import type { Handlers } from '../../http/handler.ts';
 export const handlers = {
   getMe: (c) => {
     const { key } = c.get('auth');
-    const windows = c.get('deps').keyLimits.windows;
+    const windows = c.get('deps').keyLimits.windowsWith(key.company.rateLimits);
     return c.json(
       {
         data: {

@@ -2,7 +2,7 @@
 // lost_reason, is_archived), and the 409/422 answers of the contract.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { customerOf, dealOf, type Pipeline, pipelineOf, stageOf } from './fixtures.ts';
+import { customerOf, dealOf, emptyPipeline, type Pipeline, pipelineOf, stageOf } from './fixtures.ts';
 
 let api: TestApi;
 let key: string;
@@ -202,6 +202,7 @@ describe('winDeal', () => {
 
   it('a pipeline without an active won stage: 409', async () => {
     const bare = await api.tenant();
+    await emptyPipeline(api, bare.companyId);
     await stageOf(api, bare.companyId, { type: 'open', position: 1, isDefault: true });
     await stageOf(api, bare.companyId, { type: 'won', position: 2, active: false });
     const deal = await dealOf(api, bare.key);
@@ -291,15 +292,20 @@ describe('archiveDeal and unarchiveDeal', () => {
     await expectConflict(await api.call('archiveDeal', { key, params: { deal: deal.id } }), /already archived/);
   });
 
-  it('an archived open deal frees its customer; unarchiving it then answers 409 with the new deal_id', async () => {
+  it('an archived open deal is still its customer’s open deal: creation 409 with its id until it is won or lost', async () => {
     const customer = await customerOf(api, key);
     const old = await dealOf(api, key, { customer_id: customer });
     await api.call('archiveDeal', { key, params: { deal: old.id } });
+    const refused = await api.call('createDeal', { key, body: { customer_id: customer } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'conflict', deal_id: old.id });
+    expect(refused.body.detail).toMatch(/archived ones count too/);
+    // Unarchiving never conflicts: the deal was the customer's open deal all along.
+    expect((await api.call('unarchiveDeal', { key, params: { deal: old.id } })).status).toBe(200);
+    await api.call('loseDeal', { key, params: { deal: old.id } });
     const fresh = await dealOf(api, key, { customer_id: customer });
-    const res = await api.call('unarchiveDeal', { key, params: { deal: old.id } });
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'conflict', deal_id: fresh.id });
-    // A won or lost deal comes back regardless.
+    // A won or lost deal comes back from the archive regardless.
+    await api.call('archiveDeal', { key, params: { deal: old.id } });
     await api.call('winDeal', { key, params: { deal: fresh.id } });
     await api.call('archiveDeal', { key, params: { deal: fresh.id } });
     expect((await api.call('unarchiveDeal', { key, params: { deal: old.id } })).status).toBe(200);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../../generated/operations.ts';
 import { FEATURES } from '../../../src/services/companies.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { customerOf, dealOf, MISSING, type Pipeline, pipelineOf, stageOf, userOf } from './fixtures.ts';
+import { customerOf, dealOf, emptyPipeline, MISSING, type Pipeline, pipelineOf, stageOf, userOf } from './fixtures.ts';
 
 let api: TestApi;
 let key: string;
@@ -98,10 +98,12 @@ describe('one open deal per customer (409 conflict with deal_id)', () => {
       api.sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
               values (${companyId}, ${crypto.randomUUID()}, ${customer}, ${stages.newStage}, 'EUR', 'web')`,
     ).rejects.toThrow(/deals_one_open_per_customer/);
-    // An archived open deal does not count.
+    // An archived open deal counts too.
     await api.sql`update deals set is_archived = true, archived_at = now() where id = ${first.id}`;
-    await api.sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
-                  values (${companyId}, ${crypto.randomUUID()}, ${customer}, ${stages.newStage}, 'EUR', 'web')`;
+    await expect(
+      api.sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
+              values (${companyId}, ${crypto.randomUUID()}, ${customer}, ${stages.newStage}, 'EUR', 'web')`,
+    ).rejects.toThrow(/deals_one_open_per_customer/);
   });
 });
 
@@ -189,6 +191,7 @@ describe('createDeal 422', () => {
 
   it('without a default stage and without stage_id: 409 conflict', async () => {
     const bare = await api.tenant();
+    await emptyPipeline(api, bare.companyId);
     await stageOf(api, bare.companyId, { type: 'open', position: 1 });
     const customer_id = await customerOf(api, bare.key);
     const res = await api.call('createDeal', { key: bare.key, body: { customer_id } });

@@ -1,12 +1,19 @@
-// What deal tests need besides the API: a company's pipeline (stages are set up in the web application, so
-// they are inserted directly) and its users, and a few shortcuts over the API.
+// What deal tests need besides the API: a company's pipeline (a new company has the default pipeline; these
+// boards replace it, inserted directly as the web application would) and its users, and a few shortcuts over the
+// API.
 import { expect } from 'vitest';
 import type { TestApi } from '../../harness/api.ts';
 
 export type Pipeline = { newStage: number; qualified: number; quote: number; won: number; lost: number };
 
-/** The board of the contract's example: three open stages (the first the default), won, lost. */
+/** Removes the company's stages (no deal may be in them yet), for a board built stage by stage (stageOf). */
+export async function emptyPipeline(api: TestApi, companyId: string): Promise<void> {
+  await api.sql`delete from pipeline_stages where company_id = ${companyId}`;
+}
+
+/** The board of the contract's example instead of the company's: three open stages (the first the default), won, lost. */
 export async function pipelineOf(api: TestApi, companyId: string): Promise<Pipeline> {
+  await emptyPipeline(api, companyId);
   const rows = await api.sql<{ id: string }[]>`
     insert into pipeline_stages (company_id, name_nl, name_en, name_de, name_fr, type, is_default, position, probability, color)
     values

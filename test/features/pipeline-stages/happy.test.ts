@@ -2,7 +2,7 @@
 // the contract's fallback (company language, then nl/en/de/fr), `names` in all four, Content-Language, pages.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { type Pipeline, pipelineOf, stageOf } from '../deals/fixtures.ts';
+import { emptyPipeline, type Pipeline, pipelineOf, stageOf } from '../deals/fixtures.ts';
 
 let api: TestApi;
 let key: string;
@@ -79,6 +79,7 @@ describe('listPipelineStages', () => {
 
   it('a company without stages answers an empty list', async () => {
     const empty = await api.tenant();
+    await emptyPipeline(api, empty.companyId);
     const res = await api.call('listPipelineStages', { key: empty.key });
     expect(res.body).toEqual({ data: [], meta: { limit: 50, next_cursor: null, prev_cursor: null } });
   });
