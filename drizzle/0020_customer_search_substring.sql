@@ -16,7 +16,7 @@ ALTER TABLE "customers" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower
   ADD COLUMN "phone_digits" text GENERATED ALWAYS AS (regexp_replace(coalesce(phone, ''), '[^0-9]+', '', 'g')) STORED NOT NULL;
 --> statement-breakpoint
 -- The trigram index of both, by company (btree_gin, migration 0010): LIKE '%term%' looks up the term's
--- trigrams (a term needs three letters or digits in a row for that; for two characters see below).
+-- trigrams (a term needs three letters or digits in a row for that; shorter ones are answered by the scan).
 CREATE INDEX customers_search ON customers
   USING gin (company_id, search_text gin_trgm_ops, phone_digits gin_trgm_ops)
   WITH (fastupdate = off);
@@ -42,34 +42,3 @@ REVOKE ALL ON FUNCTION app_search_customers(text, text, int) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION app_search_customers(text, text, int) TO app_api;
 --> statement-breakpoint
 DROP FUNCTION customer_search_text(text, text, text, text);
---> statement-breakpoint
--- A term of two characters has no trigram: without another index a rare one ("qx") reads every row of the
--- company (180 ms for 100 000 under load). customer_search_pairs gives the hashes of a text's pairs of
--- characters; the index holds those of search_text and phone_digits (pairs across the line between them too:
--- a candidate, not a match), so a pair looks up the customers that may contain it, and the LIKE of the
--- function decides (a hash shared by two pairs only adds a candidate).
-CREATE FUNCTION customer_search_pairs(t text) RETURNS int[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT coalesce(pg_catalog.array_agg(DISTINCT pg_catalog.hashtext(pg_catalog.substr(t, i, 2))), '{}')
-  FROM pg_catalog.generate_series(1, pg_catalog.length(t) - 1) i
-$$;
---> statement-breakpoint
-CREATE INDEX customers_search_pairs ON customers
-  USING gin (company_id, customer_search_pairs(search_text || E'\n' || phone_digits))
-  WITH (fastupdate = off);
---> statement-breakpoint
--- As app_search_customers, for a term of two characters (pair; its digits, when a phone number, are the same two).
-CREATE FUNCTION app_search_customers_by_pair(pair text, pattern text, digits_pattern text, max_rows int)
-RETURNS SETOF uuid LANGUAGE sql STABLE SECURITY DEFINER
-SET search_path = pg_catalog, public, pg_temp
-SET enable_seqscan = off
-AS $$
-  SELECT c.id FROM public.customers c
-  WHERE c.company_id = nullif(current_setting('app.company_id', true), '')::uuid
-    AND public.customer_search_pairs(c.search_text || E'\n' || c.phone_digits) @> ARRAY[hashtext(pair)]
-    AND (c.search_text LIKE pattern OR c.phone_digits LIKE digits_pattern)
-  LIMIT max_rows
-$$;
---> statement-breakpoint
-REVOKE ALL ON FUNCTION app_search_customers_by_pair(text, text, text, int) FROM PUBLIC;
---> statement-breakpoint
-GRANT EXECUTE ON FUNCTION app_search_customers_by_pair(text, text, text, int) TO app_api;

@@ -42,7 +42,6 @@ const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`)
 export function searchTerm(q: string) {
   const text = q.toLowerCase();
   const digits = PHONE_NUMBER.test(q) ? q.replace(/[^0-9]/g, '') : '';
-  const twoCharacters = [...text].length === 2;
   return {
     text,
     pattern: `%${likeEscaped(text)}%`,
@@ -52,8 +51,6 @@ export function searchTerm(q: string) {
     // LIKE '%…%' finds trigrams only in three letters or digits in a row; without them the index has nothing
     // to look up (for the digits too).
     indexable: /[\p{L}\p{N}]{3}/u.test(text) && (digits === '' || digits.length >= 3),
-    // Two characters are looked up by their pair (customers_search_pairs), digits too when they are the same two.
-    pair: twoCharacters && (digits === '' || digits === text) ? text : null,
   };
 }
 
@@ -82,10 +79,9 @@ function searchMatches(term: SearchTerm): SQL {
  *   hold the whole page (take matches, or they are all the rows), or the term is common in them
  *   (SEARCH_DENSE), the condition is evaluated on the rows;
  * - otherwise the same statement asks app_search_customers (drizzle/0020), which runs the same condition for
- *   this tenant through the trigram index, past the policy, and proposes the ids (for a term of two characters
- *   app_search_customers_by_pair, through the index of character pairs); the rows are still read under the
+ *   this tenant through the index, past the policy, and proposes the ids; the rows are still read under the
  *   policy (`id = any(ids)`). Past SEARCH_CANDIDATES matches the term is common after all: the rows are scanned;
- * - a term neither index can look up (see searchTerm) is evaluated on the rows.
+ * - a term the index cannot look up (term.indexable, term.multiline) is evaluated on the rows.
  * Every path gives the same rows, in the page's order; only the cost differs.
  */
 async function searchCondition(
@@ -94,20 +90,14 @@ async function searchCondition(
   page: { conditions: (SQL | undefined)[]; orderBy: SQL[]; take: number },
 ): Promise<SQL> {
   const scanned = searchMatches(term);
-  if (term.multiline) return scanned;
-  const max = SEARCH_CANDIDATES + 1;
-  const candidates = term.indexable
-    ? sql`app_search_customers(${term.pattern}, ${term.digitsPattern}::text, ${max})`
-    : term.pair !== null
-      ? sql`app_search_customers_by_pair(${term.pair}, ${term.pattern}, ${term.digitsPattern}::text, ${max})`
-      : null;
-  if (candidates === null) return scanned;
+  if (!term.indexable || term.multiline) return scanned;
   // The array is an init plan, computed only when the CASE takes that branch (and once: materialized).
   const [found] = await tx.execute<{ ids: string | null; n: number | null }>(sql`
     with s as materialized (
       select case when head.n < ${SEARCH_HEAD} or head.hits >= ${page.take}
                     or head.hits * ${SEARCH_DENSE} >= head.n then null
-                  else array(select ${candidates}) end as ids
+                  else array(select app_search_customers(${term.pattern}, ${term.digitsPattern}::text,
+                                                         ${SEARCH_CANDIDATES + 1})) end as ids
       from (select count(*) as n, count(*) filter (where hit) as hits
             from (select ${scanned} as hit from ${customers} where ${and(...page.conditions)}
                   order by ${sql.join(page.orderBy, sql`, `)} limit ${SEARCH_HEAD}) h) head)
