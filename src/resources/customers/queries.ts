@@ -39,7 +39,7 @@ const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`)
  * phone, lowercased, one line each: drizzle/0020), and, for a phone number, of its digits in phone_digits.
  * `%`, `_` and `\` stand for themselves. toLowerCase is Unicode's default mapping, as ICU's root locale there.
  */
-export function searchTerm(q: string) {
+function searchTerm(q: string) {
   const text = q.toLowerCase();
   const digits = PHONE_NUMBER.test(q) ? q.replace(/[^0-9]/g, '') : '';
   return {
