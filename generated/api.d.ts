@@ -70,8 +70,8 @@ export type paths = {
     };
     /**
      * List customers and leads
-     * @description Customers and leads of the company, newest first by default. `q` searches name, email, company name and
-     *     phone at once (at least 2 characters, similarity search that tolerates typos and partial words).
+     * @description Customers and leads of the company, newest first by default. `q` returns only the customers whose name,
+     *     email, company name or phone contains the term (the `q` parameter says exactly how), in the order of `sort`.
      */
     get: operations['listCustomers'];
     put?: never;
@@ -7967,7 +7967,18 @@ export interface operations {
         /** @description Sort order; `-` means descending. */
         sort?: '-created_at' | 'created_at' | '-updated_at' | 'updated_at';
         /**
-         * @description Search in name, email, company name and phone.
+         * @description Search term. A customer matches only when its name, email, company name or phone contains the term as
+         *     written, ignoring case (`jans` finds Jan Jansen, `JANSEN` too); accents count (`muller` does not find
+         *     Müller), `%`, `_` and `\` are ordinary characters, and no field is matched with part of another. A term
+         *     made only of digits, spaces and `+ - ( ) . /`, with at least one digit, also matches a phone that
+         *     contains its digits, spaces and punctuation left out on both sides: `104140031` and `10-414 0031` find
+         *     `+31 10 414 0031` (digits are compared as written: `010` is not `+31 10`). Nothing else matches: no
+         *     similar words, no typos.
+         *
+         *     Results come in the order of `sort` (newest first by default), not by relevance, and are paged like
+         *     the unfiltered list: send the same `q` (and `sort`) with `next_cursor` or `prev_cursor`. A cursor holds
+         *     a position in the `sort` order, not the term: sent with another `q`, it gives that term's results from
+         *     the same position.
          * @example jansen
          */
         q?: string;

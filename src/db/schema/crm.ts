@@ -35,6 +35,17 @@ export const customers = pgTable(
     emailLower: text('email_lower').notNull().generatedAlwaysAs(sql`lower(email)`),
     phone: text('phone'),
     companyName: text('company_name'),
+    // What `q` searches (drizzle/0023): name, email, company name and phone lowercased the same way on every
+    // server (ICU's root locale, as JavaScript's toLowerCase), one line each so that no match spans two fields;
+    // and the phone's digits alone. Stored, so that neither a scan nor the index recheck lowercases a row again.
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower(((coalesce(name, '') || E'\\n' || email || E'\\n' || coalesce(company_name, '') || E'\\n' || coalesce(phone, '')) COLLATE "und-x-icu"))`,
+      ),
+    phoneDigits: text('phone_digits')
+      .notNull()
+      .generatedAlwaysAs(sql`regexp_replace(coalesce(phone, ''), '[^0-9]+', '', 'g')`),
     vatNumber: text('vat_number'),
     cocNumber: text('coc_number'),
     address: text('address'),

@@ -20,8 +20,6 @@ export type CustomerFilters = {
 
 const SORTS = { created_at: customers.createdAt, updated_at: customers.updatedAt };
 
-const searchText = sql`customer_search_text(${customers.name}, ${customers.email}, ${customers.companyName}, ${customers.phone})`;
-
 /** The rows a search first reads in the page's order before it asks the trigram index (see searchCondition). */
 const SEARCH_HEAD = 200;
 /** Up to this many matches in the company, a search is answered through the trigram index; above, by the scan. */
@@ -32,37 +30,74 @@ const SEARCH_CANDIDATES = 1000;
  */
 const SEARCH_DENSE = 100;
 
+/** A term of digits, spaces and the punctuation of phone numbers (at least one digit) is also looked for by its digits. */
+const PHONE_NUMBER = /^[0-9 +\-()./]*[0-9][0-9 +\-()./]*$/;
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
 /**
- * The `q` condition. A customer matches by a substring of its search text (LIKE, wildcards escaped) or by a
- * typo-tolerant word match: pg_trgm word similarity of at least 0.5 (`q <% text` at threshold 0.5; pg_trgm's
- * default 0.6 misses two swapped letters in a short word, 'jansne' ~ 'jansen' scores 0.57).
+ * How `q` is looked for: the LIKE pattern of its lowercase text in search_text (name, email, company name and
+ * phone, lowercased, one line each: drizzle/0023), and, for a phone number, of its digits in phone_digits.
+ * `%`, `_` and `\` stand for themselves. toLowerCase is Unicode's default mapping, as ICU's root locale there.
+ */
+function searchTerm(q: string) {
+  const text = q.toLowerCase();
+  const digits = PHONE_NUMBER.test(q) ? q.replace(/[^0-9]/g, '') : '';
+  return {
+    text,
+    pattern: `%${likeEscaped(text)}%`,
+    digitsPattern: digits ? `%${digits}%` : null,
+    // A line break could join the end of one field to the start of the next in search_text.
+    multiline: text.includes('\n'),
+    // LIKE '%…%' finds trigrams only in three letters or digits in a row; without them the index has nothing
+    // to look up (for the digits too).
+    indexable: /[\p{L}\p{N}]{3}/u.test(text) && (digits === '' || digits.length >= 3),
+  };
+}
+
+type SearchTerm = ReturnType<typeof searchTerm>;
+
+/** The `q` condition on a row: the term in one of the fields (any case), or its digits in the phone's digits. */
+function searchMatches(term: SearchTerm): SQL {
+  if (term.multiline) {
+    // Rare enough to lowercase each field of each row; search_text would let such a term span two fields.
+    const fields = [customers.name, customers.email, customers.companyName, customers.phone].map(
+      (field) => sql`lower(${field} collate "und-x-icu") like ${term.pattern}`,
+    );
+    return sql`(${sql.join(fields, sql` or `)})`;
+  }
+  const byText = sql`${customers.searchText} like ${term.pattern}`;
+  return term.digitsPattern === null ? byText : sql`(${byText} or ${customers.phoneDigits} like ${term.digitsPattern})`;
+}
+
+/**
+ * The `q` condition (searchMatches), and how it is evaluated.
  *
- * Under row-level security the trigram index customers_search cannot serve this condition (its operators are
- * not leakproof): evaluated on the rows, the condition makes a rare term read every row of the company. The
+ * Under row-level security the trigram index customers_search cannot serve this condition (LIKE is not
+ * leakproof): evaluated on the rows, the condition makes a rare term read every row of the company. The
  * ordered scan is still the fastest for a common term, as it stops at the page's last row, so:
  * - one statement reads the first SEARCH_HEAD rows of the page (same filters, cursor and order). When they
  *   hold the whole page (take matches, or they are all the rows), or the term is common in them
  *   (SEARCH_DENSE), the condition is evaluated on the rows;
- * - otherwise the same statement asks app_search_customers (drizzle/0010), which runs the same condition for
+ * - otherwise the same statement asks app_search_customers (drizzle/0023), which runs the same condition for
  *   this tenant through the index, past the policy, and proposes the ids; the rows are still read under the
  *   policy (`id = any(ids)`). Past SEARCH_CANDIDATES matches the term is common after all: the rows are scanned;
- * - a q without three letters or digits in a row gives the index no trigram to look up: the rows are scanned.
- * Every path gives the same rows; only the cost differs.
+ * - a term the index cannot look up (term.indexable, term.multiline) is evaluated on the rows.
+ * Every path gives the same rows, in the page's order; only the cost differs.
  */
 async function searchCondition(
   tx: Tx,
-  filters: { q: string; like: string },
+  term: SearchTerm,
   page: { conditions: (SQL | undefined)[]; orderBy: SQL[]; take: number },
 ): Promise<SQL> {
-  const { q, like } = filters;
-  const scanned = sql`(${searchText} like ${like} or word_similarity(${q}, ${searchText}) >= 0.5)`;
-  if (!/[\p{L}\p{N}]{3}/u.test(q)) return scanned;
+  const scanned = searchMatches(term);
+  if (!term.indexable || term.multiline) return scanned;
   // The array is an init plan, computed only when the CASE takes that branch (and once: materialized).
   const [found] = await tx.execute<{ ids: string | null; n: number | null }>(sql`
     with s as materialized (
       select case when head.n < ${SEARCH_HEAD} or head.hits >= ${page.take}
                     or head.hits * ${SEARCH_DENSE} >= head.n then null
-                  else array(select app_search_customers(${q}, ${like}, ${SEARCH_CANDIDATES + 1})) end as ids
+                  else array(select app_search_customers(${term.pattern}, ${term.digitsPattern}::text,
+                                                         ${SEARCH_CANDIDATES + 1})) end as ids
       from (select count(*) as n, count(*) filter (where hit) as hits
             from (select ${scanned} as hit from ${customers} where ${and(...page.conditions)}
                   order by ${sql.join(page.orderBy, sql`, `)} limit ${SEARCH_HEAD}) h) head)
@@ -80,9 +115,8 @@ export async function listCustomers(tx: Tx, companyId: string, page: PageRequest
   if (filters.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
   if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
   if (filters.q) {
-    const q = filters.q.toLowerCase();
-    const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    conditions.push(await searchCondition(tx, { q, like }, { conditions, orderBy: plan.orderBy, take: plan.take }));
+    const term = searchTerm(filters.q);
+    conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
   }
   const rows = await tx
     .select()

@@ -354,18 +354,17 @@ describe('q search', () => {
   });
 
   it('finds by part of the phone number', async () => {
-    expect(await search('234 56')).toEqual([made.dekker]);
+    expect(await search('30 234 56')).toEqual([made.dekker]);
     expect(await search('12345678')).toEqual([made.amrani]);
+    // A phone number also matches by its digits: 06 12345678 holds 23456.
+    expect((await search('234 56')).sort()).toEqual([made.dekker, made.amrani].sort());
   });
 
-  it('tolerates a typo (a dropped or doubled letter), which no substring match would find', async () => {
-    expect(await search('Janssen')).toContain(made.jansen);
-    expect(await search('Jasen')).toContain(made.jansen);
-    expect(await search('Dekkers')).toContain(made.dekker);
-  });
-
-  it("tolerates swapped letters: 'Jansne' finds 'Jansen'", async () => {
-    expect(await search('Jansne')).toContain(made.jansen);
+  it('finds only what contains the term: no typo tolerance (a dropped, doubled or swapped letter)', async () => {
+    expect(await search('Janssen')).toEqual([]);
+    expect(await search('Jasen')).toEqual([]);
+    expect(await search('Dekkers')).toEqual([]);
+    expect(await search('Jansne')).toEqual([]);
   });
 
   it('finds nothing for an unrelated word', async () => {
