@@ -12,11 +12,11 @@ import type { AppEnv } from './http/app-env.ts';
 import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
 import { answerOfFailure } from './http/failures.ts';
-import { addLaterPartErrors } from './http/later-parts.ts';
 import { message } from './http/messages.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
+import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
 

@@ -1,8 +1,8 @@
 // What every request carries through the middleware chain into its handler.
 import type { Operation, OperationId } from '../../generated/operations.ts';
-import type { AuthContext } from '../auth/authenticate.ts';
 import type { Tenant } from '../db/tenant.ts';
 import type { Deps } from '../deps.ts';
+import type { AuthContext } from './key-checks.ts';
 import type { Language } from './language.ts';
 
 export type AppVariables = {

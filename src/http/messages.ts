@@ -8,7 +8,7 @@
 import type { Language } from './language.ts';
 
 const MESSAGES = {
-  // Authentication and admission (src/auth/authenticate.ts, the rate limits in src/http/pipeline.ts)
+  // Authentication and admission (src/http/key-checks.ts, src/http/admission.ts)
   'auth.bearer_missing': {
     en: 'Send the API key as `Authorization: Bearer <key>`.',
     nl: 'Stuur de API-sleutel mee als `Authorization: Bearer <key>`.',
@@ -76,7 +76,7 @@ const MESSAGES = {
     fr: 'La limite de débit de cette clé d’API est atteinte.',
   },
 
-  // The request itself (src/http/pipeline.ts, app.ts, docs.ts, error-pages.ts, operations.ts)
+  // The request itself (src/http/admission.ts, app.ts, docs.ts, error-pages.ts)
   'request.internal_error': {
     en: 'Something went wrong on our side; the request id tells us what.',
     nl: 'Er is bij ons iets misgegaan; aan de hand van het verzoek-id zoeken we uit wat.',
@@ -156,7 +156,7 @@ const MESSAGES = {
     fr: 'Le corps de la requête contient un champ que cette opération n’accepte pas.',
   },
 
-  // The body before validation (src/http/pipeline.ts)
+  // The body before validation (src/http/body-rules.ts)
   'body.too_large': {
     en: 'The request body is larger than {max} bytes.',
     nl: 'De body van het verzoek is groter dan {max} bytes.',

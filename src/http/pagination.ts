@@ -1,6 +1,8 @@
 // Keyset pagination: a cursor is base64url JSON of {sort, last values, direction}. It belongs to one sort
 // order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards.
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Tx } from '../db/tenant.ts';
 import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 
@@ -90,16 +92,62 @@ export function keyset(page: PageRequest, columns: SortColumns, id: AnyColumn) {
     where = ascending ? sql`(${column}, ${id}) > (${value}, ${last})` : sql`(${column}, ${id}) < (${value}, ${last})`;
   }
   const orderBy = ascending ? [sql`${column} asc`, sql`${id} asc`] : [sql`${column} desc`, sql`${id} desc`];
-  return { where, orderBy, take: page.limit + 1, backwards, hasCursor: cursor !== undefined };
+  return {
+    where,
+    orderBy,
+    take: page.limit + 1,
+    backwards,
+    hasCursor: cursor !== undefined,
+    cursorKeys: [propertyOf(column), propertyOf(id)] as const,
+  };
+}
+
+/** The row property drizzle gives `column` (`createdAt` for created_at). */
+function propertyOf(column: AnyColumn): string {
+  const found = Object.entries(getTableColumns(column.table)).find(([, c]) => c === column);
+  if (!found) throw new Error(`column ${column.name} is not a column of its table`);
+  return found[0];
+}
+
+/** A row's value as a cursor carries it: times as ISO strings, numbers as they are, ids as strings. */
+function cursorValue(value: unknown): string | number {
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === 'number' ? value : String(value);
+}
+
+/**
+ * One page of `table`'s rows that meet `conditions`, in the page's sort (a key of `sorts`, ties broken by `id`),
+ * with its cursors: the whole keyset list for the usual case of one table.
+ */
+export async function selectPage<T extends PgTable>(
+  tx: Tx,
+  table: T,
+  page: PageRequest,
+  order: { sorts: SortColumns; id: AnyColumn },
+  conditions: (SQL | undefined)[],
+): Promise<{ data: T['$inferSelect'][]; meta: PageMeta }> {
+  const plan = keyset(page, order.sorts, order.id);
+  const rows: T['$inferSelect'][] = await tx
+    .select()
+    // Widened to its constraint: drizzle's from() cannot check a table that is still a type parameter.
+    .from(table as PgTable)
+    .where(and(...conditions, plan.where))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return pageOf(rows, page, plan);
 }
 
 /** Trims the extra row, restores the order and builds the cursors. */
-export function pageOf<Row>(
+export function pageOf<Row extends object>(
   rows: Row[],
   page: PageRequest,
-  plan: { backwards: boolean; hasCursor: boolean },
-  valuesOf: (row: Row) => [string | number, string],
+  plan: { backwards: boolean; hasCursor: boolean; cursorKeys: readonly [string, string] },
 ): { data: Row[]; meta: PageMeta } {
+  const [sortKey, idKey] = plan.cursorKeys;
+  const valuesOf = (row: Row): [string | number, string] => {
+    const values = row as Record<string, unknown>;
+    return [cursorValue(values[sortKey]), String(values[idKey])];
+  };
   const more = rows.length > page.limit;
   const data = more ? rows.slice(0, page.limit) : rows;
   if (plan.backwards) data.reverse();

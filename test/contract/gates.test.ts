@@ -7,9 +7,9 @@ import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
-import type { AuthContext } from '../../src/auth/authenticate.ts';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { withTenant } from '../../src/db/tenant.ts';
+import type { AuthContext } from '../../src/http/key-checks.ts';
 import { builtOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { assertConforms, conformanceProblems } from '../harness/contract.ts';
@@ -18,8 +18,8 @@ import { scopeRefusalProblems } from '../security/scope-matrix.ts';
 /** The scope whose check the pipeline "forgets" while set (a broken build); null = the real pipeline. */
 const sabotage = vi.hoisted(() => ({ skipScope: null as string | null }));
 
-vi.mock('../../src/auth/authenticate.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/auth/authenticate.ts')>();
+vi.mock('../../src/http/key-checks.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/http/key-checks.ts')>();
   return {
     ...real,
     requireScope: (auth: AuthContext, scope: string | null) => {

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { companies, users } from '../../db/schema/index.ts';
 import type { Handlers } from '../../http/handler.ts';
-import { keyset, pageOf } from '../../http/pagination.ts';
+import { selectPage } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { companyMessages } from './messages.ts';
 import { serializeCompany, serializeUser } from './serialize.ts';
@@ -20,22 +20,14 @@ export const handlers = {
     const query = c.req.valid('query');
     const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: 'id' };
-    const plan = keyset(page, { id: users.id }, users.id);
-    const rows = await c.get('tenant').transaction((tx) =>
-      tx
-        .select()
-        .from(users)
-        .where(
-          and(
-            eq(users.companyId, companyId),
-            query['filter[status]'] ? eq(users.status, query['filter[status]']) : undefined,
-            plan.where,
-          ),
-        )
-        .orderBy(...plan.orderBy)
-        .limit(plan.take),
-    );
-    const { data, meta } = pageOf(rows, page, plan, (u) => [u.id, String(u.id)]);
+    const { data, meta } = await c
+      .get('tenant')
+      .transaction((tx) =>
+        selectPage(tx, users, page, { sorts: { id: users.id }, id: users.id }, [
+          eq(users.companyId, companyId),
+          query['filter[status]'] ? eq(users.status, query['filter[status]']) : undefined,
+        ]),
+      );
     return c.json({ data: data.map(serializeUser), meta }, 200);
   },
 } satisfies Partial<Handlers>;

@@ -13,7 +13,7 @@ import { invalidField } from '../../http/validation.ts';
 import { customerMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type CustomerRow, serializeCustomer } from './serialize.ts';
-import { listTimeline } from './timeline.ts';
+import { listTimeline, serializeTimelineEntry } from './timeline.ts';
 
 const notFound = () => new ApiProblem('not_found', customerMessages.message('customer.not_found'));
 const emailTaken = () => invalidField('/email', 'already_exists', customerMessages.message('customer.email_taken'));
@@ -87,8 +87,7 @@ export const handlers = {
         updatedSince: query['filter[updated_since]'],
       }),
     );
-    const field = page.sort.replace(/^-/, '') === 'updated_at' ? 'updatedAt' : 'createdAt';
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r[field].toISOString(), r.id]);
+    const { data, meta } = pageOf(rows, page, plan);
     return c.json({ data: data.map(serializeCustomer), meta }, 200);
   },
 
@@ -160,12 +159,11 @@ export const handlers = {
     const auth = c.get('auth');
     const language = c.get('language');
     const page = { limit: query.limit, cursor: query.cursor, sort: '-created_at' };
-    const result = await c.get('tenant').transaction(async (tx) => {
+    const { data, meta } = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.findCustomer(tx, auth.companyId, customer))) throw notFound();
       return listTimeline(tx, auth.companyId, customer, [...auth.scopes], page);
     });
-    const { data, meta } = pageOf(result.rows, page, result.plan, (r) => [r.createdAt.toISOString(), r.id]);
-    return c.json({ data: data.map((e) => result.serialize(e, language)), meta }, 200, {
+    return c.json({ data: data.map((e) => serializeTimelineEntry(e, language)), meta }, 200, {
       'Content-Language': language,
     });
   },

@@ -1,21 +1,18 @@
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
-import { pageOf } from '../../http/pagination.ts';
 import { dealUpdateColumns, newDealColumns } from './inputs.ts';
 import * as q from './queries.ts';
 import { serializeDeal } from './serialize.ts';
 import { dealActionHandlers } from './state-actions.ts';
 import { dealNotFound, keepingOneOpenDeal, onLockedDeal, recordDealChange, saveDeal } from './writes.ts';
 
-const SORT_FIELDS = { created_at: 'createdAt', updated_at: 'updatedAt', stage_changed_at: 'stageChangedAt' } as const;
-
 export const handlers = {
   listDeals: async (c) => {
     const query = c.req.valid('query');
     const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await c.get('tenant').transaction((tx) =>
+    const { data, meta } = await c.get('tenant').transaction((tx) =>
       q.listDeals(tx, companyId, page, {
         status: query['filter[status]'],
         stageId: query['filter[stage_id]'],
@@ -25,8 +22,6 @@ export const handlers = {
         updatedSince: query['filter[updated_since]'],
       }),
     );
-    const field = SORT_FIELDS[page.sort.replace(/^-/, '') as keyof typeof SORT_FIELDS];
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r[field].toISOString(), r.id]);
     return c.json({ data: data.map(serializeDeal), meta }, 200);
   },
 

@@ -5,7 +5,7 @@ import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { companies, deals, users } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
-import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { DealRow } from './serialize.ts';
@@ -22,21 +22,14 @@ export type DealFilters = {
 const SORTS = { created_at: deals.createdAt, updated_at: deals.updatedAt, stage_changed_at: deals.stageChangedAt };
 
 export async function listDeals(tx: Tx, companyId: string, page: PageRequest, filters: DealFilters) {
-  const plan = keyset(page, SORTS, deals.id);
-  const conditions: (SQL | undefined)[] = [eq(deals.companyId, companyId), plan.where];
+  const conditions: (SQL | undefined)[] = [eq(deals.companyId, companyId)];
   if (filters.archived !== 'all') conditions.push(eq(deals.isArchived, filters.archived === 'true'));
   if (filters.status) conditions.push(eq(deals.status, filters.status));
   if (filters.stageId !== undefined) conditions.push(eq(deals.stageId, filters.stageId));
   if (filters.customerId) conditions.push(eq(deals.customerId, filters.customerId));
   if (filters.assignedUserId !== undefined) conditions.push(eq(deals.assignedUserId, filters.assignedUserId));
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
-  const rows = await tx
-    .select()
-    .from(deals)
-    .where(and(...conditions))
-    .orderBy(...plan.orderBy)
-    .limit(plan.take);
-  return { rows, plan };
+  return selectPage(tx, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
 
 export async function findDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {

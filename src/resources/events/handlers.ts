@@ -1,5 +1,4 @@
 import type { Handlers } from '../../http/handler.ts';
-import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { eventMessages } from './messages.ts';
@@ -37,10 +36,9 @@ export const handlers = {
       types: filterType === undefined ? undefined : typesOf(filterType),
       createdSince: query['filter[created_since]'],
     };
-    const { rows, plan } = await c
+    const { data, meta } = await c
       .get('tenant')
       .transaction((tx) => q.listEvents(tx, companyId, [...scopes], page, filters));
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeEvent), meta }, 200);
   },
 

@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { events } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
-import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { EVENT_TYPES, type EventRow, type EventType } from './serialize.ts';
 
@@ -24,23 +24,13 @@ export async function listEvents(
   page: PageRequest,
   filters: EventFilters,
 ) {
-  const plan = keyset(page, SORTS, events.id);
-  const rows = await tx
-    .select()
-    .from(events)
-    .where(
-      and(
-        eq(events.companyId, companyId),
-        withinRetention,
-        inArray(events.scope, [...scopes]),
-        inArray(events.type, [...(filters.types ?? EVENT_TYPES)]),
-        filters.createdSince === undefined ? undefined : atOrAfter(events.createdAt, filters.createdSince),
-        plan.where,
-      ),
-    )
-    .orderBy(...plan.orderBy)
-    .limit(plan.take);
-  return { rows, plan };
+  return selectPage(tx, events, page, { sorts: SORTS, id: events.id }, [
+    eq(events.companyId, companyId),
+    withinRetention,
+    inArray(events.scope, [...scopes]),
+    inArray(events.type, [...(filters.types ?? EVENT_TYPES)]),
+    filters.createdSince === undefined ? undefined : atOrAfter(events.createdAt, filters.createdSince),
+  ]);
 }
 
 /** The event whatever its scope (the caller answers 403 for a scope the key lacks, as the contract says). */

@@ -40,7 +40,7 @@ const noteEvent = (
 
 export async function listNotePage(tx: Tx, companyId: string, home: NoteHome, page: PageRequest) {
   const { rows, plan } = await q.listNotes(tx, companyId, home.parent, page);
-  const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
+  const { data, meta } = pageOf(rows, page, plan);
   return { data: data.map(serializeNote), meta };
 }
 

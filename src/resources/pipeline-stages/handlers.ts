@@ -1,5 +1,4 @@
 import type { Handlers } from '../../http/handler.ts';
-import { pageOf } from '../../http/pagination.ts';
 import * as q from './queries.ts';
 import { serializeStage } from './serialize.ts';
 
@@ -10,8 +9,7 @@ export const handlers = {
     const language = c.get('language');
     // Always board order; the list has no sort parameter.
     const page = { limit: query.limit, cursor: query.cursor, sort: 'position' };
-    const { rows, plan } = await c.get('tenant').transaction((tx) => q.listStages(tx, companyId, page));
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r.position, String(r.id)]);
+    const { data, meta } = await c.get('tenant').transaction((tx) => q.listStages(tx, companyId, page));
     return c.json({ data: data.map((row) => serializeStage(row, language, key.company.language)), meta }, 200, {
       'Content-Language': language,
     });

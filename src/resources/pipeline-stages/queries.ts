@@ -3,21 +3,16 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { pipelineStages } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import type { StageRow } from './serialize.ts';
 
 const active = (companyId: string) => and(eq(pipelineStages.companyId, companyId), eq(pipelineStages.isActive, true));
 
 /** The active stages in board order (position, then id). */
 export async function listStages(tx: Tx, companyId: string, page: PageRequest) {
-  const plan = keyset(page, { position: pipelineStages.position }, pipelineStages.id);
-  const rows = await tx
-    .select()
-    .from(pipelineStages)
-    .where(and(active(companyId), plan.where))
-    .orderBy(...plan.orderBy)
-    .limit(plan.take);
-  return { rows, plan };
+  return selectPage(tx, pipelineStages, page, { sorts: { position: pipelineStages.position }, id: pipelineStages.id }, [
+    active(companyId),
+  ]);
 }
 
 // The stage lookups below are for deals about to be written into the stage: each holds the stage FOR SHARE until

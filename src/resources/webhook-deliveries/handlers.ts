@@ -1,7 +1,6 @@
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
-import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { iso } from '../../http/serialize.ts';
 import { nextWholeMillisecond } from '../../http/time-filter.ts';
@@ -54,7 +53,7 @@ export const handlers = {
     const query = c.req.valid('query');
     const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await c.get('tenant').transaction(async (tx) => {
+    const { data, meta } = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.endpointStatus(tx, companyId, endpoint))) throw endpointNotFound();
       return q.listDeliveries(tx, companyId, page, {
         endpointId: endpoint,
@@ -63,7 +62,6 @@ export const handlers = {
         createdSince: query['filter[created_since]'],
       });
     });
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeDelivery), meta }, 200);
   },
 
@@ -80,11 +78,10 @@ export const handlers = {
     const query = c.req.valid('query');
     const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await c.get('tenant').transaction(async (tx) => {
+    const { data, meta } = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.findDelivery(tx, companyId, endpoint, delivery))) throw deliveryNotFound();
       return q.listAttempts(tx, companyId, delivery, page);
     });
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeAttempt), meta }, 200);
   },
 
@@ -137,11 +134,10 @@ export const handlers = {
     const query = c.req.valid('query');
     const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await c.get('tenant').transaction(async (tx) => {
+    const { data, meta } = await c.get('tenant').transaction(async (tx) => {
       if (!(await q.eventExists(tx, companyId, event))) throw eventNotFound();
       return q.listDeliveries(tx, companyId, page, { eventId: event, status: query['filter[status]'] });
     });
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     return c.json({ data: data.map(serializeDelivery), meta }, 200);
   },
 } satisfies Partial<Handlers>;

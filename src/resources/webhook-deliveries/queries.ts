@@ -5,7 +5,7 @@ import { queueJob } from '../../db/job-queue.ts';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
-import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { DELIVER_TASK, DELIVERY_JOB_KEY_PREFIX } from '../../webhooks/delivery-job-key.ts';
 import type { DeliveryRow } from './serialize.ts';
@@ -40,20 +40,19 @@ export async function isReceivable(tx: Tx, companyId: string, deliveryId: string
 }
 
 export async function listDeliveries(tx: Tx, companyId: string, page: PageRequest, filters: DeliveryFilters) {
-  const plan = keyset(page, { created_at: webhookDeliveries.createdAt }, webhookDeliveries.id);
-  const conditions: (SQL | undefined)[] = [eq(webhookDeliveries.companyId, companyId), withinRetention, plan.where];
+  const conditions: (SQL | undefined)[] = [eq(webhookDeliveries.companyId, companyId), withinRetention];
   if (filters.endpointId) conditions.push(eq(webhookDeliveries.endpointId, filters.endpointId));
   if (filters.eventId) conditions.push(eq(webhookDeliveries.eventId, filters.eventId));
   if (filters.status) conditions.push(eq(webhookDeliveries.status, filters.status));
   if (filters.eventType) conditions.push(eq(webhookDeliveries.eventType, filters.eventType));
   if (filters.createdSince) conditions.push(atOrAfter(webhookDeliveries.createdAt, filters.createdSince));
-  const rows = await tx
-    .select()
-    .from(webhookDeliveries)
-    .where(and(...conditions))
-    .orderBy(...plan.orderBy)
-    .limit(plan.take);
-  return { rows, plan };
+  return selectPage(
+    tx,
+    webhookDeliveries,
+    page,
+    { sorts: { created_at: webhookDeliveries.createdAt }, id: webhookDeliveries.id },
+    conditions,
+  );
 }
 
 /** The delivery, only under the endpoint named in the path (lock: before queuing an attempt of it). */
@@ -74,14 +73,13 @@ export async function findDelivery(tx: Tx, companyId: string, endpointId: string
 }
 
 export async function listAttempts(tx: Tx, companyId: string, deliveryId: string, page: PageRequest) {
-  const plan = keyset(page, { created_at: webhookAttempts.createdAt }, webhookAttempts.id);
-  const rows = await tx
-    .select()
-    .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.companyId, companyId), eq(webhookAttempts.deliveryId, deliveryId), plan.where))
-    .orderBy(...plan.orderBy)
-    .limit(plan.take);
-  return { rows, plan };
+  return selectPage(
+    tx,
+    webhookAttempts,
+    page,
+    { sorts: { created_at: webhookAttempts.createdAt }, id: webhookAttempts.id },
+    [eq(webhookAttempts.companyId, companyId), eq(webhookAttempts.deliveryId, deliveryId)],
+  );
 }
 
 /** The endpoint's status, or undefined when it does not exist (lock: while queuing attempts for it). */

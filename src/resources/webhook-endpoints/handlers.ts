@@ -7,7 +7,6 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
-import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newSecret } from '../../webhooks/sign.ts';
 import type { UrlPolicy } from '../../webhooks/url-guard.ts';
@@ -62,10 +61,9 @@ export const handlers = {
     const query = c.req.valid('query');
     const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await c
+    const { data, meta } = await c
       .get('tenant')
       .transaction((tx) => q.listEndpoints(tx, companyId, page, { status: query['filter[status]'] }));
-    const { data, meta } = pageOf(rows, page, plan, (r) => [r.createdAt.toISOString(), r.id]);
     const now = new Date();
     return c.json({ data: data.map((row) => serializeEndpoint(row, now)), meta }, 200);
   },

@@ -3,7 +3,7 @@ import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { prefixedId } from '../../ids.ts';
 import type { EndpointRow } from './serialize.ts';
 
@@ -25,16 +25,15 @@ export async function listEndpoints(
   page: PageRequest,
   filters: { status?: 'active' | 'disabled' },
 ) {
-  const plan = keyset(page, { created_at: webhookEndpoints.createdAt }, webhookEndpoints.id);
-  const conditions: (SQL | undefined)[] = [eq(webhookEndpoints.companyId, companyId), plan.where];
+  const conditions: (SQL | undefined)[] = [eq(webhookEndpoints.companyId, companyId)];
   if (filters.status) conditions.push(eq(webhookEndpoints.status, filters.status));
-  const rows = await tx
-    .select()
-    .from(webhookEndpoints)
-    .where(and(...conditions))
-    .orderBy(...plan.orderBy)
-    .limit(plan.take);
-  return { rows, plan };
+  return selectPage(
+    tx,
+    webhookEndpoints,
+    page,
+    { sorts: { created_at: webhookEndpoints.createdAt }, id: webhookEndpoints.id },
+    conditions,
+  );
 }
 
 export async function findEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {

@@ -1,10 +1,11 @@
 // The key checks of every request, in the order of the specification's errors: who (401), then whether
 // this key may act from here on this company (403), then scope and feature (403).
-import { message } from '../http/messages.ts';
-import { ApiProblem } from '../http/problems.ts';
-import { inRanges } from './ip.ts';
-import { hashKey, isWellFormedKey } from './key-format.ts';
-import type { KeyRecord, KeyStore } from './key-store.ts';
+
+import { inRanges } from '../auth/ip.ts';
+import { hashKey, isWellFormedKey } from '../auth/key-format.ts';
+import type { KeyRecord, KeyStore } from '../auth/key-store.ts';
+import { message } from './messages.ts';
+import { ApiProblem } from './problems.ts';
 
 export type AuthContext = { key: KeyRecord; companyId: string; scopes: ReadonlySet<string>; clientIp: string };
 

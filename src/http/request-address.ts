@@ -1,0 +1,13 @@
+// Where a request comes from, as the pipeline sees it, and where the API lives.
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+
+export const API_PREFIX = '/api/v1';
+
+export function socketAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? '127.0.0.1';
+  } catch {
+    return '127.0.0.1'; // app.request() in tests has no socket
+  }
+}
