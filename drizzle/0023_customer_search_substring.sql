@@ -8,7 +8,8 @@
 -- are; the API lowercases the term with JavaScript's toLowerCase, the same Unicode default mapping.
 -- phone_digits: the phone without spaces and punctuation, for a term that is a phone number.
 -- Both stored, so neither a scan nor the index recheck lowercases or strips a row again. Adding them rewrites
--- customers (writes wait meanwhile: about 10 s per 200 000 rows here).
+-- customers under an ACCESS EXCLUSIVE lock: reads and writes of customers wait meanwhile (about 10 s per 200 000
+-- rows here), and so does the index built after it; plan the upgrade for a quiet moment.
 -- The old index goes first: the rewrite would otherwise build it again.
 DROP INDEX IF EXISTS customers_search;
 --> statement-breakpoint

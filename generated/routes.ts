@@ -1522,7 +1522,7 @@ export const WebhookEndpointCreateSchema = z
   .strictObject({
     url: z
       .string()
-      .regex(/^https?:\/\/[^\s\u0000-\u001F\u007F-\u009F]*$/)
+      .regex(/^[hH][tT][tT][pP][sS]?:\/\/[^\s\u0000-\u001F\u007F-\u009F]*$/)
       .check(z.url())
       .min(9)
       .max(2048),
@@ -1567,7 +1567,7 @@ export const WebhookEndpointUpdateSchema = z
   .strictObject({
     url: z
       .string()
-      .regex(/^https?:\/\/[^\s\u0000-\u001F\u007F-\u009F]*$/)
+      .regex(/^[hH][tT][tT][pP][sS]?:\/\/[^\s\u0000-\u001F\u007F-\u009F]*$/)
       .check(z.url())
       .min(9)
       .max(2048)

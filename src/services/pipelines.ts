@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { deals, pipelineStages } from '../db/schema/index.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
-import type { LANGUAGES } from '../http/language.ts';
+import type { LANGUAGES } from '../languages.ts';
 
 export type StageNames = Record<(typeof LANGUAGES)[number], string | null>;
 
@@ -70,10 +70,13 @@ export const DEFAULT_PIPELINE: StageInput[] = [
 ];
 
 const name = z.string().trim().min(1).max(100).nullable().optional();
+const PERCENTAGE = 'a percentage from 0 to 100, two decimals';
+// A number is checked as written (`String`), not by arithmetic: 0.29 * 100 is 28.999999999999996.
 const probability = z
-  .union([z.number(), z.string().regex(/^\d{1,3}(\.\d{1,2})?$/)])
+  .union([z.number().transform(String), z.string()])
+  .pipe(z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, PERCENTAGE))
   .transform(Number)
-  .refine((n) => n >= 0 && n <= 100 && Math.round(n * 100) === n * 100, 'a percentage from 0 to 100, two decimals');
+  .refine((n) => n <= 100, PERCENTAGE);
 
 /** One stage of a `company stages --file` JSON file (see README, Operator CLI). */
 const stageFileEntry = z

@@ -152,6 +152,9 @@ describe('replacing the pipeline (company stages)', () => {
     expect(await board(t.key)).toEqual(before);
   });
 
+  const WON = { names: { en: 'Won' }, type: 'won' };
+  const LOST = { names: { en: 'Lost' }, type: 'lost' };
+
   it('reads a stage file: names, type, default, probability, colour; refuses what is wrong with a pointer', () => {
     const stages = stagesFromJson(
       JSON.stringify([
@@ -188,6 +191,12 @@ describe('replacing the pipeline (company stages)', () => {
     expect(() => stagesFromJson('[{"names":{"en":"X"},"colour":"red"}]')).toThrow(/stage file: /);
     expect(() => stagesFromJson('[{"names":{}}]')).toThrow(/at 0.names: at least one name/);
     expect(() => stagesFromJson('[{"names":{"en":"X"},"probability":101}]')).toThrow(/at 0.probability/);
+    expect(() => stagesFromJson('[{"names":{"en":"X"},"probability":1.234}]')).toThrow(/at 0.probability/);
+    // Every two-decimal percentage, also those whose × 100 is not exact in floating point (0.29 × 100).
+    for (const p of [0.07, 0.29, 1.1, 1.13, 57.7, 99.99]) {
+      const file = JSON.stringify([{ names: { en: 'X' }, default: true, probability: p }, WON, LOST]);
+      expect(stagesFromJson(file)[0].probability, String(p)).toBe(p.toFixed(2));
+    }
     expect(() => stagesFromJson('[{"names":{"en":"X"},"default":true}]')).toThrow(/a stage of type won is needed/);
   });
 });

@@ -108,6 +108,11 @@ describe('createWebhookEndpoint: URI characters', () => {
       expect((await createOne({ url, events: ['*'] })).url).toBe(url);
     }
   });
+
+  it('accepts a scheme in capitals (schemes are case-insensitive, RFC 3986), stored as sent', async () => {
+    const url = 'HTTPS://1.1.1.1/upper';
+    expect((await createOne({ url, events: ['*'] })).url).toBe(url);
+  });
 });
 
 describe('create and update: white space and control characters in the URL', () => {
