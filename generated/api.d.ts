@@ -7631,7 +7631,12 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `payload_too_large`: the body is larger than the operation accepts. */
+    /**
+     * @description `payload_too_large`: the body is larger than the operation accepts. The answer ends the connection
+     *     (`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at
+     *     most 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client
+     *     still sending after that is cut off.
+     */
     PayloadTooLarge: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];

@@ -4,7 +4,9 @@
 //   with its bytes unread made the kernel answer with RST, and the client's write failed before it read the 413).
 // - A client that never stops sending is cut off at the bounds: after the time bound when it sends slowly, sooner
 //   when it sends fast (the amount bound).
+// - The contract states the bounds the code has.
 
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -149,5 +151,15 @@ describe('a body over the limit', () => {
     expect(sent).toBeGreaterThanOrEqual(LINGER_BYTES);
     expect(sent).toBeLessThan(10 * LINGER_BYTES);
     expect(closedAt).toBeLessThan(LINGER_MS);
+  });
+});
+
+describe('the contract', () => {
+  it('states the bounds of the lingering close in the 413 answer', () => {
+    const bundle = new URL('../../generated/openapi.en.json', import.meta.url);
+    const { description } = JSON.parse(readFileSync(bundle, 'utf8')).components.responses.PayloadTooLarge;
+    const text = description.replace(/\s+/g, ' ');
+    expect(text).toContain('`Connection: close`');
+    expect(text).toContain(`at most ${LINGER_BYTES / MiB} MiB for at most ${LINGER_MS / 1000} seconds`);
   });
 });
