@@ -568,7 +568,23 @@ export type paths = {
      * List pipeline stages
      * @description The active stages of the pipeline in board order (`position`, left to right); deactivated stages are left out.
      *     A deal's `status` follows the `type` of its stage; exactly one stage of type `open` is the default for new
-     *     deals. Stages are set up in the web application and are read only here.
+     *     deals.
+     *
+     *     Every new company starts with this default pipeline, so that deals can be created at once (names in all four
+     *     languages; `type`, `probability`):
+     *
+     *     1. New: `open`, `10.00`, the default stage
+     *     2. Contacted: `open`, `25.00`
+     *     3. Quote sent: `open`, `50.00`
+     *     4. Negotiation: `open`, `75.00`
+     *     5. Won: `won`, `100.00`
+     *     6. Lost: `lost`, `0.00`
+     *
+     *     Stages are read only in the API. The operator of the service replaces a company's stages with
+     *     `npm run cli -- company stages ID --file FILE` (a JSON list of the stages in board order; a stage listed with
+     *     its `id` keeps its id and its deals) or puts the default pipeline back with `--default`. A stage taken out
+     *     while deals were in it is deactivated: it leaves this list, and the won or lost deals in it keep it as their
+     *     `stage`.
      *
      *     `name` is in the language chosen from `Accept-Language` (`nl`, `en`, `de` or `fr`; otherwise the company's
      *     language, otherwise English), as `Content-Language` says; `names` holds every translation. Ids are returned as
@@ -3968,7 +3984,10 @@ export type components = {
        */
       fr: string | null;
     };
-    /** @description A column of the sales pipeline board. */
+    /**
+     * @description A column of the sales pipeline board. Every new company starts with the default pipeline listed at *List
+     *     pipeline stages*; the operator of the service can replace its stages.
+     */
     PipelineStage: {
       /**
        * @description Always `pipeline_stage`.
@@ -7612,7 +7631,12 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `payload_too_large`: the body is larger than the operation accepts. */
+    /**
+     * @description `payload_too_large`: the body is larger than the operation accepts. The answer ends the connection
+     *     (`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at
+     *     most 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client
+     *     still sending after that is cut off.
+     */
     PayloadTooLarge: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];

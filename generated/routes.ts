@@ -2072,7 +2072,8 @@ export const createCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2178,7 +2179,8 @@ export const updateCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2417,7 +2419,8 @@ export const createCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2479,7 +2482,8 @@ export const updateCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2668,7 +2672,8 @@ export const createDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2774,7 +2779,8 @@ export const updateDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2840,7 +2846,8 @@ export const moveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2906,7 +2913,8 @@ export const winDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -2972,7 +2980,8 @@ export const loseDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -3211,7 +3220,8 @@ export const createDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -3273,7 +3283,8 @@ export const updateDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -3614,7 +3625,8 @@ export const createConversationMessage = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -3843,7 +3855,8 @@ export const createTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -3949,7 +3962,8 @@ export const updateTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -4010,7 +4024,8 @@ export const moveTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -4303,7 +4318,8 @@ export const createTaskComment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -4474,7 +4490,8 @@ export const createInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -4584,7 +4601,8 @@ export const updateInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -4709,7 +4727,8 @@ export const sendInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -4838,7 +4857,8 @@ export const createInvoicePayment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -4959,7 +4979,8 @@ export const createQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5069,7 +5090,8 @@ export const updateQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5143,7 +5165,8 @@ export const sendQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5265,7 +5288,8 @@ export const rejectQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5396,7 +5420,8 @@ export const createQuoteAttachment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5568,7 +5593,8 @@ export const createWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5681,7 +5707,8 @@ export const updateWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5808,7 +5835,8 @@ export const changeWorkOrderStatus = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -5934,7 +5962,8 @@ export const createWorkOrderPhoto = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -6113,7 +6142,8 @@ export const createAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -6226,7 +6256,8 @@ export const updateAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -6408,7 +6439,8 @@ export const cancelAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -6539,7 +6571,8 @@ export const notifyAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -6836,7 +6869,8 @@ export const changeOrderStatus = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -6914,7 +6948,8 @@ export const updateOrderTracking = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -7043,7 +7078,8 @@ export const createOrderNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -7277,7 +7313,8 @@ export const createReviewRequest = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -7447,7 +7484,8 @@ export const createWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -7572,7 +7610,8 @@ export const updateWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -7769,7 +7808,8 @@ export const rotateWebhookEndpointSecret = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {
@@ -7847,7 +7887,8 @@ export const recoverWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     413: {
-      description: '`payload_too_large`: the body is larger than the operation accepts.',
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     415: {

@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { OperationId } from '../../generated/operations.ts';
 import { routes } from '../../generated/routes.ts';
 import type { AppEnv } from './app-env.ts';
+import { keepBodyReader } from './lingering-close.ts';
 import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 import { InvalidInputs, invalidFields } from './validation.ts';
@@ -132,23 +133,30 @@ async function refuseBody(c: Context<AppEnv>): Promise<void> {
 /**
  * At most `max` bytes of the body are read (hono's bodyLimit): a declared Content-Length over it is refused
  * unread, and a body streamed without one (chunked) is refused as soon as it passes `max`, instead of being read
- * whole into memory first. What was read is kept for the route.
+ * whole into memory first. What was read is kept for the route; over the limit, `overLimit` is handed what discards
+ * the rest.
  */
-async function limitBody(c: Context<AppEnv>, max: number, tooLarge: () => ApiProblem): Promise<void> {
+async function limitBody(
+  c: Context<AppEnv>,
+  max: number,
+  overLimit: (discardRest: () => Promise<void>) => ApiProblem,
+): Promise<void> {
+  const discardRest = keepBodyReader(c);
   await bodyLimit({
     maxSize: max,
     onError: () => {
-      throw tooLarge();
+      throw overLimit(discardRest);
     },
   })(c, async () => {});
 }
 
 /**
  * A body over the limit ends the connection (`Connection: close`): the rest of it may still be on its way, and the
- * connection can carry no next request before it has been read.
+ * connection can carry no next request before it has been read. Closing with it unread could reset the connection
+ * before the client reads the 413, so it is discarded first, within bounds (lingering-close.ts).
  */
-const tooLarge = (max: number) =>
-  new ApiProblem('payload_too_large', message('body.too_large', { max }), {}, { Connection: 'close' });
+const tooLarge = (max: number) => (discardRest: () => Promise<void>) =>
+  new ApiProblem('payload_too_large', message('body.too_large', { max }), {}, { Connection: 'close' }, discardRest());
 
 function invalidJson(detail: Message = message('body.invalid_json')): ApiProblem {
   return new ApiProblem('validation_failed', detail, {
@@ -193,7 +201,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   const upload = type === 'multipart/form-data' && takesUpload(c.get('operationId'));
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
-  await limitBody(c, max, () => tooLarge(max));
+  await limitBody(c, max, tooLarge(max));
   if (upload) return;
   if (type !== 'application/json') {
     const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;

@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import { type ProblemCode, problems } from '../../generated/problems.ts';
 import type { Language } from './language.ts';
+import { answerWhileLingering } from './lingering-close.ts';
 import { localize, type Message } from './messages.ts';
 
 export type FieldError = { pointer: string | null; parameter: string | null; code: string; detail: Message };
@@ -18,6 +19,8 @@ export class ApiProblem extends Error {
     readonly detail?: Message,
     readonly extras: ProblemExtras = {},
     readonly headers: Record<string, string> = {},
+    /** What the answer's end (and so the connection's close) waits for: see lingering-close.ts. */
+    readonly lingering?: Promise<void>,
   ) {
     super(`${code}${detail ? `: ${localize(detail, 'en')}` : ''}`);
     this.status = problems[code].status;
@@ -71,5 +74,8 @@ export function problemResponse(c: Context, problem: ApiProblem): Response {
     instance: new URL(c.req.url).pathname,
   });
   headers.set('Content-Language', language);
-  return new Response(JSON.stringify(body), { status: problem.status, headers });
+  return answer(JSON.stringify(body), { status: problem.status, headers }, problem.lingering);
 }
+
+const answer = (text: string, init: ResponseInit, lingering: Promise<void> | undefined) =>
+  lingering ? answerWhileLingering(text, init, lingering) : new Response(text, init);

@@ -1,6 +1,8 @@
 // Every new company gets the default pipeline in the transaction that creates it, so POST /deals works at once;
 // the operator replaces it (CLI `company stages`, services/pipelines.ts) without leaving a deal in a stage that
-// is gone: stages with open deals are refused, stages with closed deals deactivated, unused ones deleted.
+// is gone: stages with open deals are refused, stages with closed deals deactivated, unused ones deleted. The
+// contract describes the default pipeline and its replacement in every language.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCompany } from '../../../src/services/companies.ts';
 import { DEFAULT_PIPELINE, replaceStages, type StageInput, stagesFromJson } from '../../../src/services/pipelines.ts';
@@ -198,5 +200,27 @@ describe('replacing the pipeline (company stages)', () => {
       expect(stagesFromJson(file)[0].probability, String(p)).toBe(p.toFixed(2));
     }
     expect(() => stagesFromJson('[{"names":{"en":"X"},"default":true}]')).toThrow(/a stage of type won is needed/);
+  });
+});
+
+describe('the contract', () => {
+  it.each([
+    'en',
+    'nl',
+    'de',
+    'fr',
+  ] as const)('describes the default pipeline (%s): every stage with its name, type and probability, and its replacement', (language) => {
+    const bundle = new URL(`../../../generated/openapi.${language}.json`, import.meta.url);
+    const contract = JSON.parse(readFileSync(bundle, 'utf8'));
+    const description: string = contract.paths['/pipeline-stages'].get.description;
+    // French puts a space before the colon.
+    const colon = language === 'fr' ? ' :' : ':';
+    for (const [i, stage] of DEFAULT_PIPELINE.entries()) {
+      expect(description).toContain(
+        `${i + 1}. ${stage.names[language]}${colon} \`${stage.type}\`, \`${stage.probability}\``,
+      );
+    }
+    expect(description).toContain('`npm run cli -- company stages ID --file FILE`');
+    expect(description).toContain('`--default`');
   });
 });
