@@ -1,7 +1,7 @@
 // Seeds a benchmark database fast, as the superuser (past row-level security), with set-based INSERT …
 // SELECT over generate_series: companies with an API key each, customers with realistic-looking names,
 // e-mail addresses, phone numbers and company names spread over two years, a note for about every other
-// customer, a pipeline stage and a deal for every fifth customer (when the deals table exists); then VACUUM ANALYZE.
+// customer, a pipeline stage (unless the company has its default pipeline) and a deal for every fifth customer (when the deals table exists); then VACUUM ANALYZE.
 import type postgres from 'postgres';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import type { Db } from '../../src/db/client.ts';
@@ -194,7 +194,8 @@ export async function seed(sql: postgres.Sql, db: Db, totalCustomers: number): P
     await sql.unsafe(
       `
       insert into pipeline_stages (company_id, name_nl, name_en, position)
-      select id, 'Nieuw', 'New', 1 from companies where id = any($1::uuid[])`,
+      select id, 'Nieuw', 'New', 1 from companies
+      where id = any($1::uuid[]) and not exists (select from pipeline_stages p where p.company_id = companies.id)`,
       [companies.map((c) => c.id)],
     );
     await sql.unsafe(`
@@ -203,7 +204,10 @@ export async function seed(sql: postgres.Sql, db: Db, totalCustomers: number): P
       select c.company_id, gen_random_uuid(), 'Offerte ' || coalesce(c.company_name, c.name), (abs(hashtext(c.id::text)) % 20000)::numeric,
              'EUR', s.id, c.id, 'api', c.created_at + interval '2 hours', c.created_at + interval '2 hours',
              c.created_at + interval '2 hours'
-      from customers c join pipeline_stages s on s.company_id = c.company_id
+      from customers c
+      join pipeline_stages s on s.id = (select min(p.id) from pipeline_stages p
+                                        where p.company_id = c.company_id and p.type = 'open')
+                            and s.company_id = c.company_id
       where abs(hashtext(c.id::text)) % 5 = 0`);
   }
   // VACUUM too: a live database is vacuumed; without it autovacuum starts on the fresh rows during the runs.
