@@ -26,6 +26,11 @@ export type KeyRecord = {
 };
 
 const TTL_MS = 60_000;
+/**
+ * How long a cached key still answers for an address whose lookups are refused (its failed logins used up). The
+ * TTL is there for a change whose NOTIFY was missed; past twice the TTL such a key is refused like any other.
+ */
+const STALE_LIMIT_MS = 2 * TTL_MS;
 
 // The pool is shared with drizzle, which makes postgres.js return timestamps as text.
 const toDate = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
@@ -94,8 +99,9 @@ export class KeyStore {
     try {
       await beforeLoad?.();
     } catch (refused) {
-      // A key this process knows (its changes arrive by NOTIFY) is judged from what it knew rather than refused.
-      if (cached) return cached.record;
+      // A key this process knows (its changes arrive by NOTIFY) is judged from what it knew rather than refused,
+      // but not for ever: a revocation whose NOTIFY was missed must count after all (STALE_LIMIT_MS).
+      if (cached && Date.now() - cached.loadedAt < STALE_LIMIT_MS) return cached.record;
       throw refused;
     }
     const generation = this.generation;

@@ -175,8 +175,18 @@ describe('a tight window', () => {
       // So is a valid key this process has not seen yet: telling it from a guess would take the lookup.
       const unseen = await api.key(companyId);
       expectRateLimited(await api.call('getMe', { key: unseen.key, headers: from }));
-      // A key this process knows is served as before, from its cache.
+      // A key this process knows is served as before, from its cache (also past its 60 s TTL)…
       expect((await api.call('getMe', { key: known, headers: from })).status).toBe(200);
+      const loadedAt = Date.now();
+      const now = vi.spyOn(Date, 'now').mockReturnValue(loadedAt + 90_000);
+      try {
+        expect((await api.call('getMe', { key: known, headers: from })).status).toBe(200);
+        // …but not past twice the TTL: a revocation whose NOTIFY was missed would otherwise never count.
+        now.mockReturnValue(loadedAt + 130_000);
+        expectRateLimited(await api.call('getMe', { key: known, headers: from }));
+      } finally {
+        now.mockRestore();
+      }
       expect(lookups).toBe(4);
 
       // The counter counts: another address's unknown key is looked up.
