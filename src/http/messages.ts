@@ -1,10 +1,11 @@
 // The texts of problems besides their titles — each `detail`, and the `detail` of each invalid input — in the
-// four languages of the service. Code creates a Message (an id and its parameters); problemBody renders it in
-// the response's language. Code words stay as they are in every language: headers (`If-Match`,
-// `Idempotency-Key`), ETags, scopes, field names, media types, parameter values.
+// four languages of the service: the shared ones below, each resource's in its own messages.ts. Code creates a
+// Message (an entry and its parameters); problemBody renders it in the response's language. Code words stay as
+// they are in every language: headers (`If-Match`, `Idempotency-Key`), ETags, scopes, field names, media types,
+// parameter values.
 //
-// Every entry must have all four languages (`satisfies` below) and the same `{placeholders}` in each
-// (`placeholdersAgree` below): both are compile-time errors.
+// Every entry must have all four languages and the same `{placeholders}` in each (defineMessages below): both
+// are compile-time errors.
 import type { Language } from './language.ts';
 
 const MESSAGES = {
@@ -331,108 +332,7 @@ const MESSAGES = {
     de: 'Dieser Idempotency-Key wurde für eine andere Anfrage verwendet.',
     fr: 'Cette Idempotency-Key a été utilisée pour une autre requête.',
   },
-
-  // Company, customers and notes
-  // Deals and the pipeline
-  // Events
-  // Webhook endpoints and deliveries
-  // Webhook URLs (src/webhooks/url-guard.ts, src/resources/webhook-endpoints/rules.ts)
-  'url.too_long': {
-    en: 'Longer than {max} characters.',
-    nl: 'Langer dan {max} tekens.',
-    de: 'Länger als {max} Zeichen.',
-    fr: 'Plus de {max} caractères.',
-  },
-  'url.spaces_or_controls': {
-    en: 'Contains spaces or control characters.',
-    nl: 'Bevat spaties of stuurtekens.',
-    de: 'Enthält Leerzeichen oder Steuerzeichen.',
-    fr: 'Contient des espaces ou des caractères de contrôle.',
-  },
-  'url.not_uri': {
-    en: 'Contains characters a URI (RFC 3986) does not allow: percent-encode them (é as %C3%A9) and write an international domain name in its xn-- form.',
-    nl: 'Bevat tekens die een URI (RFC 3986) niet toestaat: codeer ze met procenttekens (é als %C3%A9) en schrijf een internationale domeinnaam in de xn---vorm.',
-    de: 'Enthält Zeichen, die ein URI (RFC 3986) nicht erlaubt: kodieren Sie sie mit Prozentzeichen (é als %C3%A9) und schreiben Sie einen internationalen Domainnamen in der xn---Form.',
-    fr: 'Contient des caractères qu’un URI (RFC 3986) n’autorise pas : encodez-les en pourcentage (é en %C3%A9) et écrivez un nom de domaine international sous sa forme xn--.',
-  },
-  'url.not_absolute': {
-    en: 'Not an absolute URL.',
-    nl: 'Geen absolute URL.',
-    de: 'Keine absolute URL.',
-    fr: 'N’est pas une URL absolue.',
-  },
-  'url.not_absolute_https': {
-    en: 'Must be an absolute https URL.',
-    nl: 'Moet een absolute https-URL zijn.',
-    de: 'Muss eine absolute https-URL sein.',
-    fr: 'Doit être une URL https absolue.',
-  },
-  'url.not_https': {
-    en: 'Must be an https URL.',
-    nl: 'Moet een https-URL zijn.',
-    de: 'Muss eine https-URL sein.',
-    fr: 'Doit être une URL https.',
-  },
-  'url.fragment': {
-    en: 'Must not contain a fragment.',
-    nl: 'Mag geen fragment bevatten.',
-    de: 'Darf kein Fragment enthalten.',
-    fr: 'Ne doit pas contenir de fragment.',
-  },
-  'url.userinfo': {
-    en: 'Must not contain a user name or password.',
-    nl: 'Mag geen gebruikersnaam of wachtwoord bevatten.',
-    de: 'Darf weder Benutzernamen noch Passwort enthalten.',
-    fr: 'Ne doit contenir ni nom d’utilisateur ni mot de passe.',
-  },
-  'url.port': {
-    en: 'Port must be 443, 80 or 8443.',
-    nl: 'De poort moet 443, 80 of 8443 zijn.',
-    de: 'Der Port muss 443, 80 oder 8443 sein.',
-    fr: 'Le port doit être 443, 80 ou 8443.',
-  },
-  'url.https_standard_port': {
-    en: 'Must be https on port 443, 80 or 8443.',
-    nl: 'Moet https zijn op poort 443, 80 of 8443.',
-    de: 'Muss https auf Port 443, 80 oder 8443 sein.',
-    fr: 'Doit être en https sur le port 443, 80 ou 8443.',
-  },
-  'url.not_http': {
-    en: 'Not an http(s) URL.',
-    nl: 'Geen http(s)-URL.',
-    de: 'Keine http(s)-URL.',
-    fr: 'N’est pas une URL http(s).',
-  },
-  'url.unresolved': {
-    en: 'Could not resolve {host} ({code}). The host must resolve to a public address.',
-    nl: '{host} kon niet worden opgezocht ({code}). De host moet naar een openbaar adres verwijzen.',
-    de: '{host} konnte nicht aufgelöst werden ({code}). Der Host muss zu einer öffentlichen Adresse aufgelöst werden.',
-    fr: 'Impossible de résoudre {host} ({code}). L’hôte doit se résoudre en une adresse publique.',
-  },
-  'url.no_address': {
-    en: 'No address for {host}. The host must resolve to a public address.',
-    nl: 'Geen adres voor {host}. De host moet naar een openbaar adres verwijzen.',
-    de: 'Keine Adresse für {host}. Der Host muss zu einer öffentlichen Adresse aufgelöst werden.',
-    fr: 'Aucune adresse pour {host}. L’hôte doit se résoudre en une adresse publique.',
-  },
-  'url.loopback_only': {
-    en: '{host} must resolve to loopback only for http or a non-standard port (resolved to {address}).',
-    nl: '{host} mag voor http of een niet-standaardpoort alleen naar loopback verwijzen (verwees naar {address}).',
-    de: '{host} darf für http oder einen Nicht-Standard-Port nur zu Loopback aufgelöst werden (aufgelöst zu {address}).',
-    fr: 'Pour http ou un port non standard, {host} doit se résoudre uniquement en loopback (résolu en {address}).',
-  },
-  'url.not_public': {
-    en: '{host} resolves to a non-public address ({address}).',
-    nl: '{host} verwijst naar een niet-openbaar adres ({address}).',
-    de: '{host} wird zu einer nicht öffentlichen Adresse aufgelöst ({address}).',
-    fr: '{host} se résout en une adresse non publique ({address}).',
-  },
-  'url.unusable_address': {
-    en: 'Unusable address for {host}.',
-    nl: 'Onbruikbaar adres voor {host}.',
-    de: 'Unbrauchbare Adresse für {host}.',
-    fr: 'Adresse inutilisable pour {host}.',
-  },
+  // A resource's own texts are in its folder (messages.ts), merged with these in src/resources/index.ts.
 } as const;
 
 /** The templates of one text, by language. */

@@ -1,7 +1,6 @@
 // What an endpoint may be pointed at and subscribed to: the URL through the SSRF guard, the event selection
 // through the key's read scopes (Authentication point 10, Delivery point 11).
 import { type EventType, eventDeclaration, eventReadScopes, type Scope } from '../../events/catalogue.ts';
-import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { checkUrl, checkUrlSyntax, type UrlPolicy } from '../../webhooks/url-guard.ts';
@@ -95,7 +94,7 @@ export async function checkEndpointUrl(url: string, policy: UrlPolicy): Promise<
   }
   if (result.code === 'invalid_format' && isPlainHttp(url, policy)) {
     // The guard's syntax layer calls plain http a format error; the contract names it a policy refusal.
-    return invalidField('/url', 'url_not_allowed', message('url.not_https'));
+    return invalidField('/url', 'url_not_allowed', webhookMessages.message('url.not_https'));
   }
   return invalidField('/url', result.code, urlRefusalMessage(result.refusal));
 }
