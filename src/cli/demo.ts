@@ -1,6 +1,6 @@
 // The demo company (CLI `demo`, and the first start of `npm start` on an empty database): a realistic tenant
 // with data of every kind that exists, its history in the event log, and a full-access key.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { ALL_SCOPES } from '../auth/scopes.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -58,19 +58,21 @@ export type Demo = { companyId: string; key: string; expiresAt: Date | null };
 export async function createDemo(db: Db, expiresIn: Expiry = '365d'): Promise<Demo> {
   const now = new Date();
   const since = daysBefore(now, COMPANY_DAYS_AGO, 0);
-  // One transaction: a failure leaves no half-filled demo company behind.
-  const company = await db.transaction(async (tx) => {
-    const row = await insertCompany(tx, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
-    await fillCompany(tx, row.id, now);
-    return row;
+  // One transaction, the key included: a failure leaves no half-filled demo company, nor one without its key
+  // (ensureDemo would never make another).
+  return db.transaction(async (tx) => {
+    const company = await insertCompany(tx, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
+    await fillCompany(tx, company.id, now);
+    // The company's rows were written as the tenant; keys are the operator's (the service's own role).
+    await tx.execute(sql`reset role`);
+    const { key, row } = await createKey(tx, {
+      companyId: company.id,
+      name: 'Demo key',
+      scopes: [...ALL_SCOPES],
+      expiresIn,
+    });
+    return { companyId: company.id, key, expiresAt: row.expiresAt };
   });
-  const { key, row } = await createKey(db, {
-    companyId: company.id,
-    name: 'Demo key',
-    scopes: [...ALL_SCOPES],
-    expiresIn,
-  });
-  return { companyId: company.id, key, expiresAt: row.expiresAt };
 }
 
 /** The demo, on the first start only: when the database has no company at all. */

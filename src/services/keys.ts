@@ -6,6 +6,7 @@ import { forgetKey } from '../auth/key-store.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys } from '../db/schema/index.ts';
+import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
 export const EXPIRIES = { '30d': 30, '90d': 90, '365d': 365, never: null } as const;
@@ -23,7 +24,8 @@ export type NewKey = {
 
 const DAY_MS = 86_400_000;
 
-export async function createKey(db: Db, input: NewKey) {
+/** `db` may be a transaction (the demo creates its company and key in one). */
+export async function createKey(db: Db | Tx, input: NewKey) {
   const invalid = (input.allowedIps ?? []).filter((ip) => !isValidRange(ip));
   if (invalid.length) throw new Error(`not an IP address or CIDR range: ${invalid.join(', ')}`);
   const key = generateKey();

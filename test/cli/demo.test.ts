@@ -24,6 +24,14 @@ describe('the demo key', () => {
     expect(await ensureDemo(api.db)).toEqual({ created: false, companyId: first.companyId });
   });
 
+  it('a key that cannot be created leaves no demo company behind (company, data and key in one transaction)', async () => {
+    const companies = async () => (await api.sql`select count(*)::int as n from companies`)[0].n;
+    const before = await companies();
+    // An expiry the CLI would refuse: the key's insert fails after the company and its data were written.
+    await expect(createDemo(api.db, 'someday' as '365d')).rejects.toThrow();
+    expect(await companies()).toBe(before);
+  });
+
   it('never expires only when asked', async () => {
     const demo = await createDemo(api.db, 'never');
     expect(demo.expiresAt).toBeNull();
