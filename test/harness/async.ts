@@ -24,3 +24,16 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** Retries `check` (an assertion) every 20 ms until it passes; fails with its last error after `ms`. */
+export async function eventually(check: () => Promise<void>, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}

@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setRateLimits } from '../../src/services/companies.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { eventually } from '../harness/async.ts';
 
 let api: TestApi;
 
@@ -12,19 +13,6 @@ beforeAll(async () => {
 });
 
 const DEFAULT_POLICY = '"minute";q=600;w=60, "hour";q=20000;w=3600';
-
-/** Polls until `check` passes (another process learns of a change by NOTIFY). */
-async function eventually(check: () => Promise<void>, ms = 3000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
 
 describe('a company’s rate limits', () => {
   it('are shown in GET /me and the headers, enforced with 429, and back to the defaults on request', async () => {

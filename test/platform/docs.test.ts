@@ -3,30 +3,24 @@
 // installed (Debian package `chromium`), and always by scanning the HTML for resources it would load.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { serve } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { serve } from '@hono/node-server';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { REDOC_LABEL_KEYS, REDOC_LABELS } from '../../src/http/docs-labels.ts';
 import { notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { listenOnLoopback } from '../harness/loopback-server.ts';
 
 const LANGUAGES = ['nl', 'en', 'de', 'fr'] as const;
 const CHROMIUM = '/usr/bin/chromium';
 
 let api: TestApi;
 let origin: string;
-let server: ReturnType<typeof serve>;
+let _server: ReturnType<typeof serve>;
 
 beforeAll(async () => {
   api = await setupApi();
-  server = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(() => {
-  server?.close();
+  ({ origin } = await listenOnLoopback(api.app));
 });
 
 const contractIn = (lang: string) => {

@@ -7,34 +7,20 @@
 // - The contract states the bounds the code has.
 
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
-import { serve } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_BYTES, LINGER_MS } from '../../src/http/lingering-close.ts';
-import { httpServerOptions } from '../../src/http/server.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { listenOnLoopback } from '../harness/loopback-server.ts';
 
 let api: TestApi;
 let key: string;
 let port: number;
-let server: ReturnType<typeof serve>;
 
 beforeAll(async () => {
   api = await setupApi();
   ({ key } = await api.tenant());
-  server = serve({
-    fetch: api.app.fetch,
-    port: 0,
-    hostname: '127.0.0.1',
-    serverOptions: httpServerOptions(api.config),
-  });
-  await new Promise((resolve) => server.once('listening', resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterAll(() => {
-  server?.close();
+  ({ port } = await listenOnLoopback(api.app, api.config));
 });
 
 type Client = {

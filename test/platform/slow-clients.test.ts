@@ -5,14 +5,12 @@
 // - A client that hangs up mid-body is logged as a client abort (info), not as an unexpected failure (error).
 // - A 413 says `Connection: close` and the client reads the whole problem before the connection ends.
 
-import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import { serve } from '@hono/node-server';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpServerOptions } from '../../src/http/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { listenOnLoopback } from '../harness/loopback-server.ts';
 
 const HEADERS_TIMEOUT_MS = 400;
 const REQUEST_TIMEOUT_MS = 1000;
@@ -20,7 +18,6 @@ const REQUEST_TIMEOUT_MS = 1000;
 let api: TestApi;
 let key: string;
 let port: number;
-let server: ReturnType<typeof serve>;
 /** Every log line of the app, parsed. */
 const logged: { level: number; msg: string }[] = [];
 
@@ -37,18 +34,7 @@ beforeAll(async () => {
     },
   });
   api.deps.log = pino({ level: 'debug' }, capture);
-  server = serve({
-    fetch: api.app.fetch,
-    port: 0,
-    hostname: '127.0.0.1',
-    serverOptions: httpServerOptions(api.config),
-  });
-  await new Promise((resolve) => server.once('listening', resolve));
-  port = (server.address() as AddressInfo).port;
-});
-
-afterAll(() => {
-  server?.close();
+  ({ port } = await listenOnLoopback(api.app, api.config));
 });
 
 type Exchange = { socket: Socket; received: () => string; closed: Promise<number> };

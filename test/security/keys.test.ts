@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateKey, isWellFormedKey, KEY_LENGTH } from '../../src/auth/key-format.ts';
 import { renewKey, revokeKey } from '../../src/services/keys.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { eventually } from '../harness/async.ts';
 
 let api: TestApi;
 let companyId: string;
@@ -29,19 +30,6 @@ async function expectAccepted(key: string, call = api.call) {
   const result = await call('getMe', { key });
   expect(result.status).toBe(200);
   return result;
-}
-
-/** Polls until `check` passes (the other process learns of a change by NOTIFY). */
-async function eventually(check: () => Promise<void>, ms = 2000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 }
 
 describe('revocation', () => {

@@ -1,0 +1,24 @@
+// An app served over a real socket on 127.0.0.1 (for tests of what only a socket shows: timeouts, closes,
+// connection headers, a browser), with the production server options unless told otherwise.
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll } from 'vitest';
+import type { createApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
+import { httpServerOptions } from '../../src/http/server.ts';
+
+/** Listens on a free port until the test file ends; `config` gives the server's timeouts. */
+export async function listenOnLoopback(app: ReturnType<typeof createApp>, config?: Config) {
+  const server = serve({
+    fetch: app.fetch,
+    port: 0,
+    hostname: '127.0.0.1',
+    ...(config ? { serverOptions: httpServerOptions(config) } : {}),
+  });
+  await new Promise((resolve) => server.once('listening', resolve));
+  afterAll(() => {
+    server.close();
+  });
+  const { port } = server.address() as AddressInfo;
+  return { port, origin: `http://127.0.0.1:${port}` };
+}
