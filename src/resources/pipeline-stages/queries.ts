@@ -30,24 +30,37 @@ export async function findActiveStage(tx: Tx, companyId: string, id: number): Pr
 
 /** Where new deals land without a stage: the active default stage of type open. */
 export async function findDefaultStage(tx: Tx, companyId: string): Promise<StageRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(pipelineStages)
-    .where(and(active(companyId), eq(pipelineStages.isDefault, true), eq(pipelineStages.type, 'open')))
-    .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
-    .limit(1)
-    .for('share');
-  return row;
+  return againAfterReplacement(async () => {
+    const [row] = await tx
+      .select()
+      .from(pipelineStages)
+      .where(and(active(companyId), eq(pipelineStages.isDefault, true), eq(pipelineStages.type, 'open')))
+      .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
+      .limit(1)
+      .for('share');
+    return row;
+  });
+}
+
+/**
+ * A lookup that waited for the stages' lock while the operator replaced them (`company stages`) sees only the
+ * rows it waited for, re-checked: no longer the default, or gone. The new board is there for the next statement,
+ * so a lookup that found nothing runs once more (one statement more, only when it finds nothing).
+ */
+async function againAfterReplacement<T>(lookup: () => Promise<T | undefined>): Promise<T | undefined> {
+  return (await lookup()) ?? lookup();
 }
 
 /** The first active stage of a type on the board (win and lose without a stage). */
 export async function firstStageOfType(tx: Tx, companyId: string, type: 'won' | 'lost'): Promise<StageRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(pipelineStages)
-    .where(and(active(companyId), eq(pipelineStages.type, type)))
-    .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
-    .limit(1)
-    .for('share');
-  return row;
+  return againAfterReplacement(async () => {
+    const [row] = await tx
+      .select()
+      .from(pipelineStages)
+      .where(and(active(companyId), eq(pipelineStages.type, type)))
+      .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
+      .limit(1)
+      .for('share');
+    return row;
+  });
 }
