@@ -186,6 +186,16 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
       await page.goto(`${origin}/docs/${lang}`, { waitUntil: 'networkidle' });
       // Redoc renders the reference client-side: the API's title in the page's language shows it ran.
       await page.getByText(contractIn(lang).info.title, { exact: true }).first().waitFor({ timeout: 20_000 });
+      // Redoc's own words follow the page's language too (its translate hook, src/http/docs-labels.ts): the
+      // overview panel beside the title is rendered at once (operations only when scrolled to).
+      const text = await page.evaluate(() => document.body.innerText);
+      const [overview, license] =
+        lang === 'en'
+          ? ['Overview', 'License']
+          : [REDOC_LABELS[lang]['info.title'], REDOC_LABELS[lang]['info.license']];
+      expect(text).toContain(overview);
+      expect(text).toContain(license);
+      if (lang !== 'en') expect(text).not.toMatch(/\bOverview\b|\bLicense\b/);
       expect(requests.filter((url) => !url.startsWith(origin) && !/^(data|blob|about):/.test(url))).toEqual([]);
     } finally {
       await browser.close();
