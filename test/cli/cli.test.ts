@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '../../src/auth/key-format.ts';
 import { appOn } from '../harness/api.ts';
+import { eventually } from '../harness/async.ts';
 import { withDatabase } from '../harness/db.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -45,19 +46,6 @@ function json(run: Run) {
   const lines = run.stdout.split('\n').filter(Boolean);
   expect(lines).toHaveLength(1);
   return JSON.parse(lines[0]);
-}
-
-/** Polls until `check` passes (the app's key cache learns of the CLI's change by NOTIFY). */
-async function eventually(check: () => Promise<void>, ms = 2000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 }
 
 /** GET /me with `key` from `ip` (the app trusts X-Forwarded-For from app.request()'s 127.0.0.1). */
