@@ -7,6 +7,10 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  /** Where email is sent (smtp://user:pass@host:587, smtps://…); without it emails are recorded, not sent. */
+  SMTP_URL: z.string().url().optional(),
+  /** The address emails are sent from (the company's name is shown with it); default noreply@ PUBLIC_URL's host. */
+  MAIL_FROM: z.string().email().optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** Comma list of proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address. */
   TRUSTED_PROXIES: z.string().default(''),

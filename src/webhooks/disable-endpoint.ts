@@ -1,10 +1,10 @@
 // Disabling an endpoint that failed for 5 days (or whose address now resolves to an internal one): its pending
 // deliveries fail with it, and the company's administrators are told by email.
 import { and, eq, or, sql } from 'drizzle-orm';
-import { sendEmail } from '../channels/email.ts';
 import { notBefore } from '../db/change-time.ts';
 import { users, webhookEndpoints } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
+import { queueEmail } from '../mail/outbox.ts';
 import type { EndpointRow } from './send.ts';
 
 /** Disables the endpoint, fails its pending deliveries and tells the company's administrators. */
@@ -55,10 +55,10 @@ export async function disableEndpoint(
     reason === 'url_not_allowed'
       ? 'its address now resolves to an internal network address'
       : 'every delivery to it failed for 5 days';
-  await sendEmail(tx, r.companyId, {
+  await queueEmail(tx, r.companyId, {
     to: admins.map((a) => a.email),
     kind: 'webhook_endpoint_disabled',
     subject: `Webhook endpoint ${r.endpoint.url} was disabled`,
-    body: `The webhook endpoint ${r.endpoint.id} (${r.endpoint.url}) was disabled because ${why}. Fix the receiver, then re-enable the endpoint and recover the failed messages.`,
+    text: `The webhook endpoint ${r.endpoint.id} (${r.endpoint.url}) was disabled because ${why}. Fix the receiver, then re-enable the endpoint and recover the failed messages.`,
   });
 }

@@ -22,6 +22,8 @@ const TENANT_TABLES = {
   webhook_deliveries: 'company_id',
   webhook_attempts: 'company_id',
   outbound_emails: 'company_id',
+  outbound_email_attachments: 'company_id',
+  outgoing_message_counts: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -64,6 +66,10 @@ async function seed(sql: postgres.Sql, companyId: string) {
             'https://hooks.example.nl/crm', 'failed', 12)`;
   await sql`insert into outbound_emails (company_id, id, "to", subject, body, kind)
             values (${companyId}, ${`em_${suffix}`}, '{admin@example.nl}', 'Hi', 'Body', 'test')`;
+  await sql`insert into outbound_email_attachments (company_id, email_id, position, filename, content_type, content)
+            values (${companyId}, ${`em_${suffix}`}, 0, 'a.pdf', 'application/pdf', '\\x25504446')`;
+  await sql`insert into outgoing_message_counts (company_id, scope, hour_start, count)
+            values (${companyId}, 'company', date_trunc('hour', now()), 1)`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

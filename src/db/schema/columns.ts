@@ -15,4 +15,7 @@ export const version = () => integer('version').notNull().default(1);
  * byte by byte, so the column compares with the C collation whatever the database's default (en_US.UTF-8 or
  * ICU en-US put "…a" before "…Z"): ORDER BY, cursors and indexes follow the order of occurrence (migration 0015).
  */
+/** Binary data (a key's hash, a file's bytes). */
+export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
 export const prefixedIdColumn = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });

@@ -4,7 +4,6 @@ import {
   bigint,
   boolean,
   check,
-  customType,
   foreignKey,
   index,
   integer,
@@ -15,9 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, prefixedIdColumn, ts, updatedAt } from './columns.ts';
-
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+import { bytea, companyId, createdAt, prefixedIdColumn, ts, updatedAt } from './columns.ts';
 
 export const companies = pgTable(
   'companies',

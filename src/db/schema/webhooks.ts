@@ -1,7 +1,16 @@
 // Webhook endpoints, one delivery per (event, endpoint), every attempt of a delivery, and the recording
 // email channel (messages that a real sender will send once one is configured).
-import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { bytea, companyId, createdAt, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
 import { companies } from './platform.ts';
 
 export const webhookEndpoints = pgTable(
@@ -100,11 +109,63 @@ export const outboundEmails = pgTable(
     id: prefixedIdColumn('id').notNull(),
     to: text('to').array().notNull(),
     subject: text('subject').notNull(),
+    /** The plain-text body (every email has one); `html` is the optional alternative. */
     body: text('body').notNull(),
+    html: text('html'),
+    /** Reply-To; null: the company's own address. */
+    replyTo: text('reply_to'),
+    /** Extra headers, e.g. In-Reply-To and References that keep a customer's thread. */
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     /** What caused it (e.g. webhook_endpoint_disabled), for operators and tests. */
     kind: text('kind').notNull(),
-    sent: boolean('sent').notNull().default(false),
+    /**
+     * queued: waiting for the email_send job; sent: the SMTP server accepted it; recorded: no SMTP_URL, so it was
+     * kept here instead of sent; failed: the SMTP server refused it for good (`error` says why).
+     */
+    status: text('status', { enum: ['queued', 'sent', 'recorded', 'failed'] })
+      .notNull()
+      .default('queued'),
+    /** The RFC 5322 Message-ID it was sent with: `<{id}@{domain of MAIL_FROM}>`. */
+    messageId: text('message_id'),
+    sentAt: ts('sent_at'),
+    error: text('error'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.id] })],
+);
+
+/** Files sent with an email (a quote's PDF, say), kept with it until it is sent. */
+export const outboundEmailAttachments = pgTable(
+  'outbound_email_attachments',
+  {
+    companyId: companyId().references(() => companies.id),
+    emailId: prefixedIdColumn('email_id').notNull(),
+    position: integer('position').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    content: bytea('content').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.emailId, t.position] }),
+    foreignKey({
+      columns: [t.companyId, t.emailId],
+      foreignColumns: [outboundEmails.companyId, outboundEmails.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Outgoing messages counted per company and scope in fixed clock hours (the anti-abuse limits: 250 per company,
+ * 20 per conversation), in PostgreSQL so that every API node agrees.
+ */
+export const outgoingMessageCounts = pgTable(
+  'outgoing_message_counts',
+  {
+    companyId: companyId().references(() => companies.id),
+    /** `company`, or what else is limited, e.g. `conversation:{id}`. */
+    scope: text('scope').notNull(),
+    hourStart: ts('hour_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.scope, t.hourStart] })],
 );

@@ -1,0 +1,2 @@
+-- status (0024) replaces sent.
+ALTER TABLE "outbound_emails" DROP COLUMN "sent";

@@ -1,0 +1,15 @@
+// The background jobs a change queued (Graphile Worker's own tables), for tests that check a job exists exactly
+// when its change committed.
+import type { TestApi } from './api.ts';
+
+export type QueuedJob = { task: string; payload: Record<string, unknown>; runAt: Date; key: string | null };
+
+/** The unlocked jobs of `task` whose payload names `companyId`, oldest first. */
+export async function queuedJobsOf(api: Pick<TestApi, 'sql'>, task: string, companyId: string): Promise<QueuedJob[]> {
+  const rows = await api.sql<{ task: string; payload: Record<string, unknown>; run_at: Date; key: string | null }[]>`
+    select t.identifier as task, j.payload, j.run_at, j.key
+    from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+    where t.identifier = ${task} and j.locked_at is null and j.payload->>'companyId' = ${companyId}
+    order by j.run_at, j.id`;
+  return rows.map((r) => ({ task: r.task, payload: r.payload, runAt: new Date(r.run_at), key: r.key }));
+}
