@@ -1,5 +1,5 @@
-// Webhook endpoints, one delivery per (event, endpoint), every attempt of a delivery, and the recording
-// email channel (messages that a real sender will send once one is configured).
+// Webhook endpoints, one delivery per (event, endpoint), every attempt of a delivery, and the email outbox
+// (src/mail/): emails with their attachments, and the outgoing-message counts of the anti-abuse limits.
 import {
   foreignKey,
   index,
