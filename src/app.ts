@@ -13,6 +13,7 @@ import { serveContract, serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
 import { answerOfFailure } from './http/failures.ts';
 import { message } from './http/messages.ts';
+import { serveMetrics } from './http/metrics.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
@@ -34,6 +35,8 @@ export function createApp(deps: Deps) {
   });
 
   app.use('*', requestContext(deps));
+  app.use('*', deps.metrics.requests());
+  if (deps.config.METRICS_TOKEN) app.get('/metrics', serveMetrics(deps.config.METRICS_TOKEN));
 
   // The contract is a megabyte of JSON: compressed like the docs.
   app.use(`${API_PREFIX}/openapi.json`, compress());

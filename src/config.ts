@@ -11,6 +11,8 @@ const schema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** The address emails are sent from (the company's name is shown with it); default noreply@ PUBLIC_URL's host. */
   MAIL_FROM: z.string().email().optional(),
+  /** The bearer token of GET /metrics (Prometheus); without it /metrics is not served. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** Comma list of proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address. */
   TRUSTED_PROXIES: z.string().default(''),

@@ -4,6 +4,7 @@ import { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
+import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,
   KEY_WINDOWS,
@@ -32,6 +33,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
     webhookTestLimits: new RateLimits(WEBHOOK_TEST_WINDOWS, 'webhook_test', redis),
     log,
+    metrics: new Metrics(),
     close: async () => {
       await keys.close();
       redis?.disconnect();

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
+import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 
 export type Deps = {
@@ -19,4 +20,6 @@ export type Deps = {
   /** Per endpoint (`<company>:<endpoint>`); shared by the API nodes through Redis like the others. */
   webhookTestLimits: RateLimits;
   log: Logger;
+  /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
+  metrics: Metrics;
 };

@@ -3,8 +3,8 @@
 // deliveries past 30 days.
 import type { Task } from 'graphile-worker';
 import type { Sql } from '../db/client.ts';
+import { asMaintenance, type CronPayload } from '../db/maintenance.ts';
 import { purgeOldEvents } from '../events/retention.ts';
-import { asMaintenance, type CronPayload } from './maintenance.ts';
 
 declare global {
   namespace GraphileWorker {

@@ -2,8 +2,8 @@
 // contract's Idempotency section; a lookup ignores older ones).
 import type { Task } from 'graphile-worker';
 import type { Sql } from '../db/client.ts';
+import { asMaintenance, type CronPayload } from '../db/maintenance.ts';
 import { IDEMPOTENCY_HOURS } from '../http/idempotency.ts';
-import { asMaintenance, type CronPayload } from './maintenance.ts';
 
 declare global {
   namespace GraphileWorker {

@@ -2,7 +2,7 @@
 // it delete any company's old rows, and nothing else), without the sessions' statement limit (a large backlog
 // may take longer, see SESSION_LIMITS in db/client.ts).
 import type postgres from 'postgres';
-import type { Sql } from '../db/client.ts';
+import type { Sql } from './client.ts';
 
 export async function asMaintenance(sql: Sql, statement: (tx: postgres.TransactionSql) => Promise<unknown>) {
   await sql.begin(async (tx) => {
