@@ -16,6 +16,9 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company features ID --set all|none|LIST
   company stages ID [--file STAGES.json | --default]
   company limits ID [--per-minute N|default] [--per-hour N|default]
+  company export ID > FILE.jsonl      the company's complete data as a JSON Lines archive
+  company import FILE.jsonl           restores an archive (same ids) into this installation
+  company delete ID --confirm NAME    erases every row of the company, in one transaction
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
@@ -41,6 +44,9 @@ export type Command =
   | { name: 'company limits'; json: boolean; id: string; limits: RateLimitChange }
   /** `stages` null: show the pipeline. */
   | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
+  | { name: 'company export'; json: boolean; id: string }
+  | { name: 'company import'; json: boolean; file: string }
+  | { name: 'company delete'; json: boolean; id: string; confirm: string }
   | {
       name: 'key create';
       json: boolean;
@@ -217,9 +223,35 @@ export function parseCommand(argv: string[]): Command {
         }
         return { name: 'company limits', json: values.json === true, id, limits };
       }
+      case 'export': {
+        const { values, positionals } = parse(command, rest, {});
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        return { name: 'company export', json: values.json === true, id };
+      }
+      case 'import': {
+        const { values, positionals } = parse(command, rest, {});
+        if (values.help) return { name: 'help' };
+        return {
+          name: 'company import',
+          json: values.json === true,
+          file: onePositional(command, positionals, 'file'),
+        };
+      }
+      case 'delete': {
+        const { values, positionals } = parse(command, rest, { confirm: { type: 'string' } });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        return {
+          name: 'company delete',
+          json: values.json === true,
+          id,
+          confirm: required(command, '--confirm', values.confirm),
+        };
+      }
       default:
         throw new UsageError(
-          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits)`,
+          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|export|import|delete)`,
         );
     }
   }

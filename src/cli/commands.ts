@@ -1,9 +1,13 @@
 // The commands themselves, on an open database; each returns what to print.
+
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
 import { createCompany, setFeatures, setRateLimits, setSubscription, suspendCompany } from '../services/companies.ts';
+import { deleteCompany, exportCompany, importCompany } from '../services/company-archive.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
 import type { Command } from './args.ts';
@@ -21,6 +25,9 @@ import {
 
 type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' }>;
 
+/** Where `company export` writes its lines (standard output; awaited, so a slow pipe holds the reading back). */
+export type LineWriter = (line: string) => Promise<void>;
+
 async function findCompany(db: Db, id: string) {
   const [company] = await db
     .select({ id: companies.id, language: companies.language })
@@ -30,8 +37,30 @@ async function findCompany(db: Db, id: string) {
   return company;
 }
 
-export async function runCommand(db: Db, command: DbCommand): Promise<Output> {
+export async function runCommand(
+  { db, sql }: { db: Db; sql: Sql },
+  command: DbCommand,
+  writeLine: LineWriter,
+): Promise<Output | null> {
   switch (command.name) {
+    case 'company export': {
+      await exportCompany(sql, command.id, writeLine);
+      return null;
+    }
+    case 'company import': {
+      const lines = createInterface({ input: createReadStream(command.file), crlfDelay: Number.POSITIVE_INFINITY });
+      const { companyId, counts } = await importCompany(sql, lines);
+      const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+      return { json: { company_id: companyId, rows: counts }, text: `Imported company ${companyId}: ${rows} rows.` };
+    }
+    case 'company delete': {
+      const { counts } = await deleteCompany(sql, command.id, command.confirm);
+      const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+      return {
+        json: { company_id: command.id, deleted: true, rows: counts },
+        text: `Deleted company ${command.id} and its ${rows} rows.`,
+      };
+    }
     case 'company create': {
       const row = await createCompany(db, {
         name: command.companyName,

@@ -13,13 +13,13 @@ import type { Output } from './output.ts';
 const write = (stream: NodeJS.WriteStream, text: string) =>
   new Promise<void>((resolve) => stream.write(text, () => resolve()));
 
-async function execute(command: Exclude<Command, { name: 'help' }>, database: Database): Promise<Output> {
+async function execute(command: Exclude<Command, { name: 'help' }>, database: Database): Promise<Output | null> {
   // Migrations are idempotent: always for migrate and demo, and whenever the database is our own embedded one.
   if (command.name === 'migrate' || command.name === 'demo' || database.embedded) await runMigrations(database.url);
   if (command.name === 'migrate') return { json: { ok: true }, text: 'Migrations applied.' };
   const { sql, db } = createDb(database.url, 2);
   try {
-    return await runCommand(db, command);
+    return await runCommand({ db, sql }, command, (line) => write(process.stdout, `${line}\n`));
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -41,7 +41,8 @@ async function main(argv: string[]): Promise<number> {
   const database = await openCliDatabase(loadConfig());
   try {
     const output = await execute(command, database);
-    await write(process.stdout, command.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+    // null: the command wrote its own lines (an export).
+    if (output) await write(process.stdout, command.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
     return 0;
   } finally {
     await database.stop();

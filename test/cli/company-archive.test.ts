@@ -1,0 +1,137 @@
+// A company as a unit an operator can move or erase: the archive of the demo company (every kind of record)
+// restored into another installation with the same ids exports to the same archive; the CLI writes that
+// archive and reads it back; erasure removes every row of every tenant table (walked from the catalogue).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemo } from '../../src/cli/demo.ts';
+import { createDb } from '../../src/db/client.ts';
+import { runMigrations } from '../../src/db/migrate.ts';
+import { deleteCompany, exportCompany, importCompany } from '../../src/services/company-archive.ts';
+import { setupApi, type TestApi } from '../harness/api.ts';
+import { freshDatabase } from '../harness/db.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+
+let api: TestApi;
+let target: { url: string; drop: () => Promise<void> };
+let targetPools: ReturnType<typeof createDb>;
+
+beforeAll(async () => {
+  api = await setupApi();
+  target = await freshDatabase();
+  await runMigrations(target.url);
+  targetPools = createDb(target.url, 2);
+});
+afterAll(async () => {
+  await targetPools.sql.end({ timeout: 5 });
+  await target.drop();
+});
+
+async function archiveOf(sql: postgres.Sql, companyId: string): Promise<string[]> {
+  const lines: string[] = [];
+  await exportCompany(sql, companyId, async (line) => {
+    lines.push(line);
+  });
+  return lines;
+}
+
+async function* linesOf(lines: string[]) {
+  yield* lines;
+}
+
+/** Rows of the company in every table with a company_id (and the company itself), read past row-level security. */
+async function rowsLeft(sql: postgres.Sql, companyId: string): Promise<Record<string, number>> {
+  const tables = await sql<{ name: string }[]>`
+    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+    where c.relkind = 'r' and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'company_id')`;
+  const left: Record<string, number> = {};
+  for (const { name } of tables) {
+    const [row] = await sql.unsafe(`select count(*)::int as n from "${name}" where company_id = $1`, [companyId]);
+    if (row?.n) left[name] = row.n;
+  }
+  const [company] = await sql`select count(*)::int as n from companies where id = ${companyId}`;
+  if (company?.n) left.companies = company.n;
+  return left;
+}
+
+function cli(url: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      TSX,
+      ['src/cli/main.ts', ...args],
+      {
+        cwd: ROOT,
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' },
+      },
+      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('company export and import', () => {
+  it('export → import into another installation → export gives the same archive, every kind of record in it', async () => {
+    const demo = await createDemo(api.db);
+    const archive = await archiveOf(api.sql, demo.companyId);
+    const header = JSON.parse(archive[0] as string);
+    expect(header).toMatchObject({ format: 'crm-company-archive', version: 1, company_id: demo.companyId });
+    const tables = new Set(archive.slice(1).map((l) => JSON.parse(l).table));
+    for (const kind of ['companies', 'users', 'customers', 'notes', 'deals', 'pipeline_stages', 'events', 'api_keys'])
+      expect(tables, kind).toContain(kind);
+
+    const { companyId, counts } = await importCompany(targetPools.sql, linesOf(archive));
+    expect(companyId).toBe(demo.companyId);
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(archive.length - 1);
+    expect(await archiveOf(targetPools.sql, demo.companyId)).toEqual(archive);
+
+    // The restored company answers its own key there.
+    const other = await (await import('../harness/api.ts')).appOn(target.url);
+    const me = await other.call('getMe', { key: demo.key });
+    expect(me.status).toBe(200);
+    expect(me.body.data.company.id).toBe(demo.companyId);
+
+    // A second import of the same archive is refused, and changes nothing.
+    await expect(importCompany(targetPools.sql, linesOf(archive))).rejects.toThrow(/exists here already/);
+  });
+
+  it('the CLI writes the archive to standard output and imports it from a file', async () => {
+    const demo = await createDemo(api.db);
+    const exported = await cli(api.url, 'company', 'export', demo.companyId);
+    expect(exported.code, exported.stderr).toBe(0);
+    const lines = exported.stdout.split('\n').filter(Boolean);
+    expect(lines).toEqual(await archiveOf(api.sql, demo.companyId));
+    const file = join(mkdtempSync(join(tmpdir(), 'crm-archive-')), 'company.jsonl');
+    writeFileSync(file, exported.stdout);
+    const imported = await cli(target.url, 'company', 'import', file, '--json');
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ company_id: demo.companyId });
+    expect(await archiveOf(targetPools.sql, demo.companyId)).toEqual(lines);
+  });
+});
+
+describe('company delete', () => {
+  it('needs the exact name, then leaves nothing of the company in any tenant table', async () => {
+    const demo = await createDemo(api.db);
+    const keep = await createDemo(api.db);
+    const before = await rowsLeft(api.sql, demo.companyId);
+    expect(Object.keys(before).length).toBeGreaterThan(5);
+    await expect(deleteCompany(api.sql, demo.companyId, 'Someone Else')).rejects.toThrow(/--confirm/);
+    expect(await rowsLeft(api.sql, demo.companyId)).toEqual(before);
+
+    const [{ name }] = await api.sql`select name from companies where id = ${demo.companyId}`;
+    const { counts } = await deleteCompany(api.sql, demo.companyId, name);
+    expect(counts).toEqual(Object.fromEntries(Object.entries(before).filter(([t]) => t !== 'companies')));
+    expect(await rowsLeft(api.sql, demo.companyId)).toEqual({});
+    expect(
+      await api.sql`select 1 from graphile_worker._private_jobs where payload->>'companyId' = ${demo.companyId}`,
+    ).toHaveLength(0);
+    // Another company is untouched.
+    expect(Object.keys(await rowsLeft(api.sql, keep.companyId)).length).toBeGreaterThan(5);
+  });
+});
