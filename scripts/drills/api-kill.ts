@@ -112,7 +112,6 @@ await startApi();
 const started = Date.now();
 const killAt = new Set(Array.from({ length: KILLS }, (_, k) => Math.floor(((k + 1) * CREATIONS) / (KILLS + 1))));
 let next = 0;
-let sent = 0;
 const kills: number[] = [];
 async function lane() {
   while (next < CREATIONS && !run.interrupted) {
@@ -127,7 +126,6 @@ async function lane() {
       down = false;
     }
     await create(i);
-    sent++;
   }
 }
 await Promise.all(Array.from({ length: CONCURRENCY }, lane));
