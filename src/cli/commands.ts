@@ -19,7 +19,7 @@ import {
   stagesText,
 } from './output.ts';
 
-type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' }>;
+type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' } | { name: 'events tail' }>;
 
 async function findCompany(db: Db, id: string) {
   const [company] = await db

@@ -57,7 +57,14 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
   return { origin, api: `${origin}/api/v1`, key, output, stop };
 }
 
-export type ChildLines = { lines: () => string[]; stop: () => Promise<void>; pid: number };
+export type ChildLines = {
+  lines: () => string[];
+  /** SIGTERM to its PID (SIGKILL after 5 s); resolves when it has exited. */
+  stop: () => Promise<void>;
+  /** Its exit code (null when a signal ended it). */
+  exited: Promise<number | null>;
+  pid: number;
+};
 
 /** A Node child process (an example, the CLI) whose output lines are collected; stopped by its PID. */
 export function runNode(args: string[], env: Record<string, string>): ChildLines {
@@ -69,9 +76,10 @@ export function runNode(args: string[], env: Record<string, string>): ChildLines
   child.stderr.on('data', (d) => {
     text += d;
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     pid: child.pid as number,
+    exited,
     lines: () => text.split('\n').filter(Boolean),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
