@@ -6,6 +6,8 @@
 // With CRM_API_URL (ending in /api/v1) and CRM_API_KEY set, the journey runs against that service instead of
 // starting one (README, "Contract tests"); it must run with WEBHOOK_ALLOW_PRIVATE_URLS=true on this machine.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type CrmClient, createCrmClient, ok } from 'crm-workflow-service/client';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,9 @@ import { signatureHeaders, startReceiver } from '../features/webhook-endpoints/r
 import { eventually } from '../harness/async.ts';
 import { freePort, type Started, startHttpProcess } from '../harness/processes.ts';
 import { integratorJourney } from './journey.ts';
-import { type RunningService, startService } from './service.ts';
+import { type RunningService, runNode, startService } from './service.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
 
 const given = process.env.CRM_API_URL && process.env.CRM_API_KEY;
 let service: RunningService | undefined;
@@ -84,6 +88,25 @@ describe('the typed client against the real service', () => {
     const wrongKey = createCrmClient({ baseUrl: api, apiKey: `${key.slice(0, -1)}x` });
     expect((await wrongKey.GET('/me')).error?.code).toBe('invalid_api_key');
   });
+});
+
+describe("examples/typed-client.ts, the README's example", () => {
+  it("is the README's code, and runs against the service", async () => {
+    const file = readFileSync(resolve(ROOT, 'examples/typed-client.ts'), 'utf8');
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## The typed client'));
+    const block = section.slice(
+      section.indexOf('```ts\n') + 6,
+      section.indexOf('```\n', section.indexOf('```ts\n') + 6),
+    );
+    // The file is the block plus its two lines of introduction.
+    expect(file.split('\n').slice(2).join('\n')).toBe(block);
+
+    const example = runNode(['--import', 'tsx', 'examples/typed-client.ts'], { CRM_API_URL: api, CRM_API_KEY: key });
+    expect(await example.exited, example.lines().join('\n')).toBe(0);
+    expect(example.lines()[0]).toBe('+31 20 123 4567');
+    expect(example.lines().filter((l) => l.endsWith(' Eva de Boer')).length).toBeGreaterThanOrEqual(1);
+  }, 60_000);
 });
 
 describe.skipIf(given)('the same journey through Prism’s validating proxy (npm run mock -- --proxy)', () => {
