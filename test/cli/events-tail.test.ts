@@ -110,6 +110,17 @@ describe('events tail', () => {
       expect(lines[1]).toContain(`customer ${later} Eva Later`);
     }, 20_000);
     expect(child.lines().some((l) => l.includes('customer.converted'))).toBe(false);
+
+    // A change that began a minute ago but commits only now: its event appears with the earlier time, behind
+    // events already printed, and is printed all the same (the catch-up window overlaps by 5 minutes).
+    const late = 'evt_LateLateLateLateLate00';
+    await api.sql`insert into events (company_id, id, type, scope, customer_id, data, created_at)
+                  select company_id, ${late}, type, scope, customer_id, data, now() - interval '60 seconds'
+                  from events where type = 'customer.created' and customer_id = ${later}`;
+    await eventually(async () => {
+      expect(child.lines().filter((l) => l.includes(late))).toHaveLength(1);
+    }, 20_000);
+    expect(child.lines().filter((l) => / customer\.created /.test(l))).toHaveLength(3);
   }, 60_000);
 
   it('ends at once with exit 1 when the key is refused', async () => {
