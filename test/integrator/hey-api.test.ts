@@ -1,9 +1,12 @@
-// A second, independent SDK generator compiles the contract: @hey-api/openapi-ts (its TypeScript types, SDK and
-// fetch client) generates a client from generated/openapi.en.json into a temporary folder, and the project's
-// TypeScript checks it strictly, together with a small integrator's file that calls it — so SDK generators other
-// than our own are known to read the contract, and their types say what the contract says.
+// A second, independent SDK generator compiles the contract: @hey-api/openapi-ts generates a client from
+// generated/openapi.en.json into a temporary folder — its default output (TypeScript types, SDK, fetch client),
+// and a second one with dates as Date objects (transformers) and zod validators of every request and answer —
+// and the project's TypeScript checks both strictly, together with a small integrator's file that calls the
+// first: SDK generators other than our own read the contract, and their types say what the contract says.
+// (The second once failed: the contract's calendar-date schema was named `Date`, which became
+// `export type Date = Date`, a type that refers to itself; it is `CalendarDate` since.)
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@hey-api/openapi-ts';
@@ -53,7 +56,7 @@ const TSCONFIG = {
     types: ['node'],
     typeRoots: [join(ROOT, 'node_modules/@types')],
   },
-  include: ['sdk', 'usage.ts'],
+  include: ['sdk', 'sdk-dates', 'usage.ts'],
 };
 
 beforeAll(async () => {
@@ -63,6 +66,20 @@ beforeAll(async () => {
     output: { path: join(dir, 'sdk') },
     logs: { level: 'silent', file: false },
   });
+  await createClient({
+    input: join(ROOT, 'generated/openapi.en.json'),
+    output: { path: join(dir, 'sdk-dates') },
+    logs: { level: 'silent', file: false },
+    plugins: [
+      '@hey-api/client-fetch',
+      '@hey-api/typescript',
+      { name: '@hey-api/transformers', dates: true },
+      { name: '@hey-api/sdk', transformer: true, validator: true },
+      'zod',
+    ],
+  });
+  // The zod validators import zod: the project's.
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   writeFileSync(join(dir, 'usage.ts'), USAGE);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
 }, 120_000);
@@ -80,6 +97,28 @@ describe('@hey-api/openapi-ts from the contract', () => {
     expect(missing).toEqual([]);
     // The base URL comes from the contract's first server.
     expect(readFileSync(join(dir, 'sdk/client.gen.ts'), 'utf8')).toContain("baseUrl: 'http://127.0.0.1:3000/api/v1'");
+  });
+
+  it('names no type after a JavaScript built-in (with dates as Date objects, they are the global Date)', () => {
+    const types = readFileSync(join(dir, 'sdk-dates/types.gen.ts'), 'utf8');
+    const builtIns = [
+      'Date',
+      'Object',
+      'Array',
+      'String',
+      'Number',
+      'Boolean',
+      'Error',
+      'Map',
+      'Set',
+      'Promise',
+      'File',
+    ];
+    const declared = [...types.matchAll(/^export type (\w+) =/gm)].map((m) => m[1]);
+    expect(declared.filter((name) => builtIns.includes(name))).toEqual([]);
+    // Timestamps (created_at, …) and calendar dates are the global Date, which a type named `Date` would shadow.
+    expect(types).toContain('export type Timestamp = Date;');
+    expect(types).toContain('export type CalendarDate = Date;');
   });
 
   it('type-checks strictly with the project’s TypeScript, and its types refuse calls the contract refuses', async () => {
