@@ -104,9 +104,13 @@ export async function tailEvents(options: TailOptions, io: TailIo): Promise<void
   // Ids already handled, with their created_at, forgotten once they are older than the window.
   const seen = new Map<string, number>();
   // A wrong URL or key fails here, at once, not in every poll.
-  const me = ok(await client.GET('/me')).data;
+  const answer = await client.GET('/me');
+  const me = ok(answer).data;
   const floor = options.since?.getTime() ?? Number.NEGATIVE_INFINITY;
-  let newest = (options.since ?? now()).getTime();
+  // "Now" by the service's clock (its Date header), which stamps created_at: a local clock running minutes
+  // ahead would otherwise start the window after events that are still to come.
+  const serverNow = Date.parse(answer.response.headers.get('Date') ?? '');
+  let newest = options.since?.getTime() ?? (Number.isNaN(serverNow) ? now().getTime() : serverNow);
 
   // Without --since, the events already in the first window were before the start: known, not shown.
   if (!options.since) {
