@@ -4549,7 +4549,7 @@ export type components = {
      * @description A calendar date, `YYYY-MM-DD`.
      * @example 2026-03-14
      */
-    Date: string;
+    CalendarDate: string;
     /**
      * @description Total of the document including tax, calculated by the service; it is never sent. How the totals are
      *     calculated from the lines (see `line_total` of a line):
@@ -4779,12 +4779,12 @@ export type components = {
       /** @description Currency of all amounts; the company's currency. */
       currency: components['schemas']['Currency'];
       /** @description Date of the invoice. */
-      invoice_date: components['schemas']['Date'];
+      invoice_date: components['schemas']['CalendarDate'];
       /**
        * @description Date by which the invoice must be paid; by default `invoice_date` plus `payment_term_days`.
        * @example 2026-03-28
        */
-      due_date: components['schemas']['Date'];
+      due_date: components['schemas']['CalendarDate'];
       /**
        * Format: int32
        * @description Payment term in days.
@@ -5281,12 +5281,12 @@ export type components = {
       /** @description Currency of all amounts; the company's currency. */
       currency: components['schemas']['Currency'];
       /** @description Date of the quote. */
-      quote_date: components['schemas']['Date'];
+      quote_date: components['schemas']['CalendarDate'];
       /**
        * @description Last day the quote is valid; afterwards a sent quote becomes `expired`.
        * @example 2026-04-01
        */
-      valid_until: components['schemas']['Date'];
+      valid_until: components['schemas']['CalendarDate'];
       /**
        * @description Opening text printed above the lines.
        * @example Geachte heer Jansen, hierbij ontvangt u onze offerte.

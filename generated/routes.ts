@@ -219,6 +219,7 @@ export const AppointmentUpdateSchema = z
     notes: z.string().max(2000).nullable().optional(),
   })
   .openapi('AppointmentUpdate');
+export const CalendarDateSchema = z.iso.date().openapi('CalendarDate');
 export const CurrencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/)
@@ -437,7 +438,6 @@ export const CustomerUpdateSchema = z
     coc_number: z.string().max(30).nullable().optional(),
   })
   .openapi('CustomerUpdate');
-export const DateSchema = z.iso.date().openapi('Date');
 export const IntegerIdSchema = z
   .string()
   .regex(/^[1-9][0-9]{0,17}$/)
@@ -690,8 +690,8 @@ export const InvoiceSchema = z
     deal_id: NullableUuidSchema,
     language: LanguageSchema,
     currency: CurrencySchema,
-    invoice_date: DateSchema,
-    due_date: DateSchema,
+    invoice_date: CalendarDateSchema,
+    due_date: CalendarDateSchema,
     payment_term_days: z.number().int().min(0).max(365),
     is_term_invoice: z.boolean(),
     term_percentage: NullableDecimalSchema,
@@ -1060,8 +1060,8 @@ export const QuoteSchema = z
     pipeline_stage_id: NullableIntegerIdSchema,
     language: LanguageSchema,
     currency: CurrencySchema,
-    quote_date: DateSchema,
-    valid_until: DateSchema,
+    quote_date: CalendarDateSchema,
+    valid_until: CalendarDateSchema,
     intro_text: z.string().nullable(),
     outro_text: z.string().nullable(),
     terms_conditions: z.string().nullable(),

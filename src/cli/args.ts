@@ -24,9 +24,13 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   key renew ID --overlap none|1h|24h|7d
   key revoke ID
   demo [--expires-in 30d|90d|365d|never]
+  events tail [--api-url URL] [--key KEY] [--types LIST] [--since 10m|2h|1d|ISO-TIME]
+              [--forward-to URL [--secret whsec_...]] [--interval 2s]
 
 With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
-PostgreSQL in DATA_DIR (.data) is used.`;
+PostgreSQL in DATA_DIR (.data) is used. \`events tail\` uses the API instead of the database: its key
+(--key, or CRM_API_KEY) and base (--api-url, or CRM_API_URL; default http://127.0.0.1:$PORT/api/v1); with
+--json it prints one JSON object per event.`;
 
 /** A mistake in the command line: reported with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -58,7 +62,19 @@ export type Command =
     }
   | { name: 'key renew'; json: boolean; id: string; overlap: Overlap }
   | { name: 'key revoke'; json: boolean; id: string }
-  | { name: 'demo'; json: boolean; expiresIn: Expiry };
+  | { name: 'demo'; json: boolean; expiresIn: Expiry }
+  | {
+      name: 'events tail';
+      json: boolean;
+      apiUrl: string;
+      apiKey: string;
+      types?: string;
+      since?: Date;
+      forwardTo?: string;
+      /** Undefined with --forward-to: a new one is made and printed. */
+      secret?: string;
+      intervalMs: number;
+    };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
@@ -310,5 +326,85 @@ export function parseCommand(argv: string[]): Command {
     }
   }
 
+  if (group === 'events') {
+    const command = `events ${sub ?? ''}`.trim();
+    if (sub !== 'tail') throw new UsageError(`unknown command "${command}" (events tail)`);
+    return eventsTail(command, argv.slice(2));
+  }
+
   throw new UsageError(`unknown command "${group}"`);
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function durationMs(command: string, flag: string, value: string): number {
+  const match = DURATION.exec(value);
+  if (!match) throw new UsageError(`${command}: ${flag} must be a duration like 500ms, 2s, 10m, 1h or 1d`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+function httpUrl(command: string, flag: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${command}: ${flag} is not a URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${command}: ${flag} must be an http or https URL`);
+  }
+  return value;
+}
+
+function eventsTail(command: string, rest: string[]): Command {
+  const { values, positionals } = parse(command, rest, {
+    'api-url': { type: 'string' },
+    key: { type: 'string' },
+    types: { type: 'string' },
+    since: { type: 'string' },
+    'forward-to': { type: 'string' },
+    secret: { type: 'string' },
+    interval: { type: 'string', default: '2s' },
+  });
+  if (values.help) return { name: 'help' };
+  if (positionals.length) throw new UsageError(`${command}: unexpected argument "${positionals[0]}"`);
+  const apiKey = values.key ?? process.env.CRM_API_KEY;
+  if (!apiKey) throw new UsageError(`${command}: give the API key with --key or CRM_API_KEY`);
+  const apiUrl = httpUrl(
+    command,
+    '--api-url',
+    values['api-url'] ?? process.env.CRM_API_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}/api/v1`,
+  );
+  if (values.types !== undefined && !/^[a-z_]+\.[a-z_]+(,[a-z_]+\.[a-z_]+)*$/.test(values.types)) {
+    throw new UsageError(`${command}: --types must be a comma-separated list of event types (deal.won,deal.lost)`);
+  }
+  let since: Date | undefined;
+  if (values.since !== undefined) {
+    since = DURATION.test(values.since)
+      ? new Date(Date.now() - durationMs(command, '--since', values.since))
+      : new Date(values.since);
+    if (Number.isNaN(since.getTime())) {
+      throw new UsageError(`${command}: --since must be a duration (10m, 2h, 1d) or a date-time`);
+    }
+  }
+  if (values.secret !== undefined && values['forward-to'] === undefined) {
+    throw new UsageError(`${command}: --secret signs forwarded events: give --forward-to too`);
+  }
+  if (values.secret !== undefined && !/^whsec_[A-Za-z0-9+/]{24,}={0,2}$/.test(values.secret)) {
+    throw new UsageError(`${command}: --secret must be a signing secret whsec_<base64>`);
+  }
+  const intervalMs = durationMs(command, '--interval', values.interval);
+  if (intervalMs < 200) throw new UsageError(`${command}: --interval must be at least 200ms`);
+  return {
+    name: 'events tail',
+    json: values.json === true,
+    apiUrl,
+    apiKey,
+    types: values.types,
+    since,
+    forwardTo: values['forward-to'] === undefined ? undefined : httpUrl(command, '--forward-to', values['forward-to']),
+    secret: values.secret,
+    intervalMs,
+  };
 }

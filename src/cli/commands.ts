@@ -23,7 +23,7 @@ import {
   stagesText,
 } from './output.ts';
 
-type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' }>;
+type DbCommand = Exclude<Command, { name: 'help' } | { name: 'migrate' } | { name: 'events tail' }>;
 
 /** Where `company export` writes its lines (standard output; awaited, so a slow pipe holds the reading back). */
 export type LineWriter = (line: string) => Promise<void>;

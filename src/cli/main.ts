@@ -4,16 +4,20 @@ import { loadConfig } from '../config.ts';
 import { createDb } from '../db/client.ts';
 import type { Database } from '../db/database-url.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { newSecret } from '../webhooks/sign.ts';
 import { type Command, parseCommand, USAGE, UsageError } from './args.ts';
 import { runCommand } from './commands.ts';
 import { openCliDatabase } from './database.ts';
+import { tailEvents } from './events-tail.ts';
 import type { Output } from './output.ts';
 
 /** Writes and waits until it is handed to the OS, so exiting right after loses nothing. */
 const write = (stream: NodeJS.WriteStream, text: string) =>
   new Promise<void>((resolve) => stream.write(text, () => resolve()));
 
-async function execute(command: Exclude<Command, { name: 'help' }>, database: Database): Promise<Output | null> {
+type DbCommand = Exclude<Command, { name: 'help' } | { name: 'events tail' }>;
+
+async function execute(command: DbCommand, database: Database): Promise<Output | null> {
   // Migrations are idempotent: always for migrate and demo, and whenever the database is our own embedded one.
   if (command.name === 'migrate' || command.name === 'demo' || database.embedded) await runMigrations(database.url);
   if (command.name === 'migrate') return { json: { ok: true }, text: 'Migrations applied.' };
@@ -38,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
     await write(process.stdout, `${USAGE}\n`);
     return 0;
   }
+  if (command.name === 'events tail') return tail(command);
   const database = await openCliDatabase(loadConfig());
   try {
     const output = await execute(command, database);
@@ -47,6 +52,28 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await database.stop();
   }
+}
+
+/** `events tail` talks to the API, not the database; it runs until Ctrl-C (or SIGTERM) and then exits 0. */
+async function tail(command: Extract<Command, { name: 'events tail' }>): Promise<number> {
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  let secret = command.secret;
+  if (command.forwardTo && !secret) {
+    secret = newSecret();
+    await write(process.stderr, `Forwarded events are signed with ${secret} (pass --secret to keep one)\n`);
+  }
+  await tailEvents(
+    { ...command, secret },
+    {
+      out: (line) => process.stdout.write(`${line}\n`),
+      info: (line) => process.stderr.write(`${line}\n`),
+      stopped,
+    },
+  );
+  return 0;
 }
 
 function describe(error: unknown): string {
