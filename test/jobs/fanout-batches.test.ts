@@ -4,7 +4,7 @@
 // a recorder here (no database is involved); its own behaviour is tested in test/webhooks.
 import type { JobHelpers } from 'graphile-worker';
 import { describe, expect, it, vi } from 'vitest';
-import type { Config } from '../../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import type { Db, Sql } from '../../src/db/client.ts';
 // vi.mock below is hoisted above this import: the worker's task list gets the recorder.
 import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
@@ -37,7 +37,7 @@ const COMPANY = '0190b5a1-0000-7000-8000-000000000001';
 describe('fan-out batches of the worker', () => {
   it('a batch holds at most a third of the running jobs; the next one starts when the one before releases it', async () => {
     expect(FANOUT_BATCH_MAX).toBe(WORKER_CONCURRENCY / 3);
-    const config = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } as Config;
+    const config = loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     const fanout = taskList({ sql: {} as Sql, db: {} as Db, config }).webhook_fanout;
     if (!fanout) throw new Error('taskList has no webhook_fanout');
 
