@@ -780,23 +780,22 @@ export type paths = {
     };
     /**
      * List tasks
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Tasks of every board, newest first by default. Tasks do not emit events in version 1: to synchronise,
-     *     use `filter[updated_since]` with `sort=updated_at` (a move, completion or edit updates `updated_at`).
+     * @description Tasks of every board, newest first by default. To synchronise, subscribe to the `task.*` events or use
+     *     `filter[updated_since]` with `sort=updated_at` (a move, completion or edit updates `updated_at`; a new
+     *     comment does not). `filter[customer_id]` finds the tasks linked to that customer.
      */
     get: operations['listTasks'];
     put?: never;
     /**
      * Create a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a task. Without `status_id` it lands in the default `open` column of the default board; with
+     * @description Creates a task. Without `status_id` it lands in the default `open` column of the default board; with
      *     `status_id` it lands in that column (on that column's board) and takes the column's category as
      *     `status` (a column of category `completed` or `cancelled` also sets `completed_at` or `cancelled_at`).
-     *     The assigned user is notified. A link target, `status_id` or `assigned_user_id` that does not exist in
-     *     the company (or an inactive user) answers `422 validation_failed` with the field code
-     *     `invalid_reference` and the pointer of the input. Emits no event in version 1.
+     *     The assigned user is notified by email. A link target, `status_id` or `assigned_user_id` that does not
+     *     exist in the company (or an inactive user) answers `422 validation_failed` with the field code
+     *     `invalid_reference` and the pointer of the input (for example `/links/1/id`); a link to a record of
+     *     another company is such a missing record. Links of kinds whose records this installation does not hold
+     *     yet answer the same way. Emits `task.created` (visible with `tasks.read`).
      */
     post: operations['createTask'];
     delete?: never;
@@ -820,9 +819,7 @@ export type paths = {
     };
     /**
      * Get a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One task with its links and `has_open_actions`, with its `ETag` for a later update or move.
+     * @description One task with its links and `has_open_actions`, with its `ETag` for a later update or move.
      */
     get: operations['getTask'];
     put?: never;
@@ -832,15 +829,15 @@ export type paths = {
     head?: never;
     /**
      * Update a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `links`
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `links`
      *     replaces the links the API exposes as a whole; links the API does not expose (for example to a
      *     conversation) stay, and sending identical links changes nothing. The column and status are not changed
      *     here: use *Move a task*, *Complete a task*, *Reopen a task* or *Cancel a task* (`status` or `status_id`
      *     in the body answer `422 unknown_field`). Changes appear in the task's history in the web application;
      *     a newly assigned user is notified. With `If-Match` the update only happens when the task is still at
-     *     that version. Emits no event in version 1.
+     *     that version. Each changed title, priority, due date, assignee or set of links writes a system comment
+     *     line in the company's language; a request that changes nothing keeps the version and writes no line.
+     *     Emits `task.updated` when something changed.
      */
     patch: operations['updateTask'];
     trace?: never;
@@ -862,17 +859,15 @@ export type paths = {
     put?: never;
     /**
      * Move a task to another column
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves the task to the column `status_id`, on its own board or another one (`board_id` follows the
+     * @description Moves the task to the column `status_id`, on its own board or another one (`board_id` follows the
      *     column). Allowed from every status. The task takes the column's category as `status`: entering a
      *     `completed` column sets `completed_at` (kept when it moves between two `completed` columns), entering a
      *     `cancelled` column sets `cancelled_at`, and the other timestamp is cleared; entering an `open` or
      *     `in_progress` column clears both. The task is placed at the bottom of the column (the order within a
      *     column is not part of the API). A system comment line is written (for example
      *     `Verplaatst van Te doen naar Mee bezig`, in the company's language). Moving a task to the column it is
-     *     already in changes nothing and answers `200` with the task. Accepts `If-Match`. Emits no event in
-     *     version 1.
+     *     already in changes nothing and answers `200` with the task. Accepts `If-Match`. Emits `task.updated`,
+     *     and `task.completed` as well when the task enters a `completed` column from another category.
      */
     post: operations['moveTask'];
     delete?: never;
@@ -898,14 +893,12 @@ export type paths = {
     put?: never;
     /**
      * Complete a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves the task to the default column of category `completed` on its board: `status` becomes
+     * @description Moves the task to the default column of category `completed` on its board: `status` becomes
      *     `completed` and `completed_at` is set. Allowed from `open` and `in_progress`; a task that is
      *     `completed` or `cancelled` answers `409 conflict` (reopen a cancelled task first), as does a board
      *     without a `completed` column. Unchecked action points (`has_open_actions`) do not prevent completion.
      *     A system comment line is written (for example `Taak afgerond`, in the company's language). Takes no
-     *     body. Accepts `If-Match`. Emits no event in version 1.
+     *     body. Accepts `If-Match`. Emits `task.updated` and `task.completed`.
      */
     post: operations['completeTask'];
     delete?: never;
@@ -931,13 +924,11 @@ export type paths = {
     put?: never;
     /**
      * Reopen a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves a completed or cancelled task to the default column of category `open` on its board: `status`
+     * @description Moves a completed or cancelled task to the default column of category `open` on its board: `status`
      *     becomes `open` and `completed_at` and `cancelled_at` are cleared. Allowed from `completed` and
      *     `cancelled`; a task that is `open` or `in_progress` answers `409 conflict`, as does a board without an
      *     `open` column. A system comment line is written (for example `Taak heropend`, in the company's
-     *     language). Takes no body. Accepts `If-Match`. Emits no event in version 1.
+     *     language). Takes no body. Accepts `If-Match`. Emits `task.updated`.
      */
     post: operations['reopenTask'];
     delete?: never;
@@ -963,13 +954,11 @@ export type paths = {
     put?: never;
     /**
      * Cancel a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves the task to the default column of category `cancelled` on its board: `status` becomes
+     * @description Moves the task to the default column of category `cancelled` on its board: `status` becomes
      *     `cancelled` and `cancelled_at` is set. Allowed from `open` and `in_progress`; a task that is
      *     `completed` or `cancelled` answers `409 conflict` (reopen a completed task first), as does a board
      *     without a `cancelled` column. A system comment line is written (for example `Taak geannuleerd`, in the
-     *     company's language). Takes no body. Accepts `If-Match`. Emits no event in version 1.
+     *     company's language). Takes no body. Accepts `If-Match`. Emits `task.updated`.
      */
     post: operations['cancelTask'];
     delete?: never;
@@ -993,20 +982,16 @@ export type paths = {
     };
     /**
      * List the comments of a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The comments of one task, oldest first by default, including the lines the service wrote itself
+     * @description The comments of one task, oldest first by default, including the lines the service wrote itself
      *     (`is_system`: column moves, completion, reopening, cancellation).
      */
     get: operations['listTaskComments'];
     put?: never;
     /**
      * Comment on a task
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Adds a comment to the task, in any status. The comment has no author (`author` `null`, `is_system`
-     *     `false`). The assigned user and the user who created the task are notified. Emits no event in
-     *     version 1.
+     * @description Adds a comment to the task, in any status. The comment has no author (`author` `null`, `is_system`
+     *     `false`). The assigned user and the user who created the task (when it was created by a user of the
+     *     web application) are notified by email. Emits `task.comment_created` (visible with `tasks.read`).
      */
     post: operations['createTaskComment'];
     delete?: never;
@@ -1024,12 +1009,11 @@ export type paths = {
     };
     /**
      * List task boards
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     All task boards with their columns (`statuses`, left to right), the default board first and the others
+     * @description All task boards with their columns (`statuses`, left to right), the default board first and the others
      *     in the order of the web application. A column's `id` is the `status_id` of tasks. When the company has
      *     no board yet, the default board is created with its default columns (`open`, `in_progress`,
-     *     `completed`, `cancelled`) and returned.
+     *     `completed`, `cancelled`), named in the company's language, and returned; concurrent first reads create
+     *     it once.
      */
     get: operations['listTaskBoards'];
     put?: never;
@@ -2977,6 +2961,97 @@ export type webhooks = {
     patch?: never;
     trace?: never;
   };
+  'task.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A task was created
+     * @description Sent when a task is created, in the web application or through the API (*Create a task*). `data.object`
+     *     is the new task. Received by endpoints subscribed to `task.created` or `*` whose creator may read
+     *     `tasks.read`. Verify and acknowledge as described under `ping`.
+     */
+    post: operations['taskCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'task.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A task was changed or moved
+     * @description Sent when a task's fields or links change, or when it is moved, completed, reopened or cancelled.
+     *     `data.object` is the task after the change. A new comment does not send it (see
+     *     `task.comment_created`). Received by endpoints subscribed to `task.updated` or `*` whose creator may
+     *     read `tasks.read`. Verify and acknowledge as described under `ping`.
+     */
+    post: operations['taskUpdatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'task.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A task was completed
+     * @description Sent when a task enters a column of category `completed` from another category (*Complete a task*, or
+     *     *Move a task* to such a column), together with `task.updated`. `data.object` is the completed task.
+     *     Received by endpoints subscribed to `task.completed` or `*` whose creator may read `tasks.read`. Verify
+     *     and acknowledge as described under `ping`.
+     */
+    post: operations['taskCompletedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'task.comment_created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A comment was added to a task
+     * @description Sent when a comment is added to a task by a user or through the API (*Comment on a task*); the lines the
+     *     service writes itself (`is_system`) come with `task.updated` instead. `data.object` is the new comment.
+     *     Received by endpoints subscribed to `task.comment_created` or `*` whose creator may read `tasks.read`.
+     *     Verify and acknowledge as described under `ping`.
+     */
+    post: operations['taskCommentCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   ping: {
     parameters: {
       query?: never;
@@ -4301,7 +4376,11 @@ export type components = {
       data: components['schemas']['Task'][];
       meta: components['schemas']['ListMeta'];
     };
-    /** @description A record to link the task to; it must exist in the company (`422 validation_failed` with `invalid_reference` otherwise). */
+    /**
+     * @description A record to link the task to; it must exist in the company (`422 validation_failed` with `invalid_reference`
+     *     otherwise). Appointments, work orders, quotes and invoices can be linked once the installation holds those
+     *     records; until then such a link answers `invalid_reference`.
+     */
     TaskLinkInput: {
       /**
        * @description Kind of the record.
@@ -6894,6 +6973,10 @@ export type components = {
       | 'note.created'
       | 'note.updated'
       | 'note.deleted'
+      | 'task.created'
+      | 'task.updated'
+      | 'task.completed'
+      | 'task.comment_created'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -6987,8 +7070,9 @@ export type components = {
       /**
        * @description Event types to receive, without duplicates, or `["*"]` for every event the key may read, including
        *     types added later (`*` cannot be combined with other types). Only types the key may read can be
-       *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `note.*` either of them; a note
-       *     event is then sent only for notes whose parent the key may read); another type answers
+       *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `task.*` `tasks.read`, `note.*`
+       *     either of `customers.read` and `deals.read`; a note event is then sent only for notes whose parent the
+       *     key may read); another type answers
        *     `422 validation_failed` with the field code `insufficient_scope`. A duplicate or a combination with
        *     `*` answers the field code `invalid_enum`.
        * @example [
@@ -7010,6 +7094,10 @@ export type components = {
         | 'note.created'
         | 'note.updated'
         | 'note.deleted'
+        | 'task.created'
+        | 'task.updated'
+        | 'task.completed'
+        | 'task.comment_created'
       )[];
     };
     /**
@@ -7108,6 +7196,10 @@ export type components = {
         | 'note.created'
         | 'note.updated'
         | 'note.deleted'
+        | 'task.created'
+        | 'task.updated'
+        | 'task.completed'
+        | 'task.comment_created'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7241,7 +7333,11 @@ export type components = {
       | 'deal.lost'
       | 'note.created'
       | 'note.updated'
-      | 'note.deleted';
+      | 'note.deleted'
+      | 'task.created'
+      | 'task.updated'
+      | 'task.completed'
+      | 'task.comment_created';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7393,10 +7489,16 @@ export type components = {
     /** @description The payload of an event. */
     EventData: {
       /**
-       * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`.
-       *     Branch on its `object` field (or on the event `type`).
+       * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
+       *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
+       *     `task.comment_created`. Branch on its `object` field (or on the event `type`).
        */
-      object: components['schemas']['Customer'] | components['schemas']['Deal'] | components['schemas']['Note'];
+      object:
+        | components['schemas']['Customer']
+        | components['schemas']['Deal']
+        | components['schemas']['Note']
+        | components['schemas']['Task']
+        | components['schemas']['TaskComment'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -7496,6 +7598,49 @@ export type components = {
       type: 'note.created' | 'note.updated' | 'note.deleted';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['NoteEventData'];
+    };
+    /** @description The payload of a task event. */
+    TaskEventData: {
+      /** @description The task as it was right after the change. */
+      object: components['schemas']['Task'];
+    };
+    /** @description The body of a `task.created`, `task.updated` or `task.completed` webhook message (the same as the event in *List events*). */
+    TaskEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the task.
+       * @example task.completed
+       * @enum {string}
+       */
+      type: 'task.created' | 'task.updated' | 'task.completed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['TaskEventData'];
+    };
+    /** @description The payload of a task comment event. */
+    TaskCommentEventData: {
+      /** @description The new comment. */
+      object: components['schemas']['TaskComment'];
+    };
+    /** @description The body of a `task.comment_created` webhook message (the same as the event in *List events*). */
+    TaskCommentEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description Always `task.comment_created`.
+       * @constant
+       */
+      type: 'task.comment_created';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['TaskCommentEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -13708,6 +13853,178 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['NoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  taskCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TaskEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  taskUpdatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TaskEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  taskCompletedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TaskEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  taskCommentCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TaskCommentEvent'];
       };
     };
     responses: {

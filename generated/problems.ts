@@ -1076,8 +1076,8 @@ export const problems = {
         causes: '- The operation belongs to a part of the service that has not been built yet.\n',
         fix: 'Use the operations that are available, and check the reference of a later version of the service.',
         example: {
-          detail: 'listTasks is not available in this version of the service yet.',
-          instance: '/api/v1/tasks',
+          detail: 'listReviews is not available in this version of the service yet.',
+          instance: '/api/v1/reviews',
         },
       },
       nl: {
@@ -1086,8 +1086,8 @@ export const problems = {
         causes: '- De operatie hoort bij een deel van de service dat nog niet is gebouwd.\n',
         fix: 'Gebruik de operaties die beschikbaar zijn, en bekijk de referentie van een latere versie van de service.',
         example: {
-          detail: 'listTasks is in deze versie van de service nog niet beschikbaar.',
-          instance: '/api/v1/tasks',
+          detail: 'listReviews is in deze versie van de service nog niet beschikbaar.',
+          instance: '/api/v1/reviews',
         },
       },
       de: {
@@ -1096,8 +1096,8 @@ export const problems = {
         causes: '- Die Operation gehört zu einem Teil des Dienstes, der noch nicht gebaut ist.\n',
         fix: 'Verwenden Sie die verfügbaren Operationen, und sehen Sie in der Referenz einer späteren Version des Dienstes nach.',
         example: {
-          detail: 'listTasks ist in dieser Version des Dienstes noch nicht verfügbar.',
-          instance: '/api/v1/tasks',
+          detail: 'listReviews ist in dieser Version des Dienstes noch nicht verfügbar.',
+          instance: '/api/v1/reviews',
         },
       },
       fr: {
@@ -1106,8 +1106,8 @@ export const problems = {
         causes: '- L’opération relève d’une partie du service qui n’est pas encore construite.\n',
         fix: 'Utilisez les opérations disponibles, et consultez la référence d’une version ultérieure du service.',
         example: {
-          detail: 'listTasks n’est pas encore disponible dans cette version du service.',
-          instance: '/api/v1/tasks',
+          detail: 'listReviews n’est pas encore disponible dans cette version du service.',
+          instance: '/api/v1/reviews',
         },
       },
     },

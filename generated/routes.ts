@@ -597,8 +597,43 @@ export const NoteSchema = z
     updated_at: TimestampSchema,
   })
   .openapi('Note');
+export const NullableDateSchema = z.iso.date().nullable().openapi('NullableDate');
+export const TaskLinkSchema = z
+  .object({ object: z.enum(['customer', 'deal', 'appointment', 'work_order', 'quote', 'invoice']), id: UuidSchema })
+  .openapi('TaskLink');
+export const TaskSchema = z
+  .object({
+    object: z.literal('task'),
+    id: UuidSchema,
+    title: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(['open', 'in_progress', 'completed', 'cancelled']),
+    priority: z.enum(['low', 'normal', 'high', 'urgent']),
+    due_date: NullableDateSchema,
+    board_id: UuidSchema,
+    status_id: UuidSchema,
+    assigned_user_id: NullableIntegerIdSchema,
+    links: z.array(TaskLinkSchema).max(1000),
+    has_open_actions: z.boolean(),
+    completed_at: NullableTimestampSchema,
+    cancelled_at: NullableTimestampSchema,
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('Task');
+export const TaskCommentSchema = z
+  .object({
+    object: z.literal('task_comment'),
+    id: UuidSchema,
+    task_id: UuidSchema,
+    body: z.string(),
+    is_system: z.boolean(),
+    author: UserRefSchema.nullable(),
+    created_at: TimestampSchema,
+  })
+  .openapi('TaskComment');
 export const EventDataSchema = z
-  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema]) })
+  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema, TaskSchema, TaskCommentSchema]) })
   .openapi('EventData');
 export const EventTypeSchema = z
   .enum([
@@ -613,6 +648,10 @@ export const EventTypeSchema = z
     'note.created',
     'note.updated',
     'note.deleted',
+    'task.created',
+    'task.updated',
+    'task.completed',
+    'task.comment_created',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -831,7 +870,6 @@ export const NoteListSchema = z
 export const NoteUpdateSchema = z
   .strictObject({ content: z.string().min(1).max(10000).optional(), is_important: z.boolean().optional() })
   .openapi('NoteUpdate');
-export const NullableDateSchema = z.iso.date().nullable().openapi('NullableDate');
 export const ObjectRefSchema = z.object({ object: z.string(), id: z.string() }).openapi('ObjectRef');
 export const OrderAddressSchema = z
   .object({
@@ -1273,29 +1311,6 @@ export const ReviewRequestEnvelopeSchema = z.object({ data: ReviewRequestSchema 
 export const ReviewRequestListSchema = z
   .object({ data: z.array(ReviewRequestSchema).max(100), meta: ListMetaSchema })
   .openapi('ReviewRequestList');
-export const TaskLinkSchema = z
-  .object({ object: z.enum(['customer', 'deal', 'appointment', 'work_order', 'quote', 'invoice']), id: UuidSchema })
-  .openapi('TaskLink');
-export const TaskSchema = z
-  .object({
-    object: z.literal('task'),
-    id: UuidSchema,
-    title: z.string(),
-    description: z.string().nullable(),
-    status: z.enum(['open', 'in_progress', 'completed', 'cancelled']),
-    priority: z.enum(['low', 'normal', 'high', 'urgent']),
-    due_date: NullableDateSchema,
-    board_id: UuidSchema,
-    status_id: UuidSchema,
-    assigned_user_id: NullableIntegerIdSchema,
-    links: z.array(TaskLinkSchema).max(1000),
-    has_open_actions: z.boolean(),
-    completed_at: NullableTimestampSchema,
-    cancelled_at: NullableTimestampSchema,
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('Task');
 export const TaskStatusSchema = z
   .object({
     object: z.literal('task_status'),
@@ -1322,21 +1337,20 @@ export const TaskBoardSchema = z
 export const TaskBoardListSchema = z
   .object({ data: z.array(TaskBoardSchema).max(100), meta: ListMetaSchema })
   .openapi('TaskBoardList');
-export const TaskCommentSchema = z
-  .object({
-    object: z.literal('task_comment'),
-    id: UuidSchema,
-    task_id: UuidSchema,
-    body: z.string(),
-    is_system: z.boolean(),
-    author: UserRefSchema.nullable(),
-    created_at: TimestampSchema,
-  })
-  .openapi('TaskComment');
 export const TaskCommentCreateSchema = z
   .strictObject({ body: z.string().min(1).max(5000) })
   .openapi('TaskCommentCreate');
 export const TaskCommentEnvelopeSchema = z.object({ data: TaskCommentSchema }).openapi('TaskCommentEnvelope');
+export const TaskCommentEventDataSchema = z.object({ object: TaskCommentSchema }).openapi('TaskCommentEventData');
+export const TaskCommentEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.literal('task.comment_created'),
+    created_at: TimestampSchema,
+    data: TaskCommentEventDataSchema,
+  })
+  .openapi('TaskCommentEvent');
 export const TaskCommentListSchema = z
   .object({ data: z.array(TaskCommentSchema).max(100), meta: ListMetaSchema })
   .openapi('TaskCommentList');
@@ -1360,6 +1374,16 @@ export const TaskCreateSchema = z
   })
   .openapi('TaskCreate');
 export const TaskEnvelopeSchema = z.object({ data: TaskSchema }).openapi('TaskEnvelope');
+export const TaskEventDataSchema = z.object({ object: TaskSchema }).openapi('TaskEventData');
+export const TaskEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['task.created', 'task.updated', 'task.completed']),
+    created_at: TimestampSchema,
+    data: TaskEventDataSchema,
+  })
+  .openapi('TaskEvent');
 export const TaskListSchema = z
   .object({ data: z.array(TaskSchema).max(100), meta: ListMetaSchema })
   .openapi('TaskList');
@@ -1496,10 +1520,14 @@ export const WebhookEventSelectionSchema = z
       'note.created',
       'note.updated',
       'note.deleted',
+      'task.created',
+      'task.updated',
+      'task.completed',
+      'task.comment_created',
     ]),
   )
   .min(1)
-  .max(12)
+  .max(16)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1542,10 +1570,14 @@ export const WebhookEndpointCreateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'task.created',
+          'task.updated',
+          'task.completed',
+          'task.comment_created',
         ]),
       )
       .min(1)
-      .max(12),
+      .max(16),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1588,10 +1620,14 @@ export const WebhookEndpointUpdateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'task.created',
+          'task.updated',
+          'task.completed',
+          'task.comment_created',
         ]),
       )
       .min(1)
-      .max(12)
+      .max(16)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })

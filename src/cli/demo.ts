@@ -11,7 +11,11 @@ import {
   notes,
   type pipelineStages,
   taskBoards,
+  taskChecklistItems,
+  taskComments,
+  taskLinks,
   taskStatuses,
+  tasks,
   users,
 } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
@@ -23,6 +27,8 @@ import { type CustomerRow, serializeCustomer } from '../resources/customers/seri
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
 import { SCOPE_OF_PARENT } from '../resources/notes/note-writes.ts';
 import { serializeNote } from '../resources/notes/serialize.ts';
+import { type ColumnRow, serializeTask, type TaskLink, type TaskRow } from '../resources/tasks/serialize.ts';
+import { TASK_TEXTS } from '../resources/tasks/texts.ts';
 import { insertCompany } from '../services/companies.ts';
 import { createKey, type Expiry } from '../services/keys.ts';
 import { activeStages } from '../services/pipelines.ts';
@@ -32,9 +38,11 @@ import {
   DEMO_COMPANY,
   DEMO_CUSTOMERS,
   DEMO_DEALS,
+  DEMO_TASKS,
   DEMO_USERS,
   type DemoCustomer,
   type DemoDeal,
+  type DemoTask,
 } from './demo-data.ts';
 
 const DAY_MS = 86_400_000;
@@ -102,6 +110,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
   // The company's default pipeline, in board order (the demo deals name its stages by index).
   const stageRows = await activeStages(tx, companyId);
 
+  const columnsOfBoard: ColumnRow[][] = [];
   for (const [b, board] of DEMO_BOARDS.entries()) {
     const boardId = newId();
     await tx.insert(taskBoards).values({
@@ -113,13 +122,18 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
       createdAt: daysBefore(now, COMPANY_DAYS_AGO - b * 30, b + 1),
     });
     const seen = new Set<string>();
-    await tx.insert(taskStatuses).values(
-      board.columns.map((column, i) => {
-        const isDefault = !seen.has(column.category);
-        seen.add(column.category);
-        return { companyId, id: newId(), boardId, ...column, position: i + 1, isDefault };
-      }),
-    );
+    const columnRows = await tx
+      .insert(taskStatuses)
+      .values(
+        board.columns.map((column, i) => {
+          const isDefault = !seen.has(column.category);
+          seen.add(column.category);
+          // Positions start at 0, as the contract shows them.
+          return { companyId, id: newId(), boardId, ...column, position: i, isDefault };
+        }),
+      )
+      .returning();
+    columnsOfBoard.push(columnRows);
   }
 
   const userOf = (key: string) => {
@@ -131,11 +145,129 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
   for (const [i, customer] of DEMO_CUSTOMERS.entries()) {
     customerByName.set(customer.name, await addCustomer(tx, companyId, customer, i, now, userOf));
   }
+  const dealByCustomer = new Map<string, string>();
   for (const [i, deal] of DEMO_DEALS.entries()) {
     const customer = customerByName.get(deal.customer);
     if (!customer) throw new Error(`demo deal of unknown customer ${deal.customer}`);
-    await addDeal(tx, deal, customer, i, now, { stages: stageRows, author: userOf });
+    dealByCustomer.set(deal.customer, await addDeal(tx, deal, customer, i, now, { stages: stageRows, author: userOf }));
   }
+  for (const [i, task] of DEMO_TASKS.entries()) {
+    const link = (object: 'customer' | 'deal', name: string): TaskLink => {
+      const id = object === 'customer' ? customerByName.get(name)?.id : dealByCustomer.get(name);
+      if (!id) throw new Error(`demo task ${task.title} links an unknown ${object} of ${name}`);
+      return { object, id };
+    };
+    const links = [
+      ...(task.customers ?? []).map((name) => link('customer', name)),
+      ...(task.deals ?? []).map((name) => link('deal', name)),
+    ];
+    await addTask(tx, companyId, task, i, now, { columns: columnsOfBoard, links, user: userOf });
+  }
+}
+
+/**
+ * A task as it was created (in its board's first column) and moved to its column, with its links, checklist,
+ * comments and the system line of the move, and the events the API would have recorded.
+ */
+async function addTask(
+  tx: Tx,
+  companyId: string,
+  task: DemoTask,
+  seed: number,
+  now: Date,
+  context: { columns: ColumnRow[][]; links: TaskLink[]; user: (key: string) => Author },
+): Promise<void> {
+  const columns = context.columns[task.board];
+  const column = columns?.[task.column];
+  if (!columns || !column) throw new Error(`demo task ${task.title} names an unknown column`);
+  const createdAt = daysBefore(now, task.daysAgo, seed + 11);
+  const at = (afterDays: number, step: number) =>
+    later(createdAt, daysBefore(now, task.daysAgo - afterDays, seed * 5 + step));
+  const movedAt = task.movedAfterDays === undefined ? createdAt : at(task.movedAfterDays, 1);
+  const due = task.dueInDays === undefined ? null : new Date(now.getTime() + task.dueInDays * DAY_MS);
+  const row: TaskRow = {
+    companyId,
+    id: newId(),
+    boardId: column.boardId,
+    statusId: column.id,
+    status: column.category,
+    title: task.title,
+    description: task.description ?? null,
+    priority: task.priority,
+    dueDate: due ? due.toISOString().slice(0, 10) : null,
+    assignedUserId: task.assignee ? context.user(task.assignee).id : null,
+    createdByUserId: task.creator ? context.user(task.creator).id : null,
+    position: seed,
+    completedAt: column.category === 'completed' ? movedAt : null,
+    cancelledAt: column.category === 'cancelled' ? movedAt : null,
+    createdAt,
+    updatedAt: movedAt,
+    version: task.movedAfterDays === undefined ? 1 : 2,
+  };
+  await tx.insert(tasks).values(row);
+  if (context.links.length > 0)
+    await tx
+      .insert(taskLinks)
+      .values(
+        context.links.map((l, position) => ({ companyId, taskId: row.id, object: l.object, targetId: l.id, position })),
+      );
+  if (task.checklist)
+    await tx.insert(taskChecklistItems).values(
+      task.checklist.map(([text, isDone], position) => ({
+        companyId,
+        id: newId(),
+        taskId: row.id,
+        text,
+        isDone,
+        position,
+        createdAt,
+      })),
+    );
+  const lines = (task.comments ?? []).map((c, i) => ({
+    body: c.body,
+    isSystem: false,
+    authorUserId: c.author ? context.user(c.author).id : null,
+    createdAt: at(c.afterDays, 10 + i),
+  }));
+  if (task.movedAfterDays !== undefined && columns[0]) {
+    lines.push({
+      body: TASK_TEXTS.nl.moved(columns[0].name, column.name),
+      isSystem: true,
+      authorUserId: null,
+      createdAt: movedAt,
+    });
+  }
+  if (lines.length > 0)
+    await tx.insert(taskComments).values(lines.map((l) => ({ ...l, companyId, id: newId(), taskId: row.id })));
+
+  const hasOpenActions = (task.checklist ?? []).some(([, done]) => !done);
+  const view = (state: TaskRow) => serializeTask({ ...state, links: context.links, hasOpenActions });
+  const first = columns[0];
+  const created: TaskRow =
+    task.movedAfterDays === undefined || !first
+      ? row
+      : {
+          ...row,
+          statusId: first.id,
+          status: first.category,
+          completedAt: null,
+          cancelledAt: null,
+          updatedAt: createdAt,
+          version: 1,
+        };
+  await historicTaskEvent(tx, companyId, createdAt, 'task.created', view(created));
+  if (task.movedAfterDays !== undefined) {
+    await historicTaskEvent(tx, companyId, movedAt, 'task.updated', view(row));
+    if (column.category === 'completed') await historicTaskEvent(tx, companyId, movedAt, 'task.completed', view(row));
+  }
+}
+
+async function historicTaskEvent(tx: Tx, companyId: string, when: Date, type: EventType, object: unknown) {
+  const id = await recordEvent(tx, companyId, { type, scope: 'tasks.read', customerId: null, object });
+  await tx
+    .update(events)
+    .set({ createdAt: when })
+    .where(and(eq(events.companyId, companyId), eq(events.id, id)));
 }
 
 type Author = typeof users.$inferSelect;
@@ -234,7 +366,7 @@ async function addDeal(
   seed: number,
   now: Date,
   context: { stages: (typeof pipelineStages.$inferSelect)[]; author: (key: string) => Author },
-): Promise<void> {
+): Promise<string> {
   const customerDays = Math.round((now.getTime() - customer.createdAt.getTime()) / DAY_MS);
   const at = (afterDays: number, step: number) =>
     later(customer.createdAt, daysBefore(now, customerDays - afterDays, seed * 7 + step));
@@ -314,6 +446,7 @@ async function addDeal(
       'deal',
     );
   }
+  return state.id;
 }
 
 /** Records an event and dates it back to when the demo pretends it happened, so the timeline reads right. */

@@ -13,10 +13,22 @@ import * as events from './events/index.ts';
 import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
 import * as pipelineStages from './pipeline-stages/index.ts';
+import * as tasks from './tasks/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
 
-const RESOURCES = [me, company, customers, notes, deals, pipelineStages, events, webhookDeliveries, webhookEndpoints];
+const RESOURCES = [
+  me,
+  company,
+  customers,
+  notes,
+  deals,
+  pipelineStages,
+  tasks,
+  events,
+  webhookDeliveries,
+  webhookEndpoints,
+];
 
 type Resource = (typeof RESOURCES)[number];
 

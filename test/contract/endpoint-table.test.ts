@@ -66,6 +66,10 @@ describe('the contract against the specification', () => {
         'note.deleted',
         'note.updated',
         'ping',
+        'task.comment_created',
+        'task.completed',
+        'task.created',
+        'task.updated',
       ].sort(),
     );
   });

@@ -11,6 +11,11 @@ import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 import { contract } from '../harness/contract.ts';
 import { request } from '../security/scope-matrix.ts';
 
+/** An operation not built yet (a GET without path parameters), while there is one. */
+const PENDING = notImplementedOperations.find(
+  (id) => operations[id].method === 'get' && !operations[id].path.includes('{'),
+) as OperationId;
+
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -85,12 +90,11 @@ describe('routes', () => {
   });
 
   it('answers an operation that is not built yet with 501 not_implemented after the usual checks', async () => {
-    expect(notImplementedOperations).toContain('listTasks');
-    const result = await api.call('listTasks', { key });
+    const result = await api.call(PENDING, { key });
     expectProblem(result, 501, 'not_implemented');
-    expect(result.body.detail).toMatch(/listTasks/);
+    expect(result.body.detail).toMatch(new RegExp(PENDING));
     expect(result.headers.get('ratelimit')).toMatch(/^"minute";r=\d+;t=\d+$/);
-    const anonymous = await api.call('listTasks');
+    const anonymous = await api.call(PENDING);
     expectProblem(anonymous, 401, 'unauthenticated');
   });
 });
@@ -222,7 +226,7 @@ describe('request ids', () => {
       await api.call('getMe'),
       await api.call('getCustomer', { key, params: { customer: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30' } }),
       await api.call('createCustomer', { key, rawBody: '{', headers: { 'content-type': 'application/json' } }),
-      await api.call('listTasks', { key }),
+      await api.call(PENDING, { key }),
       await raw('GET', '/api/v1/nope'),
       await raw('DELETE', '/api/v1/customers'),
     ];

@@ -16,6 +16,10 @@ const TENANT_TABLES = {
   deals: 'company_id',
   task_boards: 'company_id',
   task_statuses: 'company_id',
+  tasks: 'company_id',
+  task_links: 'company_id',
+  task_comments: 'company_id',
+  task_checklist_items: 'company_id',
   events: 'company_id',
   idempotency_keys: 'company_id',
   webhook_endpoints: 'company_id',
@@ -49,8 +53,17 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into deals (company_id, id, customer_id, stage_id, currency, source)
             values (${companyId}, ${randomUUID()}, ${customer}, ${stage.id}, 'EUR', 'api')`;
   await sql`insert into task_boards (company_id, id, name) values (${companyId}, ${board}, 'Work')`;
+  const column = randomUUID();
+  const task = randomUUID();
   await sql`insert into task_statuses (company_id, id, board_id, name, category, position)
-            values (${companyId}, ${randomUUID()}, ${board}, 'To do', 'open', 1)`;
+            values (${companyId}, ${column}, ${board}, 'To do', 'open', 1)`;
+  await sql`insert into tasks (company_id, id, board_id, status_id, status, title)
+            values (${companyId}, ${task}, ${board}, ${column}, 'open', 'Call back')`;
+  await sql`insert into task_links (company_id, task_id, object, target_id, position)
+            values (${companyId}, ${task}, 'customer', ${customer}, 0)`;
+  await sql`insert into task_comments (company_id, id, task_id, body) values (${companyId}, ${randomUUID()}, ${task}, 'Done?')`;
+  await sql`insert into task_checklist_items (company_id, id, task_id, text, position)
+            values (${companyId}, ${randomUUID()}, ${task}, 'Photo', 0)`;
   await sql`insert into events (company_id, id, type, scope, data)
             values (${companyId}, ${`evt_${randomBytes(8).toString('hex')}`}, 'customer.created', 'customers.read', '{}')`;
   await sql`insert into idempotency_keys (company_id, key, request_hash, response_status, response_body, response_headers)

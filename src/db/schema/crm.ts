@@ -177,9 +177,18 @@ export const taskBoards = pgTable(
     name: text('name').notNull(),
     isDefault: boolean('is_default').notNull().default(false),
     position: integer('position').notNull().default(0),
+    /** The order of GET /task-boards: the default board first, then by position (a keyset needs one column). */
+    listOrder: integer('list_order').notNull().generatedAlwaysAs(sql`case when is_default then -1 else position end`),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    index('task_boards_list_order').on(t.companyId, t.listOrder, t.id),
+    // Exactly one default board: concurrent first reads of GET /task-boards cannot both create one.
+    uniqueIndex('task_boards_one_default')
+      .on(t.companyId)
+      .where(sql`${t.isDefault}`),
+  ],
 );
 
 export const taskStatuses = pgTable(
@@ -199,5 +208,11 @@ export const taskStatuses = pgTable(
     foreignKey({ columns: [t.companyId, t.boardId], foreignColumns: [taskBoards.companyId, taskBoards.id] }).onDelete(
       'cascade',
     ),
+    // What a task's (board, column) pair refers to, so a task's board is always its column's board.
+    uniqueIndex('task_statuses_board_id').on(t.companyId, t.boardId, t.id),
+    // One default column per category and board: where complete, reopen and cancel put a task.
+    uniqueIndex('task_statuses_one_default')
+      .on(t.companyId, t.boardId, t.category)
+      .where(sql`${t.isDefault}`),
   ],
 );

@@ -85,7 +85,7 @@ describe('getEvent 404', () => {
 
 describe('listEvents 422', () => {
   it('an unknown event type in filter[type], alone or in a list', async () => {
-    for (const value of ['customer.deleted', 'note.created,deal.archived', 'task.created']) {
+    for (const value of ['customer.deleted', 'note.created,deal.archived', 'task.deleted']) {
       const res = await api.call('listEvents', { key, query: { 'filter[type]': value } });
       expectParameterError(res, 'filter[type]');
       expect(res.body.errors[0].code).toBe('invalid_enum');

@@ -1,0 +1,139 @@
+import { etagOf } from '../../http/etag.ts';
+import type { Handlers } from '../../http/handler.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { newTask, taskUpdate } from './inputs.ts';
+import * as q from './queries.ts';
+import { serializeBoard, serializeComment, serializeTask, type TaskView } from './serialize.ts';
+import { taskActionHandlers } from './state-actions.ts';
+import {
+  companyLanguage,
+  notifyAssignee,
+  notifyComment,
+  onLockedTask,
+  recordCommentCreated,
+  recordTaskChange,
+  saveTask,
+  taskNotFound,
+  writeHistory,
+} from './writes.ts';
+
+const respond = (task: TaskView) => [{ data: serializeTask(task) }, 200, { ETag: etagOf(task.version) }] as const;
+
+export const handlers = {
+  listTaskBoards: async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const language = companyLanguage(c);
+    // Always the web application's order: the default board first, then by position.
+    const page = { limit: query.limit, cursor: query.cursor, sort: 'list_order' };
+    const boards = await c.get('tenant').transaction(async (tx) => {
+      const first = await q.listBoards(tx, companyId, page);
+      if (first.data.length > 0 || page.cursor !== undefined) return first;
+      // No board yet: the default one is made (once, whoever reads first) and the list read again.
+      await q.ensureDefaultBoard(tx, companyId, language);
+      return q.listBoards(tx, companyId, page);
+    });
+    return c.json({ data: boards.data.map((b) => serializeBoard(b, boards.columnsOf(b.id))), meta: boards.meta }, 200);
+  },
+
+  listTasks: async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const assigned = query['filter[assigned_user_id]'];
+    const assignedUserId = assigned === undefined ? undefined : Number(assigned);
+    const { data, meta } = await c.get('tenant').transaction((tx) =>
+      // An id beyond the safe integers names no user: nothing matches.
+      assignedUserId !== undefined && !Number.isSafeInteger(assignedUserId)
+        ? q.listTasks(tx, companyId, page, { assignedUserId: -1 })
+        : q.listTasks(tx, companyId, page, {
+            status: query['filter[status]'],
+            priority: query['filter[priority]'],
+            assignedUserId,
+            boardId: query['filter[board_id]'],
+            statusId: query['filter[status_id]'],
+            customerId: query['filter[customer_id]'],
+            updatedSince: query['filter[updated_since]'],
+          }),
+    );
+    return c.json({ data: data.map(serializeTask), meta }, 200);
+  },
+
+  getTask: async (c) => {
+    const { task } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const view = await c.get('tenant').transaction(async (tx) => {
+      const row = await q.findTask(tx, companyId, task);
+      if (!row) throw taskNotFound();
+      const [withDetails] = await q.withDetails(tx, companyId, [row]);
+      return withDetails;
+    });
+    return c.json(...respond(view));
+  },
+
+  createTask: async (c) => {
+    const body = c.req.valid('json');
+    const { companyId } = c.get('tenant');
+    const language = companyLanguage(c);
+    const created = await runCreation(c, async (tx) => {
+      const { columns, links } = await newTask(tx, companyId, body, language);
+      const row = await q.insertTask(tx, companyId, columns);
+      await q.addLinks(tx, companyId, row.id, links);
+      await recordTaskChange(tx, row, 'task.created');
+      await notifyAssignee(tx, row, language);
+      const [view] = await q.withDetails(tx, companyId, [row]);
+      return { status: 201 as const, body: { data: serializeTask(view) }, headers: { ETag: etagOf(row.version) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  },
+
+  updateTask: async (c) => {
+    const { task } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const language = companyLanguage(c);
+    const view = await onLockedTask(c, task, async (tx, current, companyId) => {
+      const update = await taskUpdate(tx, companyId, current, body, language);
+      const linksChange = update.added.length > 0 || update.removed.length > 0;
+      // Nothing different (identical links included): no new version, no history line, no event.
+      if (Object.keys(update.changes).length === 0 && !linksChange) return current;
+      await q.removeLinks(tx, companyId, current.id, update.removed);
+      await q.addLinks(tx, companyId, current.id, update.added);
+      const updated = await saveTask(tx, current, update.changes);
+      await writeHistory(tx, updated, update.lines);
+      await recordTaskChange(tx, updated, 'task.updated');
+      if (update.reassigned) await notifyAssignee(tx, updated, language);
+      return updated;
+    });
+    return c.json(...respond(view));
+  },
+
+  listTaskComments: async (c) => {
+    const { task } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { data, meta } = await c.get('tenant').transaction(async (tx) => {
+      if (!(await q.findTask(tx, companyId, task))) throw taskNotFound();
+      return q.listComments(tx, companyId, task, page);
+    });
+    return c.json({ data: data.map(serializeComment), meta }, 200);
+  },
+
+  createTaskComment: async (c) => {
+    const { task } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { companyId } = c.get('tenant');
+    const language = companyLanguage(c);
+    const created = await runCreation(c, async (tx) => {
+      const row = await q.findTask(tx, companyId, task);
+      if (!row) throw taskNotFound();
+      const comment = await q.insertComment(tx, companyId, row.id, { body: body.body, isSystem: false });
+      await recordCommentCreated(tx, comment);
+      await notifyComment(tx, row, body.body, language);
+      return { status: 201 as const, body: { data: serializeComment(comment) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  },
+
+  ...taskActionHandlers,
+} satisfies Partial<Handlers>;

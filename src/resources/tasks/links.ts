@@ -1,0 +1,52 @@
+// Which link targets exist in the company. One lookup per kind of record the API lets a task link to; a kind
+// whose records this installation does not hold has no lookup, so no record of it exists and a link to one is
+// refused (422 invalid_reference). Appointments, work orders, quotes and invoices arrive with their resources:
+// the merge adds their lookups here (one line each, like `customer` and `deal`).
+import { and, eq, inArray } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { customers, deals } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import type { LinkObject } from './serialize.ts';
+
+type Lookup = (tx: Tx, companyId: string, ids: string[]) => Promise<Set<string>>;
+
+/**
+ * The ids among `ids` of `table`'s rows in the company, held FOR KEY SHARE until commit so that none is deleted
+ * before the link to it is.
+ */
+const rowsOf =
+  (table: PgTable, companyColumn: PgColumn, idColumn: PgColumn): Lookup =>
+  async (tx, companyId, ids) => {
+    const rows = await tx
+      .select({ id: idColumn })
+      .from(table)
+      .where(and(eq(companyColumn, companyId), inArray(idColumn, ids)))
+      .for('key share');
+    return new Set(rows.map((r) => String(r.id)));
+  };
+
+export const LINK_LOOKUPS: { readonly [K in LinkObject]: Lookup | null } = {
+  customer: rowsOf(customers, customers.companyId, customers.id),
+  deal: rowsOf(deals, deals.companyId, deals.id),
+  appointment: null,
+  work_order: null,
+  quote: null,
+  invoice: null,
+};
+
+/** The links among `links` whose record does not exist in the company. */
+export async function missingTargets(
+  tx: Tx,
+  companyId: string,
+  links: readonly { object: LinkObject; id: string }[],
+): Promise<Set<string>> {
+  const missing = new Set<string>();
+  const kinds = new Set(links.map((l) => l.object));
+  for (const kind of kinds) {
+    const ids = [...new Set(links.filter((l) => l.object === kind).map((l) => l.id))];
+    const lookup = LINK_LOOKUPS[kind];
+    const found = lookup ? await lookup(tx, companyId, ids) : new Set<string>();
+    for (const id of ids) if (!found.has(id)) missing.add(`${kind}:${id}`);
+  }
+  return missing;
+}

@@ -1,0 +1,338 @@
+// SQL of tasks, their boards, links and comments; every function takes the tenant transaction first.
+import { and, asc, eq, exists, getTableColumns, inArray, max, not, type SQL, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import {
+  taskBoards,
+  taskChecklistItems,
+  taskComments,
+  taskLinks,
+  taskStatuses,
+  tasks,
+  users,
+} from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { keyset, type PageRequest, pageOf, selectPage } from '../../http/pagination.ts';
+import { atOrAfter } from '../../http/time-filter.ts';
+import { newId } from '../../ids.ts';
+import type { Language } from '../../languages.ts';
+import {
+  type ColumnRow,
+  type CommentRow,
+  EXPOSED_LINK_OBJECTS,
+  type TaskLink,
+  type TaskRow,
+  type TaskView,
+} from './serialize.ts';
+import { DEFAULT_COLUMNS, TASK_TEXTS } from './texts.ts';
+
+// Boards and columns
+
+/**
+ * Creates the default board with its default columns when the company has no board at all. Concurrent first
+ * reads all try; the unique index task_boards_one_default lets one insert through, the others wait for it to
+ * commit and insert nothing, and their next statement sees its board and columns (committed together).
+ */
+export async function ensureDefaultBoard(tx: Tx, companyId: string, language: Language): Promise<void> {
+  const texts = TASK_TEXTS[language];
+  const boardId = newId();
+  const created = await tx.execute<{ id: string }>(sql`
+    insert into ${taskBoards} (company_id, id, name, is_default, position)
+    select ${companyId}, ${boardId}, ${texts.board}, true, 0
+    where not exists (select 1 from ${taskBoards} where company_id = ${companyId})
+    on conflict (company_id) where is_default do nothing
+    returning id`);
+  if (created.length === 0) return;
+  await tx.insert(taskStatuses).values(
+    DEFAULT_COLUMNS.map((column, position) => ({
+      companyId,
+      id: newId(),
+      boardId,
+      name: texts.columns[column.category],
+      category: column.category,
+      color: column.color,
+      position,
+      isDefault: true,
+    })),
+  );
+}
+
+export async function listBoards(tx: Tx, companyId: string, page: PageRequest) {
+  const boards = await selectPage(
+    tx,
+    taskBoards,
+    page,
+    { sorts: { list_order: taskBoards.listOrder }, id: taskBoards.id },
+    [eq(taskBoards.companyId, companyId)],
+  );
+  const ids = boards.data.map((b) => b.id);
+  const columns =
+    ids.length === 0
+      ? []
+      : await tx
+          .select()
+          .from(taskStatuses)
+          .where(and(eq(taskStatuses.companyId, companyId), inArray(taskStatuses.boardId, ids)))
+          .orderBy(asc(taskStatuses.position), asc(taskStatuses.id));
+  return { ...boards, columnsOf: (boardId: string) => columns.filter((c) => c.boardId === boardId) };
+}
+
+export async function findColumn(tx: Tx, companyId: string, id: string): Promise<ColumnRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(taskStatuses)
+    .where(and(eq(taskStatuses.companyId, companyId), eq(taskStatuses.id, id)));
+  return row;
+}
+
+/** The default column of `category` on the board (the default board when `boardId` is null). */
+export async function defaultColumn(
+  tx: Tx,
+  companyId: string,
+  boardId: string | null,
+  category: ColumnRow['category'],
+): Promise<ColumnRow | undefined> {
+  const board =
+    boardId === null
+      ? sql`(select id from ${taskBoards} where company_id = ${companyId} and is_default)`
+      : sql`${boardId}::uuid`;
+  const [row] = await tx
+    .select()
+    .from(taskStatuses)
+    .where(
+      and(
+        eq(taskStatuses.companyId, companyId),
+        sql`${taskStatuses.boardId} = ${board}`,
+        eq(taskStatuses.category, category),
+        eq(taskStatuses.isDefault, true),
+      ),
+    );
+  return row;
+}
+
+// Tasks
+
+export type TaskFilters = {
+  status?: TaskRow['status'];
+  priority?: TaskRow['priority'];
+  assignedUserId?: number;
+  boardId?: string;
+  statusId?: string;
+  customerId?: string;
+  updatedSince?: string;
+};
+
+const SORTS = { created_at: tasks.createdAt, updated_at: tasks.updatedAt };
+
+export async function listTasks(tx: Tx, companyId: string, page: PageRequest, filters: TaskFilters) {
+  const conditions: (SQL | undefined)[] = [eq(tasks.companyId, companyId)];
+  if (filters.status) conditions.push(eq(tasks.status, filters.status));
+  if (filters.priority) conditions.push(eq(tasks.priority, filters.priority));
+  if (filters.assignedUserId !== undefined) conditions.push(eq(tasks.assignedUserId, filters.assignedUserId));
+  if (filters.boardId) conditions.push(eq(tasks.boardId, filters.boardId));
+  if (filters.statusId) conditions.push(eq(tasks.statusId, filters.statusId));
+  if (filters.customerId)
+    conditions.push(
+      exists(
+        tx
+          .select({ one: sql`1` })
+          .from(taskLinks)
+          .where(
+            and(
+              eq(taskLinks.companyId, tasks.companyId),
+              eq(taskLinks.taskId, tasks.id),
+              eq(taskLinks.object, 'customer'),
+              eq(taskLinks.targetId, filters.customerId),
+            ),
+          ),
+      ),
+    );
+  if (filters.updatedSince) conditions.push(atOrAfter(tasks.updatedAt, filters.updatedSince));
+  const { data, meta } = await selectPage(tx, tasks, page, { sorts: SORTS, id: tasks.id }, conditions);
+  return { data: await withDetails(tx, companyId, data), meta };
+}
+
+/** The rows with their exposed links (in the order they were made) and whether their checklist has open points. */
+export async function withDetails(tx: Tx, companyId: string, rows: TaskRow[]): Promise<TaskView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const links = await tx
+    .select({ taskId: taskLinks.taskId, object: taskLinks.object, id: taskLinks.targetId })
+    .from(taskLinks)
+    .where(
+      and(
+        eq(taskLinks.companyId, companyId),
+        inArray(taskLinks.taskId, ids),
+        inArray(taskLinks.object, [...EXPOSED_LINK_OBJECTS]),
+      ),
+    )
+    .orderBy(asc(taskLinks.position));
+  const open = await tx
+    .selectDistinct({ taskId: taskChecklistItems.taskId })
+    .from(taskChecklistItems)
+    .where(
+      and(
+        eq(taskChecklistItems.companyId, companyId),
+        inArray(taskChecklistItems.taskId, ids),
+        not(taskChecklistItems.isDone),
+      ),
+    );
+  const withOpen = new Set(open.map((o) => o.taskId));
+  return rows.map((row) => ({
+    ...row,
+    links: links.filter((l) => l.taskId === row.id).map((l) => ({ object: l.object, id: l.id }) as TaskLink),
+    hasOpenActions: withOpen.has(row.id),
+  }));
+}
+
+export async function findTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.companyId, companyId), eq(tasks.id, id)));
+  return row;
+}
+
+/** The task, locked until the transaction ends, with its change time taken after the lock (db/change-time.ts). */
+export async function lockTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.companyId, companyId), eq(tasks.id, id)))
+    .for('update');
+  if (row) await takeChangeTimeAfterLock(tx);
+  return row;
+}
+
+/** The place at the bottom of a column (the order within a column is the web application's, not the API's). */
+const bottomOf = (companyId: string, statusId: string) =>
+  sql`(select coalesce(max(${tasks.position}), 0) + 1 from ${tasks} where ${tasks.companyId} = ${companyId} and ${tasks.statusId} = ${statusId})`;
+
+/** Columns of a new task; a date may be SQL, such as app_now() for the moment it enters a completed column. */
+export type NewTask = Omit<
+  typeof tasks.$inferInsert,
+  'companyId' | 'id' | 'version' | 'position' | 'completedAt' | 'cancelledAt'
+> & {
+  completedAt: Date | SQL | null;
+  cancelledAt: Date | SQL | null;
+};
+
+export async function insertTask(tx: Tx, companyId: string, fields: NewTask): Promise<TaskRow> {
+  const [row] = await tx
+    .insert(tasks)
+    .values({ ...fields, companyId, id: newId(), position: bottomOf(companyId, fields.statusId) })
+    .returning();
+  return row;
+}
+
+export type TaskChanges = Omit<PgUpdateSetSource<typeof tasks>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
+
+/** A new version of the locked task; undefined when its version no longer matches. */
+export async function updateTask(tx: Tx, current: TaskRow, changes: TaskChanges): Promise<TaskRow | undefined> {
+  const moving = typeof changes.statusId === 'string' && changes.statusId !== current.statusId;
+  const [row] = await tx
+    .update(tasks)
+    .set({
+      ...changes,
+      ...(moving && typeof changes.statusId === 'string'
+        ? { position: bottomOf(current.companyId, changes.statusId) }
+        : {}),
+      updatedAt: sql`app_now()`,
+      version: sql`${tasks.version} + 1`,
+    })
+    .where(and(eq(tasks.companyId, current.companyId), eq(tasks.id, current.id), eq(tasks.version, current.version)))
+    .returning();
+  return row;
+}
+
+// Links
+
+/** Every link of the task, exposed or not, in the order they were made. */
+export async function linksOf(tx: Tx, companyId: string, taskId: string) {
+  return tx
+    .select()
+    .from(taskLinks)
+    .where(and(eq(taskLinks.companyId, companyId), eq(taskLinks.taskId, taskId)))
+    .orderBy(asc(taskLinks.position));
+}
+
+export async function addLinks(tx: Tx, companyId: string, taskId: string, links: TaskLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const [last] = await tx
+    .select({ position: max(taskLinks.position) })
+    .from(taskLinks)
+    .where(and(eq(taskLinks.companyId, companyId), eq(taskLinks.taskId, taskId)));
+  const start = (last?.position ?? -1) + 1;
+  await tx
+    .insert(taskLinks)
+    .values(links.map((l, i) => ({ companyId, taskId, object: l.object, targetId: l.id, position: start + i })));
+}
+
+export async function removeLinks(tx: Tx, companyId: string, taskId: string, links: TaskLink[]): Promise<void> {
+  for (const link of links) {
+    await tx
+      .delete(taskLinks)
+      .where(
+        and(
+          eq(taskLinks.companyId, companyId),
+          eq(taskLinks.taskId, taskId),
+          eq(taskLinks.object, link.object),
+          eq(taskLinks.targetId, link.id),
+        ),
+      );
+  }
+}
+
+// Comments
+
+const commentWithAuthor = (tx: Tx) =>
+  tx
+    .select({ ...getTableColumns(taskComments), authorName: users.name })
+    .from(taskComments)
+    .leftJoin(users, and(eq(users.companyId, taskComments.companyId), eq(users.id, taskComments.authorUserId)));
+
+export async function listComments(tx: Tx, companyId: string, taskId: string, page: PageRequest) {
+  const plan = keyset(page, { created_at: taskComments.createdAt }, taskComments.id);
+  const rows: CommentRow[] = await commentWithAuthor(tx)
+    .where(and(eq(taskComments.companyId, companyId), eq(taskComments.taskId, taskId), plan.where))
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return pageOf(rows, page, plan);
+}
+
+export async function insertComment(
+  tx: Tx,
+  companyId: string,
+  taskId: string,
+  fields: { body: string; isSystem: boolean },
+): Promise<CommentRow> {
+  const [row] = await tx
+    .insert(taskComments)
+    .values({ companyId, id: newId(), taskId, body: fields.body, isSystem: fields.isSystem })
+    .returning();
+  return { ...row, authorName: null };
+}
+
+// Users
+
+export type UserRow = { id: number; name: string; email: string; status: 'active' | 'inactive' };
+
+/** The users by id (any status). */
+export async function usersById(tx: Tx, companyId: string, ids: number[]): Promise<Map<number, UserRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: users.id, name: users.name, email: users.email, status: users.status })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), inArray(users.id, ids)));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Held FOR KEY SHARE until commit: the task is assigned to this user. */
+export async function isActiveUser(tx: Tx, companyId: string, id: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, id), eq(users.status, 'active')))
+    .for('key share');
+  return row !== undefined;
+}
