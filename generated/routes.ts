@@ -293,6 +293,7 @@ export const ConversationSchema = z
     quote_id: NullableUuidSchema,
     invoice_id: NullableUuidSchema,
     appointment_id: NullableUuidSchema,
+    ai_agent_active: z.boolean(),
     message_count: z.number().int().min(0).max(2147483647),
     last_message_at: NullableTimestampSchema,
     closed_at: NullableTimestampSchema,
@@ -301,6 +302,21 @@ export const ConversationSchema = z
   })
   .openapi('Conversation');
 export const ConversationEnvelopeSchema = z.object({ data: ConversationSchema }).openapi('ConversationEnvelope');
+export const ConversationEventDataSchema = z.object({ object: ConversationSchema }).openapi('ConversationEventData');
+export const EventIdSchema = z
+  .string()
+  .max(68)
+  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
+  .openapi('EventId');
+export const ConversationEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['conversation.created', 'conversation.closed']),
+    created_at: TimestampSchema,
+    data: ConversationEventDataSchema,
+  })
+  .openapi('ConversationEvent');
 export const ConversationListSchema = z
   .object({ data: z.array(ConversationSchema).max(100), meta: ListMetaSchema })
   .openapi('ConversationList');
@@ -391,11 +407,6 @@ export const CustomerCreateSchema = z
   .openapi('CustomerCreate');
 export const CustomerEnvelopeSchema = z.object({ data: CustomerSchema }).openapi('CustomerEnvelope');
 export const CustomerEventDataSchema = z.object({ object: CustomerSchema }).openapi('CustomerEventData');
-export const EventIdSchema = z
-  .string()
-  .max(68)
-  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
-  .openapi('EventId');
 export const CustomerEventSchema = z
   .object({
     object: z.literal('event'),
@@ -598,7 +609,7 @@ export const NoteSchema = z
   })
   .openapi('Note');
 export const EventDataSchema = z
-  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema]) })
+  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema, ConversationSchema, ConversationMessageSchema]) })
   .openapi('EventData');
 export const EventTypeSchema = z
   .enum([
@@ -613,6 +624,9 @@ export const EventTypeSchema = z
     'note.created',
     'note.updated',
     'note.deleted',
+    'conversation.created',
+    'conversation.closed',
+    'message.created',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -811,6 +825,16 @@ export const InvoiceUpdateSchema = z
     discount_description: z.string().max(500).nullable().optional(),
   })
   .openapi('InvoiceUpdate');
+export const MessageEventDataSchema = z.object({ object: ConversationMessageSchema }).openapi('MessageEventData');
+export const MessageEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.literal('message.created'),
+    created_at: TimestampSchema,
+    data: MessageEventDataSchema,
+  })
+  .openapi('MessageEvent');
 export const NoteCreateSchema = z
   .strictObject({ content: z.string().min(1).max(10000), is_important: z.boolean().default(false) })
   .openapi('NoteCreate');
@@ -1496,10 +1520,13 @@ export const WebhookEventSelectionSchema = z
       'note.created',
       'note.updated',
       'note.deleted',
+      'conversation.created',
+      'conversation.closed',
+      'message.created',
     ]),
   )
   .min(1)
-  .max(12)
+  .max(15)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1542,10 +1569,13 @@ export const WebhookEndpointCreateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'conversation.created',
+          'conversation.closed',
+          'message.created',
         ]),
       )
       .min(1)
-      .max(12),
+      .max(15),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1588,10 +1618,13 @@ export const WebhookEndpointUpdateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'conversation.created',
+          'conversation.closed',
+          'message.created',
         ]),
       )
       .min(1)
-      .max(12)
+      .max(15)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })
