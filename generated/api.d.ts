@@ -675,9 +675,7 @@ export type paths = {
     put?: never;
     /**
      * Send a message
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Sends a message to the customer over the conversation's channel and stores it with `sender` `api`
+     * @description Sends a message to the customer over the conversation's channel and stores it with `sender` `api`
      *     (`user_id` `null`). Besides one of the inbox features, the company needs the feature of the
      *     conversation's channel: `chat_widget` for `web`, `whatsapp` for `whatsapp`, `email` for `email`;
      *     without it the answer is `403 feature_not_available`.

@@ -6,6 +6,7 @@ import type { Handlers } from '../../http/handler.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { conversationMessages as texts } from './messages.ts';
 import * as q from './queries.ts';
+import { sendHandlers } from './send.ts';
 import { type ConversationRow, serializeConversation, serializeMessage } from './serialize.ts';
 import { conversationNotFound, recordConversationEvent } from './writes.ts';
 
@@ -101,4 +102,6 @@ export const handlers = {
     });
     return c.json({ data }, 200);
   },
+
+  ...sendHandlers,
 } satisfies Partial<Handlers>;
