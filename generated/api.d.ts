@@ -611,12 +611,11 @@ export type paths = {
     };
     /**
      * List conversations
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Conversations of the inbox over every channel the company has, the most recent message first by default.
+     * @description Conversations of the inbox over every channel the company has, the most recent message first by default.
      *     Needs one of the features `chat_widget`, `email` or `whatsapp`; conversations of a channel whose feature
-     *     the company no longer has stay readable. Conversations do not emit events in version 1: to
-     *     synchronise, use `filter[updated_since]` with `sort=updated_at` (a new message updates `updated_at`).
+     *     the company no longer has stay readable. To follow the inbox, subscribe to the events
+     *     `conversation.created`, `message.created` and `conversation.closed` (scope `messages.read`), or poll with
+     *     `filter[updated_since]` and `sort=updated_at` (a new message updates `updated_at`).
      */
     get: operations['listConversations'];
     put?: never;
@@ -642,9 +641,7 @@ export type paths = {
     };
     /**
      * Get a conversation
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One conversation with its status, channel, customer contact details and message count. The messages
+     * @description One conversation with its status, channel, customer contact details and message count. The messages
      *     themselves are listed with *List the messages of a conversation*.
      */
     get: operations['getConversation'];
@@ -671,26 +668,23 @@ export type paths = {
     };
     /**
      * List the messages of a conversation
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The messages of one conversation, oldest first by default (reading order), of every sender: the
+     * @description The messages of one conversation, oldest first by default (reading order), of every sender: the
      *     customer, users, the API, the service itself and the AI agent (see `sender`).
      */
     get: operations['listConversationMessages'];
     put?: never;
     /**
      * Send a message
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Sends a message to the customer over the conversation's channel and stores it with `sender` `api`
+     * @description Sends a message to the customer over the conversation's channel and stores it with `sender` `api`
      *     (`user_id` `null`). Besides one of the inbox features, the company needs the feature of the
      *     conversation's channel: `chat_widget` for `web`, `whatsapp` for `whatsapp`, `email` for `email`;
      *     without it the answer is `403 feature_not_available`.
      *
      *     Allowed in every status. Afterwards the conversation's status is `waiting_on_customer` (a `snoozed` or
      *     `closed` conversation is reopened that way and its `closed_at` cleared), `message_count` and
-     *     `last_message_at` are updated, and the AI agent stops answering in this conversation (a user can switch
-     *     it on again in the web application). On `email` the message is a reply in the existing thread.
+     *     `last_message_at` are updated, and the AI agent stops answering in this conversation (`ai_agent_active`
+     *     becomes `false`; a user can switch it on again in the web application). On `email` the message is a reply
+     *     in the existing thread (`In-Reply-To` and `References` name the customer's latest email).
      *
      *     When the channel does not accept the message, nothing is stored and the answer is `409 conflict`: on
      *     WhatsApp usually because the customer's last message is more than 24 hours old (the WhatsApp service
@@ -700,7 +694,7 @@ export type paths = {
      *
      *     Besides the key's rate limits, outgoing messages are limited to 250 per hour per company (shared with
      *     quote and invoice emails) and 20 per hour per conversation through the API; beyond that the answer is
-     *     `429 rate_limited` with `Retry-After`. Sending emits no event in version 1.
+     *     `429 rate_limited` with `Retry-After`. The sent message emits `message.created`.
      */
     post: operations['createConversationMessage'];
     delete?: never;
@@ -726,13 +720,11 @@ export type paths = {
     put?: never;
     /**
      * Close a conversation
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Marks the conversation as handled: `status` becomes `closed` and `closed_at` is set. Nothing is sent to
-     *     the customer and the AI agent stops answering in it. Allowed from `open`, `waiting_on_customer`,
-     *     `waiting_on_team` and `snoozed`; a conversation that is already `closed` answers `409 conflict`.
-     *     Takes no body. When the customer writes again, the conversation reopens by itself as `waiting_on_team`
-     *     (and `closed_at` is cleared). Emits no event in version 1 (`updated_at` changes).
+     * @description Marks the conversation as handled: `status` becomes `closed` and `closed_at` is set. Nothing is sent to
+     *     the customer and the AI agent stops answering in it (`ai_agent_active` becomes `false`). Allowed from
+     *     `open`, `waiting_on_customer`, `waiting_on_team` and `snoozed`; a conversation that is already `closed`
+     *     answers `409 conflict`. Takes no body. When the customer writes again, the conversation reopens by itself
+     *     as `waiting_on_team` (and `closed_at` is cleared). Emits `conversation.closed`.
      */
     post: operations['closeConversation'];
     delete?: never;
@@ -758,9 +750,7 @@ export type paths = {
     put?: never;
     /**
      * Reopen a conversation
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Puts a closed conversation back in the inbox: `status` becomes `open` and `closed_at` is cleared. Nothing
+     * @description Puts a closed conversation back in the inbox: `status` becomes `open` and `closed_at` is cleared. Nothing
      *     is sent to the customer; the AI agent stays off. Allowed only from `closed`; any other status answers
      *     `409 conflict`. Takes no body. Emits no event in version 1 (`updated_at` changes).
      */
@@ -2894,6 +2884,75 @@ export type webhooks = {
     patch?: never;
     trace?: never;
   };
+  'conversation.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A conversation started in the inbox
+     * @description Sent when a conversation is created: a customer wrote for the first time over the chat widget, WhatsApp
+     *     or email (an email that is no reply to a known thread starts a new one). `data.object` is the new
+     *     conversation; its first message follows as `message.created`. Needs `messages.read` (subscription
+     *     `conversation.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['conversationCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'conversation.closed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A conversation was closed
+     * @description Sent when a conversation is closed (*Close a conversation* or the web application). `data.object` is the
+     *     closed conversation with `closed_at` set. A customer's new message reopens it (then `message.created`
+     *     shows the message, and the conversation's `status` is `waiting_on_team`). Needs `messages.read`
+     *     (subscription `conversation.closed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['conversationClosedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'message.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A message was written in a conversation
+     * @description Sent for every new message of a conversation, incoming (`sender` `customer`) and outgoing (sent through
+     *     the API, by a user, the AI agent or the service). `data.object` is the message; fetch its conversation
+     *     with `conversation_id` for the status. Needs `messages.read` (subscription `message.created` or `*`).
+     *     Verify and acknowledge as described under `ping`.
+     */
+    post: operations['messageCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'note.created': {
     parameters: {
       query?: never;
@@ -4113,7 +4172,10 @@ export type components = {
       name: string | null;
       /**
        * Format: email
-       * @description Email address of the customer; `null` when none is known (a WhatsApp or chat contact that never gave one).
+       * @description Email address of the customer; `null` when none is known (a WhatsApp or chat contact that never gave
+       *     one). Such a contact is stored as a lead with a placeholder address in the reserved domain `.invalid`
+       *     (for example `whatsapp-31612345678@contact.invalid`), which *Update a customer* can replace; this field
+       *     shows `null` for it.
        * @example jan@bakkerijjansen.nl
        */
       email: string | null;
@@ -4191,6 +4253,13 @@ export type components = {
       invoice_id: components['schemas']['NullableUuid'];
       /** @description The appointment the conversation is about, if linked in the web application. */
       appointment_id: components['schemas']['NullableUuid'];
+      /**
+       * @description Whether the company's AI agent answers the customer in this conversation. Sending a message through the
+       *     API (*Send a message*) or closing the conversation switches it off; only a user can switch it on again,
+       *     in the web application.
+       * @example false
+       */
+      ai_agent_active: boolean;
       /**
        * Format: int32
        * @description Number of messages in the conversation, of every sender.
@@ -6977,6 +7046,9 @@ export type components = {
       | 'task.updated'
       | 'task.completed'
       | 'task.comment_created'
+      | 'conversation.created'
+      | 'conversation.closed'
+      | 'message.created'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7070,9 +7142,9 @@ export type components = {
       /**
        * @description Event types to receive, without duplicates, or `["*"]` for every event the key may read, including
        *     types added later (`*` cannot be combined with other types). Only types the key may read can be
-       *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `task.*` `tasks.read`, `note.*`
-       *     either of `customers.read` and `deals.read`; a note event is then sent only for notes whose parent the
-       *     key may read); another type answers
+       *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `task.*` `tasks.read`,
+       *     `conversation.*` and `message.created` `messages.read`, `note.*` either of `customers.read` and
+       *     `deals.read`; a note event is then sent only for notes whose parent the key may read); another type answers
        *     `422 validation_failed` with the field code `insufficient_scope`. A duplicate or a combination with
        *     `*` answers the field code `invalid_enum`.
        * @example [
@@ -7098,6 +7170,9 @@ export type components = {
         | 'task.updated'
         | 'task.completed'
         | 'task.comment_created'
+        | 'conversation.created'
+        | 'conversation.closed'
+        | 'message.created'
       )[];
     };
     /**
@@ -7200,6 +7275,9 @@ export type components = {
         | 'task.updated'
         | 'task.completed'
         | 'task.comment_created'
+        | 'conversation.created'
+        | 'conversation.closed'
+        | 'message.created'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7337,7 +7415,10 @@ export type components = {
       | 'task.created'
       | 'task.updated'
       | 'task.completed'
-      | 'task.comment_created';
+      | 'task.comment_created'
+      | 'conversation.created'
+      | 'conversation.closed'
+      | 'message.created';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7491,14 +7572,17 @@ export type components = {
       /**
        * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
        *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
-       *     `task.comment_created`. Branch on its `object` field (or on the event `type`).
+       *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`.
+       *     Branch on its `object` field (or on the event `type`).
        */
       object:
         | components['schemas']['Customer']
         | components['schemas']['Deal']
         | components['schemas']['Note']
         | components['schemas']['Task']
-        | components['schemas']['TaskComment'];
+        | components['schemas']['TaskComment']
+        | components['schemas']['Conversation']
+        | components['schemas']['ConversationMessage'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -7576,6 +7660,49 @@ export type components = {
       type: 'deal.created' | 'deal.updated' | 'deal.stage_changed' | 'deal.won' | 'deal.lost';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['DealEventData'];
+    };
+    /** @description The payload of a conversation event. */
+    ConversationEventData: {
+      /** @description The conversation as it was right after the change. */
+      object: components['schemas']['Conversation'];
+    };
+    /** @description The body of a `conversation.*` webhook message (the same as the event in *List events*). */
+    ConversationEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the conversation.
+       * @example conversation.created
+       * @enum {string}
+       */
+      type: 'conversation.created' | 'conversation.closed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['ConversationEventData'];
+    };
+    /** @description The payload of a message event. */
+    MessageEventData: {
+      /** @description The message as it was stored. */
+      object: components['schemas']['ConversationMessage'];
+    };
+    /** @description The body of a `message.created` webhook message (the same as the event in *List events*). */
+    MessageEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description Always `message.created`.
+       * @constant
+       */
+      type: 'message.created';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['MessageEventData'];
     };
     /** @description The payload of a note event. */
     NoteEventData: {
@@ -13724,6 +13851,135 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['DealEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  conversationCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConversationEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  conversationClosedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConversationEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  messageCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MessageEvent'];
       };
     };
     responses: {

@@ -294,6 +294,7 @@ export const ConversationSchema = z
     quote_id: NullableUuidSchema,
     invoice_id: NullableUuidSchema,
     appointment_id: NullableUuidSchema,
+    ai_agent_active: z.boolean(),
     message_count: z.number().int().min(0).max(2147483647),
     last_message_at: NullableTimestampSchema,
     closed_at: NullableTimestampSchema,
@@ -302,6 +303,21 @@ export const ConversationSchema = z
   })
   .openapi('Conversation');
 export const ConversationEnvelopeSchema = z.object({ data: ConversationSchema }).openapi('ConversationEnvelope');
+export const ConversationEventDataSchema = z.object({ object: ConversationSchema }).openapi('ConversationEventData');
+export const EventIdSchema = z
+  .string()
+  .max(68)
+  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
+  .openapi('EventId');
+export const ConversationEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['conversation.created', 'conversation.closed']),
+    created_at: TimestampSchema,
+    data: ConversationEventDataSchema,
+  })
+  .openapi('ConversationEvent');
 export const ConversationListSchema = z
   .object({ data: z.array(ConversationSchema).max(100), meta: ListMetaSchema })
   .openapi('ConversationList');
@@ -392,11 +408,6 @@ export const CustomerCreateSchema = z
   .openapi('CustomerCreate');
 export const CustomerEnvelopeSchema = z.object({ data: CustomerSchema }).openapi('CustomerEnvelope');
 export const CustomerEventDataSchema = z.object({ object: CustomerSchema }).openapi('CustomerEventData');
-export const EventIdSchema = z
-  .string()
-  .max(68)
-  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
-  .openapi('EventId');
 export const CustomerEventSchema = z
   .object({
     object: z.literal('event'),
@@ -633,7 +644,17 @@ export const TaskCommentSchema = z
   })
   .openapi('TaskComment');
 export const EventDataSchema = z
-  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema, TaskSchema, TaskCommentSchema]) })
+  .object({
+    object: z.union([
+      CustomerSchema,
+      DealSchema,
+      NoteSchema,
+      TaskSchema,
+      TaskCommentSchema,
+      ConversationSchema,
+      ConversationMessageSchema,
+    ]),
+  })
   .openapi('EventData');
 export const EventTypeSchema = z
   .enum([
@@ -652,6 +673,9 @@ export const EventTypeSchema = z
     'task.updated',
     'task.completed',
     'task.comment_created',
+    'conversation.created',
+    'conversation.closed',
+    'message.created',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -850,6 +874,16 @@ export const InvoiceUpdateSchema = z
     discount_description: z.string().max(500).nullable().optional(),
   })
   .openapi('InvoiceUpdate');
+export const MessageEventDataSchema = z.object({ object: ConversationMessageSchema }).openapi('MessageEventData');
+export const MessageEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.literal('message.created'),
+    created_at: TimestampSchema,
+    data: MessageEventDataSchema,
+  })
+  .openapi('MessageEvent');
 export const NoteCreateSchema = z
   .strictObject({ content: z.string().min(1).max(10000), is_important: z.boolean().default(false) })
   .openapi('NoteCreate');
@@ -1524,10 +1558,13 @@ export const WebhookEventSelectionSchema = z
       'task.updated',
       'task.completed',
       'task.comment_created',
+      'conversation.created',
+      'conversation.closed',
+      'message.created',
     ]),
   )
   .min(1)
-  .max(16)
+  .max(19)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1574,10 +1611,13 @@ export const WebhookEndpointCreateSchema = z
           'task.updated',
           'task.completed',
           'task.comment_created',
+          'conversation.created',
+          'conversation.closed',
+          'message.created',
         ]),
       )
       .min(1)
-      .max(16),
+      .max(19),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1624,10 +1664,13 @@ export const WebhookEndpointUpdateSchema = z
           'task.updated',
           'task.completed',
           'task.comment_created',
+          'conversation.created',
+          'conversation.closed',
+          'message.created',
         ]),
       )
       .min(1)
-      .max(16)
+      .max(19)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })

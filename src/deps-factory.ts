@@ -1,6 +1,7 @@
 // Builds the process's dependencies from the configuration and a database URL.
 import pino from 'pino';
 import { KeyStore } from './auth/key-store.ts';
+import { createChannels } from './channels/index.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
@@ -32,6 +33,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     keyLimits: new RateLimits(KEY_WINDOWS, 'key', redis),
     authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
     webhookTestLimits: new RateLimits(WEBHOOK_TEST_WINDOWS, 'webhook_test', redis),
+    channels: createChannels(config, log),
     log,
     metrics: new Metrics(),
     close: async () => {

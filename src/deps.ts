@@ -1,6 +1,7 @@
 // Everything the API needs from outside, created once per process (src/main.ts) or per test.
 import type { Logger } from 'pino';
 import type { KeyStore } from './auth/key-store.ts';
+import type { ProcessChannels } from './channels/index.ts';
 import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -19,6 +20,8 @@ export type Deps = {
   authFailureLimits: RateLimits;
   /** Per endpoint (`<company>:<endpoint>`); shared by the API nodes through Redis like the others. */
   webhookTestLimits: RateLimits;
+  /** Email, WhatsApp and web chat behind one `send` (src/channels). */
+  channels: ProcessChannels;
   log: Logger;
   /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;

@@ -2,6 +2,7 @@
 // Without DATABASE_URL an embedded PostgreSQL is started in DATA_DIR.
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { logChannelModes } from './channels/index.ts';
 import { ensureDemo } from './cli/demo.ts';
 import { expiryText } from './cli/output.ts';
 import { loadConfig } from './config.ts';
@@ -121,6 +122,7 @@ if (unpatched.length > 0) {
 if (command !== 'api' && !config.SMTP_URL) {
   deps.log.warn('SMTP_URL is not set: emails are recorded in outbound_emails, not sent (README: "Email").');
 }
+if (command !== 'worker') logChannelModes(deps.log);
 if (config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true') {
   deps.log.warn(
     'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target private addresses. Never use this in production.',

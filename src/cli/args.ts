@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
+import type { ChannelSettingsChange } from '../services/channel-settings.ts';
 import { featuresFrom, type RateLimitChange } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
 import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
@@ -19,6 +20,8 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company export ID > FILE.jsonl      the company's complete data as a JSON Lines archive
   company import FILE.jsonl           restores an archive (same ids) into this installation
   company delete ID --confirm NAME    erases every row of the company, in one transaction
+  company channels ID [--whatsapp-phone-number-id ID] [--whatsapp-token TOKEN] [--whatsapp-app-secret SECRET]
+             [--whatsapp-verify-token TOKEN] [--whatsapp-base-url URL] [--new-inbound-secret]
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
@@ -46,6 +49,7 @@ export type Command =
   | { name: 'company subscription'; json: boolean; id: string; active: boolean }
   | { name: 'company features'; json: boolean; id: string; features: string[] }
   | { name: 'company limits'; json: boolean; id: string; limits: RateLimitChange }
+  | { name: 'company channels'; json: boolean; id: string; change: ChannelSettingsChange }
   /** `stages` null: show the pipeline. */
   | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
   | { name: 'company export'; json: boolean; id: string }
@@ -265,9 +269,33 @@ export function parseCommand(argv: string[]): Command {
           confirm: required(command, '--confirm', values.confirm),
         };
       }
+      case 'channels': {
+        const { values, positionals } = parse(command, rest, {
+          'whatsapp-phone-number-id': { type: 'string' },
+          'whatsapp-token': { type: 'string' },
+          'whatsapp-app-secret': { type: 'string' },
+          'whatsapp-verify-token': { type: 'string' },
+          'whatsapp-base-url': { type: 'string' },
+          'new-inbound-secret': { type: 'boolean' },
+        });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        const baseUrl = values['whatsapp-base-url'];
+        if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl))
+          throw new UsageError(`${command}: --whatsapp-base-url is not an http(s) URL`);
+        const change: ChannelSettingsChange = {
+          whatsappPhoneNumberId: values['whatsapp-phone-number-id'],
+          whatsappAccessToken: values['whatsapp-token'],
+          whatsappAppSecret: values['whatsapp-app-secret'],
+          whatsappVerifyToken: values['whatsapp-verify-token'],
+          whatsappApiBaseUrl: baseUrl,
+          newInboundSecret: values['new-inbound-secret'] === true,
+        };
+        return { name: 'company channels', json: values.json === true, id, change };
+      }
       default:
         throw new UsageError(
-          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|export|import|delete)`,
+          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|channels|export|import|delete)`,
         );
     }
   }

@@ -1,11 +1,12 @@
 // The commands themselves, on an open database; each returns what to print.
-
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eq } from 'drizzle-orm';
+import { DEFAULT_GRAPH_API } from '../channels/whatsapp.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
+import { setChannelSettings } from '../services/channel-settings.ts';
 import { createCompany, setFeatures, setRateLimits, setSubscription, suspendCompany } from '../services/companies.ts';
 import { deleteCompany, exportCompany, importCompany } from '../services/company-archive.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
@@ -87,6 +88,27 @@ export async function runCommand(
     case 'company limits': {
       const row = await setRateLimits(db, command.id, command.limits);
       return { json: companyOutput(row), text: `Rate limits changed: ${companyText(row)}` };
+    }
+    case 'company channels': {
+      const company = await findCompany(db, command.id);
+      const { row, inboundSecret } = await setChannelSettings(db, company.id, command.change);
+      const json = {
+        company_id: company.id,
+        widget_id: row.widgetId,
+        whatsapp_phone_number_id: row.whatsappPhoneNumberId,
+        whatsapp_base_url: row.whatsappApiBaseUrl ?? DEFAULT_GRAPH_API,
+        whatsapp_sends: row.whatsappPhoneNumberId !== null && row.whatsappAccessToken !== null,
+        whatsapp_webhook_verifies: row.whatsappAppSecret !== null,
+        inbound_email_secret: inboundSecret ?? null,
+      };
+      const text = [
+        `Channels of ${company.id}: widget id ${row.widgetId}`,
+        json.whatsapp_sends
+          ? `WhatsApp sends from ${row.whatsappPhoneNumberId} through ${json.whatsapp_base_url}`
+          : 'WhatsApp: not configured (messages are recorded, not sent)',
+        ...(inboundSecret ? [`New inbound email secret (shown once): ${inboundSecret}`] : []),
+      ].join('\n');
+      return { json, text };
     }
     case 'company stages': {
       const company = await findCompany(db, command.id);

@@ -7,6 +7,7 @@ import { type EventDeclaration, type EventType, useEventCatalogue } from '../eve
 import type { Handlers } from '../http/handler.ts';
 import { sharedMessages, type Templates } from '../http/messages.ts';
 import * as company from './company/index.ts';
+import * as conversations from './conversations/index.ts';
 import * as customers from './customers/index.ts';
 import * as deals from './deals/index.ts';
 import * as events from './events/index.ts';
@@ -28,6 +29,10 @@ const RESOURCES = [
   events,
   webhookDeliveries,
   webhookEndpoints,
+  events,
+  webhookDeliveries,
+  webhookEndpoints,
+  conversations,
 ];
 
 type Resource = (typeof RESOURCES)[number];

@@ -28,13 +28,16 @@ const TENANT_TABLES = {
   outbound_emails: 'company_id',
   outbound_email_attachments: 'company_id',
   outgoing_message_counts: 'company_id',
+  conversations: 'company_id',
+  conversation_messages: 'company_id',
+  channel_settings: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
 type Table = keyof typeof TENANT_TABLES;
 const TABLES = Object.keys(TENANT_TABLES) as Table[];
 /** Read by authentication before a tenant is known, with the owner's rights: enabled but not forced. */
-const NOT_FORCED = ['api_keys', 'companies'];
+const NOT_FORCED = ['api_keys', 'companies', 'channel_settings'];
 
 let api: TestApi;
 let a: string;
@@ -83,6 +86,11 @@ async function seed(sql: postgres.Sql, companyId: string) {
             values (${companyId}, ${`em_${suffix}`}, 0, 'a.pdf', 'application/pdf', '\\x25504446')`;
   await sql`insert into outgoing_message_counts (company_id, scope, hour_start, count)
             values (${companyId}, 'company', date_trunc('hour', now()), 1)`;
+  const conversation = randomUUID();
+  await sql`insert into conversations (company_id, id, customer_id, channel) values (${companyId}, ${conversation}, ${customer}, 'web')`;
+  await sql`insert into conversation_messages (company_id, id, conversation_id, sender, body)
+            values (${companyId}, ${randomUUID()}, ${conversation}, 'customer', 'Hallo')`;
+  await sql`insert into channel_settings (company_id, widget_id) values (${companyId}, ${`wid_${suffix}`})`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

@@ -1,0 +1,122 @@
+// SQL of conversations and their messages; every function takes the tenant transaction first.
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { conversationMessages, conversations, customers } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import { atOrAfter } from '../../http/time-filter.ts';
+import { newId } from '../../ids.ts';
+import type { ConversationContact, ConversationRow, MessageRow } from './serialize.ts';
+
+export type ConversationFilters = {
+  status?: ConversationRow['status'];
+  channel?: ConversationRow['channel'];
+  customerId?: string;
+  updatedSince?: string;
+};
+
+// `last_message_at` sorts by its never-null twin (schema/inbox.ts): conversations without messages are the oldest.
+const SORTS = {
+  last_message_at: conversations.lastMessageSort,
+  created_at: conversations.createdAt,
+  updated_at: conversations.updatedAt,
+};
+
+export function listConversations(tx: Tx, companyId: string, page: PageRequest, filters: ConversationFilters) {
+  const conditions: (SQL | undefined)[] = [eq(conversations.companyId, companyId)];
+  if (filters.status) conditions.push(eq(conversations.status, filters.status));
+  if (filters.channel) conditions.push(eq(conversations.channel, filters.channel));
+  if (filters.customerId) conditions.push(eq(conversations.customerId, filters.customerId));
+  if (filters.updatedSince) conditions.push(atOrAfter(conversations.updatedAt, filters.updatedSince));
+  return selectPage(tx, conversations, page, { sorts: SORTS, id: conversations.id }, conditions);
+}
+
+/** The contact details of the conversations' customers, by customer id. */
+export async function contactsOf(
+  tx: Tx,
+  companyId: string,
+  customerIds: string[],
+): Promise<Map<string, ConversationContact>> {
+  if (customerIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: customers.id, name: customers.name, email: customers.email, phone: customers.phone })
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), inArray(customers.id, [...new Set(customerIds)])));
+  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email, phone: r.phone }]));
+}
+
+export async function findConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.companyId, companyId), eq(conversations.id, id)));
+  return row;
+}
+
+/** The conversation, locked until the transaction ends: messages and state changes queue behind each other. */
+export async function lockConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.companyId, companyId), eq(conversations.id, id)))
+    .for('update');
+  if (row) await takeChangeTimeAfterLock(tx);
+  return row;
+}
+
+export function listMessages(tx: Tx, companyId: string, conversationId: string, page: PageRequest) {
+  return selectPage(
+    tx,
+    conversationMessages,
+    page,
+    { sorts: { created_at: conversationMessages.createdAt }, id: conversationMessages.id },
+    [eq(conversationMessages.companyId, companyId), eq(conversationMessages.conversationId, conversationId)],
+  );
+}
+
+export type ConversationChanges = Omit<
+  PgUpdateSetSource<typeof conversations>,
+  'companyId' | 'id' | 'version' | 'updatedAt'
+>;
+
+export async function updateConversation(tx: Tx, current: ConversationRow, changes: ConversationChanges) {
+  const [row] = await tx
+    .update(conversations)
+    .set({ ...changes, updatedAt: sql`app_now()`, version: sql`${conversations.version} + 1` })
+    .where(and(eq(conversations.companyId, current.companyId), eq(conversations.id, current.id)))
+    .returning();
+  return row as ConversationRow;
+}
+
+export type NewConversation = Omit<typeof conversations.$inferInsert, 'companyId' | 'id' | 'lastMessageSort'>;
+
+export async function insertConversation(tx: Tx, companyId: string, fields: NewConversation) {
+  const [row] = await tx
+    .insert(conversations)
+    .values({ ...fields, companyId, id: newId() })
+    .returning();
+  return row as ConversationRow;
+}
+
+export type NewMessage = Omit<typeof conversationMessages.$inferInsert, 'companyId' | 'id' | 'conversationId'>;
+
+export async function insertMessage(tx: Tx, conversation: ConversationRow, fields: NewMessage) {
+  const [row] = await tx
+    .insert(conversationMessages)
+    .values({ ...fields, companyId: conversation.companyId, id: newId(), conversationId: conversation.id })
+    .returning();
+  return row as MessageRow;
+}
+
+/** The email message a Message-ID names in this company (threading of inbound replies). */
+export async function findByEmailMessageIds(tx: Tx, companyId: string, messageIds: string[]) {
+  if (messageIds.length === 0) return undefined;
+  const [row] = await tx
+    .select({ conversationId: conversationMessages.conversationId })
+    .from(conversationMessages)
+    .where(and(eq(conversationMessages.companyId, companyId), inArray(conversationMessages.emailMessageId, messageIds)))
+    .orderBy(sql`${conversationMessages.createdAt} desc`)
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,161 @@
+// Sending a message through the API (createConversationMessage): the channel's feature, the outgoing-message
+// limits (250 per company and 20 per conversation per hour, counted in PostgreSQL), the channel itself (which may
+// refuse: 409, nothing stored), then the message, stored with the conversation moved on and the AI agent off.
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { ChannelUnavailable, type Delivery, type OutgoingMessage, type Refusal } from '../../channels/index.ts';
+import { conversationMessages as messagesTable } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import type { Handlers } from '../../http/handler.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { conversationMessages as texts } from './messages.ts';
+import * as q from './queries.ts';
+import { type ConversationRow, serializeMessage } from './serialize.ts';
+import { addMessage, conversationNotFound } from './writes.ts';
+
+/** Messages per hour per conversation through the API (specification "Limits"). */
+export const CONVERSATION_MESSAGES_PER_HOUR = 20;
+
+const FEATURE_OF_CHANNEL = { web: 'chat_widget', whatsapp: 'whatsapp', email: 'email' } as const;
+
+/**
+ * A problem that must not be kept as the answer of its Idempotency-Key (runCreation keeps business errors):
+ * a limit or an unreachable channel passes, so a retry with the same key after Retry-After must be tried again.
+ * Thrown as a plain error out of the creation (rolling everything back) and turned into its problem outside.
+ */
+class NotKept extends Error {
+  constructor(readonly problem: ApiProblem) {
+    super(problem.code);
+  }
+}
+
+function refusalProblem(refusal: Refusal): ApiProblem {
+  switch (refusal.reason) {
+    case 'whatsapp_window_closed':
+      return new ApiProblem(
+        'conflict',
+        refusal.lastCustomerMessageAt
+          ? texts.message('conversation.whatsapp_window_closed', { last: refusal.lastCustomerMessageAt.toISOString() })
+          : texts.message('conversation.whatsapp_no_customer_message'),
+      );
+    case 'no_address':
+      return new ApiProblem('conflict', texts.message('conversation.email_no_address'));
+    case 'refused':
+      return new ApiProblem('conflict', texts.message('conversation.whatsapp_refused', { reason: refusal.detail }));
+  }
+}
+
+/** The Message-IDs of the conversation's emails, oldest first: the thread a reply continues. */
+async function threadOf(tx: Tx, row: ConversationRow) {
+  const rows = await tx
+    .select({ id: messagesTable.emailMessageId, sender: messagesTable.sender })
+    .from(messagesTable)
+    .where(
+      and(
+        eq(messagesTable.companyId, row.companyId),
+        eq(messagesTable.conversationId, row.id),
+        isNotNull(messagesTable.emailMessageId),
+      ),
+    )
+    .orderBy(asc(messagesTable.createdAt), asc(messagesTable.id));
+  const ids = rows.map((r) => r.id as string);
+  const lastFromCustomer = rows.filter((r) => r.sender === 'customer').at(-1)?.id ?? ids.at(-1) ?? null;
+  // References: the first and the latest twenty are enough for every mail client to place the reply.
+  const references = ids.length > 21 ? [ids[0] as string, ...ids.slice(-20)] : ids;
+  return { inReplyTo: lastFromCustomer, references };
+}
+
+const replySubject = (subject: string | null) =>
+  subject ? (/^re:/i.test(subject) ? subject : `Re: ${subject}`) : 'Re: your message';
+
+async function outgoingOf(tx: Tx, row: ConversationRow, body: string): Promise<OutgoingMessage> {
+  const contacts = await q.contactsOf(tx, row.companyId, [row.customerId]);
+  const contact = contacts.get(row.customerId);
+  switch (row.channel) {
+    case 'email': {
+      const thread = await threadOf(tx, row);
+      return {
+        channel: 'email',
+        to: row.contactAddress ?? contact?.email ?? '',
+        subject: replySubject(row.subject),
+        text: body,
+        kind: 'conversation_reply',
+        ...thread,
+      };
+    }
+    case 'whatsapp':
+      return {
+        channel: 'whatsapp',
+        to: row.contactAddress ?? (contact?.phone ?? '').replace(/\D+/g, ''),
+        text: body,
+        lastCustomerMessageAt: row.lastCustomerMessageAt,
+      };
+    case 'web':
+      return { channel: 'web', conversationId: row.id, text: body };
+  }
+}
+
+async function deliver(c: Context<AppEnv>, tx: Tx, message: OutgoingMessage): Promise<Delivery> {
+  try {
+    return await c.get('deps').channels.send(tx, c.get('tenant').companyId, message);
+  } catch (error) {
+    if (!(error instanceof ChannelUnavailable)) throw error;
+    c.get('deps').log.warn({ err: error, requestId: c.get('requestId') }, 'channel unavailable');
+    throw new NotKept(new ApiProblem('service_unavailable'));
+  }
+}
+
+export const sendHandlers = {
+  createConversationMessage: async (c) => {
+    const { conversation } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { companyId } = c.get('tenant');
+    const features = c.get('auth').key.company.features;
+    try {
+      const created = await runCreation(c, async (tx) => {
+        const current = await q.lockConversation(tx, companyId, conversation);
+        if (!current) throw conversationNotFound();
+        const feature = FEATURE_OF_CHANNEL[current.channel];
+        if (!features.includes(feature))
+          throw new ApiProblem('feature_not_available', texts.message('conversation.channel_feature', { feature }));
+        const decision = await countOutgoing(tx, companyId, [
+          COMPANY_SCOPE,
+          { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR },
+        ]);
+        if (!decision.allowed) {
+          throw new NotKept(
+            new ApiProblem(
+              'rate_limited',
+              texts.message('conversation.too_many_messages', {
+                limit: String(decision.limit),
+                scope: decision.scope === 'company' ? 'company' : 'conversation',
+              }),
+              {},
+              { 'Retry-After': String(decision.retryAfterSeconds) },
+            ),
+          );
+        }
+        const outgoing = await outgoingOf(tx, current, body.body);
+        const delivery = await deliver(c, tx, outgoing);
+        if (!delivery.accepted) throw refusalProblem(delivery.refusal);
+        const { message } = await addMessage(tx, current, {
+          sender: 'api',
+          body: body.body,
+          emailSubject: outgoing.channel === 'email' ? outgoing.subject : null,
+          whatsappMessageId: delivery.whatsappMessageId ?? null,
+          whatsappStatus: delivery.whatsappMessageId ? 'sent' : null,
+          emailMessageId: delivery.emailMessageId ?? null,
+          outboundEmailId: delivery.outboundEmailId ?? null,
+        });
+        return { status: 201 as const, body: { data: serializeMessage(message) } };
+      });
+      return c.json(created.body, created.status, created.headers);
+    } catch (error) {
+      if (error instanceof NotKept) throw error.problem;
+      throw error;
+    }
+  },
+} satisfies Partial<Handlers>;
