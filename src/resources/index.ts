@@ -29,9 +29,6 @@ const RESOURCES = [
   events,
   webhookDeliveries,
   webhookEndpoints,
-  events,
-  webhookDeliveries,
-  webhookEndpoints,
   conversations,
 ];
 
