@@ -1979,9 +1979,7 @@ export type paths = {
     };
     /**
      * List webshop orders
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
+     * @description Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
      *     in the webshop forms; they cannot be created through the API. Order changes emit no events: to
      *     synchronise, poll with `filter[updated_since]` and `sort=updated_at` (a new note also changes
      *     `updated_at`).
@@ -2010,9 +2008,7 @@ export type paths = {
     };
     /**
      * Get an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One webshop order with its lines and every note, with its `ETag` for a later status change or track and
+     * @description One webshop order with its lines and every note, with its `ETag` for a later status change or track and
      *     trace update with `If-Match`.
      */
     get: operations['getOrder'];
@@ -2041,9 +2037,7 @@ export type paths = {
     put?: never;
     /**
      * Change the status of an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves the order to `processing`, `shipped`, `delivered` or `cancelled`. Allowed source states:
+     * @description Moves the order to `processing`, `shipped`, `delivered` or `cancelled`. Allowed source states:
      *
      *     | New status | Allowed from |
      *     |---|---|
@@ -2088,9 +2082,7 @@ export type paths = {
     put?: never;
     /**
      * Fill in track and trace
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Sets the track-and-trace code and link of the shipment (`tracking_code`, `tracking_url`), replacing
+     * @description Sets the track-and-trace code and link of the shipment (`tracking_code`, `tracking_url`), replacing
      *     earlier values; a `tracking_url` left out or `null` clears the link. Allowed while the order is `paid`,
      *     `processing` or `shipped`; in any other status (`pending_payment`, `delivered`, `cancelled`,
      *     `refunded`) the answer is `409 conflict`. The status does not change: mark the order shipped with
@@ -2126,18 +2118,14 @@ export type paths = {
     };
     /**
      * List the notes of an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The history of an order: notes written by users or through the API and the lines the service adds
+     * @description The history of an order: notes written by users or through the API and the lines the service adds
      *     itself (status changes, track and trace, emails), oldest first by default, like `notes` on the order.
      */
     get: operations['listOrderNotes'];
     put?: never;
     /**
      * Add a note to an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Adds a note of type `note` to the order, in any status. An internal note (`is_internal` `true`,
+     * @description Adds a note of type `note` to the order, in any status. An internal note (`is_internal` `true`,
      *     default) is only seen by the company. A note with `is_internal` `false` is shown to the customer on
      *     their order page and emailed to them at once (as a message from the shop, in the order's language);
      *     use it for messages such as a delivery delay. Notes cannot be changed or deleted. The order's

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
+import { type ImportedOrder, OrdersList, OrdersObject, totalsProblems } from '../resources/orders/import.ts';
 import { featuresFrom, type RateLimitChange } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
 import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
@@ -21,6 +22,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   key renew ID --overlap none|1h|24h|7d
   key revoke ID
   demo [--expires-in 30d|90d|365d|never]
+  orders import FILE.json --company ID   (the contract's Order shape; an order number already there is skipped)
 
 With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
 PostgreSQL in DATA_DIR (.data) is used.`;
@@ -52,7 +54,8 @@ export type Command =
     }
   | { name: 'key renew'; json: boolean; id: string; overlap: Overlap }
   | { name: 'key revoke'; json: boolean; id: string }
-  | { name: 'demo'; json: boolean; expiresIn: Expiry };
+  | { name: 'demo'; json: boolean; expiresIn: Expiry }
+  | { name: 'orders import'; json: boolean; companyId: string; orders: ImportedOrder[] };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
@@ -278,5 +281,49 @@ export function parseCommand(argv: string[]): Command {
     }
   }
 
+  if (group === 'orders') {
+    const command = `orders ${sub ?? ''}`.trim();
+    if (sub !== 'import') throw new UsageError(`unknown command "${command}" (orders import)`);
+    const { values, positionals } = parse(command, argv.slice(2), { company: { type: 'string' } });
+    if (values.help) return { name: 'help' };
+    const path = onePositional(command, positionals, 'file');
+    return {
+      name: 'orders import',
+      json: values.json === true,
+      companyId: companyId(command, values.company),
+      orders: ordersOf(command, path, readText(command, path)),
+    };
+  }
+
   throw new UsageError(`unknown command "${group}"`);
+}
+
+/** The orders of an import file, checked against the contract's Order shape and their totals. */
+function ordersOf(command: string, path: string, text: string): ImportedOrder[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${command}: ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // Parsed with the schema of the file's form, so that an error names the field's path.
+  const parsed = Array.isArray(json)
+    ? OrdersList.safeParse(json)
+    : OrdersObject.transform((file) => file.orders).safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 20)
+      .map((issue) => `  /${issue.path.join('/')}: ${issue.message}`)
+      .join('\n');
+    throw new UsageError(`${command}: ${path} does not match the contract's Order shape:\n${issues}`);
+  }
+  const orders = parsed.data;
+  const numbers = new Set<string>();
+  const problems = totalsProblems(orders);
+  for (const order of orders) {
+    if (numbers.has(order.number)) problems.push(`order ${order.number} appears twice`);
+    numbers.add(order.number);
+  }
+  if (problems.length) throw new UsageError(`${command}: ${path}:\n  ${problems.join('\n  ')}`);
+  return orders;
 }

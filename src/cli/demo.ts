@@ -36,6 +36,7 @@ import {
   type DemoCustomer,
   type DemoDeal,
 } from './demo-data.ts';
+import { addDemoOrders } from './demo-orders.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -136,6 +137,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     if (!customer) throw new Error(`demo deal of unknown customer ${deal.customer}`);
     await addDeal(tx, deal, customer, i, now, { stages: stageRows, author: userOf });
   }
+  await addDemoOrders(tx, companyId, now);
 }
 
 type Author = typeof users.$inferSelect;
