@@ -2147,9 +2147,7 @@ export type paths = {
     };
     /**
      * List reviews
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
+     * @description Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
      *     alike. Reviews cannot be created or changed through the API. Reviews emit no events: to synchronise,
      *     poll with `filter[updated_since]` and `sort=updated_at`.
      */
@@ -2177,9 +2175,7 @@ export type paths = {
     };
     /**
      * Get a review
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
+     * @description One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
      */
     get: operations['getReview'];
     put?: never;
@@ -2199,9 +2195,7 @@ export type paths = {
     };
     /**
      * List review requests
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Review requests of the company, newest first by default, whatever created them (web application,
+     * @description Review requests of the company, newest first by default, whatever created them (web application,
      *     automations or the API; see `trigger`). Review requests emit no events: to synchronise, poll with
      *     `filter[updated_since]` and `sort=updated_at`.
      */
@@ -2209,11 +2203,13 @@ export type paths = {
     put?: never;
     /**
      * Request a review
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a review request with `trigger` `api`. With channel `email` or `whatsapp` the service sends it
-     *     (status `scheduled`, then `sent` within moments, or `failed`); with `link` nothing is sent, the request
-     *     starts as `sent` and you share the returned `url` yourself.
+     * @description Creates a review request with `trigger` `api`. With channel `email` the service emails it: the email is
+     *     queued in the same transaction and the request starts as `sent` (`scheduled_at` and `sent_at` are that
+     *     moment). The email holds the link to the review page and an unsubscribe link that needs no key, and counts
+     *     in the company's outgoing-message limit (250 an hour; beyond it `429 rate_limited` with `Retry-After`).
+     *     Channel `whatsapp` is not available through the API yet: it answers `422 validation_failed` (code
+     *     `invalid_enum` at `/channel`) and creates nothing. With `link` nothing is sent, the request starts as
+     *     `sent` and you share the returned `url` yourself. Open requests expire 30 days after sending.
      *
      *     Recipient: give `customer_id`, or `name` plus the contact detail of the channel. With `customer_id`,
      *     `name`, `email` and `phone` left out are taken from the customer; values sent are used for this request
@@ -2254,9 +2250,7 @@ export type paths = {
     };
     /**
      * Get a review request
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One review request, with its current status and, once completed, the id of the review written.
+     * @description One review request, with its current status and, once completed, the id of the review written.
      */
     get: operations['getReviewRequest'];
     put?: never;

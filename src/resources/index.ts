@@ -14,6 +14,7 @@ import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
 import * as orders from './orders/index.ts';
 import * as pipelineStages from './pipeline-stages/index.ts';
+import * as reviews from './reviews/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
 
@@ -28,6 +29,7 @@ const RESOURCES = [
   webhookDeliveries,
   webhookEndpoints,
   orders,
+  reviews,
 ];
 
 type Resource = (typeof RESOURCES)[number];
