@@ -189,3 +189,32 @@ describe('listReviewRequests and getReviewRequest', () => {
     expect(other.status).toBe(404);
   });
 });
+
+describe('the unsubscribe link (no key)', () => {
+  it('GET asks, POST opts the address out, and the next request is refused; an unknown link is a plain 404 page', async () => {
+    const address = email();
+    const res = await api.call('createReviewRequest', { key, body: { name: 'Ria', email: address, channel: 'email' } });
+    const path = new URL(`${res.body.data.url}/unsubscribe`).pathname;
+    const ask = await api.app.request(path);
+    expect(ask.status).toBe(200);
+    const page = await ask.text();
+    expect(page).toContain('<html lang="nl">');
+    expect(page).toContain('<button type="submit">Afmelden</button>');
+    // Asking changes nothing: a mail scanner that follows the link unsubscribes no one.
+    expect(await api.sql`select 1 from review_opt_outs where address = ${address}`).toHaveLength(0);
+    const done = await api.app.request(path, { method: 'POST' });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Je ontvangt geen reviewverzoeken meer');
+    expect(await api.sql`select 1 from review_opt_outs where address = ${address}`).toHaveLength(1);
+    await api.sql`update review_requests set status = 'completed' where id = ${res.body.data.id}`;
+    const next = await api.call('createReviewRequest', {
+      key,
+      body: { name: 'Ria', email: address, channel: 'email' },
+    });
+    expect(next.status).toBe(409);
+    expect(next.body.detail).toMatch(/afgemeld/);
+    const unknown = await api.app.request('/review/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/unsubscribe');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('This link is not valid.');
+  });
+});
