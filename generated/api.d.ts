@@ -1953,9 +1953,7 @@ export type paths = {
     };
     /**
      * List webshop orders
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
+     * @description Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
      *     in the webshop forms; they cannot be created through the API. Order changes emit no events: to
      *     synchronise, poll with `filter[updated_since]` and `sort=updated_at` (a new note also changes
      *     `updated_at`).
@@ -1984,9 +1982,7 @@ export type paths = {
     };
     /**
      * Get an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One webshop order with its lines and every note, with its `ETag` for a later status change or track and
+     * @description One webshop order with its lines and every note, with its `ETag` for a later status change or track and
      *     trace update with `If-Match`.
      */
     get: operations['getOrder'];
@@ -2015,9 +2011,7 @@ export type paths = {
     put?: never;
     /**
      * Change the status of an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves the order to `processing`, `shipped`, `delivered` or `cancelled`. Allowed source states:
+     * @description Moves the order to `processing`, `shipped`, `delivered` or `cancelled`. Allowed source states:
      *
      *     | New status | Allowed from |
      *     |---|---|
@@ -2062,9 +2056,7 @@ export type paths = {
     put?: never;
     /**
      * Fill in track and trace
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Sets the track-and-trace code and link of the shipment (`tracking_code`, `tracking_url`), replacing
+     * @description Sets the track-and-trace code and link of the shipment (`tracking_code`, `tracking_url`), replacing
      *     earlier values; a `tracking_url` left out or `null` clears the link. Allowed while the order is `paid`,
      *     `processing` or `shipped`; in any other status (`pending_payment`, `delivered`, `cancelled`,
      *     `refunded`) the answer is `409 conflict`. The status does not change: mark the order shipped with
@@ -2100,18 +2092,14 @@ export type paths = {
     };
     /**
      * List the notes of an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The history of an order: notes written by users or through the API and the lines the service adds
+     * @description The history of an order: notes written by users or through the API and the lines the service adds
      *     itself (status changes, track and trace, emails), oldest first by default, like `notes` on the order.
      */
     get: operations['listOrderNotes'];
     put?: never;
     /**
      * Add a note to an order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Adds a note of type `note` to the order, in any status. An internal note (`is_internal` `true`,
+     * @description Adds a note of type `note` to the order, in any status. An internal note (`is_internal` `true`,
      *     default) is only seen by the company. A note with `is_internal` `false` is shown to the customer on
      *     their order page and emailed to them at once (as a message from the shop, in the order's language);
      *     use it for messages such as a delivery delay. Notes cannot be changed or deleted. The order's
@@ -2133,9 +2121,7 @@ export type paths = {
     };
     /**
      * List reviews
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
+     * @description Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
      *     alike. Reviews cannot be created or changed through the API. Reviews emit no events: to synchronise,
      *     poll with `filter[updated_since]` and `sort=updated_at`.
      */
@@ -2163,9 +2149,7 @@ export type paths = {
     };
     /**
      * Get a review
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
+     * @description One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
      */
     get: operations['getReview'];
     put?: never;
@@ -2185,9 +2169,7 @@ export type paths = {
     };
     /**
      * List review requests
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Review requests of the company, newest first by default, whatever created them (web application,
+     * @description Review requests of the company, newest first by default, whatever created them (web application,
      *     automations or the API; see `trigger`). Review requests emit no events: to synchronise, poll with
      *     `filter[updated_since]` and `sort=updated_at`.
      */
@@ -2195,11 +2177,13 @@ export type paths = {
     put?: never;
     /**
      * Request a review
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a review request with `trigger` `api`. With channel `email` or `whatsapp` the service sends it
-     *     (status `scheduled`, then `sent` within moments, or `failed`); with `link` nothing is sent, the request
-     *     starts as `sent` and you share the returned `url` yourself.
+     * @description Creates a review request with `trigger` `api`. With channel `email` the service emails it: the email is
+     *     queued in the same transaction and the request starts as `sent` (`scheduled_at` and `sent_at` are that
+     *     moment). The email holds the link to the review page and an unsubscribe link that needs no key, and counts
+     *     in the company's outgoing-message limit (250 an hour; beyond it `429 rate_limited` with `Retry-After`).
+     *     Channel `whatsapp` is not available through the API yet: it answers `422 validation_failed` (code
+     *     `invalid_enum` at `/channel`) and creates nothing. With `link` nothing is sent, the request starts as
+     *     `sent` and you share the returned `url` yourself. Open requests expire 30 days after sending.
      *
      *     Recipient: give `customer_id`, or `name` plus the contact detail of the channel. With `customer_id`,
      *     `name`, `email` and `phone` left out are taken from the customer; values sent are used for this request
@@ -2240,9 +2224,7 @@ export type paths = {
     };
     /**
      * Get a review request
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One review request, with its current status and, once completed, the id of the review written.
+     * @description One review request, with its current status and, once completed, the id of the review written.
      */
     get: operations['getReviewRequest'];
     put?: never;

@@ -20,6 +20,7 @@ import { ApiProblem, problemResponse } from './http/problems.ts';
 import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
+import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -46,6 +47,8 @@ export function createApp(deps: Deps) {
   app.get('/docs/:lang', serveDocs);
 
   app.get('/errors/:code', errorPage);
+  // Pages for the recipients of review requests: no key, the link's token is the permission.
+  app.route('/review', unsubscribePages(deps));
   app.get('/livez', livez);
   app.get('/readyz', readyz);
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
+import { type ImportedOrder, OrdersList, OrdersObject, totalsProblems } from '../resources/orders/import.ts';
 import type { ChannelSettingsChange } from '../services/channel-settings.ts';
 import { featuresFrom, type RateLimitChange } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
@@ -29,6 +30,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   demo [--expires-in 30d|90d|365d|never]
   events tail [--api-url URL] [--key KEY] [--types LIST] [--since 10m|2h|1d|ISO-TIME]
               [--forward-to URL [--secret whsec_...]] [--interval 2s]
+  orders import FILE.json --company ID   (the contract's Order shape; an order number already there is skipped)
 
 With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
 PostgreSQL in DATA_DIR (.data) is used. \`events tail\` uses the API instead of the database: its key
@@ -78,7 +80,8 @@ export type Command =
       /** Undefined with --forward-to: a new one is made and printed. */
       secret?: string;
       intervalMs: number;
-    };
+    }
+  | { name: 'orders import'; json: boolean; companyId: string; orders: ImportedOrder[] };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
@@ -360,6 +363,20 @@ export function parseCommand(argv: string[]): Command {
     return eventsTail(command, argv.slice(2));
   }
 
+  if (group === 'orders') {
+    const command = `orders ${sub ?? ''}`.trim();
+    if (sub !== 'import') throw new UsageError(`unknown command "${command}" (orders import)`);
+    const { values, positionals } = parse(command, argv.slice(2), { company: { type: 'string' } });
+    if (values.help) return { name: 'help' };
+    const path = onePositional(command, positionals, 'file');
+    return {
+      name: 'orders import',
+      json: values.json === true,
+      companyId: companyId(command, values.company),
+      orders: ordersOf(command, path, readText(command, path)),
+    };
+  }
+
   throw new UsageError(`unknown command "${group}"`);
 }
 
@@ -435,4 +452,34 @@ function eventsTail(command: string, rest: string[]): Command {
     secret: values.secret,
     intervalMs,
   };
+}
+
+/** The orders of an import file, checked against the contract's Order shape and their totals. */
+function ordersOf(command: string, path: string, text: string): ImportedOrder[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${command}: ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // Parsed with the schema of the file's form, so that an error names the field's path.
+  const parsed = Array.isArray(json)
+    ? OrdersList.safeParse(json)
+    : OrdersObject.transform((file) => file.orders).safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 20)
+      .map((issue) => `  /${issue.path.join('/')}: ${issue.message}`)
+      .join('\n');
+    throw new UsageError(`${command}: ${path} does not match the contract's Order shape:\n${issues}`);
+  }
+  const orders = parsed.data;
+  const numbers = new Set<string>();
+  const problems = totalsProblems(orders);
+  for (const order of orders) {
+    if (numbers.has(order.number)) problems.push(`order ${order.number} appears twice`);
+    numbers.add(order.number);
+  }
+  if (problems.length) throw new UsageError(`${command}: ${path}:\n  ${problems.join('\n  ')}`);
+  return orders;
 }

@@ -6,6 +6,7 @@ import { DEFAULT_GRAPH_API } from '../channels/whatsapp.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
+import { importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
 import { createCompany, setFeatures, setRateLimits, setSubscription, suspendCompany } from '../services/companies.ts';
 import { deleteCompany, exportCompany, importCompany } from '../services/company-archive.ts';
@@ -151,6 +152,20 @@ export async function runCommand(
       return {
         json: { id: row.id, company_id: row.companyId, revoked_at: revokedAt },
         text: `Revoked key ${row.id} (${row.prefix}…) of company ${row.companyId} at ${revokedAt}.`,
+      };
+    }
+    case 'orders import': {
+      await findCompany(db, command.companyId);
+      // One transaction: a file is imported whole or not at all.
+      const results = await withTenant(db, command.companyId, async (tx) => {
+        const done = [];
+        for (const order of command.orders) done.push(await importOrder(tx, command.companyId, order));
+        return done;
+      });
+      const imported = results.filter((r) => r.result === 'imported').length;
+      return {
+        json: { company_id: command.companyId, imported, existing: results.length - imported, orders: results },
+        text: `Imported ${imported} order(s) into company ${command.companyId}; ${results.length - imported} already there.`,
       };
     }
     case 'demo': {

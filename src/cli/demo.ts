@@ -44,6 +44,7 @@ import {
   type DemoDeal,
   type DemoTask,
 } from './demo-data.ts';
+import { addDemoOrders } from './demo-orders.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -163,6 +164,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     ];
     await addTask(tx, companyId, task, i, now, { columns: columnsOfBoard, links, user: userOf });
   }
+  await addDemoOrders(tx, companyId, now);
 }
 
 /**

@@ -82,7 +82,8 @@ function codeOf(issue: z.core.$ZodIssue, input: unknown): FieldCode {
     case 'invalid_format':
       return 'invalid_format';
     case 'invalid_value':
-      return 'invalid_enum';
+      // zod reports a required enum field that is missing as a value not in the enum: it is missing.
+      return valueAt(input, issue.path) === undefined ? 'required' : 'invalid_enum';
     case 'invalid_union':
       return 'invalid_type';
     default:

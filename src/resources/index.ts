@@ -13,7 +13,9 @@ import * as deals from './deals/index.ts';
 import * as events from './events/index.ts';
 import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
+import * as orders from './orders/index.ts';
 import * as pipelineStages from './pipeline-stages/index.ts';
+import * as reviews from './reviews/index.ts';
 import * as tasks from './tasks/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
@@ -30,6 +32,8 @@ const RESOURCES = [
   webhookDeliveries,
   webhookEndpoints,
   conversations,
+  orders,
+  reviews,
 ];
 
 type Resource = (typeof RESOURCES)[number];

@@ -31,6 +31,12 @@ const TENANT_TABLES = {
   conversations: 'company_id',
   conversation_messages: 'company_id',
   channel_settings: 'company_id',
+  orders: 'company_id',
+  order_items: 'company_id',
+  order_notes: 'company_id',
+  reviews: 'company_id',
+  review_requests: 'company_id',
+  review_opt_outs: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -91,6 +97,23 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into conversation_messages (company_id, id, conversation_id, sender, body)
             values (${companyId}, ${randomUUID()}, ${conversation}, 'customer', 'Hallo')`;
   await sql`insert into channel_settings (company_id, widget_id) values (${companyId}, ${`wid_${suffix}`})`;
+  const order = randomUUID();
+  const address = JSON.stringify({ address: null, postal_code: null, city: null, country: null });
+  await sql`insert into orders (company_id, id, number, status, customer_id, buyer_email, billing_address,
+            shipping_address, language, currency, subtotal, discount_amount, shipping_cost, tax_amount, total)
+            values (${companyId}, ${order}, 'WS-1', 'paid', ${customer}, 'jan@example.nl', ${address}::jsonb, ${address}::jsonb,
+            'nl', 'EUR', 0, 0, 0, 0, 0)`;
+  await sql`insert into order_items (company_id, order_id, position, type, name, quantity, unit_price,
+            discount_percentage, discount_amount, line_total, is_taxable, tax_rate)
+            values (${companyId}, ${order}, 0, 'product', 'Bonen', 1, 1, 0, 0, 1, true, 21)`;
+  await sql`insert into order_notes (company_id, id, order_id, type, content)
+            values (${companyId}, ${randomUUID()}, ${order}, 'note', 'Bel eerst')`;
+  const review = randomUUID();
+  await sql`insert into reviews (company_id, id, source, rating, author_name)
+            values (${companyId}, ${review}, 'manual', 5, 'Jan')`;
+  await sql`insert into review_requests (company_id, id, status, channel, trigger, language, token, review_id)
+            values (${companyId}, ${randomUUID()}, 'completed', 'link', 'api', 'nl', ${randomUUID()}, ${review})`;
+  await sql`insert into review_opt_outs (company_id, address) values (${companyId}, 'jan@example.nl')`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

@@ -1,0 +1,72 @@
+import type { Handlers } from '../../http/handler.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { reviewMessages } from './messages.ts';
+import * as q from './queries.ts';
+import { createReviewRequest } from './requests.ts';
+import { serializeReview, serializeReviewRequest } from './serialize.ts';
+
+export const handlers = {
+  listReviews: async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { data, meta } = await c.get('tenant').transaction((tx) =>
+      q.listReviews(tx, companyId, page, {
+        status: query['filter[status]'],
+        source: query['filter[source]'],
+        rating: query['filter[rating]'],
+        customerId: query['filter[customer_id]'],
+        updatedSince: query['filter[updated_since]'],
+      }),
+    );
+    return c.json({ data: data.map(serializeReview), meta }, 200);
+  },
+
+  getReview: async (c) => {
+    const { review } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findReview(tx, companyId, review));
+    if (!row) throw new ApiProblem('not_found', reviewMessages.message('review.not_found'));
+    return c.json({ data: serializeReview(row) }, 200);
+  },
+
+  listReviewRequests: async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { data, meta } = await c.get('tenant').transaction((tx) =>
+      q.listRequests(tx, companyId, page, {
+        status: query['filter[status]'],
+        customerId: query['filter[customer_id]'],
+        updatedSince: query['filter[updated_since]'],
+      }),
+    );
+    const publicUrl = c.get('deps').config.publicUrl;
+    return c.json({ data: data.map((row) => serializeReviewRequest(row, publicUrl)), meta }, 200);
+  },
+
+  getReviewRequest: async (c) => {
+    const { review_request } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findRequest(tx, companyId, review_request));
+    if (!row) throw new ApiProblem('not_found', reviewMessages.message('review_request.not_found'));
+    return c.json({ data: serializeReviewRequest(row, c.get('deps').config.publicUrl) }, 200);
+  },
+
+  createReviewRequest: async (c) => {
+    const body = c.req.valid('json');
+    const { company } = c.get('auth').key;
+    const companyLanguage = (['nl', 'en', 'de', 'fr'] as const).find((l) => l === company.language) ?? 'en';
+    const publicUrl = c.get('deps').config.publicUrl;
+    const created = await runCreation(c, async (tx) => {
+      const row = await createReviewRequest(
+        tx,
+        { companyId: company.id, shop: company.name, companyLanguage, publicUrl, now: new Date() },
+        body,
+      );
+      return { status: 201 as const, body: { data: serializeReviewRequest(row, publicUrl) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  },
+} satisfies Partial<Handlers>;

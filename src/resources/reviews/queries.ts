@@ -1,0 +1,200 @@
+// SQL of reviews, review requests and opt-outs; every function takes the tenant transaction first.
+import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { customers, reviewOptOuts, reviewRequests, reviews } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import { atOrAfter } from '../../http/time-filter.ts';
+import { newId } from '../../ids.ts';
+import type { ReviewRequestRow, ReviewRow } from './serialize.ts';
+
+export type ReviewFilters = {
+  status?: ReviewRow['status'];
+  source?: ReviewRow['source'];
+  rating?: number;
+  customerId?: string;
+  updatedSince?: string;
+};
+
+const REVIEW_SORTS = { reviewed_at: reviews.reviewedAt, created_at: reviews.createdAt, updated_at: reviews.updatedAt };
+
+export async function listReviews(tx: Tx, companyId: string, page: PageRequest, filters: ReviewFilters) {
+  const conditions: (SQL | undefined)[] = [eq(reviews.companyId, companyId)];
+  if (filters.status) conditions.push(eq(reviews.status, filters.status));
+  if (filters.source) conditions.push(eq(reviews.source, filters.source));
+  if (filters.rating !== undefined) conditions.push(eq(reviews.rating, filters.rating));
+  if (filters.customerId) conditions.push(eq(reviews.customerId, filters.customerId));
+  if (filters.updatedSince) conditions.push(atOrAfter(reviews.updatedAt, filters.updatedSince));
+  return selectPage(tx, reviews, page, { sorts: REVIEW_SORTS, id: reviews.id }, conditions);
+}
+
+export async function findReview(tx: Tx, companyId: string, id: string): Promise<ReviewRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.companyId, companyId), eq(reviews.id, id)));
+  return row;
+}
+
+export type NewReview = Omit<typeof reviews.$inferInsert, 'companyId' | 'id' | 'version'>;
+
+export async function insertReview(tx: Tx, companyId: string, review: NewReview): Promise<ReviewRow> {
+  const [row] = await tx
+    .insert(reviews)
+    .values({ ...review, companyId, id: newId() })
+    .returning();
+  if (!row) throw new Error('review not inserted');
+  return row;
+}
+
+export type RequestFilters = { status?: ReviewRequestRow['status']; customerId?: string; updatedSince?: string };
+
+const REQUEST_SORTS = { created_at: reviewRequests.createdAt, updated_at: reviewRequests.updatedAt };
+
+export async function listRequests(tx: Tx, companyId: string, page: PageRequest, filters: RequestFilters) {
+  const conditions: (SQL | undefined)[] = [eq(reviewRequests.companyId, companyId)];
+  if (filters.status) conditions.push(eq(reviewRequests.status, filters.status));
+  if (filters.customerId) conditions.push(eq(reviewRequests.customerId, filters.customerId));
+  if (filters.updatedSince) conditions.push(atOrAfter(reviewRequests.updatedAt, filters.updatedSince));
+  return selectPage(tx, reviewRequests, page, { sorts: REQUEST_SORTS, id: reviewRequests.id }, conditions);
+}
+
+export async function findRequest(tx: Tx, companyId: string, id: string): Promise<ReviewRequestRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reviewRequests)
+    .where(and(eq(reviewRequests.companyId, companyId), eq(reviewRequests.id, id)));
+  return row;
+}
+
+/** The request of a review page, locked: opening and answering it queue behind each other. */
+export async function lockRequestByToken(tx: Tx, companyId: string, token: string) {
+  const [row] = await tx
+    .select()
+    .from(reviewRequests)
+    .where(and(eq(reviewRequests.companyId, companyId), eq(reviewRequests.token, token)))
+    .for('update');
+  return row;
+}
+
+export type NewRequest = Omit<typeof reviewRequests.$inferInsert, 'companyId' | 'id' | 'version'>;
+
+export async function insertRequest(tx: Tx, companyId: string, request: NewRequest): Promise<ReviewRequestRow> {
+  const [row] = await tx
+    .insert(reviewRequests)
+    .values({ ...request, companyId, id: newId() })
+    .returning();
+  if (!row) throw new Error('review request not inserted');
+  return row;
+}
+
+export type RequestChanges = Omit<
+  PgUpdateSetSource<typeof reviewRequests>,
+  'companyId' | 'id' | 'version' | 'updatedAt'
+>;
+
+export async function updateRequest(tx: Tx, current: ReviewRequestRow, changes: RequestChanges) {
+  const [row] = await tx
+    .update(reviewRequests)
+    .set({ ...changes, updatedAt: sql`app_now()`, version: sql`${reviewRequests.version} + 1` })
+    .where(and(eq(reviewRequests.companyId, current.companyId), eq(reviewRequests.id, current.id)))
+    .returning();
+  if (!row) throw new Error(`review request ${current.id} vanished while locked`);
+  return row;
+}
+
+export type Recipient = { customerId: string | null; email: string | null; phone: string | null };
+
+/** Requests to the same person: the same customer, or without one the same email address or phone number. */
+function samePerson(recipient: Recipient): SQL | undefined {
+  if (recipient.customerId) return eq(reviewRequests.customerId, recipient.customerId);
+  const matches: SQL[] = [];
+  if (recipient.email) matches.push(sql`lower(${reviewRequests.recipientEmail}) = ${recipient.email.toLowerCase()}`);
+  if (recipient.phone) matches.push(eq(reviewRequests.recipientPhone, recipient.phone));
+  return matches.length ? or(...matches) : sql`false`;
+}
+
+export async function openRequestOf(tx: Tx, companyId: string, recipient: Recipient) {
+  const [row] = await tx
+    .select({ id: reviewRequests.id })
+    .from(reviewRequests)
+    .where(
+      and(
+        eq(reviewRequests.companyId, companyId),
+        inArray(reviewRequests.status, ['scheduled', 'sent', 'opened']),
+        samePerson(recipient),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/** The latest request that counts for the cooldown (failed and cancelled ones do not), asked after `since`. */
+export async function askedSince(tx: Tx, companyId: string, recipient: Recipient, since: Date) {
+  const [row] = await tx
+    .select({ askedAt: reviewRequests.createdAt })
+    .from(reviewRequests)
+    .where(
+      and(
+        eq(reviewRequests.companyId, companyId),
+        sql`${reviewRequests.status} not in ('failed', 'cancelled')`,
+        sql`${reviewRequests.createdAt} > ${since.toISOString()}`,
+        samePerson(recipient),
+      ),
+    )
+    .orderBy(sql`${reviewRequests.createdAt} desc`)
+    .limit(1);
+  return row;
+}
+
+/** The address or number as kept in review_opt_outs. */
+export const optOutKey = (value: string) => value.trim().toLowerCase();
+
+export async function hasOptedOut(tx: Tx, companyId: string, addresses: string[]): Promise<boolean> {
+  if (addresses.length === 0) return false;
+  const [row] = await tx
+    .select({ address: reviewOptOuts.address })
+    .from(reviewOptOuts)
+    .where(and(eq(reviewOptOuts.companyId, companyId), inArray(reviewOptOuts.address, addresses.map(optOutKey))))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function optOut(tx: Tx, companyId: string, address: string): Promise<void> {
+  await tx
+    .insert(reviewOptOuts)
+    .values({ companyId, address: optOutKey(address) })
+    .onConflictDoNothing();
+}
+
+export async function findCustomerById(tx: Tx, companyId: string, id: string) {
+  const [row] = await tx
+    .select()
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
+  return row;
+}
+
+export async function findCustomerByEmail(tx: Tx, companyId: string, email: string) {
+  const [row] = await tx
+    .select()
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), eq(customers.emailLower, email.toLowerCase())));
+  return row;
+}
+
+/** Open requests sent more than `days` days ago become expired; returns how many. */
+export async function expireRequests(tx: Tx, companyId: string, days: number): Promise<number> {
+  const rows = await tx
+    .update(reviewRequests)
+    .set({ status: 'expired', updatedAt: sql`app_now()`, version: sql`${reviewRequests.version} + 1` })
+    .where(
+      and(
+        eq(reviewRequests.companyId, companyId),
+        inArray(reviewRequests.status, ['sent', 'opened']),
+        sql`${reviewRequests.sentAt} < app_now() - make_interval(days => ${days})`,
+      ),
+    )
+    .returning({ id: reviewRequests.id });
+  return rows.length;
+}

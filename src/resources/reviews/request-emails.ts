@@ -1,0 +1,34 @@
+// The review-request email in the request's language, with the review page's link and an unsubscribe link that
+// works without a key (the List-Unsubscribe header carries it too, with one-click unsubscribe, RFC 8058).
+import type { Language } from '../../languages.ts';
+
+type Texts = Readonly<Record<Language, string>>;
+
+const SUBJECT: Texts = {
+  en: 'How did we do? Share your experience with {shop}',
+  nl: 'Hoe hebben we het gedaan? Deel je ervaring met {shop}',
+  de: 'Wie waren wir? Teilen Sie Ihre Erfahrung mit {shop}',
+  fr: 'Votre avis compte : partagez votre expérience avec {shop}',
+};
+const BODY: Texts = {
+  en: 'Hello {name},\n\nThank you for choosing {shop}. Would you tell us how it went? It takes a minute:\n{url}\n\nKind regards,\n{shop}\n\nNo more review requests from {shop}? Unsubscribe: {unsubscribe}',
+  nl: 'Beste {name},\n\nBedankt dat je voor {shop} hebt gekozen. Wil je ons laten weten hoe het ging? Het kost een minuut:\n{url}\n\nMet vriendelijke groet,\n{shop}\n\nGeen reviewverzoeken meer van {shop}? Afmelden: {unsubscribe}',
+  de: 'Hallo {name},\n\ndanke, dass Sie sich für {shop} entschieden haben. Erzählen Sie uns, wie es war? Es dauert eine Minute:\n{url}\n\nMit freundlichen Grüßen\n{shop}\n\nKeine Bewertungsanfragen mehr von {shop}? Abmelden: {unsubscribe}',
+  fr: 'Bonjour {name},\n\nMerci d’avoir choisi {shop}. Nous direz-vous comment cela s’est passé ? Cela prend une minute :\n{url}\n\nCordialement,\n{shop}\n\nPlus de demandes d’avis de {shop} ? Se désinscrire : {unsubscribe}',
+};
+const NO_NAME: Texts = { en: 'there', nl: 'klant', de: 'Kundin, Kunde', fr: 'cher client' };
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+
+export const unsubscribeUrl = (pageUrl: string) => `${pageUrl}/unsubscribe`;
+
+export function reviewRequestEmail(input: { language: Language; name: string | null; shop: string; url: string }) {
+  const unsubscribe = unsubscribeUrl(input.url);
+  const values = { name: input.name ?? NO_NAME[input.language], shop: input.shop, url: input.url, unsubscribe };
+  return {
+    subject: fill(SUBJECT[input.language], values),
+    text: fill(BODY[input.language], values),
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}

@@ -1,0 +1,115 @@
+// Creating a review request: the recipient (from the body or the customer), the rules of the web application
+// (one open request, the company cooldown, unsubscribed recipients: 409 naming the rule), and the sending —
+// email through the outbox, counted in the company's outgoing limit; link sends nothing.
+import type { Tx } from '../../db/tenant.ts';
+import { message } from '../../http/messages.ts';
+import { ApiProblem, type FieldError } from '../../http/problems.ts';
+import { invalidField, invalidFields } from '../../http/validation.ts';
+import type { Language } from '../../languages.ts';
+import { queueEmail } from '../../mail/outbox.ts';
+import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { reviewMessages } from './messages.ts';
+import * as q from './queries.ts';
+import { reviewRequestEmail } from './request-emails.ts';
+import { reviewPageUrl } from './serialize.ts';
+import { newReviewToken } from './tokens.ts';
+
+/** The company cooldown of the web application's default (the setting itself lives there). */
+export const COOLDOWN_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+export type CreateBody = {
+  customer_id?: string | null;
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  channel?: 'email' | 'whatsapp' | 'link';
+  language?: Language;
+};
+
+export type Context = { companyId: string; shop: string; companyLanguage: Language; publicUrl: string; now: Date };
+
+const required = (pointer: string): FieldError => ({
+  pointer,
+  parameter: null,
+  code: 'required',
+  detail: message('field.required'),
+});
+
+export async function createReviewRequest(tx: Tx, ctx: Context, body: CreateBody) {
+  const channel = body.channel ?? 'email';
+  if (channel === 'whatsapp')
+    throw invalidField('/channel', 'invalid_enum', reviewMessages.message('review_request.whatsapp_unavailable'));
+  const { companyId } = ctx;
+
+  // The recipient: the body's values, the customer's for what the body leaves out.
+  let customer = body.customer_id ? await q.findCustomerById(tx, companyId, body.customer_id) : undefined;
+  const errors: FieldError[] = [];
+  if (body.customer_id && !customer)
+    errors.push({
+      pointer: '/customer_id',
+      parameter: null,
+      code: 'invalid_reference',
+      detail: reviewMessages.message('review_request.customer_unknown'),
+    });
+  const name = body.name ?? customer?.name ?? null;
+  const email = body.email ?? customer?.email ?? null;
+  const phone = body.phone ?? customer?.phone ?? null;
+  if (!body.customer_id && !body.name) errors.push(required('/name'));
+  if (channel === 'email' && !email) errors.push(required('/email'));
+  if (errors.length) throw invalidFields(errors);
+  // Without a customer, the recipient is linked to the customer with the same email address, if any.
+  if (!customer && email) customer = await q.findCustomerByEmail(tx, companyId, email);
+
+  const recipient = { customerId: customer?.id ?? null, email, phone };
+  if (
+    customer?.emailUnsubscribed ||
+    (await q.hasOptedOut(
+      tx,
+      companyId,
+      [email, phone].filter((v) => v !== null),
+    ))
+  )
+    throw new ApiProblem('conflict', reviewMessages.message('review_request.unsubscribed'));
+  if (await q.openRequestOf(tx, companyId, recipient))
+    throw new ApiProblem('conflict', reviewMessages.message('review_request.open_request_exists'));
+  const recent = await q.askedSince(tx, companyId, recipient, new Date(ctx.now.getTime() - COOLDOWN_DAYS * DAY_MS));
+  if (recent)
+    throw new ApiProblem(
+      'conflict',
+      reviewMessages.message('review_request.cooldown', {
+        days: COOLDOWN_DAYS,
+        date: recent.askedAt.toISOString().slice(0, 10),
+      }),
+    );
+
+  const language = body.language ?? ctx.companyLanguage;
+  const token = newReviewToken(companyId);
+  const url = reviewPageUrl(ctx.publicUrl, token);
+  if (channel === 'email' && email) {
+    const decision = await countOutgoing(tx, companyId, [COMPANY_SCOPE]);
+    if (!decision.allowed)
+      throw new ApiProblem(
+        'rate_limited',
+        reviewMessages.message('review_request.outgoing_limit', { limit: decision.limit }),
+        {},
+        { 'Retry-After': String(decision.retryAfterSeconds) },
+      );
+    const mail = reviewRequestEmail({ language, name, shop: ctx.shop, url });
+    await queueEmail(tx, companyId, { to: [email], ...mail, kind: 'review_request' });
+  }
+  // An email request is `sent` once its email is in the outbox (it leaves when this transaction commits).
+  return q.insertRequest(tx, companyId, {
+    status: 'sent',
+    channel,
+    trigger: 'api',
+    customerId: recipient.customerId,
+    recipientName: name,
+    recipientEmail: email,
+    recipientPhone: phone,
+    language,
+    token,
+    scheduledAt: channel === 'link' ? null : ctx.now,
+    sentAt: ctx.now,
+  });
+}
