@@ -1701,9 +1701,7 @@ export type paths = {
     };
     /**
      * List appointments
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Appointments of the company, newest first by default. With `sort=starts_at` or `-starts_at`, invitations
+     * @description Appointments of the company, newest first by default. With `sort=starts_at` or `-starts_at`, invitations
      *     without a start are left out. `filter[starts_from]` and `filter[starts_until]` select on the start
      *     (`starts_from` ≤ start < `starts_until`) and also leave invitations out; for a calendar week in the
      *     Netherlands send the Monday midnight with `+01:00` or `+02:00`.
@@ -1712,9 +1710,7 @@ export type paths = {
     put?: never;
     /**
      * Create an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates an appointment, `confirmed` by default or `pending` when it still has to be confirmed. The key
+     * @description Creates an appointment, `confirmed` by default or `pending` when it still has to be confirmed. The key
      *     `starts_at` is required; `null` makes an invitation (always `pending`) for which the customer picks a
      *     time: send them the link with *Send a message about an appointment* (`kind` `invitation`). Without
      *     `ends_at` the end follows from the appointment type's duration, else from the default duration of the
@@ -1745,18 +1741,14 @@ export type paths = {
     };
     /**
      * Get an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One appointment, with its `ETag` for a later update or state change.
+     * @description One appointment, with its `ETag` for a later update or state change.
      */
     get: operations['getAppointment'];
     put?: never;
     post?: never;
     /**
      * Delete an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes an appointment in any status; irreversible. Prefer *Cancel an appointment* to keep the history.
+     * @description Deletes an appointment in any status; irreversible. Prefer *Cancel an appointment* to keep the history.
      *     The customer is not told. Work orders and conversations that pointed to it keep existing with
      *     `appointment_id` `null`. Accepts `If-Match`. No event is recorded.
      */
@@ -1765,9 +1757,7 @@ export type paths = {
     head?: never;
     /**
      * Update an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. Only a
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. Only a
      *     `pending` or `confirmed` appointment can be changed; a `cancelled` or `completed` one answers
      *     `409 conflict`. Changing `starts_at` sets `rescheduled_at` (giving an invitation its first time does not)
      *     and, without `ends_at` in the same request, moves the end along so the duration stays the same; the
@@ -1795,9 +1785,7 @@ export type paths = {
     put?: never;
     /**
      * Confirm an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Confirms a `pending` appointment: `status` becomes `confirmed` and `confirmed_at` is set. Only a `pending`
+     * @description Confirms a `pending` appointment: `status` becomes `confirmed` and `confirmed_at` is set. Only a `pending`
      *     appointment with a start can be confirmed; an invitation without `starts_at` (set a time first) and any
      *     other status, including `confirmed`, answer `409 conflict`. Takes no body. The customer is not told: send
      *     a `confirmation` with *Send a message about an appointment*. Accepts `If-Match`. No event is recorded.
@@ -1826,9 +1814,7 @@ export type paths = {
     put?: never;
     /**
      * Cancel an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Cancels a `pending` or `confirmed` appointment: `status` becomes `cancelled`, `cancelled_at` is set and
+     * @description Cancels a `pending` or `confirmed` appointment: `status` becomes `cancelled`, `cancelled_at` is set and
      *     `cancellation_reason` is stored. A `cancelled` or `completed` appointment answers `409 conflict`. The
      *     body is optional. With `notify_customer` `true` the customer is emailed a cancellation message (with the
      *     reason) in the same step; when that message cannot be sent (the customer unsubscribed from email:
@@ -1860,9 +1846,7 @@ export type paths = {
     put?: never;
     /**
      * Complete an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Marks a `confirmed` appointment as `completed` (it took place). Only a `confirmed` appointment can be
+     * @description Marks a `confirmed` appointment as `completed` (it took place). Only a `confirmed` appointment can be
      *     completed: a `pending` one must be confirmed first, and `cancelled` or `completed` answer
      *     `409 conflict`. Takes no body. The customer is not told. Accepts `If-Match`. No event is recorded.
      */
@@ -1890,9 +1874,7 @@ export type paths = {
     put?: never;
     /**
      * Send a message about an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Sends the customer a standard message of `kind` about the appointment, in the appointment's details and
+     * @description Sends the customer a standard message of `kind` about the appointment, in the appointment's details and
      *     the chosen language, optionally with a personal `message`. The checks happen at once, the sending right
      *     after: the answer is `202 Accepted` with the queued message; delivery problems later on show in the web
      *     application's message log.
@@ -1926,9 +1908,7 @@ export type paths = {
     };
     /**
      * List appointment types
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The appointment types of the company (set up in the web application), by name by default. Inactive types
+     * @description The appointment types of the company (set up in the web application), by name by default. Inactive types
      *     are included unless `filter[is_active]=true`; existing appointments may still refer to them.
      */
     get: operations['listAppointmentTypes'];
@@ -1949,9 +1929,7 @@ export type paths = {
     };
     /**
      * List free appointment slots
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The free slots between `from` and `until` (at most 31 days apart), earliest first (then by user id), as
+     * @description The free slots between `from` and `until` (at most 31 days apart), earliest first (then by user id), as
      *     a normal list with `limit` and `cursor`. A slot is as long as the duration of `appointment_type_id`, else
      *     the default duration of the appointment settings, and follows the company's appointment settings
      *     (working hours in the company's time zone, slot interval, buffer and minimum notice); `pending` and
@@ -2971,6 +2949,75 @@ export type webhooks = {
      *     notes on deals (subscription `note.deleted` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['noteDeletedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'appointment.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An appointment was planned
+     * @description Sent when an appointment is created (*Create an appointment* or the web application), invitations without
+     *     a time included. `data.object` is the new appointment. Needs `appointments.read` (subscription
+     *     `appointment.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['appointmentCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'appointment.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An appointment changed
+     * @description Sent when an appointment changes: its details or time (*Update an appointment*; a request that changes
+     *     nothing sends nothing), or its status becomes `confirmed` or `completed` (*Confirm* and *Complete an
+     *     appointment*). `data.object` is the appointment after the change. Needs `appointments.read`
+     *     (subscription `appointment.updated` or `*`). Messages can arrive out of order: compare
+     *     `data.object.updated_at`. Verify and acknowledge as described under `ping`.
+     */
+    post: operations['appointmentUpdatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'appointment.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An appointment was cancelled
+     * @description Sent when an appointment is cancelled (*Cancel an appointment* or the web application). `data.object` is
+     *     the cancelled appointment with its `cancellation_reason`. Deleting an appointment sends no event. Needs
+     *     `appointments.read` (subscription `appointment.cancelled` or `*`). Verify and acknowledge as described
+     *     under `ping`.
+     */
+    post: operations['appointmentCancelledWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6894,6 +6941,9 @@ export type components = {
       | 'note.created'
       | 'note.updated'
       | 'note.deleted'
+      | 'appointment.created'
+      | 'appointment.updated'
+      | 'appointment.cancelled'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -6987,7 +7037,8 @@ export type components = {
       /**
        * @description Event types to receive, without duplicates, or `["*"]` for every event the key may read, including
        *     types added later (`*` cannot be combined with other types). Only types the key may read can be
-       *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `note.*` either of them; a note
+       *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `appointment.*` `appointments.read`,
+       *     `note.*` either of `customers.read` and `deals.read`; a note
        *     event is then sent only for notes whose parent the key may read); another type answers
        *     `422 validation_failed` with the field code `insufficient_scope`. A duplicate or a combination with
        *     `*` answers the field code `invalid_enum`.
@@ -7010,6 +7061,9 @@ export type components = {
         | 'note.created'
         | 'note.updated'
         | 'note.deleted'
+        | 'appointment.created'
+        | 'appointment.updated'
+        | 'appointment.cancelled'
       )[];
     };
     /**
@@ -7108,6 +7162,9 @@ export type components = {
         | 'note.created'
         | 'note.updated'
         | 'note.deleted'
+        | 'appointment.created'
+        | 'appointment.updated'
+        | 'appointment.cancelled'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7241,7 +7298,10 @@ export type components = {
       | 'deal.lost'
       | 'note.created'
       | 'note.updated'
-      | 'note.deleted';
+      | 'note.deleted'
+      | 'appointment.created'
+      | 'appointment.updated'
+      | 'appointment.cancelled';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7393,10 +7453,14 @@ export type components = {
     /** @description The payload of an event. */
     EventData: {
       /**
-       * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`.
-       *     Branch on its `object` field (or on the event `type`).
+       * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, an
+       *     `appointment` for `appointment.*`. Branch on its `object` field (or on the event `type`).
        */
-      object: components['schemas']['Customer'] | components['schemas']['Deal'] | components['schemas']['Note'];
+      object:
+        | components['schemas']['Customer']
+        | components['schemas']['Deal']
+        | components['schemas']['Note']
+        | components['schemas']['Appointment'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -7496,6 +7560,28 @@ export type components = {
       type: 'note.created' | 'note.updated' | 'note.deleted';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['NoteEventData'];
+    };
+    /** @description The payload of an appointment event. */
+    AppointmentEventData: {
+      /** @description The appointment as it was right after the change. */
+      object: components['schemas']['Appointment'];
+    };
+    /** @description The body of an `appointment.*` webhook message (the same as the event in *List events*). */
+    AppointmentEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the appointment.
+       * @example appointment.created
+       * @enum {string}
+       */
+      type: 'appointment.created' | 'appointment.updated' | 'appointment.cancelled';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['AppointmentEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -13708,6 +13794,135 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['NoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  appointmentCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AppointmentEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  appointmentUpdatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AppointmentEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  appointmentCancelledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AppointmentEvent'];
       };
     };
     responses: {

@@ -153,6 +153,21 @@ export const AppointmentCreateSchema = z
   })
   .openapi('AppointmentCreate');
 export const AppointmentEnvelopeSchema = z.object({ data: AppointmentSchema }).openapi('AppointmentEnvelope');
+export const AppointmentEventDataSchema = z.object({ object: AppointmentSchema }).openapi('AppointmentEventData');
+export const EventIdSchema = z
+  .string()
+  .max(68)
+  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
+  .openapi('EventId');
+export const AppointmentEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['appointment.created', 'appointment.updated', 'appointment.cancelled']),
+    created_at: TimestampSchema,
+    data: AppointmentEventDataSchema,
+  })
+  .openapi('AppointmentEvent');
 export const AppointmentListSchema = z
   .object({ data: z.array(AppointmentSchema).max(100), meta: ListMetaSchema })
   .openapi('AppointmentList');
@@ -391,11 +406,6 @@ export const CustomerCreateSchema = z
   .openapi('CustomerCreate');
 export const CustomerEnvelopeSchema = z.object({ data: CustomerSchema }).openapi('CustomerEnvelope');
 export const CustomerEventDataSchema = z.object({ object: CustomerSchema }).openapi('CustomerEventData');
-export const EventIdSchema = z
-  .string()
-  .max(68)
-  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
-  .openapi('EventId');
 export const CustomerEventSchema = z
   .object({
     object: z.literal('event'),
@@ -598,7 +608,7 @@ export const NoteSchema = z
   })
   .openapi('Note');
 export const EventDataSchema = z
-  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema]) })
+  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema, AppointmentSchema]) })
   .openapi('EventData');
 export const EventTypeSchema = z
   .enum([
@@ -613,6 +623,9 @@ export const EventTypeSchema = z
     'note.created',
     'note.updated',
     'note.deleted',
+    'appointment.created',
+    'appointment.updated',
+    'appointment.cancelled',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -1496,10 +1509,13 @@ export const WebhookEventSelectionSchema = z
       'note.created',
       'note.updated',
       'note.deleted',
+      'appointment.created',
+      'appointment.updated',
+      'appointment.cancelled',
     ]),
   )
   .min(1)
-  .max(12)
+  .max(15)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1542,10 +1558,13 @@ export const WebhookEndpointCreateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'appointment.created',
+          'appointment.updated',
+          'appointment.cancelled',
         ]),
       )
       .min(1)
-      .max(12),
+      .max(15),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1588,10 +1607,13 @@ export const WebhookEndpointUpdateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'appointment.created',
+          'appointment.updated',
+          'appointment.cancelled',
         ]),
       )
       .min(1)
-      .max(12)
+      .max(15)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })

@@ -19,4 +19,9 @@ export type Deps = {
   /** Per endpoint (`<company>:<endpoint>`); shared by the API nodes through Redis like the others. */
   webhookTestLimits: RateLimits;
   log: Logger;
+  /**
+   * The present moment for rules the service computes itself (free appointment slots, reminders); tests set a
+   * fixed one. Times PostgreSQL stamps (app_now()) are not affected.
+   */
+  clock?: () => Date;
 };

@@ -6,6 +6,7 @@ import { type OperationId, operations } from '../../generated/operations.ts';
 import { type EventDeclaration, type EventType, useEventCatalogue } from '../events/catalogue.ts';
 import type { Handlers } from '../http/handler.ts';
 import { sharedMessages, type Templates } from '../http/messages.ts';
+import * as appointments from './appointments/index.ts';
 import * as company from './company/index.ts';
 import * as customers from './customers/index.ts';
 import * as deals from './deals/index.ts';
@@ -16,7 +17,7 @@ import * as pipelineStages from './pipeline-stages/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
 
-const RESOURCES = [me, company, customers, notes, deals, pipelineStages, events, webhookDeliveries, webhookEndpoints];
+const RESOURCES = [me, company, customers, notes, deals, pipelineStages, events, webhookDeliveries, webhookEndpoints, appointments];
 
 type Resource = (typeof RESOURCES)[number];
 
