@@ -17,7 +17,18 @@ import * as pipelineStages from './pipeline-stages/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
 
-const RESOURCES = [me, company, customers, notes, deals, pipelineStages, events, webhookDeliveries, webhookEndpoints, appointments];
+const RESOURCES = [
+  me,
+  company,
+  customers,
+  notes,
+  deals,
+  pipelineStages,
+  events,
+  webhookDeliveries,
+  webhookEndpoints,
+  appointments,
+];
 
 type Resource = (typeof RESOURCES)[number];
 

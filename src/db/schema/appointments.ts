@@ -60,7 +60,10 @@ export const appointmentWorkingHours = pgTable(
     foreignKey({ columns: [t.companyId, t.userId], foreignColumns: [users.companyId, users.id] }).onDelete('cascade'),
     index('appointment_working_hours_user').on(t.companyId, t.userId),
     check('appointment_working_hours_weekday', sql`${t.weekday} between 1 and 7`),
-    check('appointment_working_hours_range', sql`0 <= ${t.startMinute} and ${t.startMinute} < ${t.endMinute} and ${t.endMinute} <= 1440`),
+    check(
+      'appointment_working_hours_range',
+      sql`0 <= ${t.startMinute} and ${t.startMinute} < ${t.endMinute} and ${t.endMinute} <= 1440`,
+    ),
   ],
 );
 

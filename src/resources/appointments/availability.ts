@@ -13,11 +13,22 @@ import { appointmentMessages } from './messages.ts';
 import * as q from './queries.ts';
 
 /** The hours of a company that set none: Monday to Friday, 09:00 to 17:00. */
-const DEFAULT_HOURS: WorkingHours[] = [1, 2, 3, 4, 5].map((weekday) => ({ weekday, startMinute: 540, endMinute: 1020 }));
+const DEFAULT_HOURS: WorkingHours[] = [1, 2, 3, 4, 5].map((weekday) => ({
+  weekday,
+  startMinute: 540,
+  endMinute: 1020,
+}));
 const MAX_DAYS = 31;
 const DAY = 86_400_000;
 
-type Query = { from: string; until: string; appointment_type_id?: string; user_id?: string; limit: number; cursor?: string };
+type Query = {
+  from: string;
+  until: string;
+  appointment_type_id?: string;
+  user_id?: string;
+  limit: number;
+  cursor?: string;
+};
 type Slot = { object: 'availability_slot'; starts_at: string; ends_at: string; user_id: string | null };
 type Cursor = { s: 'starts_at'; v: [string, string]; d: 'n' | 'p' };
 
@@ -108,7 +119,8 @@ export async function availabilityPage(tx: Tx, companyId: string, query: Query, 
   const activeUsers = new Set<number>();
   for (const id of new Set(hours.map((h) => h.userId).filter((id): id is number => id !== null)))
     if (await isActiveUser(tx, companyId, id)) activeUsers.add(id);
-  const attendees: (number | null)[] = userId !== undefined ? [userId] : activeUsers.size > 0 ? [...activeUsers] : [null];
+  const attendees: (number | null)[] =
+    userId !== undefined ? [userId] : activeUsers.size > 0 ? [...activeUsers] : [null];
 
   const all: Slot[] = [];
   for (const attendee of attendees) {

@@ -13,7 +13,13 @@ import { appointmentMessages } from './messages.ts';
 import { refuseUnfitKind, sendAppointmentMessage } from './notify.ts';
 import * as q from './queries.ts';
 import { type AppointmentRow, serializeAppointment, serializeAppointmentType } from './serialize.ts';
-import { appointmentNotFound, onLockedAppointment, present, recordAppointmentChange, saveAppointment } from './writes.ts';
+import {
+  appointmentNotFound,
+  onLockedAppointment,
+  present,
+  recordAppointmentChange,
+  saveAppointment,
+} from './writes.ts';
 
 const nowOf = (c: Context<AppEnv>) => c.get('deps').clock?.() ?? new Date();
 

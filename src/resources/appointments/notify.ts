@@ -4,6 +4,7 @@
 // (src/domain/icalendar.ts) whenever the appointment has a time.
 import { eq } from 'drizzle-orm';
 import { DateTime } from 'luxon';
+import type { Config } from '../../config.ts';
 import { companies } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { appointmentCalendar } from '../../domain/icalendar.ts';
@@ -12,7 +13,6 @@ import type { Language } from '../../languages.ts';
 import { queueEmail } from '../../mail/outbox.ts';
 import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
 import { mailIdentityOf } from '../../mail/sender.ts';
-import type { Config } from '../../config.ts';
 import { findCustomer } from '../customers/queries.ts';
 import { appointmentMessages } from './messages.ts';
 import type { AppointmentRow } from './serialize.ts';
@@ -45,10 +45,26 @@ export function refuseUnfitKind(kind: NotificationKind, row: AppointmentRow, now
 type Texts = { subject: string; intro: string };
 const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
   invitation: {
-    en: { subject: 'Invitation: {title}', intro: 'We would like to make an appointment with you. Reply to this email with a few moments that suit you and we will confirm one.' },
-    nl: { subject: 'Uitnodiging: {title}', intro: 'Wij maken graag een afspraak met u. Beantwoord deze e-mail met een paar momenten die u schikken, dan bevestigen wij er één.' },
-    de: { subject: 'Einladung: {title}', intro: 'Wir möchten gern einen Termin mit Ihnen vereinbaren. Antworten Sie auf diese E-Mail mit einigen Zeitpunkten, die Ihnen passen, und wir bestätigen einen davon.' },
-    fr: { subject: 'Invitation : {title}', intro: 'Nous souhaitons convenir d’un rendez-vous avec vous. Répondez à cet e-mail avec quelques moments qui vous conviennent et nous en confirmerons un.' },
+    en: {
+      subject: 'Invitation: {title}',
+      intro:
+        'We would like to make an appointment with you. Reply to this email with a few moments that suit you and we will confirm one.',
+    },
+    nl: {
+      subject: 'Uitnodiging: {title}',
+      intro:
+        'Wij maken graag een afspraak met u. Beantwoord deze e-mail met een paar momenten die u schikken, dan bevestigen wij er één.',
+    },
+    de: {
+      subject: 'Einladung: {title}',
+      intro:
+        'Wir möchten gern einen Termin mit Ihnen vereinbaren. Antworten Sie auf diese E-Mail mit einigen Zeitpunkten, die Ihnen passen, und wir bestätigen einen davon.',
+    },
+    fr: {
+      subject: 'Invitation : {title}',
+      intro:
+        'Nous souhaitons convenir d’un rendez-vous avec vous. Répondez à cet e-mail avec quelques moments qui vous conviennent et nous en confirmerons un.',
+    },
   },
   confirmation: {
     en: { subject: 'Appointment confirmed: {title}', intro: 'Your appointment is confirmed.' },
@@ -63,10 +79,16 @@ const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
     fr: { subject: 'Rappel : {title}', intro: 'Un rappel de votre rendez-vous.' },
   },
   update: {
-    en: { subject: 'Appointment changed: {title}', intro: 'Your appointment has changed; these are the current details.' },
+    en: {
+      subject: 'Appointment changed: {title}',
+      intro: 'Your appointment has changed; these are the current details.',
+    },
     nl: { subject: 'Afspraak gewijzigd: {title}', intro: 'Uw afspraak is gewijzigd; dit zijn de actuele gegevens.' },
     de: { subject: 'Termin geändert: {title}', intro: 'Ihr Termin wurde geändert; dies sind die aktuellen Angaben.' },
-    fr: { subject: 'Rendez-vous modifié : {title}', intro: 'Votre rendez-vous a changé ; voici les informations à jour.' },
+    fr: {
+      subject: 'Rendez-vous modifié : {title}',
+      intro: 'Votre rendez-vous a changé ; voici les informations à jour.',
+    },
   },
   cancellation: {
     en: { subject: 'Appointment cancelled: {title}', intro: 'Your appointment has been cancelled.' },
@@ -191,4 +213,3 @@ export async function sendAppointmentMessage(
   });
   return { recipient: customer.email, language };
 }
-

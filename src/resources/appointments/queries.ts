@@ -26,7 +26,11 @@ export type AppointmentFilters = {
   updatedSince?: string;
 };
 
-const SORTS = { created_at: appointments.createdAt, updated_at: appointments.updatedAt, starts_at: appointments.startsAt };
+const SORTS = {
+  created_at: appointments.createdAt,
+  updated_at: appointments.updatedAt,
+  starts_at: appointments.startsAt,
+};
 
 /** `column < until`, to the next whole millisecond (as atOrAfter). */
 const before = (column: typeof appointments.startsAt, until: string): SQL =>
@@ -197,4 +201,3 @@ export async function occupyingAppointments(tx: Tx, companyId: string, from: Dat
       ),
     );
 }
-
