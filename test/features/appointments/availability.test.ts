@@ -62,7 +62,7 @@ describe('the days the clocks change', () => {
     await hoursOf(api, companyId, null, [1, 2, 3, 4, 5], '09:00-17:00');
     const week = await slots(key, { from: '2026-03-27T00:00:00+01:00', until: '2026-03-31T00:00:00+02:00' });
     const byDay: Record<string, typeof week.data> = {};
-    for (const s of week.data) (byDay[s.starts_at.slice(0, 10)] ??= []).push(s);
+    for (const s of week.data) byDay[s.starts_at.slice(0, 10)] = [...(byDay[s.starts_at.slice(0, 10)] ?? []), s];
     expect(Object.keys(byDay)).toEqual(['2026-03-27', '2026-03-30']);
     expect(byDay['2026-03-27']?.map((s) => s.starts_at.slice(11, 16))).toEqual([
       '08:00',
