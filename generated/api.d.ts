@@ -1715,9 +1715,11 @@ export type paths = {
      *     time: send them the link with *Send a message about an appointment* (`kind` `invitation`). Without
      *     `ends_at` the end follows from the appointment type's duration, else from the default duration of the
      *     appointment settings. Availability is not checked: read *List free appointment slots* first when it
-     *     matters. The company's automations for a scheduled appointment run as in the web application; the API
-     *     itself sends the customer no message. No event is recorded (appointment events are not among the event
-     *     types of version 1).
+     *     matters. An all-day appointment runs from midnight to midnight of the company's days (any time of the day
+     *     sent means that day; an `ends_at` on a later day makes it several days). An invitation sent as `confirmed`,
+     *     with an `ends_at` or as all-day, and a missing title without a type, answer `422` with the field code
+     *     `invalid_combination`. The company's automations for a scheduled appointment run as in the web
+     *     application; the API itself sends the customer no message. Records `appointment.created`.
      */
     post: operations['createAppointment'];
     delete?: never;
@@ -1763,7 +1765,8 @@ export type paths = {
      *     and, without `ends_at` in the same request, moves the end along so the duration stays the same; the
      *     status stays as it is (an invitation that gets a time is still `pending` until confirmed). The customer
      *     is not told: send an `update` with *Send a message about an appointment*. With `If-Match` the update
-     *     only happens when the appointment is still at that version. No event is recorded.
+     *     only happens when the appointment is still at that version. Records `appointment.updated` when something
+     *     changed.
      */
     patch: operations['updateAppointment'];
     trace?: never;
@@ -1788,7 +1791,8 @@ export type paths = {
      * @description Confirms a `pending` appointment: `status` becomes `confirmed` and `confirmed_at` is set. Only a `pending`
      *     appointment with a start can be confirmed; an invitation without `starts_at` (set a time first) and any
      *     other status, including `confirmed`, answer `409 conflict`. Takes no body. The customer is not told: send
-     *     a `confirmation` with *Send a message about an appointment*. Accepts `If-Match`. No event is recorded.
+     *     a `confirmation` with *Send a message about an appointment*. Accepts `If-Match`. Records
+     *     `appointment.updated`.
      */
     post: operations['confirmAppointment'];
     delete?: never;
@@ -1820,7 +1824,7 @@ export type paths = {
      *     reason) in the same step; when that message cannot be sent (the customer unsubscribed from email:
      *     `409 conflict`; the company's message limit is reached: `429 rate_limited`) nothing is changed. Otherwise
      *     the customer is not told; a `cancellation` can also be sent later with *Send a message about an
-     *     appointment*. Accepts `If-Match`. No event is recorded.
+     *     appointment*. Accepts `If-Match`. Records `appointment.cancelled`.
      */
     post: operations['cancelAppointment'];
     delete?: never;
@@ -1848,7 +1852,8 @@ export type paths = {
      * Complete an appointment
      * @description Marks a `confirmed` appointment as `completed` (it took place). Only a `confirmed` appointment can be
      *     completed: a `pending` one must be confirmed first, and `cancelled` or `completed` answer
-     *     `409 conflict`. Takes no body. The customer is not told. Accepts `If-Match`. No event is recorded.
+     *     `409 conflict`. Takes no body. The customer is not told. Accepts `If-Match`. Records
+     *     `appointment.updated`.
      */
     post: operations['completeAppointment'];
     delete?: never;
@@ -1889,6 +1894,14 @@ export type paths = {
      *       approved WhatsApp template exists for the kind.
      *     - Messages count toward the company's limit of 250 outgoing messages per hour (shared with quote and
      *       invoice email); past it `429 rate_limited`.
+     *
+     *     An email carries the appointment as an iCalendar file (RFC 5545, scheduled as RFC 5546): `invite.ics`
+     *     with `METHOD:REQUEST`, or `cancel.ics` with `METHOD:CANCEL` for a cancellation. Every message about one
+     *     appointment has the same `UID` and a `SEQUENCE` that grows with each change, so calendar clients move or
+     *     remove their entry instead of adding one; times are in the company's time zone (`TZID` with its
+     *     `VTIMEZONE`), all-day appointments as dates. An invitation without a start carries no calendar file: it
+     *     asks the customer to reply with moments that suit them. No WhatsApp template is approved in this version,
+     *     so `whatsapp` answers `409 conflict` (`403` without the feature).
      *
      *     With an `Idempotency-Key` a retry never sends twice. No event is recorded.
      */
@@ -1936,7 +1949,16 @@ export type paths = {
      *     `confirmed` appointments occupy time, `cancelled` ones do not. Slots in the past are never returned.
      *     Without `user_id` each free user gets their own slot (`user_id` `null` when the company plans without
      *     users). Availability is a snapshot: *Create an appointment* does not check it, so read it right before
-     *     booking. An unknown `appointment_type_id` or `user_id` answers `422` with `invalid_reference`; `until`
+     *     booking.
+     *
+     *     Working hours are set per weekday in the company's time zone. The users with working hours of their own
+     *     are the ones who can be booked, each with their own slots, taken only by their own appointments; when no
+     *     user has any, the company's hours apply (`user_id` `null`) and every appointment takes time; a company
+     *     without working hours gets Monday to Friday 09:00–17:00. Slots start every slot interval from the start
+     *     of the hours, last the duration in real minutes (also on the days the clocks change) and end within the
+     *     hours; the buffer is kept free before and after each `pending` or `confirmed` appointment; the first slot
+     *     starts at least the minimum notice after the moment of asking. Without appointment settings: 60 minutes,
+     *     every 30 minutes, no buffer, no notice. An unknown `appointment_type_id` or `user_id` answers `422` with `invalid_reference`; `until`
      *     not after `from`, or more than 31 days after it, answers `422 validation_failed`.
      */
     get: operations['getAppointmentAvailability'];
@@ -3259,8 +3281,9 @@ export type components = {
       /**
        * @description What is wrong: `required`, `invalid_type`, `invalid_format`, `too_long`, `too_short`, `too_small`,
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
-       *     `invalid_reference`, `invalid_json` or `more_errors` (the last item when more invalid inputs were found than
-       *     are listed). New codes may be added. Text containing the character U+0000
+       *     `invalid_reference`, `invalid_combination` (the value does not go with another field of the request, such as
+       *     an appointment without a start that is sent as `confirmed`), `invalid_json` or `more_errors` (the last item
+       *     when more invalid inputs were found than are listed). New codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).
        * @example invalid_format

@@ -102,10 +102,14 @@ function pathParams(shape: OperationShape, fixtures: Fixtures): fc.Arbitrary<Rec
   return known.length ? fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 3 }, randomSet) : randomSet;
 }
 
-function optionalRecord(entries: [string, fc.Arbitrary<string>][]): fc.Arbitrary<Record<string, string>> {
+/** Each entry present or not, except the `required` ones (a required query parameter such as `from`). */
+function optionalRecord(
+  entries: [string, fc.Arbitrary<string>][],
+  required: string[] = [],
+): fc.Arbitrary<Record<string, string>> {
   const record: Record<string, fc.Arbitrary<string>> = {};
   for (const [name, arbitrary] of entries) record[name] = arbitrary;
-  return fc.record(record, { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
+  return fc.record(record, { requiredKeys: required }) as fc.Arbitrary<Record<string, string>>;
 }
 
 /** A request the contract accepts. */
@@ -115,6 +119,7 @@ export function validRequest(shape: OperationShape, fixtures: Fixtures, tame = f
       // A random cursor is refused (422 invalid_cursor); the invalid cases cover cursors.
       .filter((p) => p.name !== 'cursor')
       .map((p) => [p.name, checkedValue(p.schema, tame).map(queryText)]),
+    shape.query.filter((p) => p.required).map((p) => p.name),
   );
   const headers = tame ? fc.constant({}) : optionalRecord(shape.header.map((p) => [p.name, headerValue(p)]));
   const body = shape.body

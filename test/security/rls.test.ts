@@ -24,6 +24,10 @@ const TENANT_TABLES = {
   outbound_emails: 'company_id',
   outbound_email_attachments: 'company_id',
   outgoing_message_counts: 'company_id',
+  appointment_settings: 'company_id',
+  appointment_working_hours: 'company_id',
+  appointment_types: 'company_id',
+  appointments: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -70,6 +74,14 @@ async function seed(sql: postgres.Sql, companyId: string) {
             values (${companyId}, ${`em_${suffix}`}, 0, 'a.pdf', 'application/pdf', '\\x25504446')`;
   await sql`insert into outgoing_message_counts (company_id, scope, hour_start, count)
             values (${companyId}, 'company', date_trunc('hour', now()), 1)`;
+  const appointmentType = randomUUID();
+  await sql`insert into appointment_settings (company_id) values (${companyId})`;
+  await sql`insert into appointment_working_hours (company_id, id, weekday, start_minute, end_minute)
+            values (${companyId}, ${randomUUID()}, 1, 540, 1020)`;
+  await sql`insert into appointment_types (company_id, id, name, duration_minutes)
+            values (${companyId}, ${appointmentType}, 'Onderhoud', 60)`;
+  await sql`insert into appointments (company_id, id, title, status, customer_id, appointment_type_id)
+            values (${companyId}, ${randomUUID()}, 'Adviesgesprek', 'pending', ${customer}, ${appointmentType})`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

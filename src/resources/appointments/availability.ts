@@ -5,7 +5,7 @@
 import type { Tx } from '../../db/tenant.ts';
 import { freeSlots, type WorkingHours } from '../../domain/availability.ts';
 import { message } from '../../http/messages.ts';
-import { ApiProblem, type FieldError } from '../../http/problems.ts';
+import type { FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { companyMessages } from '../company/messages.ts';
 import { isActiveUser } from '../deals/queries.ts';
@@ -39,11 +39,8 @@ const parameterError = (parameter: string, code: string, detail: FieldError['det
   detail,
 });
 
-function decodeCursor(text: string): Cursor {
-  const invalid = () =>
-    new ApiProblem('validation_failed', message('cursor.invalid'), {
-      errors: [parameterError('cursor', 'invalid_cursor', message('cursor.invalid'))],
-    });
+/** The cursor, or undefined after recording why it is refused. */
+function decodeCursor(text: string, errors: FieldError[]): Cursor | undefined {
   try {
     const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     const valid =
@@ -53,11 +50,12 @@ function decodeCursor(text: string): Cursor {
       typeof cursor.v[0] === 'string' &&
       typeof cursor.v[1] === 'string' &&
       (cursor.d === 'n' || cursor.d === 'p');
-    if (!valid) throw invalid();
-    return cursor;
+    if (valid) return cursor;
   } catch {
-    throw invalid();
+    // not JSON: refused below
   }
+  errors.push(parameterError('cursor', 'invalid_cursor', message('cursor.invalid')));
+  return undefined;
 }
 const encodeCursor = (slot: Slot, d: 'n' | 'p') =>
   Buffer.from(JSON.stringify({ s: 'starts_at', v: [slot.starts_at, slot.user_id ?? ''], d })).toString('base64url');
@@ -90,8 +88,8 @@ export async function availabilityPage(tx: Tx, companyId: string, query: Query, 
   const userId = query.user_id === undefined ? undefined : Number(query.user_id);
   if (userId !== undefined && !(Number.isSafeInteger(userId) && (await isActiveUser(tx, companyId, userId))))
     errors.push(parameterError('user_id', 'invalid_reference', companyMessages.message('user.unknown_reference')));
+  const cursor = query.cursor ? decodeCursor(query.cursor, errors) : undefined;
   if (errors.length > 0) throw invalidFields(errors);
-  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
 
   const settings = await q.appointmentSettingsOf(tx, companyId);
   const rules = {

@@ -92,18 +92,18 @@ export async function newAppointmentColumns(
   const userId = body.user_id ? await problems.user(tx, companyId, body.user_id) : null;
   const title = body.title ?? type?.name;
   if (!title && !body.appointment_type_id)
-    problems.add('/title', 'required', appointmentMessages.message('appointment.title_required'));
+    problems.add('/title', 'invalid_combination', appointmentMessages.message('appointment.title_required'));
 
   let times: { startsAt: Date | null; endsAt: Date | null } = { startsAt: null, endsAt: null };
   let status = body.status;
   if (body.starts_at === null) {
     // An invitation: the customer still picks the time.
     if (statusSent && body.status === 'confirmed')
-      problems.add('/status', 'invalid_enum', appointmentMessages.message('appointment.invitation_confirmed'));
+      problems.add('/status', 'invalid_combination', appointmentMessages.message('appointment.invitation_confirmed'));
     if (body.ends_at !== undefined && body.ends_at !== null)
-      problems.add('/ends_at', 'invalid_type', appointmentMessages.message('appointment.invitation_end'));
+      problems.add('/ends_at', 'invalid_combination', appointmentMessages.message('appointment.invitation_end'));
     if (body.all_day)
-      problems.add('/all_day', 'invalid_type', appointmentMessages.message('appointment.invitation_all_day'));
+      problems.add('/all_day', 'invalid_combination', appointmentMessages.message('appointment.invitation_all_day'));
     status = 'pending';
   } else {
     const start = new Date(body.starts_at);
@@ -166,8 +166,8 @@ export async function appointmentUpdateColumns(
   if (start === null) {
     // Still an invitation: it has no time to end or to fill a day.
     if (body.ends_at !== undefined && body.ends_at !== null)
-      problems.add('/ends_at', 'invalid_type', appointmentMessages.message('appointment.invitation_end'));
-    if (allDay) problems.add('/all_day', 'invalid_type', appointmentMessages.message('appointment.invitation_all_day'));
+      problems.add('/ends_at', 'invalid_combination', appointmentMessages.message('appointment.invitation_end'));
+    if (allDay) problems.add('/all_day', 'invalid_combination', appointmentMessages.message('appointment.invitation_all_day'));
   } else {
     const moved = body.starts_at !== undefined && !sameTime(start, current.startsAt);
     let end: Date | null;

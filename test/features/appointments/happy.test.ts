@@ -165,7 +165,7 @@ describe('createAppointment', () => {
       body: { customer_id: await customerOf(api, key), starts_at: '2026-03-16T09:00:00+01:00' },
     });
     expect(noTitle.status).toBe(422);
-    expect(noTitle.body.errors[0]).toMatchObject({ pointer: '/title', code: 'required' });
+    expect(noTitle.body.errors[0]).toMatchObject({ pointer: '/title', code: 'invalid_combination' });
   });
 
   it('replays a creation with the same Idempotency-Key', async () => {
