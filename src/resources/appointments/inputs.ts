@@ -167,7 +167,8 @@ export async function appointmentUpdateColumns(
     // Still an invitation: it has no time to end or to fill a day.
     if (body.ends_at !== undefined && body.ends_at !== null)
       problems.add('/ends_at', 'invalid_combination', appointmentMessages.message('appointment.invitation_end'));
-    if (allDay) problems.add('/all_day', 'invalid_combination', appointmentMessages.message('appointment.invitation_all_day'));
+    if (allDay)
+      problems.add('/all_day', 'invalid_combination', appointmentMessages.message('appointment.invitation_all_day'));
   } else {
     const moved = body.starts_at !== undefined && !sameTime(start, current.startsAt);
     let end: Date | null;
