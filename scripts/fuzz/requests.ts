@@ -558,6 +558,7 @@ export function casesFor(
     .map((request) => ({ kind: 'valid', request }));
   const mistakes = mistakesOf(shape);
   if (mistakes.length === 0 || opts.invalid === 0) return cases;
+  const required = new Set(shape.query.filter((p) => p.required).map((p) => p.name));
   const bases = fc.sample(validRequest(shape, fixtures, true), { seed: opts.seed + 1, numRuns: opts.invalid });
   // A seeded shuffle of the mistakes, so a short run still sees every kind across operations.
   const order = fc.sample(fc.shuffledSubarray(mistakes, { minLength: mistakes.length, maxLength: mistakes.length }), {
@@ -566,8 +567,10 @@ export function casesFor(
   })[0];
   for (let i = 0; i < opts.invalid; i++) {
     const m = order[i % order.length];
-    // Optional query parameters and headers of the base are left out: the mistake is the only odd input.
-    const base = { ...bases[i], query: {}, headers: {} };
+    // Optional query parameters and headers of the base are left out (required ones stay): the mistake is the
+    // only odd input.
+    const query = Object.fromEntries(Object.entries(bases[i].query ?? {}).filter(([name]) => required.has(name)));
+    const base = { ...bases[i], query, headers: {} };
     const request = m.change(base);
     if (m.expect.status === 200 && m.expect.or) {
       cases.push({ kind: 'odd', mistake: m.mistake, request, statuses: [200, ...m.expect.or.map((o) => o.status)] });
