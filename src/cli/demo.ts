@@ -26,6 +26,7 @@ import { serializeNote } from '../resources/notes/serialize.ts';
 import { insertCompany } from '../services/companies.ts';
 import { createKey, type Expiry } from '../services/keys.ts';
 import { activeStages } from '../services/pipelines.ts';
+import { addDemoAppointments } from './demo-appointments.ts';
 import {
   COMPANY_DAYS_AGO,
   DEMO_BOARDS,
@@ -136,6 +137,9 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     if (!customer) throw new Error(`demo deal of unknown customer ${deal.customer}`);
     await addDeal(tx, deal, customer, i, now, { stages: stageRows, author: userOf });
   }
+  await addDemoAppointments(tx, companyId, now, { sanne: userOf('sanne'), ahmed: userOf('ahmed') }, [
+    ...customerByName.values(),
+  ]);
 }
 
 type Author = typeof users.$inferSelect;
