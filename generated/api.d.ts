@@ -1675,9 +1675,7 @@ export type paths = {
     };
     /**
      * List appointments
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Appointments of the company, newest first by default. With `sort=starts_at` or `-starts_at`, invitations
+     * @description Appointments of the company, newest first by default. With `sort=starts_at` or `-starts_at`, invitations
      *     without a start are left out. `filter[starts_from]` and `filter[starts_until]` select on the start
      *     (`starts_from` ≤ start < `starts_until`) and also leave invitations out; for a calendar week in the
      *     Netherlands send the Monday midnight with `+01:00` or `+02:00`.
@@ -1686,16 +1684,16 @@ export type paths = {
     put?: never;
     /**
      * Create an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates an appointment, `confirmed` by default or `pending` when it still has to be confirmed. The key
+     * @description Creates an appointment, `confirmed` by default or `pending` when it still has to be confirmed. The key
      *     `starts_at` is required; `null` makes an invitation (always `pending`) for which the customer picks a
      *     time: send them the link with *Send a message about an appointment* (`kind` `invitation`). Without
      *     `ends_at` the end follows from the appointment type's duration, else from the default duration of the
      *     appointment settings. Availability is not checked: read *List free appointment slots* first when it
-     *     matters. The company's automations for a scheduled appointment run as in the web application; the API
-     *     itself sends the customer no message. No event is recorded (appointment events are not among the event
-     *     types of version 1).
+     *     matters. An all-day appointment runs from midnight to midnight of the company's days (any time of the day
+     *     sent means that day; an `ends_at` on a later day makes it several days). An invitation sent as `confirmed`,
+     *     with an `ends_at` or as all-day, and a missing title without a type, answer `422` with the field code
+     *     `invalid_combination`. The company's automations for a scheduled appointment run as in the web
+     *     application; the API itself sends the customer no message. Records `appointment.created`.
      */
     post: operations['createAppointment'];
     delete?: never;
@@ -1719,18 +1717,14 @@ export type paths = {
     };
     /**
      * Get an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One appointment, with its `ETag` for a later update or state change.
+     * @description One appointment, with its `ETag` for a later update or state change.
      */
     get: operations['getAppointment'];
     put?: never;
     post?: never;
     /**
      * Delete an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes an appointment in any status; irreversible. Prefer *Cancel an appointment* to keep the history.
+     * @description Deletes an appointment in any status; irreversible. Prefer *Cancel an appointment* to keep the history.
      *     The customer is not told. Work orders and conversations that pointed to it keep existing with
      *     `appointment_id` `null`. Accepts `If-Match`. No event is recorded.
      */
@@ -1739,15 +1733,14 @@ export type paths = {
     head?: never;
     /**
      * Update an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. Only a
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. Only a
      *     `pending` or `confirmed` appointment can be changed; a `cancelled` or `completed` one answers
      *     `409 conflict`. Changing `starts_at` sets `rescheduled_at` (giving an invitation its first time does not)
      *     and, without `ends_at` in the same request, moves the end along so the duration stays the same; the
      *     status stays as it is (an invitation that gets a time is still `pending` until confirmed). The customer
      *     is not told: send an `update` with *Send a message about an appointment*. With `If-Match` the update
-     *     only happens when the appointment is still at that version. No event is recorded.
+     *     only happens when the appointment is still at that version. Records `appointment.updated` when something
+     *     changed.
      */
     patch: operations['updateAppointment'];
     trace?: never;
@@ -1769,12 +1762,11 @@ export type paths = {
     put?: never;
     /**
      * Confirm an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Confirms a `pending` appointment: `status` becomes `confirmed` and `confirmed_at` is set. Only a `pending`
+     * @description Confirms a `pending` appointment: `status` becomes `confirmed` and `confirmed_at` is set. Only a `pending`
      *     appointment with a start can be confirmed; an invitation without `starts_at` (set a time first) and any
      *     other status, including `confirmed`, answer `409 conflict`. Takes no body. The customer is not told: send
-     *     a `confirmation` with *Send a message about an appointment*. Accepts `If-Match`. No event is recorded.
+     *     a `confirmation` with *Send a message about an appointment*. Accepts `If-Match`. Records
+     *     `appointment.updated`.
      */
     post: operations['confirmAppointment'];
     delete?: never;
@@ -1800,15 +1792,13 @@ export type paths = {
     put?: never;
     /**
      * Cancel an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Cancels a `pending` or `confirmed` appointment: `status` becomes `cancelled`, `cancelled_at` is set and
+     * @description Cancels a `pending` or `confirmed` appointment: `status` becomes `cancelled`, `cancelled_at` is set and
      *     `cancellation_reason` is stored. A `cancelled` or `completed` appointment answers `409 conflict`. The
      *     body is optional. With `notify_customer` `true` the customer is emailed a cancellation message (with the
      *     reason) in the same step; when that message cannot be sent (the customer unsubscribed from email:
      *     `409 conflict`; the company's message limit is reached: `429 rate_limited`) nothing is changed. Otherwise
      *     the customer is not told; a `cancellation` can also be sent later with *Send a message about an
-     *     appointment*. Accepts `If-Match`. No event is recorded.
+     *     appointment*. Accepts `If-Match`. Records `appointment.cancelled`.
      */
     post: operations['cancelAppointment'];
     delete?: never;
@@ -1834,11 +1824,10 @@ export type paths = {
     put?: never;
     /**
      * Complete an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Marks a `confirmed` appointment as `completed` (it took place). Only a `confirmed` appointment can be
+     * @description Marks a `confirmed` appointment as `completed` (it took place). Only a `confirmed` appointment can be
      *     completed: a `pending` one must be confirmed first, and `cancelled` or `completed` answer
-     *     `409 conflict`. Takes no body. The customer is not told. Accepts `If-Match`. No event is recorded.
+     *     `409 conflict`. Takes no body. The customer is not told. Accepts `If-Match`. Records
+     *     `appointment.updated`.
      */
     post: operations['completeAppointment'];
     delete?: never;
@@ -1864,9 +1853,7 @@ export type paths = {
     put?: never;
     /**
      * Send a message about an appointment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Sends the customer a standard message of `kind` about the appointment, in the appointment's details and
+     * @description Sends the customer a standard message of `kind` about the appointment, in the appointment's details and
      *     the chosen language, optionally with a personal `message`. The checks happen at once, the sending right
      *     after: the answer is `202 Accepted` with the queued message; delivery problems later on show in the web
      *     application's message log.
@@ -1881,6 +1868,14 @@ export type paths = {
      *       approved WhatsApp template exists for the kind.
      *     - Messages count toward the company's limit of 250 outgoing messages per hour (shared with quote and
      *       invoice email); past it `429 rate_limited`.
+     *
+     *     An email carries the appointment as an iCalendar file (RFC 5545, scheduled as RFC 5546): `invite.ics`
+     *     with `METHOD:REQUEST`, or `cancel.ics` with `METHOD:CANCEL` for a cancellation. Every message about one
+     *     appointment has the same `UID` and a `SEQUENCE` that grows with each change, so calendar clients move or
+     *     remove their entry instead of adding one; times are in the company's time zone (`TZID` with its
+     *     `VTIMEZONE`), all-day appointments as dates. An invitation without a start carries no calendar file: it
+     *     asks the customer to reply with moments that suit them. No WhatsApp template is approved in this version,
+     *     so `whatsapp` answers `409 conflict` (`403` without the feature).
      *
      *     With an `Idempotency-Key` a retry never sends twice. No event is recorded.
      */
@@ -1900,9 +1895,7 @@ export type paths = {
     };
     /**
      * List appointment types
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The appointment types of the company (set up in the web application), by name by default. Inactive types
+     * @description The appointment types of the company (set up in the web application), by name by default. Inactive types
      *     are included unless `filter[is_active]=true`; existing appointments may still refer to them.
      */
     get: operations['listAppointmentTypes'];
@@ -1923,16 +1916,23 @@ export type paths = {
     };
     /**
      * List free appointment slots
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The free slots between `from` and `until` (at most 31 days apart), earliest first (then by user id), as
+     * @description The free slots between `from` and `until` (at most 31 days apart), earliest first (then by user id), as
      *     a normal list with `limit` and `cursor`. A slot is as long as the duration of `appointment_type_id`, else
      *     the default duration of the appointment settings, and follows the company's appointment settings
      *     (working hours in the company's time zone, slot interval, buffer and minimum notice); `pending` and
      *     `confirmed` appointments occupy time, `cancelled` ones do not. Slots in the past are never returned.
      *     Without `user_id` each free user gets their own slot (`user_id` `null` when the company plans without
      *     users). Availability is a snapshot: *Create an appointment* does not check it, so read it right before
-     *     booking. An unknown `appointment_type_id` or `user_id` answers `422` with `invalid_reference`; `until`
+     *     booking.
+     *
+     *     Working hours are set per weekday in the company's time zone. The users with working hours of their own
+     *     are the ones who can be booked, each with their own slots, taken only by their own appointments; when no
+     *     user has any, the company's hours apply (`user_id` `null`) and every appointment takes time; a company
+     *     without working hours gets Monday to Friday 09:00–17:00. Slots start every slot interval from the start
+     *     of the hours, last the duration in real minutes (also on the days the clocks change) and end within the
+     *     hours; the buffer is kept free before and after each `pending` or `confirmed` appointment; the first slot
+     *     starts at least the minimum notice after the moment of asking. Without appointment settings: 60 minutes,
+     *     every 30 minutes, no buffer, no notice. An unknown `appointment_type_id` or `user_id` answers `422` with `invalid_reference`; `until`
      *     not after `from`, or more than 31 days after it, answers `422 validation_failed`.
      */
     get: operations['getAppointmentAvailability'];
@@ -3093,6 +3093,75 @@ export type webhooks = {
     patch?: never;
     trace?: never;
   };
+  'appointment.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An appointment was planned
+     * @description Sent when an appointment is created (*Create an appointment* or the web application), invitations without
+     *     a time included. `data.object` is the new appointment. Needs `appointments.read` (subscription
+     *     `appointment.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['appointmentCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'appointment.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An appointment changed
+     * @description Sent when an appointment changes: its details or time (*Update an appointment*; a request that changes
+     *     nothing sends nothing), or its status becomes `confirmed` or `completed` (*Confirm* and *Complete an
+     *     appointment*). `data.object` is the appointment after the change. Needs `appointments.read`
+     *     (subscription `appointment.updated` or `*`). Messages can arrive out of order: compare
+     *     `data.object.updated_at`. Verify and acknowledge as described under `ping`.
+     */
+    post: operations['appointmentUpdatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'appointment.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An appointment was cancelled
+     * @description Sent when an appointment is cancelled (*Cancel an appointment* or the web application). `data.object` is
+     *     the cancelled appointment with its `cancellation_reason`. Deleting an appointment sends no event. Needs
+     *     `appointments.read` (subscription `appointment.cancelled` or `*`). Verify and acknowledge as described
+     *     under `ping`.
+     */
+    post: operations['appointmentCancelledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   ping: {
     parameters: {
       query?: never;
@@ -3328,8 +3397,9 @@ export type components = {
       /**
        * @description What is wrong: `required`, `invalid_type`, `invalid_format`, `too_long`, `too_short`, `too_small`,
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
-       *     `invalid_reference`, `invalid_json` or `more_errors` (the last item when more invalid inputs were found than
-       *     are listed). New codes may be added. Text containing the character U+0000
+       *     `invalid_reference`, `invalid_combination` (the value does not go with another field of the request, such as
+       *     an appointment without a start that is sent as `confirmed`), `invalid_json` or `more_errors` (the last item
+       *     when more invalid inputs were found than are listed). New codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).
        * @example invalid_format
@@ -7031,6 +7101,9 @@ export type components = {
       | 'conversation.created'
       | 'conversation.closed'
       | 'message.created'
+      | 'appointment.created'
+      | 'appointment.updated'
+      | 'appointment.cancelled'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7125,8 +7198,9 @@ export type components = {
        * @description Event types to receive, without duplicates, or `["*"]` for every event the key may read, including
        *     types added later (`*` cannot be combined with other types). Only types the key may read can be
        *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `task.*` `tasks.read`,
-       *     `conversation.*` and `message.created` `messages.read`, `note.*` either of `customers.read` and
-       *     `deals.read`; a note event is then sent only for notes whose parent the key may read); another type answers
+       *     `conversation.*` and `message.created` `messages.read`, `appointment.*` `appointments.read`, `note.*`
+       *     either of `customers.read` and `deals.read`; a note event is then sent only for notes whose parent the
+       *     key may read); another type answers
        *     `422 validation_failed` with the field code `insufficient_scope`. A duplicate or a combination with
        *     `*` answers the field code `invalid_enum`.
        * @example [
@@ -7155,6 +7229,9 @@ export type components = {
         | 'conversation.created'
         | 'conversation.closed'
         | 'message.created'
+        | 'appointment.created'
+        | 'appointment.updated'
+        | 'appointment.cancelled'
       )[];
     };
     /**
@@ -7260,6 +7337,9 @@ export type components = {
         | 'conversation.created'
         | 'conversation.closed'
         | 'message.created'
+        | 'appointment.created'
+        | 'appointment.updated'
+        | 'appointment.cancelled'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7400,7 +7480,10 @@ export type components = {
       | 'task.comment_created'
       | 'conversation.created'
       | 'conversation.closed'
-      | 'message.created';
+      | 'message.created'
+      | 'appointment.created'
+      | 'appointment.updated'
+      | 'appointment.cancelled';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7554,8 +7637,8 @@ export type components = {
       /**
        * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
        *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
-       *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`.
-       *     Branch on its `object` field (or on the event `type`).
+       *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`, an
+       *     `appointment` for `appointment.*`. Branch on its `object` field (or on the event `type`).
        */
       object:
         | components['schemas']['Customer']
@@ -7564,7 +7647,8 @@ export type components = {
         | components['schemas']['Task']
         | components['schemas']['TaskComment']
         | components['schemas']['Conversation']
-        | components['schemas']['ConversationMessage'];
+        | components['schemas']['ConversationMessage']
+        | components['schemas']['Appointment'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -7750,6 +7834,28 @@ export type components = {
       type: 'task.comment_created';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['TaskCommentEventData'];
+    };
+    /** @description The payload of an appointment event. */
+    AppointmentEventData: {
+      /** @description The appointment as it was right after the change. */
+      object: components['schemas']['Appointment'];
+    };
+    /** @description The body of an `appointment.*` webhook message (the same as the event in *List events*). */
+    AppointmentEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the appointment.
+       * @example appointment.created
+       * @enum {string}
+       */
+      type: 'appointment.created' | 'appointment.updated' | 'appointment.cancelled';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['AppointmentEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -14263,6 +14369,135 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['TaskCommentEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  appointmentCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AppointmentEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  appointmentUpdatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AppointmentEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  appointmentCancelledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AppointmentEvent'];
       };
     };
     responses: {

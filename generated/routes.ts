@@ -153,6 +153,21 @@ export const AppointmentCreateSchema = z
   })
   .openapi('AppointmentCreate');
 export const AppointmentEnvelopeSchema = z.object({ data: AppointmentSchema }).openapi('AppointmentEnvelope');
+export const AppointmentEventDataSchema = z.object({ object: AppointmentSchema }).openapi('AppointmentEventData');
+export const EventIdSchema = z
+  .string()
+  .max(68)
+  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
+  .openapi('EventId');
+export const AppointmentEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['appointment.created', 'appointment.updated', 'appointment.cancelled']),
+    created_at: TimestampSchema,
+    data: AppointmentEventDataSchema,
+  })
+  .openapi('AppointmentEvent');
 export const AppointmentListSchema = z
   .object({ data: z.array(AppointmentSchema).max(100), meta: ListMetaSchema })
   .openapi('AppointmentList');
@@ -304,11 +319,6 @@ export const ConversationSchema = z
   .openapi('Conversation');
 export const ConversationEnvelopeSchema = z.object({ data: ConversationSchema }).openapi('ConversationEnvelope');
 export const ConversationEventDataSchema = z.object({ object: ConversationSchema }).openapi('ConversationEventData');
-export const EventIdSchema = z
-  .string()
-  .max(68)
-  .regex(/^evt_[0-9A-Za-z]{1,64}$/)
-  .openapi('EventId');
 export const ConversationEventSchema = z
   .object({
     object: z.literal('event'),
@@ -653,6 +663,7 @@ export const EventDataSchema = z
       TaskCommentSchema,
       ConversationSchema,
       ConversationMessageSchema,
+      AppointmentSchema,
     ]),
   })
   .openapi('EventData');
@@ -676,6 +687,9 @@ export const EventTypeSchema = z
     'conversation.created',
     'conversation.closed',
     'message.created',
+    'appointment.created',
+    'appointment.updated',
+    'appointment.cancelled',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -1561,10 +1575,13 @@ export const WebhookEventSelectionSchema = z
       'conversation.created',
       'conversation.closed',
       'message.created',
+      'appointment.created',
+      'appointment.updated',
+      'appointment.cancelled',
     ]),
   )
   .min(1)
-  .max(19)
+  .max(21)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1614,10 +1631,13 @@ export const WebhookEndpointCreateSchema = z
           'conversation.created',
           'conversation.closed',
           'message.created',
+          'appointment.created',
+          'appointment.updated',
+          'appointment.cancelled',
         ]),
       )
       .min(1)
-      .max(19),
+      .max(21),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1667,10 +1687,13 @@ export const WebhookEndpointUpdateSchema = z
           'conversation.created',
           'conversation.closed',
           'message.created',
+          'appointment.created',
+          'appointment.updated',
+          'appointment.cancelled',
         ]),
       )
       .min(1)
-      .max(19)
+      .max(21)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })

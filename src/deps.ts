@@ -25,4 +25,9 @@ export type Deps = {
   log: Logger;
   /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;
+  /**
+   * The present moment for rules the service computes itself (free appointment slots, reminders); tests set a
+   * fixed one. Times PostgreSQL stamps (app_now()) are not affected.
+   */
+  clock?: () => Date;
 };

@@ -102,10 +102,14 @@ function pathParams(shape: OperationShape, fixtures: Fixtures): fc.Arbitrary<Rec
   return known.length ? fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 3 }, randomSet) : randomSet;
 }
 
-function optionalRecord(entries: [string, fc.Arbitrary<string>][]): fc.Arbitrary<Record<string, string>> {
+/** Each entry present or not, except the `required` ones (a required query parameter such as `from`). */
+function optionalRecord(
+  entries: [string, fc.Arbitrary<string>][],
+  required: string[] = [],
+): fc.Arbitrary<Record<string, string>> {
   const record: Record<string, fc.Arbitrary<string>> = {};
   for (const [name, arbitrary] of entries) record[name] = arbitrary;
-  return fc.record(record, { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
+  return fc.record(record, { requiredKeys: required }) as fc.Arbitrary<Record<string, string>>;
 }
 
 /** A request the contract accepts. */
@@ -115,6 +119,7 @@ export function validRequest(shape: OperationShape, fixtures: Fixtures, tame = f
       // A random cursor is refused (422 invalid_cursor); the invalid cases cover cursors.
       .filter((p) => p.name !== 'cursor')
       .map((p) => [p.name, checkedValue(p.schema, tame).map(queryText)]),
+    shape.query.filter((p) => p.required).map((p) => p.name),
   );
   const headers = tame ? fc.constant({}) : optionalRecord(shape.header.map((p) => [p.name, headerValue(p)]));
   const body = shape.body
@@ -553,6 +558,7 @@ export function casesFor(
     .map((request) => ({ kind: 'valid', request }));
   const mistakes = mistakesOf(shape);
   if (mistakes.length === 0 || opts.invalid === 0) return cases;
+  const required = new Set(shape.query.filter((p) => p.required).map((p) => p.name));
   const bases = fc.sample(validRequest(shape, fixtures, true), { seed: opts.seed + 1, numRuns: opts.invalid });
   // A seeded shuffle of the mistakes, so a short run still sees every kind across operations.
   const order = fc.sample(fc.shuffledSubarray(mistakes, { minLength: mistakes.length, maxLength: mistakes.length }), {
@@ -561,8 +567,10 @@ export function casesFor(
   })[0];
   for (let i = 0; i < opts.invalid; i++) {
     const m = order[i % order.length];
-    // Optional query parameters and headers of the base are left out: the mistake is the only odd input.
-    const base = { ...bases[i], query: {}, headers: {} };
+    // Optional query parameters and headers of the base are left out (required ones stay): the mistake is the
+    // only odd input.
+    const query = Object.fromEntries(Object.entries(bases[i].query ?? {}).filter(([name]) => required.has(name)));
+    const base = { ...bases[i], query, headers: {} };
     const request = m.change(base);
     if (m.expect.status === 200 && m.expect.or) {
       cases.push({ kind: 'odd', mistake: m.mistake, request, statuses: [200, ...m.expect.or.map((o) => o.status)] });

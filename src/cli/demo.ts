@@ -32,6 +32,7 @@ import { TASK_TEXTS } from '../resources/tasks/texts.ts';
 import { insertCompany } from '../services/companies.ts';
 import { createKey, type Expiry } from '../services/keys.ts';
 import { activeStages } from '../services/pipelines.ts';
+import { addDemoAppointments } from './demo-appointments.ts';
 import {
   COMPANY_DAYS_AGO,
   DEMO_BOARDS,
@@ -165,6 +166,9 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     await addTask(tx, companyId, task, i, now, { columns: columnsOfBoard, links, user: userOf });
   }
   await addDemoOrders(tx, companyId, now);
+  await addDemoAppointments(tx, companyId, now, { sanne: userOf('sanne'), ahmed: userOf('ahmed') }, [
+    ...customerByName.values(),
+  ]);
 }
 
 /**

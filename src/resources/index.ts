@@ -6,6 +6,7 @@ import { type OperationId, operations } from '../../generated/operations.ts';
 import { type EventDeclaration, type EventType, useEventCatalogue } from '../events/catalogue.ts';
 import type { Handlers } from '../http/handler.ts';
 import { sharedMessages, type Templates } from '../http/messages.ts';
+import * as appointments from './appointments/index.ts';
 import * as company from './company/index.ts';
 import * as conversations from './conversations/index.ts';
 import * as customers from './customers/index.ts';
@@ -34,6 +35,7 @@ const RESOURCES = [
   conversations,
   orders,
   reviews,
+  appointments,
 ];
 
 type Resource = (typeof RESOURCES)[number];

@@ -54,6 +54,9 @@ describe('the contract against the specification', () => {
   it('documents every event type as a webhook, plus ping', () => {
     expect(Object.keys(contract.webhooks ?? {}).sort()).toEqual(
       [
+        'appointment.cancelled',
+        'appointment.created',
+        'appointment.updated',
         'customer.converted',
         'customer.created',
         'customer.updated',

@@ -37,6 +37,10 @@ const TENANT_TABLES = {
   reviews: 'company_id',
   review_requests: 'company_id',
   review_opt_outs: 'company_id',
+  appointment_settings: 'company_id',
+  appointment_working_hours: 'company_id',
+  appointment_types: 'company_id',
+  appointments: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -114,6 +118,14 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into review_requests (company_id, id, status, channel, trigger, language, token, review_id)
             values (${companyId}, ${randomUUID()}, 'completed', 'link', 'api', 'nl', ${randomUUID()}, ${review})`;
   await sql`insert into review_opt_outs (company_id, address) values (${companyId}, 'jan@example.nl')`;
+  const appointmentType = randomUUID();
+  await sql`insert into appointment_settings (company_id) values (${companyId})`;
+  await sql`insert into appointment_working_hours (company_id, id, weekday, start_minute, end_minute)
+            values (${companyId}, ${randomUUID()}, 1, 540, 1020)`;
+  await sql`insert into appointment_types (company_id, id, name, duration_minutes)
+            values (${companyId}, ${appointmentType}, 'Onderhoud', 60)`;
+  await sql`insert into appointments (company_id, id, title, status, customer_id, appointment_type_id)
+            values (${companyId}, ${randomUUID()}, 'Adviesgesprek', 'pending', ${customer}, ${appointmentType})`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

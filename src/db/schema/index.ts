@@ -1,3 +1,4 @@
+export * from './appointments.ts';
 export * from './crm.ts';
 export * from './events.ts';
 export * from './inbox.ts';

@@ -1,0 +1,215 @@
+// Messages to the customer about an appointment (Send a message about an appointment, and Cancel with
+// notify_customer): which kinds fit which appointment, the checks before sending (unsubscribed: 409; the company's
+// outgoing-message limit: 429), and the email itself through the outbox, with an iCalendar invitation
+// (src/domain/icalendar.ts) whenever the appointment has a time.
+import { eq } from 'drizzle-orm';
+import { DateTime } from 'luxon';
+import type { Config } from '../../config.ts';
+import { companies } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { appointmentCalendar } from '../../domain/icalendar.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import type { Language } from '../../languages.ts';
+import { queueEmail } from '../../mail/outbox.ts';
+import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { mailIdentityOf } from '../../mail/sender.ts';
+import { findCustomer } from '../customers/queries.ts';
+import { appointmentMessages } from './messages.ts';
+import type { AppointmentRow } from './serialize.ts';
+
+export type NotificationKind = 'invitation' | 'confirmation' | 'reminder' | 'update' | 'cancellation';
+
+/** Whether a message of `kind` fits the appointment now (the contract's table under Send a message). */
+export function kindFits(kind: NotificationKind, row: AppointmentRow, now: Date): boolean {
+  const open = row.status === 'pending' || row.status === 'confirmed';
+  switch (kind) {
+    case 'invitation':
+      return row.status === 'pending' && row.startsAt === null;
+    case 'confirmation':
+      return row.status === 'confirmed';
+    case 'reminder':
+      return open && row.startsAt !== null && row.startsAt > now;
+    case 'update':
+      return open && row.startsAt !== null;
+    case 'cancellation':
+      return row.status === 'cancelled';
+  }
+}
+
+export function refuseUnfitKind(kind: NotificationKind, row: AppointmentRow, now: Date): void {
+  if (kindFits(kind, row, now)) return;
+  const params = { status: row.status, start: row.startsAt?.toISOString() ?? 'null' };
+  throw new ApiProblem('conflict', appointmentMessages.message(`appointment.notify_${kind}`, params));
+}
+
+type Texts = { subject: string; intro: string };
+const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
+  invitation: {
+    en: {
+      subject: 'Invitation: {title}',
+      intro:
+        'We would like to make an appointment with you. Reply to this email with a few moments that suit you and we will confirm one.',
+    },
+    nl: {
+      subject: 'Uitnodiging: {title}',
+      intro:
+        'Wij maken graag een afspraak met u. Beantwoord deze e-mail met een paar momenten die u schikken, dan bevestigen wij er één.',
+    },
+    de: {
+      subject: 'Einladung: {title}',
+      intro:
+        'Wir möchten gern einen Termin mit Ihnen vereinbaren. Antworten Sie auf diese E-Mail mit einigen Zeitpunkten, die Ihnen passen, und wir bestätigen einen davon.',
+    },
+    fr: {
+      subject: 'Invitation : {title}',
+      intro:
+        'Nous souhaitons convenir d’un rendez-vous avec vous. Répondez à cet e-mail avec quelques moments qui vous conviennent et nous en confirmerons un.',
+    },
+  },
+  confirmation: {
+    en: { subject: 'Appointment confirmed: {title}', intro: 'Your appointment is confirmed.' },
+    nl: { subject: 'Afspraak bevestigd: {title}', intro: 'Uw afspraak is bevestigd.' },
+    de: { subject: 'Termin bestätigt: {title}', intro: 'Ihr Termin ist bestätigt.' },
+    fr: { subject: 'Rendez-vous confirmé : {title}', intro: 'Votre rendez-vous est confirmé.' },
+  },
+  reminder: {
+    en: { subject: 'Reminder: {title}', intro: 'A reminder of your appointment.' },
+    nl: { subject: 'Herinnering: {title}', intro: 'Een herinnering aan uw afspraak.' },
+    de: { subject: 'Erinnerung: {title}', intro: 'Eine Erinnerung an Ihren Termin.' },
+    fr: { subject: 'Rappel : {title}', intro: 'Un rappel de votre rendez-vous.' },
+  },
+  update: {
+    en: {
+      subject: 'Appointment changed: {title}',
+      intro: 'Your appointment has changed; these are the current details.',
+    },
+    nl: { subject: 'Afspraak gewijzigd: {title}', intro: 'Uw afspraak is gewijzigd; dit zijn de actuele gegevens.' },
+    de: { subject: 'Termin geändert: {title}', intro: 'Ihr Termin wurde geändert; dies sind die aktuellen Angaben.' },
+    fr: {
+      subject: 'Rendez-vous modifié : {title}',
+      intro: 'Votre rendez-vous a changé ; voici les informations à jour.',
+    },
+  },
+  cancellation: {
+    en: { subject: 'Appointment cancelled: {title}', intro: 'Your appointment has been cancelled.' },
+    nl: { subject: 'Afspraak geannuleerd: {title}', intro: 'Uw afspraak is geannuleerd.' },
+    de: { subject: 'Termin abgesagt: {title}', intro: 'Ihr Termin wurde abgesagt.' },
+    fr: { subject: 'Rendez-vous annulé : {title}', intro: 'Votre rendez-vous a été annulé.' },
+  },
+};
+const LABELS: Record<Language, { when: string; where: string; reason: string }> = {
+  en: { when: 'When', where: 'Where', reason: 'Reason' },
+  nl: { when: 'Wanneer', where: 'Waar', reason: 'Reden' },
+  de: { when: 'Wann', where: 'Wo', reason: 'Grund' },
+  fr: { when: 'Quand', where: 'Où', reason: 'Motif' },
+};
+
+/** The appointment's time as the customer reads it: in the company's time zone and the message's language. */
+function whenText(row: AppointmentRow, timeZone: string, language: Language): string | null {
+  if (!row.startsAt || !row.endsAt) return null;
+  const start = DateTime.fromJSDate(row.startsAt, { zone: timeZone }).setLocale(language);
+  if (row.allDay) {
+    const lastDay = DateTime.fromJSDate(row.endsAt, { zone: timeZone }).setLocale(language).minus({ days: 1 });
+    const first = start.toLocaleString(DateTime.DATE_HUGE);
+    return lastDay.hasSame(start, 'day') ? first : `${first} – ${lastDay.toLocaleString(DateTime.DATE_HUGE)}`;
+  }
+  const end = DateTime.fromJSDate(row.endsAt, { zone: timeZone }).setLocale(language);
+  return `${start.toLocaleString(DateTime.DATETIME_HUGE)} – ${end.toLocaleString(DateTime.TIME_SIMPLE)}`;
+}
+
+export type SendRequest = {
+  kind: NotificationKind;
+  channel: 'email' | 'whatsapp';
+  message: string | null;
+  language: Language | undefined;
+};
+
+/**
+ * Checks and queues the message in `tx` (the change's transaction: a refusal rolls the change back too). Returns
+ * the recipient and language. WhatsApp has no approved templates in this service, so it is refused (409).
+ */
+export async function sendAppointmentMessage(
+  tx: Tx,
+  config: Config,
+  row: AppointmentRow,
+  request: SendRequest,
+  now: Date,
+): Promise<{ recipient: string; language: Language }> {
+  const customer = await findCustomer(tx, row.companyId, row.customerId);
+  const [company] = await tx.select().from(companies).where(eq(companies.id, row.companyId));
+  if (!customer || !company) throw new Error('appointment without its customer or company');
+  const language = request.language ?? company.language;
+  if (request.channel === 'whatsapp') {
+    if (!customer.phone) throw new ApiProblem('conflict', appointmentMessages.message('appointment.whatsapp_no_phone'));
+    throw new ApiProblem(
+      'conflict',
+      appointmentMessages.message('appointment.whatsapp_no_template', { kind: request.kind }),
+    );
+  }
+  if (customer.emailUnsubscribed)
+    throw new ApiProblem('conflict', appointmentMessages.message('appointment.customer_unsubscribed'));
+  const decision = await countOutgoing(tx, row.companyId, [COMPANY_SCOPE]);
+  if (!decision.allowed)
+    throw new ApiProblem(
+      'rate_limited',
+      appointmentMessages.message('appointment.messages_limit', { limit: decision.limit }),
+      {},
+      { 'Retry-After': String(decision.retryAfterSeconds) },
+    );
+
+  const texts = TEXTS[request.kind][language];
+  const labels = LABELS[language];
+  const fill = (text: string) => text.replaceAll('{title}', row.title);
+  const when = whenText(row, company.timeZone, language);
+  const lines = [
+    fill(texts.intro),
+    '',
+    row.title,
+    ...(when ? [`${labels.when}: ${when}`] : []),
+    ...(row.location ? [`${labels.where}: ${row.location}`] : []),
+    ...(row.description ? ['', row.description] : []),
+    ...(request.kind === 'cancellation' && row.cancellationReason
+      ? ['', `${labels.reason}: ${row.cancellationReason}`]
+      : []),
+    ...(request.message ? ['', request.message] : []),
+    '',
+    company.name,
+  ];
+  const identity = mailIdentityOf(config);
+  const attachments =
+    row.startsAt && row.endsAt
+      ? [
+          {
+            filename: request.kind === 'cancellation' ? 'cancel.ics' : 'invite.ics',
+            contentType: `text/calendar; charset=utf-8; method=${row.status === 'cancelled' ? 'CANCEL' : 'REQUEST'}`,
+            content: Buffer.from(
+              appointmentCalendar({
+                // One UID for every message about this appointment, so calendars move the entry; the version
+                // grows with every change, so it serves as the SEQUENCE.
+                uid: `${row.id}@${identity.domain}`,
+                sequence: row.version - 1,
+                status: row.status,
+                startsAt: row.startsAt,
+                endsAt: row.endsAt,
+                allDay: row.allDay,
+                title: row.title,
+                description: row.description,
+                location: row.location,
+                timeZone: company.timeZone,
+                organizer: { name: company.name, email: company.email ?? identity.fromAddress },
+                attendee: { name: customer.name, email: customer.email },
+                stamp: now,
+              }),
+            ),
+          },
+        ]
+      : [];
+  await queueEmail(tx, row.companyId, {
+    to: [customer.email],
+    subject: fill(texts.subject),
+    text: lines.join('\n'),
+    kind: `appointment_${request.kind}`,
+    attachments,
+  });
+  return { recipient: customer.email, language };
+}

@@ -1,0 +1,62 @@
+// The steps every appointment change shares: working on the locked appointment (404, If-Match), saving a new
+// version, and recording its event and its customer's activity in the same transaction.
+import type { Context } from 'hono';
+import type { Tx } from '../../db/tenant.ts';
+import type { EventType } from '../../events/catalogue.ts';
+import { recordEvent } from '../../events/record.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { touchCustomerActivity } from '../customers/queries.ts';
+import { appointmentMessages } from './messages.ts';
+import * as q from './queries.ts';
+import { type AppointmentRow, serializeAppointment } from './serialize.ts';
+
+export const appointmentNotFound = () =>
+  new ApiProblem('not_found', appointmentMessages.message('appointment.not_found'));
+
+/** The appointment as the API shows it, with its customer's current contact details. */
+export async function present(tx: Tx, row: AppointmentRow) {
+  const contacts = await q.contactsOf(tx, row.companyId, [row.customerId]);
+  const contact = contacts.get(row.customerId) ?? { name: null, email: '', phone: null };
+  return serializeAppointment(row, contact);
+}
+
+/** Runs `work` on the appointment locked in a tenant transaction, after the If-Match check. */
+export function onLockedAppointment<T>(
+  c: Context<AppEnv>,
+  id: string,
+  work: (tx: Tx, current: AppointmentRow, companyId: string) => Promise<T>,
+): Promise<T> {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  return c.get('tenant').transaction(async (tx) => {
+    const current = await q.lockAppointment(tx, companyId, id);
+    if (!current) throw appointmentNotFound();
+    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    return work(tx, current, companyId);
+  });
+}
+
+/** The next version of the locked appointment. */
+export async function saveAppointment(
+  tx: Tx,
+  current: AppointmentRow,
+  changes: q.AppointmentChanges,
+): Promise<AppointmentRow> {
+  const updated = await q.updateAppointment(tx, current, changes);
+  // Cannot happen while the row is locked; kept so a lost update can never pass silently.
+  if (!updated) throw preconditionFailed(current.version + 1);
+  return updated;
+}
+
+/**
+ * What follows every recorded change of an appointment: its event with the appointment as it is now (seen with
+ * appointments.read, on its customer's timeline), and the activity with its customer. Returns the object.
+ */
+export async function recordAppointmentChange(tx: Tx, row: AppointmentRow, type: EventType) {
+  const object = await present(tx, row);
+  await recordEvent(tx, row.companyId, { type, scope: 'appointments.read', customerId: row.customerId, object });
+  await touchCustomerActivity(tx, row.companyId, row.customerId);
+  return object;
+}
