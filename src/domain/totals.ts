@@ -60,7 +60,7 @@ export type DocumentInput = {
  */
 export type TotalsError = {
   pointer: string;
-  code: 'too_big' | 'invalid_combination' | 'not_allowed';
+  code: 'too_big' | 'invalid_format';
   reason: 'line_discount_above_gross' | 'both_prices' | 'text_line_amount' | 'document_discount_above_subtotal';
 };
 
@@ -107,15 +107,15 @@ function computeLine(line: LineInput, index: number, defaultRate: bigint, errors
   const hasIncl = line.unit_price_incl !== undefined && line.unit_price_incl !== null;
   const hasExcl = line.unit_price !== undefined && line.unit_price !== null;
   if (hasIncl && hasExcl)
-    errors.push({ pointer: at('unit_price_incl'), code: 'invalid_combination', reason: 'both_prices' });
+    errors.push({ pointer: at('unit_price_incl'), code: 'invalid_format', reason: 'both_prices' });
   const quantity = scaled(line.quantity ?? 1, 2);
   const discountPct = scaled(line.discount_percentage ?? 0, 2);
   const discountFixed = scaled(line.discount_amount ?? 0, 2);
 
   if (type === 'text') {
-    // A text line has no amounts: any sent with a value other than zero is refused rather than dropped.
+    // A text line has no amounts: prices or discounts sent with a value other than zero are refused rather than
+    // dropped. Its quantity is ignored (the request schema's default of 1 arrives for every line).
     const amounts: [string, number | string | null | undefined][] = [
-      ['quantity', line.quantity],
       ['unit_price', line.unit_price],
       ['unit_price_incl', line.unit_price_incl],
       ['discount_percentage', line.discount_percentage],
@@ -123,7 +123,7 @@ function computeLine(line: LineInput, index: number, defaultRate: bigint, errors
     ];
     for (const [field, value] of amounts)
       if (value !== undefined && value !== null && scaled(value, 2) !== 0n)
-        errors.push({ pointer: at(field), code: 'not_allowed', reason: 'text_line_amount' });
+        errors.push({ pointer: at(field), code: 'invalid_format', reason: 'text_line_amount' });
     return {
       cents: 0n,
       rate: 0n,
