@@ -3362,7 +3362,8 @@ export type components = {
       /**
        * @description What is wrong: `required`, `invalid_type`, `invalid_format`, `too_long`, `too_short`, `too_small`,
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
-       *     `invalid_reference`, `invalid_json` or `more_errors` (the last item when more invalid inputs were found than
+       *     `invalid_reference`, `invalid_combination` (fields that cannot go together, such as both prices of a
+       *     document line), `invalid_json` or `more_errors` (the last item when more invalid inputs were found than
        *     are listed). New codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).

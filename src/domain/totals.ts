@@ -60,7 +60,7 @@ export type DocumentInput = {
  */
 export type TotalsError = {
   pointer: string;
-  code: 'too_big' | 'invalid_format';
+  code: 'too_big' | 'invalid_combination';
   reason: 'line_discount_above_gross' | 'both_prices' | 'text_line_amount' | 'document_discount_above_subtotal';
 };
 
@@ -107,7 +107,7 @@ function computeLine(line: LineInput, index: number, defaultRate: bigint, errors
   const hasIncl = line.unit_price_incl !== undefined && line.unit_price_incl !== null;
   const hasExcl = line.unit_price !== undefined && line.unit_price !== null;
   if (hasIncl && hasExcl)
-    errors.push({ pointer: at('unit_price_incl'), code: 'invalid_format', reason: 'both_prices' });
+    errors.push({ pointer: at('unit_price_incl'), code: 'invalid_combination', reason: 'both_prices' });
   const quantity = scaled(line.quantity ?? 1, 2);
   const discountPct = scaled(line.discount_percentage ?? 0, 2);
   const discountFixed = scaled(line.discount_amount ?? 0, 2);
@@ -123,7 +123,7 @@ function computeLine(line: LineInput, index: number, defaultRate: bigint, errors
     ];
     for (const [field, value] of amounts)
       if (value !== undefined && value !== null && scaled(value, 2) !== 0n)
-        errors.push({ pointer: at(field), code: 'invalid_format', reason: 'text_line_amount' });
+        errors.push({ pointer: at(field), code: 'invalid_combination', reason: 'text_line_amount' });
     return {
       cents: 0n,
       rate: 0n,

@@ -7,6 +7,7 @@ import type { Db, Sql } from '../db/client.ts';
 import type { TaskName } from '../db/job-queue.ts';
 import { emailSendTask } from '../mail/jobs/email-send.ts';
 import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
+import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
 import { DeliveryState } from '../webhooks/delivery-state.ts';
 import { webhookDeliverTask } from '../webhooks/jobs/webhook-deliver.ts';
@@ -34,7 +35,11 @@ export const FANOUT_BATCH_MAX = WORKER_CONCURRENCY / 3;
  * Graphile Worker warns about. */
 export const LOCAL_QUEUE_SIZE = WORKER_CONCURRENCY;
 
-export const CRONTAB = ['17 * * * * purge_idempotency_keys', '23 * * * * purge_events'].join('\n');
+export const CRONTAB = [
+  '17 * * * * purge_idempotency_keys',
+  '23 * * * * purge_events',
+  '5 * * * * sales_documents_daily',
+].join('\n');
 
 /** Every task the worker runs, by name: a task declared in GraphileWorker.Tasks without one here does not compile. */
 export type Tasks = { [T in TaskName]: Task<T> };
@@ -51,6 +56,7 @@ export function taskList(deps: WorkerDeps, state = new DeliveryState(deps.db), s
     email_send: emailSendTask(deps.db, mailSenderFor(deps.config), mailIdentityOf(deps.config)),
     purge_idempotency_keys: purgeIdempotencyKeysTask(deps.sql),
     purge_events: purgeEventsTask(deps.sql),
+    sales_documents_daily: salesDocumentsDailyTask(deps.db),
   };
 }
 

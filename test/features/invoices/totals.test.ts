@@ -129,8 +129,8 @@ describe('worked examples', () => {
     if (result.ok) return;
     expect(result.errors.map((e) => [e.pointer, e.code])).toEqual([
       ['/items/0/discount_amount', 'too_big'],
-      ['/items/1/unit_price_incl', 'invalid_format'],
-      ['/items/2/unit_price', 'invalid_format'],
+      ['/items/1/unit_price_incl', 'invalid_combination'],
+      ['/items/2/unit_price', 'invalid_combination'],
       ['/items/3/discount_percentage', 'too_big'],
       ['/discount_amount', 'too_big'],
     ]);

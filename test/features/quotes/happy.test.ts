@@ -81,7 +81,7 @@ describe('createQuote', () => {
     expect(res.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])).toEqual([
       ['/customer_id', 'invalid_reference'],
       ['/items/0/discount_amount', 'too_big'],
-      ['/items/1/unit_price_incl', 'invalid_format'],
+      ['/items/1/unit_price_incl', 'invalid_combination'],
     ]);
   });
 });
