@@ -1,15 +1,6 @@
 // Webhook endpoints, one delivery per (event, endpoint), every attempt of a delivery, and the email outbox
 // (src/mail/): emails with their attachments, and the outgoing-message counts of the anti-abuse limits.
-import {
-  foreignKey,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea, companyId, createdAt, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
 import { companies } from './platform.ts';
 
