@@ -10,13 +10,25 @@ import * as company from './company/index.ts';
 import * as customers from './customers/index.ts';
 import * as deals from './deals/index.ts';
 import * as events from './events/index.ts';
+import * as files from './files/index.ts';
 import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
 import * as pipelineStages from './pipeline-stages/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
 
-const RESOURCES = [me, company, customers, notes, deals, pipelineStages, events, webhookDeliveries, webhookEndpoints];
+const RESOURCES = [
+  me,
+  company,
+  customers,
+  notes,
+  deals,
+  pipelineStages,
+  events,
+  webhookDeliveries,
+  webhookEndpoints,
+  files,
+];
 
 type Resource = (typeof RESOURCES)[number];
 

@@ -24,6 +24,8 @@ const TENANT_TABLES = {
   outbound_emails: 'company_id',
   outbound_email_attachments: 'company_id',
   outgoing_message_counts: 'company_id',
+  files: 'company_id',
+  file_chunks: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -70,6 +72,10 @@ async function seed(sql: postgres.Sql, companyId: string) {
             values (${companyId}, ${`em_${suffix}`}, 0, 'a.pdf', 'application/pdf', '\\x25504446')`;
   await sql`insert into outgoing_message_counts (company_id, scope, hour_start, count)
             values (${companyId}, 'company', date_trunc('hour', now()), 1)`;
+  const file = randomUUID();
+  await sql`insert into files (company_id, id, name, mime_type, size)
+            values (${companyId}, ${file}, 'a.pdf', 'application/pdf', 4)`;
+  await sql`insert into file_chunks (company_id, file_id, seq, data) values (${companyId}, ${file}, 0, '\\x25504446')`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

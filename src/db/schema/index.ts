@@ -1,4 +1,5 @@
 export * from './crm.ts';
 export * from './events.ts';
+export * from './files.ts';
 export * from './platform.ts';
 export * from './webhooks.ts';
