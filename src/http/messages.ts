@@ -214,6 +214,12 @@ const MESSAGES = {
     fr: 'Trop de téléchargements depuis cette adresse ; réessayez plus tard.',
   },
   // File uploads, multipart/form-data (src/http/upload.ts)
+  'upload.send_multipart': {
+    en: 'Send the file as `multipart/form-data`.',
+    nl: 'Stuur het bestand als `multipart/form-data`.',
+    de: 'Senden Sie die Datei als `multipart/form-data`.',
+    fr: 'Envoyez le fichier en `multipart/form-data`.',
+  },
   'upload.file_missing': {
     en: 'Send the file as the multipart part `file` (with a file name).',
     nl: 'Stuur het bestand mee als multipart-deel `file` (met een bestandsnaam).',
