@@ -1409,8 +1409,12 @@ export type paths = {
      *
      *     Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
      *     type is determined from its content, not from its name: PDF, JPEG, PNG, GIF, WebP, Word and Excel files
-     *     are accepted, anything else answers `415 unsupported_media_type`. A file larger than 10 MB answers
-     *     `413 payload_too_large`. A quote holds at most 20 attachments; a 21st answers `403 limit_reached`.
+     *     are accepted, anything else (a renamed executable, plain text) answers `422 validation_failed` with an
+     *     error at `/file` (`invalid_format`); a body that is not `multipart/form-data` answers
+     *     `415 unsupported_media_type`. A file larger than 10 MB answers `413 payload_too_large` as soon as it passes
+     *     the limit, and nothing is stored. A quote holds at most 20 attachments; a 21st answers `403 limit_reached`.
+     *     With an `Idempotency-Key`, a repeat is recognized by its file name, bytes and fields (not by the form's
+     *     boundary, which differs between two sendings).
      *     Attachments with `visible_to_customer` are shown with the online quote and attached to its email. No
      *     webhook event is emitted.
      */
@@ -2667,9 +2671,7 @@ export type paths = {
     };
     /**
      * Download a file
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The target of every `download_url` (quote attachments, work-order photos): answers the bytes of the
+     * @description The target of every `download_url` (quote attachments, work-order photos): answers the bytes of the
      *     file. The link is signed and names one file; it needs no API key and no scope, so it can be handed to a
      *     browser or another system. A link is valid for 15 minutes after the response that contained it; read
      *     the record again for a fresh link, and do not store links.
@@ -2680,8 +2682,9 @@ export type paths = {
      *     that is not even well-formed (characters or length outside the parameter's schema) answers
      *     `422 validation_failed`. The answer carries `Content-Disposition: attachment` with the
      *     file's name, the file's own `Content-Type`, `X-Content-Type-Options: nosniff` and
-     *     `Cache-Control: private, no-store`. Downloads are limited per client IP address; past the limit the
-     *     answer is `429 rate_limited`.
+     *     `Cache-Control: private, no-store`, and `Content-Security-Policy: default-src 'none'; sandbox` (a file opened
+     *     in a browser runs and loads nothing). Downloads are limited to 300 per minute per client IP address (the
+     *     `downloads` window of the `RateLimit` headers); past the limit the answer is `429 rate_limited`.
      */
     get: operations['downloadFile'];
     put?: never;
@@ -5730,7 +5733,7 @@ export type components = {
        * @description The file, at most 10 MB (10485760 bytes; larger answers `413 payload_too_large`). Allowed are PDF,
        *     JPEG, PNG, GIF, WebP, Word (`.doc`, `.docx`) and Excel (`.xls`, `.xlsx`) files; the type is determined
        *     from the content, not the name or the part's `Content-Type` (another type answers
-       *     `415 unsupported_media_type`). The part's file name becomes `name`.
+       *     `422 validation_failed`). The part's file name (UTF-8) becomes `name`.
        */
       file: string;
       /** @description Description of the file; leave the part out for none. */
@@ -13450,7 +13453,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file's bytes, with the file's own media type as `Content-Type` (for example `application/pdf`). */
+      /** @description The file's bytes, with the file's own media type as `Content-Type` (one of the types files are accepted in). */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13474,7 +13477,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': components['schemas']['FileBinary'];
+          'application/pdf': components['schemas']['FileBinary'];
+          'image/jpeg': components['schemas']['FileBinary'];
+          'image/png': components['schemas']['FileBinary'];
+          'image/gif': components['schemas']['FileBinary'];
+          'image/webp': components['schemas']['FileBinary'];
+          'application/msword': components['schemas']['FileBinary'];
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document': components['schemas']['FileBinary'];
+          'application/vnd.ms-excel': components['schemas']['FileBinary'];
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': components['schemas']['FileBinary'];
         };
       };
       404: components['responses']['NotFound'];

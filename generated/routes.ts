@@ -8428,8 +8428,18 @@ export const downloadFile = createRoute({
   responses: {
     200: {
       description:
-        "The file's bytes, with the file's own media type as `Content-Type` (for example `application/pdf`).",
-      content: { 'application/octet-stream': { schema: FileBinarySchema } },
+        "The file's bytes, with the file's own media type as `Content-Type` (one of the types files are accepted in).",
+      content: {
+        'application/pdf': { schema: FileBinarySchema },
+        'image/jpeg': { schema: FileBinarySchema },
+        'image/png': { schema: FileBinarySchema },
+        'image/gif': { schema: FileBinarySchema },
+        'image/webp': { schema: FileBinarySchema },
+        'application/msword': { schema: FileBinarySchema },
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { schema: FileBinarySchema },
+        'application/vnd.ms-excel': { schema: FileBinarySchema },
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: FileBinarySchema },
+      },
     },
     404: {
       description: '`not_found`: the record does not exist, or belongs to another company.',

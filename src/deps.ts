@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { KeyStore } from './auth/key-store.ts';
 import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
+import type { FileLinks } from './files/signed-links.ts';
+import type { FileStorage } from './files/storage.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 
 export type Deps = {
@@ -18,5 +20,11 @@ export type Deps = {
   authFailureLimits: RateLimits;
   /** Per endpoint (`<company>:<endpoint>`); shared by the API nodes through Redis like the others. */
   webhookTestLimits: RateLimits;
+  /** Downloads through signed links, per client address. */
+  downloadLimits: RateLimits;
+  /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
+  fileStorage: FileStorage;
+  /** Signs and checks download links (FILE_LINK_SECRET). */
+  fileLinks: FileLinks;
   log: Logger;
 };

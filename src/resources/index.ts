@@ -10,6 +10,7 @@ import * as company from './company/index.ts';
 import * as customers from './customers/index.ts';
 import * as deals from './deals/index.ts';
 import * as events from './events/index.ts';
+import * as files from './files/index.ts';
 import * as invoices from './invoices/index.ts';
 import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
@@ -30,6 +31,7 @@ const RESOURCES = [
   webhookEndpoints,
   quotes,
   invoices,
+  files,
 ];
 
 type Resource = (typeof RESOURCES)[number];

@@ -28,6 +28,8 @@ const TENANT_TABLES = {
   quotes: 'company_id',
   invoices: 'company_id',
   invoice_payments: 'company_id',
+  files: 'company_id',
+  file_chunks: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -87,6 +89,10 @@ async function seed(sql: postgres.Sql, companyId: string) {
             ${quote}, '2026-03-14', '2026-03-28', 14)`;
   await sql`insert into invoice_payments (company_id, id, invoice_id, amount, type, payment_method, paid_at)
             values (${companyId}, ${randomUUID()}, ${invoice}, 5, 'partial', 'bank_transfer', now())`;
+  const file = randomUUID();
+  await sql`insert into files (company_id, id, name, mime_type, size)
+            values (${companyId}, ${file}, 'a.pdf', 'application/pdf', 4)`;
+  await sql`insert into file_chunks (company_id, file_id, seq, data) values (${companyId}, ${file}, 0, '\\x25504446')`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

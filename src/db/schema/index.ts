@@ -1,5 +1,6 @@
 export * from './crm.ts';
 export * from './events.ts';
+export * from './files.ts';
 export * from './platform.ts';
 export * from './sales.ts';
 export * from './webhooks.ts';
