@@ -28,6 +28,7 @@ import {
 } from '../quotes/documents.ts';
 import { invoiceEmail } from '../quotes/email.ts';
 import { quoteMessages } from '../quotes/messages.ts';
+import { type PdfDocument, pdfAttachment } from '../quotes/pdf.ts';
 import { lockQuote } from '../quotes/queries.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
@@ -184,6 +185,16 @@ async function releaseQuote(tx: Tx, invoice: InvoiceRow) {
 
 const PAYABLE = ['sent', 'viewed', 'overdue', 'partial'];
 
+/** What the PDF of an invoice shows. */
+export const invoicePdf = (row: InvoiceRow): PdfDocument => ({
+  ...row,
+  kind: 'invoice',
+  issueDate: row.invoiceDate,
+  dueDate: row.dueDate,
+  amountPaid: row.amountPaid === '0.00' ? null : row.amountPaid,
+  amountDue: row.amountPaid === '0.00' ? null : amountDue(row),
+});
+
 export const handlers = {
   listInvoices: async (c) => {
     const query = c.req.valid('query');
@@ -262,7 +273,8 @@ export const handlers = {
       const company = await companyDefaults(tx, companyId);
       const to = recipientsOf(body, current.customer);
       const email = invoiceEmail({ ...current, dueDate: current.dueDate }, company, body);
-      await sendDocumentEmail(tx, companyId, { to, ...email, kind: 'invoice_sent' });
+      const pdf = await pdfAttachment(invoicePdf(current), company);
+      await sendDocumentEmail(tx, companyId, { to, ...email, kind: 'invoice_sent', attachments: [pdf] });
       let row = current;
       if (current.status === 'draft') {
         row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });

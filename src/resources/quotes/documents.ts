@@ -24,7 +24,17 @@ export type ItemBody = LineInput & {
 
 export type CompanyDefaults = {
   name: string;
+  legalName: string | null;
   email: string | null;
+  phone: string | null;
+  address: string | null;
+  postalCode: string | null;
+  city: string | null;
+  country: string;
+  vatNumber: string | null;
+  cocNumber: string | null;
+  iban: string | null;
+  timeZone: string;
   language: 'nl' | 'en' | 'de' | 'fr';
   currency: string;
   defaultTaxRate: string;
@@ -38,7 +48,17 @@ export async function companyDefaults(tx: Tx, companyId: string): Promise<Compan
   const [row] = await tx
     .select({
       name: companies.name,
+      legalName: companies.legalName,
       email: companies.email,
+      phone: companies.phone,
+      address: companies.address,
+      postalCode: companies.postalCode,
+      city: companies.city,
+      country: companies.country,
+      vatNumber: companies.vatNumber,
+      cocNumber: companies.cocNumber,
+      iban: companies.iban,
+      timeZone: companies.timeZone,
       language: companies.language,
       currency: companies.currency,
       defaultTaxRate: companies.defaultTaxRate,

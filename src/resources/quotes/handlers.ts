@@ -27,6 +27,7 @@ import {
 } from './documents.ts';
 import { quoteEmail } from './email.ts';
 import { quoteMessages } from './messages.ts';
+import { type PdfDocument, pdfAttachment } from './pdf.ts';
 import * as q from './queries.ts';
 import { type QuoteRow, serializeQuote } from './serialize.ts';
 
@@ -152,6 +153,14 @@ async function followDeals(tx: Tx, companyId: string, ...dealIds: (string | null
   for (const dealId of new Set(dealIds)) if (dealId) await dealFollowsQuotes(tx, companyId, dealId);
 }
 
+/** What the PDF of a quote shows. */
+export const quotePdf = (row: QuoteRow): PdfDocument => ({
+  ...row,
+  kind: 'quote',
+  issueDate: row.quoteDate,
+  validUntil: row.validUntil,
+});
+
 export const handlers = {
   listQuotes: async (c) => {
     const query = c.req.valid('query');
@@ -215,7 +224,13 @@ export const handlers = {
         throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status }));
       const company = await companyDefaults(tx, companyId);
       const to = recipientsOf(body, current.customer);
-      await sendDocumentEmail(tx, companyId, { to, ...quoteEmail(current, company, body), kind: 'quote_sent' });
+      const pdf = await pdfAttachment(quotePdf(current), company);
+      await sendDocumentEmail(tx, companyId, {
+        to,
+        ...quoteEmail(current, company, body),
+        kind: 'quote_sent',
+        attachments: [pdf],
+      });
       let row = current;
       if (current.status === 'draft' || current.status === 'pending_review') {
         row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });
