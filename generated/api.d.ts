@@ -1059,7 +1059,7 @@ export type paths = {
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `quote_id`, the invoice takes the quote's deal, and an `accepted` quote becomes
      *     `completed` with this invoice as its `invoice_id`. Nothing is sent to the customer: use *Send an invoice*.
-     *     No webhook event is emitted (version 1 has no invoice events); poll with `filter[updated_since]`.
+     *     Emits `invoice.created`.
      */
     post: operations['createInvoice'];
     delete?: never;
@@ -1137,7 +1137,7 @@ export type paths = {
      *
      *     Each email counts towards the company's limit of 250 outgoing messages per hour (shared with messages
      *     and quote email); past it the answer is `429 rate_limited` and nothing is sent. Accepts `Idempotency-Key`
-     *     so that a retried request never sends the email twice, and `If-Match`. No webhook event is emitted.
+     *     so that a retried request never sends the email twice, and `If-Match`. Emits `invoice.sent` (the first time).
      */
     post: operations['sendInvoice'];
     delete?: never;
@@ -1167,7 +1167,7 @@ export type paths = {
      *     The invoice and its number are kept. Allowed from `draft`, `sent`, `viewed` and `overdue`; an invoice with
      *     payments (`partial`, `paid`) must first have its payments refunded (record a `refund` payment), and a
      *     `cancelled` or `refunded` invoice cannot be cancelled: these answer `409 conflict`. The customer is not
-     *     notified. Takes no body. Accepts `If-Match`. No webhook event is emitted.
+     *     notified. Takes no body. Accepts `If-Match`. Emits `invoice.cancelled`.
      */
     post: operations['cancelInvoice'];
     delete?: never;
@@ -1206,8 +1206,7 @@ export type paths = {
      *     `partial` invoices (and `overdue` ones with payments). A `draft`, `cancelled` or `refunded` invoice, a
      *     payment on a `paid` invoice or a refund without payments answers `409 conflict`. A payment larger than
      *     `amount_due`, or a refund larger than `amount_paid`, answers `422 validation_failed` (`too_big`). With
-     *     `notes`, a line about the payment is appended to the invoice's internal `notes`. No webhook event is
-     *     emitted.
+     *     `notes`, a line about the payment is appended to the invoice's internal `notes`. Emits `invoice.paid` when the payment settles the invoice.
      */
     post: operations['createInvoicePayment'];
     delete?: never;
@@ -1234,8 +1233,7 @@ export type paths = {
      * @description Creates a `draft` quote: the number is assigned from the company's sequence, the customer's name,
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `deal_id` the quote belongs to that deal of the same customer; `pipeline_stage_id` names
-     *     the stage the deal moves to on acceptance. Nothing is sent to the customer: use *Send a quote*. No webhook
-     *     event is emitted (version 1 has no quote events); poll with `filter[updated_since]`.
+     *     the stage the deal moves to on acceptance. Nothing is sent to the customer: use *Send a quote*. Emits `quote.created`.
      */
     post: operations['createQuote'];
     delete?: never;
@@ -1308,8 +1306,7 @@ export type paths = {
      *
      *     Each email counts towards the company's limit of 250 outgoing messages per hour (shared with messages
      *     and invoice email); past it the answer is `429 rate_limited` and nothing is sent. Accepts
-     *     `Idempotency-Key` so that a retried request never sends the email twice, and `If-Match`. No webhook event
-     *     is emitted.
+     *     `Idempotency-Key` so that a retried request never sends the email twice, and `If-Match`. Emits `quote.sent` (the first time).
      */
     post: operations['sendQuote'];
     delete?: never;
@@ -1371,8 +1368,7 @@ export type paths = {
      * @description Records that the customer declined the quote: `status` becomes `rejected` and `rejected_at` is set; an
      *     optional `reason` is appended to the quote's internal `notes`. Allowed from `sent`, `viewed` and
      *     `expired`; other states answer `409 conflict`. The linked deal is not changed (mark it lost with *Lose a
-     *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. No webhook
-     *     event is emitted.
+     *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. Emits `quote.rejected`.
      */
     post: operations['rejectQuote'];
     delete?: never;
