@@ -1023,21 +1023,17 @@ export type paths = {
     };
     /**
      * List invoices
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Invoices of the company with their lines and payments, newest first by default.
+     * @description Invoices of the company with their lines and payments, newest first by default.
      */
     get: operations['listInvoices'];
     put?: never;
     /**
      * Create an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a `draft` invoice: the number is assigned from the company's sequence, the customer's name,
+     * @description Creates a `draft` invoice: the number is assigned from the company's sequence, the customer's name,
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `quote_id`, the invoice takes the quote's deal, and an `accepted` quote becomes
      *     `completed` with this invoice as its `invoice_id`. Nothing is sent to the customer: use *Send an invoice*.
-     *     No webhook event is emitted (version 1 has no invoice events); poll with `filter[updated_since]`.
+     *     Emits `invoice.created`.
      */
     post: operations['createInvoice'];
     delete?: never;
@@ -1061,18 +1057,14 @@ export type paths = {
     };
     /**
      * Get an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One invoice with its lines and payments, and its `ETag` for a later update.
+     * @description One invoice with its lines and payments, and its `ETag` for a later update.
      */
     get: operations['getInvoice'];
     put?: never;
     post?: never;
     /**
      * Delete a draft invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes a `draft` invoice with its lines, irreversibly. Any other state answers `409 conflict`: an issued
+     * @description Deletes a `draft` invoice with its lines, irreversibly. Any other state answers `409 conflict`: an issued
      *     invoice must be kept, use *Cancel an invoice* instead. Its number is not reused; to keep the number
      *     sequence without gaps, cancel a draft instead of deleting it. No webhook event is emitted.
      */
@@ -1081,9 +1073,7 @@ export type paths = {
     head?: never;
     /**
      * Update a draft invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state answers `409 conflict` (cancel the invoice and create a new one instead).
      *     With `If-Match` the update only happens when the invoice is still at that version. No webhook event is
@@ -1109,9 +1099,7 @@ export type paths = {
     put?: never;
     /**
      * Send an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Emails the invoice (PDF attached, with a link to the online invoice where the customer can view and pay
+     * @description Emails the invoice (PDF attached, with a link to the online invoice where the customer can view and pay
      *     it) from the company's own email address, to `customer.email` unless `to` is given. The body is optional;
      *     without it the company's email template in the invoice's `language` is used. Invoice email is
      *     transactional: it is sent even when the customer unsubscribed from marketing email.
@@ -1123,7 +1111,7 @@ export type paths = {
      *
      *     Each email counts towards the company's limit of 250 outgoing messages per hour (shared with messages
      *     and quote email); past it the answer is `429 rate_limited` and nothing is sent. Accepts `Idempotency-Key`
-     *     so that a retried request never sends the email twice, and `If-Match`. No webhook event is emitted.
+     *     so that a retried request never sends the email twice, and `If-Match`. Emits `invoice.sent` (the first time).
      */
     post: operations['sendInvoice'];
     delete?: never;
@@ -1149,13 +1137,11 @@ export type paths = {
     put?: never;
     /**
      * Cancel an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Cancels the invoice: `status` becomes `cancelled`, `cancelled_at` is set and `amount_due` becomes `0.00`.
+     * @description Cancels the invoice: `status` becomes `cancelled`, `cancelled_at` is set and `amount_due` becomes `0.00`.
      *     The invoice and its number are kept. Allowed from `draft`, `sent`, `viewed` and `overdue`; an invoice with
      *     payments (`partial`, `paid`) must first have its payments refunded (record a `refund` payment), and a
      *     `cancelled` or `refunded` invoice cannot be cancelled: these answer `409 conflict`. The customer is not
-     *     notified. Takes no body. Accepts `If-Match`. No webhook event is emitted.
+     *     notified. Takes no body. Accepts `If-Match`. Emits `invoice.cancelled`.
      */
     post: operations['cancelInvoice'];
     delete?: never;
@@ -1181,9 +1167,7 @@ export type paths = {
     put?: never;
     /**
      * Record a payment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Records a payment received outside the service (for example a bank transfer or cash), or a refund, and
+     * @description Records a payment received outside the service (for example a bank transfer or cash), or a refund, and
      *     answers the updated invoice with the new payment last in `payments`. A recorded payment has `status`
      *     `paid`. `amount_paid` and `amount_due` are recalculated:
      *
@@ -1196,8 +1180,7 @@ export type paths = {
      *     `partial` invoices (and `overdue` ones with payments). A `draft`, `cancelled` or `refunded` invoice, a
      *     payment on a `paid` invoice or a refund without payments answers `409 conflict`. A payment larger than
      *     `amount_due`, or a refund larger than `amount_paid`, answers `422 validation_failed` (`too_big`). With
-     *     `notes`, a line about the payment is appended to the invoice's internal `notes`. No webhook event is
-     *     emitted.
+     *     `notes`, a line about the payment is appended to the invoice's internal `notes`. Emits `invoice.paid` when the payment settles the invoice.
      */
     post: operations['createInvoicePayment'];
     delete?: never;
@@ -1215,21 +1198,16 @@ export type paths = {
     };
     /**
      * List quotes
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Quotes of the company with their lines, newest first by default.
+     * @description Quotes of the company with their lines, newest first by default.
      */
     get: operations['listQuotes'];
     put?: never;
     /**
      * Create a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a `draft` quote: the number is assigned from the company's sequence, the customer's name,
+     * @description Creates a `draft` quote: the number is assigned from the company's sequence, the customer's name,
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `deal_id` the quote belongs to that deal of the same customer; `pipeline_stage_id` names
-     *     the stage the deal moves to on acceptance. Nothing is sent to the customer: use *Send a quote*. No webhook
-     *     event is emitted (version 1 has no quote events); poll with `filter[updated_since]`.
+     *     the stage the deal moves to on acceptance. Nothing is sent to the customer: use *Send a quote*. Emits `quote.created`.
      */
     post: operations['createQuote'];
     delete?: never;
@@ -1253,9 +1231,7 @@ export type paths = {
     };
     /**
      * Get a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One quote with its lines, and its `ETag` for a later update. Attachments are listed with *List quote
+     * @description One quote with its lines, and its `ETag` for a later update. Attachments are listed with *List quote
      *     attachments*.
      */
     get: operations['getQuote'];
@@ -1266,9 +1242,7 @@ export type paths = {
     head?: never;
     /**
      * Update a draft quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state (also `pending_review`) answers `409 conflict`. With `If-Match` the update
      *     only happens when the quote is still at that version. No webhook event is emitted.
@@ -1293,9 +1267,7 @@ export type paths = {
     put?: never;
     /**
      * Send a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Emails the quote (PDF and the attachments marked `visible_to_customer` attached, with a link to the online
+     * @description Emails the quote (PDF and the attachments marked `visible_to_customer` attached, with a link to the online
      *     quote where the customer can accept or reject it) from the company's own email address, to
      *     `customer.email` unless `to` is given. The body is optional; without it the company's email template in
      *     the quote's `language` is used.
@@ -1308,8 +1280,7 @@ export type paths = {
      *
      *     Each email counts towards the company's limit of 250 outgoing messages per hour (shared with messages
      *     and invoice email); past it the answer is `429 rate_limited` and nothing is sent. Accepts
-     *     `Idempotency-Key` so that a retried request never sends the email twice, and `If-Match`. No webhook event
-     *     is emitted.
+     *     `Idempotency-Key` so that a retried request never sends the email twice, and `If-Match`. Emits `quote.sent` (the first time).
      */
     post: operations['sendQuote'];
     delete?: never;
@@ -1335,9 +1306,7 @@ export type paths = {
     put?: never;
     /**
      * Accept a quote on the customer's behalf
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Records that the customer accepted the quote (for example by phone or on paper): `status` becomes
+     * @description Records that the customer accepted the quote (for example by phone or on paper): `status` becomes
      *     `accepted` and `accepted_at` is set. Allowed from `sent`, `viewed` and `expired` (the company may still
      *     honour an expired offer); `draft` and `pending_review` (send the quote first), `accepted`, `rejected` and
      *     `completed` answer `409 conflict`. The customer receives no email.
@@ -1370,13 +1339,10 @@ export type paths = {
     put?: never;
     /**
      * Reject a quote on the customer's behalf
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Records that the customer declined the quote: `status` becomes `rejected` and `rejected_at` is set; an
+     * @description Records that the customer declined the quote: `status` becomes `rejected` and `rejected_at` is set; an
      *     optional `reason` is appended to the quote's internal `notes`. Allowed from `sent`, `viewed` and
      *     `expired`; other states answer `409 conflict`. The linked deal is not changed (mark it lost with *Lose a
-     *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. No webhook
-     *     event is emitted.
+     *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. Emits `quote.rejected`.
      */
     post: operations['rejectQuote'];
     delete?: never;
@@ -1413,8 +1379,12 @@ export type paths = {
      *
      *     Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
      *     type is determined from its content, not from its name: PDF, JPEG, PNG, GIF, WebP, Word and Excel files
-     *     are accepted, anything else answers `415 unsupported_media_type`. A file larger than 10 MB answers
-     *     `413 payload_too_large`. A quote holds at most 20 attachments; a 21st answers `403 limit_reached`.
+     *     are accepted, anything else (a renamed executable, plain text) answers `422 validation_failed` with an
+     *     error at `/file` (`invalid_format`); a body that is not `multipart/form-data` answers
+     *     `415 unsupported_media_type`. A file larger than 10 MB answers `413 payload_too_large` as soon as it passes
+     *     the limit, and nothing is stored. A quote holds at most 20 attachments; a 21st answers `403 limit_reached`.
+     *     With an `Idempotency-Key`, a repeat is recognized by its file name, bytes and fields (not by the form's
+     *     boundary, which differs between two sendings).
      *     Attachments with `visible_to_customer` are shown with the online quote and attached to its email. No
      *     webhook event is emitted.
      */
@@ -2653,9 +2623,7 @@ export type paths = {
     };
     /**
      * Download a file
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The target of every `download_url` (quote attachments, work-order photos): answers the bytes of the
+     * @description The target of every `download_url` (quote attachments, work-order photos): answers the bytes of the
      *     file. The link is signed and names one file; it needs no API key and no scope, so it can be handed to a
      *     browser or another system. A link is valid for 15 minutes after the response that contained it; read
      *     the record again for a fresh link, and do not store links.
@@ -2666,8 +2634,9 @@ export type paths = {
      *     that is not even well-formed (characters or length outside the parameter's schema) answers
      *     `422 validation_failed`. The answer carries `Content-Disposition: attachment` with the
      *     file's name, the file's own `Content-Type`, `X-Content-Type-Options: nosniff` and
-     *     `Cache-Control: private, no-store`. Downloads are limited per client IP address; past the limit the
-     *     answer is `429 rate_limited`.
+     *     `Cache-Control: private, no-store`, and `Content-Security-Policy: default-src 'none'; sandbox` (a file opened
+     *     in a browser runs and loads nothing). Downloads are limited to 300 per minute per client IP address (the
+     *     `downloads` window of the `RateLimit` headers); past the limit the answer is `429 rate_limited`.
      */
     get: operations['downloadFile'];
     put?: never;
@@ -3162,6 +3131,186 @@ export type webhooks = {
     patch?: never;
     trace?: never;
   };
+  'quote.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was created
+     * @description Sent when a quote is created (*Create a quote* or the web application); `data.object` is the new `draft`. Needs `quotes.read` (subscription `quote.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'quote.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was sent
+     * @description Sent when a quote is first sent to the customer (*Send a quote*); resending sends nothing. `data.object` is the quote with `status` `sent` and `sent_at` set. Needs `quotes.read` (subscription `quote.sent` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteSentWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'quote.accepted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was accepted
+     * @description Sent when a quote is accepted, by the customer online or by *Accept a quote*; `data.object` is the accepted quote. Needs `quotes.read` (subscription `quote.accepted` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteAcceptedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'quote.rejected': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was rejected
+     * @description Sent when a quote is rejected, by the customer online or by *Reject a quote*; `data.object` is the rejected quote. Needs `quotes.read` (subscription `quote.rejected` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteRejectedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was created
+     * @description Sent when an invoice is created (*Create an invoice* or the web application); `data.object` is the new `draft`. Needs `invoices.read` (subscription `invoice.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was sent
+     * @description Sent when an invoice is first sent to the customer (*Send an invoice*); resending sends nothing. `data.object` is the invoice with `sent_at` set. Needs `invoices.read` (subscription `invoice.sent` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceSentWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was paid
+     * @description Sent when a payment settles an invoice (`status` becomes `paid`); `data.object` is the paid invoice with its payments. Needs `invoices.read` (subscription `invoice.paid` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoicePaidWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.overdue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice became overdue
+     * @description Sent by the daily run shortly after midnight (Europe/Amsterdam) for each invoice whose `due_date` has passed with an amount still due; `data.object` is the invoice with `status` `overdue`. Needs `invoices.read` (subscription `invoice.overdue` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceOverdueWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was cancelled
+     * @description Sent when an invoice is cancelled (*Cancel an invoice*); `data.object` is the cancelled invoice. Needs `invoices.read` (subscription `invoice.cancelled` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceCancelledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   ping: {
     parameters: {
       query?: never;
@@ -3398,8 +3547,9 @@ export type components = {
        * @description What is wrong: `required`, `invalid_type`, `invalid_format`, `too_long`, `too_short`, `too_small`,
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
        *     `invalid_reference`, `invalid_combination` (the value does not go with another field of the request, such as
-       *     an appointment without a start that is sent as `confirmed`), `invalid_json` or `more_errors` (the last item
-       *     when more invalid inputs were found than are listed). New codes may be added. Text containing the character U+0000
+       *     an appointment without a start that is sent as `confirmed`, or both prices of a document line),
+       *     `invalid_json` or `more_errors` (the last item when more invalid inputs were found than are listed). New
+       *     codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).
        * @example invalid_format
@@ -5779,7 +5929,7 @@ export type components = {
        * @description The file, at most 10 MB (10485760 bytes; larger answers `413 payload_too_large`). Allowed are PDF,
        *     JPEG, PNG, GIF, WebP, Word (`.doc`, `.docx`) and Excel (`.xls`, `.xlsx`) files; the type is determined
        *     from the content, not the name or the part's `Content-Type` (another type answers
-       *     `415 unsupported_media_type`). The part's file name becomes `name`.
+       *     `422 validation_failed`). The part's file name (UTF-8) becomes `name`.
        */
       file: string;
       /** @description Description of the file; leave the part out for none. */
@@ -7104,6 +7254,15 @@ export type components = {
       | 'appointment.created'
       | 'appointment.updated'
       | 'appointment.cancelled'
+      | 'quote.created'
+      | 'quote.sent'
+      | 'quote.accepted'
+      | 'quote.rejected'
+      | 'invoice.created'
+      | 'invoice.sent'
+      | 'invoice.paid'
+      | 'invoice.overdue'
+      | 'invoice.cancelled'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7198,9 +7357,9 @@ export type components = {
        * @description Event types to receive, without duplicates, or `["*"]` for every event the key may read, including
        *     types added later (`*` cannot be combined with other types). Only types the key may read can be
        *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `task.*` `tasks.read`,
-       *     `conversation.*` and `message.created` `messages.read`, `appointment.*` `appointments.read`, `note.*`
-       *     either of `customers.read` and `deals.read`; a note event is then sent only for notes whose parent the
-       *     key may read); another type answers
+       *     `conversation.*` and `message.created` `messages.read`, `appointment.*` `appointments.read`, `quote.*`
+       *     `quotes.read`, `invoice.*` `invoices.read`, `note.*` either of `customers.read` and `deals.read`; a note
+       *     event is then sent only for notes whose parent the key may read); another type answers
        *     `422 validation_failed` with the field code `insufficient_scope`. A duplicate or a combination with
        *     `*` answers the field code `invalid_enum`.
        * @example [
@@ -7232,6 +7391,15 @@ export type components = {
         | 'appointment.created'
         | 'appointment.updated'
         | 'appointment.cancelled'
+        | 'quote.created'
+        | 'quote.sent'
+        | 'quote.accepted'
+        | 'quote.rejected'
+        | 'invoice.created'
+        | 'invoice.sent'
+        | 'invoice.paid'
+        | 'invoice.overdue'
+        | 'invoice.cancelled'
       )[];
     };
     /**
@@ -7340,6 +7508,15 @@ export type components = {
         | 'appointment.created'
         | 'appointment.updated'
         | 'appointment.cancelled'
+        | 'quote.created'
+        | 'quote.sent'
+        | 'quote.accepted'
+        | 'quote.rejected'
+        | 'invoice.created'
+        | 'invoice.sent'
+        | 'invoice.paid'
+        | 'invoice.overdue'
+        | 'invoice.cancelled'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7483,7 +7660,16 @@ export type components = {
       | 'message.created'
       | 'appointment.created'
       | 'appointment.updated'
-      | 'appointment.cancelled';
+      | 'appointment.cancelled'
+      | 'quote.created'
+      | 'quote.sent'
+      | 'quote.accepted'
+      | 'quote.rejected'
+      | 'invoice.created'
+      | 'invoice.sent'
+      | 'invoice.paid'
+      | 'invoice.overdue'
+      | 'invoice.cancelled';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7638,7 +7824,8 @@ export type components = {
        * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
        *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
        *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`, an
-       *     `appointment` for `appointment.*`. Branch on its `object` field (or on the event `type`).
+       *     `appointment` for `appointment.*`, a `quote` for `quote.*` and an `invoice` for `invoice.*`. Branch on
+       *     its `object` field (or on the event `type`).
        */
       object:
         | components['schemas']['Customer']
@@ -7648,7 +7835,9 @@ export type components = {
         | components['schemas']['TaskComment']
         | components['schemas']['Conversation']
         | components['schemas']['ConversationMessage']
-        | components['schemas']['Appointment'];
+        | components['schemas']['Appointment']
+        | components['schemas']['Quote']
+        | components['schemas']['Invoice'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -7856,6 +8045,50 @@ export type components = {
       type: 'appointment.created' | 'appointment.updated' | 'appointment.cancelled';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['AppointmentEventData'];
+    };
+    /** @description The payload of a quote event. */
+    QuoteEventData: {
+      /** @description The quote as it was right after the change. */
+      object: components['schemas']['Quote'];
+    };
+    /** @description The body of a `quote.*` webhook message (the same as the event in *List events*). */
+    QuoteEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the quote.
+       * @example quote.created
+       * @enum {string}
+       */
+      type: 'quote.created' | 'quote.sent' | 'quote.accepted' | 'quote.rejected';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['QuoteEventData'];
+    };
+    /** @description The payload of an invoice event. */
+    InvoiceEventData: {
+      /** @description The invoice as it was right after the change. */
+      object: components['schemas']['Invoice'];
+    };
+    /** @description The body of an `invoice.*` webhook message (the same as the event in *List events*). */
+    InvoiceEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the invoice.
+       * @example invoice.created
+       * @enum {string}
+       */
+      type: 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['InvoiceEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -13573,7 +13806,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file's bytes, with the file's own media type as `Content-Type` (for example `application/pdf`). */
+      /** @description The file's bytes, with the file's own media type as `Content-Type` (one of the types files are accepted in). */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13597,7 +13830,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': components['schemas']['FileBinary'];
+          'application/pdf': components['schemas']['FileBinary'];
+          'image/jpeg': components['schemas']['FileBinary'];
+          'image/png': components['schemas']['FileBinary'];
+          'image/gif': components['schemas']['FileBinary'];
+          'image/webp': components['schemas']['FileBinary'];
+          'application/msword': components['schemas']['FileBinary'];
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document': components['schemas']['FileBinary'];
+          'application/vnd.ms-excel': components['schemas']['FileBinary'];
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': components['schemas']['FileBinary'];
         };
       };
       404: components['responses']['NotFound'];
@@ -14498,6 +14739,1460 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['AppointmentEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q01",
+         *       "type": "quote.created",
+         *       "created_at": "2026-03-02T09:15:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "draft",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": null,
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": null,
+         *           "viewed_at": null,
+         *           "accepted_at": null,
+         *           "rejected_at": null,
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-02T09:15:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteSentWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q02",
+         *       "type": "quote.sent",
+         *       "created_at": "2026-03-02T09:40:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "sent",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": null,
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": "2026-03-02T09:40:00Z",
+         *           "viewed_at": null,
+         *           "accepted_at": null,
+         *           "rejected_at": null,
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-02T09:40:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteAcceptedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q03",
+         *       "type": "quote.accepted",
+         *       "created_at": "2026-03-05T11:00:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "accepted",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": null,
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": "2026-03-02T09:40:00Z",
+         *           "viewed_at": "2026-03-02T19:12:33Z",
+         *           "accepted_at": "2026-03-05T11:00:00Z",
+         *           "rejected_at": null,
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-05T11:00:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteRejectedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q04",
+         *       "type": "quote.rejected",
+         *       "created_at": "2026-03-05T11:00:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "rejected",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": "Afgewezen op 2026-03-05: Klant heeft gekozen voor een andere aanbieder.",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": "2026-03-02T09:40:00Z",
+         *           "viewed_at": "2026-03-02T19:12:33Z",
+         *           "accepted_at": null,
+         *           "rejected_at": "2026-03-05T11:00:00Z",
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-05T11:00:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I01",
+         *       "type": "invoice.created",
+         *       "created_at": "2026-03-14T10:20:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "draft",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": null,
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-14T10:20:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceSentWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I02",
+         *       "type": "invoice.sent",
+         *       "created_at": "2026-03-14T10:45:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "sent",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-14T10:45:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoicePaidWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I03",
+         *       "type": "invoice.paid",
+         *       "created_at": "2026-03-16T09:12:40Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "partial",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": "2026-03-16 betaling EUR 1000.00: Aanbetaling volgens afspraak per telefoon.",
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "1000.00",
+         *           "amount_due": "1773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": "2026-03-14T18:02:11Z",
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [
+         *             {
+         *               "object": "invoice_payment",
+         *               "id": "0195a3d8-1b2c-7d3e-8f4a-5b6c7d8e9fa0",
+         *               "amount": "1000.00",
+         *               "type": "deposit",
+         *               "status": "paid",
+         *               "payment_method": "bank_transfer",
+         *               "description": "Aanbetaling, bankafschrift 2026-03-16",
+         *               "paid_at": "2026-03-16T09:00:00Z",
+         *               "created_at": "2026-03-16T09:12:40Z"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-16T09:12:40Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceOverdueWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I04",
+         *       "type": "invoice.overdue",
+         *       "created_at": "2026-03-29T00:05:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "overdue",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-29T00:05:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceCancelledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I05",
+         *       "type": "invoice.cancelled",
+         *       "created_at": "2026-03-15T08:05:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "cancelled",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "0.00",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": "2026-03-15T08:05:00Z",
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-15T08:05:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
       };
     };
     responses: {

@@ -18,6 +18,7 @@ import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
 import { addLaterPartErrors } from './http/skipped-parts.ts';
+import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
@@ -63,7 +64,18 @@ export function createApp(deps: Deps) {
   };
   const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
   api.use('*', apiPipeline());
-  for (const id of builtOperations) api.openapiRoutes([{ route: routes[id], handler: handlers[id] }]);
+  for (const id of builtOperations) {
+    if (!takesUpload(id)) {
+      api.openapiRoutes([{ route: routes[id], handler: handlers[id] }]);
+      continue;
+    }
+    // An upload's body is streamed by its handler (src/http/upload.ts): the route is documented as the contract
+    // says, and bound without its body's validator, which would read the whole body into memory first.
+    const { request, ...route } = routes[id];
+    api.openAPIRegistry.registerPath(routes[id]);
+    const withoutBody = Object.fromEntries(Object.entries(request).filter(([part]) => part !== 'body'));
+    api.openapiRoutes([{ route: { ...route, request: withoutBody, hide: true }, handler: handlers[id] }]);
+  }
   for (const id of notImplementedOperations) {
     const { method, honoPath } = operations[id];
     api.on(method.toUpperCase(), honoPath, () => {

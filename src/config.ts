@@ -13,6 +13,8 @@ const schema = z.object({
   MAIL_FROM: z.string().email().optional(),
   /** The bearer token of GET /metrics (Prometheus); without it /metrics is not served. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** Signs download links (src/files/signed-links.ts); every API node of an installation needs the same one. */
+  FILE_LINK_SECRET: z.string().min(32).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** Comma list of proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address. */
   TRUSTED_PROXIES: z.string().default(''),
@@ -27,7 +29,13 @@ const schema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
 });
 
-export type Config = z.infer<typeof schema> & { publicUrl: string; trustedProxies: string[] };
+export type Config = z.infer<typeof schema> & { publicUrl: string; trustedProxies: string[]; fileLinkSecret: string };
+
+/**
+ * Without FILE_LINK_SECRET links are signed with this published value, so a development setup needs no
+ * configuration; anyone can forge links to a server that keeps it, hence the warning at start (deps-factory.ts).
+ */
+export const DEVELOPMENT_FILE_LINK_SECRET = 'development-only-file-link-secret-do-not-use-in-production';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema
@@ -39,5 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustedProxies = parsed.TRUSTED_PROXIES.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return { ...parsed, publicUrl, trustedProxies };
+  return {
+    ...parsed,
+    publicUrl,
+    trustedProxies,
+    fileLinkSecret: parsed.FILE_LINK_SECRET ?? DEVELOPMENT_FILE_LINK_SECRET,
+  };
 }

@@ -5,14 +5,18 @@ import { createChannels } from './channels/index.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
+import { FileLinks } from './files/signed-links.ts';
+import { postgresFileStorage } from './files/storage.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,
+  DOWNLOAD_WINDOWS,
   KEY_WINDOWS,
   RateLimits,
   rateLimitRedis,
   WEBHOOK_TEST_WINDOWS,
 } from './http/rate-limit.ts';
+import { API_PREFIX } from './http/request-address.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
   const log = pino({ level: config.LOG_LEVEL });
@@ -23,6 +27,11 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   await keys.listen();
   // Several API nodes share their counters through Redis; one node keeps them in memory.
   const redis = config.REDIS_URL ? rateLimitRedis(config.REDIS_URL) : undefined;
+  if (config.FILE_LINK_SECRET === undefined) {
+    log.warn(
+      'FILE_LINK_SECRET is not set: download links are signed with the development default (set it in production)',
+    );
+  }
   return {
     config,
     sql,
@@ -34,6 +43,9 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
     webhookTestLimits: new RateLimits(WEBHOOK_TEST_WINDOWS, 'webhook_test', redis),
     channels: createChannels(config, log),
+    downloadLimits: new RateLimits(DOWNLOAD_WINDOWS, 'downloads', redis),
+    fileStorage: postgresFileStorage,
+    fileLinks: new FileLinks(config.fileLinkSecret, `${config.publicUrl}${API_PREFIX}/files`),
     log,
     metrics: new Metrics(),
     close: async () => {

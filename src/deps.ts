@@ -4,6 +4,8 @@ import type { KeyStore } from './auth/key-store.ts';
 import type { ProcessChannels } from './channels/index.ts';
 import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
+import type { FileLinks } from './files/signed-links.ts';
+import type { FileStorage } from './files/storage.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 
@@ -22,6 +24,12 @@ export type Deps = {
   webhookTestLimits: RateLimits;
   /** Email, WhatsApp and web chat behind one `send` (src/channels). */
   channels: ProcessChannels;
+  /** Downloads through signed links, per client address. */
+  downloadLimits: RateLimits;
+  /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
+  fileStorage: FileStorage;
+  /** Signs and checks download links (FILE_LINK_SECRET). */
+  fileLinks: FileLinks;
   log: Logger;
   /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;

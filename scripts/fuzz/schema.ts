@@ -136,8 +136,9 @@ function stringArbitrary(schema: Schema, tame: boolean): fc.Arbitrary<string> {
 }
 
 function integerArbitrary(schema: Schema): fc.Arbitrary<number> {
-  const min = schema.minimum ?? -1_000_000;
-  const max = schema.maximum ?? 1_000_000;
+  // Whole numbers within the bounds (a number's bounds need not be whole: an amount of at least 0.01).
+  const min = Math.ceil(schema.minimum ?? -1_000_000);
+  const max = Math.floor(schema.maximum ?? 1_000_000);
   return fc.oneof(
     fc.constantFrom(min, max),
     fc.integer({ min: Math.max(min, -1000), max: Math.min(max, 1000) }),

@@ -60,6 +60,12 @@ export async function admit(c: Context<AppEnv>, headers: Record<string, string>)
     requireFeature(auth, operation.features);
     c.set('auth', auth);
     c.set('tenant', tenantOf(deps, auth.companyId));
+  } else if (id === 'downloadFile') {
+    // A signed link needs no key: its downloads are limited per client address instead.
+    const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
+    const decision = await deps.downloadLimits.consume(clientIp);
+    Object.assign(headers, decision.headers);
+    if (!decision.allowed) throw rateLimited(decision.retryAfter, message('request.too_many_downloads'));
   }
 }
 

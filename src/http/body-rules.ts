@@ -199,6 +199,10 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   // Only where the contract takes a file: elsewhere a form is refused like any other media type (it used to reach
   // the route's own media-type gate, whose exception was no problem of ours: 500).
   const upload = type === 'multipart/form-data' && takesUpload(c.get('operationId'));
+  // An upload's route has no media-type gate of its own (its body is streamed by the handler: app.ts).
+  if (!upload && takesUpload(c.get('operationId'))) {
+    throw new ApiProblem('unsupported_media_type', message('upload.send_multipart'));
+  }
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
   await limitBody(c, max, tooLarge(max));

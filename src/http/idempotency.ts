@@ -26,6 +26,8 @@ type Stored = { status: number; body: unknown; headers: Record<string, string> }
 export async function runCreation<B, S extends 200 | 201 | 202>(
   c: Context<AppEnv>,
   work: (tx: Tx) => Promise<Outcome<B, S>>,
+  /** What identifies the request's body when it is not its text: an upload's digest (src/http/upload.ts). */
+  bodyDigest?: string,
 ): Promise<Required<Outcome<B, S>>> {
   const tenant = c.get('tenant');
   const { companyId } = tenant;
@@ -39,7 +41,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
   const requestHash = createHash('sha256')
     .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
     .update(`${[...c.get('auth').scopes].sort().join(' ')}\n`)
-    .update(await c.req.text())
+    .update(bodyDigest ?? (await c.req.text()))
     .digest('hex');
 
   const stored = await tenant.transaction(async (tx): Promise<Stored & { replayed: boolean }> => {

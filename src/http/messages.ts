@@ -207,6 +207,73 @@ const MESSAGES = {
     fr: 'Le texte ne doit pas contenir le caractère U+0000 (NUL).',
   },
 
+  'request.too_many_downloads': {
+    en: 'Too many downloads from this address; try again later.',
+    nl: 'Te veel downloads vanaf dit adres; probeer het later opnieuw.',
+    de: 'Zu viele Downloads von dieser Adresse; versuchen Sie es später erneut.',
+    fr: 'Trop de téléchargements depuis cette adresse ; réessayez plus tard.',
+  },
+  // File uploads, multipart/form-data (src/http/upload.ts)
+  'upload.send_multipart': {
+    en: 'Send the file as `multipart/form-data`.',
+    nl: 'Stuur het bestand als `multipart/form-data`.',
+    de: 'Senden Sie die Datei als `multipart/form-data`.',
+    fr: 'Envoyez le fichier en `multipart/form-data`.',
+  },
+  'upload.file_missing': {
+    en: 'Send the file as the multipart part `file` (with a file name).',
+    nl: 'Stuur het bestand mee als multipart-deel `file` (met een bestandsnaam).',
+    de: 'Senden Sie die Datei als Multipart-Teil `file` (mit einem Dateinamen).',
+    fr: 'Envoyez le fichier dans la partie multipart `file` (avec un nom de fichier).',
+  },
+  'upload.file_twice': {
+    en: 'Send one file per request.',
+    nl: 'Stuur één bestand per verzoek.',
+    de: 'Senden Sie eine Datei pro Anfrage.',
+    fr: 'Envoyez un seul fichier par requête.',
+  },
+  'upload.file_empty': {
+    en: 'The file is empty.',
+    nl: 'Het bestand is leeg.',
+    de: 'Die Datei ist leer.',
+    fr: 'Le fichier est vide.',
+  },
+  'upload.file_too_large': {
+    en: 'The file is larger than {max} bytes.',
+    nl: 'Het bestand is groter dan {max} bytes.',
+    de: 'Die Datei ist größer als {max} Bytes.',
+    fr: 'Le fichier dépasse {max} octets.',
+  },
+  'upload.type_not_allowed': {
+    en: 'The file’s content is of type {found}, which is not accepted here; accepted are {allowed}.',
+    nl: 'De inhoud van het bestand is van het type {found}, dat hier niet wordt geaccepteerd; toegestaan zijn {allowed}.',
+    de: 'Der Inhalt der Datei hat den Typ {found}, der hier nicht angenommen wird; zulässig sind {allowed}.',
+    fr: 'Le contenu du fichier est de type {found}, qui n’est pas accepté ici ; sont acceptés {allowed}.',
+  },
+  'upload.type_unknown': {
+    en: 'The file’s type could not be recognized from its content; accepted are {allowed}.',
+    nl: 'Het type van het bestand is niet aan de inhoud te herkennen; toegestaan zijn {allowed}.',
+    de: 'Der Typ der Datei ist an ihrem Inhalt nicht zu erkennen; zulässig sind {allowed}.',
+    fr: 'Le type du fichier n’a pas pu être reconnu d’après son contenu ; sont acceptés {allowed}.',
+  },
+  'upload.boolean': {
+    en: 'Send `true` or `false`.',
+    nl: 'Stuur `true` of `false`.',
+    de: 'Senden Sie `true` oder `false`.',
+    fr: 'Envoyez `true` ou `false`.',
+  },
+  'upload.too_long': {
+    en: 'At most {max} characters.',
+    nl: 'Hooguit {max} tekens.',
+    de: 'Höchstens {max} Zeichen.',
+    fr: 'Au plus {max} caractères.',
+  },
+  'upload.malformed': {
+    en: 'The multipart/form-data body could not be read: {reason}.',
+    nl: 'De multipart/form-data-body kon niet worden gelezen: {reason}.',
+    de: 'Der multipart/form-data-Body konnte nicht gelesen werden: {reason}.',
+    fr: 'Le corps multipart/form-data n’a pas pu être lu : {reason}.',
+  },
   // One invalid input as zod reports it (src/http/validation.ts); also used by handlers
   'field.required': {
     en: 'This field is required.',

@@ -11,6 +11,8 @@ export const KEY_WINDOWS: Window[] = [
 ];
 /** Test messages per webhook endpoint (the contract), so the API cannot be used to hammer a receiver. */
 export const WEBHOOK_TEST_WINDOWS: Window[] = [{ name: 'webhook_test', limit: 10, windowSeconds: 60 }];
+/** Downloads through signed links (they need no key) per client address. */
+export const DOWNLOAD_WINDOWS: Window[] = [{ name: 'downloads', limit: 300, windowSeconds: 60 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 

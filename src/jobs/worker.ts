@@ -7,6 +7,7 @@ import type { Db, Sql } from '../db/client.ts';
 import type { TaskName } from '../db/job-queue.ts';
 import { emailSendTask } from '../mail/jobs/email-send.ts';
 import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
+import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
 import { DeliveryState } from '../webhooks/delivery-state.ts';
 import { webhookDeliverTask } from '../webhooks/jobs/webhook-deliver.ts';
@@ -39,6 +40,7 @@ export const CRONTAB = [
   '17 * * * * purge_idempotency_keys',
   '23 * * * * purge_events',
   '41 * * * * expire_review_requests',
+  '5 * * * * sales_documents_daily',
 ].join('\n');
 
 /** Every task the worker runs, by name: a task declared in GraphileWorker.Tasks without one here does not compile. */
@@ -57,6 +59,7 @@ export function taskList(deps: WorkerDeps, state = new DeliveryState(deps.db), s
     purge_idempotency_keys: purgeIdempotencyKeysTask(deps.sql),
     purge_events: purgeEventsTask(deps.sql),
     expire_review_requests: expireReviewRequestsTask(deps.db),
+    sales_documents_daily: salesDocumentsDailyTask(deps.db),
   };
 }
 

@@ -12,10 +12,13 @@ import * as conversations from './conversations/index.ts';
 import * as customers from './customers/index.ts';
 import * as deals from './deals/index.ts';
 import * as events from './events/index.ts';
+import * as files from './files/index.ts';
+import * as invoices from './invoices/index.ts';
 import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
 import * as orders from './orders/index.ts';
 import * as pipelineStages from './pipeline-stages/index.ts';
+import * as quotes from './quotes/index.ts';
 import * as reviews from './reviews/index.ts';
 import * as tasks from './tasks/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
@@ -36,6 +39,9 @@ const RESOURCES = [
   orders,
   reviews,
   appointments,
+  quotes,
+  invoices,
+  files,
 ];
 
 type Resource = (typeof RESOURCES)[number];

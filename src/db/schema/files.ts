@@ -1,0 +1,38 @@
+// Stored files (quote attachments, work-order photos): one row of facts per file and its bytes in chunks of at
+// most 256 KiB (src/files/storage.ts), so a file is written and read a chunk at a time and no statement carries
+// the whole file. The facts stay here whatever storage holds the bytes (`storage` names it).
+import { foreignKey, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bytea, companyId, createdAt } from './columns.ts';
+import { companies } from './platform.ts';
+
+export const files = pgTable(
+  'files',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: uuid('id').notNull(),
+    /** The file name as uploaded (its part's `filename`), shown and used in Content-Disposition. */
+    name: text('name').notNull(),
+    /** Decided from the bytes (file-type), never from the name or the declared type. */
+    mimeType: text('mime_type').notNull(),
+    size: integer('size').notNull(),
+    /** Which FileStorage holds the bytes; `postgres` is file_chunks below. */
+    storage: text('storage').notNull().default('postgres'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.id] })],
+);
+
+export const fileChunks = pgTable(
+  'file_chunks',
+  {
+    companyId: companyId().references(() => companies.id),
+    fileId: uuid('file_id').notNull(),
+    /** 0, 1, 2, … in file order. */
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.fileId, t.seq] }),
+    foreignKey({ columns: [t.companyId, t.fileId], foreignColumns: [files.companyId, files.id] }).onDelete('cascade'),
+  ],
+);

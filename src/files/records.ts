@@ -1,0 +1,40 @@
+// A file as the resources use it: its facts in `files` and its bytes in the installation's FileStorage, written
+// and removed together in the caller's transaction.
+import { and, eq } from 'drizzle-orm';
+import { files } from '../db/schema/index.ts';
+import type { Tenant, Tx } from '../db/tenant.ts';
+import { newId } from '../ids.ts';
+import type { FileStorage } from './storage.ts';
+
+export type StoredFile = typeof files.$inferSelect;
+
+export type NewFile = { name: string; mimeType: string; size: number; chunks: readonly Uint8Array[] };
+
+export async function storeFile(tx: Tx, storage: FileStorage, companyId: string, file: NewFile): Promise<StoredFile> {
+  const [row] = await tx
+    .insert(files)
+    .values({
+      companyId,
+      id: newId(),
+      name: file.name,
+      mimeType: file.mimeType,
+      size: file.size,
+      storage: storage.name,
+    })
+    .returning();
+  await storage.write(tx, companyId, row.id, file.chunks);
+  return row;
+}
+
+export async function deleteFile(tx: Tx, storage: FileStorage, companyId: string, fileId: string): Promise<void> {
+  await storage.remove(tx, companyId, fileId);
+  await tx.delete(files).where(and(eq(files.companyId, companyId), eq(files.id, fileId)));
+}
+
+const FIND_FILE = 'select * from files where company_id = $1 and id = $2';
+
+/** One statement as the tenant (a download needs no transaction). */
+export async function findFile(tenant: Tenant, fileId: string): Promise<StoredFile | undefined> {
+  const [row] = await tenant.read(files, { sql: FIND_FILE, params: [tenant.companyId, fileId] });
+  return row;
+}

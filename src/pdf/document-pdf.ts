@@ -1,0 +1,441 @@
+// The PDF of a quote, invoice or work order (pdfkit). It takes a plain view of the document, already calculated
+// and copied (amounts as decimal strings, the customer copy as printed), so the renderer decides only how things
+// look: it computes no totals and reads no database. Only the standard PDF fonts are used and nothing is fetched:
+// the output depends on the view alone.
+import PDFDocument from 'pdfkit';
+import type { Language } from '../languages.ts';
+import {
+  type DocumentKind,
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  PDF_LABELS,
+  type PdfLabels,
+} from './labels.ts';
+
+export type { DocumentKind } from './labels.ts';
+
+export interface PdfAddress {
+  /** Street and house number. */
+  line: string | null;
+  postalCode: string | null;
+  city: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string | null;
+}
+
+export interface DocumentPdfLine {
+  /** `text` lines print their name and description only. */
+  type?: 'text' | 'other';
+  name: string;
+  description?: string | null;
+  /** Decimal strings as the API answers them (`2.00`, `10.00`, `21.00`). */
+  quantity: string;
+  unit?: string | null;
+  unitPrice: string;
+  /** The effective line discount in money (`0.00` for none). */
+  discount: string;
+  taxRate: string;
+  /** Line total excluding tax, after its discount. */
+  total: string;
+}
+
+export interface DocumentPdfView {
+  kind: DocumentKind;
+  number: string;
+  /** Every label, date and amount is written in this language. */
+  language: Language;
+  /** ISO 4217, e.g. `EUR`. */
+  currency: string;
+  /** The company's time zone, for times (a signature's); default Europe/Amsterdam. */
+  timeZone?: string;
+  title?: string | null;
+  reference?: string | null;
+  /** Calendar dates, `YYYY-MM-DD`. */
+  issueDate: string;
+  dueDate?: string | null;
+  validUntil?: string | null;
+  company: {
+    name: string;
+    legalName?: string | null;
+    address?: PdfAddress | null;
+    vatNumber?: string | null;
+    cocNumber?: string | null;
+    iban?: string | null;
+    email?: string | null;
+    phone?: string | null;
+  };
+  customer: {
+    name?: string | null;
+    companyName?: string | null;
+    address?: PdfAddress | null;
+    email?: string | null;
+  };
+  lines: DocumentPdfLine[];
+  /** Print only what each line is and how much of it, no prices (the document's `hide_line_amounts`). */
+  hideLineAmounts?: boolean;
+  totals: {
+    subtotal: string;
+    /** The effective document discount in money. */
+    discount?: string | null;
+    /** Tax per rate: the base after the discount share, and the tax on it. */
+    taxes: { rate: string; base: string; amount: string }[];
+    total: string;
+    amountPaid?: string | null;
+    amountDue?: string | null;
+  };
+  /** Free text of the company's or document's payment terms, printed as given. */
+  paymentTerms?: string | null;
+  notes?: string | null;
+  /** Work orders: photos in display order. JPEG and PNG are drawn; other types are named only. */
+  photos?: { image: Uint8Array; mimeType: string; caption?: string | null }[];
+  /** Work orders: the signature block; `null` prints an empty one to sign on paper. */
+  signature?: { signedBy: string; signedAt: string; image?: Uint8Array | null } | null;
+}
+
+const MARGIN = 50;
+const GREY = '#555555';
+const LINE_GREY = '#BBBBBB';
+
+type Doc = PDFKit.PDFDocument;
+
+export async function renderDocumentPdf(view: DocumentPdfView): Promise<Buffer> {
+  const labels = PDF_LABELS[view.language];
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    lang: view.language,
+    info: {
+      Title: `${labels.title[view.kind]} ${view.number}`,
+      Author: view.company.name,
+      // pdfkit reads every key it is given: an absent subject must be left out, not undefined.
+      ...(view.title ? { Subject: view.title } : {}),
+      // The issue date, not the clock: the same view gives the same file (pdfkit derives the file id from it).
+      CreationDate: new Date(`${view.issueDate.slice(0, 10)}T00:00:00Z`),
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const money = (amount: string) => formatMoney(amount, view.currency, view.language);
+  header(doc, view, labels);
+  addresses(doc, view, labels);
+  documentFacts(doc, view, labels);
+  lineTable(doc, view, labels, money);
+  totals(doc, view, labels, money);
+  terms(doc, view, labels, money);
+  if (view.kind === 'work_order' || view.photos?.length) photos(doc, view, labels);
+  if (view.kind === 'work_order' || view.signature) signature(doc, view, labels);
+  footer(doc, view, labels);
+  doc.end();
+  return done;
+}
+
+const width = (doc: Doc) => doc.page.width - 2 * MARGIN;
+
+/** Starts a new page when fewer than `height` points are left above the bottom margin. */
+function ensureSpace(doc: Doc, height: number): void {
+  if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
+}
+
+const addressLines = (address: PdfAddress | null | undefined): string[] => {
+  if (!address) return [];
+  const place = [address.postalCode, address.city].filter(Boolean).join('  ');
+  return [address.line, place, address.country].filter((part): part is string => Boolean(part));
+};
+
+function header(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
+  const top = MARGIN;
+  doc.font('Helvetica-Bold').fontSize(16).fillColor('black').text(view.company.name, MARGIN, top, { width: 260 });
+  const details = [
+    ...addressLines(view.company.address),
+    view.company.phone ? `${labels.phone} ${view.company.phone}` : null,
+    view.company.email,
+    view.company.vatNumber ? `${labels.vatNumber} ${view.company.vatNumber}` : null,
+    view.company.cocNumber ? `${labels.cocNumber} ${view.company.cocNumber}` : null,
+    view.company.iban ? `${labels.iban} ${view.company.iban}` : null,
+  ].filter((line): line is string => Boolean(line));
+  doc.font('Helvetica').fontSize(9).fillColor(GREY);
+  doc.text(details.join('\n'), MARGIN + 300, top, { width: width(doc) - 300, align: 'right' });
+  const detailsBottom = doc.y;
+  doc.y = Math.max(detailsBottom, top + 40) + 20;
+  doc.x = MARGIN;
+}
+
+function addresses(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
+  const { customer } = view;
+  const lines = [customer.companyName, customer.name, ...addressLines(customer.address), customer.email].filter(
+    (line): line is string => Boolean(line),
+  );
+  doc.font('Helvetica').fontSize(8).fillColor(GREY).text(labels.customer.toUpperCase(), MARGIN, doc.y);
+  doc.font('Helvetica').fontSize(10).fillColor('black').text(lines.join('\n'), { width: 260 });
+  doc.moveDown(1.5);
+}
+
+function documentFacts(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
+  const { language } = view;
+  doc.font('Helvetica-Bold').fontSize(18).fillColor('black').text(`${labels.title[view.kind]} ${view.number}`, MARGIN);
+  if (view.title) doc.font('Helvetica').fontSize(11).text(view.title);
+  doc.moveDown(0.5);
+  const facts: [string, string][] = [[labels.date, formatDate(view.issueDate, language)]];
+  if (view.dueDate) facts.push([labels.dueDate, formatDate(view.dueDate, language)]);
+  if (view.validUntil) facts.push([labels.validUntil, formatDate(view.validUntil, language)]);
+  if (view.reference) facts.push([labels.reference, view.reference]);
+  doc.fontSize(10);
+  for (const [label, value] of facts) {
+    const y = doc.y;
+    doc.font('Helvetica').fillColor(GREY).text(label, MARGIN, y, { width: 110 });
+    doc.fillColor('black').text(value, MARGIN + 110, y, { width: 300 });
+  }
+  doc.moveDown(1.5);
+}
+
+interface Column {
+  label: string;
+  width: number;
+  align: 'left' | 'right';
+  cell: (line: DocumentPdfLine) => string;
+}
+
+function lineTable(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: string) => string): void {
+  const { language } = view;
+  const quantity = (line: DocumentPdfLine) =>
+    `${formatNumber(line.quantity, language)}${line.unit ? ` ${line.unit}` : ''}`;
+  const columns: Column[] = [{ label: labels.description, width: 0, align: 'left', cell: (line) => line.name }];
+  columns.push({ label: labels.quantity, width: 60, align: 'right', cell: quantity });
+  if (!view.hideLineAmounts) {
+    const anyDiscount = view.lines.some((line) => Number(line.discount) !== 0);
+    columns.push({ label: labels.unitPrice, width: 75, align: 'right', cell: (line) => money(line.unitPrice) });
+    if (anyDiscount) {
+      columns.push({
+        label: labels.discount,
+        width: 65,
+        align: 'right',
+        cell: (line) => (Number(line.discount) === 0 ? '' : money(line.discount)),
+      });
+    }
+    columns.push({
+      label: labels.tax,
+      width: 40,
+      align: 'right',
+      cell: (line) => `${formatNumber(line.taxRate, language)}%`,
+    });
+    columns.push({ label: labels.amount, width: 80, align: 'right', cell: (line) => money(line.total) });
+  }
+  columns[0].width = width(doc) - columns.slice(1).reduce((sum, column) => sum + column.width, 0);
+
+  const tableHeader = () => {
+    const y = doc.y;
+    doc.font('Helvetica-Bold').fontSize(9).fillColor('black');
+    let x = MARGIN;
+    for (const column of columns) {
+      doc.text(column.label, x + 2, y, { width: column.width - 4, align: column.align });
+      x += column.width;
+    }
+    doc.y = y + 14;
+    rule(doc);
+  };
+  ensureSpace(doc, 60);
+  tableHeader();
+  for (const line of view.lines) {
+    doc.font('Helvetica').fontSize(9);
+    const description = line.description ?? '';
+    const nameHeight = doc.heightOfString(line.name, { width: columns[0].width - 4 });
+    const descriptionHeight = description
+      ? doc.fontSize(8).heightOfString(description, { width: columns[0].width - 4 })
+      : 0;
+    const height = nameHeight + descriptionHeight + 6;
+    if (doc.y + height > doc.page.height - doc.page.margins.bottom) {
+      doc.addPage();
+      tableHeader();
+    }
+    const y = doc.y + 3;
+    let x = MARGIN;
+    doc
+      .font(line.type === 'text' ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(9)
+      .fillColor('black');
+    doc.text(line.name, x + 2, y, { width: columns[0].width - 4 });
+    if (description)
+      doc
+        .font('Helvetica')
+        .fontSize(8)
+        .fillColor(GREY)
+        .text(description, { width: columns[0].width - 4 });
+    if (line.type !== 'text') {
+      x += columns[0].width;
+      doc.font('Helvetica').fontSize(9).fillColor('black');
+      for (const column of columns.slice(1)) {
+        doc.text(column.cell(line), x + 2, y, { width: column.width - 4, align: column.align });
+        x += column.width;
+      }
+    }
+    doc.y = y + height - 3;
+    rule(doc, LINE_GREY);
+  }
+  doc.moveDown(1);
+}
+
+function rule(doc: Doc, color = 'black'): void {
+  doc
+    .moveTo(MARGIN, doc.y)
+    .lineTo(MARGIN + width(doc), doc.y)
+    .lineWidth(0.5)
+    .strokeColor(color)
+    .stroke();
+  doc.y += 2;
+}
+
+function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: string) => string): void {
+  const { totals: t, language } = view;
+  const rows: [string, string, boolean][] = [[labels.subtotal, money(t.subtotal), false]];
+  if (t.discount && Number(t.discount) !== 0) rows.push([labels.documentDiscount, money(`-${t.discount}`), false]);
+  for (const tax of t.taxes) {
+    rows.push([labels.taxAt(formatNumber(tax.rate, language), money(tax.base)), money(tax.amount), false]);
+  }
+  rows.push([labels.total, money(t.total), true]);
+  if (t.amountPaid && Number(t.amountPaid) !== 0) {
+    rows.push([labels.amountPaid, money(t.amountPaid), false]);
+    if (t.amountDue) rows.push([labels.amountDue, money(t.amountDue), true]);
+  }
+  ensureSpace(doc, rows.length * 15 + 10);
+  const labelX = MARGIN + width(doc) - 320;
+  for (const [label, value, strong] of rows) {
+    const y = doc.y;
+    doc
+      .font(strong ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(strong ? 11 : 9)
+      .fillColor('black');
+    doc.text(label, labelX, y, { width: 220, align: 'right' });
+    doc.text(value, labelX + 220, y, { width: 100, align: 'right' });
+    doc.y = Math.max(doc.y, y + 14);
+  }
+  doc.x = MARGIN;
+  doc.moveDown(1.5);
+}
+
+function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: string) => string): void {
+  const paragraphs: [string | null, string][] = [];
+  const due = view.totals.amountDue ?? view.totals.total;
+  if (view.kind === 'invoice' && view.dueDate && Number(due) > 0) {
+    const sentence = labels.payBy(
+      money(due),
+      formatDate(view.dueDate, view.language),
+      view.company.iban ?? null,
+      view.number,
+    );
+    paragraphs.push([labels.paymentTerms, view.paymentTerms ? `${sentence}\n${view.paymentTerms}` : sentence]);
+  } else if (view.paymentTerms) paragraphs.push([labels.paymentTerms, view.paymentTerms]);
+  if (view.kind === 'quote' && view.validUntil) {
+    paragraphs.push([null, labels.validity(formatDate(view.validUntil, view.language))]);
+  }
+  if (view.notes) paragraphs.push([labels.notes, view.notes]);
+  for (const [heading, text] of paragraphs) {
+    ensureSpace(doc, 40);
+    if (heading) doc.font('Helvetica-Bold').fontSize(9).fillColor('black').text(heading, MARGIN);
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor('black')
+      .text(text, MARGIN, doc.y, { width: width(doc) });
+    doc.moveDown(0.8);
+  }
+}
+
+const DRAWABLE = new Set(['image/jpeg', 'image/png']);
+
+function photos(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
+  const list = view.photos ?? [];
+  if (list.length === 0) return;
+  ensureSpace(doc, 60);
+  doc.font('Helvetica-Bold').fontSize(11).fillColor('black').text(labels.photos, MARGIN);
+  doc.moveDown(0.5);
+  // Two photos side by side, each fitted into its box.
+  const boxWidth = (width(doc) - 20) / 2;
+  const boxHeight = 180;
+  for (let i = 0; i < list.length; i += 2) {
+    ensureSpace(doc, boxHeight + 30);
+    const y = doc.y;
+    let rowBottom = y;
+    for (const [column, photo] of list.slice(i, i + 2).entries()) {
+      const x = MARGIN + column * (boxWidth + 20);
+      if (DRAWABLE.has(photo.mimeType)) {
+        doc.image(Buffer.from(photo.image), x, y, { fit: [boxWidth, boxHeight], align: 'center', valign: 'center' });
+      } else {
+        doc.rect(x, y, boxWidth, boxHeight).lineWidth(0.5).strokeColor(LINE_GREY).stroke();
+        doc.font('Helvetica').fontSize(8).fillColor(GREY);
+        doc.text(labels.photoNotShown(photo.mimeType), x + 10, y + boxHeight / 2 - 5, { width: boxWidth - 20 });
+      }
+      doc.font('Helvetica').fontSize(8).fillColor(GREY);
+      doc.text(photo.caption ?? '', x, y + boxHeight + 4, { width: boxWidth });
+      rowBottom = Math.max(rowBottom, doc.y);
+    }
+    doc.x = MARGIN;
+    doc.y = rowBottom + 12;
+  }
+}
+
+function signature(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
+  ensureSpace(doc, 110);
+  doc.moveDown(0.5);
+  doc.font('Helvetica-Bold').fontSize(11).fillColor('black').text(labels.signature, MARGIN);
+  const top = doc.y + 4;
+  const boxHeight = 60;
+  const signed = view.signature;
+  if (signed?.image) {
+    doc.image(Buffer.from(signed.image), MARGIN, top, { fit: [220, boxHeight] });
+  }
+  doc
+    .moveTo(MARGIN, top + boxHeight)
+    .lineTo(MARGIN + 220, top + boxHeight)
+    .lineWidth(0.5)
+    .strokeColor('black')
+    .stroke();
+  const caption = signed
+    ? labels.signedBy(
+        signed.signedBy,
+        formatDateTime(signed.signedAt, view.language, view.timeZone ?? 'Europe/Amsterdam'),
+      )
+    : labels.notSigned;
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(GREY)
+    .text(caption, MARGIN, top + boxHeight + 4, { width: 300 });
+  doc.x = MARGIN;
+}
+
+/** Company identification and page numbers on every page, written once all pages exist. */
+function footer(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
+  const { company } = view;
+  const identity = [
+    company.legalName ?? company.name,
+    company.cocNumber ? `${labels.cocNumber} ${company.cocNumber}` : null,
+    company.vatNumber ? `${labels.vatNumber} ${company.vatNumber}` : null,
+    company.iban ? `${labels.iban} ${company.iban}` : null,
+  ]
+    .filter(Boolean)
+    .join('  ·  ');
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Below the bottom margin: lift it while writing, or pdfkit would start a new page.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const y = doc.page.height - 35;
+    doc.font('Helvetica').fontSize(7).fillColor(GREY);
+    doc.text(identity, MARGIN, y, { width: width(doc) - 80, lineBreak: false });
+    doc.text(labels.page(i - range.start + 1, range.count), MARGIN + width(doc) - 80, y, {
+      width: 80,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = bottom;
+  }
+}

@@ -1,0 +1,226 @@
+// Every word a document PDF prints, in the document's language (not the request's: a Dutch invoice stays Dutch
+// whoever downloads it).
+import type { Language } from '../languages.ts';
+
+export type DocumentKind = 'quote' | 'invoice' | 'work_order';
+
+export interface PdfLabels {
+  title: Record<DocumentKind, string>;
+  number: string;
+  date: string;
+  dueDate: string;
+  validUntil: string;
+  reference: string;
+  customer: string;
+  description: string;
+  quantity: string;
+  unitPrice: string;
+  discount: string;
+  tax: string;
+  amount: string;
+  subtotal: string;
+  documentDiscount: string;
+  taxAt: (rate: string, base: string) => string;
+  total: string;
+  amountPaid: string;
+  amountDue: string;
+  paymentTerms: string;
+  payBy: (amount: string, date: string, iban: string | null, number: string) => string;
+  validity: (date: string) => string;
+  notes: string;
+  photos: string;
+  photoNotShown: (type: string) => string;
+  signature: string;
+  signedBy: (name: string, when: string) => string;
+  notSigned: string;
+  vatNumber: string;
+  cocNumber: string;
+  iban: string;
+  email: string;
+  phone: string;
+  page: (page: number, pages: number) => string;
+}
+
+export const PDF_LABELS: Record<Language, PdfLabels> = {
+  nl: {
+    title: { invoice: 'Factuur', quote: 'Offerte', work_order: 'Werkbon' },
+    number: 'Nummer',
+    date: 'Datum',
+    dueDate: 'Vervaldatum',
+    validUntil: 'Geldig tot',
+    reference: 'Referentie',
+    customer: 'Klant',
+    description: 'Omschrijving',
+    quantity: 'Aantal',
+    unitPrice: 'Prijs',
+    discount: 'Korting',
+    tax: 'Btw',
+    amount: 'Bedrag',
+    subtotal: 'Subtotaal',
+    documentDiscount: 'Korting',
+    taxAt: (rate, base) => `Btw ${rate}% over ${base}`,
+    total: 'Totaal',
+    amountPaid: 'Betaald',
+    amountDue: 'Te betalen',
+    paymentTerms: 'Betalingsvoorwaarden',
+    payBy: (amount, date, iban, number) =>
+      `Gelieve ${amount} uiterlijk ${date} over te maken${iban ? ` op ${iban}` : ''} onder vermelding van ${number}.`,
+    validity: (date) => `Deze offerte is geldig tot en met ${date}.`,
+    notes: 'Opmerkingen',
+    photos: "Foto's",
+    photoNotShown: (type) => `(foto van het type ${type} niet weergegeven)`,
+    signature: 'Handtekening',
+    signedBy: (name, when) => `Getekend door ${name} op ${when}`,
+    notSigned: 'Nog niet getekend',
+    vatNumber: 'Btw-nr.',
+    cocNumber: 'KvK',
+    iban: 'IBAN',
+    email: 'E-mail',
+    phone: 'Tel.',
+    page: (page, pages) => `Pagina ${page} van ${pages}`,
+  },
+  en: {
+    title: { invoice: 'Invoice', quote: 'Quote', work_order: 'Work order' },
+    number: 'Number',
+    date: 'Date',
+    dueDate: 'Due date',
+    validUntil: 'Valid until',
+    reference: 'Reference',
+    customer: 'Customer',
+    description: 'Description',
+    quantity: 'Quantity',
+    unitPrice: 'Price',
+    discount: 'Discount',
+    tax: 'VAT',
+    amount: 'Amount',
+    subtotal: 'Subtotal',
+    documentDiscount: 'Discount',
+    taxAt: (rate, base) => `VAT ${rate}% on ${base}`,
+    total: 'Total',
+    amountPaid: 'Paid',
+    amountDue: 'Amount due',
+    paymentTerms: 'Payment terms',
+    payBy: (amount, date, iban, number) =>
+      `Please pay ${amount} by ${date}${iban ? ` to ${iban}` : ''}, quoting ${number}.`,
+    validity: (date) => `This quote is valid until ${date}.`,
+    notes: 'Notes',
+    photos: 'Photos',
+    photoNotShown: (type) => `(photo of type ${type} not shown)`,
+    signature: 'Signature',
+    signedBy: (name, when) => `Signed by ${name} on ${when}`,
+    notSigned: 'Not signed yet',
+    vatNumber: 'VAT no.',
+    cocNumber: 'CoC no.',
+    iban: 'IBAN',
+    email: 'Email',
+    phone: 'Phone',
+    page: (page, pages) => `Page ${page} of ${pages}`,
+  },
+  de: {
+    title: { invoice: 'Rechnung', quote: 'Angebot', work_order: 'Arbeitsauftrag' },
+    number: 'Nummer',
+    date: 'Datum',
+    dueDate: 'Fällig am',
+    validUntil: 'Gültig bis',
+    reference: 'Referenz',
+    customer: 'Kunde',
+    description: 'Beschreibung',
+    quantity: 'Menge',
+    unitPrice: 'Einzelpreis',
+    discount: 'Rabatt',
+    tax: 'MwSt.',
+    amount: 'Betrag',
+    subtotal: 'Zwischensumme',
+    documentDiscount: 'Rabatt',
+    taxAt: (rate, base) => `MwSt. ${rate} % auf ${base}`,
+    total: 'Gesamtbetrag',
+    amountPaid: 'Bezahlt',
+    amountDue: 'Offener Betrag',
+    paymentTerms: 'Zahlungsbedingungen',
+    payBy: (amount, date, iban, number) =>
+      `Bitte überweisen Sie ${amount} bis zum ${date}${iban ? ` auf ${iban}` : ''} unter Angabe von ${number}.`,
+    validity: (date) => `Dieses Angebot ist gültig bis zum ${date}.`,
+    notes: 'Anmerkungen',
+    photos: 'Fotos',
+    photoNotShown: (type) => `(Foto vom Typ ${type} nicht dargestellt)`,
+    signature: 'Unterschrift',
+    signedBy: (name, when) => `Unterschrieben von ${name} am ${when}`,
+    notSigned: 'Noch nicht unterschrieben',
+    vatNumber: 'USt-IdNr.',
+    cocNumber: 'Handelsregister-Nr.',
+    iban: 'IBAN',
+    email: 'E-Mail',
+    phone: 'Tel.',
+    page: (page, pages) => `Seite ${page} von ${pages}`,
+  },
+  fr: {
+    title: { invoice: 'Facture', quote: 'Devis', work_order: "Bon d'intervention" },
+    number: 'Numéro',
+    date: 'Date',
+    dueDate: "Date d'échéance",
+    validUntil: "Valable jusqu'au",
+    reference: 'Référence',
+    customer: 'Client',
+    description: 'Description',
+    quantity: 'Quantité',
+    unitPrice: 'Prix unitaire',
+    discount: 'Remise',
+    tax: 'TVA',
+    amount: 'Montant',
+    subtotal: 'Sous-total',
+    documentDiscount: 'Remise',
+    taxAt: (rate, base) => `TVA ${rate} % sur ${base}`,
+    total: 'Total',
+    amountPaid: 'Payé',
+    amountDue: 'Reste à payer',
+    paymentTerms: 'Conditions de paiement',
+    payBy: (amount, date, iban, number) =>
+      `Merci de régler ${amount} au plus tard le ${date}${iban ? ` sur le compte ${iban}` : ''} en indiquant ${number}.`,
+    validity: (date) => `Ce devis est valable jusqu'au ${date}.`,
+    notes: 'Remarques',
+    photos: 'Photos',
+    photoNotShown: (type) => `(photo de type ${type} non affichée)`,
+    signature: 'Signature',
+    signedBy: (name, when) => `Signé par ${name} le ${when}`,
+    notSigned: 'Pas encore signé',
+    vatNumber: 'N° TVA',
+    cocNumber: "N° d'entreprise",
+    iban: 'IBAN',
+    email: 'E-mail',
+    phone: 'Tél.',
+    page: (page, pages) => `Page ${page} sur ${pages}`,
+  },
+};
+
+const LOCALES: Record<Language, string> = { nl: 'nl-NL', en: 'en-GB', de: 'de-DE', fr: 'fr-FR' };
+
+/**
+ * The standard PDF fonts (the only ones used: nothing is embedded) encode WinAnsi; French and German formats use
+ * narrow no-break spaces, which it lacks: they become plain no-break spaces.
+ */
+const winAnsiSpaces = (text: string) => text.replace(/[\u202F\u2009]/g, '\u00A0');
+
+/** An amount (a decimal string such as `-1234.50`) as money in the language's format; exact, no float on the way. */
+export function formatMoney(amount: string, currency: string, language: Language): string {
+  const format = new Intl.NumberFormat(LOCALES[language], { style: 'currency', currency });
+  // Intl formats decimal strings exactly (NumberFormat v3); its type still says number.
+  return winAnsiSpaces(format.format(amount as unknown as number));
+}
+
+/** A quantity or rate (`2.00`, `21.00`, `5.50`) without needless decimals: 2, 21, 5,5. */
+export function formatNumber(value: string, language: Language): string {
+  const format = new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 4 });
+  return winAnsiSpaces(format.format(value as unknown as number));
+}
+
+/** A calendar date (`2026-03-02`) as the language writes it (2 maart 2026). */
+export function formatDate(date: string, language: Language): string {
+  const format = new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' });
+  return winAnsiSpaces(format.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)));
+}
+
+/** An instant as date and time on the company's clock. */
+export function formatDateTime(instant: string, language: Language, timeZone: string): string {
+  const format = new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeStyle: 'short', timeZone });
+  return winAnsiSpaces(format.format(new Date(instant)));
+}
