@@ -1049,17 +1049,13 @@ export type paths = {
     };
     /**
      * List invoices
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Invoices of the company with their lines and payments, newest first by default.
+     * @description Invoices of the company with their lines and payments, newest first by default.
      */
     get: operations['listInvoices'];
     put?: never;
     /**
      * Create an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a `draft` invoice: the number is assigned from the company's sequence, the customer's name,
+     * @description Creates a `draft` invoice: the number is assigned from the company's sequence, the customer's name,
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `quote_id`, the invoice takes the quote's deal, and an `accepted` quote becomes
      *     `completed` with this invoice as its `invoice_id`. Nothing is sent to the customer: use *Send an invoice*.
@@ -1087,18 +1083,14 @@ export type paths = {
     };
     /**
      * Get an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One invoice with its lines and payments, and its `ETag` for a later update.
+     * @description One invoice with its lines and payments, and its `ETag` for a later update.
      */
     get: operations['getInvoice'];
     put?: never;
     post?: never;
     /**
      * Delete a draft invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes a `draft` invoice with its lines, irreversibly. Any other state answers `409 conflict`: an issued
+     * @description Deletes a `draft` invoice with its lines, irreversibly. Any other state answers `409 conflict`: an issued
      *     invoice must be kept, use *Cancel an invoice* instead. Its number is not reused; to keep the number
      *     sequence without gaps, cancel a draft instead of deleting it. No webhook event is emitted.
      */
@@ -1107,9 +1099,7 @@ export type paths = {
     head?: never;
     /**
      * Update a draft invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state answers `409 conflict` (cancel the invoice and create a new one instead).
      *     With `If-Match` the update only happens when the invoice is still at that version. No webhook event is
@@ -1135,9 +1125,7 @@ export type paths = {
     put?: never;
     /**
      * Send an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Emails the invoice (PDF attached, with a link to the online invoice where the customer can view and pay
+     * @description Emails the invoice (PDF attached, with a link to the online invoice where the customer can view and pay
      *     it) from the company's own email address, to `customer.email` unless `to` is given. The body is optional;
      *     without it the company's email template in the invoice's `language` is used. Invoice email is
      *     transactional: it is sent even when the customer unsubscribed from marketing email.
@@ -1175,9 +1163,7 @@ export type paths = {
     put?: never;
     /**
      * Cancel an invoice
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Cancels the invoice: `status` becomes `cancelled`, `cancelled_at` is set and `amount_due` becomes `0.00`.
+     * @description Cancels the invoice: `status` becomes `cancelled`, `cancelled_at` is set and `amount_due` becomes `0.00`.
      *     The invoice and its number are kept. Allowed from `draft`, `sent`, `viewed` and `overdue`; an invoice with
      *     payments (`partial`, `paid`) must first have its payments refunded (record a `refund` payment), and a
      *     `cancelled` or `refunded` invoice cannot be cancelled: these answer `409 conflict`. The customer is not
@@ -1207,9 +1193,7 @@ export type paths = {
     put?: never;
     /**
      * Record a payment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Records a payment received outside the service (for example a bank transfer or cash), or a refund, and
+     * @description Records a payment received outside the service (for example a bank transfer or cash), or a refund, and
      *     answers the updated invoice with the new payment last in `payments`. A recorded payment has `status`
      *     `paid`. `amount_paid` and `amount_due` are recalculated:
      *
@@ -1241,17 +1225,13 @@ export type paths = {
     };
     /**
      * List quotes
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Quotes of the company with their lines, newest first by default.
+     * @description Quotes of the company with their lines, newest first by default.
      */
     get: operations['listQuotes'];
     put?: never;
     /**
      * Create a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a `draft` quote: the number is assigned from the company's sequence, the customer's name,
+     * @description Creates a `draft` quote: the number is assigned from the company's sequence, the customer's name,
      *     address and contact details are copied, and the totals are calculated (see `total` and `line_total` for
      *     the rules). With `deal_id` the quote belongs to that deal of the same customer; `pipeline_stage_id` names
      *     the stage the deal moves to on acceptance. Nothing is sent to the customer: use *Send a quote*. No webhook
@@ -1279,9 +1259,7 @@ export type paths = {
     };
     /**
      * Get a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One quote with its lines, and its `ETag` for a later update. Attachments are listed with *List quote
+     * @description One quote with its lines, and its `ETag` for a later update. Attachments are listed with *List quote
      *     attachments*.
      */
     get: operations['getQuote'];
@@ -1292,9 +1270,7 @@ export type paths = {
     head?: never;
     /**
      * Update a draft quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state (also `pending_review`) answers `409 conflict`. With `If-Match` the update
      *     only happens when the quote is still at that version. No webhook event is emitted.
@@ -1319,9 +1295,7 @@ export type paths = {
     put?: never;
     /**
      * Send a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Emails the quote (PDF and the attachments marked `visible_to_customer` attached, with a link to the online
+     * @description Emails the quote (PDF and the attachments marked `visible_to_customer` attached, with a link to the online
      *     quote where the customer can accept or reject it) from the company's own email address, to
      *     `customer.email` unless `to` is given. The body is optional; without it the company's email template in
      *     the quote's `language` is used.
@@ -1361,9 +1335,7 @@ export type paths = {
     put?: never;
     /**
      * Accept a quote on the customer's behalf
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Records that the customer accepted the quote (for example by phone or on paper): `status` becomes
+     * @description Records that the customer accepted the quote (for example by phone or on paper): `status` becomes
      *     `accepted` and `accepted_at` is set. Allowed from `sent`, `viewed` and `expired` (the company may still
      *     honour an expired offer); `draft` and `pending_review` (send the quote first), `accepted`, `rejected` and
      *     `completed` answer `409 conflict`. The customer receives no email.
@@ -1396,9 +1368,7 @@ export type paths = {
     put?: never;
     /**
      * Reject a quote on the customer's behalf
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Records that the customer declined the quote: `status` becomes `rejected` and `rejected_at` is set; an
+     * @description Records that the customer declined the quote: `status` becomes `rejected` and `rejected_at` is set; an
      *     optional `reason` is appended to the quote's internal `notes`. Allowed from `sent`, `viewed` and
      *     `expired`; other states answer `409 conflict`. The linked deal is not changed (mark it lost with *Lose a
      *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. No webhook
@@ -1426,18 +1396,14 @@ export type paths = {
     };
     /**
      * List quote attachments
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The files attached to a quote, oldest first by default, each with a signed `download_url` that is valid
+     * @description The files attached to a quote, oldest first by default, each with a signed `download_url` that is valid
      *     for 15 minutes and needs no API key (see *Download a file*).
      */
     get: operations['listQuoteAttachments'];
     put?: never;
     /**
      * Attach a file to a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
+     * @description Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
      *     type is determined from its content, not from its name: PDF, JPEG, PNG, GIF, WebP, Word and Excel files
      *     are accepted, anything else (a renamed executable, plain text) answers `422 validation_failed` with an
      *     error at `/file` (`invalid_format`); a body that is not `multipart/form-data` answers
@@ -1478,9 +1444,7 @@ export type paths = {
     post?: never;
     /**
      * Delete a quote attachment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes the attachment and its file, irreversibly; download links already handed out stop working. An
+     * @description Deletes the attachment and its file, irreversibly; download links already handed out stop working. An
      *     attachment of another quote answers `404 not_found`. No webhook event is emitted.
      */
     delete: operations['deleteQuoteAttachment'];
@@ -2974,6 +2938,186 @@ export type webhooks = {
      *     notes on deals (subscription `note.deleted` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['noteDeletedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'quote.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was created
+     * @description Sent when a quote is created (*Create a quote* or the web application); `data.object` is the new `draft`. Needs `quotes.read` (subscription `quote.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'quote.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was sent
+     * @description Sent when a quote is first sent to the customer (*Send a quote*); resending sends nothing. `data.object` is the quote with `status` `sent` and `sent_at` set. Needs `quotes.read` (subscription `quote.sent` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteSentWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'quote.accepted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was accepted
+     * @description Sent when a quote is accepted, by the customer online or by *Accept a quote*; `data.object` is the accepted quote. Needs `quotes.read` (subscription `quote.accepted` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteAcceptedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'quote.rejected': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A quote was rejected
+     * @description Sent when a quote is rejected, by the customer online or by *Reject a quote*; `data.object` is the rejected quote. Needs `quotes.read` (subscription `quote.rejected` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteRejectedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was created
+     * @description Sent when an invoice is created (*Create an invoice* or the web application); `data.object` is the new `draft`. Needs `invoices.read` (subscription `invoice.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was sent
+     * @description Sent when an invoice is first sent to the customer (*Send an invoice*); resending sends nothing. `data.object` is the invoice with `sent_at` set. Needs `invoices.read` (subscription `invoice.sent` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceSentWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was paid
+     * @description Sent when a payment settles an invoice (`status` becomes `paid`); `data.object` is the paid invoice with its payments. Needs `invoices.read` (subscription `invoice.paid` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoicePaidWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.overdue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice became overdue
+     * @description Sent by the daily run shortly after midnight (Europe/Amsterdam) for each invoice whose `due_date` has passed with an amount still due; `data.object` is the invoice with `status` `overdue`. Needs `invoices.read` (subscription `invoice.overdue` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceOverdueWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invoice was cancelled
+     * @description Sent when an invoice is cancelled (*Cancel an invoice*); `data.object` is the cancelled invoice. Needs `invoices.read` (subscription `invoice.cancelled` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceCancelledWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6897,6 +7041,15 @@ export type components = {
       | 'note.created'
       | 'note.updated'
       | 'note.deleted'
+      | 'quote.created'
+      | 'quote.sent'
+      | 'quote.accepted'
+      | 'quote.rejected'
+      | 'invoice.created'
+      | 'invoice.sent'
+      | 'invoice.paid'
+      | 'invoice.overdue'
+      | 'invoice.cancelled'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7013,6 +7166,15 @@ export type components = {
         | 'note.created'
         | 'note.updated'
         | 'note.deleted'
+        | 'quote.created'
+        | 'quote.sent'
+        | 'quote.accepted'
+        | 'quote.rejected'
+        | 'invoice.created'
+        | 'invoice.sent'
+        | 'invoice.paid'
+        | 'invoice.overdue'
+        | 'invoice.cancelled'
       )[];
     };
     /**
@@ -7111,6 +7273,15 @@ export type components = {
         | 'note.created'
         | 'note.updated'
         | 'note.deleted'
+        | 'quote.created'
+        | 'quote.sent'
+        | 'quote.accepted'
+        | 'quote.rejected'
+        | 'invoice.created'
+        | 'invoice.sent'
+        | 'invoice.paid'
+        | 'invoice.overdue'
+        | 'invoice.cancelled'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7244,7 +7415,16 @@ export type components = {
       | 'deal.lost'
       | 'note.created'
       | 'note.updated'
-      | 'note.deleted';
+      | 'note.deleted'
+      | 'quote.created'
+      | 'quote.sent'
+      | 'quote.accepted'
+      | 'quote.rejected'
+      | 'invoice.created'
+      | 'invoice.sent'
+      | 'invoice.paid'
+      | 'invoice.overdue'
+      | 'invoice.cancelled';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7396,10 +7576,16 @@ export type components = {
     /** @description The payload of an event. */
     EventData: {
       /**
-       * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`.
-       *     Branch on its `object` field (or on the event `type`).
+       * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
+       *     `quote` for `quote.*` and an `invoice` for `invoice.*`. Branch on its `object` field (or on the event
+       *     `type`).
        */
-      object: components['schemas']['Customer'] | components['schemas']['Deal'] | components['schemas']['Note'];
+      object:
+        | components['schemas']['Customer']
+        | components['schemas']['Deal']
+        | components['schemas']['Note']
+        | components['schemas']['Quote']
+        | components['schemas']['Invoice'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -7499,6 +7685,50 @@ export type components = {
       type: 'note.created' | 'note.updated' | 'note.deleted';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['NoteEventData'];
+    };
+    /** @description The payload of a quote event. */
+    QuoteEventData: {
+      /** @description The quote as it was right after the change. */
+      object: components['schemas']['Quote'];
+    };
+    /** @description The body of a `quote.*` webhook message (the same as the event in *List events*). */
+    QuoteEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the quote.
+       * @example quote.created
+       * @enum {string}
+       */
+      type: 'quote.created' | 'quote.sent' | 'quote.accepted' | 'quote.rejected';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['QuoteEventData'];
+    };
+    /** @description The payload of an invoice event. */
+    InvoiceEventData: {
+      /** @description The invoice as it was right after the change. */
+      object: components['schemas']['Invoice'];
+    };
+    /** @description The body of an `invoice.*` webhook message (the same as the event in *List events*). */
+    InvoiceEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the invoice.
+       * @example invoice.created
+       * @enum {string}
+       */
+      type: 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['InvoiceEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -13719,6 +13949,1460 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['NoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q01",
+         *       "type": "quote.created",
+         *       "created_at": "2026-03-02T09:15:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "draft",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": null,
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": null,
+         *           "viewed_at": null,
+         *           "accepted_at": null,
+         *           "rejected_at": null,
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-02T09:15:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteSentWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q02",
+         *       "type": "quote.sent",
+         *       "created_at": "2026-03-02T09:40:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "sent",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": null,
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": "2026-03-02T09:40:00Z",
+         *           "viewed_at": null,
+         *           "accepted_at": null,
+         *           "rejected_at": null,
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-02T09:40:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteAcceptedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q03",
+         *       "type": "quote.accepted",
+         *       "created_at": "2026-03-05T11:00:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "accepted",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": null,
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": "2026-03-02T09:40:00Z",
+         *           "viewed_at": "2026-03-02T19:12:33Z",
+         *           "accepted_at": "2026-03-05T11:00:00Z",
+         *           "rejected_at": null,
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-05T11:00:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteRejectedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q04",
+         *       "type": "quote.rejected",
+         *       "created_at": "2026-03-05T11:00:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "rejected",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": "Afgewezen op 2026-03-05: Klant heeft gekozen voor een andere aanbieder.",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": "2026-03-02T09:40:00Z",
+         *           "viewed_at": "2026-03-02T19:12:33Z",
+         *           "accepted_at": null,
+         *           "rejected_at": "2026-03-05T11:00:00Z",
+         *           "invoice_id": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-05T11:00:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I01",
+         *       "type": "invoice.created",
+         *       "created_at": "2026-03-14T10:20:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "draft",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": null,
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-14T10:20:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceSentWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I02",
+         *       "type": "invoice.sent",
+         *       "created_at": "2026-03-14T10:45:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "sent",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-14T10:45:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoicePaidWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I03",
+         *       "type": "invoice.paid",
+         *       "created_at": "2026-03-16T09:12:40Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "partial",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": "2026-03-16 betaling EUR 1000.00: Aanbetaling volgens afspraak per telefoon.",
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "1000.00",
+         *           "amount_due": "1773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": "2026-03-14T18:02:11Z",
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [
+         *             {
+         *               "object": "invoice_payment",
+         *               "id": "0195a3d8-1b2c-7d3e-8f4a-5b6c7d8e9fa0",
+         *               "amount": "1000.00",
+         *               "type": "deposit",
+         *               "status": "paid",
+         *               "payment_method": "bank_transfer",
+         *               "description": "Aanbetaling, bankafschrift 2026-03-16",
+         *               "paid_at": "2026-03-16T09:00:00Z",
+         *               "created_at": "2026-03-16T09:12:40Z"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-16T09:12:40Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceOverdueWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I04",
+         *       "type": "invoice.overdue",
+         *       "created_at": "2026-03-29T00:05:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "overdue",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-29T00:05:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceCancelledWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I05",
+         *       "type": "invoice.cancelled",
+         *       "created_at": "2026-03-15T08:05:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "cancelled",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "0.00",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": "2026-03-15T08:05:00Z",
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-15T08:05:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
       };
     };
     responses: {

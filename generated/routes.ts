@@ -579,59 +579,6 @@ export const DocumentItemInputSchema = z
   .openapi('DocumentItemInput');
 export const DocumentLineTotalSchema = DecimalSchema.openapi('DocumentLineTotal');
 export const DocumentTotalSchema = DecimalSchema.openapi('DocumentTotal');
-export const NoteParentSchema = z
-  .object({ object: z.enum(['customer', 'deal']), id: UuidSchema })
-  .openapi('NoteParent');
-export const UserRefSchema = z
-  .object({ object: z.literal('user'), id: IntegerIdSchema, name: z.string() })
-  .openapi('UserRef');
-export const NoteSchema = z
-  .object({
-    object: z.literal('note'),
-    id: UuidSchema,
-    content: z.string(),
-    is_important: z.boolean(),
-    parent: NoteParentSchema,
-    author: UserRefSchema.nullable(),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('Note');
-export const EventDataSchema = z
-  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema]) })
-  .openapi('EventData');
-export const EventTypeSchema = z
-  .enum([
-    'customer.created',
-    'customer.updated',
-    'customer.converted',
-    'deal.created',
-    'deal.updated',
-    'deal.stage_changed',
-    'deal.won',
-    'deal.lost',
-    'note.created',
-    'note.updated',
-    'note.deleted',
-  ])
-  .openapi('EventType');
-export const EventSchema = z
-  .object({
-    object: z.literal('event'),
-    id: EventIdSchema,
-    type: EventTypeSchema,
-    created_at: TimestampSchema,
-    data: EventDataSchema,
-  })
-  .openapi('Event');
-export const EventEnvelopeSchema = z.object({ data: EventSchema }).openapi('EventEnvelope');
-export const EventListSchema = z
-  .object({ data: z.array(EventSchema).max(100), meta: ListMetaSchema })
-  .openapi('EventList');
-export const FieldErrorSchema = z
-  .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
-  .openapi('FieldError');
-export const FileBinarySchema = z.union([z.instanceof(Blob), z.string()]).openapi('FileBinary');
 export const InvoiceItemSchema = z
   .object({
     object: z.literal('invoice_item'),
@@ -717,6 +664,126 @@ export const InvoiceSchema = z
     updated_at: TimestampSchema,
   })
   .openapi('Invoice');
+export const NoteParentSchema = z
+  .object({ object: z.enum(['customer', 'deal']), id: UuidSchema })
+  .openapi('NoteParent');
+export const UserRefSchema = z
+  .object({ object: z.literal('user'), id: IntegerIdSchema, name: z.string() })
+  .openapi('UserRef');
+export const NoteSchema = z
+  .object({
+    object: z.literal('note'),
+    id: UuidSchema,
+    content: z.string(),
+    is_important: z.boolean(),
+    parent: NoteParentSchema,
+    author: UserRefSchema.nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('Note');
+export const QuoteItemSchema = z
+  .object({
+    object: z.literal('quote_item'),
+    id: UuidSchema,
+    type: DocumentItemTypeSchema,
+    name: z.string(),
+    description: z.string().nullable(),
+    sku: z.string().nullable(),
+    quantity: DecimalSchema,
+    unit: z.string().nullable(),
+    unit_price: DecimalSchema,
+    unit_price_incl: NullableDecimalSchema,
+    discount_percentage: DecimalSchema,
+    discount_amount: DecimalSchema,
+    discount_description: z.string().nullable(),
+    line_total: DocumentLineTotalSchema,
+    line_total_incl: NullableDecimalSchema,
+    is_taxable: z.boolean(),
+    tax_rate: DecimalSchema,
+  })
+  .openapi('QuoteItem');
+export const QuoteSchema = z
+  .object({
+    object: z.literal('quote'),
+    id: UuidSchema,
+    number: z.string(),
+    status: z.enum(['draft', 'pending_review', 'sent', 'viewed', 'accepted', 'rejected', 'expired', 'completed']),
+    title: z.string(),
+    description: z.string().nullable(),
+    customer_id: UuidSchema,
+    customer: DocumentCustomerSchema,
+    deal_id: NullableUuidSchema,
+    pipeline_stage_id: NullableIntegerIdSchema,
+    language: LanguageSchema,
+    currency: CurrencySchema,
+    quote_date: DateSchema,
+    valid_until: DateSchema,
+    intro_text: z.string().nullable(),
+    outro_text: z.string().nullable(),
+    terms_conditions: z.string().nullable(),
+    notes: z.string().nullable(),
+    hide_line_amounts: z.boolean(),
+    discount_percentage: DecimalSchema,
+    discount_amount: DecimalSchema,
+    discount_description: z.string().nullable(),
+    subtotal: DecimalSchema,
+    tax_amount: DecimalSchema,
+    total: DocumentTotalSchema,
+    sent_at: NullableTimestampSchema,
+    viewed_at: NullableTimestampSchema,
+    accepted_at: NullableTimestampSchema,
+    rejected_at: NullableTimestampSchema,
+    invoice_id: NullableUuidSchema,
+    items: z.array(QuoteItemSchema).max(200),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('Quote');
+export const EventDataSchema = z
+  .object({ object: z.union([CustomerSchema, DealSchema, NoteSchema, QuoteSchema, InvoiceSchema]) })
+  .openapi('EventData');
+export const EventTypeSchema = z
+  .enum([
+    'customer.created',
+    'customer.updated',
+    'customer.converted',
+    'deal.created',
+    'deal.updated',
+    'deal.stage_changed',
+    'deal.won',
+    'deal.lost',
+    'note.created',
+    'note.updated',
+    'note.deleted',
+    'quote.created',
+    'quote.sent',
+    'quote.accepted',
+    'quote.rejected',
+    'invoice.created',
+    'invoice.sent',
+    'invoice.paid',
+    'invoice.overdue',
+    'invoice.cancelled',
+  ])
+  .openapi('EventType');
+export const EventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: EventTypeSchema,
+    created_at: TimestampSchema,
+    data: EventDataSchema,
+  })
+  .openapi('Event');
+export const EventEnvelopeSchema = z.object({ data: EventSchema }).openapi('EventEnvelope');
+export const EventListSchema = z
+  .object({ data: z.array(EventSchema).max(100), meta: ListMetaSchema })
+  .openapi('EventList');
+export const FieldErrorSchema = z
+  .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
+  .openapi('FieldError');
+export const FileBinarySchema = z.union([z.instanceof(Blob), z.string()]).openapi('FileBinary');
 export const InvoiceCreateSchema = z
   .strictObject({
     customer_id: z.uuid(),
@@ -738,6 +805,16 @@ export const InvoiceCreateSchema = z
   })
   .openapi('InvoiceCreate');
 export const InvoiceEnvelopeSchema = z.object({ data: InvoiceSchema }).openapi('InvoiceEnvelope');
+export const InvoiceEventDataSchema = z.object({ object: InvoiceSchema }).openapi('InvoiceEventData');
+export const InvoiceEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['invoice.created', 'invoice.sent', 'invoice.paid', 'invoice.overdue', 'invoice.cancelled']),
+    created_at: TimestampSchema,
+    data: InvoiceEventDataSchema,
+  })
+  .openapi('InvoiceEvent');
 export const InvoiceListSchema = z
   .object({ data: z.array(InvoiceSchema).max(100), meta: ListMetaSchema })
   .openapi('InvoiceList');
@@ -1025,64 +1102,6 @@ export const ProblemSchema = z
     errors: z.array(FieldErrorSchema).max(51).optional(),
   })
   .openapi('Problem');
-export const QuoteItemSchema = z
-  .object({
-    object: z.literal('quote_item'),
-    id: UuidSchema,
-    type: DocumentItemTypeSchema,
-    name: z.string(),
-    description: z.string().nullable(),
-    sku: z.string().nullable(),
-    quantity: DecimalSchema,
-    unit: z.string().nullable(),
-    unit_price: DecimalSchema,
-    unit_price_incl: NullableDecimalSchema,
-    discount_percentage: DecimalSchema,
-    discount_amount: DecimalSchema,
-    discount_description: z.string().nullable(),
-    line_total: DocumentLineTotalSchema,
-    line_total_incl: NullableDecimalSchema,
-    is_taxable: z.boolean(),
-    tax_rate: DecimalSchema,
-  })
-  .openapi('QuoteItem');
-export const QuoteSchema = z
-  .object({
-    object: z.literal('quote'),
-    id: UuidSchema,
-    number: z.string(),
-    status: z.enum(['draft', 'pending_review', 'sent', 'viewed', 'accepted', 'rejected', 'expired', 'completed']),
-    title: z.string(),
-    description: z.string().nullable(),
-    customer_id: UuidSchema,
-    customer: DocumentCustomerSchema,
-    deal_id: NullableUuidSchema,
-    pipeline_stage_id: NullableIntegerIdSchema,
-    language: LanguageSchema,
-    currency: CurrencySchema,
-    quote_date: DateSchema,
-    valid_until: DateSchema,
-    intro_text: z.string().nullable(),
-    outro_text: z.string().nullable(),
-    terms_conditions: z.string().nullable(),
-    notes: z.string().nullable(),
-    hide_line_amounts: z.boolean(),
-    discount_percentage: DecimalSchema,
-    discount_amount: DecimalSchema,
-    discount_description: z.string().nullable(),
-    subtotal: DecimalSchema,
-    tax_amount: DecimalSchema,
-    total: DocumentTotalSchema,
-    sent_at: NullableTimestampSchema,
-    viewed_at: NullableTimestampSchema,
-    accepted_at: NullableTimestampSchema,
-    rejected_at: NullableTimestampSchema,
-    invoice_id: NullableUuidSchema,
-    items: z.array(QuoteItemSchema).max(200),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('Quote');
 export const QuoteAttachmentSchema = z
   .object({
     object: z.literal('attachment'),
@@ -1132,6 +1151,16 @@ export const QuoteCreateSchema = z
   })
   .openapi('QuoteCreate');
 export const QuoteEnvelopeSchema = z.object({ data: QuoteSchema }).openapi('QuoteEnvelope');
+export const QuoteEventDataSchema = z.object({ object: QuoteSchema }).openapi('QuoteEventData');
+export const QuoteEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['quote.created', 'quote.sent', 'quote.accepted', 'quote.rejected']),
+    created_at: TimestampSchema,
+    data: QuoteEventDataSchema,
+  })
+  .openapi('QuoteEvent');
 export const QuoteListSchema = z
   .object({ data: z.array(QuoteSchema).max(100), meta: ListMetaSchema })
   .openapi('QuoteList');
@@ -1496,10 +1525,19 @@ export const WebhookEventSelectionSchema = z
       'note.created',
       'note.updated',
       'note.deleted',
+      'quote.created',
+      'quote.sent',
+      'quote.accepted',
+      'quote.rejected',
+      'invoice.created',
+      'invoice.sent',
+      'invoice.paid',
+      'invoice.overdue',
+      'invoice.cancelled',
     ]),
   )
   .min(1)
-  .max(12)
+  .max(21)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1542,10 +1580,19 @@ export const WebhookEndpointCreateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'quote.created',
+          'quote.sent',
+          'quote.accepted',
+          'quote.rejected',
+          'invoice.created',
+          'invoice.sent',
+          'invoice.paid',
+          'invoice.overdue',
+          'invoice.cancelled',
         ]),
       )
       .min(1)
-      .max(12),
+      .max(21),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1588,10 +1635,19 @@ export const WebhookEndpointUpdateSchema = z
           'note.created',
           'note.updated',
           'note.deleted',
+          'quote.created',
+          'quote.sent',
+          'quote.accepted',
+          'quote.rejected',
+          'invoice.created',
+          'invoice.sent',
+          'invoice.paid',
+          'invoice.overdue',
+          'invoice.cancelled',
         ]),
       )
       .min(1)
-      .max(12)
+      .max(21)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })

@@ -11,9 +11,12 @@ import * as customers from './customers/index.ts';
 import * as deals from './deals/index.ts';
 import * as events from './events/index.ts';
 import * as files from './files/index.ts';
+import * as invoices from './invoices/index.ts';
 import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
 import * as pipelineStages from './pipeline-stages/index.ts';
+import * as quoteAttachments from './quote-attachments/index.ts';
+import * as quotes from './quotes/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
 
@@ -27,7 +30,10 @@ const RESOURCES = [
   events,
   webhookDeliveries,
   webhookEndpoints,
+  quotes,
+  invoices,
   files,
+  quoteAttachments,
 ];
 
 type Resource = (typeof RESOURCES)[number];

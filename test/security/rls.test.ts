@@ -24,8 +24,13 @@ const TENANT_TABLES = {
   outbound_emails: 'company_id',
   outbound_email_attachments: 'company_id',
   outgoing_message_counts: 'company_id',
+  document_counters: 'company_id',
+  quotes: 'company_id',
+  invoices: 'company_id',
+  invoice_payments: 'company_id',
   files: 'company_id',
   file_chunks: 'company_id',
+  quote_attachments: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -72,10 +77,25 @@ async function seed(sql: postgres.Sql, companyId: string) {
             values (${companyId}, ${`em_${suffix}`}, 0, 'a.pdf', 'application/pdf', '\\x25504446')`;
   await sql`insert into outgoing_message_counts (company_id, scope, hour_start, count)
             values (${companyId}, 'company', date_trunc('hour', now()), 1)`;
+  await sql`insert into document_counters (company_id, kind, year, last_number) values (${companyId}, 'quote', 2026, 1)`;
+  const quote = randomUUID();
+  const invoice = randomUUID();
+  await sql`insert into quotes (company_id, id, number, title, customer_id, customer, language, currency, subtotal,
+            tax_amount, total, items, quote_date, valid_until)
+            values (${companyId}, ${quote}, 'O2026-0001', 'Quote', ${customer}, '{}', 'nl', 'EUR', 0, 0, 0, '[]',
+            '2026-03-02', '2026-04-01')`;
+  await sql`insert into invoices (company_id, id, number, title, customer_id, customer, language, currency, subtotal,
+            tax_amount, total, items, quote_id, invoice_date, due_date, payment_term_days)
+            values (${companyId}, ${invoice}, 'F2026-0001', 'Invoice', ${customer}, '{}', 'nl', 'EUR', 10, 0, 10, '[]',
+            ${quote}, '2026-03-14', '2026-03-28', 14)`;
+  await sql`insert into invoice_payments (company_id, id, invoice_id, amount, type, payment_method, paid_at)
+            values (${companyId}, ${randomUUID()}, ${invoice}, 5, 'partial', 'bank_transfer', now())`;
   const file = randomUUID();
   await sql`insert into files (company_id, id, name, mime_type, size)
             values (${companyId}, ${file}, 'a.pdf', 'application/pdf', 4)`;
   await sql`insert into file_chunks (company_id, file_id, seq, data) values (${companyId}, ${file}, 0, '\\x25504446')`;
+  await sql`insert into quote_attachments (company_id, id, quote_id, file_id)
+            values (${companyId}, ${randomUUID()}, ${quote}, ${file})`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

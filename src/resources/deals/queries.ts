@@ -2,7 +2,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
-import { companies, deals, users } from '../../db/schema/index.ts';
+import { companies, deals, quotes, users } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
@@ -73,12 +73,12 @@ export async function isActiveUser(tx: Tx, companyId: string, id: number): Promi
   return row !== undefined;
 }
 
-/**
- * The quotes whose totals make up a deal's calculated value (see valueFromQuotes). The quotes table arrives
- * with the quotes resource; until then no deal has quotes.
- */
-export async function quotesOfDeal(_tx: Tx, _companyId: string, _dealId: string): Promise<QuoteForValue[]> {
-  return [];
+/** The quotes whose totals make up a deal's calculated value (see valueFromQuotes). */
+export async function quotesOfDeal(tx: Tx, companyId: string, dealId: string): Promise<QuoteForValue[]> {
+  return tx
+    .select({ status: quotes.status, total: quotes.total, currency: quotes.currency })
+    .from(quotes)
+    .where(and(eq(quotes.companyId, companyId), eq(quotes.dealId, dealId)));
 }
 
 export type NewDeal = Omit<typeof deals.$inferInsert, 'companyId' | 'id' | 'currency' | 'version'>;

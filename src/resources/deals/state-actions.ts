@@ -44,7 +44,12 @@ async function closingStage(tx: Tx, companyId: string, type: 'won' | 'lost', sta
 }
 
 /** Puts the deal in `stage`: status and dates follow (enterStage), then deal.stage_changed and any deal.won/lost. */
-async function enter(tx: Tx, current: DealRow, stage: StageRow, lostReason?: string | null): Promise<DealRow> {
+export async function enterDealStage(
+  tx: Tx,
+  current: DealRow,
+  stage: StageRow,
+  lostReason?: string | null,
+): Promise<DealRow> {
   const { entered, statusEvent, reopens } = enterStage(current, stage, sql`app_now()`, lostReason);
   const write = (t: Tx) => saveDeal(t, current, entered);
   // Reopening a won or lost deal may give its customer a second open deal.
@@ -67,7 +72,7 @@ export const dealActionHandlers = {
       const stage = await findActiveStage(tx, companyId, body.stage_id);
       if (!stage)
         throw invalidField('/stage_id', 'invalid_reference', stageMessages.message('stage.unknown_reference'));
-      return enter(tx, current, stage);
+      return enterDealStage(tx, current, stage);
     });
     return c.json(...respond(row));
   },
@@ -78,7 +83,7 @@ export const dealActionHandlers = {
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
       refuseArchived(current);
       requireOpen(current, 'won');
-      return enter(tx, current, await closingStage(tx, companyId, 'won', body.stage_id));
+      return enterDealStage(tx, current, await closingStage(tx, companyId, 'won', body.stage_id));
     });
     return c.json(...respond(row));
   },
@@ -89,7 +94,12 @@ export const dealActionHandlers = {
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
       refuseArchived(current);
       requireOpen(current, 'lost');
-      return enter(tx, current, await closingStage(tx, companyId, 'lost', body.stage_id), body.lost_reason ?? null);
+      return enterDealStage(
+        tx,
+        current,
+        await closingStage(tx, companyId, 'lost', body.stage_id),
+        body.lost_reason ?? null,
+      );
     });
     return c.json(...respond(row));
   },

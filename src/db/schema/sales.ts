@@ -1,0 +1,223 @@
+// Sales documents: quotes, invoices and the payments of invoices, and the per-company, per-year counters their
+// numbers come from. A document's lines and its customer copy are JSON on the document row: they are always
+// written and read whole with it (a request's `items` replaces every line), never on their own.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { customers, deals, pipelineStages } from './crm.ts';
+import { companies } from './platform.ts';
+
+/** Amounts up to 200 lines of 999 999 × 9 999 999.99 fit. */
+const amount = (name: string) => numeric(name, { precision: 18, scale: 2 });
+const percentage = (name: string) => numeric(name, { precision: 5, scale: 2 });
+
+/** The customer's details as printed on a document (DocumentCustomer in the contract). */
+export type DocumentCustomerCopy = {
+  type: 'individual' | 'business';
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+  company_name: string | null;
+  vat_number: string | null;
+  coc_number: string | null;
+};
+
+/** One line as the API shows it, without its `object` (quote_item or invoice_item). */
+export type DocumentLine = {
+  id: string;
+  type: 'product' | 'service' | 'labor' | 'material' | 'travel' | 'discount' | 'text';
+  name: string;
+  description: string | null;
+  sku: string | null;
+  quantity: string;
+  unit: string | null;
+  unit_price: string;
+  unit_price_incl: string | null;
+  discount_percentage: string;
+  discount_amount: string;
+  discount_description: string | null;
+  line_total: string;
+  line_total_incl: string | null;
+  is_taxable: boolean;
+  tax_rate: string;
+  /** The line as the request sent it (not shown): the totals are recalculated from it. */
+  input?: unknown;
+};
+
+/**
+ * The last number given per company, kind of document and year. The creating transaction increments the row
+ * (and so holds its lock until it commits): concurrent creations queue on it, and a creation that rolls back
+ * gives its number back, so numbers are consecutive without gaps.
+ */
+export const documentCounters = pgTable(
+  'document_counters',
+  {
+    companyId: companyId().references(() => companies.id),
+    kind: text('kind').notNull(),
+    year: integer('year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.kind, t.year] })],
+);
+
+const documentColumns = () => ({
+  companyId: companyId().references(() => companies.id),
+  id: uuid('id').notNull(),
+  number: text('number').notNull(),
+  title: text('title').notNull(),
+  description: text('description'),
+  customerId: uuid('customer_id').notNull(),
+  customer: jsonb('customer').$type<DocumentCustomerCopy>().notNull(),
+  dealId: uuid('deal_id'),
+  language: text('language', { enum: ['nl', 'en', 'de', 'fr'] }).notNull(),
+  currency: text('currency').notNull(),
+  outroText: text('outro_text'),
+  termsConditions: text('terms_conditions'),
+  notes: text('notes'),
+  hideLineAmounts: boolean('hide_line_amounts').notNull().default(false),
+  discountPercentage: percentage('discount_percentage').notNull().default('0.00'),
+  discountAmount: amount('discount_amount').notNull().default('0.00'),
+  discountDescription: text('discount_description'),
+  subtotal: amount('subtotal').notNull(),
+  taxAmount: amount('tax_amount').notNull(),
+  total: amount('total').notNull(),
+  items: jsonb('items').$type<DocumentLine[]>().notNull(),
+  sentAt: ts('sent_at'),
+  viewedAt: ts('viewed_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  version: version(),
+});
+
+export const quotes = pgTable(
+  'quotes',
+  {
+    ...documentColumns(),
+    status: text('status', {
+      enum: ['draft', 'pending_review', 'sent', 'viewed', 'accepted', 'rejected', 'expired', 'completed'],
+    })
+      .notNull()
+      .default('draft'),
+    pipelineStageId: bigint('pipeline_stage_id', { mode: 'number' }),
+    quoteDate: date('quote_date').notNull(),
+    validUntil: date('valid_until').notNull(),
+    introText: text('intro_text'),
+    acceptedAt: ts('accepted_at'),
+    rejectedAt: ts('rejected_at'),
+    invoiceId: uuid('invoice_id'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    uniqueIndex('quotes_number').on(t.companyId, t.number),
+    foreignKey({ columns: [t.companyId, t.customerId], foreignColumns: [customers.companyId, customers.id] }),
+    foreignKey({ columns: [t.companyId, t.dealId], foreignColumns: [deals.companyId, deals.id] }),
+    foreignKey({
+      columns: [t.companyId, t.pipelineStageId],
+      foreignColumns: [pipelineStages.companyId, pipelineStages.id],
+    }),
+    index('quotes_created').on(t.companyId, t.createdAt, t.id),
+    index('quotes_updated').on(t.companyId, t.updatedAt, t.id),
+    index('quotes_customer').on(t.companyId, t.customerId),
+    index('quotes_deal').on(t.companyId, t.dealId),
+    // The daily expiry looks for sent quotes past their date.
+    index('quotes_open_valid_until')
+      .on(t.companyId, t.validUntil)
+      .where(sql`${t.status} in ('sent', 'viewed')`),
+    check('quotes_valid_until', sql`${t.validUntil} >= ${t.quoteDate}`),
+  ],
+);
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    ...documentColumns(),
+    status: text('status', {
+      enum: ['draft', 'sent', 'viewed', 'paid', 'partial', 'overdue', 'cancelled', 'refunded'],
+    })
+      .notNull()
+      .default('draft'),
+    quoteId: uuid('quote_id'),
+    invoiceDate: date('invoice_date').notNull(),
+    dueDate: date('due_date').notNull(),
+    paymentTermDays: integer('payment_term_days').notNull(),
+    isTermInvoice: boolean('is_term_invoice').notNull().default(false),
+    termPercentage: percentage('term_percentage'),
+    amountPaid: amount('amount_paid').notNull().default('0.00'),
+    paidAt: ts('paid_at'),
+    cancelledAt: ts('cancelled_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    uniqueIndex('invoices_number').on(t.companyId, t.number),
+    foreignKey({ columns: [t.companyId, t.customerId], foreignColumns: [customers.companyId, customers.id] }),
+    foreignKey({ columns: [t.companyId, t.dealId], foreignColumns: [deals.companyId, deals.id] }),
+    foreignKey({ columns: [t.companyId, t.quoteId], foreignColumns: [quotes.companyId, quotes.id] }),
+    index('invoices_created').on(t.companyId, t.createdAt, t.id),
+    index('invoices_updated').on(t.companyId, t.updatedAt, t.id),
+    index('invoices_customer').on(t.companyId, t.customerId),
+    index('invoices_quote').on(t.companyId, t.quoteId),
+    // The daily overdue run looks for unpaid invoices past their due date.
+    index('invoices_open_due')
+      .on(t.companyId, t.dueDate)
+      .where(sql`${t.status} in ('sent', 'viewed', 'partial')`),
+    check('invoices_due_date', sql`${t.dueDate} >= ${t.invoiceDate}`),
+    check('invoices_term_percentage', sql`${t.isTermInvoice} = (${t.termPercentage} is not null)`),
+  ],
+);
+
+export const invoicePayments = pgTable(
+  'invoice_payments',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: uuid('id').notNull(),
+    invoiceId: uuid('invoice_id').notNull(),
+    amount: amount('amount').notNull(),
+    type: text('type', { enum: ['full', 'partial', 'deposit', 'refund'] }).notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'refunded'] })
+      .notNull()
+      .default('paid'),
+    paymentMethod: text('payment_method', {
+      enum: [
+        'bank_transfer',
+        'ideal',
+        'credit_card',
+        'debit_card',
+        'bancontact',
+        'direct_debit',
+        'paypal',
+        'cash',
+        'other',
+      ],
+    }).notNull(),
+    description: text('description'),
+    paidAt: ts('paid_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.invoiceId], foreignColumns: [invoices.companyId, invoices.id] }).onDelete(
+      'cascade',
+    ),
+    index('invoice_payments_invoice').on(t.companyId, t.invoiceId, t.createdAt),
+    check('invoice_payments_amount', sql`${t.amount} > 0`),
+  ],
+);

@@ -1,0 +1,378 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { nextDocumentNumber } from '../../db/document-numbers.ts';
+import { invoicePayments, quotes } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { fromCents, toCents } from '../../domain/money.ts';
+import { scaled } from '../../domain/totals.ts';
+import { recordEvent } from '../../events/record.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import type { Handlers } from '../../http/handler.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { newId } from '../../ids.ts';
+import { touchCustomerActivity } from '../customers/queries.ts';
+import { dealFollowsQuotes } from '../deals/from-quotes.ts';
+import {
+  addDays,
+  companyDefaults,
+  customerCopy,
+  DocumentProblems,
+  daysBetween,
+  documentAmounts,
+  type ItemBody,
+  itemsAsInput,
+  recipientsOf,
+  sendDocumentEmail,
+} from '../quotes/documents.ts';
+import { invoiceEmail } from '../quotes/email.ts';
+import { quoteMessages } from '../quotes/messages.ts';
+import { lockQuote } from '../quotes/queries.ts';
+import { invoiceMessages } from './messages.ts';
+import * as q from './queries.ts';
+import { amountDue, type InvoiceRow, serializeInvoice } from './serialize.ts';
+
+const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
+type StatusKey =
+  | 'invoice.not_draft'
+  | 'invoice.cannot_send'
+  | 'invoice.cannot_cancel'
+  | 'invoice.cannot_pay'
+  | 'invoice.cannot_refund';
+const conflict = (key: StatusKey, status: string) =>
+  new ApiProblem('conflict', invoiceMessages.message(key, { status }));
+
+type InvoiceFields = {
+  customer_id?: string;
+  title?: string;
+  items?: ItemBody[];
+  quote_id?: string | null;
+  description?: string | null;
+  language?: 'nl' | 'en' | 'de' | 'fr';
+  invoice_date?: string;
+  due_date?: string;
+  payment_term_days?: number;
+  terms_conditions?: string | null;
+  notes?: string | null;
+  outro_text?: string | null;
+  hide_line_amounts?: boolean;
+  discount_percentage?: number;
+  discount_amount?: number;
+  discount_description?: string | null;
+};
+
+type InvoiceEventType = 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
+
+/** An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline). */
+export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: InvoiceEventType) {
+  const object = serializeInvoice(await q.withPayments(tx, row));
+  await recordEvent(tx, row.companyId, { type, scope: 'invoices.read', customerId: row.customerId, object });
+  await touchCustomerActivity(tx, row.companyId, row.customerId);
+}
+
+async function respondWith(tx: Tx, row: InvoiceRow) {
+  return { data: serializeInvoice(await q.withPayments(tx, row)), version: row.version };
+}
+
+/** Runs `work` on the invoice locked in a tenant transaction, after the If-Match check; answers it with payments. */
+async function onLockedInvoice(
+  c: Context<AppEnv>,
+  id: string,
+  work: (tx: Tx, current: InvoiceRow, companyId: string) => Promise<InvoiceRow>,
+) {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  const { data, version } = await c.get('tenant').transaction(async (tx) => {
+    const current = await q.lockInvoice(tx, companyId, id);
+    if (!current) throw invoiceNotFound();
+    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    return respondWith(tx, await work(tx, current, companyId));
+  });
+  return c.json({ data }, 200, { ETag: etagOf(version) });
+}
+
+/**
+ * The columns of an invoice from the request's fields over the current invoice (none for a creation): customer
+ * copied again, quote and dates checked, totals recalculated; every invalid input reported at once.
+ */
+async function invoiceColumns(tx: Tx, companyId: string, body: InvoiceFields, current?: InvoiceRow) {
+  const problems = new DocumentProblems();
+  const company = await companyDefaults(tx, companyId);
+  const customerId = body.customer_id ?? (current?.customerId as string);
+  const customer = await customerCopy(tx, companyId, customerId, problems);
+  const quoteId = body.quote_id !== undefined ? body.quote_id : (current?.quoteId ?? null);
+  let dealId = current?.dealId ?? null;
+  if (quoteId !== null && (body.quote_id !== undefined || body.customer_id !== undefined)) {
+    const quote = await lockQuote(tx, companyId, quoteId);
+    if (quote?.customerId !== customerId)
+      problems.add('/quote_id', 'invalid_reference', quoteMessages.message('quote.unknown_reference'));
+    else dealId = quote.dealId;
+  } else if (quoteId === null) dealId = null;
+  const invoiceDate = body.invoice_date ?? current?.invoiceDate ?? company.today;
+  const term = body.payment_term_days ?? current?.paymentTermDays ?? company.paymentTermDays;
+  // Without a due date of its own, the due date follows the date and the term.
+  const dueDate =
+    body.due_date ??
+    (current && body.invoice_date === undefined && body.payment_term_days === undefined
+      ? current.dueDate
+      : undefined) ??
+    addDays(invoiceDate, term);
+  if (dueDate < invoiceDate)
+    problems.add('/due_date', 'too_small', quoteMessages.message('document.date_before', { field: 'invoice_date' }));
+  const amounts = documentAmounts(
+    body.items ?? itemsAsInput(current?.items ?? []),
+    {
+      percentage: body.discount_percentage ?? current?.discountPercentage ?? 0,
+      amount: body.discount_amount ?? current?.discountAmount ?? 0,
+    },
+    company.defaultTaxRate,
+    problems,
+  );
+  problems.done();
+  if (!customer || !amounts) throw new Error('unreachable: problems were reported');
+  const text = <K extends keyof InvoiceFields>(key: K, fallback: InvoiceFields[K]) =>
+    body[key] !== undefined ? body[key] : fallback;
+  return {
+    title: body.title ?? (current?.title as string),
+    description: text('description', current?.description ?? null) ?? null,
+    customerId,
+    customer,
+    quoteId,
+    dealId,
+    language: body.language ?? current?.language ?? company.language,
+    currency: current?.currency ?? company.currency,
+    invoiceDate,
+    dueDate,
+    // A due date of its own sets the term it amounts to.
+    paymentTermDays: body.due_date !== undefined ? daysBetween(invoiceDate, dueDate) : term,
+    termsConditions: text('terms_conditions', current?.termsConditions ?? null) ?? null,
+    notes: text('notes', current?.notes ?? null) ?? null,
+    outroText: text('outro_text', current?.outroText ?? null) ?? null,
+    hideLineAmounts: body.hide_line_amounts ?? current?.hideLineAmounts ?? false,
+    discountDescription: text('discount_description', current?.discountDescription ?? null) ?? null,
+    ...amounts,
+  };
+}
+
+/** An accepted quote an invoice is made from becomes completed, with this invoice as its first. */
+async function completeQuote(tx: Tx, invoice: InvoiceRow) {
+  if (!invoice.quoteId) return;
+  const [quote] = await tx
+    .update(quotes)
+    .set({ status: 'completed', invoiceId: invoice.id, updatedAt: sql`app_now()`, version: sql`${quotes.version} + 1` })
+    .where(and(eq(quotes.companyId, invoice.companyId), eq(quotes.id, invoice.quoteId), eq(quotes.status, 'accepted')))
+    .returning();
+  if (quote?.dealId) await dealFollowsQuotes(tx, invoice.companyId, quote.dealId);
+}
+
+/** Deleting the draft made from a completed quote gives the quote back its accepted state. */
+async function releaseQuote(tx: Tx, invoice: InvoiceRow) {
+  if (!invoice.quoteId) return;
+  await tx
+    .update(quotes)
+    .set({ status: 'accepted', invoiceId: null, updatedAt: sql`app_now()`, version: sql`${quotes.version} + 1` })
+    .where(
+      and(
+        eq(quotes.companyId, invoice.companyId),
+        eq(quotes.id, invoice.quoteId),
+        eq(quotes.invoiceId, invoice.id),
+        eq(quotes.status, 'completed'),
+      ),
+    );
+}
+
+const PAYABLE = ['sent', 'viewed', 'overdue', 'partial'];
+
+export const handlers = {
+  listInvoices: async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { data, meta } = await c.get('tenant').transaction((tx) =>
+      q.listInvoices(tx, companyId, page, {
+        status: query['filter[status]'],
+        customerId: query['filter[customer_id]'],
+        updatedSince: query['filter[updated_since]'],
+      }),
+    );
+    return c.json({ data: data.map(serializeInvoice), meta }, 200);
+  },
+
+  getInvoice: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findInvoice(tx, companyId, invoice));
+    if (!row) throw invoiceNotFound();
+    return c.json({ data: serializeInvoice(row) }, 200, { ETag: etagOf(row.version) });
+  },
+
+  createInvoice: async (c) => {
+    const body = c.req.valid('json');
+    const { companyId } = c.get('tenant');
+    const created = await runCreation(c, async (tx) => {
+      const columns = await invoiceColumns(tx, companyId, body);
+      const number = await nextDocumentNumber(tx, companyId, 'invoice');
+      const row = await q.insertInvoice(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
+      await completeQuote(tx, row);
+      await recordInvoiceEvent(tx, row, 'invoice.created');
+      const { data, version } = await respondWith(tx, row);
+      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  },
+
+  updateInvoice: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const body = c.req.valid('json');
+    return onLockedInvoice(c, invoice, async (tx, current, companyId) => {
+      if (current.status !== 'draft') throw conflict('invoice.not_draft', current.status);
+      const updated = await q.updateInvoice(tx, current, await invoiceColumns(tx, companyId, body, current));
+      if (updated.quoteId !== current.quoteId) {
+        await releaseQuote(tx, current);
+        await completeQuote(tx, updated);
+      }
+      return updated;
+    });
+  },
+
+  deleteInvoice: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    await c.get('tenant').transaction(async (tx) => {
+      const current = await q.lockInvoice(tx, companyId, invoice);
+      if (!current) throw invoiceNotFound();
+      if (current.status !== 'draft') throw conflict('invoice.not_draft', current.status);
+      await releaseQuote(tx, current);
+      await q.deleteInvoice(tx, current);
+    });
+    return c.json({ data: { object: 'invoice', id: invoice, deleted: true as const } }, 200);
+  },
+
+  sendInvoice: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const body = c.req.valid('json') ?? {};
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('tenant');
+    const sent = await runCreation(c, async (tx) => {
+      const current = await q.lockInvoice(tx, companyId, invoice);
+      if (!current) throw invoiceNotFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
+      const company = await companyDefaults(tx, companyId);
+      const to = recipientsOf(body, current.customer);
+      const email = invoiceEmail({ ...current, dueDate: current.dueDate }, company, body);
+      await sendDocumentEmail(tx, companyId, { to, ...email, kind: 'invoice_sent' });
+      let row = current;
+      if (current.status === 'draft') {
+        row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });
+        await recordInvoiceEvent(tx, row, 'invoice.sent');
+      }
+      const { data, version } = await respondWith(tx, row);
+      return { status: 200 as const, body: { data }, headers: { ETag: etagOf(version) } };
+    });
+    return c.json(sent.body, sent.status, sent.headers);
+  },
+
+  cancelInvoice: async (c) => {
+    const { invoice } = c.req.valid('param');
+    return onLockedInvoice(c, invoice, async (tx, current) => {
+      if (!['draft', 'sent', 'viewed', 'overdue'].includes(current.status) || toCents(current.amountPaid) !== 0n)
+        throw conflict('invoice.cannot_cancel', current.status);
+      const updated = await q.updateInvoice(tx, current, { status: 'cancelled', cancelledAt: sql`app_now()` });
+      await recordInvoiceEvent(tx, updated, 'invoice.cancelled');
+      return updated;
+    });
+  },
+
+  createInvoicePayment: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { companyId } = c.get('tenant');
+    const created = await runCreation(c, async (tx) => {
+      const current = await q.lockInvoice(tx, companyId, invoice);
+      if (!current) throw invoiceNotFound();
+      const amount = scaled(body.amount, 2);
+      const paid = toCents(current.amountPaid);
+      const due = toCents(amountDue(current));
+      const refund = body.type === 'refund';
+      const problems = new DocumentProblems();
+      if (refund) {
+        if (paid === 0n || !['paid', 'partial', 'overdue'].includes(current.status))
+          throw conflict('invoice.cannot_refund', current.status);
+        if (amount > paid)
+          problems.add(
+            '/amount',
+            'too_big',
+            invoiceMessages.message('invoice.refund_above_paid', { max: fromCents(paid) }),
+          );
+      } else {
+        if (!PAYABLE.includes(current.status)) throw conflict('invoice.cannot_pay', current.status);
+        if (amount > due)
+          problems.add(
+            '/amount',
+            'too_big',
+            invoiceMessages.message('invoice.payment_above_due', { max: fromCents(due) }),
+          );
+        else if (body.type === 'full' && amount !== due)
+          problems.add(
+            '/type',
+            'invalid_enum',
+            invoiceMessages.message('invoice.full_not_due', { due: fromCents(due) }),
+          );
+      }
+      const paidAt = body.paid_at ? new Date(body.paid_at) : undefined;
+      if (paidAt && paidAt.getTime() > Date.now())
+        problems.add('/paid_at', 'too_big', invoiceMessages.message('invoice.paid_in_future'));
+      problems.done();
+
+      const type = body.type ?? (amount === due ? 'full' : 'partial');
+      const payment = await q.insertPayment(tx, {
+        companyId,
+        id: newId(),
+        invoiceId: current.id,
+        amount: fromCents(amount),
+        type,
+        status: 'paid',
+        paymentMethod: body.payment_method ?? 'bank_transfer',
+        description: body.description ?? null,
+        paidAt: paidAt ?? sql`app_now()`,
+      });
+      const nowPaid = refund ? paid - amount : paid + amount;
+      const settled = !refund && nowPaid === toCents(current.total);
+      const status = settled
+        ? 'paid'
+        : refund && nowPaid === 0n
+          ? 'refunded'
+          : current.status === 'overdue'
+            ? 'overdue'
+            : 'partial';
+      const noteLine = body.notes
+        ? `${(payment.paidAt ?? new Date()).toISOString().slice(0, 10)} ${refund ? '−' : ''}${fromCents(amount)}: ${body.notes}`
+        : null;
+      if (refund && nowPaid === 0n)
+        // Everything paid came back: the payments read as refunded.
+        await tx
+          .update(invoicePayments)
+          .set({ status: 'refunded' })
+          .where(
+            and(
+              eq(invoicePayments.companyId, companyId),
+              eq(invoicePayments.invoiceId, current.id),
+              eq(invoicePayments.status, 'paid'),
+              sql`${invoicePayments.type} <> 'refund'`,
+            ),
+          );
+      const updated = await q.updateInvoice(tx, current, {
+        status,
+        amountPaid: fromCents(nowPaid),
+        paidAt: settled ? payment.paidAt : null,
+        ...(noteLine ? { notes: [current.notes, noteLine].filter(Boolean).join('\n') } : {}),
+      });
+      if (settled) await recordInvoiceEvent(tx, updated, 'invoice.paid');
+      const { data, version } = await respondWith(tx, updated);
+      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  },
+} satisfies Partial<Handlers>;

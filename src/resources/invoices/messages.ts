@@ -1,0 +1,65 @@
+// The problem texts of invoices, in the four languages (see src/http/messages.ts defineMessages).
+import { defineMessages } from '../../http/messages.ts';
+
+export const invoiceMessages = defineMessages({
+  'invoice.not_found': {
+    en: 'No invoice with this id exists.',
+    nl: 'Er bestaat geen factuur met dit id.',
+    de: 'Es gibt keine Rechnung mit dieser ID.',
+    fr: 'Aucune facture n’a cet identifiant.',
+  },
+  'invoice.not_draft': {
+    en: 'Only a draft invoice can be changed or deleted; this invoice is {status}.',
+    nl: 'Alleen een conceptfactuur kan worden gewijzigd of verwijderd; deze factuur heeft de status {status}.',
+    de: 'Nur ein Rechnungsentwurf kann geändert oder gelöscht werden; diese Rechnung hat den Status {status}.',
+    fr: 'Seule une facture brouillon peut être modifiée ou supprimée ; cette facture a le statut {status}.',
+  },
+  'invoice.cannot_send': {
+    en: 'An invoice that is {status} cannot be sent.',
+    nl: 'Een factuur met de status {status} kan niet worden verstuurd.',
+    de: 'Eine Rechnung mit dem Status {status} kann nicht gesendet werden.',
+    fr: 'Une facture au statut {status} ne peut pas être envoyée.',
+  },
+  'invoice.cannot_cancel': {
+    en: 'An invoice that is {status} cannot be cancelled; refund its payments first.',
+    nl: 'Een factuur met de status {status} kan niet worden geannuleerd; betaal eerst de betalingen terug.',
+    de: 'Eine Rechnung mit dem Status {status} kann nicht storniert werden; erstatten Sie zuerst die Zahlungen.',
+    fr: 'Une facture au statut {status} ne peut pas être annulée ; remboursez d’abord ses paiements.',
+  },
+  'invoice.cannot_pay': {
+    en: 'A payment cannot be recorded on an invoice that is {status}.',
+    nl: 'Op een factuur met de status {status} kan geen betaling worden geregistreerd.',
+    de: 'Für eine Rechnung mit dem Status {status} kann keine Zahlung erfasst werden.',
+    fr: 'Aucun paiement ne peut être enregistré sur une facture au statut {status}.',
+  },
+  'invoice.cannot_refund': {
+    en: 'A refund needs payments to pay back; this invoice is {status}.',
+    nl: 'Een terugbetaling vraagt om betalingen om terug te betalen; deze factuur heeft de status {status}.',
+    de: 'Eine Erstattung setzt Zahlungen voraus; diese Rechnung hat den Status {status}.',
+    fr: 'Un remboursement suppose des paiements à rembourser ; cette facture a le statut {status}.',
+  },
+  'invoice.payment_above_due': {
+    en: 'A payment may not exceed the amount due ({max}).',
+    nl: 'Een betaling mag niet hoger zijn dan het openstaande bedrag ({max}).',
+    de: 'Eine Zahlung darf den offenen Betrag ({max}) nicht übersteigen.',
+    fr: 'Un paiement ne peut pas dépasser le montant dû ({max}).',
+  },
+  'invoice.refund_above_paid': {
+    en: 'A refund may not exceed the amount paid ({max}).',
+    nl: 'Een terugbetaling mag niet hoger zijn dan het betaalde bedrag ({max}).',
+    de: 'Eine Erstattung darf den gezahlten Betrag ({max}) nicht übersteigen.',
+    fr: 'Un remboursement ne peut pas dépasser le montant payé ({max}).',
+  },
+  'invoice.full_not_due': {
+    en: 'A full payment must equal the amount due ({due}).',
+    nl: 'Een volledige betaling moet gelijk zijn aan het openstaande bedrag ({due}).',
+    de: 'Eine vollständige Zahlung muss dem offenen Betrag ({due}) entsprechen.',
+    fr: 'Un paiement intégral doit être égal au montant dû ({due}).',
+  },
+  'invoice.paid_in_future': {
+    en: 'May not lie in the future.',
+    nl: 'Mag niet in de toekomst liggen.',
+    de: 'Darf nicht in der Zukunft liegen.',
+    fr: 'Ne peut pas se situer dans le futur.',
+  },
+} as const);

@@ -1,0 +1,70 @@
+import type { invoicePayments, invoices } from '../../db/schema/index.ts';
+import { fromCents, toCents } from '../../domain/money.ts';
+import { iso, isoOrNull } from '../../http/serialize.ts';
+import { serializeLine } from '../quotes/serialize.ts';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type PaymentRow = typeof invoicePayments.$inferSelect;
+export type InvoiceWithPayments = InvoiceRow & { payments: PaymentRow[] };
+
+/** Nothing is owed on a cancelled or refunded invoice. */
+export const amountDue = (row: InvoiceRow): string =>
+  row.status === 'cancelled' || row.status === 'refunded'
+    ? '0.00'
+    : fromCents(toCents(row.total) - toCents(row.amountPaid));
+
+export function serializePayment(row: PaymentRow) {
+  return {
+    object: 'invoice_payment' as const,
+    id: row.id,
+    amount: row.amount,
+    type: row.type,
+    status: row.status,
+    payment_method: row.paymentMethod,
+    description: row.description,
+    paid_at: isoOrNull(row.paidAt),
+    created_at: iso(row.createdAt),
+  };
+}
+
+export function serializeInvoice(row: InvoiceWithPayments) {
+  return {
+    object: 'invoice' as const,
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    title: row.title,
+    description: row.description,
+    customer_id: row.customerId,
+    customer: row.customer,
+    quote_id: row.quoteId,
+    deal_id: row.dealId,
+    language: row.language,
+    currency: row.currency,
+    invoice_date: row.invoiceDate,
+    due_date: row.dueDate,
+    payment_term_days: row.paymentTermDays,
+    is_term_invoice: row.isTermInvoice,
+    term_percentage: row.termPercentage,
+    terms_conditions: row.termsConditions,
+    notes: row.notes,
+    outro_text: row.outroText,
+    hide_line_amounts: row.hideLineAmounts,
+    discount_percentage: row.discountPercentage,
+    discount_amount: row.discountAmount,
+    discount_description: row.discountDescription,
+    subtotal: row.subtotal,
+    tax_amount: row.taxAmount,
+    total: row.total,
+    amount_paid: row.amountPaid,
+    amount_due: amountDue(row),
+    sent_at: isoOrNull(row.sentAt),
+    viewed_at: isoOrNull(row.viewedAt),
+    paid_at: isoOrNull(row.paidAt),
+    cancelled_at: isoOrNull(row.cancelledAt),
+    items: row.items.map((line) => serializeLine('invoice_item' as const, line)),
+    payments: row.payments.map(serializePayment),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}

@@ -1,0 +1,213 @@
+// What quotes and invoices share: the company's defaults, the customer copy, lines and totals from a request's
+// items (src/domain/totals.ts), a linked deal's check, and sending a document by email through the outbox within
+// the company's outgoing-message limit.
+import { and, eq, sql } from 'drizzle-orm';
+import { companies, customers, type DocumentCustomerCopy, type DocumentLine, deals } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { type DocumentTotals, documentTotals, type LineInput, type TotalsError } from '../../domain/totals.ts';
+import type { Message } from '../../http/messages.ts';
+import { ApiProblem, type FieldError } from '../../http/problems.ts';
+import { invalidFields } from '../../http/validation.ts';
+import { newId } from '../../ids.ts';
+import { type EmailAttachment, queueEmail } from '../../mail/outbox.ts';
+import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { customerMessages } from '../customers/messages.ts';
+import { quoteMessages } from './messages.ts';
+
+export type ItemBody = LineInput & {
+  name: string;
+  description?: string | null;
+  sku?: string | null;
+  unit?: string | null;
+  discount_description?: string | null;
+};
+
+export type CompanyDefaults = {
+  name: string;
+  email: string | null;
+  language: 'nl' | 'en' | 'de' | 'fr';
+  currency: string;
+  defaultTaxRate: string;
+  paymentTermDays: number;
+  quoteValidityDays: number;
+  /** Today in the company's time zone (YYYY-MM-DD). */
+  today: string;
+};
+
+export async function companyDefaults(tx: Tx, companyId: string): Promise<CompanyDefaults> {
+  const [row] = await tx
+    .select({
+      name: companies.name,
+      email: companies.email,
+      language: companies.language,
+      currency: companies.currency,
+      defaultTaxRate: companies.defaultTaxRate,
+      paymentTermDays: companies.defaultPaymentTermDays,
+      quoteValidityDays: companies.defaultQuoteValidityDays,
+      today: sql<string>`to_char(app_now() at time zone ${companies.timeZone}, 'YYYY-MM-DD')`,
+    })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return row;
+}
+
+/** `date` (YYYY-MM-DD) plus `days` calendar days. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (YYYY-MM-DD). */
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/** Collects the invalid inputs of a request; `done` throws them as one 422. */
+export class DocumentProblems {
+  readonly errors: FieldError[] = [];
+  add(pointer: string, code: string, detail: Message) {
+    this.errors.push({ pointer, parameter: null, code, detail });
+  }
+  done() {
+    if (this.errors.length > 0) throw invalidFields(this.errors);
+  }
+}
+
+/** The customer's details as the document prints them, or undefined (and a problem) for an unknown customer. */
+export async function customerCopy(
+  tx: Tx,
+  companyId: string,
+  customerId: string,
+  problems: DocumentProblems,
+): Promise<DocumentCustomerCopy | undefined> {
+  const [row] = await tx
+    .select()
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, customerId)));
+  if (!row) {
+    problems.add('/customer_id', 'invalid_reference', customerMessages.message('customer.unknown_reference'));
+    return undefined;
+  }
+  return {
+    type: row.type,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    address: row.address,
+    postal_code: row.postalCode,
+    city: row.city,
+    country: row.country,
+    company_name: row.companyName,
+    vat_number: row.vatNumber,
+    coc_number: row.cocNumber,
+  };
+}
+
+/** The deal must be one of the customer's; reports it otherwise. */
+export async function checkDeal(
+  tx: Tx,
+  companyId: string,
+  dealId: string,
+  customerId: string,
+  problems: DocumentProblems,
+): Promise<void> {
+  const [row] = await tx
+    .select({ id: deals.id })
+    .from(deals)
+    .where(and(eq(deals.companyId, companyId), eq(deals.id, dealId), eq(deals.customerId, customerId)));
+  if (!row) problems.add('/deal_id', 'invalid_reference', quoteMessages.message('document.deal_unknown_reference'));
+}
+
+const TOTALS_TEXT: Record<TotalsError['reason'], Message> = {
+  line_discount_above_gross: quoteMessages.message('document.line_discount_above_gross'),
+  both_prices: quoteMessages.message('document.both_prices'),
+  text_line_amount: quoteMessages.message('document.text_line_amount'),
+  document_discount_above_subtotal: quoteMessages.message('document.discount_above_subtotal'),
+};
+
+export type DocumentAmounts = {
+  items: DocumentLine[];
+  subtotal: string;
+  discountPercentage: string;
+  discountAmount: string;
+  taxAmount: string;
+  total: string;
+};
+
+/**
+ * The lines and totals of a document from the request's items and document discount; refused inputs are
+ * reported to `problems` (and undefined returned).
+ */
+export function documentAmounts(
+  items: readonly ItemBody[],
+  discount: { percentage: number | string; amount: number | string },
+  defaultTaxRate: string,
+  problems: DocumentProblems,
+): DocumentAmounts | undefined {
+  const result = documentTotals({
+    lines: items,
+    discount_percentage: discount.percentage,
+    discount_amount: discount.amount,
+    default_tax_rate: defaultTaxRate,
+  });
+  if (!result.ok) {
+    for (const error of result.errors) problems.add(error.pointer, error.code, TOTALS_TEXT[error.reason]);
+    return undefined;
+  }
+  return amountsOf(items, result.totals);
+}
+
+function amountsOf(items: readonly ItemBody[], totals: DocumentTotals): DocumentAmounts {
+  return {
+    items: totals.lines.map((line, index) => ({
+      id: newId(),
+      ...line,
+      name: items[index].name,
+      description: items[index].description ?? null,
+      sku: items[index].sku ?? null,
+      unit: items[index].unit ?? null,
+      discount_description: items[index].discount_description ?? null,
+      input: items[index],
+    })),
+    subtotal: totals.subtotal,
+    discountPercentage: totals.discount_percentage,
+    discountAmount: totals.discount_amount,
+    taxAmount: totals.tax_amount,
+    total: totals.total,
+  };
+}
+
+/** The lines as their request sent them, to recalculate the totals when only the document discount changes. */
+export const itemsAsInput = (lines: readonly DocumentLine[]): ItemBody[] =>
+  lines.map((line) => ({ ...(line.input as ItemBody), name: line.name }));
+
+/**
+ * Queues the email of a document in `tx` after counting it in the company's outgoing-message limit: past the
+ * limit it answers 429 rate_limited with Retry-After, and the caller's transaction (with its count) rolls back.
+ */
+export async function sendDocumentEmail(
+  tx: Tx,
+  companyId: string,
+  email: { to: string[]; subject: string; text: string; kind: string; attachments?: EmailAttachment[] },
+): Promise<void> {
+  const decision = await countOutgoing(tx, companyId, [COMPANY_SCOPE]);
+  if (!decision.allowed)
+    throw new ApiProblem(
+      'rate_limited',
+      quoteMessages.message('document.outgoing_limit', { limit: decision.limit }),
+      {},
+      { 'Retry-After': String(decision.retryAfterSeconds) },
+    );
+  await queueEmail(tx, companyId, email);
+}
+
+/** The recipients of a send: `to` or the customer copy's email (422 without either), and the copies. */
+export function recipientsOf(body: { to?: string; cc?: string[] }, customer: DocumentCustomerCopy): string[] {
+  const to = body.to ?? customer.email;
+  if (!to) {
+    const problems = new DocumentProblems();
+    problems.add('/to', 'required', quoteMessages.message('document.no_recipient'));
+    problems.done();
+  }
+  return [to as string, ...(body.cc ?? [])];
+}

@@ -1,0 +1,257 @@
+import { sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { nextDocumentNumber } from '../../db/document-numbers.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { recordEvent } from '../../events/record.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import type { Handlers } from '../../http/handler.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { newId } from '../../ids.ts';
+import { touchCustomerActivity } from '../customers/queries.ts';
+import { dealFollowsQuotes } from '../deals/from-quotes.ts';
+import { stageMessages } from '../pipeline-stages/messages.ts';
+import { findActiveStage } from '../pipeline-stages/queries.ts';
+import {
+  addDays,
+  checkDeal,
+  companyDefaults,
+  customerCopy,
+  DocumentProblems,
+  documentAmounts,
+  type ItemBody,
+  itemsAsInput,
+  recipientsOf,
+  sendDocumentEmail,
+} from './documents.ts';
+import { quoteEmail } from './email.ts';
+import { quoteMessages } from './messages.ts';
+import * as q from './queries.ts';
+import { type QuoteRow, serializeQuote } from './serialize.ts';
+
+const quoteNotFound = () => new ApiProblem('not_found', quoteMessages.message('quote.not_found'));
+const respond = (row: QuoteRow) => [{ data: serializeQuote(row) }, 200, { ETag: etagOf(row.version) }] as const;
+
+type QuoteFields = {
+  customer_id?: string;
+  title?: string;
+  items?: ItemBody[];
+  deal_id?: string | null;
+  pipeline_stage_id?: number | null;
+  description?: string | null;
+  language?: 'nl' | 'en' | 'de' | 'fr';
+  quote_date?: string;
+  valid_until?: string;
+  intro_text?: string | null;
+  outro_text?: string | null;
+  terms_conditions?: string | null;
+  notes?: string | null;
+  hide_line_amounts?: boolean;
+  discount_percentage?: number;
+  discount_amount?: number;
+  discount_description?: string | null;
+};
+
+/** A quote's event, with the quote as it is now (seen with quotes.read, on its customer's timeline). */
+async function recordQuoteEvent(
+  tx: Tx,
+  row: QuoteRow,
+  type: 'quote.created' | 'quote.sent' | 'quote.accepted' | 'quote.rejected',
+) {
+  await recordEvent(tx, row.companyId, {
+    type,
+    scope: 'quotes.read',
+    customerId: row.customerId,
+    object: serializeQuote(row),
+  });
+  await touchCustomerActivity(tx, row.companyId, row.customerId);
+}
+
+/** Runs `work` on the quote locked in a tenant transaction, after the If-Match check. */
+function onLockedQuote(
+  c: Context<AppEnv>,
+  id: string,
+  work: (tx: Tx, current: QuoteRow, companyId: string) => Promise<QuoteRow>,
+): Promise<QuoteRow> {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  return c.get('tenant').transaction(async (tx) => {
+    const current = await q.lockQuote(tx, companyId, id);
+    if (!current) throw quoteNotFound();
+    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    return work(tx, current, companyId);
+  });
+}
+
+/**
+ * The columns of a quote from the request's fields over the current quote (none for a creation): references,
+ * dates and amounts checked, every invalid input reported at once, the customer copied again and totals
+ * recalculated.
+ */
+async function quoteColumns(tx: Tx, companyId: string, body: QuoteFields, current?: QuoteRow) {
+  const problems = new DocumentProblems();
+  const company = await companyDefaults(tx, companyId);
+  const customerId = body.customer_id ?? (current?.customerId as string);
+  const customer = await customerCopy(tx, companyId, customerId, problems);
+  const dealId = body.deal_id !== undefined ? body.deal_id : (current?.dealId ?? null);
+  if (dealId !== null && customer) await checkDeal(tx, companyId, dealId, customerId, problems);
+  const stageId = body.pipeline_stage_id !== undefined ? body.pipeline_stage_id : (current?.pipelineStageId ?? null);
+  if (body.pipeline_stage_id !== undefined && body.pipeline_stage_id !== null) {
+    if (!(await findActiveStage(tx, companyId, body.pipeline_stage_id)))
+      problems.add('/pipeline_stage_id', 'invalid_reference', stageMessages.message('stage.unknown_reference'));
+  }
+  const quoteDate = body.quote_date ?? current?.quoteDate ?? company.today;
+  const validUntil =
+    body.valid_until ??
+    (current && body.quote_date === undefined ? current.validUntil : undefined) ??
+    addDays(quoteDate, company.quoteValidityDays);
+  if (validUntil < quoteDate)
+    problems.add(
+      body.valid_until !== undefined ? '/valid_until' : '/quote_date',
+      'too_small',
+      quoteMessages.message('document.date_before', { field: 'quote_date' }),
+    );
+  const items = body.items ?? itemsAsInput(current?.items ?? []);
+  const amounts = documentAmounts(
+    items,
+    {
+      percentage: body.discount_percentage ?? current?.discountPercentage ?? 0,
+      amount: body.discount_amount ?? current?.discountAmount ?? 0,
+    },
+    company.defaultTaxRate,
+    problems,
+  );
+  problems.done();
+  if (!customer || !amounts) throw new Error('unreachable: problems were reported');
+  const text = <K extends keyof QuoteFields>(key: K, fallback: QuoteFields[K]) =>
+    body[key] !== undefined ? body[key] : fallback;
+  return {
+    title: body.title ?? (current?.title as string),
+    description: text('description', current?.description ?? null) ?? null,
+    customerId,
+    customer,
+    dealId,
+    pipelineStageId: stageId,
+    language: body.language ?? current?.language ?? company.language,
+    currency: current?.currency ?? company.currency,
+    quoteDate,
+    validUntil,
+    introText: text('intro_text', current?.introText ?? null) ?? null,
+    outroText: text('outro_text', current?.outroText ?? null) ?? null,
+    termsConditions: text('terms_conditions', current?.termsConditions ?? null) ?? null,
+    notes: text('notes', current?.notes ?? null) ?? null,
+    hideLineAmounts: body.hide_line_amounts ?? current?.hideLineAmounts ?? false,
+    discountDescription: text('discount_description', current?.discountDescription ?? null) ?? null,
+    ...amounts,
+  };
+}
+
+/** The deals whose value may change when this quote changes: the one it had and the one it has. */
+async function followDeals(tx: Tx, companyId: string, ...dealIds: (string | null | undefined)[]) {
+  for (const dealId of new Set(dealIds)) if (dealId) await dealFollowsQuotes(tx, companyId, dealId);
+}
+
+export const handlers = {
+  listQuotes: async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const { data, meta } = await c.get('tenant').transaction((tx) =>
+      q.listQuotes(tx, companyId, page, {
+        status: query['filter[status]'],
+        customerId: query['filter[customer_id]'],
+        updatedSince: query['filter[updated_since]'],
+      }),
+    );
+    return c.json({ data: data.map(serializeQuote), meta }, 200);
+  },
+
+  getQuote: async (c) => {
+    const { quote } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findQuote(tx, companyId, quote));
+    if (!row) throw quoteNotFound();
+    return c.json(...respond(row));
+  },
+
+  createQuote: async (c) => {
+    const body = c.req.valid('json');
+    const { companyId } = c.get('tenant');
+    const created = await runCreation(c, async (tx) => {
+      const columns = await quoteColumns(tx, companyId, body);
+      const number = await nextDocumentNumber(tx, companyId, 'quote');
+      const row = await q.insertQuote(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
+      await recordQuoteEvent(tx, row, 'quote.created');
+      await followDeals(tx, companyId, row.dealId);
+      return { status: 201 as const, body: { data: serializeQuote(row) }, headers: { ETag: etagOf(row.version) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  },
+
+  updateQuote: async (c) => {
+    const { quote } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const row = await onLockedQuote(c, quote, async (tx, current, companyId) => {
+      if (current.status !== 'draft')
+        throw new ApiProblem('conflict', quoteMessages.message('quote.not_draft', { status: current.status }));
+      const updated = await q.updateQuote(tx, current, await quoteColumns(tx, companyId, body, current));
+      await followDeals(tx, companyId, current.dealId, updated.dealId);
+      return updated;
+    });
+    return c.json(...respond(row));
+  },
+
+  sendQuote: async (c) => {
+    const { quote } = c.req.valid('param');
+    const body = c.req.valid('json') ?? {};
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('tenant');
+    const sent = await runCreation(c, async (tx) => {
+      const current = await q.lockQuote(tx, companyId, quote);
+      if (!current) throw quoteNotFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      if (!['draft', 'pending_review', 'sent', 'viewed'].includes(current.status))
+        throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status }));
+      const company = await companyDefaults(tx, companyId);
+      const to = recipientsOf(body, current.customer);
+      await sendDocumentEmail(tx, companyId, { to, ...quoteEmail(current, company, body), kind: 'quote_sent' });
+      let row = current;
+      if (current.status === 'draft' || current.status === 'pending_review') {
+        row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });
+        await recordQuoteEvent(tx, row, 'quote.sent');
+      }
+      return { status: 200 as const, body: { data: serializeQuote(row) }, headers: { ETag: etagOf(row.version) } };
+    });
+    return c.json(sent.body, sent.status, sent.headers);
+  },
+
+  acceptQuote: async (c) => {
+    const { quote } = c.req.valid('param');
+    const row = await onLockedQuote(c, quote, async (tx, current, companyId) => {
+      if (!['sent', 'viewed', 'expired'].includes(current.status))
+        throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_decide', { status: current.status }));
+      const updated = await q.updateQuote(tx, current, { status: 'accepted', acceptedAt: sql`app_now()` });
+      await recordQuoteEvent(tx, updated, 'quote.accepted');
+      if (updated.dealId) await dealFollowsQuotes(tx, companyId, updated.dealId, updated.pipelineStageId);
+      return updated;
+    });
+    return c.json(...respond(row));
+  },
+
+  rejectQuote: async (c) => {
+    const { quote } = c.req.valid('param');
+    const body = c.req.valid('json') ?? {};
+    const row = await onLockedQuote(c, quote, async (tx, current, companyId) => {
+      if (!['sent', 'viewed', 'expired'].includes(current.status))
+        throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_decide', { status: current.status }));
+      const reason = body.reason?.trim();
+      const notes = reason ? [current.notes, reason].filter(Boolean).join('\n') : current.notes;
+      const updated = await q.updateQuote(tx, current, { status: 'rejected', rejectedAt: sql`app_now()`, notes });
+      await recordQuoteEvent(tx, updated, 'quote.rejected');
+      await followDeals(tx, companyId, updated.dealId);
+      return updated;
+    });
+    return c.json(...respond(row));
+  },
+} satisfies Partial<Handlers>;
