@@ -1366,18 +1366,14 @@ export type paths = {
     };
     /**
      * List quote attachments
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The files attached to a quote, oldest first by default, each with a signed `download_url` that is valid
+     * @description The files attached to a quote, oldest first by default, each with a signed `download_url` that is valid
      *     for 15 minutes and needs no API key (see *Download a file*).
      */
     get: operations['listQuoteAttachments'];
     put?: never;
     /**
      * Attach a file to a quote
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
+     * @description Uploads a file (`multipart/form-data`) and attaches it to the quote, in any state of the quote. The file
      *     type is determined from its content, not from its name: PDF, JPEG, PNG, GIF, WebP, Word and Excel files
      *     are accepted, anything else (a renamed executable, plain text) answers `422 validation_failed` with an
      *     error at `/file` (`invalid_format`); a body that is not `multipart/form-data` answers
@@ -1418,9 +1414,7 @@ export type paths = {
     post?: never;
     /**
      * Delete a quote attachment
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes the attachment and its file, irreversibly; download links already handed out stop working. An
+     * @description Deletes the attachment and its file, irreversibly; download links already handed out stop working. An
      *     attachment of another quote answers `404 not_found`. No webhook event is emitted.
      */
     delete: operations['deleteQuoteAttachment'];

@@ -18,6 +18,7 @@ import * as me from './me/index.ts';
 import * as notes from './notes/index.ts';
 import * as orders from './orders/index.ts';
 import * as pipelineStages from './pipeline-stages/index.ts';
+import * as quoteAttachments from './quote-attachments/index.ts';
 import * as quotes from './quotes/index.ts';
 import * as reviews from './reviews/index.ts';
 import * as tasks from './tasks/index.ts';
@@ -42,6 +43,7 @@ const RESOURCES = [
   quotes,
   invoices,
   files,
+  quoteAttachments,
 ];
 
 type Resource = (typeof RESOURCES)[number];

@@ -47,6 +47,7 @@ const TENANT_TABLES = {
   invoice_payments: 'company_id',
   files: 'company_id',
   file_chunks: 'company_id',
+  quote_attachments: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -149,6 +150,8 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into files (company_id, id, name, mime_type, size)
             values (${companyId}, ${file}, 'a.pdf', 'application/pdf', 4)`;
   await sql`insert into file_chunks (company_id, file_id, seq, data) values (${companyId}, ${file}, 0, '\\x25504446')`;
+  await sql`insert into quote_attachments (company_id, id, quote_id, file_id)
+            values (${companyId}, ${randomUUID()}, ${quote}, ${file})`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

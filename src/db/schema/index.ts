@@ -5,6 +5,7 @@ export * from './files.ts';
 export * from './inbox.ts';
 export * from './platform.ts';
 export * from './platform.ts';
+export * from './quote-attachments.ts';
 export * from './sales.ts';
 export * from './shop.ts';
 export * from './tasks.ts';
