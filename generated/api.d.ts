@@ -13825,13 +13825,21 @@ export interface operations {
         };
         content: {
           'application/pdf': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'image/jpeg': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'image/png': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'image/gif': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'image/webp': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'application/msword': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'application/vnd.openxmlformats-officedocument.wordprocessingml.document': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'application/vnd.ms-excel': components['schemas']['FileBinary'];
+          /** @example (the file’s bytes) */
           'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': components['schemas']['FileBinary'];
         };
       };
