@@ -1,10 +1,9 @@
 // Which link targets exist in the company. One lookup per kind of record the API lets a task link to; a kind
-// whose records this installation does not hold has no lookup, so no record of it exists and a link to one is
-// refused (422 invalid_reference). Appointments, work orders, quotes and invoices arrive with their resources:
-// the merge adds their lookups here (one line each, like `customer` and `deal`).
+// whose records this installation does not hold yet (work orders) has no lookup, so no record of it exists and a
+// link to one is refused (422 invalid_reference); it gets its line here when work orders are built.
 import { and, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { customers, deals } from '../../db/schema/index.ts';
+import { appointments, customers, deals, invoices, quotes } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { LinkObject } from './serialize.ts';
 
@@ -28,10 +27,10 @@ const rowsOf =
 export const LINK_LOOKUPS: { readonly [K in LinkObject]: Lookup | null } = {
   customer: rowsOf(customers, customers.companyId, customers.id),
   deal: rowsOf(deals, deals.companyId, deals.id),
-  appointment: null,
+  appointment: rowsOf(appointments, appointments.companyId, appointments.id),
   work_order: null,
-  quote: null,
-  invoice: null,
+  quote: rowsOf(quotes, quotes.companyId, quotes.id),
+  invoice: rowsOf(invoices, invoices.companyId, invoices.id),
 };
 
 /** The links among `links` whose record does not exist in the company. */
