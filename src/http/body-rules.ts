@@ -65,7 +65,7 @@ function bodyIsOptional(id: OperationId): boolean {
 }
 
 /** Whether the operation takes a file upload (multipart/form-data) instead of JSON. */
-function takesUpload(id: OperationId): boolean {
+export function takesUpload(id: OperationId): boolean {
   const { request } = routes[id];
   return 'body' in request && 'multipart/form-data' in request.body.content;
 }

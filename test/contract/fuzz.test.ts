@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
 import type { Fixtures } from '../../scripts/fuzz/requests.ts';
 import { type Failure, fuzz, type OperationReport } from '../../scripts/fuzz/run.ts';
+import { takesUpload } from '../../src/http/body-rules.ts';
 import { builtOperations } from '../../src/resources/index.ts';
 import { pipelineOf, userOf } from '../features/deals/fixtures.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
@@ -17,10 +18,15 @@ const INVALID = Number(process.env.FUZZ_INVALID ?? 20);
 const DEADLINE = process.env.FUZZ_SECONDS ? Date.now() + Number(process.env.FUZZ_SECONDS) * 1000 : undefined;
 const PER_OPERATION_MS = Number(process.env.FUZZ_OPERATION_TIMEOUT_MS ?? 30_000);
 
+/**
+ * File uploads (multipart) are left to their own tests (test/features/quote-attachments): a body generated from
+ * a 10 MB binary schema costs minutes of generation and says nothing about the bytes' type checks.
+ */
+const FUZZED = builtOperations.filter((id) => !takesUpload(id));
 /** Deleting operations last, so the records the others point at exist while they run. */
 const ORDER: OperationId[] = [
-  ...builtOperations.filter((id) => !id.startsWith('delete')),
-  ...builtOperations.filter((id) => id.startsWith('delete')),
+  ...FUZZED.filter((id) => !id.startsWith('delete')),
+  ...FUZZED.filter((id) => id.startsWith('delete')),
 ];
 
 let api: TestApi;
@@ -91,7 +97,7 @@ afterAll(() => {
 
 describe(`fuzzing every built operation (seed ${SEED})`, () => {
   it('covers every built operation', () => {
-    expect(ORDER.length).toBe(builtOperations.length);
+    expect(ORDER.length).toBe(builtOperations.filter((id) => !takesUpload(id)).length);
     expect(ORDER.length).toBeGreaterThan(0);
   });
 
