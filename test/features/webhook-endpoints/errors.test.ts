@@ -222,7 +222,10 @@ describe('createWebhookEndpoint: the event selection', () => {
   });
 
   it('an unknown type, ping, or an empty list is refused by the contract', async () => {
-    const unknown = await api.call('createWebhookEndpoint', { key, body: { url: URL_OK, events: ['invoice.deleted'] } });
+    const unknown = await api.call('createWebhookEndpoint', {
+      key,
+      body: { url: URL_OK, events: ['invoice.deleted'] },
+    });
     expectFieldError(unknown, 'validation_failed', { pointer: '/events/0', code: 'invalid_enum' });
     const ping = await api.call('createWebhookEndpoint', { key, body: { url: URL_OK, events: ['ping'] } });
     expectFieldError(ping, 'validation_failed', { pointer: '/events/0', code: 'invalid_enum' });

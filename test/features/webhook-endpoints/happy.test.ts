@@ -92,7 +92,15 @@ describe('createWebhookEndpoint', () => {
     // The secret that signs is the one shown; the full key's read scopes bound what the endpoint receives.
     const row = await stored(data.id);
     expect(row.secret).toBe(data.secret);
-    expect(row.scopes).toEqual(['customers.read', 'deals.read', 'tasks.read', 'messages.read', 'appointments.read', 'quotes.read', 'invoices.read']);
+    expect(row.scopes).toEqual([
+      'customers.read',
+      'deals.read',
+      'tasks.read',
+      'messages.read',
+      'appointments.read',
+      'quotes.read',
+      'invoices.read',
+    ]);
     expect(row.events).toEqual(['customer.created', 'customer.converted', 'deal.won']);
     expect(row.previous_secret).toBeNull();
   });
@@ -277,7 +285,15 @@ describe('updateWebhookEndpoint', () => {
       params: { endpoint: other.id },
       body: { description: 'x' },
     });
-    expect((await stored(other.id)).scopes).toEqual(['customers.read', 'deals.read', 'tasks.read', 'messages.read', 'appointments.read', 'quotes.read', 'invoices.read']);
+    expect((await stored(other.id)).scopes).toEqual([
+      'customers.read',
+      'deals.read',
+      'tasks.read',
+      'messages.read',
+      'appointments.read',
+      'quotes.read',
+      'invoices.read',
+    ]);
   });
 
   it('disabling sets disabled_by_user and disabled_at, and turns pending deliveries into failed ones', async () => {
