@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { problems } from '../../generated/problems.ts';
+import { takesUpload } from '../../src/http/body-rules.ts';
 import { notImplementedOperations } from '../../src/resources/index.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 import { contract } from '../harness/contract.ts';
@@ -202,9 +203,11 @@ describe('unknown query parameters', () => {
 
   it.each(Object.keys(operations) as OperationId[])('%s refuses one', async (id) => {
     const result = await api.call(...request(id, key, { query: { zz_unknown: '1' } }));
+    // An upload sent without its multipart body is refused by the body's gate first (415), built or not.
+    if (takesUpload(id)) return expectProblem(result, 415, 'unsupported_media_type');
     if (pending.includes(id)) return expectProblem(result, 501, 'not_implemented');
     expectProblem(result, 422, 'validation_failed');
-    expect(result.body.errors[0]).toEqual(unknown);
+    expect(result.body.errors).toContainEqual(unknown);
     // Nothing else is wrong with the request (an operation with required query parameters would add those).
     expect(result.body.errors.filter((e: { code: string }) => e.code !== 'required')).toEqual([unknown]);
   });
