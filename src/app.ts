@@ -66,13 +66,15 @@ export function createApp(deps: Deps) {
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
     if (!takesUpload(id)) {
-      api.openapiRoutes([{ route: routes[id], handler: handlers[id] }]);
+      // A keyless binary download (GET /files/{token}) has no JSON schema zod could document: served, not listed
+      // in the routes' own document (the served contract is generated/openapi.*.json either way).
+      const hide = !operations[id].authenticated;
+      api.openapiRoutes([{ route: { ...routes[id], hide }, handler: handlers[id] }]);
       continue;
     }
-    // An upload's body is streamed by its handler (src/http/upload.ts): the route is documented as the contract
-    // says, and bound without its body's validator, which would read the whole body into memory first.
+    // An upload's body is streamed by its handler (src/http/upload.ts): bound without its body's validator, which
+    // would read the whole body into memory first, and not listed in the routes' own document.
     const { request, ...route } = routes[id];
-    api.openAPIRegistry.registerPath(routes[id]);
     const withoutBody = Object.fromEntries(Object.entries(request).filter(([part]) => part !== 'body'));
     api.openapiRoutes([{ route: { ...route, request: withoutBody, hide: true }, handler: handlers[id] }]);
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
+import { takesUpload } from '../../src/http/body-rules.ts';
 import { API_PREFIX } from '../../src/http/pipeline.ts';
 import { builtOperations, notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
@@ -75,7 +76,9 @@ describe('the registered routes', () => {
         documented.set(route, operation.operationId);
       }
     }
-    expect([...documented.values()].sort()).toEqual([...builtOperations].sort());
+    // Uploads and keyless downloads are served but not in the routes' own document (src/app.ts).
+    const listed = builtOperations.filter((id) => !takesUpload(id) && operations[id].authenticated);
+    expect([...documented.values()].sort()).toEqual([...listed].sort());
     for (const [route, id] of documented) expect(contractRoutes.get(route), route).toBe(id);
   });
 
@@ -86,6 +89,7 @@ describe('the registered routes', () => {
       if (!op.authenticated) continue;
       const params = wellFormedParams(id);
       const result = await api.call(id, { key, params, ...(op.hasBody ? { body: {} } : {}) });
+      if (takesUpload(id)) continue; // the body's gate (415) answers first: see the conventions test
       expect({ id, status: result.status, code: result.body.code }).toEqual({
         id,
         status: 501,
