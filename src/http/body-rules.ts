@@ -9,6 +9,7 @@ import type { AppEnv } from './app-env.ts';
 import { keepBodyReader } from './lingering-close.ts';
 import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
+import { takesUpload } from './upload.ts';
 import { InvalidInputs, invalidFields } from './validation.ts';
 
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -62,12 +63,6 @@ const JSON_WHITESPACE = /^[ \t\n\r]*$/;
 function bodyIsOptional(id: OperationId): boolean {
   const { request } = routes[id];
   return !('body' in request) || request.body.required !== true;
-}
-
-/** Whether the operation takes a file upload (multipart/form-data) instead of JSON. */
-export function takesUpload(id: OperationId): boolean {
-  const { request } = routes[id];
-  return 'body' in request && 'multipart/form-data' in request.body.content;
 }
 
 /**

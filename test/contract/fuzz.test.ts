@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import type { Fixtures } from '../../scripts/fuzz/requests.ts';
 import { type Failure, fuzz, type OperationReport } from '../../scripts/fuzz/run.ts';
-import { takesUpload } from '../../src/http/body-rules.ts';
+import { takesUpload } from '../../src/http/upload.ts';
 import { builtOperations } from '../../src/resources/index.ts';
 import { pipelineOf, userOf } from '../features/deals/fixtures.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';

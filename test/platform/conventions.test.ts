@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { problems } from '../../generated/problems.ts';
-import { takesUpload } from '../../src/http/body-rules.ts';
+import { takesUpload } from '../../src/http/upload.ts';
 import { notImplementedOperations } from '../../src/resources/index.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 import { contract } from '../harness/contract.ts';
