@@ -78,16 +78,21 @@ export const handlers = {
     const query = c.req.valid('query');
     const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { rows, plan } = await c.get('tenant').transaction((tx) =>
-      q.listCustomers(tx, companyId, page, {
-        q: query.q,
-        status: query['filter[status]'],
-        type: query['filter[type]'],
-        email: query['filter[email]'],
-        updatedSince: query['filter[updated_since]'],
-      }),
-    );
-    const { data, meta } = pageOf(rows, page, plan);
+    const filters = {
+      q: query.q,
+      status: query['filter[status]'],
+      type: query['filter[type]'],
+      email: query['filter[email]'],
+      updatedSince: query['filter[updated_since]'],
+    };
+    const tenant = c.get('tenant');
+    const { data, meta } =
+      filters.q === undefined
+        ? await q.readCustomerPage(tenant, page, filters)
+        : await tenant.transaction(async (tx) => {
+            const { rows, plan } = await q.searchCustomers(tx, companyId, page, filters);
+            return pageOf(rows, page, plan);
+          });
     return c.json({ data: data.map(serializeCustomer), meta }, 200);
   },
 

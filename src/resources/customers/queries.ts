@@ -4,8 +4,8 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { notBefore, takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { customers } from '../../db/schema/index.ts';
-import { readAsTenant, type Tx } from '../../db/tenant.ts';
-import { keyset, type PageRequest } from '../../http/pagination.ts';
+import { readAsTenant, type Tenant, type Tx } from '../../db/tenant.ts';
+import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { CustomerRow } from './serialize.ts';
@@ -106,14 +106,21 @@ async function searchCondition(
   return sql`${customers.id} = any(${found.ids}::uuid[])`;
 }
 
-export async function listCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
-  const plan = keyset(page, SORTS, customers.id);
-  const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), plan.where];
+/** The conditions of a page of customers, `q` aside. */
+function pageConditions(companyId: string, where: SQL | undefined, filters: CustomerFilters): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), where];
   if (filters.status) conditions.push(eq(customers.status, filters.status));
   if (filters.type) conditions.push(eq(customers.type, filters.type));
   // An empty address is a value too (it matches no one), not a missing filter.
   if (filters.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
   if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
+  return conditions;
+}
+
+/** A page with `q`: the search may ask the index first (searchCondition), so it runs in the transaction. */
+export async function searchCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
+  const plan = keyset(page, SORTS, customers.id);
+  const conditions = pageConditions(companyId, plan.where, filters);
   if (filters.q) {
     const term = searchTerm(filters.q);
     conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
@@ -125,6 +132,17 @@ export async function listCustomers(tx: Tx, companyId: string, page: PageRequest
     .orderBy(...plan.orderBy)
     .limit(plan.take);
   return { rows, plan };
+}
+
+/** A page without `q`: its one statement as the tenant in one round trip (readPage). */
+export function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
+  return readPage(
+    tenant,
+    customers,
+    page,
+    { sorts: SORTS, id: customers.id },
+    pageConditions(tenant.companyId, undefined, filters),
+  );
 }
 
 export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {

@@ -10,18 +10,15 @@ import { dealNotFound, keepingOneOpenDeal, onLockedDeal, recordDealChange, saveD
 export const handlers = {
   listDeals: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { data, meta } = await c.get('tenant').transaction((tx) =>
-      q.listDeals(tx, companyId, page, {
-        status: query['filter[status]'],
-        stageId: query['filter[stage_id]'],
-        customerId: query['filter[customer_id]'],
-        assignedUserId: query['filter[assigned_user_id]'],
-        archived: query['filter[archived]'],
-        updatedSince: query['filter[updated_since]'],
-      }),
-    );
+    const { data, meta } = await q.listDeals(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      stageId: query['filter[stage_id]'],
+      customerId: query['filter[customer_id]'],
+      assignedUserId: query['filter[assigned_user_id]'],
+      archived: query['filter[archived]'],
+      updatedSince: query['filter[updated_since]'],
+    });
     return c.json({ data: data.map(serializeDeal), meta }, 200);
   },
 

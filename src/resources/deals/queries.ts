@@ -3,9 +3,9 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
-import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { DealRow } from './serialize.ts';
@@ -21,15 +21,16 @@ export type DealFilters = {
 
 const SORTS = { created_at: deals.createdAt, updated_at: deals.updatedAt, stage_changed_at: deals.stageChangedAt };
 
-export async function listDeals(tx: Tx, companyId: string, page: PageRequest, filters: DealFilters) {
-  const conditions: (SQL | undefined)[] = [eq(deals.companyId, companyId)];
+/** A page of deals: its one statement as the tenant in one round trip (readPage). */
+export async function listDeals(tenant: Tenant, page: PageRequest, filters: DealFilters) {
+  const conditions: (SQL | undefined)[] = [eq(deals.companyId, tenant.companyId)];
   if (filters.archived !== 'all') conditions.push(eq(deals.isArchived, filters.archived === 'true'));
   if (filters.status) conditions.push(eq(deals.status, filters.status));
   if (filters.stageId !== undefined) conditions.push(eq(deals.stageId, filters.stageId));
   if (filters.customerId) conditions.push(eq(deals.customerId, filters.customerId));
   if (filters.assignedUserId !== undefined) conditions.push(eq(deals.assignedUserId, filters.assignedUserId));
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
-  return selectPage(tx, deals, page, { sorts: SORTS, id: deals.id }, conditions);
+  return readPage(tenant, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
 
 export async function findDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
