@@ -320,6 +320,9 @@ describe('language of problems', () => {
   });
 });
 
+/** The next list of customers fails in its page read (readPage: one statement on the tenant pool). */
+const failNextPageRead = (error: Error) => vi.spyOn(api.deps.tenantSql, 'unsafe').mockRejectedValueOnce(error);
+
 describe('unexpected failures', () => {
   it('answer 500 internal_error with the request id and never a stack trace', async () => {
     const failure = new Error('connection to database lost: secret-detail');
@@ -333,7 +336,7 @@ describe('unexpected failures', () => {
   });
 
   it("answer a handler's failure the same way", async () => {
-    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(new Error('deadlock: secret-detail'));
+    failNextPageRead(new Error('deadlock: secret-detail'));
     const result = await api.call('listCustomers', { key });
     expectProblem(result, 500, 'internal_error');
     expect(JSON.stringify(result.body)).not.toContain('secret-detail');
@@ -352,14 +355,14 @@ describe('unexpected failures', () => {
     const closed = new Error('query failed', {
       cause: Object.assign(new Error('closed'), { code: 'CONNECTION_CLOSED' }),
     });
-    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(closed);
+    failNextPageRead(closed);
     const handler = await api.call('listCustomers', { key });
     expectProblem(handler, 503, 'service_unavailable');
     expect(handler.headers.get('retry-after')).toBe('5');
     expect(handler.body.detail).toMatch(/ne parvient pas à joindre sa base de données/); // the company speaks French
     // The database answered but gave up (statement_timeout): the detail says nothing was changed.
     const timedOut = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
-    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(timedOut);
+    failNextPageRead(timedOut);
     const busy = await api.call('listCustomers', { key, headers: { 'accept-language': 'de' } });
     expectProblem(busy, 503, 'service_unavailable');
     expect(busy.body.detail).toMatch(/nicht rechtzeitig abschließen.*es wurde nichts geändert/);
@@ -367,7 +370,7 @@ describe('unexpected failures', () => {
 
   it('a client that went away while sending (ECONNRESET "aborted" without a syscall) is no database outage and no failure of ours', async () => {
     const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
-    vi.spyOn(api.deps.db, 'transaction').mockRejectedValueOnce(aborted);
+    failNextPageRead(aborted);
     // The answer reaches nobody; its status is nginx's "client closed request" (slow-clients.test.ts, real sockets).
     const res = await api.call('listCustomers', { key, unchecked: true });
     expect(res.status).toBe(499);
