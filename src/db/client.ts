@@ -21,6 +21,44 @@ const limitParameters = (limits: SessionLimits) => ({
   idle_in_transaction_session_timeout: limits.idleInTransactionMs,
 });
 
+/**
+ * drizzle sends every statement unprepared (postgres.js `unsafe` with `prepare: false`), so PostgreSQL parses
+ * and plans it again on every request. Its texts are few (built by code), so each connection prepares each
+ * once. PostgreSQL re-plans a prepared statement by itself when the tables or the role it was planned for
+ * change (row-level security is among a plan's dependencies), and postgres.js prepares again after a schema
+ * change invalidated one.
+ */
+const preparedUnsafe =
+  (client: postgres.Sql | postgres.TransactionSql) =>
+  (text: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
+    client.unsafe(text, params, { ...options, prepare: true });
+
+/** A transaction's client that prepares, and so do its savepoints' (drizzle's nested transactions). */
+function preparingTransaction(tx: postgres.TransactionSql): postgres.TransactionSql {
+  return new Proxy(tx, {
+    get(target, property, receiver) {
+      if (property === 'unsafe') return preparedUnsafe(target);
+      if (property === 'savepoint') {
+        return (work: (savepoint: postgres.TransactionSql) => unknown) =>
+          target.savepoint((savepoint) => work(preparingTransaction(savepoint)));
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+function preparing(sql: postgres.Sql): postgres.Sql {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property === 'unsafe') return preparedUnsafe(target);
+      if (property === 'begin') {
+        return (work: (tx: postgres.TransactionSql) => unknown) => target.begin((tx) => work(preparingTransaction(tx)));
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
 export function createDb(url: string, max = 10, limits = SESSION_LIMITS) {
   const sql = postgres(url, {
     max,
@@ -28,7 +66,7 @@ export function createDb(url: string, max = 10, limits = SESSION_LIMITS) {
     // Timestamps stay strings where a cursor needs every digit; drizzle maps them per column.
     connection: { application_name: 'crm-service', ...limitParameters(limits) },
   });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(preparing(sql), { schema });
   return { sql, db };
 }
 
