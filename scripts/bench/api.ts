@@ -155,7 +155,8 @@ function memoryOf(pid: number): { rss: number; peak: number } | null {
 // Load
 
 type Request = autocannon.Request;
-type Load = { requests: autocannon.Request[]; expect: number };
+/** `settle` runs after each phase: a phase's end abandons the requests still in flight. */
+type Load = { requests: autocannon.Request[]; expect: number; settle?: () => void };
 type Measured = {
   reqPerSec: number;
   p50: number;
@@ -440,16 +441,31 @@ async function main() {
     });
     // Round robin over its own half of the update ids (the twins never change the same customer): no two
     // connections hold the same one at once, and each sends the ETag its previous PATCH of that customer got.
+    // A request still in flight when a phase ends is abandoned (its answer, and so the new ETag, never arrives):
+    // its customer is left out from then on.
     const update = (prefix: string, ids: string[]): Load => {
       const versions = new Map<string, number>(ids.map((id) => [id, 1]));
+      const inFlight = new Set<string>();
       let next = 0;
+      const nextId = () => {
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[next++ % ids.length];
+          if (versions.has(id) && !inFlight.has(id)) return id;
+        }
+        throw new Error('every customer of the update scenario is in flight or left out');
+      };
       return {
         expect: 200,
+        settle: () => {
+          for (const id of inFlight) versions.delete(id);
+          inFlight.clear();
+        },
         requests: [
           {
             method: 'PATCH',
             setupRequest: (r, context) => {
-              const id = ids[next++ % ids.length];
+              const id = nextId();
+              inFlight.add(id);
               (context as { id?: string }).id = id;
               return {
                 ...r,
@@ -461,8 +477,10 @@ async function main() {
             },
             onResponse: (status, _body, context, headers) => {
               const id = (context as { id?: string }).id;
+              if (!id) return;
+              inFlight.delete(id);
               const etag = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'etag')?.[1];
-              if (id && status === 200 && etag) versions.set(id, Number(String(etag).replace(/"/g, '')));
+              if (status === 200 && etag) versions.set(id, Number(String(etag).replace(/"/g, '')));
             },
           },
         ],
@@ -509,11 +527,16 @@ async function main() {
 
     type Twin = { loaded: Measured; single: Measured | null };
     const measure = async (base: string, load: Load): Promise<Twin> => {
+      const phase = async (connections: number, seconds: number) => {
+        const measured = await cannon(base, load, connections, seconds);
+        load.settle?.();
+        return measured;
+      };
       await smoke(base, load);
-      if (opts.warmup > 0) await cannon(base, load, opts.connections, opts.warmup);
-      const loaded = await cannon(base, load, opts.connections, opts.duration);
+      if (opts.warmup > 0) await phase(opts.connections, opts.warmup);
+      const loaded = await phase(opts.connections, opts.duration);
       // The same request one at a time: its latency without queueing.
-      const single = opts.singleSeconds > 0 ? await cannon(base, load, 1, opts.singleSeconds) : null;
+      const single = opts.singleSeconds > 0 ? await phase(1, opts.singleSeconds) : null;
       if (loaded.non2xx || loaded.errors)
         log(`  ! ${loaded.non2xx} non-2xx responses, ${loaded.errors} errors/timeouts`);
       return { loaded, single };
