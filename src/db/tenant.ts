@@ -33,8 +33,21 @@ export function tenantOf(pools: { db: Db; tenantSql: Sql }, companyId: string): 
 export function withTenant<T>(db: Db, companyId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return retryingConflicts(() =>
     db.transaction(async (tx) => {
-      await actAsTenant(tx, companyId);
-      return work(tx);
+      // Sent without waiting for its answer: the work's first statement follows on the same connection
+      // (postgres.js pipelines them) and runs after it, as the tenant — one round trip less. Were the setting
+      // refused, the transaction is aborted and every later statement fails: its own error is the one thrown.
+      const acting = actAsTenant(tx, companyId);
+      // Handled now (awaited below): a refusal before the work ends must not count as an unhandled rejection.
+      acting.catch(() => {});
+      let result: T;
+      try {
+        result = await work(tx);
+      } catch (error) {
+        await acting;
+        throw error;
+      }
+      await acting;
+      return result;
     }),
   );
 }
