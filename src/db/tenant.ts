@@ -52,9 +52,15 @@ export function withTenant<T>(db: Db, companyId: string, work: (tx: Tx) => Promi
   );
 }
 
-/** The rest of the transaction runs as app_api for `companyId` (e.g. after creating the company as the owner). */
-export async function actAsTenant(tx: Tx, companyId: string): Promise<void> {
-  await tx.execute(sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`);
+/**
+ * The rest of the transaction runs as app_api for `companyId` (e.g. after creating the company as the owner).
+ * The statement is handed to the connection now, before this returns (`then` is called here rather than by an
+ * `await` a microtask later), so every statement the caller issues afterwards is queued behind it.
+ */
+export function actAsTenant(tx: Tx, companyId: string): Promise<void> {
+  return tx
+    .execute(sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`)
+    .then(() => undefined);
 }
 
 /**

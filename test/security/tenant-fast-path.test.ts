@@ -97,3 +97,40 @@ describe('readAsTenant', () => {
     ).rejects.toThrow();
   });
 });
+
+// withTenant hands the tenant setting to the connection without waiting for its answer: whatever the work's
+// first statement is (a raw statement, a query builder, a savepoint), it runs after the setting.
+describe('withTenant: the work runs after the tenant setting it did not wait for', () => {
+  const settingOf = (tx: Parameters<Parameters<typeof withTenant>[2]>[0]) =>
+    tx.execute<{ company: string; role: string }>(
+      drizzleSql`select current_setting('app.company_id', true) as company, current_user as role`,
+    );
+
+  it('a raw statement first', async () => {
+    const [row] = await withTenant(api.db, a.companyId, (tx) => settingOf(tx));
+    expect(row).toEqual({ company: a.companyId, role: 'app_api' });
+  });
+
+  it('a query builder first: row-level security already confines it', async () => {
+    const rows = await withTenant(api.db, b.companyId, (tx) => tx.select({ id: customers.id }).from(customers));
+    expect(rows).toEqual([{ id: customerOfB }]);
+  });
+
+  it('a savepoint first', async () => {
+    const [row] = await withTenant(api.db, a.companyId, (tx) => tx.transaction((savepoint) => settingOf(savepoint)));
+    expect(row).toEqual({ company: a.companyId, role: 'app_api' });
+  });
+
+  it('many at once over the pool, two companies interleaved: each sees its own', async () => {
+    const companies = Array.from({ length: 40 }, (_, i) => (i % 2 ? a.companyId : b.companyId));
+    const seen = await Promise.all(
+      companies.map((companyId) =>
+        withTenant(api.db, companyId, async (tx) => {
+          const visible = await tx.select({ company: customers.companyId }).from(customers);
+          return visible.map((r) => r.company);
+        }),
+      ),
+    );
+    expect(seen).toEqual(companies.map((companyId) => [companyId]));
+  });
+});
