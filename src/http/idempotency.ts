@@ -4,7 +4,7 @@
 // request is refused (422 idempotency_key_reused). Business errors (ApiProblem) are stored and replayed
 // too, in the replaying request's language; unexpected failures are not, so the request can be retried.
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
@@ -45,26 +45,29 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     .digest('hex');
 
   const stored = await tenant.transaction(async (tx): Promise<Stored & { replayed: boolean }> => {
-    const [{ locked }] = await tx.execute<{ locked: boolean }>(
-      sql`select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked`,
-    );
+    // Two statements sent together (one round trip): the key's lock, with the removal of its expired answer
+    // under that lock (kept 24 hours: an older key is free again, whether or not the hourly purge has run yet),
+    // then the stored answer, read after the lock was taken (its own snapshot: a repeat that held the lock
+    // until its commit is seen). Each is handed to the connection at once (`then`), in this order.
+    const locking = tx
+      .execute<{ locked: boolean }>(sql`
+        with lock as (select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked),
+             expired as (
+               delete from ${idempotencyKeys}
+               where ${idempotencyKeys.companyId} = ${companyId} and ${idempotencyKeys.key} = ${key}
+                 and ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})
+                 and (select locked from lock))
+        select locked from lock`)
+      .then((rows) => rows[0]?.locked === true);
+    const finding = tx
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)))
+      .then((rows) => rows[0]);
+    const [locked, previous] = await Promise.all([locking, finding]);
     if (!locked) {
       throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
     }
-    // Kept 24 hours: a key older than that is free again, whether or not the hourly purge has run yet.
-    await tx
-      .delete(idempotencyKeys)
-      .where(
-        and(
-          eq(idempotencyKeys.companyId, companyId),
-          eq(idempotencyKeys.key, key),
-          lt(idempotencyKeys.createdAt, sql`now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`),
-        ),
-      );
-    const [previous] = await tx
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)));
     if (previous) {
       if (previous.requestHash !== requestHash) {
         throw new ApiProblem('idempotency_key_reused', message('idempotency.key_reused'));
