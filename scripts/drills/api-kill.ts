@@ -56,7 +56,7 @@ async function startApi(): Promise<void> {
   const pid = child.pid;
   run.cleanups.push({
     name: `api ${pid}`,
-    run: async () => pid && child.exitCode === null && process.kill(pid, 'SIGKILL'),
+    run: async () => pid && child.exitCode === null && child.signalCode === null && process.kill(pid, 'SIGKILL'),
   });
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -11,10 +11,19 @@
 // row is `succeeded`, no delivery is pending without a queued job nor an event without its deliveries or
 // fan-out job, attempt numbers run 1..attempt_count, no webhook job failed for good; in `terminate` the worker
 // process is still the one that started, in `sigterm` it exited 0 and left no job locked. One JSON summary
-// per scenario on stdout; exit 1 when any check fails (the worker's output is then kept in bench-results/).
+// per scenario on stdout, then a verdict line ("holds" or "fails: …"); exit 1 when any check fails (the worker's
+// output is then kept in bench-results/).
+// `--fail-first-attempts`: the receiver answers 500 to the first arrival of every (event, endpoint) pair and 204
+// to the later ones — half of the attempts fail, and every pair needs its first scheduled retry (5 s later,
+// src/webhooks/schedule.ts). (A receiver failing attempts at random would leave a quarter of the pairs to the
+// retry after 5 minutes and some to hours later: not a bounded drill.) Checked then too: every delivery had a
+// failed attempt and its retry came no sooner than the schedule says, also across a kill (the schedule resumed).
+// Duplicates are the 2xx-answered arrivals of a pair beyond its first, counted and reported.
 //
-//   npm run drill:worker-faults [-- --events 1000 --kills 4 --terminate-seconds 10 --every-ms 200
-//     --settle-seconds 90 --scenarios kill9,terminate,sigterm]
+//   npm run drill:worker-faults [-- --events 1000 --endpoints 3 --kills 4 --terminate-seconds 10 --every-ms 200
+//     --settle-seconds 90 --scenarios kill9,terminate,sigterm --fail-first-attempts]
+//   npm run drill:worker-kill   (issue 29's drill 3: kill9 alone, 10 000 deliveries to one endpoint, one kill,
+//     first attempts failing)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -30,6 +39,7 @@ import { prefixedId } from '../../src/ids.ts';
 import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
+import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/schedule.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
 import { SERVICE_COMMAND } from '../../test/harness/processes.ts';
 import { benchDatabase } from '../bench/database.ts';
@@ -38,6 +48,8 @@ import { boundedRun } from '../lib/bounded-run.ts';
 const { values: args } = parseArgs({
   options: {
     events: { type: 'string', default: '1000' },
+    endpoints: { type: 'string', default: '3' },
+    'fail-first-attempts': { type: 'boolean', default: false },
     kills: { type: 'string', default: '4' },
     'terminate-seconds': { type: 'string', default: '10' },
     'every-ms': { type: 'string', default: '200' },
@@ -51,7 +63,8 @@ const kills = Number(args.kills);
 const terminateSeconds = Number(args['terminate-seconds']);
 const everyMs = Number(args['every-ms']);
 const settleMs = Number(args['settle-seconds']) * 1000;
-const ENDPOINTS = 3;
+const ENDPOINTS = Number(args.endpoints);
+const FAIL_FIRST = args['fail-first-attempts'];
 /** This drill's own connections: never terminated, and not mistaken for the worker's. */
 const DRILL_APP = 'crm-drill';
 const log = (line: string) => console.error(`[drill] ${line}`);
@@ -64,10 +77,13 @@ process.on('uncaughtException', (error) => escaped.push(`uncaught: ${String(erro
 process.on('unhandledRejection', (error) => escaped.push(`unhandled rejection: ${String(error)}`));
 
 // ---------------------------------------------------------------------------------------------------------
-// The receiver: answers 204 and counts the arrivals of each webhook-id per endpoint path, checking signatures.
+// The receiver: answers 204 (500 to a pair's first arrival with --fail-first-attempts) and counts the arrivals of
+// each webhook-id per endpoint path, checking signatures.
 
 async function startReceiver(secrets: Map<string, string>) {
   const arrivals = new Map<string, number>(); // `${webhook-id} ${path}` → how often
+  const accepted = new Map<string, number>(); // the same, answered 2xx
+  let refused = 0;
   const verifiers = new Map([...secrets].map(([path, secret]) => [path, new Webhook(secret)]));
   let total = 0;
   let badSignatures = 0;
@@ -88,7 +104,14 @@ async function startReceiver(secrets: Map<string, string>) {
         badSignatures++;
       }
       total++;
-      arrivals.set(`${id} ${path}`, (arrivals.get(`${id} ${path}`) ?? 0) + 1);
+      const pair = `${id} ${path}`;
+      arrivals.set(pair, (arrivals.get(pair) ?? 0) + 1);
+      if (FAIL_FIRST && arrivals.get(pair) === 1) {
+        refused++;
+        res.writeHead(500).end('failing on purpose');
+        return;
+      }
+      accepted.set(pair, (accepted.get(pair) ?? 0) + 1);
       res.writeHead(204).end();
     });
   });
@@ -99,20 +122,25 @@ async function startReceiver(secrets: Map<string, string>) {
   return {
     port,
     paths: [...secrets.keys()],
-    /** Of the pairs of `ids`: how many arrived (at least once), and the arrivals beyond the first. */
+    /**
+     * Of the pairs of `ids`: how many arrived at all, how many were received (answered 2xx at least once), and the
+     * 2xx-answered arrivals beyond a pair's first (duplicates).
+     */
     count(ids: string[]) {
+      let arrived = 0;
       let received = 0;
       let duplicates = 0;
       for (const id of ids) {
         for (const path of secrets.keys()) {
-          const n = arrivals.get(`${id} ${path}`) ?? 0;
+          if ((arrivals.get(`${id} ${path}`) ?? 0) > 0) arrived++;
+          const n = accepted.get(`${id} ${path}`) ?? 0;
           if (n > 0) received++;
           duplicates += Math.max(0, n - 1);
         }
       }
-      return { received, duplicates };
+      return { arrived, received, duplicates };
     },
-    stats: () => ({ total, badSignatures }),
+    stats: () => ({ total, refused, badSignatures }),
     stop: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();
@@ -184,6 +212,9 @@ async function main() {
 
   const output: string[] = [];
   let failed = false;
+  const verdicts: string[] = [];
+  /** When the kill9 scenario last killed a worker: retries it had scheduled run after it. */
+  let lastKillAt: Date | undefined;
   try {
     const { url, embedded, pgVersion } = await benchDatabase('worker_faults', cleanups, log);
     log(`${pgVersion.split(' ').slice(0, 2).join(' ')}${embedded ? ' (embedded)' : ''}`);
@@ -239,7 +270,7 @@ async function main() {
     /** Waits until at least one pair of `ids` arrived (the worker is delivering them), bounded. */
     const firstArrival = async (ids: string[], timeoutMs = 30_000) => {
       for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(20)) {
-        if (receiver.count(ids).received > 0) return true;
+        if (receiver.count(ids).arrived > 0) return true;
       }
       return false;
     };
@@ -300,8 +331,45 @@ async function main() {
         select t.identifier as task, count(*)::int as n, max(j.last_error) as error
         from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
         where t.identifier like 'webhook\_%' and j.attempts >= j.max_attempts group by t.identifier`;
+      // With --fail-first-attempts: every delivery failed once and its retry kept the schedule (no sooner than
+      // the first delay after the failed attempt), also when the worker that scheduled it was killed.
+      const retries = FAIL_FIRST
+        ? await sql<
+            {
+              failed_then_retried: number;
+              failure_lost_with_worker: number;
+              too_soon: number;
+              resumed_after_kill: number;
+              min_gap_s: number | null;
+              max_gap_s: number | null;
+            }[]
+          >`
+            with first as (
+              select d.id,
+                min(a.created_at) filter (where a.status <> 'succeeded') as failed_at,
+                min(a.created_at) filter (where a.status = 'succeeded') as succeeded_at
+              from webhook_deliveries d
+              left join webhook_attempts a on a.company_id = d.company_id and a.delivery_id = d.id
+              where d.company_id = ${company.id} and d.event_id = any(${ids}::text[])
+              group by d.id)
+            select count(*) filter (where failed_at is not null)::int as failed_then_retried,
+              count(*) filter (where failed_at is null)::int as failure_lost_with_worker,
+              count(*) filter (where failed_at < ${(lastKillAt ?? new Date(0)).toISOString()}::timestamptz
+                and succeeded_at > ${(lastKillAt ?? new Date(0)).toISOString()}::timestamptz)::int as resumed_after_kill,
+              count(*) filter (where succeeded_at - failed_at < make_interval(secs => ${RETRY_DELAYS_SECONDS[0]}))::int
+                as too_soon,
+              round(extract(epoch from min(succeeded_at - failed_at))::numeric, 1)::float as min_gap_s,
+              round(extract(epoch from max(succeeded_at - failed_at))::numeric, 1)::float as max_gap_s
+            from first`
+        : [];
       const pairs = ids.length * ENDPOINTS;
       return [
+        // A failure the killed worker had not recorded yet is not in the table: its job ran again on unlock.
+        ...retries.map((r) => ({
+          name: `every retry kept the schedule (no sooner than ${RETRY_DELAYS_SECONDS[0]} s after the failure)${lastKillAt ? ', also the ones the killed worker had scheduled' : ''}`,
+          ok: r.too_soon === 0 && r.failed_then_retried > 0 && (lastKillAt === undefined || r.resumed_after_kill > 0),
+          detail: r,
+        })),
         { name: 'every pair received', ok: received === pairs, detail: { received, pairs } },
         {
           name: 'every delivery succeeded',
@@ -347,6 +415,7 @@ async function main() {
       logFrom: number,
     ) => {
       const { received, duplicates } = receiver.count(ids);
+      const retryCheck = checks.find((c) => c.name.startsWith('every retry kept the schedule'));
       const text = outputSince(logFrom);
       const crashed = crashes.splice(0);
       const summary = {
@@ -355,6 +424,7 @@ async function main() {
         pairs: ids.length * ENDPOINTS,
         received,
         duplicates,
+        ...(FAIL_FIRST ? { refusedOnPurpose: receiver.stats().refused, retryGaps: retryCheck?.detail } : {}),
         ...faults,
         settled: settled.settled,
         settleSeconds: settled.seconds,
@@ -369,6 +439,11 @@ async function main() {
       };
       console.log(JSON.stringify(summary, null, 2));
       if (!summary.passed) failed = true;
+      verdicts.push(
+        summary.passed
+          ? `${name}: ${received}/${summary.pairs} pairs delivered, ${duplicates} duplicates${FAIL_FIRST ? `, ${receiver.stats().refused} attempts refused on purpose and retried` : ''}`
+          : `${name}: ${[...summary.failedChecks.map((c) => c.name), ...crashed].join(', ')}${settled.settled ? '' : ' (not settled)'}`,
+      );
     };
 
     // 1. kill -9 at random moments of a burst, then a new worker at once.
@@ -380,10 +455,13 @@ async function main() {
         const batch = await burst(burstEvents);
         ids.push(...batch);
         if (!(await firstArrival(batch))) log(`kill ${k + 1}: nothing of the burst arrived within 30 s`);
-        const afterMs = randomMs(1000);
+        // With failing first attempts, a kill once failures are recorded and their retries scheduled (5 s later):
+        // the new worker must run retries the killed one scheduled.
+        const afterMs = FAIL_FIRST ? 1000 + randomMs(3000) : randomMs(1000);
         await sleep(afterMs);
         const { received } = receiver.count(batch);
         if (alive(worker)) signal(worker, 'SIGKILL');
+        lastKillAt = new Date();
         await worker.exited;
         worker = spawnWorker(url, output);
         // Jobs the killed worker held stay locked until a live worker's liveness sweep finds its pool dead (it
@@ -489,6 +567,11 @@ async function main() {
       console.log(JSON.stringify({ escaped }, null, 2));
       failed = true;
     }
+    console.log(
+      failed || run.interrupted
+        ? `drill:worker-faults fails: ${verdicts.join('; ')}${run.interrupted ? ' (interrupted)' : ''}`
+        : `drill:worker-faults holds: ${verdicts.join('; ')}`,
+    );
   } finally {
     await run.finish();
     if (failed || escaped.length > 0) {
