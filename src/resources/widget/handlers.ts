@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { operations } from '../../../generated/operations.ts';
+import { violatedConstraint } from '../../db/errors.ts';
 import { type Tenant, type Tx, tenantOf } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -84,21 +85,28 @@ export const handlers = {
     const body = c.req.valid('json');
     const { tenant, companyId } = await openWidget(c, widget_id);
     const visitorToken = `vt_${randomBytes(32).toString('base64url')}`;
-    const data = await tenant.transaction(async (tx) => {
-      const customerId = await visitorCustomer(tx, companyId, body);
-      const started = await startConversation(tx, companyId, {
-        customerId,
-        channel: 'web',
-        pageUrl: body.page_url ?? null,
-        visitorTokenHash: tokenHash(visitorToken),
+    const write = () =>
+      tenant.transaction(async (tx) => {
+        const customerId = await visitorCustomer(tx, companyId, body);
+        const started = await startConversation(tx, companyId, {
+          customerId,
+          channel: 'web',
+          pageUrl: body.page_url ?? null,
+          visitorTokenHash: tokenHash(visitorToken),
+        });
+        const { message: first, conversation } = await addMessage(tx, started, { sender: 'customer', body: body.body });
+        return {
+          object: 'widget_session' as const,
+          visitor_token: visitorToken,
+          conversation_status: visitorStatus(conversation),
+          messages: [serializeWidgetMessage(first)],
+        };
       });
-      const { message: first, conversation } = await addMessage(tx, started, { sender: 'customer', body: body.body });
-      return {
-        object: 'widget_session' as const,
-        visitor_token: visitorToken,
-        conversation_status: visitorStatus(conversation),
-        messages: [serializeWidgetMessage(first)],
-      };
+    // Two first messages with one new address at once: the second lead's insert fails on the address, and its
+    // retry finds the first one's customer and joins it.
+    const data = await write().catch((error) => {
+      if (violatedConstraint(error) === 'customers_email') return write();
+      throw error;
     });
     return c.json({ data }, 201);
   },

@@ -17,6 +17,8 @@ beforeAll(async () => {
   api = await setupApi();
   ({ key, companyId } = await api.tenant({ language: 'nl' }));
   ({ widgetId } = (await setChannelSettings(api.db, companyId, {})).row);
+  // Every request of this file comes from one address: more sessions than its hourly 10 (the limit has its own test).
+  api.deps.widgetSessionLimits = new RateLimits([{ name: 'widget_sessions', limit: 1000, windowSeconds: 3600 }], 'ws');
 });
 
 const start = (body: Record<string, unknown>, widget = widgetId) =>
@@ -114,6 +116,18 @@ describe('a visitor session', () => {
     const anonymousConversation = await conversationOfFirst(anonymous.body.data.messages[0].id);
     const got = await api.call('getConversation', { key, params: { conversation: anonymousConversation } });
     expect(got.body.data.customer).toEqual({ name: null, email: null, phone: null });
+  });
+
+  it('gives two simultaneous first messages with one new address one lead', async () => {
+    const both = await Promise.all([
+      start({ body: 'Eerste tabblad', email: 'tweemaal@example.nl' }),
+      start({ body: 'Tweede tabblad', email: 'tweemaal@example.nl' }),
+    ]);
+    expect(both.map((r) => r.status)).toEqual([201, 201]);
+    const rows = await api.sql`select distinct customer_id from conversations c
+      join conversation_messages m on m.company_id = c.company_id and m.conversation_id = c.id
+      where m.id in ${api.sql(both.map((r) => r.body.data.messages[0].id))}`;
+    expect(rows).toHaveLength(1);
   });
 
   it('refuses a missing, unknown or other widget’s token with 401 unauthenticated', async () => {
