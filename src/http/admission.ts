@@ -64,7 +64,7 @@ export async function admit(c: Context<AppEnv>, headers: Record<string, string>)
   } else {
     // Operations without a key (a signed download, the widget's visitor API) are limited per client address.
     const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
-    for (const { limits, detail } of keylessWindows(deps, id)) {
+    for (const { limits, detail } of keylessWindows(deps, id, operation.path)) {
       const decision = await limits.consume(clientIp);
       Object.assign(headers, decision.headers);
       if (!decision.allowed) throw rateLimited(decision.retryAfter, detail);
@@ -72,9 +72,13 @@ export async function admit(c: Context<AppEnv>, headers: Record<string, string>)
   }
 }
 
-/** The per-address windows a keyless operation counts in, in order (a new widget session in both of the widget's). */
-function keylessWindows(deps: Deps, id: string): { limits: RateLimits; detail: Message }[] {
+/**
+ * The per-address windows a keyless operation counts in, in order: downloads in theirs, the widget's visitor API
+ * (paths under /widget/) in its own, a new widget session in both of the widget's.
+ */
+function keylessWindows(deps: Deps, id: string, path: string): { limits: RateLimits; detail: Message }[] {
   if (id === 'downloadFile') return [{ limits: deps.downloadLimits, detail: message('request.too_many_downloads') }];
+  if (!path.startsWith('/widget/')) return [];
   const widget = { limits: deps.widgetLimits, detail: message('request.too_many_widget_requests') };
   if (id === 'createWidgetSession') {
     return [widget, { limits: deps.widgetSessionLimits, detail: message('request.too_many_widget_sessions') }];

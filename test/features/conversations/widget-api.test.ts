@@ -58,6 +58,17 @@ describe('the widget', () => {
     expect(count).toBe(0);
   });
 
+  it('is 403 for a suspended company and one without an active subscription', async () => {
+    const other = await api.company();
+    const { row } = await setChannelSettings(api.db, other.id, {});
+    const lookup = () => api.call('getWidget', { params: { widget_id: row.widgetId } });
+    await api.sql`update companies set subscription_active = false where id = ${other.id}`;
+    expect((await lookup()).body.code).toBe('subscription_inactive');
+    await api.sql`update companies set suspended_at = now() where id = ${other.id}`;
+    const suspended = await lookup();
+    expect({ status: suspended.status, code: suspended.body.code }).toEqual({ status: 403, code: 'account_suspended' });
+  });
+
   it('serves /widget.js as a script any page may load', async () => {
     const res = await api.app.request('http://api.test/widget.js');
     expect(res.status).toBe(200);
