@@ -2641,6 +2641,150 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/widget/{widget_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`), as in the script tag that embeds the widget.
+         * @example wid_Qm2xT8pLw7ZrA1bC4dE6fG8h
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Look up a widget
+     * @description What the widget script asks first: whether the company's web chat is available, and the name it shows.
+     *
+     *     The visitor API needs no API key: it is what the widget script (`GET /widget.js`, see the web-chat section
+     *     of the README) calls from the pages of the company's website. Any origin may call it (CORS with
+     *     `Access-Control-Allow-Origin: *` and no cookies; the visitor token travels in the `Authorization` header). Requests are
+     *     limited per client IP address: 120 per minute over all widget operations (the `widget` window of the
+     *     `RateLimit` headers), and 10 new sessions per hour (`widget_sessions`); past a limit the answer is
+     *     `429 rate_limited` with `Retry-After`. Bodies are at most 16 KiB (`413 payload_too_large`). An unknown
+     *     widget id answers `404 not_found`; a company without the feature `chat_widget`, suspended or without an
+     *     active subscription answers `403`.
+     */
+    get: operations['getWidget'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/{widget_id}/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`), as in the script tag that embeds the widget.
+         * @example wid_Qm2xT8pLw7ZrA1bC4dE6fG8h
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a visitor session
+     * @description Starts a conversation on the channel `web` with the visitor's first message and returns the visitor token
+     *     that reads and writes it. Nothing is stored for a visitor who only opens the widget: a session starts
+     *     with a message. The visitor may give a name and an email address (both optional and not verified). The
+     *     conversation belongs to a new lead (with the given name and address; without an address the lead gets a
+     *     placeholder in the reserved domain `.invalid`, which the inbox shows as no address), or to the customer
+     *     who already has that email address (whose record is not changed).
+     *
+     *     The conversation starts `open` with the message as `sender` `customer` and `page_url` as given; it emits
+     *     `conversation.created` and `message.created`. The `visitor_token` is returned only in this answer and kept
+     *     as a hash: a visitor who loses it starts a new session.
+     *
+     *     The visitor API needs no API key: it is what the widget script (`GET /widget.js`, see the web-chat section
+     *     of the README) calls from the pages of the company's website. Any origin may call it (CORS with
+     *     `Access-Control-Allow-Origin: *` and no cookies; the visitor token travels in the `Authorization` header). Requests are
+     *     limited per client IP address: 120 per minute over all widget operations (the `widget` window of the
+     *     `RateLimit` headers), and 10 new sessions per hour (`widget_sessions`); past a limit the answer is
+     *     `429 rate_limited` with `Retry-After`. Bodies are at most 16 KiB (`413 payload_too_large`). An unknown
+     *     widget id answers `404 not_found`; a company without the feature `chat_widget`, suspended or without an
+     *     active subscription answers `403`.
+     */
+    post: operations['createWidgetSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/{widget_id}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`), as in the script tag that embeds the widget.
+         * @example wid_Qm2xT8pLw7ZrA1bC4dE6fG8h
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Read the visitor's messages
+     * @description The messages of the visitor's conversation, oldest first, at most `limit`: the visitor's own and the
+     *     team's replies (messages sent through the API, by users and by the AI agent show as `team`). With `after`
+     *     (the id of the last message the widget has), only the messages after it.
+     *
+     *     The widget polls this operation every few seconds with `after` (a request that finds nothing new answers
+     *     an empty list quickly). Polling was chosen over a held-open connection (server-sent events) because it
+     *     works behind every proxy and load balancer, costs no connection per open browser tab, and survives a
+     *     restart of any API node unnoticed. `meta.conversation_status` says whether the team closed the
+     *     conversation; `meta.has_more` whether more messages follow.
+     *
+     *     Needs the visitor token of a conversation of this widget (`Authorization: Bearer vt_…`), else
+     *     `401 unauthenticated`. An `after` that is no message of this conversation answers `422 validation_failed`.
+     *
+     *     The visitor API needs no API key: it is what the widget script (`GET /widget.js`, see the web-chat section
+     *     of the README) calls from the pages of the company's website. Any origin may call it (CORS with
+     *     `Access-Control-Allow-Origin: *` and no cookies; the visitor token travels in the `Authorization` header). Requests are
+     *     limited per client IP address: 120 per minute over all widget operations (the `widget` window of the
+     *     `RateLimit` headers), and 10 new sessions per hour (`widget_sessions`); past a limit the answer is
+     *     `429 rate_limited` with `Retry-After`. Bodies are at most 16 KiB (`413 payload_too_large`). An unknown
+     *     widget id answers `404 not_found`; a company without the feature `chat_widget`, suspended or without an
+     *     active subscription answers `403`.
+     */
+    get: operations['listWidgetMessages'];
+    put?: never;
+    /**
+     * Send a visitor message
+     * @description Adds the visitor's message to their conversation (`sender` `customer`): the conversation becomes
+     *     `waiting_on_team` (one that has not been answered yet stays `open`), and a `closed` or `snoozed`
+     *     conversation is reopened as `waiting_on_team` with `closed_at` cleared; `message_count` and
+     *     `last_message_at` follow. Emits `message.created`.
+     *
+     *     Needs the visitor token of a conversation of this widget (`Authorization: Bearer vt_…`), else
+     *     `401 unauthenticated`.
+     *
+     *     The visitor API needs no API key: it is what the widget script (`GET /widget.js`, see the web-chat section
+     *     of the README) calls from the pages of the company's website. Any origin may call it (CORS with
+     *     `Access-Control-Allow-Origin: *` and no cookies; the visitor token travels in the `Authorization` header). Requests are
+     *     limited per client IP address: 120 per minute over all widget operations (the `widget` window of the
+     *     `RateLimit` headers), and 10 new sessions per hour (`widget_sessions`); past a limit the answer is
+     *     `429 rate_limited` with `Retry-After`. Bodies are at most 16 KiB (`413 payload_too_large`). An unknown
+     *     widget id answers `404 not_found`; a company without the feature `chat_widget`, suspended or without an
+     *     active subscription answers `403`.
+     */
+    post: operations['createWidgetMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'customer.created': {
@@ -7866,6 +8010,89 @@ export type components = {
      * @example %PDF-1.7 …
      */
     FileBinary: string;
+    /** @description A company's chat widget as its visitors see it. */
+    Widget: {
+      /** @constant */
+      object: 'widget';
+      /** @description The public widget id (`wid_…`), as in the embedding script tag. */
+      id: string;
+      /** @description The company's name, shown in the widget's header. */
+      company_name: string;
+    };
+    WidgetEnvelope: {
+      data: components['schemas']['Widget'];
+    };
+    /** @description The visitor's first message, and optionally how the team can reach them. */
+    WidgetSessionCreate: {
+      /** @description The first message. */
+      body: string;
+      /** @description The visitor's name, as they gave it (not verified). */
+      name?: string;
+      /**
+       * Format: email
+       * @description The visitor's email address, as they gave it (not verified). When a customer of the company already has
+       *     it, the conversation is that customer's (the customer's record is not changed); otherwise the new lead
+       *     gets it.
+       */
+      email?: string;
+      /**
+       * Format: uri
+       * @description The page the visitor wrote from (the conversation's `page_url`).
+       */
+      page_url?: string;
+    };
+    /**
+     * @description `closed` when the team closed the conversation (a new message of the visitor reopens it); otherwise `open`.
+     * @enum {string}
+     */
+    WidgetConversationStatus: 'open' | 'closed';
+    /**
+     * @description A message of the conversation as the visitor sees it: who wrote it (`visitor`, `team` for every message of the
+     *     company's side, whether written by a user, sent through the API or by the AI agent, and `system`) and the text.
+     *     Internal details (user ids, channel data) are not shown to visitors.
+     */
+    WidgetMessage: {
+      /** @constant */
+      object: 'widget_message';
+      id: components['schemas']['Uuid'];
+      /** @enum {string} */
+      sender: 'visitor' | 'team' | 'system';
+      body: string;
+      created_at: components['schemas']['Timestamp'];
+    };
+    /** @description A visitor's session, returned once when it starts. */
+    WidgetSession: {
+      /** @constant */
+      object: 'widget_session';
+      /**
+       * @description The token that reads and writes this conversation (`Authorization: Bearer vt_…`). It is returned only
+       *     here and stored by the service as a hash only: keep it in the visitor's browser (the widget script keeps
+       *     it in `localStorage`).
+       */
+      visitor_token: string;
+      conversation_status: components['schemas']['WidgetConversationStatus'];
+      /** @description The conversation's messages so far, oldest first (the visitor's first message). */
+      messages: components['schemas']['WidgetMessage'][];
+    };
+    WidgetSessionEnvelope: {
+      data: components['schemas']['WidgetSession'];
+    };
+    WidgetMessageListMeta: {
+      conversation_status: components['schemas']['WidgetConversationStatus'];
+      /** @description Whether more messages follow the last one listed (ask again with its id as `after`). */
+      has_more: boolean;
+    };
+    WidgetMessageList: {
+      data: components['schemas']['WidgetMessage'][];
+      meta: components['schemas']['WidgetMessageListMeta'];
+    };
+    WidgetMessageCreate: {
+      /** @description The message. */
+      body: string;
+    };
+    WidgetMessageEnvelope: {
+      data: components['schemas']['WidgetMessage'];
+    };
     /** @description The payload of a customer event. */
     CustomerEventData: {
       /** @description The customer as it was right after the change. */
@@ -13844,6 +14071,245 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWidget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`), as in the script tag that embeds the widget.
+         * @example wid_Qm2xT8pLw7ZrA1bC4dE6fG8h
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The widget; the company's web chat is available. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WidgetEnvelope'];
+        };
+      };
+      /** @description The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createWidgetSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`), as in the script tag that embeds the widget.
+         * @example wid_Qm2xT8pLw7ZrA1bC4dE6fG8h
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WidgetSessionCreate'];
+      };
+    };
+    responses: {
+      /** @description The session, with the visitor token (returned only here). */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WidgetSessionEnvelope'];
+        };
+      };
+      /** @description The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listWidgetMessages: {
+    parameters: {
+      query?: {
+        /**
+         * @description The id of the last message the widget has; only later messages are listed.
+         * @example 0192f5e4-6a1b-7c2d-8e3f-4a5b6c7d8e9f
+         */
+        after?: components['schemas']['Uuid'];
+        /**
+         * @description At most this many messages.
+         * @example 100
+         */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`), as in the script tag that embeds the widget.
+         * @example wid_Qm2xT8pLw7ZrA1bC4dE6fG8h
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The messages, oldest first. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WidgetMessageList'];
+        };
+      };
+      /** @description `unauthenticated`: the visitor token is missing, unknown, or belongs to another widget's conversation. Start a new session. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createWidgetMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`), as in the script tag that embeds the widget.
+         * @example wid_Qm2xT8pLw7ZrA1bC4dE6fG8h
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WidgetMessageCreate'];
+      };
+    };
+    responses: {
+      /** @description The stored message. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WidgetMessageEnvelope'];
+        };
+      };
+      /** @description `unauthenticated`: the visitor token is missing, unknown, or belongs to another widget's conversation. Start a new session. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

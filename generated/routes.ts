@@ -1817,6 +1817,59 @@ export const WebhookTestResultSchema = z
 export const WebhookTestResultEnvelopeSchema = z
   .object({ data: WebhookTestResultSchema })
   .openapi('WebhookTestResultEnvelope');
+export const WidgetSchema = z
+  .strictObject({ object: z.literal('widget'), id: z.string(), company_name: z.string() })
+  .openapi('Widget');
+export const WidgetConversationStatusSchema = z.enum(['open', 'closed']).openapi('WidgetConversationStatus');
+export const WidgetEnvelopeSchema = z.strictObject({ data: WidgetSchema }).openapi('WidgetEnvelope');
+export const WidgetMessageSchema = z
+  .strictObject({
+    object: z.literal('widget_message'),
+    id: UuidSchema,
+    sender: z.enum(['visitor', 'team', 'system']),
+    body: z.string(),
+    created_at: TimestampSchema,
+  })
+  .openapi('WidgetMessage');
+export const WidgetMessageCreateSchema = z
+  .strictObject({ body: z.string().min(1).max(4000) })
+  .openapi('WidgetMessageCreate');
+export const WidgetMessageEnvelopeSchema = z
+  .strictObject({ data: WidgetMessageSchema })
+  .openapi('WidgetMessageEnvelope');
+export const WidgetMessageListMetaSchema = z
+  .strictObject({ conversation_status: WidgetConversationStatusSchema, has_more: z.boolean() })
+  .openapi('WidgetMessageListMeta');
+export const WidgetMessageListSchema = z
+  .strictObject({ data: z.array(WidgetMessageSchema).max(100), meta: WidgetMessageListMetaSchema })
+  .openapi('WidgetMessageList');
+export const WidgetSessionSchema = z
+  .strictObject({
+    object: z.literal('widget_session'),
+    visitor_token: z.string(),
+    conversation_status: WidgetConversationStatusSchema,
+    messages: z.array(WidgetMessageSchema).max(100),
+  })
+  .openapi('WidgetSession');
+export const WidgetSessionCreateSchema = z
+  .strictObject({
+    body: z.string().min(1).max(4000),
+    name: z.string().min(1).max(200).optional(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .max(254)
+      .optional(),
+    page_url: z.url().max(2000).optional(),
+  })
+  .openapi('WidgetSessionCreate');
+export const WidgetSessionEnvelopeSchema = z
+  .strictObject({ data: WidgetSessionSchema })
+  .openapi('WidgetSessionEnvelope');
 export const WorkOrderChecklistItemSchema = z
   .object({
     object: z.literal('work_order_checklist_item'),
@@ -8569,6 +8622,248 @@ export const downloadFile = createRoute({
     },
   },
 });
+export const getWidget = createRoute({
+  operationId: 'getWidget',
+  method: 'get',
+  path: '/widget/{widget_id}',
+  tags: ['Widget'],
+  summary: 'Look up a widget',
+  security: [],
+  request: {
+    params: z.object({
+      widget_id: z
+        .string()
+        .min(5)
+        .max(100)
+        .regex(/^wid_[A-Za-z0-9_-]+$/),
+    }),
+    query: z.strictObject({}),
+  },
+  responses: {
+    200: {
+      description: "The widget; the company's web chat is available.",
+      content: { 'application/json': { schema: WidgetEnvelopeSchema } },
+    },
+    403: {
+      description:
+        "The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const createWidgetSession = createRoute({
+  operationId: 'createWidgetSession',
+  method: 'post',
+  path: '/widget/{widget_id}/sessions',
+  tags: ['Widget'],
+  summary: 'Start a visitor session',
+  security: [],
+  request: {
+    params: z.object({
+      widget_id: z
+        .string()
+        .min(5)
+        .max(100)
+        .regex(/^wid_[A-Za-z0-9_-]+$/),
+    }),
+    query: z.strictObject({}),
+    body: { required: true, content: { 'application/json': { schema: WidgetSessionCreateSchema } } },
+  },
+  responses: {
+    201: {
+      description: 'The session, with the visitor token (returned only here).',
+      content: { 'application/json': { schema: WidgetSessionEnvelopeSchema } },
+    },
+    403: {
+      description:
+        "The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const listWidgetMessages = createRoute({
+  operationId: 'listWidgetMessages',
+  method: 'get',
+  path: '/widget/{widget_id}/messages',
+  tags: ['Widget'],
+  summary: "Read the visitor's messages",
+  security: [{ VisitorToken: [] }],
+  request: {
+    params: z.object({
+      widget_id: z
+        .string()
+        .min(5)
+        .max(100)
+        .regex(/^wid_[A-Za-z0-9_-]+$/),
+    }),
+    query: z.strictObject({
+      after: UuidSchema.optional(),
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(100),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The messages, oldest first.',
+      content: { 'application/json': { schema: WidgetMessageListSchema } },
+    },
+    401: {
+      description:
+        "`unauthenticated`: the visitor token is missing, unknown, or belongs to another widget's conversation. Start a new session.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        "The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const createWidgetMessage = createRoute({
+  operationId: 'createWidgetMessage',
+  method: 'post',
+  path: '/widget/{widget_id}/messages',
+  tags: ['Widget'],
+  summary: 'Send a visitor message',
+  security: [{ VisitorToken: [] }],
+  request: {
+    params: z.object({
+      widget_id: z
+        .string()
+        .min(5)
+        .max(100)
+        .regex(/^wid_[A-Za-z0-9_-]+$/),
+    }),
+    query: z.strictObject({}),
+    body: { required: true, content: { 'application/json': { schema: WidgetMessageCreateSchema } } },
+  },
+  responses: {
+    201: {
+      description: 'The stored message.',
+      content: { 'application/json': { schema: WidgetMessageEnvelopeSchema } },
+    },
+    401: {
+      description:
+        "`unauthenticated`: the visitor token is missing, unknown, or belongs to another widget's conversation. Start a new session.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        "The company's web chat is not available: `feature_not_available` (the company does not have the feature `chat_widget`), `account_suspended` or `subscription_inactive`. The widget script shows nothing then.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 
 export const routes = {
   getMe,
@@ -8680,4 +8975,8 @@ export const routes = {
   getEvent,
   listEventDeliveries,
   downloadFile,
+  getWidget,
+  createWidgetSession,
+  listWidgetMessages,
+  createWidgetMessage,
 } as const;

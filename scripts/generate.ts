@@ -184,7 +184,10 @@ function operationsTs(doc: Doc): string {
       honoPath: path.replace(/\{(\w+)\}/g, ':$1'),
       scope: scope === undefined || scope === 'none' ? null : scope,
       features,
-      authenticated: (op.security ?? [{ ApiKey: [] }]).length > 0,
+      // Keyless operations (a signed download, the widget's visitor API) carry their own credential or none.
+      authenticated: (op.security ?? [{ ApiKey: [] }]).some(
+        (scheme) => typeof scheme === 'object' && scheme !== null && 'ApiKey' in scheme,
+      ),
       idempotent: params.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),
       ifMatch: params.some((p) => p.in === 'header' && p.name === 'If-Match'),
       hasBody: op.requestBody !== undefined,

@@ -4,6 +4,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { compress } from 'hono/compress';
+import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { operations } from '../generated/operations.ts';
 import { routes } from '../generated/routes.ts';
@@ -22,6 +23,7 @@ import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
+import { serveWidgetScript } from './resources/widget/script.ts';
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -50,6 +52,19 @@ export function createApp(deps: Deps) {
   app.get('/errors/:code', errorPage);
   // Pages for the recipients of review requests: no key, the link's token is the permission.
   app.route('/review', unsubscribePages(deps));
+  // The web-chat widget: its script, and its visitor API, the one part of the API that pages on other origins
+  // call (no cookies; the visitor token is a header). Every other operation stays without CORS headers.
+  app.get('/widget.js', serveWidgetScript);
+  app.use(
+    `${API_PREFIX}/widget/*`,
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Accept-Language'],
+      exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Content-Language'],
+      maxAge: 600,
+    }),
+  );
   app.get('/livez', livez);
   app.get('/readyz', readyz);
 
@@ -66,8 +81,9 @@ export function createApp(deps: Deps) {
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
     if (!takesUpload(id)) {
-      // A keyless binary download (GET /files/{token}) has no JSON schema zod could document: served, not listed
-      // in the routes' own document (the served contract is generated/openapi.*.json either way).
+      // Keyless operations (the binary download GET /files/{token}, whose body zod cannot describe, and the widget's
+      // visitor API) are served, not listed in the routes' own document (the served contract is
+      // generated/openapi.*.json either way).
       const hide = !operations[id].authenticated;
       api.openapiRoutes([{ route: { ...routes[id], hide }, handler: handlers[id] }]);
       continue;

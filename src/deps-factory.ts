@@ -15,6 +15,8 @@ import {
   RateLimits,
   rateLimitRedis,
   WEBHOOK_TEST_WINDOWS,
+  WIDGET_SESSION_WINDOWS,
+  WIDGET_WINDOWS,
 } from './http/rate-limit.ts';
 import { API_PREFIX } from './http/request-address.ts';
 
@@ -44,6 +46,8 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     webhookTestLimits: new RateLimits(WEBHOOK_TEST_WINDOWS, 'webhook_test', redis),
     channels: createChannels(config, log),
     downloadLimits: new RateLimits(DOWNLOAD_WINDOWS, 'downloads', redis),
+    widgetLimits: new RateLimits(WIDGET_WINDOWS, 'widget', redis),
+    widgetSessionLimits: new RateLimits(WIDGET_SESSION_WINDOWS, 'widget_sessions', redis),
     fileStorage: postgresFileStorage,
     fileLinks: new FileLinks(config.fileLinkSecret, `${config.publicUrl}${API_PREFIX}/files`),
     log,

@@ -26,6 +26,9 @@ export type Deps = {
   channels: ProcessChannels;
   /** Downloads through signed links, per client address. */
   downloadLimits: RateLimits;
+  /** The widget's visitor API, per client address; new sessions in a window of their own. */
+  widgetLimits: RateLimits;
+  widgetSessionLimits: RateLimits;
   /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
   fileStorage: FileStorage;
   /** Signs and checks download links (FILE_LINK_SECRET). */

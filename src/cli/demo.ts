@@ -33,6 +33,7 @@ import { insertCompany } from '../services/companies.ts';
 import { createKey, type Expiry } from '../services/keys.ts';
 import { activeStages } from '../services/pipelines.ts';
 import { addDemoAppointments } from './demo-appointments.ts';
+import { addDemoConversations } from './demo-conversations.ts';
 import {
   COMPANY_DAYS_AGO,
   DEMO_BOARDS,
@@ -169,6 +170,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
   await addDemoAppointments(tx, companyId, now, { sanne: userOf('sanne'), ahmed: userOf('ahmed') }, [
     ...customerByName.values(),
   ]);
+  await addDemoConversations(tx, companyId, now, { customers: [...customerByName.values()], user: userOf });
 }
 
 /**

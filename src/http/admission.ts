@@ -11,6 +11,7 @@ import { chooseLanguage } from './language.ts';
 import { type Message, message } from './messages.ts';
 import { matchOperation } from './operation-match.ts';
 import { ApiProblem } from './problems.ts';
+import type { RateLimits } from './rate-limit.ts';
 import { API_PREFIX, socketAddress } from './request-address.ts';
 
 export async function admit(c: Context<AppEnv>, headers: Record<string, string>): Promise<void> {
@@ -60,13 +61,29 @@ export async function admit(c: Context<AppEnv>, headers: Record<string, string>)
     requireFeature(auth, operation.features);
     c.set('auth', auth);
     c.set('tenant', tenantOf(deps, auth.companyId));
-  } else if (id === 'downloadFile') {
-    // A signed link needs no key: its downloads are limited per client address instead.
+  } else {
+    // Operations without a key (a signed download, the widget's visitor API) are limited per client address.
     const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
-    const decision = await deps.downloadLimits.consume(clientIp);
-    Object.assign(headers, decision.headers);
-    if (!decision.allowed) throw rateLimited(decision.retryAfter, message('request.too_many_downloads'));
+    for (const { limits, detail } of keylessWindows(deps, id, operation.path)) {
+      const decision = await limits.consume(clientIp);
+      Object.assign(headers, decision.headers);
+      if (!decision.allowed) throw rateLimited(decision.retryAfter, detail);
+    }
   }
+}
+
+/**
+ * The per-address windows a keyless operation counts in, in order: downloads in theirs, the widget's visitor API
+ * (paths under /widget/) in its own, a new widget session in both of the widget's.
+ */
+function keylessWindows(deps: Deps, id: string, path: string): { limits: RateLimits; detail: Message }[] {
+  if (id === 'downloadFile') return [{ limits: deps.downloadLimits, detail: message('request.too_many_downloads') }];
+  if (!path.startsWith('/widget/')) return [];
+  const widget = { limits: deps.widgetLimits, detail: message('request.too_many_widget_requests') };
+  if (id === 'createWidgetSession') {
+    return [widget, { limits: deps.widgetSessionLimits, detail: message('request.too_many_widget_sessions') }];
+  }
+  return [widget];
 }
 
 /**

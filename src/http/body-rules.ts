@@ -14,6 +14,8 @@ import { InvalidInputs, invalidFields } from './validation.ts';
 
 const MAX_JSON_BYTES = 1024 * 1024;
 const MAX_UPLOAD_BYTES = 11 * 1024 * 1024;
+/** Operations without a key (the widget's visitor API) take small bodies: anyone on the internet may send them. */
+const MAX_KEYLESS_JSON_BYTES = 16 * 1024;
 
 /** Every body rule of the operation's request, in order. */
 export async function checkRequestBody(c: Context<AppEnv>): Promise<void> {
@@ -199,7 +201,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
     throw new ApiProblem('unsupported_media_type', message('upload.send_multipart'));
   }
   const declared = Number(c.req.header('content-length') ?? 0);
-  const max = upload ? MAX_UPLOAD_BYTES : MAX_JSON_BYTES;
+  const max = upload ? MAX_UPLOAD_BYTES : c.get('operation').authenticated ? MAX_JSON_BYTES : MAX_KEYLESS_JSON_BYTES;
   await limitBody(c, max, tooLarge(max));
   if (upload) return;
   if (type !== 'application/json') {

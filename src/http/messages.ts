@@ -213,6 +213,18 @@ const MESSAGES = {
     de: 'Zu viele Downloads von dieser Adresse; versuchen Sie es später erneut.',
     fr: 'Trop de téléchargements depuis cette adresse ; réessayez plus tard.',
   },
+  'request.too_many_widget_requests': {
+    en: 'Too many chat requests from this address; try again later.',
+    nl: 'Te veel chatverzoeken vanaf dit adres; probeer het later opnieuw.',
+    de: 'Zu viele Chat-Anfragen von dieser Adresse; versuchen Sie es später erneut.',
+    fr: 'Trop de requêtes de chat depuis cette adresse ; réessayez plus tard.',
+  },
+  'request.too_many_widget_sessions': {
+    en: 'Too many new chat conversations from this address; try again later.',
+    nl: 'Te veel nieuwe chatgesprekken vanaf dit adres; probeer het later opnieuw.',
+    de: 'Zu viele neue Chat-Unterhaltungen von dieser Adresse; versuchen Sie es später erneut.',
+    fr: 'Trop de nouvelles conversations de chat depuis cette adresse ; réessayez plus tard.',
+  },
   // File uploads, multipart/form-data (src/http/upload.ts)
   'upload.send_multipart': {
     en: 'Send the file as `multipart/form-data`.',

@@ -13,6 +13,10 @@ export const KEY_WINDOWS: Window[] = [
 export const WEBHOOK_TEST_WINDOWS: Window[] = [{ name: 'webhook_test', limit: 10, windowSeconds: 60 }];
 /** Downloads through signed links (they need no key) per client address. */
 export const DOWNLOAD_WINDOWS: Window[] = [{ name: 'downloads', limit: 300, windowSeconds: 60 }];
+/** The web-chat widget's visitor API (no key) per client address: a polling widget asks every few seconds. */
+export const WIDGET_WINDOWS: Window[] = [{ name: 'widget', limit: 120, windowSeconds: 60 }];
+/** New widget sessions (each a lead and a conversation) per client address: keeps the inbox from being flooded. */
+export const WIDGET_SESSION_WINDOWS: Window[] = [{ name: 'widget_sessions', limit: 10, windowSeconds: 3600 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 
