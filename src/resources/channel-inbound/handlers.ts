@@ -19,22 +19,33 @@ import { channelInboundMessages as texts } from './messages.ts';
 import { companiesOfNumbers, companyOfInboundSecret, verifyTokenKnown } from './settings.ts';
 import { changesOf, signatureValid } from './whatsapp.ts';
 
-/** A refused credential: counted against the client address (429 once its window is spent), then 401. */
-async function unauthenticated(c: Context<AppEnv>, detail: Message): Promise<never> {
+const tooManyFailures = (retryAfter: number, headers: Record<string, string>) =>
+  new ApiProblem(
+    'rate_limited',
+    message('auth.too_many_failures'),
+    {},
+    {
+      ...headers,
+      'Retry-After': String(Math.max(1, retryAfter)),
+    },
+  );
+
+/**
+ * The client address, refused (429) once it has used up its failed authentications (the `auth` window of failed API
+ * keys): checked before any credential is judged, so that guessing a secret stops at the limit.
+ */
+async function admittedAddress(c: Context<AppEnv>): Promise<string> {
   const deps = c.get('deps');
   const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
-  const decision = await deps.authFailureLimits.consume(clientIp);
-  if (!decision.allowed) {
-    throw new ApiProblem(
-      'rate_limited',
-      message('auth.too_many_failures'),
-      {},
-      {
-        ...decision.headers,
-        'Retry-After': String(Math.max(1, decision.retryAfter)),
-      },
-    );
-  }
+  const decision = await deps.authFailureLimits.check(clientIp);
+  if (!decision.allowed) throw tooManyFailures(decision.retryAfter, decision.headers);
+  return clientIp;
+}
+
+/** A refused credential: counted against the client address, then 401 (429 when that was its last try). */
+async function unauthenticated(c: Context<AppEnv>, clientIp: string, detail: Message): Promise<never> {
+  const decision = await c.get('deps').authFailureLimits.consume(clientIp);
+  if (!decision.allowed) throw tooManyFailures(decision.retryAfter, decision.headers);
   throw new ApiProblem('unauthenticated', detail, {}, decision.headers);
 }
 
@@ -70,16 +81,17 @@ export const handlers = {
 
   receiveWhatsAppWebhook: async (c) => {
     const deps = c.get('deps');
+    const clientIp = await admittedAddress(c);
     const raw = new Uint8Array(await c.req.arrayBuffer());
     const changes = changesOf(webhookJson(raw));
     if (!changes) throw invalidField('', 'invalid_json', texts.message('channel_inbound.invalid_webhook_json'));
     const companies = await companiesOfNumbers(deps.db, [...new Set(changes.map((change) => change.phoneNumberId))]);
-    if (companies.size === 0) return unauthenticated(c, texts.message('channel_inbound.unknown_number'));
+    if (companies.size === 0) return unauthenticated(c, clientIp, texts.message('channel_inbound.unknown_number'));
     // Every company the body names must have signed it: one company's secret must not carry another's messages.
     const signature = c.req.header('x-hub-signature-256');
     for (const company of companies.values()) {
       if (!signatureValid(raw, signature, company.appSecret)) {
-        return unauthenticated(c, texts.message('channel_inbound.bad_signature'));
+        return unauthenticated(c, clientIp, texts.message('channel_inbound.bad_signature'));
       }
     }
     const receipt = { messagesStored: 0, messagesAlreadyStored: 0, statusesApplied: 0 };
@@ -125,10 +137,11 @@ export const handlers = {
 
   receiveInboundEmail: async (c) => {
     const deps = c.get('deps');
+    const clientIp = await admittedAddress(c);
     const secret = inboundSecretOf(c.req.header('authorization'));
-    if (!secret) return unauthenticated(c, texts.message('channel_inbound.secret_missing'));
+    if (!secret) return unauthenticated(c, clientIp, texts.message('channel_inbound.secret_missing'));
     const companyId = await companyOfInboundSecret(deps.db, secret);
-    if (!companyId) return unauthenticated(c, texts.message('channel_inbound.secret_unknown'));
+    if (!companyId) return unauthenticated(c, clientIp, texts.message('channel_inbound.secret_unknown'));
     const incoming = await parseInboundEmail(Buffer.from(await c.req.arrayBuffer()));
     if (!incoming) throw invalidField('', 'invalid_format', texts.message('channel_inbound.email_without_sender'));
     const received = await tenantOf(deps, companyId).transaction((tx) =>

@@ -341,3 +341,27 @@ describe('the relay', () => {
     expect(res.body.code).toBe('payload_too_large');
   });
 });
+
+describe('failed secrets', () => {
+  it('count against the client address like failed API keys: past the limit, 429 before any secret is judged', async () => {
+    const limited = await setupApi({}, { authFailureWindows: [{ name: 'auth', limit: 2, windowSeconds: 60 }] });
+    const tenant = await limited.tenant();
+    const { inboundSecret } = await setChannelSettings(limited.db, tenant.companyId, { newInboundSecret: true });
+    const send = (authorization: string) =>
+      limited.call('receiveInboundEmail', {
+        rawBody: new TextEncoder().encode(
+          mail({ From: 'x@example.nl', Subject: 'Test', 'Message-ID': messageId() }, 'Hallo'),
+        ),
+        headers: { 'content-type': 'message/rfc822', authorization },
+      });
+    expect((await send('Bearer ibs_guess1')).status).toBe(401);
+    expect((await send('Bearer ibs_guess2')).status).toBe(401);
+    // Now even the right secret is not judged until the window frees up: guessing stops at the limit.
+    const right = await send(`Bearer ${inboundSecret}`);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    const [{ count }] = await limited.sql`select count(*)::int as count from conversation_messages
+      where company_id = ${tenant.companyId}`;
+    expect(count).toBe(0);
+  });
+});
