@@ -12,8 +12,6 @@ export function signatureValid(body: Uint8Array, header: string | undefined, sec
   return timingSafeEqual(expected, Buffer.from(match[1] as string, 'hex'));
 }
 
-export type WhatsAppStatus = 'sent' | 'delivered' | 'read' | 'failed';
-
 export type WebhookMessage = { id: string; from: string; name: string | null; body: string };
 export type WebhookStatus = { id: string; status: WhatsAppStatus };
 /** One change: the messages and statuses of one business phone number. */
@@ -27,7 +25,9 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 /** PostgreSQL text cannot hold U+0000; a message is kept to a sane length. */
 const storable = (value: string, max = 10_000) => value.replaceAll('\u0000', '').slice(0, max);
 
-const STATUSES: readonly string[] = ['sent', 'delivered', 'read', 'failed'];
+const STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type WhatsAppStatus = (typeof STATUSES)[number];
+const isStatus = (value: string): value is WhatsAppStatus => STATUSES.some((status) => status === value);
 
 /** The changes of the body (`null` when it is not the Cloud API's object), with the messages in order. */
 export function changesOf(payload: unknown): WebhookChange[] | null {
@@ -56,7 +56,7 @@ export function changesOf(payload: unknown): WebhookChange[] | null {
       for (const status of objects(value.statuses)) {
         const id = text(status.id);
         const state = text(status.status);
-        if (id && state && STATUSES.includes(state)) statuses.push({ id, status: state as WhatsAppStatus });
+        if (id && state && isStatus(state)) statuses.push({ id, status: state });
       }
       changes.push({ phoneNumberId, messages, statuses });
     }
@@ -67,7 +67,8 @@ export function changesOf(payload: unknown): WebhookChange[] | null {
 /** The message's text, or a readable description of what it carries (media are not downloaded). */
 export function bodyOf(message: Json): string {
   const type = text(message.type) ?? 'unknown';
-  const part = isObject(message[type]) ? (message[type] as Json) : {};
+  const member = message[type];
+  const part: Json = isObject(member) ? member : {};
   const caption = text(part.caption);
   const withCaption = (label: string) => (caption ? `[${label}] ${caption}` : `[${label}]`);
   switch (type) {

@@ -1,5 +1,4 @@
-// A customer's message arriving over a channel (WhatsApp webhook, inbound email; the widget's visitor API has its
-// own conversation per visitor): the customer is found by phone or email, or made a lead; the message continues
+// A customer's message arriving over a channel (the WhatsApp webhook, inbound email): the customer is found by phone or email, or made a lead; the message continues
 // its conversation (the email thread it answers, the number's WhatsApp conversation) or starts one; then addMessage.
 // Everything in the caller's transaction, serialized per contact, and stored once per channel message id.
 import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';

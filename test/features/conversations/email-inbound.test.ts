@@ -19,7 +19,8 @@ beforeAll(async () => {
   api = await setupApi({ SMTP_URL: smtp.url, MAIL_FROM: 'inbox@mail.example.test' });
   company = await api.tenant();
   const settings = await setChannelSettings(api.db, company.companyId, { newInboundSecret: true });
-  secret = settings.inboundSecret as string;
+  secret = settings.inboundSecret ?? '';
+  expect(secret).toMatch(/^ibs_/);
   return () => smtp.close();
 });
 
