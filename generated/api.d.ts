@@ -2785,6 +2785,104 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/channels/whatsapp/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Verify the WhatsApp webhook
+     * @description The verification handshake of the WhatsApp Business Cloud API: when the callback URL is saved in the Meta
+     *     app dashboard, Meta calls it with `hub.mode=subscribe`, the verify token entered there and a challenge. The
+     *     answer is the challenge as `text/plain` when the verify token is the one of a company's WhatsApp settings
+     *     (`--whatsapp-verify-token` of the CLI command `company channels`); otherwise `403 verification_failed`.
+     *
+     *     There is one callback URL for the whole installation: `<server>/api/v1/channels/whatsapp/webhook`. The
+     *     handshake names no phone number, so the verify token identifies the company: give every company its own.
+     *     No API key is needed (Meta sends none).
+     */
+    get: operations['verifyWhatsAppWebhook'];
+    put?: never;
+    /**
+     * Receive WhatsApp messages and statuses
+     * @description Where the WhatsApp Business Cloud API posts its `messages` webhook (subscribe the app to the `messages`
+     *     field). No API key: the body must carry `X-Hub-Signature-256: sha256=<hex>`, the HMAC-SHA256 of the exact
+     *     bytes of the body with the Meta app secret of the company (`--whatsapp-app-secret` of `company channels`),
+     *     compared in constant time. The company is found by the `metadata.phone_number_id` of each change (the
+     *     phone-number id of its WhatsApp settings); a body naming a number of several companies must be signed
+     *     with the secret of each. A missing or wrong signature, or a body naming no known phone-number id, answers
+     *     `401 unauthenticated` and stores nothing.
+     *
+     *     What the body carries (the Cloud API's format, `entry[].changes[].value`):
+     *     - `messages[]`: each becomes a `customer` message. It continues the latest WhatsApp conversation of the
+     *       sender's number (`from`), reopening it as `waiting_on_team` when it was closed, or starts a new one. A
+     *       number that no customer has as phone (compared by its digits, also in national form with a leading `0`)
+     *       becomes a lead named after `contacts[].profile.name`, with the placeholder address
+     *       `whatsapp-<number>@contact.invalid` (shown as `null` in conversations). A text message keeps its text;
+     *       other types are stored with a readable description as body (for example `[Image] Scheur in de muur` with
+     *       its caption, or `[Location] 52.37, 4.89`); media are not downloaded. Each message is stored once:
+     *       a repeated delivery with the same WhatsApp message id (`wamid.…`) stores nothing again.
+     *     - `statuses[]`: the delivery state of a message sent through this API (`sent`, `delivered`, `read`,
+     *       `failed`) sets its `whatsapp_status`; a state never moves back (`read` stays `read` when a late
+     *       `delivered` arrives). A status of an unknown message is ignored.
+     *     - Anything else (other fields, unknown message types' details) is ignored, so that new fields of the Cloud
+     *       API never make a delivery fail.
+     *
+     *     Each message is stored with its `message.created` event (and `conversation.created`, `customer.created`
+     *     for a new conversation or lead) in one transaction. The answer is `200` with counts as soon as everything
+     *     is stored; Meta retries a delivery that does not get a `2xx`. The body may be at most 1 MB.
+     */
+    post: operations['receiveWhatsAppWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/channels/email/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Receive an email
+     * @description Where an inbound-mail relay (Postmark, Mailgun, SendGrid, Cloudflare Email Routing, a Postfix pipe, …)
+     *     posts each email sent to the company's inbox address: the raw RFC 822 message as it arrived, with
+     *     `Content-Type: message/rfc822`, at most 10 MB (`413 payload_too_large` above). No API key: the relay
+     *     presents the company's inbound secret (`ibs_…`, made by `company channels --new-inbound-secret`, shown once
+     *     and kept only as its SHA-256) as `Authorization: Bearer ibs_…`, or as the password of HTTP Basic
+     *     authentication (any user name) for relays that only take credentials in the URL
+     *     (`https://inbound:ibs_…@host/api/v1/channels/email/inbound`). A missing or unknown secret answers
+     *     `401 unauthenticated`.
+     *
+     *     The message is parsed as a mail client does (MIME, any charset, quoted-printable and base64). It becomes a
+     *     `customer` message:
+     *     - in the conversation of the thread it answers, when its `In-Reply-To` or `References` name the Message-ID
+     *       of an email of a conversation (a reply sent through this API, or an earlier incoming email); a closed
+     *       conversation reopens as `waiting_on_team`;
+     *     - otherwise in a new `email` conversation with the mail's subject, of the customer whose email address is
+     *       the sender's (`From`), or of a new lead named after the sender when no customer has it.
+     *
+     *     The body is the mail's text part; a mail with only HTML is converted to text. Attachments are not kept
+     *     (messages hold no files): the first one is described in the message's `attachment` (name, media type and
+     *     size), and the names of all of them are listed at the end of the body, so the team knows to ask for them.
+     *     Each Message-ID is stored once: the same mail posted again answers `200` with the message stored the first
+     *     time. The message, its `message.created` event (and `conversation.created`, `customer.created` for a new
+     *     conversation or lead) are stored in one transaction.
+     */
+    post: operations['receiveInboundEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'customer.created': {
@@ -3668,7 +3766,8 @@ export type components = {
       | 'rate_limited'
       | 'internal_error'
       | 'not_implemented'
-      | 'service_unavailable';
+      | 'service_unavailable'
+      | 'verification_failed';
     /** @description One invalid input of a `validation_failed` or `unknown_field` problem. */
     FieldError: {
       /**
@@ -8093,6 +8192,58 @@ export type components = {
     WidgetMessageEnvelope: {
       data: components['schemas']['WidgetMessage'];
     };
+    /** @description The `hub.challenge` of the handshake, as sent. */
+    WhatsAppChallenge: string;
+    /**
+     * @description A notification of the WhatsApp Business Cloud API, in Meta's format (its reference: "Webhooks › messages").
+     *     The parts this service reads:
+     *     - `entry[].changes[]` with `field: messages`; its `value.metadata.phone_number_id` names the company;
+     *     - `value.contacts[]`: `wa_id` and `profile.name` of the senders;
+     *     - `value.messages[]`: `from` (the sender's number, digits), `id` (`wamid.…`), `type` and the member named by
+     *       the type (`text.body`, `image.caption`, `document.filename`, `location.latitude`, …);
+     *     - `value.statuses[]`: `id` (`wamid.…` of a message sent) and `status` (`sent`, `delivered`, `read`,
+     *       `failed`).
+     *
+     *     Every other member is allowed and ignored: Meta adds fields over time.
+     */
+    WhatsAppWebhook: {
+      [key: string]: unknown;
+    };
+    /** @description Counts of what a webhook delivery stored. */
+    WhatsAppWebhookReceipt: {
+      /**
+       * @description Always `whatsapp_webhook_receipt`.
+       * @constant
+       */
+      object: 'whatsapp_webhook_receipt';
+      /**
+       * Format: int32
+       * @description New messages stored.
+       * @example 1
+       */
+      messages_stored: number;
+      /**
+       * Format: int32
+       * @description Messages of the delivery that were stored by an earlier delivery (a retry) and not again.
+       * @example 0
+       */
+      messages_already_stored: number;
+      /**
+       * Format: int32
+       * @description Statuses that moved a sent message's `whatsapp_status` on.
+       * @example 0
+       */
+      statuses_applied: number;
+    };
+    /** @description What a webhook delivery stored. */
+    WhatsAppWebhookReceiptEnvelope: {
+      data: components['schemas']['WhatsAppWebhookReceipt'];
+    };
+    /**
+     * Format: binary
+     * @description The whole email as received (RFC 5322 headers and MIME body), at most 10 MB.
+     */
+    RawEmail: string;
     /** @description The payload of a customer event. */
     CustomerEventData: {
       /** @description The customer as it was right after the change. */
@@ -14308,6 +14459,173 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  verifyWhatsAppWebhook: {
+    parameters: {
+      query: {
+        /**
+         * @description Always `subscribe`.
+         * @example subscribe
+         */
+        'hub.mode': 'subscribe';
+        /**
+         * @description The verify token entered in the Meta app dashboard.
+         * @example schilderwerk-whatsapp-2026
+         */
+        'hub.verify_token': string;
+        /**
+         * @description The value Meta expects back.
+         * @example 1158201444
+         */
+        'hub.challenge': string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The challenge, as sent. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example 1158201444 */
+          'text/plain': components['schemas']['WhatsAppChallenge'];
+        };
+      };
+      /** @description `verification_failed`: no company has this verify token. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  receiveWhatsAppWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description `sha256=` and the lowercase hex HMAC-SHA256 of the body with the Meta app secret. Without it: `401`.
+         * @example sha256=8c5b0d7e3c1f9a4e2b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e
+         */
+        'X-Hub-Signature-256'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WhatsAppWebhook'];
+      };
+    };
+    responses: {
+      /** @description Everything in the body is stored (or was already). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsAppWebhookReceiptEnvelope'];
+        };
+      };
+      /** @description `unauthenticated`: the signature is missing or wrong, or the body names no phone-number id of a company. Nothing was stored. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  receiveInboundEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'message/rfc822': components['schemas']['RawEmail'];
+      };
+    };
+    responses: {
+      /** @description This Message-ID was received before; the message stored then. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationMessageEnvelope'];
+        };
+      };
+      /** @description The message, stored in its conversation. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationMessageEnvelope'];
+        };
+      };
+      /** @description `unauthenticated`: no inbound secret, or one that is no company's. Nothing was stored. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];

@@ -12,6 +12,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getCompany: {
@@ -24,6 +25,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listUsers: {
@@ -36,6 +38,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listCustomers: {
@@ -48,6 +51,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createCustomer: {
@@ -60,6 +64,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getCustomer: {
@@ -72,6 +77,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateCustomer: {
@@ -84,6 +90,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   convertCustomer: {
@@ -96,6 +103,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   listCustomerTimeline: {
@@ -108,6 +116,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listCustomerNotes: {
@@ -120,6 +129,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createCustomerNote: {
@@ -132,6 +142,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   updateCustomerNote: {
@@ -144,6 +155,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteCustomerNote: {
@@ -156,6 +168,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
   },
   listDeals: {
@@ -168,6 +181,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createDeal: {
@@ -180,6 +194,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getDeal: {
@@ -192,6 +207,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateDeal: {
@@ -204,6 +220,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   moveDeal: {
@@ -216,6 +233,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   winDeal: {
@@ -228,6 +246,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   loseDeal: {
@@ -240,6 +259,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   archiveDeal: {
@@ -252,6 +272,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   unarchiveDeal: {
@@ -264,6 +285,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   listDealNotes: {
@@ -276,6 +298,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createDealNote: {
@@ -288,6 +311,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   updateDealNote: {
@@ -300,6 +324,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteDealNote: {
@@ -312,6 +337,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
   },
   listPipelineStages: {
@@ -324,6 +350,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listConversations: {
@@ -336,6 +363,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getConversation: {
@@ -348,6 +376,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listConversationMessages: {
@@ -360,6 +389,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createConversationMessage: {
@@ -372,6 +402,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   closeConversation: {
@@ -384,6 +415,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   reopenConversation: {
@@ -396,6 +428,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   listTasks: {
@@ -408,6 +441,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createTask: {
@@ -420,6 +454,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getTask: {
@@ -432,6 +467,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateTask: {
@@ -444,6 +480,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   moveTask: {
@@ -456,6 +493,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   completeTask: {
@@ -468,6 +506,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   reopenTask: {
@@ -480,6 +519,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   cancelTask: {
@@ -492,6 +532,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   listTaskComments: {
@@ -504,6 +545,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createTaskComment: {
@@ -516,6 +558,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listTaskBoards: {
@@ -528,6 +571,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listInvoices: {
@@ -540,6 +584,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createInvoice: {
@@ -552,6 +597,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getInvoice: {
@@ -564,6 +610,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateInvoice: {
@@ -576,6 +623,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteInvoice: {
@@ -588,6 +636,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   sendInvoice: {
@@ -600,6 +649,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   cancelInvoice: {
@@ -612,6 +662,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   createInvoicePayment: {
@@ -624,6 +675,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listQuotes: {
@@ -636,6 +688,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createQuote: {
@@ -648,6 +701,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getQuote: {
@@ -660,6 +714,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateQuote: {
@@ -672,6 +727,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   sendQuote: {
@@ -684,6 +740,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   acceptQuote: {
@@ -696,6 +753,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   rejectQuote: {
@@ -708,6 +766,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   listQuoteAttachments: {
@@ -720,6 +779,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createQuoteAttachment: {
@@ -732,6 +792,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   deleteQuoteAttachment: {
@@ -744,6 +805,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listWorkOrders: {
@@ -756,6 +818,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createWorkOrder: {
@@ -768,6 +831,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getWorkOrder: {
@@ -780,6 +844,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateWorkOrder: {
@@ -792,6 +857,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteWorkOrder: {
@@ -804,6 +870,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   changeWorkOrderStatus: {
@@ -816,6 +883,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   listWorkOrderPhotos: {
@@ -828,6 +896,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createWorkOrderPhoto: {
@@ -840,6 +909,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   deleteWorkOrderPhoto: {
@@ -852,6 +922,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   listAppointments: {
@@ -864,6 +935,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createAppointment: {
@@ -876,6 +948,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getAppointment: {
@@ -888,6 +961,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateAppointment: {
@@ -900,6 +974,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteAppointment: {
@@ -912,6 +987,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
   },
   confirmAppointment: {
@@ -924,6 +1000,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   cancelAppointment: {
@@ -936,6 +1013,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   completeAppointment: {
@@ -948,6 +1026,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
   },
   notifyAppointment: {
@@ -960,6 +1039,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listAppointmentTypes: {
@@ -972,6 +1052,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getAppointmentAvailability: {
@@ -984,6 +1065,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   listOrders: {
@@ -996,6 +1078,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getOrder: {
@@ -1008,6 +1091,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   changeOrderStatus: {
@@ -1020,6 +1104,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   updateOrderTracking: {
@@ -1032,6 +1117,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   listOrderNotes: {
@@ -1044,6 +1130,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createOrderNote: {
@@ -1056,6 +1143,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listReviews: {
@@ -1068,6 +1156,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getReview: {
@@ -1080,6 +1169,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listReviewRequests: {
@@ -1092,6 +1182,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createReviewRequest: {
@@ -1104,6 +1195,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getReviewRequest: {
@@ -1116,6 +1208,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listWebhookEndpoints: {
@@ -1128,6 +1221,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   createWebhookEndpoint: {
@@ -1140,6 +1234,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
   },
   getWebhookEndpoint: {
@@ -1152,6 +1247,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   updateWebhookEndpoint: {
@@ -1164,6 +1260,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
   },
   deleteWebhookEndpoint: {
@@ -1176,6 +1273,7 @@ export const operations = {
     idempotent: false,
     ifMatch: true,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
   },
   testWebhookEndpoint: {
@@ -1188,6 +1286,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   rotateWebhookEndpointSecret: {
@@ -1200,6 +1299,7 @@ export const operations = {
     idempotent: true,
     ifMatch: true,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
   },
   recoverWebhookEndpoint: {
@@ -1212,6 +1312,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
   },
   listWebhookEndpointDeliveries: {
@@ -1224,6 +1325,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   getWebhookDelivery: {
@@ -1236,6 +1338,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listWebhookDeliveryAttempts: {
@@ -1248,6 +1351,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   resendWebhookDelivery: {
@@ -1260,6 +1364,7 @@ export const operations = {
     idempotent: true,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [202, 401, 403, 404, 409, 422, 429, 500, 503],
   },
   listEvents: {
@@ -1272,6 +1377,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
   },
   getEvent: {
@@ -1284,6 +1390,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   listEventDeliveries: {
@@ -1296,6 +1403,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   downloadFile: {
@@ -1308,6 +1416,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 404, 422, 429, 500, 503],
   },
   getWidget: {
@@ -1320,6 +1429,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 403, 404, 422, 429, 500, 503],
   },
   createWidgetSession: {
@@ -1332,6 +1442,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 403, 404, 413, 415, 422, 429, 500, 503],
   },
   listWidgetMessages: {
@@ -1344,6 +1455,7 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: false,
+    rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
   },
   createWidgetMessage: {
@@ -1356,7 +1468,47 @@ export const operations = {
     idempotent: false,
     ifMatch: false,
     hasBody: true,
+    rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 413, 415, 422, 429, 500, 503],
+  },
+  verifyWhatsAppWebhook: {
+    method: 'get',
+    path: '/channels/whatsapp/webhook',
+    honoPath: '/channels/whatsapp/webhook',
+    scope: null,
+    features: [],
+    authenticated: false,
+    idempotent: false,
+    ifMatch: false,
+    hasBody: false,
+    rawBodyMaxBytes: null,
+    statuses: [200, 403, 422, 429, 500, 503],
+  },
+  receiveWhatsAppWebhook: {
+    method: 'post',
+    path: '/channels/whatsapp/webhook',
+    honoPath: '/channels/whatsapp/webhook',
+    scope: null,
+    features: [],
+    authenticated: false,
+    idempotent: false,
+    ifMatch: false,
+    hasBody: true,
+    rawBodyMaxBytes: 1048576,
+    statuses: [200, 401, 413, 415, 422, 429, 500, 503],
+  },
+  receiveInboundEmail: {
+    method: 'post',
+    path: '/channels/email/inbound',
+    honoPath: '/channels/email/inbound',
+    scope: null,
+    features: [],
+    authenticated: false,
+    idempotent: false,
+    ifMatch: false,
+    hasBody: true,
+    rawBodyMaxBytes: 10485760,
+    statuses: [200, 201, 401, 413, 415, 422, 429, 500, 503],
   },
 } as const;
 

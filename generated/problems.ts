@@ -1170,6 +1170,65 @@ export const problems = {
       },
     },
   },
+  verification_failed: {
+    status: 403,
+    titles: {
+      en: 'Verification failed',
+      nl: 'Verificatie mislukt',
+      de: 'Verifizierung fehlgeschlagen',
+      fr: 'Échec de la vérification',
+    },
+    pages: {
+      en: {
+        happened:
+          "A channel's service asked to verify a callback URL with a token that no company's channel settings have.",
+        causes:
+          "- The verify token entered in the Meta app dashboard differs from the company's `--whatsapp-verify-token`.\n- The company's WhatsApp settings were not saved yet (CLI `company channels`).\n",
+        fix: "Set the same verify token in the Meta app dashboard and in the company's WhatsApp settings, then verify again.",
+        example: {
+          detail:
+            "No company's WhatsApp settings have this verify token; check the token entered in the Meta app dashboard.",
+          instance: '/api/v1/channels/whatsapp/webhook',
+        },
+      },
+      nl: {
+        happened:
+          'De dienst van een kanaal vroeg een callback-URL te verifiëren met een token dat in de kanaalinstellingen van geen enkel bedrijf staat.',
+        causes:
+          '- Het verificatietoken in het Meta-appdashboard verschilt van het `--whatsapp-verify-token` van het bedrijf.\n- De WhatsApp-instellingen van het bedrijf zijn nog niet opgeslagen (CLI `company channels`).\n',
+        fix: 'Stel hetzelfde verificatietoken in het Meta-appdashboard en in de WhatsApp-instellingen van het bedrijf in en verifieer opnieuw.',
+        example: {
+          detail:
+            'Geen enkel bedrijf heeft dit verificatietoken in zijn WhatsApp-instellingen; controleer het token in het Meta-appdashboard.',
+          instance: '/api/v1/channels/whatsapp/webhook',
+        },
+      },
+      de: {
+        happened:
+          'Der Dienst eines Kanals wollte eine Callback-URL mit einem Token verifizieren, das in den Kanaleinstellungen keines Unternehmens steht.',
+        causes:
+          '- Das im Meta-App-Dashboard eingegebene Verifizierungstoken unterscheidet sich vom `--whatsapp-verify-token` des Unternehmens.\n- Die WhatsApp-Einstellungen des Unternehmens wurden noch nicht gespeichert (CLI `company channels`).\n',
+        fix: 'Stellen Sie im Meta-App-Dashboard und in den WhatsApp-Einstellungen des Unternehmens dasselbe Verifizierungstoken ein und verifizieren Sie erneut.',
+        example: {
+          detail:
+            'Kein Unternehmen hat dieses Verifizierungstoken in seinen WhatsApp-Einstellungen; prüfen Sie das im Meta-App-Dashboard eingegebene Token.',
+          instance: '/api/v1/channels/whatsapp/webhook',
+        },
+      },
+      fr: {
+        happened:
+          'Le service d’un canal a demandé de vérifier une URL de rappel avec un jeton qui ne figure dans les paramètres de canal d’aucune entreprise.',
+        causes:
+          '- Le jeton de vérification saisi dans le tableau de bord de l’application Meta diffère du `--whatsapp-verify-token` de l’entreprise.\n- Les paramètres WhatsApp de l’entreprise n’ont pas encore été enregistrés (CLI `company channels`).\n',
+        fix: 'Indiquez le même jeton de vérification dans le tableau de bord de l’application Meta et dans les paramètres WhatsApp de l’entreprise, puis relancez la vérification.',
+        example: {
+          detail:
+            'Aucune entreprise n’a ce jeton de vérification dans ses paramètres WhatsApp ; vérifiez le jeton saisi dans le tableau de bord de l’application Meta.',
+          instance: '/api/v1/channels/whatsapp/webhook',
+        },
+      },
+    },
+  },
 } as const;
 
 export type ProblemCode = keyof typeof problems;

@@ -1174,6 +1174,7 @@ export const ProblemCodeSchema = z
     'internal_error',
     'not_implemented',
     'service_unavailable',
+    'verification_failed',
   ])
   .openapi('ProblemCode');
 export const ProblemSchema = z
@@ -1304,6 +1305,7 @@ export const QuoteUpdateSchema = z
     discount_description: z.string().max(500).nullable().optional(),
   })
   .openapi('QuoteUpdate');
+export const RawEmailSchema = z.union([z.instanceof(Blob), z.string()]).openapi('RawEmail');
 export const ReviewAuthorSchema = z.object({ name: z.string(), city: z.string().nullable() }).openapi('ReviewAuthor');
 export const ReviewSchema = z
   .object({
@@ -1817,6 +1819,19 @@ export const WebhookTestResultSchema = z
 export const WebhookTestResultEnvelopeSchema = z
   .object({ data: WebhookTestResultSchema })
   .openapi('WebhookTestResultEnvelope');
+export const WhatsAppChallengeSchema = z.string().max(200).openapi('WhatsAppChallenge');
+export const WhatsAppWebhookSchema = z.record(z.string(), z.unknown()).openapi('WhatsAppWebhook');
+export const WhatsAppWebhookReceiptSchema = z
+  .object({
+    object: z.literal('whatsapp_webhook_receipt'),
+    messages_stored: z.number().int().min(0).max(1000000),
+    messages_already_stored: z.number().int().min(0).max(1000000),
+    statuses_applied: z.number().int().min(0).max(1000000),
+  })
+  .openapi('WhatsAppWebhookReceipt');
+export const WhatsAppWebhookReceiptEnvelopeSchema = z
+  .object({ data: WhatsAppWebhookReceiptSchema })
+  .openapi('WhatsAppWebhookReceiptEnvelope');
 export const WidgetSchema = z
   .strictObject({ object: z.literal('widget'), id: z.string(), company_name: z.string() })
   .openapi('Widget');
@@ -8864,6 +8879,150 @@ export const createWidgetMessage = createRoute({
     },
   },
 });
+export const verifyWhatsAppWebhook = createRoute({
+  operationId: 'verifyWhatsAppWebhook',
+  method: 'get',
+  path: '/channels/whatsapp/webhook',
+  tags: ['Channels'],
+  summary: 'Verify the WhatsApp webhook',
+  security: [],
+  request: {
+    query: z.strictObject({
+      'hub.mode': z.enum(['subscribe']),
+      'hub.verify_token': z.string().min(1).max(200),
+      'hub.challenge': z.string().min(1).max(200),
+    }),
+  },
+  responses: {
+    200: { description: 'The challenge, as sent.', content: { 'text/plain': { schema: WhatsAppChallengeSchema } } },
+    403: {
+      description: '`verification_failed`: no company has this verify token.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const receiveWhatsAppWebhook = createRoute({
+  operationId: 'receiveWhatsAppWebhook',
+  method: 'post',
+  path: '/channels/whatsapp/webhook',
+  tags: ['Channels'],
+  summary: 'Receive WhatsApp messages and statuses',
+  security: [],
+  request: {
+    query: z.strictObject({}),
+    headers: z.object({ 'x-hub-signature-256': z.string().max(200).optional() }),
+    body: { required: true, content: { 'application/json': { schema: WhatsAppWebhookSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'Everything in the body is stored (or was already).',
+      content: { 'application/json': { schema: WhatsAppWebhookReceiptEnvelopeSchema } },
+    },
+    401: {
+      description:
+        '`unauthenticated`: the signature is missing or wrong, or the body names no phone-number id of a company. Nothing was stored.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const receiveInboundEmail = createRoute({
+  operationId: 'receiveInboundEmail',
+  method: 'post',
+  path: '/channels/email/inbound',
+  tags: ['Channels'],
+  summary: 'Receive an email',
+  security: [],
+  request: {
+    query: z.strictObject({}),
+    body: { required: true, content: { 'message/rfc822': { schema: RawEmailSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'This Message-ID was received before; the message stored then.',
+      content: { 'application/json': { schema: ConversationMessageEnvelopeSchema } },
+    },
+    201: {
+      description: 'The message, stored in its conversation.',
+      content: { 'application/json': { schema: ConversationMessageEnvelopeSchema } },
+    },
+    401: {
+      description: "`unauthenticated`: no inbound secret, or one that is no company's. Nothing was stored.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 
 export const routes = {
   getMe,
@@ -8979,4 +9138,7 @@ export const routes = {
   createWidgetSession,
   listWidgetMessages,
   createWidgetMessage,
+  verifyWhatsAppWebhook,
+  receiveWhatsAppWebhook,
+  receiveInboundEmail,
 } as const;

@@ -25,7 +25,7 @@ type Operation = {
   summary?: string;
   description?: string;
   parameters?: (Parameter | { $ref: string })[];
-  requestBody?: { required?: boolean; content: Record<string, MediaType> };
+  requestBody?: { required?: boolean; 'x-raw-body-max-bytes'?: number; content: Record<string, MediaType> };
   responses: Record<string, Response | { $ref: string }>;
   security?: unknown[];
   'x-required-scope'?: string;
@@ -191,6 +191,8 @@ function operationsTs(doc: Doc): string {
       idempotent: params.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),
       ifMatch: params.some((p) => p.in === 'header' && p.name === 'If-Match'),
       hasBody: op.requestBody !== undefined,
+      // A body the handler reads as bytes, unvalidated (a signature over it, a raw email): at most this many.
+      rawBodyMaxBytes: op.requestBody?.['x-raw-body-max-bytes'] ?? null,
       statuses: Object.keys(op.responses).map(Number),
     };
     return `  ${op.operationId}: ${JSON.stringify(entry)},`;

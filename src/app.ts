@@ -80,7 +80,7 @@ export function createApp(deps: Deps) {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
-    if (!takesUpload(id)) {
+    if (!takesUpload(id) && operations[id].rawBodyMaxBytes === null) {
       // Keyless operations (the binary download GET /files/{token}, whose body zod cannot describe, and the widget's
       // visitor API) are served, not listed in the routes' own document (the served contract is
       // generated/openapi.*.json either way).
@@ -88,8 +88,9 @@ export function createApp(deps: Deps) {
       api.openapiRoutes([{ route: { ...routes[id], hide }, handler: handlers[id] }]);
       continue;
     }
-    // An upload's body is streamed by its handler (src/http/upload.ts): bound without its body's validator, which
-    // would read the whole body into memory first, and not listed in the routes' own document.
+    // An upload's body is streamed by its handler (src/http/upload.ts), and a raw body (a signed webhook, an email)
+    // is read as bytes by its handler: bound without the body's validator, which would read and judge the body
+    // before the handler could authenticate it, and not listed in the routes' own document.
     const { request, ...route } = routes[id];
     const withoutBody = Object.fromEntries(Object.entries(request).filter(([part]) => part !== 'body'));
     api.openapiRoutes([{ route: { ...route, request: withoutBody, hide: true }, handler: handlers[id] }]);

@@ -170,6 +170,12 @@ const MESSAGES = {
     de: 'Senden Sie den Body als application/json.',
     fr: 'Envoyez le corps au format application/json.',
   },
+  'body.send_media_type': {
+    en: 'Send the body as {types}.',
+    nl: 'Stuur de body als {types}.',
+    de: 'Senden Sie den Body als {types}.',
+    fr: 'Envoyez le corps au format {types}.',
+  },
   'body.send_utf8': {
     en: 'Send JSON encoded as UTF-8: leave out the charset of the Content-Type or send charset=utf-8.',
     nl: 'Stuur JSON gecodeerd als UTF-8: laat de charset van het Content-Type weg of stuur charset=utf-8.',

@@ -7,6 +7,7 @@ import { type EventDeclaration, type EventType, useEventCatalogue } from '../eve
 import type { Handlers } from '../http/handler.ts';
 import { sharedMessages, type Templates } from '../http/messages.ts';
 import * as appointments from './appointments/index.ts';
+import * as channelInbound from './channel-inbound/index.ts';
 import * as company from './company/index.ts';
 import * as conversations from './conversations/index.ts';
 import * as customers from './customers/index.ts';
@@ -46,6 +47,7 @@ const RESOURCES = [
   files,
   quoteAttachments,
   widget,
+  channelInbound,
 ];
 
 type Resource = (typeof RESOURCES)[number];

@@ -179,12 +179,17 @@ describe('a direct client (no proxy)', () => {
 
 describe('the matrix itself', () => {
   it('covers every authenticated operation of the table', () => {
-    // The operations without a key: the signed download and the widget's public visitor API (test/features/files,
-    // test/features/conversations/widget-api.test.ts), each limited per client address instead.
+    // The operations without a key, each with a credential of its own or none, limited per client address: the
+    // signed download, the widget's public visitor API (test/features/files,
+    // test/features/conversations/widget-api.test.ts), the WhatsApp webhook's verify token and body signature and
+    // an inbound-mail relay's secret (test/features/conversations/*-inbound.test.ts).
+    const channels = ['verifyWhatsAppWebhook', 'receiveWhatsAppWebhook', 'receiveInboundEmail'];
     const keyless = (Object.keys(operations) as OperationId[]).filter((id) => !operations[id].authenticated);
     for (const id of keyless)
-      expect(id === 'downloadFile' || operations[id].path.startsWith('/widget/'), id).toBe(true);
-    expect(keyless).toContain('downloadFile');
+      expect(id === 'downloadFile' || channels.includes(id) || operations[id].path.startsWith('/widget/'), id).toBe(
+        true,
+      );
+    expect(keyless).toEqual(expect.arrayContaining(['downloadFile', ...channels]));
     expect(authenticated.length).toBe(Object.keys(operations).length - keyless.length);
   });
 

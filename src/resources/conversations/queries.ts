@@ -109,14 +109,29 @@ export async function insertMessage(tx: Tx, conversation: ConversationRow, field
   return row as MessageRow;
 }
 
-/** The email message a Message-ID names in this company (threading of inbound replies). */
-export async function findByEmailMessageIds(tx: Tx, companyId: string, messageIds: string[]) {
-  if (messageIds.length === 0) return undefined;
-  const [row] = await tx
-    .select({ conversationId: conversationMessages.conversationId })
-    .from(conversationMessages)
-    .where(and(eq(conversationMessages.companyId, companyId), inArray(conversationMessages.emailMessageId, messageIds)))
-    .orderBy(sql`${conversationMessages.createdAt} desc`)
-    .limit(1);
-  return row;
+/** The order of WhatsApp's delivery states: a state never moves back (`failed` ranks with `delivered`). */
+const STATUS_RANK = sql`case ${conversationMessages.whatsappStatus}
+  when 'sent' then 1 when 'delivered' then 2 when 'failed' then 2 when 'read' then 3 else 0 end`;
+const RANK_OF = { sent: 1, delivered: 2, failed: 2, read: 3 } as const;
+
+/** Moves the delivery state of a message we sent on; false when it names none or would move it back. */
+export async function advanceWhatsAppStatus(
+  tx: Tx,
+  companyId: string,
+  whatsappMessageId: string,
+  status: keyof typeof RANK_OF,
+): Promise<boolean> {
+  const rows = await tx
+    .update(conversationMessages)
+    .set({ whatsappStatus: status })
+    .where(
+      and(
+        eq(conversationMessages.companyId, companyId),
+        eq(conversationMessages.whatsappMessageId, whatsappMessageId),
+        sql`${conversationMessages.sender} <> 'customer'`,
+        sql`${STATUS_RANK} < ${RANK_OF[status]}`,
+      ),
+    )
+    .returning({ id: conversationMessages.id });
+  return rows.length > 0;
 }

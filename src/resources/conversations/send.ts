@@ -114,6 +114,9 @@ export const sendHandlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     const features = c.get('auth').key.company.features;
+    // WhatsApp's send leaves the transaction (an HTTP call): when PostgreSQL runs the creation again after a deadlock
+    // or serialization failure (withTenant), the message WhatsApp already took is not sent a second time.
+    let sentToWhatsApp: Delivery | undefined;
     try {
       const created = await runCreation(c, async (tx) => {
         const current = await q.lockConversation(tx, companyId, conversation);
@@ -139,8 +142,9 @@ export const sendHandlers = {
           );
         }
         const outgoing = await outgoingOf(tx, current, body.body);
-        const delivery = await deliver(c, tx, outgoing);
+        const delivery = sentToWhatsApp ?? (await deliver(c, tx, outgoing));
         if (!delivery.accepted) throw refusalProblem(delivery.refusal);
+        if (delivery.whatsappMessageId) sentToWhatsApp = delivery;
         const { message } = await addMessage(tx, current, {
           sender: 'api',
           body: body.body,
@@ -154,6 +158,19 @@ export const sendHandlers = {
       });
       return c.json(created.body, created.status, created.headers);
     } catch (error) {
+      if (sentToWhatsApp?.accepted && !(error instanceof ApiProblem)) {
+        // Sent but not stored (the commit failed): the customer has the message, the inbox does not. Said loudly,
+        // with WhatsApp's id, so that it can be found; a retry of the request would send it again.
+        c.get('deps').log.error(
+          {
+            err: error,
+            requestId: c.get('requestId'),
+            conversation,
+            whatsappMessageId: sentToWhatsApp.whatsappMessageId,
+          },
+          'WhatsApp accepted a message that could not be stored',
+        );
+      }
       if (error instanceof NotKept) throw error.problem;
       throw error;
     }

@@ -220,6 +220,37 @@ describe('WhatsApp', () => {
     expect(await messageCount(row.id)).toBe(1);
   });
 
+  it('does not send again when PostgreSQL runs the creation a second time (serialization failure)', async () => {
+    const row = await whatsappConversation();
+    // The first insert of this text fails as a serialization failure would (a sequence is not rolled back, so only
+    // the first run fails); withTenant runs the whole creation again.
+    await api.sql.unsafe(`
+      create sequence if not exists test_send_retry;
+      grant usage on sequence test_send_retry to app_api;
+      create or replace function test_fail_first_insert() returns trigger language plpgsql security definer as $$
+      begin
+        if new.body = 'Eén keer versturen' and nextval('test_send_retry') = 1 then
+          raise exception 'forced serialization failure' using errcode = '40001';
+        end if;
+        return new;
+      end $$;
+      create trigger test_fail_first_insert before insert on conversation_messages
+        for each row execute function test_fail_first_insert();`);
+    try {
+      graphAnswer = { status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: 'wamid.ONCE' }] } };
+      graphCalls.length = 0;
+      const res = await send(row.id, 'Eén keer versturen', {}, tenant.key);
+      expect(res.status).toBe(201);
+      expect(graphCalls).toHaveLength(1);
+      const [stored] =
+        await api.sql`select whatsapp_message_id from conversation_messages where id = ${res.body.data.id}`;
+      expect(stored?.whatsapp_message_id).toBe('wamid.ONCE');
+      expect(await messageCount(row.id)).toBe(2);
+    } finally {
+      await api.sql.unsafe('drop trigger test_fail_first_insert on conversation_messages');
+    }
+  });
+
   it('records instead of sending for a company without WhatsApp settings', async () => {
     const customerId = await customerRow(api, companyId, { phone: '+31 6 98765432' });
     const row = await conversationOf(api, companyId, { channel: 'whatsapp', customerId });

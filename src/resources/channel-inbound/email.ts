@@ -1,0 +1,53 @@
+// An email as an inbound-mail relay posts it (raw RFC 822), parsed with mailparser as a mail client would: any
+// charset and transfer encoding, HTML-only mail converted to text. Attachments are described, not kept: the
+// contract's message holds no files (the first one's name, type and size, and every name at the end of the body).
+import { createHash } from 'node:crypto';
+import { type AddressObject, simpleParser } from 'mailparser';
+import type { IncomingMessage } from '../conversations/incoming.ts';
+
+/** The longest body kept; longer mail (long quoted threads) is cut, with a mark. */
+const MAX_BODY_CHARS = 100_000;
+
+const storable = (value: string) => value.replaceAll('\u0000', '');
+
+const firstAddress = (from: AddressObject | AddressObject[] | undefined) => {
+  const list = Array.isArray(from) ? from : from ? [from] : [];
+  return list.flatMap((object) => object.value).find((address) => address.address);
+};
+
+const messageIds = (value: string | string[] | undefined): string[] =>
+  (Array.isArray(value) ? value : value ? [value] : []).flatMap((item) => item.match(/<[^<>\s]+>/g) ?? []);
+
+/** The message for receiveCustomerMessage, or null when the mail has no sender address to answer. */
+export async function parseInboundEmail(raw: Buffer): Promise<IncomingMessage | null> {
+  const mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true });
+  const from = firstAddress(mail.from);
+  if (!from?.address || !/^[^@\s]+@[^@\s]+$/.test(from.address)) return null;
+  const files = mail.attachments.filter((file) => !file.related);
+  let body = storable(mail.text ?? '')
+    .replace(/\r\n/g, '\n')
+    .trim();
+  if (body.length > MAX_BODY_CHARS) body = `${body.slice(0, MAX_BODY_CHARS)}\n[…]`;
+  if (files.length > 0) {
+    const names = files.map((file, i) => storable(file.filename ?? `attachment-${i + 1}`)).join(', ');
+    body = `${body}${body ? '\n\n' : ''}[Attachments: ${names}]`;
+  }
+  const first = files[0];
+  return {
+    contact: { channel: 'email', address: storable(from.address), name: from.name ? storable(from.name) : null },
+    body,
+    subject: mail.subject ? storable(mail.subject).slice(0, 998) : null,
+    threadIds: [...messageIds(mail.references), ...messageIds(mail.inReplyTo)],
+    // Without a Message-ID (rare, and against RFC 5322) the bytes identify the mail: the same mail posted again
+    // is still stored once.
+    emailMessageId:
+      messageIds(mail.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex')}@inbound.invalid>`,
+    attachment: first
+      ? {
+          name: storable(first.filename ?? 'attachment-1'),
+          mimeType: first.contentType || 'application/octet-stream',
+          size: first.size,
+        }
+      : null,
+  };
+}
