@@ -1432,18 +1432,14 @@ export type paths = {
     };
     /**
      * List work orders
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Work orders of the company, newest first by default, each with its lines, checklist, photos (data and
+     * @description Work orders of the company, newest first by default, each with its lines, checklist, photos (data and
      *     signed links) and signature state.
      */
     get: operations['listWorkOrders'];
     put?: never;
     /**
      * Create a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a work order for a customer as `draft` (default) or `planned`. The number is assigned by the
+     * @description Creates a work order for a customer as `draft` (default) or `planned`. The number is assigned by the
      *     service, the customer's details are copied onto the work order and the totals are calculated with the
      *     same rules as quotes and invoices; the currency is the company's. `items` (up to 200 lines) and
      *     `checklist` (up to 200 points) are given as whole lists. An `appointment_id` or `quote_id` must belong to
@@ -1474,9 +1470,7 @@ export type paths = {
     };
     /**
      * Get a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One work order with its lines, checklist, photos (data and signed links, valid 15 minutes) and signature
+     * @description One work order with its lines, checklist, photos (data and signed links, valid 15 minutes) and signature
      *     state, and its `ETag` for a later update.
      */
     get: operations['getWorkOrder'];
@@ -1484,9 +1478,7 @@ export type paths = {
     post?: never;
     /**
      * Delete a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes a work order with its lines, checklist and photos; irreversible. Only a `draft` or `cancelled`
+     * @description Deletes a work order with its lines, checklist and photos; irreversible. Only a `draft` or `cancelled`
      *     work order can be deleted; any other status answers `409 conflict` (cancel it first, or keep it for the
      *     records once it is completed or invoiced). Accepts `If-Match`. No event is recorded.
      */
@@ -1495,9 +1487,7 @@ export type paths = {
     head?: never;
     /**
      * Update a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items` and
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items` and
      *     `checklist` each replace the whole list (new ids are assigned) and the totals are recalculated with the
      *     same rules as quotes and invoices. A work order can be edited while it is `draft`, `planned` or
      *     `in_progress`; a `completed`, `invoiced` or `cancelled` work order answers `409 conflict` (reopen a
@@ -1525,9 +1515,7 @@ export type paths = {
     put?: never;
     /**
      * Change the status of a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves the work order to `status`. Allowed moves (target ← source states):
+     * @description Moves the work order to `status`. Allowed moves (target ← source states):
      *
      *     | Target | Allowed from | Also |
      *     |---|---|---|
@@ -1570,20 +1558,17 @@ export type paths = {
     };
     /**
      * List the photos of a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The photos of a work order in display order (the order in which they were added, oldest first), each
+     * @description The photos of a work order in display order (the order in which they were added, oldest first), each
      *     with a signed `download_url` that is valid for 15 minutes and needs no API key.
      */
     get: operations['listWorkOrderPhotos'];
     put?: never;
     /**
      * Upload a work order photo
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Adds a photo to a work order (`multipart/form-data`). `file` must be a JPEG, PNG, GIF or WebP image,
-     *     recognised from its content, not from its name or declared type; anything else answers
-     *     `415 unsupported_media_type`, as does a body that is not `multipart/form-data`. A file over 10 MB answers
+     * @description Adds a photo to a work order (`multipart/form-data`). `file` must be a JPEG, PNG, GIF or WebP image,
+     *     recognised from its content, not from its name or declared type; anything else answers `422` with
+     *     `invalid_format` on `/file` (as for attachments), and a body that is not `multipart/form-data` answers
+     *     `415 unsupported_media_type`. A file over 10 MB answers
      *     `413 payload_too_large`. A work order holds at most 30 photos; the 31st answers `403 limit_reached`.
      *     Photos can be added in every status except `invoiced` and `cancelled` (`409 conflict`). The photo is
      *     placed last in display order and appears in the work order PDF.
@@ -1618,9 +1603,7 @@ export type paths = {
     post?: never;
     /**
      * Delete a work order photo
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes a photo and its file; irreversible. Signed links already handed out stop working. Photos can be
+     * @description Deletes a photo and its file; irreversible. Signed links already handed out stop working. Photos can be
      *     deleted in every status except `invoiced` and `cancelled` (`409 conflict`). A photo of another work order
      *     answers `404 not_found`.
      */
@@ -5955,7 +5938,7 @@ export type components = {
        * @description Email address.
        * @example jan@bakkerijjansen.nl
        */
-      email: string;
+      email: string | null;
       /**
        * @description Phone number.
        * @example +31 20 123 4567

@@ -1831,12 +1831,14 @@ export const WorkOrderCustomerSchema = z
   .object({
     type: z.enum(['individual', 'business']),
     name: z.string().nullable(),
-    email: z.email({
-      pattern: new RegExp(
-        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-        'i',
-      ),
-    }),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
     phone: z.string().nullable(),
     address: z.string().nullable(),
     postal_code: z.string().nullable(),

@@ -24,6 +24,7 @@ import * as reviews from './reviews/index.ts';
 import * as tasks from './tasks/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
+import * as workOrders from './work-orders/index.ts';
 
 const RESOURCES = [
   me,
@@ -44,6 +45,7 @@ const RESOURCES = [
   invoices,
   files,
   quoteAttachments,
+  workOrders,
 ];
 
 type Resource = (typeof RESOURCES)[number];
