@@ -1613,6 +1613,67 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/work-orders/{work_order}/signature': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record the customer's signature
+     * @description Records that the customer signed the work order: the name the signer gave and when (default now; not in the
+     *     future). For work that is `in_progress` or `completed`; any other status answers `409 conflict`, and so does a
+     *     work order that is signed already (a signature is never replaced). Reopening a completed work order clears its
+     *     signature, so the changed work is signed again. The drawn signature itself stays in the web or mobile
+     *     application; the work order PDF prints the name and time. Accepts `If-Match`.
+     */
+    post: operations['signWorkOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/work-orders/{work_order}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Download the work order as PDF
+     * @description The work order as a PDF document in its `language`: the company and the customer, the lines with the totals,
+     *     what had to be done and what was done, the photos in display order with their captions (GIF and WebP photos
+     *     are converted and large photos scaled down for printing; the stored photos are unchanged) and the signature
+     *     block (the signer's name and time, or an empty line to sign on paper). Made when asked, never stored; any
+     *     status can be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number
+     *     as the file name and `Cache-Control: private, no-store`.
+     */
+    get: operations['getWorkOrderPdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/appointments': {
     parameters: {
       query?: never;
@@ -5965,7 +6026,7 @@ export type components = {
        */
       country: string | null;
     };
-    /** @description Whether the customer signed the work order (signing happens in the web or mobile application, not through the API). */
+    /** @description Whether the customer signed the work order (recorded with *Record the customer's signature*, or in the web or mobile application). */
     WorkOrderSignature: {
       /** @description `true` when the customer signed. */
       is_signed: boolean;
@@ -6402,6 +6463,23 @@ export type components = {
     WorkOrderPhotoEnvelope: {
       data: components['schemas']['WorkOrderPhoto'];
     };
+    /** @description The customer's signature on the work order. */
+    WorkOrderSignatureCreate: {
+      /** @description Name the signer gave. */
+      signed_by_name: string;
+      /**
+       * Format: date-time
+       * @description When the customer signed (with a time zone); default now. A time in the future answers `422`.
+       */
+      signed_at?: string;
+    };
+    /**
+     * Format: binary
+     * @description The bytes of a file. The response's `Content-Type` is the file's own media type (for example
+     *     `application/pdf` or `image/jpeg`).
+     * @example %PDF-1.7 …
+     */
+    FileBinary: string;
     /** @description The customer's current name, email address and phone number. */
     AppointmentContact: {
       /**
@@ -7842,13 +7920,6 @@ export type components = {
     EventEnvelope: {
       data: components['schemas']['Event'];
     };
-    /**
-     * Format: binary
-     * @description The bytes of a file. The response's `Content-Type` is the file's own media type (for example
-     *     `application/pdf` or `image/jpeg`).
-     * @example %PDF-1.7 …
-     */
-    FileBinary: string;
     /** @description The payload of a customer event. */
     CustomerEventData: {
       /** @description The customer as it was right after the change. */
@@ -11941,6 +12012,103 @@ export interface operations {
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  signWorkOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkOrderSignatureCreate'];
+      };
+    };
+    responses: {
+      /** @description The signed work order. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkOrderEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWorkOrderPdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PDF document. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Always `attachment`, with the work order's number as the file name.
+           * @example attachment; filename="W2026-0042.pdf"
+           */
+          'Content-Disposition': string;
+          /**
+           * @description The document is never cached by shared caches.
+           * @example private, no-store
+           */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': components['schemas']['FileBinary'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

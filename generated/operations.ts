@@ -13,6 +13,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getCompany: {
     method: 'get',
@@ -25,6 +26,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listUsers: {
     method: 'get',
@@ -37,6 +39,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listCustomers: {
     method: 'get',
@@ -49,6 +52,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createCustomer: {
     method: 'post',
@@ -61,6 +65,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getCustomer: {
     method: 'get',
@@ -73,6 +78,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateCustomer: {
     method: 'patch',
@@ -85,6 +91,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   convertCustomer: {
     method: 'post',
@@ -97,6 +104,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listCustomerTimeline: {
     method: 'get',
@@ -109,6 +117,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listCustomerNotes: {
     method: 'get',
@@ -121,6 +130,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createCustomerNote: {
     method: 'post',
@@ -133,6 +143,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   updateCustomerNote: {
     method: 'patch',
@@ -145,6 +156,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteCustomerNote: {
     method: 'delete',
@@ -157,6 +169,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listDeals: {
     method: 'get',
@@ -169,6 +182,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createDeal: {
     method: 'post',
@@ -181,6 +195,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getDeal: {
     method: 'get',
@@ -193,6 +208,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateDeal: {
     method: 'patch',
@@ -205,6 +221,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   moveDeal: {
     method: 'post',
@@ -217,6 +234,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   winDeal: {
     method: 'post',
@@ -229,6 +247,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   loseDeal: {
     method: 'post',
@@ -241,6 +260,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   archiveDeal: {
     method: 'post',
@@ -253,6 +273,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   unarchiveDeal: {
     method: 'post',
@@ -265,6 +286,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listDealNotes: {
     method: 'get',
@@ -277,6 +299,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createDealNote: {
     method: 'post',
@@ -289,6 +312,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   updateDealNote: {
     method: 'patch',
@@ -301,6 +325,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteDealNote: {
     method: 'delete',
@@ -313,6 +338,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listPipelineStages: {
     method: 'get',
@@ -325,6 +351,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listConversations: {
     method: 'get',
@@ -337,6 +364,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getConversation: {
     method: 'get',
@@ -349,6 +377,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listConversationMessages: {
     method: 'get',
@@ -361,6 +390,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createConversationMessage: {
     method: 'post',
@@ -373,6 +403,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   closeConversation: {
     method: 'post',
@@ -385,6 +416,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   reopenConversation: {
     method: 'post',
@@ -397,6 +429,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   listTasks: {
     method: 'get',
@@ -409,6 +442,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createTask: {
     method: 'post',
@@ -421,6 +455,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getTask: {
     method: 'get',
@@ -433,6 +468,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateTask: {
     method: 'patch',
@@ -445,6 +481,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   moveTask: {
     method: 'post',
@@ -457,6 +494,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   completeTask: {
     method: 'post',
@@ -469,6 +507,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   reopenTask: {
     method: 'post',
@@ -481,6 +520,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   cancelTask: {
     method: 'post',
@@ -493,6 +533,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listTaskComments: {
     method: 'get',
@@ -505,6 +546,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createTaskComment: {
     method: 'post',
@@ -517,6 +559,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listTaskBoards: {
     method: 'get',
@@ -529,6 +572,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listInvoices: {
     method: 'get',
@@ -541,6 +585,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createInvoice: {
     method: 'post',
@@ -553,6 +598,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getInvoice: {
     method: 'get',
@@ -565,6 +611,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateInvoice: {
     method: 'patch',
@@ -577,6 +624,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteInvoice: {
     method: 'delete',
@@ -589,6 +637,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   sendInvoice: {
     method: 'post',
@@ -601,6 +650,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   cancelInvoice: {
     method: 'post',
@@ -613,6 +663,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   createInvoicePayment: {
     method: 'post',
@@ -625,6 +676,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listQuotes: {
     method: 'get',
@@ -637,6 +689,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createQuote: {
     method: 'post',
@@ -649,6 +702,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getQuote: {
     method: 'get',
@@ -661,6 +715,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateQuote: {
     method: 'patch',
@@ -673,6 +728,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   sendQuote: {
     method: 'post',
@@ -685,6 +741,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   acceptQuote: {
     method: 'post',
@@ -697,6 +754,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   rejectQuote: {
     method: 'post',
@@ -709,6 +767,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listQuoteAttachments: {
     method: 'get',
@@ -721,6 +780,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createQuoteAttachment: {
     method: 'post',
@@ -733,6 +793,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteQuoteAttachment: {
     method: 'delete',
@@ -745,6 +806,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listWorkOrders: {
     method: 'get',
@@ -757,6 +819,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createWorkOrder: {
     method: 'post',
@@ -769,6 +832,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getWorkOrder: {
     method: 'get',
@@ -781,6 +845,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateWorkOrder: {
     method: 'patch',
@@ -793,6 +858,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteWorkOrder: {
     method: 'delete',
@@ -805,6 +871,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   changeWorkOrderStatus: {
     method: 'post',
@@ -817,6 +884,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listWorkOrderPhotos: {
     method: 'get',
@@ -829,6 +897,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createWorkOrderPhoto: {
     method: 'post',
@@ -841,6 +910,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteWorkOrderPhoto: {
     method: 'delete',
@@ -853,6 +923,33 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
+  },
+  signWorkOrder: {
+    method: 'post',
+    path: '/work-orders/{work_order}/signature',
+    honoPath: '/work-orders/:work_order/signature',
+    scope: 'work_orders.write',
+    features: ['work_orders'],
+    authenticated: true,
+    idempotent: false,
+    ifMatch: true,
+    hasBody: true,
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
+  },
+  getWorkOrderPdf: {
+    method: 'get',
+    path: '/work-orders/{work_order}/pdf',
+    honoPath: '/work-orders/:work_order/pdf',
+    scope: 'work_orders.read',
+    features: ['work_orders'],
+    authenticated: true,
+    idempotent: false,
+    ifMatch: false,
+    hasBody: false,
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: true,
   },
   listAppointments: {
     method: 'get',
@@ -865,6 +962,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createAppointment: {
     method: 'post',
@@ -877,6 +975,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getAppointment: {
     method: 'get',
@@ -889,6 +988,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateAppointment: {
     method: 'patch',
@@ -901,6 +1001,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteAppointment: {
     method: 'delete',
@@ -913,6 +1014,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   confirmAppointment: {
     method: 'post',
@@ -925,6 +1027,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   cancelAppointment: {
     method: 'post',
@@ -937,6 +1040,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   completeAppointment: {
     method: 'post',
@@ -949,6 +1053,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   notifyAppointment: {
     method: 'post',
@@ -961,6 +1066,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listAppointmentTypes: {
     method: 'get',
@@ -973,6 +1079,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getAppointmentAvailability: {
     method: 'get',
@@ -985,6 +1092,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listOrders: {
     method: 'get',
@@ -997,6 +1105,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getOrder: {
     method: 'get',
@@ -1009,6 +1118,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   changeOrderStatus: {
     method: 'post',
@@ -1021,6 +1131,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   updateOrderTracking: {
     method: 'post',
@@ -1033,6 +1144,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listOrderNotes: {
     method: 'get',
@@ -1045,6 +1157,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createOrderNote: {
     method: 'post',
@@ -1057,6 +1170,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listReviews: {
     method: 'get',
@@ -1069,6 +1183,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getReview: {
     method: 'get',
@@ -1081,6 +1196,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listReviewRequests: {
     method: 'get',
@@ -1093,6 +1209,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createReviewRequest: {
     method: 'post',
@@ -1105,6 +1222,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getReviewRequest: {
     method: 'get',
@@ -1117,6 +1235,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listWebhookEndpoints: {
     method: 'get',
@@ -1129,6 +1248,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createWebhookEndpoint: {
     method: 'post',
@@ -1141,6 +1261,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getWebhookEndpoint: {
     method: 'get',
@@ -1153,6 +1274,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateWebhookEndpoint: {
     method: 'patch',
@@ -1165,6 +1287,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteWebhookEndpoint: {
     method: 'delete',
@@ -1177,6 +1300,7 @@ export const operations = {
     ifMatch: true,
     hasBody: false,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   testWebhookEndpoint: {
     method: 'post',
@@ -1189,6 +1313,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   rotateWebhookEndpointSecret: {
     method: 'post',
@@ -1201,6 +1326,7 @@ export const operations = {
     ifMatch: true,
     hasBody: true,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   recoverWebhookEndpoint: {
     method: 'post',
@@ -1213,6 +1339,7 @@ export const operations = {
     ifMatch: false,
     hasBody: true,
     statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listWebhookEndpointDeliveries: {
     method: 'get',
@@ -1225,6 +1352,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   getWebhookDelivery: {
     method: 'get',
@@ -1237,6 +1365,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listWebhookDeliveryAttempts: {
     method: 'get',
@@ -1249,6 +1378,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   resendWebhookDelivery: {
     method: 'post',
@@ -1261,6 +1391,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [202, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   listEvents: {
     method: 'get',
@@ -1273,6 +1404,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getEvent: {
     method: 'get',
@@ -1285,6 +1417,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listEventDeliveries: {
     method: 'get',
@@ -1297,6 +1430,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   downloadFile: {
     method: 'get',
@@ -1309,6 +1443,7 @@ export const operations = {
     ifMatch: false,
     hasBody: false,
     statuses: [200, 404, 422, 429, 500, 503],
+    binary: true,
   },
 } as const;
 

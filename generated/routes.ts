@@ -1981,6 +1981,9 @@ export const WorkOrderPhotoUploadSchema = z
     caption: z.string().max(255).optional(),
   })
   .openapi('WorkOrderPhotoUpload');
+export const WorkOrderSignatureCreateSchema = z
+  .strictObject({ signed_by_name: z.string().min(1).max(255), signed_at: z.iso.datetime({ offset: true }).optional() })
+  .openapi('WorkOrderSignatureCreate');
 export const WorkOrderStatusChangeSchema = z
   .strictObject({
     status: z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']),
@@ -6201,6 +6204,119 @@ export const deleteWorkOrderPhoto = createRoute({
     },
   },
 });
+export const signWorkOrder = createRoute({
+  operationId: 'signWorkOrder',
+  method: 'post',
+  path: '/work-orders/{work_order}/signature',
+  tags: ['Work orders'],
+  summary: "Record the customer's signature",
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ work_order: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+    body: { required: true, content: { 'application/json': { schema: WorkOrderSignatureCreateSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The signed work order.',
+      content: { 'application/json': { schema: WorkOrderEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description: "`conflict`: the request conflicts with the record's current state; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const getWorkOrderPdf = createRoute({
+  operationId: 'getWorkOrderPdf',
+  method: 'get',
+  path: '/work-orders/{work_order}/pdf',
+  tags: ['Work orders'],
+  summary: 'Download the work order as PDF',
+  security: [{ ApiKey: [] }],
+  request: { params: z.object({ work_order: z.uuid() }), query: z.strictObject({}) },
+  responses: {
+    200: { description: 'The PDF document.', content: { 'application/pdf': { schema: FileBinarySchema } } },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 export const listAppointments = createRoute({
   operationId: 'listAppointments',
   method: 'get',
@@ -8644,6 +8760,8 @@ export const routes = {
   listWorkOrderPhotos,
   createWorkOrderPhoto,
   deleteWorkOrderPhoto,
+  signWorkOrder,
+  getWorkOrderPdf,
   listAppointments,
   createAppointment,
   getAppointment,

@@ -189,6 +189,11 @@ function operationsTs(doc: Doc): string {
       ifMatch: params.some((p) => p.in === 'header' && p.name === 'If-Match'),
       hasBody: op.requestBody !== undefined,
       statuses: Object.keys(op.responses).map(Number),
+      // A success answered with bytes (a file, a PDF), not JSON.
+      binary: Object.entries(op.responses).some(
+        ([status, value]) =>
+          status.startsWith('2') && Object.keys(deref(doc, value).content ?? {}).some((t) => t !== 'application/json'),
+      ),
     };
     return `  ${op.operationId}: ${JSON.stringify(entry)},`;
   });

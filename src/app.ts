@@ -66,9 +66,9 @@ export function createApp(deps: Deps) {
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
     if (!takesUpload(id)) {
-      // A keyless binary download (GET /files/{token}) has no JSON schema zod could document: served, not listed
-      // in the routes' own document (the served contract is generated/openapi.*.json either way).
-      const hide = !operations[id].authenticated;
+      // A binary answer (GET /files/{token}, a PDF) has no JSON schema zod could document: served, not listed in
+      // the routes' own document (the served contract is generated/openapi.*.json either way).
+      const hide = operations[id].binary;
       api.openapiRoutes([{ route: { ...routes[id], hide }, handler: handlers[id] }]);
       continue;
     }

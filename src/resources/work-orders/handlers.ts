@@ -15,6 +15,7 @@ import { invalidField } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
 import { companyMessages } from '../company/messages.ts';
 import { isActiveUser } from '../deals/queries.ts';
+import { attachmentDisposition } from '../files/content-disposition.ts';
 import {
   companyDefaults,
   customerCopy,
@@ -26,8 +27,9 @@ import {
 import { lockQuote } from '../quotes/queries.ts';
 import { createReviewRequest } from '../reviews/requests.ts';
 import { workOrderMessages as texts } from './messages.ts';
+import { workOrderPdf } from './pdf.ts';
 import * as q from './queries.ts';
-import { canMove, DELETABLE, EDITABLE, MAX_PHOTOS, PHOTOS_OPEN, type WorkOrderStatus } from './rules.ts';
+import { canMove, DELETABLE, EDITABLE, MAX_PHOTOS, PHOTOS_OPEN, SIGNABLE, type WorkOrderStatus } from './rules.ts';
 import { serializePhoto, serializeWorkOrder } from './serialize.ts';
 
 const PHOTO_KINDS = ['before', 'after', 'other'] as const;
@@ -308,6 +310,40 @@ export const handlers = {
       });
       if (to === 'completed' && body.send_review_request === true) await requestReview(c, tx, updated);
       return updated;
+    });
+  },
+
+  signWorkOrder: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const signedAt = body.signed_at ? new Date(body.signed_at) : undefined;
+    if (signedAt && signedAt.getTime() > Date.now())
+      throw invalidField('/signed_at', 'too_big', texts.message('work_order.signed_in_future'));
+    return onLockedWorkOrder(c, work_order, async (tx, current) => {
+      if (!SIGNABLE.includes(current.status))
+        throw new ApiProblem('conflict', texts.message('work_order.cannot_sign', { status: current.status }));
+      if (current.signedAt !== null) throw new ApiProblem('conflict', texts.message('work_order.already_signed'));
+      return q.updateWorkOrder(tx, current, {
+        signedByName: body.signed_by_name,
+        signedAt: signedAt ?? sql`app_now()`,
+      });
+    });
+  },
+
+  getWorkOrderPdf: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const tenant = c.get('tenant');
+    const { row, company } = await tenant.transaction(async (tx) => ({
+      row: await q.findWorkOrder(tx, tenant.companyId, work_order),
+      company: await companyDefaults(tx, tenant.companyId),
+    }));
+    if (!row) throw workOrderNotFound();
+    const pdf = await workOrderPdf(row, company, { storage: c.get('deps').fileStorage, tenant });
+    return c.body(new Uint8Array(pdf), 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Length': String(pdf.byteLength),
+      'Content-Disposition': attachmentDisposition(`${row.number}.pdf`),
+      'Cache-Control': 'private, no-store',
     });
   },
 

@@ -74,6 +74,12 @@ export const workOrderMessages = defineMessages({
     de: 'Die Art ist before, after oder other.',
     fr: 'Le type est before, after ou other.',
   },
+  'work_order.signed_in_future': {
+    en: 'The time of signing cannot lie in the future.',
+    nl: 'Het moment van ondertekenen kan niet in de toekomst liggen.',
+    de: 'Der Zeitpunkt der Unterschrift kann nicht in der Zukunft liegen.',
+    fr: 'Le moment de la signature ne peut pas être dans le futur.',
+  },
   'work_order_photo.not_found': {
     en: 'This work order has no photo with this id.',
     nl: 'Deze werkbon heeft geen foto met dit id.',
