@@ -1445,8 +1445,7 @@ export type paths = {
      *     `checklist` (up to 200 points) are given as whole lists. An `appointment_id` or `quote_id` must belong to
      *     the same customer (`422` with `invalid_reference` otherwise); without `scheduled_at` the appointment's
      *     start is used, and the quote's deal becomes the work order's `deal_id`. Photos are added afterwards with
-     *     *Upload a work order photo*. No event is recorded (work order events are not among the event types of
-     *     version 1).
+     *     *Upload a work order photo*. Records `work_order.created`.
      */
     post: operations['createWorkOrder'];
     delete?: never;
@@ -1534,7 +1533,7 @@ export type paths = {
      *     `send_review_request` is `false`; `true` asks for one even when that setting is off. The usual rules of
      *     review requests apply (no second open request to the customer, the company cooldown, no request to
      *     unsubscribed recipients); when they prevent one, the work order is still completed. Reopening never
-     *     withdraws a request already created. Accepts `If-Match`. No work order event is recorded.
+     *     withdraws a request already created. Accepts `If-Match`. Records `work_order.status_changed`.
      */
     post: operations['changeWorkOrderStatus'];
     delete?: never;
@@ -3343,6 +3342,46 @@ export type webhooks = {
      * @description Sent when an invoice is cancelled (*Cancel an invoice*); `data.object` is the cancelled invoice. Needs `invoices.read` (subscription `invoice.cancelled` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['invoiceCancelledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'work_order.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A work order was created
+     * @description Sent when a work order is created (*Create a work order*); `data.object` is the new work order. Needs `work_orders.read` (subscription `work_order.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['workOrderCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'work_order.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The status of a work order changed
+     * @description Sent when a work order moves to another status (*Change the status of a work order*); `data.object` is the work order in its new `status`. Needs `work_orders.read` (subscription `work_order.status_changed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['workOrderStatusChangedWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7318,6 +7357,8 @@ export type components = {
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
+      | 'work_order.created'
+      | 'work_order.status_changed'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7455,6 +7496,8 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'work_order.created'
+        | 'work_order.status_changed'
       )[];
     };
     /**
@@ -7572,6 +7615,8 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'work_order.created'
+        | 'work_order.status_changed'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7724,7 +7769,9 @@ export type components = {
       | 'invoice.sent'
       | 'invoice.paid'
       | 'invoice.overdue'
-      | 'invoice.cancelled';
+      | 'invoice.cancelled'
+      | 'work_order.created'
+      | 'work_order.status_changed';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7879,8 +7926,8 @@ export type components = {
        * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
        *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
        *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`, an
-       *     `appointment` for `appointment.*`, a `quote` for `quote.*` and an `invoice` for `invoice.*`. Branch on
-       *     its `object` field (or on the event `type`).
+       *     `appointment` for `appointment.*`, a `quote` for `quote.*`, an `invoice` for `invoice.*` and a
+       *     `work_order` for `work_order.*`. Branch on its `object` field (or on the event `type`).
        */
       object:
         | components['schemas']['Customer']
@@ -7892,7 +7939,8 @@ export type components = {
         | components['schemas']['ConversationMessage']
         | components['schemas']['Appointment']
         | components['schemas']['Quote']
-        | components['schemas']['Invoice'];
+        | components['schemas']['Invoice']
+        | components['schemas']['WorkOrder'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -8137,6 +8185,28 @@ export type components = {
       type: 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['InvoiceEventData'];
+    };
+    /** @description The payload of a work order event. */
+    WorkOrderEventData: {
+      /** @description The work order as it was right after the change. */
+      object: components['schemas']['WorkOrder'];
+    };
+    /** @description The body of a `work_order.*` webhook message (the same as the event in *List events*). */
+    WorkOrderEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the work order.
+       * @example work_order.status_changed
+       * @enum {string}
+       */
+      type: 'work_order.created' | 'work_order.status_changed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['WorkOrderEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -16346,6 +16416,260 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  workOrderCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8W01",
+         *       "type": "work_order.created",
+         *       "created_at": "2026-03-10T13:20:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "work_order",
+         *           "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60",
+         *           "number": "W2026-0042",
+         *           "status": "planned",
+         *           "title": "Onderhoud cv-ketel",
+         *           "type": "Onderhoud",
+         *           "location": "Prinsengracht 263, 1016 GV Amsterdam",
+         *           "description": "Jaarlijks onderhoud van de cv-ketel in de bakkerij.",
+         *           "work_performed": null,
+         *           "customer_notes": null,
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL"
+         *           },
+         *           "deal_id": null,
+         *           "appointment_id": null,
+         *           "quote_id": null,
+         *           "invoice_id": null,
+         *           "assigned_user_id": "7",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "subtotal": "97.50",
+         *           "tax_amount": "20.48",
+         *           "total": "117.98",
+         *           "scheduled_at": "2026-03-16T08:00:00Z",
+         *           "started_at": null,
+         *           "completed_at": null,
+         *           "sent_at": null,
+         *           "signature": {
+         *             "is_signed": false,
+         *             "signed_by_name": null,
+         *             "signed_at": null
+         *           },
+         *           "items": [
+         *             {
+         *               "object": "work_order_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a61",
+         *               "type": "labor",
+         *               "name": "Arbeid monteur",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "1.50",
+         *               "unit": "uur",
+         *               "unit_price": "65.00",
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "line_total": "97.50",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "minutes": 90
+         *             }
+         *           ],
+         *           "checklist": [
+         *             {
+         *               "object": "work_order_checklist_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a63",
+         *               "label": "Rookgasafvoer gecontroleerd",
+         *               "checked": false,
+         *               "required": true,
+         *               "note": null
+         *             }
+         *           ],
+         *           "photos": [],
+         *           "created_at": "2026-03-10T13:20:00Z",
+         *           "updated_at": "2026-03-10T13:20:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WorkOrderEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  workOrderStatusChangedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8W02",
+         *       "type": "work_order.status_changed",
+         *       "created_at": "2026-03-16T08:05:12Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "work_order",
+         *           "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60",
+         *           "number": "W2026-0042",
+         *           "status": "in_progress",
+         *           "title": "Onderhoud cv-ketel",
+         *           "type": "Onderhoud",
+         *           "location": "Prinsengracht 263, 1016 GV Amsterdam",
+         *           "description": "Jaarlijks onderhoud van de cv-ketel in de bakkerij.",
+         *           "work_performed": null,
+         *           "customer_notes": null,
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL"
+         *           },
+         *           "deal_id": null,
+         *           "appointment_id": null,
+         *           "quote_id": null,
+         *           "invoice_id": null,
+         *           "assigned_user_id": "7",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "subtotal": "97.50",
+         *           "tax_amount": "20.48",
+         *           "total": "117.98",
+         *           "scheduled_at": "2026-03-16T08:00:00Z",
+         *           "started_at": "2026-03-16T08:05:12Z",
+         *           "completed_at": null,
+         *           "sent_at": null,
+         *           "signature": {
+         *             "is_signed": false,
+         *             "signed_by_name": null,
+         *             "signed_at": null
+         *           },
+         *           "items": [
+         *             {
+         *               "object": "work_order_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a61",
+         *               "type": "labor",
+         *               "name": "Arbeid monteur",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "1.50",
+         *               "unit": "uur",
+         *               "unit_price": "65.00",
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "line_total": "97.50",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "minutes": 90
+         *             }
+         *           ],
+         *           "checklist": [
+         *             {
+         *               "object": "work_order_checklist_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a63",
+         *               "label": "Rookgasafvoer gecontroleerd",
+         *               "checked": false,
+         *               "required": true,
+         *               "note": null
+         *             }
+         *           ],
+         *           "photos": [],
+         *           "created_at": "2026-03-10T13:20:00Z",
+         *           "updated_at": "2026-03-16T08:05:12Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WorkOrderEvent'];
       };
     };
     responses: {

@@ -796,6 +796,107 @@ export const TaskCommentSchema = z
     created_at: TimestampSchema,
   })
   .openapi('TaskComment');
+export const WorkOrderChecklistItemSchema = z
+  .object({
+    object: z.literal('work_order_checklist_item'),
+    id: UuidSchema,
+    label: z.string(),
+    checked: z.boolean(),
+    required: z.boolean(),
+    note: z.string().nullable(),
+  })
+  .openapi('WorkOrderChecklistItem');
+export const WorkOrderCustomerSchema = z
+  .object({
+    type: z.enum(['individual', 'business']),
+    name: z.string().nullable(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
+    phone: z.string().nullable(),
+    address: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .nullable(),
+  })
+  .openapi('WorkOrderCustomer');
+export const WorkOrderItemSchema = z
+  .object({
+    object: z.literal('work_order_item'),
+    id: UuidSchema,
+    type: z.enum(['product', 'service', 'labor', 'material', 'travel', 'discount', 'text']),
+    name: z.string(),
+    description: z.string().nullable(),
+    sku: z.string().nullable(),
+    quantity: DecimalSchema,
+    unit: z.string().nullable(),
+    unit_price: DecimalSchema,
+    discount_percentage: DecimalSchema,
+    discount_amount: DecimalSchema,
+    line_total: DecimalSchema,
+    is_taxable: z.boolean(),
+    tax_rate: DecimalSchema,
+    minutes: z.number().int().min(0).max(2147483647).nullable(),
+  })
+  .openapi('WorkOrderItem');
+export const WorkOrderPhotoSchema = z
+  .object({
+    object: z.literal('work_order_photo'),
+    id: UuidSchema,
+    work_order_id: UuidSchema,
+    kind: z.enum(['before', 'after', 'other']),
+    caption: z.string().nullable(),
+    download_url: z.url(),
+    created_at: TimestampSchema,
+  })
+  .openapi('WorkOrderPhoto');
+export const WorkOrderSignatureSchema = z
+  .object({ is_signed: z.boolean(), signed_by_name: z.string().nullable(), signed_at: NullableTimestampSchema })
+  .openapi('WorkOrderSignature');
+export const WorkOrderSchema = z
+  .object({
+    object: z.literal('work_order'),
+    id: UuidSchema,
+    number: z.string(),
+    status: z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']),
+    title: z.string().nullable(),
+    type: z.string().nullable(),
+    location: z.string().nullable(),
+    description: z.string().nullable(),
+    work_performed: z.string().nullable(),
+    customer_notes: z.string().nullable(),
+    customer_id: UuidSchema,
+    customer: WorkOrderCustomerSchema,
+    deal_id: NullableUuidSchema,
+    appointment_id: NullableUuidSchema,
+    quote_id: NullableUuidSchema,
+    invoice_id: NullableUuidSchema,
+    assigned_user_id: NullableIntegerIdSchema,
+    language: LanguageSchema,
+    currency: CurrencySchema,
+    subtotal: DecimalSchema,
+    tax_amount: DecimalSchema,
+    total: DecimalSchema,
+    scheduled_at: NullableTimestampSchema,
+    started_at: NullableTimestampSchema,
+    completed_at: NullableTimestampSchema,
+    sent_at: NullableTimestampSchema,
+    signature: WorkOrderSignatureSchema,
+    items: z.array(WorkOrderItemSchema).max(200),
+    checklist: z.array(WorkOrderChecklistItemSchema).max(200),
+    photos: z.array(WorkOrderPhotoSchema).max(30),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('WorkOrder');
 export const EventDataSchema = z
   .object({
     object: z.union([
@@ -809,6 +910,7 @@ export const EventDataSchema = z
       AppointmentSchema,
       QuoteSchema,
       InvoiceSchema,
+      WorkOrderSchema,
     ]),
   })
   .openapi('EventData');
@@ -844,6 +946,8 @@ export const EventTypeSchema = z
     'invoice.paid',
     'invoice.overdue',
     'invoice.cancelled',
+    'work_order.created',
+    'work_order.status_changed',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -1618,10 +1722,12 @@ export const WebhookEventSelectionSchema = z
       'invoice.paid',
       'invoice.overdue',
       'invoice.cancelled',
+      'work_order.created',
+      'work_order.status_changed',
     ]),
   )
   .min(1)
-  .max(30)
+  .max(32)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1683,10 +1789,12 @@ export const WebhookEndpointCreateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'work_order.created',
+          'work_order.status_changed',
         ]),
       )
       .min(1)
-      .max(30),
+      .max(32),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1748,10 +1856,12 @@ export const WebhookEndpointUpdateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'work_order.created',
+          'work_order.status_changed',
         ]),
       )
       .min(1)
-      .max(30)
+      .max(32)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })
@@ -1817,107 +1927,6 @@ export const WebhookTestResultSchema = z
 export const WebhookTestResultEnvelopeSchema = z
   .object({ data: WebhookTestResultSchema })
   .openapi('WebhookTestResultEnvelope');
-export const WorkOrderChecklistItemSchema = z
-  .object({
-    object: z.literal('work_order_checklist_item'),
-    id: UuidSchema,
-    label: z.string(),
-    checked: z.boolean(),
-    required: z.boolean(),
-    note: z.string().nullable(),
-  })
-  .openapi('WorkOrderChecklistItem');
-export const WorkOrderCustomerSchema = z
-  .object({
-    type: z.enum(['individual', 'business']),
-    name: z.string().nullable(),
-    email: z
-      .email({
-        pattern: new RegExp(
-          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-          'i',
-        ),
-      })
-      .nullable(),
-    phone: z.string().nullable(),
-    address: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    city: z.string().nullable(),
-    country: z
-      .string()
-      .regex(/^[A-Z]{2}$/)
-      .nullable(),
-  })
-  .openapi('WorkOrderCustomer');
-export const WorkOrderItemSchema = z
-  .object({
-    object: z.literal('work_order_item'),
-    id: UuidSchema,
-    type: z.enum(['product', 'service', 'labor', 'material', 'travel', 'discount', 'text']),
-    name: z.string(),
-    description: z.string().nullable(),
-    sku: z.string().nullable(),
-    quantity: DecimalSchema,
-    unit: z.string().nullable(),
-    unit_price: DecimalSchema,
-    discount_percentage: DecimalSchema,
-    discount_amount: DecimalSchema,
-    line_total: DecimalSchema,
-    is_taxable: z.boolean(),
-    tax_rate: DecimalSchema,
-    minutes: z.number().int().min(0).max(2147483647).nullable(),
-  })
-  .openapi('WorkOrderItem');
-export const WorkOrderPhotoSchema = z
-  .object({
-    object: z.literal('work_order_photo'),
-    id: UuidSchema,
-    work_order_id: UuidSchema,
-    kind: z.enum(['before', 'after', 'other']),
-    caption: z.string().nullable(),
-    download_url: z.url(),
-    created_at: TimestampSchema,
-  })
-  .openapi('WorkOrderPhoto');
-export const WorkOrderSignatureSchema = z
-  .object({ is_signed: z.boolean(), signed_by_name: z.string().nullable(), signed_at: NullableTimestampSchema })
-  .openapi('WorkOrderSignature');
-export const WorkOrderSchema = z
-  .object({
-    object: z.literal('work_order'),
-    id: UuidSchema,
-    number: z.string(),
-    status: z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']),
-    title: z.string().nullable(),
-    type: z.string().nullable(),
-    location: z.string().nullable(),
-    description: z.string().nullable(),
-    work_performed: z.string().nullable(),
-    customer_notes: z.string().nullable(),
-    customer_id: UuidSchema,
-    customer: WorkOrderCustomerSchema,
-    deal_id: NullableUuidSchema,
-    appointment_id: NullableUuidSchema,
-    quote_id: NullableUuidSchema,
-    invoice_id: NullableUuidSchema,
-    assigned_user_id: NullableIntegerIdSchema,
-    language: LanguageSchema,
-    currency: CurrencySchema,
-    subtotal: DecimalSchema,
-    tax_amount: DecimalSchema,
-    total: DecimalSchema,
-    scheduled_at: NullableTimestampSchema,
-    started_at: NullableTimestampSchema,
-    completed_at: NullableTimestampSchema,
-    sent_at: NullableTimestampSchema,
-    signature: WorkOrderSignatureSchema,
-    items: z.array(WorkOrderItemSchema).max(200),
-    checklist: z.array(WorkOrderChecklistItemSchema).max(200),
-    photos: z.array(WorkOrderPhotoSchema).max(30),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('WorkOrder');
 export const WorkOrderChecklistItemInputSchema = z
   .strictObject({
     label: z.string().min(1).max(500),
@@ -1967,6 +1976,16 @@ export const WorkOrderCreateSchema = z
   })
   .openapi('WorkOrderCreate');
 export const WorkOrderEnvelopeSchema = z.object({ data: WorkOrderSchema }).openapi('WorkOrderEnvelope');
+export const WorkOrderEventDataSchema = z.object({ object: WorkOrderSchema }).openapi('WorkOrderEventData');
+export const WorkOrderEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['work_order.created', 'work_order.status_changed']),
+    created_at: TimestampSchema,
+    data: WorkOrderEventDataSchema,
+  })
+  .openapi('WorkOrderEvent');
 export const WorkOrderListSchema = z
   .object({ data: z.array(WorkOrderSchema).max(100), meta: ListMetaSchema })
   .openapi('WorkOrderList');

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import type { ChecklistPoint, WorkOrderLine } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
+import { recordEvent } from '../../events/record.ts';
 import { IMAGE_TYPES } from '../../files/file-types.ts';
 import { deleteFile, storeFile } from '../../files/records.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -14,6 +15,7 @@ import { receiveUpload } from '../../http/upload.ts';
 import { invalidField } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
 import { companyMessages } from '../company/messages.ts';
+import { touchCustomerActivity } from '../customers/queries.ts';
 import { isActiveUser } from '../deals/queries.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import {
@@ -148,6 +150,22 @@ async function respondWith(c: Context<AppEnv>, tx: Tx, row: q.WorkOrderRow) {
   return { data: serializeWorkOrder(await q.withPhotos(tx, row), c.get('deps').fileLinks), version: row.version };
 }
 
+/**
+ * A work order's event, with the work order as it is now (seen with work_orders.read, on its customer's
+ * timeline). Its photos' links are signed when the event is recorded and expire like any link: the event is
+ * read later, so the photos are fetched again for fresh links.
+ */
+async function recordWorkOrderEvent(
+  c: Context<AppEnv>,
+  tx: Tx,
+  row: q.WorkOrderRow,
+  type: 'work_order.created' | 'work_order.status_changed',
+) {
+  const object = serializeWorkOrder(await q.withPhotos(tx, row), c.get('deps').fileLinks);
+  await recordEvent(tx, row.companyId, { type, scope: 'work_orders.read', customerId: row.customerId, object });
+  await touchCustomerActivity(tx, row.companyId, row.customerId);
+}
+
 /** Runs `work` on the work order locked in a tenant transaction, after the If-Match check; answers it. */
 async function onLockedWorkOrder(
   c: Context<AppEnv>,
@@ -246,6 +264,7 @@ export const handlers = {
         number,
         status: body.status ?? 'draft',
       });
+      await recordWorkOrderEvent(c, tx, row, 'work_order.created');
       const { data, version } = await respondWith(c, tx, row);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });
@@ -309,6 +328,7 @@ export const handlers = {
         ...(to === 'invoiced' && body.invoice_id ? { invoiceId: body.invoice_id } : {}),
       });
       if (to === 'completed' && body.send_review_request === true) await requestReview(c, tx, updated);
+      await recordWorkOrderEvent(c, tx, updated, 'work_order.status_changed');
       return updated;
     });
   },

@@ -336,6 +336,39 @@ describe('work orders', () => {
     expect(unknown.status).toBe(422);
   });
 
+  it('records work_order.created and work_order.status_changed, readable with work_orders.read only', async () => {
+    const t = await api.tenant();
+    const created = await api.call('createWorkOrder', {
+      key: t.key,
+      body: { customer_id: await newCustomer(t.key), status: 'planned' },
+    });
+    const id = created.body.data.id;
+    await api.call('changeWorkOrderStatus', {
+      key: t.key,
+      params: { work_order: id },
+      body: { status: 'in_progress' },
+    });
+    // A refused move records nothing.
+    await api.call('changeWorkOrderStatus', { key: t.key, params: { work_order: id }, body: { status: 'invoiced' } });
+    const reader = await api.key(t.companyId, { scopes: ['events.read', 'work_orders.read'] });
+    const events = await api.call('listEvents', { key: reader.key, query: { sort: 'created_at' } });
+    expect(events.status).toBe(200);
+    const ours = events.body.data.filter((e: { type: string }) => e.type.startsWith('work_order.'));
+    expect(
+      ours.map((e: { type: string; data: { object: { id: string; status: string } } }) => [
+        e.type,
+        e.data.object.status,
+      ]),
+    ).toEqual([
+      ['work_order.created', 'planned'],
+      ['work_order.status_changed', 'in_progress'],
+    ]);
+    expect(ours.every((e: { data: { object: { id: string } } }) => e.data.object.id === id)).toBe(true);
+    const blind = await api.key(t.companyId, { scopes: ['events.read', 'customers.read'] });
+    const hidden = await api.call('listEvents', { key: blind.key });
+    expect(hidden.body.data.filter((e: { type: string }) => e.type.startsWith('work_order.'))).toEqual([]);
+  });
+
   it('keeps tenants apart', async () => {
     const id = await workOrderIn('planned');
     const other = await api.tenant();
