@@ -46,6 +46,7 @@ import {
   type DemoTask,
 } from './demo-data.ts';
 import { addDemoOrders } from './demo-orders.ts';
+import { addDemoWorkOrders } from './demo-work-orders.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -169,6 +170,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
   await addDemoAppointments(tx, companyId, now, { sanne: userOf('sanne'), ahmed: userOf('ahmed') }, [
     ...customerByName.values(),
   ]);
+  await addDemoWorkOrders(tx, companyId, now, userOf('ahmed'), [...customerByName.values()]);
 }
 
 /**
