@@ -6473,7 +6473,9 @@ export type components = {
       /**
        * @description Only with `completed`. Left out, the company's review settings decide whether completing sends a review
        *     request; `true` asks for one even when the automatic request is off, `false` suppresses it. Sent with
-       *     another status it answers `422`.
+       *     another status it answers `422`. The review settings are kept in the web application and not yet read by
+       *     this service: until they are, the automatic request counts as off, so only `true` creates one (an email
+       *     request to the customer's email address, in the work order's language).
        */
       send_review_request?: boolean;
     };
