@@ -75,9 +75,10 @@ const checklistOf = (points: readonly PointInput[]): ChecklistPoint[] =>
 async function workOrderColumns(tx: Tx, companyId: string, body: WorkOrderFields, current?: q.WorkOrderRow) {
   const problems = new DocumentProblems();
   const company = await companyDefaults(tx, companyId);
-  const customerId = body.customer_id ?? (current?.customerId as string);
-  const customer =
-    current && !body.customer_id ? current.customer : await customerCopy(tx, companyId, customerId, problems);
+  // The customer is chosen on creation only (the update's body has no customer_id).
+  const customerId = current?.customerId ?? body.customer_id;
+  if (customerId === undefined) throw new Error('a new work order names its customer (the contract requires it)');
+  const customer = current ? current.customer : await customerCopy(tx, companyId, customerId, problems);
 
   let scheduledAt =
     body.scheduled_at !== undefined
