@@ -1432,25 +1432,20 @@ export type paths = {
     };
     /**
      * List work orders
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Work orders of the company, newest first by default, each with its lines, checklist, photos (data and
+     * @description Work orders of the company, newest first by default, each with its lines, checklist, photos (data and
      *     signed links) and signature state.
      */
     get: operations['listWorkOrders'];
     put?: never;
     /**
      * Create a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Creates a work order for a customer as `draft` (default) or `planned`. The number is assigned by the
+     * @description Creates a work order for a customer as `draft` (default) or `planned`. The number is assigned by the
      *     service, the customer's details are copied onto the work order and the totals are calculated with the
      *     same rules as quotes and invoices; the currency is the company's. `items` (up to 200 lines) and
      *     `checklist` (up to 200 points) are given as whole lists. An `appointment_id` or `quote_id` must belong to
      *     the same customer (`422` with `invalid_reference` otherwise); without `scheduled_at` the appointment's
      *     start is used, and the quote's deal becomes the work order's `deal_id`. Photos are added afterwards with
-     *     *Upload a work order photo*. No event is recorded (work order events are not among the event types of
-     *     version 1).
+     *     *Upload a work order photo*. Records `work_order.created`.
      */
     post: operations['createWorkOrder'];
     delete?: never;
@@ -1474,9 +1469,7 @@ export type paths = {
     };
     /**
      * Get a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     One work order with its lines, checklist, photos (data and signed links, valid 15 minutes) and signature
+     * @description One work order with its lines, checklist, photos (data and signed links, valid 15 minutes) and signature
      *     state, and its `ETag` for a later update.
      */
     get: operations['getWorkOrder'];
@@ -1484,9 +1477,7 @@ export type paths = {
     post?: never;
     /**
      * Delete a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes a work order with its lines, checklist and photos; irreversible. Only a `draft` or `cancelled`
+     * @description Deletes a work order with its lines, checklist and photos; irreversible. Only a `draft` or `cancelled`
      *     work order can be deleted; any other status answers `409 conflict` (cancel it first, or keep it for the
      *     records once it is completed or invoiced). Accepts `If-Match`. No event is recorded.
      */
@@ -1495,9 +1486,7 @@ export type paths = {
     head?: never;
     /**
      * Update a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items` and
+     * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items` and
      *     `checklist` each replace the whole list (new ids are assigned) and the totals are recalculated with the
      *     same rules as quotes and invoices. A work order can be edited while it is `draft`, `planned` or
      *     `in_progress`; a `completed`, `invoiced` or `cancelled` work order answers `409 conflict` (reopen a
@@ -1525,9 +1514,7 @@ export type paths = {
     put?: never;
     /**
      * Change the status of a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Moves the work order to `status`. Allowed moves (target ← source states):
+     * @description Moves the work order to `status`. Allowed moves (target ← source states):
      *
      *     | Target | Allowed from | Also |
      *     |---|---|---|
@@ -1546,7 +1533,7 @@ export type paths = {
      *     `send_review_request` is `false`; `true` asks for one even when that setting is off. The usual rules of
      *     review requests apply (no second open request to the customer, the company cooldown, no request to
      *     unsubscribed recipients); when they prevent one, the work order is still completed. Reopening never
-     *     withdraws a request already created. Accepts `If-Match`. No work order event is recorded.
+     *     withdraws a request already created. Accepts `If-Match`. Records `work_order.status_changed`.
      */
     post: operations['changeWorkOrderStatus'];
     delete?: never;
@@ -1570,20 +1557,17 @@ export type paths = {
     };
     /**
      * List the photos of a work order
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     The photos of a work order in display order (the order in which they were added, oldest first), each
+     * @description The photos of a work order in display order (the order in which they were added, oldest first), each
      *     with a signed `download_url` that is valid for 15 minutes and needs no API key.
      */
     get: operations['listWorkOrderPhotos'];
     put?: never;
     /**
      * Upload a work order photo
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Adds a photo to a work order (`multipart/form-data`). `file` must be a JPEG, PNG, GIF or WebP image,
-     *     recognised from its content, not from its name or declared type; anything else answers
-     *     `415 unsupported_media_type`, as does a body that is not `multipart/form-data`. A file over 10 MB answers
+     * @description Adds a photo to a work order (`multipart/form-data`). `file` must be a JPEG, PNG, GIF or WebP image,
+     *     recognised from its content, not from its name or declared type; anything else answers `422` with
+     *     `invalid_format` on `/file` (as for attachments), and a body that is not `multipart/form-data` answers
+     *     `415 unsupported_media_type`. A file over 10 MB answers
      *     `413 payload_too_large`. A work order holds at most 30 photos; the 31st answers `403 limit_reached`.
      *     Photos can be added in every status except `invoiced` and `cancelled` (`409 conflict`). The photo is
      *     placed last in display order and appears in the work order PDF.
@@ -1618,13 +1602,72 @@ export type paths = {
     post?: never;
     /**
      * Delete a work order photo
-     * @description > **Not available yet.** This deployment does not offer this operation yet: it answers `501 not_implemented` after the usual checks of the key, its scope and the company's features. The operation is documented as it will work.
-     *
-     *     Deletes a photo and its file; irreversible. Signed links already handed out stop working. Photos can be
+     * @description Deletes a photo and its file; irreversible. Signed links already handed out stop working. Photos can be
      *     deleted in every status except `invoiced` and `cancelled` (`409 conflict`). A photo of another work order
      *     answers `404 not_found`.
      */
     delete: operations['deleteWorkOrderPhoto'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/work-orders/{work_order}/signature': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record the customer's signature
+     * @description Records that the customer signed the work order: the name the signer gave and when (default now; not in the
+     *     future). For work that is `in_progress` or `completed`; any other status answers `409 conflict`, and so does a
+     *     work order that is signed already (a signature is never replaced). Reopening a completed work order clears its
+     *     signature, so the changed work is signed again. The drawn signature itself stays in the web or mobile
+     *     application; the work order PDF prints the name and time. Accepts `If-Match`.
+     */
+    post: operations['signWorkOrder'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/work-orders/{work_order}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Download the work order as PDF
+     * @description The work order as a PDF document in its `language`: the company and the customer, the lines with the totals,
+     *     what had to be done and what was done, the photos in display order with their captions (GIF and WebP photos
+     *     are converted and large photos scaled down for printing; the stored photos are unchanged) and the signature
+     *     block (the signer's name and time, or an empty line to sign on paper). Made when asked, never stored; any
+     *     status can be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number
+     *     as the file name and `Cache-Control: private, no-store`.
+     */
+    get: operations['getWorkOrderPdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -3541,6 +3584,46 @@ export type webhooks = {
      * @description Sent when an invoice is cancelled (*Cancel an invoice*); `data.object` is the cancelled invoice. Needs `invoices.read` (subscription `invoice.cancelled` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['invoiceCancelledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'work_order.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A work order was created
+     * @description Sent when a work order is created (*Create a work order*); `data.object` is the new work order. Needs `work_orders.read` (subscription `work_order.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['workOrderCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'work_order.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The status of a work order changed
+     * @description Sent when a work order moves to another status (*Change the status of a work order*); `data.object` is the work order in its new `status`. Needs `work_orders.read` (subscription `work_order.status_changed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['workOrderStatusChangedWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6198,7 +6281,7 @@ export type components = {
        * @description Email address.
        * @example jan@bakkerijjansen.nl
        */
-      email: string;
+      email: string | null;
       /**
        * @description Phone number.
        * @example +31 20 123 4567
@@ -6225,7 +6308,7 @@ export type components = {
        */
       country: string | null;
     };
-    /** @description Whether the customer signed the work order (signing happens in the web or mobile application, not through the API). */
+    /** @description Whether the customer signed the work order (recorded with *Record the customer's signature*, or in the web or mobile application). */
     WorkOrderSignature: {
       /** @description `true` when the customer signed. */
       is_signed: boolean;
@@ -6633,7 +6716,9 @@ export type components = {
       /**
        * @description Only with `completed`. Left out, the company's review settings decide whether completing sends a review
        *     request; `true` asks for one even when the automatic request is off, `false` suppresses it. Sent with
-       *     another status it answers `422`.
+       *     another status it answers `422`. The review settings are kept in the web application and not yet read by
+       *     this service: until they are, the automatic request counts as off, so only `true` creates one (an email
+       *     request to the customer's email address, in the work order's language).
        */
       send_review_request?: boolean;
     };
@@ -6662,6 +6747,23 @@ export type components = {
     WorkOrderPhotoEnvelope: {
       data: components['schemas']['WorkOrderPhoto'];
     };
+    /** @description The customer's signature on the work order. */
+    WorkOrderSignatureCreate: {
+      /** @description Name the signer gave. */
+      signed_by_name: string;
+      /**
+       * Format: date-time
+       * @description When the customer signed (with a time zone); default now. A time in the future answers `422`.
+       */
+      signed_at?: string;
+    };
+    /**
+     * Format: binary
+     * @description The bytes of a file. The response's `Content-Type` is the file's own media type (for example
+     *     `application/pdf` or `image/jpeg`).
+     * @example %PDF-1.7 …
+     */
+    FileBinary: string;
     /** @description The customer's current name, email address and phone number. */
     AppointmentContact: {
       /**
@@ -7500,6 +7602,8 @@ export type components = {
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
+      | 'work_order.created'
+      | 'work_order.status_changed'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7637,6 +7741,8 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'work_order.created'
+        | 'work_order.status_changed'
       )[];
     };
     /**
@@ -7754,6 +7860,8 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'work_order.created'
+        | 'work_order.status_changed'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7906,7 +8014,9 @@ export type components = {
       | 'invoice.sent'
       | 'invoice.paid'
       | 'invoice.overdue'
-      | 'invoice.cancelled';
+      | 'invoice.cancelled'
+      | 'work_order.created'
+      | 'work_order.status_changed';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -8061,8 +8171,8 @@ export type components = {
        * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
        *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
        *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`, an
-       *     `appointment` for `appointment.*`, a `quote` for `quote.*` and an `invoice` for `invoice.*`. Branch on
-       *     its `object` field (or on the event `type`).
+       *     `appointment` for `appointment.*`, a `quote` for `quote.*`, an `invoice` for `invoice.*` and a
+       *     `work_order` for `work_order.*`. Branch on its `object` field (or on the event `type`).
        */
       object:
         | components['schemas']['Customer']
@@ -8074,7 +8184,8 @@ export type components = {
         | components['schemas']['ConversationMessage']
         | components['schemas']['Appointment']
         | components['schemas']['Quote']
-        | components['schemas']['Invoice'];
+        | components['schemas']['Invoice']
+        | components['schemas']['WorkOrder'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -8102,13 +8213,6 @@ export type components = {
     EventEnvelope: {
       data: components['schemas']['Event'];
     };
-    /**
-     * Format: binary
-     * @description The bytes of a file. The response's `Content-Type` is the file's own media type (for example
-     *     `application/pdf` or `image/jpeg`).
-     * @example %PDF-1.7 …
-     */
-    FileBinary: string;
     /** @description A company's chat widget as its visitors see it. */
     Widget: {
       /** @constant */
@@ -8461,6 +8565,28 @@ export type components = {
       type: 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['InvoiceEventData'];
+    };
+    /** @description The payload of a work order event. */
+    WorkOrderEventData: {
+      /** @description The work order as it was right after the change. */
+      object: components['schemas']['WorkOrder'];
+    };
+    /** @description The body of a `work_order.*` webhook message (the same as the event in *List events*). */
+    WorkOrderEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the work order.
+       * @example work_order.status_changed
+       * @enum {string}
+       */
+      type: 'work_order.created' | 'work_order.status_changed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['WorkOrderEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -12336,6 +12462,103 @@ export interface operations {
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  signWorkOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorkOrderSignatureCreate'];
+      };
+    };
+    responses: {
+      /** @description The signed work order. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkOrderEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWorkOrderPdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the work order.
+         * @example 01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60
+         */
+        work_order: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PDF document. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Always `attachment`, with the work order's number as the file name.
+           * @example attachment; filename="W2026-0042.pdf"
+           */
+          'Content-Disposition': string;
+          /**
+           * @description The document is never cached by shared caches.
+           * @example private, no-store
+           */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': components['schemas']['FileBinary'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -16979,6 +17202,260 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  workOrderCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8W01",
+         *       "type": "work_order.created",
+         *       "created_at": "2026-03-10T13:20:00Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "work_order",
+         *           "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60",
+         *           "number": "W2026-0042",
+         *           "status": "planned",
+         *           "title": "Onderhoud cv-ketel",
+         *           "type": "Onderhoud",
+         *           "location": "Prinsengracht 263, 1016 GV Amsterdam",
+         *           "description": "Jaarlijks onderhoud van de cv-ketel in de bakkerij.",
+         *           "work_performed": null,
+         *           "customer_notes": null,
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL"
+         *           },
+         *           "deal_id": null,
+         *           "appointment_id": null,
+         *           "quote_id": null,
+         *           "invoice_id": null,
+         *           "assigned_user_id": "7",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "subtotal": "97.50",
+         *           "tax_amount": "20.48",
+         *           "total": "117.98",
+         *           "scheduled_at": "2026-03-16T08:00:00Z",
+         *           "started_at": null,
+         *           "completed_at": null,
+         *           "sent_at": null,
+         *           "signature": {
+         *             "is_signed": false,
+         *             "signed_by_name": null,
+         *             "signed_at": null
+         *           },
+         *           "items": [
+         *             {
+         *               "object": "work_order_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a61",
+         *               "type": "labor",
+         *               "name": "Arbeid monteur",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "1.50",
+         *               "unit": "uur",
+         *               "unit_price": "65.00",
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "line_total": "97.50",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "minutes": 90
+         *             }
+         *           ],
+         *           "checklist": [
+         *             {
+         *               "object": "work_order_checklist_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a63",
+         *               "label": "Rookgasafvoer gecontroleerd",
+         *               "checked": false,
+         *               "required": true,
+         *               "note": null
+         *             }
+         *           ],
+         *           "photos": [],
+         *           "created_at": "2026-03-10T13:20:00Z",
+         *           "updated_at": "2026-03-10T13:20:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WorkOrderEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  workOrderStatusChangedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8W02",
+         *       "type": "work_order.status_changed",
+         *       "created_at": "2026-03-16T08:05:12Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "work_order",
+         *           "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a60",
+         *           "number": "W2026-0042",
+         *           "status": "in_progress",
+         *           "title": "Onderhoud cv-ketel",
+         *           "type": "Onderhoud",
+         *           "location": "Prinsengracht 263, 1016 GV Amsterdam",
+         *           "description": "Jaarlijks onderhoud van de cv-ketel in de bakkerij.",
+         *           "work_performed": null,
+         *           "customer_notes": null,
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL"
+         *           },
+         *           "deal_id": null,
+         *           "appointment_id": null,
+         *           "quote_id": null,
+         *           "invoice_id": null,
+         *           "assigned_user_id": "7",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "subtotal": "97.50",
+         *           "tax_amount": "20.48",
+         *           "total": "117.98",
+         *           "scheduled_at": "2026-03-16T08:00:00Z",
+         *           "started_at": "2026-03-16T08:05:12Z",
+         *           "completed_at": null,
+         *           "sent_at": null,
+         *           "signature": {
+         *             "is_signed": false,
+         *             "signed_by_name": null,
+         *             "signed_at": null
+         *           },
+         *           "items": [
+         *             {
+         *               "object": "work_order_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a61",
+         *               "type": "labor",
+         *               "name": "Arbeid monteur",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "1.50",
+         *               "unit": "uur",
+         *               "unit_price": "65.00",
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "line_total": "97.50",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "minutes": 90
+         *             }
+         *           ],
+         *           "checklist": [
+         *             {
+         *               "object": "work_order_checklist_item",
+         *               "id": "01953a10-4c2d-7e8f-9a0b-1c2d3e4f5a63",
+         *               "label": "Rookgasafvoer gecontroleerd",
+         *               "checked": false,
+         *               "required": true,
+         *               "note": null
+         *             }
+         *           ],
+         *           "photos": [],
+         *           "created_at": "2026-03-10T13:20:00Z",
+         *           "updated_at": "2026-03-16T08:05:12Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WorkOrderEvent'];
       };
     };
     responses: {

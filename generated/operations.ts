@@ -14,6 +14,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getCompany: {
     method: 'get',
@@ -27,6 +28,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listUsers: {
     method: 'get',
@@ -40,6 +42,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listCustomers: {
     method: 'get',
@@ -53,6 +56,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createCustomer: {
     method: 'post',
@@ -66,6 +70,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getCustomer: {
     method: 'get',
@@ -79,6 +84,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateCustomer: {
     method: 'patch',
@@ -92,6 +98,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   convertCustomer: {
     method: 'post',
@@ -105,6 +112,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listCustomerTimeline: {
     method: 'get',
@@ -118,6 +126,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listCustomerNotes: {
     method: 'get',
@@ -131,6 +140,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createCustomerNote: {
     method: 'post',
@@ -144,6 +154,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   updateCustomerNote: {
     method: 'patch',
@@ -157,6 +168,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteCustomerNote: {
     method: 'delete',
@@ -170,6 +182,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listDeals: {
     method: 'get',
@@ -183,6 +196,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createDeal: {
     method: 'post',
@@ -196,6 +210,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getDeal: {
     method: 'get',
@@ -209,6 +224,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateDeal: {
     method: 'patch',
@@ -222,6 +238,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   moveDeal: {
     method: 'post',
@@ -235,6 +252,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   winDeal: {
     method: 'post',
@@ -248,6 +266,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   loseDeal: {
     method: 'post',
@@ -261,6 +280,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   archiveDeal: {
     method: 'post',
@@ -274,6 +294,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   unarchiveDeal: {
     method: 'post',
@@ -287,6 +308,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listDealNotes: {
     method: 'get',
@@ -300,6 +322,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createDealNote: {
     method: 'post',
@@ -313,6 +336,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   updateDealNote: {
     method: 'patch',
@@ -326,6 +350,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteDealNote: {
     method: 'delete',
@@ -339,6 +364,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listPipelineStages: {
     method: 'get',
@@ -352,6 +378,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listConversations: {
     method: 'get',
@@ -365,6 +392,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getConversation: {
     method: 'get',
@@ -378,6 +406,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listConversationMessages: {
     method: 'get',
@@ -391,6 +420,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createConversationMessage: {
     method: 'post',
@@ -404,6 +434,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   closeConversation: {
     method: 'post',
@@ -417,6 +448,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   reopenConversation: {
     method: 'post',
@@ -430,6 +462,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   listTasks: {
     method: 'get',
@@ -443,6 +476,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createTask: {
     method: 'post',
@@ -456,6 +490,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getTask: {
     method: 'get',
@@ -469,6 +504,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateTask: {
     method: 'patch',
@@ -482,6 +518,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   moveTask: {
     method: 'post',
@@ -495,6 +532,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   completeTask: {
     method: 'post',
@@ -508,6 +546,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   reopenTask: {
     method: 'post',
@@ -521,6 +560,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   cancelTask: {
     method: 'post',
@@ -534,6 +574,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   listTaskComments: {
     method: 'get',
@@ -547,6 +588,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createTaskComment: {
     method: 'post',
@@ -560,6 +602,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listTaskBoards: {
     method: 'get',
@@ -573,6 +616,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listInvoices: {
     method: 'get',
@@ -586,6 +630,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createInvoice: {
     method: 'post',
@@ -599,6 +644,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getInvoice: {
     method: 'get',
@@ -612,6 +658,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateInvoice: {
     method: 'patch',
@@ -625,6 +672,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteInvoice: {
     method: 'delete',
@@ -638,6 +686,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   sendInvoice: {
     method: 'post',
@@ -651,6 +700,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   cancelInvoice: {
     method: 'post',
@@ -664,6 +714,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   createInvoicePayment: {
     method: 'post',
@@ -677,6 +728,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listQuotes: {
     method: 'get',
@@ -690,6 +742,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createQuote: {
     method: 'post',
@@ -703,6 +756,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getQuote: {
     method: 'get',
@@ -716,6 +770,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateQuote: {
     method: 'patch',
@@ -729,6 +784,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   sendQuote: {
     method: 'post',
@@ -742,6 +798,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   acceptQuote: {
     method: 'post',
@@ -755,6 +812,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   rejectQuote: {
     method: 'post',
@@ -768,6 +826,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listQuoteAttachments: {
     method: 'get',
@@ -781,6 +840,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createQuoteAttachment: {
     method: 'post',
@@ -794,6 +854,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteQuoteAttachment: {
     method: 'delete',
@@ -807,6 +868,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listWorkOrders: {
     method: 'get',
@@ -820,6 +882,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createWorkOrder: {
     method: 'post',
@@ -833,6 +896,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getWorkOrder: {
     method: 'get',
@@ -846,6 +910,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateWorkOrder: {
     method: 'patch',
@@ -859,6 +924,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteWorkOrder: {
     method: 'delete',
@@ -872,6 +938,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   changeWorkOrderStatus: {
     method: 'post',
@@ -885,6 +952,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listWorkOrderPhotos: {
     method: 'get',
@@ -898,6 +966,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createWorkOrderPhoto: {
     method: 'post',
@@ -911,6 +980,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteWorkOrderPhoto: {
     method: 'delete',
@@ -924,6 +994,35 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
+  },
+  signWorkOrder: {
+    method: 'post',
+    path: '/work-orders/{work_order}/signature',
+    honoPath: '/work-orders/:work_order/signature',
+    scope: 'work_orders.write',
+    features: ['work_orders'],
+    authenticated: true,
+    idempotent: false,
+    ifMatch: true,
+    hasBody: true,
+    rawBodyMaxBytes: null,
+    statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
+  },
+  getWorkOrderPdf: {
+    method: 'get',
+    path: '/work-orders/{work_order}/pdf',
+    honoPath: '/work-orders/:work_order/pdf',
+    scope: 'work_orders.read',
+    features: ['work_orders'],
+    authenticated: true,
+    idempotent: false,
+    ifMatch: false,
+    hasBody: false,
+    rawBodyMaxBytes: null,
+    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: true,
   },
   listAppointments: {
     method: 'get',
@@ -937,6 +1036,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createAppointment: {
     method: 'post',
@@ -950,6 +1050,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getAppointment: {
     method: 'get',
@@ -963,6 +1064,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateAppointment: {
     method: 'patch',
@@ -976,6 +1078,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteAppointment: {
     method: 'delete',
@@ -989,6 +1092,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   confirmAppointment: {
     method: 'post',
@@ -1002,6 +1106,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   cancelAppointment: {
     method: 'post',
@@ -1015,6 +1120,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   completeAppointment: {
     method: 'post',
@@ -1028,6 +1134,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 422, 429, 500, 503],
+    binary: false,
   },
   notifyAppointment: {
     method: 'post',
@@ -1041,6 +1148,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listAppointmentTypes: {
     method: 'get',
@@ -1054,6 +1162,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getAppointmentAvailability: {
     method: 'get',
@@ -1067,6 +1176,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   listOrders: {
     method: 'get',
@@ -1080,6 +1190,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getOrder: {
     method: 'get',
@@ -1093,6 +1204,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   changeOrderStatus: {
     method: 'post',
@@ -1106,6 +1218,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   updateOrderTracking: {
     method: 'post',
@@ -1119,6 +1232,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listOrderNotes: {
     method: 'get',
@@ -1132,6 +1246,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createOrderNote: {
     method: 'post',
@@ -1145,6 +1260,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listReviews: {
     method: 'get',
@@ -1158,6 +1274,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getReview: {
     method: 'get',
@@ -1171,6 +1288,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listReviewRequests: {
     method: 'get',
@@ -1184,6 +1302,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createReviewRequest: {
     method: 'post',
@@ -1197,6 +1316,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getReviewRequest: {
     method: 'get',
@@ -1210,6 +1330,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listWebhookEndpoints: {
     method: 'get',
@@ -1223,6 +1344,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   createWebhookEndpoint: {
     method: 'post',
@@ -1236,6 +1358,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   getWebhookEndpoint: {
     method: 'get',
@@ -1249,6 +1372,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   updateWebhookEndpoint: {
     method: 'patch',
@@ -1262,6 +1386,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   deleteWebhookEndpoint: {
     method: 'delete',
@@ -1275,6 +1400,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 412, 422, 429, 500, 503],
+    binary: false,
   },
   testWebhookEndpoint: {
     method: 'post',
@@ -1288,6 +1414,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   rotateWebhookEndpointSecret: {
     method: 'post',
@@ -1301,6 +1428,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   recoverWebhookEndpoint: {
     method: 'post',
@@ -1314,6 +1442,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [202, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listWebhookEndpointDeliveries: {
     method: 'get',
@@ -1327,6 +1456,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   getWebhookDelivery: {
     method: 'get',
@@ -1340,6 +1470,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listWebhookDeliveryAttempts: {
     method: 'get',
@@ -1353,6 +1484,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   resendWebhookDelivery: {
     method: 'post',
@@ -1366,6 +1498,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [202, 401, 403, 404, 409, 422, 429, 500, 503],
+    binary: false,
   },
   listEvents: {
     method: 'get',
@@ -1379,6 +1512,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 422, 429, 500, 503],
+    binary: false,
   },
   getEvent: {
     method: 'get',
@@ -1392,6 +1526,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   listEventDeliveries: {
     method: 'get',
@@ -1405,6 +1540,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   downloadFile: {
     method: 'get',
@@ -1418,6 +1554,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 404, 422, 429, 500, 503],
+    binary: true,
   },
   getWidget: {
     method: 'get',
@@ -1431,6 +1568,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createWidgetSession: {
     method: 'post',
@@ -1444,6 +1582,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 403, 404, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   listWidgetMessages: {
     method: 'get',
@@ -1457,6 +1596,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    binary: false,
   },
   createWidgetMessage: {
     method: 'post',
@@ -1470,6 +1610,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: null,
     statuses: [201, 401, 403, 404, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   verifyWhatsAppWebhook: {
     method: 'get',
@@ -1483,6 +1624,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     statuses: [200, 403, 422, 429, 500, 503],
+    binary: true,
   },
   receiveWhatsAppWebhook: {
     method: 'post',
@@ -1496,6 +1638,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: 1048576,
     statuses: [200, 401, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
   receiveInboundEmail: {
     method: 'post',
@@ -1509,6 +1652,7 @@ export const operations = {
     hasBody: true,
     rawBodyMaxBytes: 10485760,
     statuses: [200, 201, 401, 413, 415, 422, 429, 500, 503],
+    binary: false,
   },
 } as const;
 

@@ -796,6 +796,107 @@ export const TaskCommentSchema = z
     created_at: TimestampSchema,
   })
   .openapi('TaskComment');
+export const WorkOrderChecklistItemSchema = z
+  .object({
+    object: z.literal('work_order_checklist_item'),
+    id: UuidSchema,
+    label: z.string(),
+    checked: z.boolean(),
+    required: z.boolean(),
+    note: z.string().nullable(),
+  })
+  .openapi('WorkOrderChecklistItem');
+export const WorkOrderCustomerSchema = z
+  .object({
+    type: z.enum(['individual', 'business']),
+    name: z.string().nullable(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
+    phone: z.string().nullable(),
+    address: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .nullable(),
+  })
+  .openapi('WorkOrderCustomer');
+export const WorkOrderItemSchema = z
+  .object({
+    object: z.literal('work_order_item'),
+    id: UuidSchema,
+    type: z.enum(['product', 'service', 'labor', 'material', 'travel', 'discount', 'text']),
+    name: z.string(),
+    description: z.string().nullable(),
+    sku: z.string().nullable(),
+    quantity: DecimalSchema,
+    unit: z.string().nullable(),
+    unit_price: DecimalSchema,
+    discount_percentage: DecimalSchema,
+    discount_amount: DecimalSchema,
+    line_total: DecimalSchema,
+    is_taxable: z.boolean(),
+    tax_rate: DecimalSchema,
+    minutes: z.number().int().min(0).max(2147483647).nullable(),
+  })
+  .openapi('WorkOrderItem');
+export const WorkOrderPhotoSchema = z
+  .object({
+    object: z.literal('work_order_photo'),
+    id: UuidSchema,
+    work_order_id: UuidSchema,
+    kind: z.enum(['before', 'after', 'other']),
+    caption: z.string().nullable(),
+    download_url: z.url(),
+    created_at: TimestampSchema,
+  })
+  .openapi('WorkOrderPhoto');
+export const WorkOrderSignatureSchema = z
+  .object({ is_signed: z.boolean(), signed_by_name: z.string().nullable(), signed_at: NullableTimestampSchema })
+  .openapi('WorkOrderSignature');
+export const WorkOrderSchema = z
+  .object({
+    object: z.literal('work_order'),
+    id: UuidSchema,
+    number: z.string(),
+    status: z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']),
+    title: z.string().nullable(),
+    type: z.string().nullable(),
+    location: z.string().nullable(),
+    description: z.string().nullable(),
+    work_performed: z.string().nullable(),
+    customer_notes: z.string().nullable(),
+    customer_id: UuidSchema,
+    customer: WorkOrderCustomerSchema,
+    deal_id: NullableUuidSchema,
+    appointment_id: NullableUuidSchema,
+    quote_id: NullableUuidSchema,
+    invoice_id: NullableUuidSchema,
+    assigned_user_id: NullableIntegerIdSchema,
+    language: LanguageSchema,
+    currency: CurrencySchema,
+    subtotal: DecimalSchema,
+    tax_amount: DecimalSchema,
+    total: DecimalSchema,
+    scheduled_at: NullableTimestampSchema,
+    started_at: NullableTimestampSchema,
+    completed_at: NullableTimestampSchema,
+    sent_at: NullableTimestampSchema,
+    signature: WorkOrderSignatureSchema,
+    items: z.array(WorkOrderItemSchema).max(200),
+    checklist: z.array(WorkOrderChecklistItemSchema).max(200),
+    photos: z.array(WorkOrderPhotoSchema).max(30),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('WorkOrder');
 export const EventDataSchema = z
   .object({
     object: z.union([
@@ -809,6 +910,7 @@ export const EventDataSchema = z
       AppointmentSchema,
       QuoteSchema,
       InvoiceSchema,
+      WorkOrderSchema,
     ]),
   })
   .openapi('EventData');
@@ -844,6 +946,8 @@ export const EventTypeSchema = z
     'invoice.paid',
     'invoice.overdue',
     'invoice.cancelled',
+    'work_order.created',
+    'work_order.status_changed',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -1620,10 +1724,12 @@ export const WebhookEventSelectionSchema = z
       'invoice.paid',
       'invoice.overdue',
       'invoice.cancelled',
+      'work_order.created',
+      'work_order.status_changed',
     ]),
   )
   .min(1)
-  .max(30)
+  .max(32)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1685,10 +1791,12 @@ export const WebhookEndpointCreateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'work_order.created',
+          'work_order.status_changed',
         ]),
       )
       .min(1)
-      .max(30),
+      .max(32),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1750,10 +1858,12 @@ export const WebhookEndpointUpdateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'work_order.created',
+          'work_order.status_changed',
         ]),
       )
       .min(1)
-      .max(30)
+      .max(32)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })
@@ -1885,105 +1995,6 @@ export const WidgetSessionCreateSchema = z
 export const WidgetSessionEnvelopeSchema = z
   .strictObject({ data: WidgetSessionSchema })
   .openapi('WidgetSessionEnvelope');
-export const WorkOrderChecklistItemSchema = z
-  .object({
-    object: z.literal('work_order_checklist_item'),
-    id: UuidSchema,
-    label: z.string(),
-    checked: z.boolean(),
-    required: z.boolean(),
-    note: z.string().nullable(),
-  })
-  .openapi('WorkOrderChecklistItem');
-export const WorkOrderCustomerSchema = z
-  .object({
-    type: z.enum(['individual', 'business']),
-    name: z.string().nullable(),
-    email: z.email({
-      pattern: new RegExp(
-        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-        'i',
-      ),
-    }),
-    phone: z.string().nullable(),
-    address: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    city: z.string().nullable(),
-    country: z
-      .string()
-      .regex(/^[A-Z]{2}$/)
-      .nullable(),
-  })
-  .openapi('WorkOrderCustomer');
-export const WorkOrderItemSchema = z
-  .object({
-    object: z.literal('work_order_item'),
-    id: UuidSchema,
-    type: z.enum(['product', 'service', 'labor', 'material', 'travel', 'discount', 'text']),
-    name: z.string(),
-    description: z.string().nullable(),
-    sku: z.string().nullable(),
-    quantity: DecimalSchema,
-    unit: z.string().nullable(),
-    unit_price: DecimalSchema,
-    discount_percentage: DecimalSchema,
-    discount_amount: DecimalSchema,
-    line_total: DecimalSchema,
-    is_taxable: z.boolean(),
-    tax_rate: DecimalSchema,
-    minutes: z.number().int().min(0).max(2147483647).nullable(),
-  })
-  .openapi('WorkOrderItem');
-export const WorkOrderPhotoSchema = z
-  .object({
-    object: z.literal('work_order_photo'),
-    id: UuidSchema,
-    work_order_id: UuidSchema,
-    kind: z.enum(['before', 'after', 'other']),
-    caption: z.string().nullable(),
-    download_url: z.url(),
-    created_at: TimestampSchema,
-  })
-  .openapi('WorkOrderPhoto');
-export const WorkOrderSignatureSchema = z
-  .object({ is_signed: z.boolean(), signed_by_name: z.string().nullable(), signed_at: NullableTimestampSchema })
-  .openapi('WorkOrderSignature');
-export const WorkOrderSchema = z
-  .object({
-    object: z.literal('work_order'),
-    id: UuidSchema,
-    number: z.string(),
-    status: z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']),
-    title: z.string().nullable(),
-    type: z.string().nullable(),
-    location: z.string().nullable(),
-    description: z.string().nullable(),
-    work_performed: z.string().nullable(),
-    customer_notes: z.string().nullable(),
-    customer_id: UuidSchema,
-    customer: WorkOrderCustomerSchema,
-    deal_id: NullableUuidSchema,
-    appointment_id: NullableUuidSchema,
-    quote_id: NullableUuidSchema,
-    invoice_id: NullableUuidSchema,
-    assigned_user_id: NullableIntegerIdSchema,
-    language: LanguageSchema,
-    currency: CurrencySchema,
-    subtotal: DecimalSchema,
-    tax_amount: DecimalSchema,
-    total: DecimalSchema,
-    scheduled_at: NullableTimestampSchema,
-    started_at: NullableTimestampSchema,
-    completed_at: NullableTimestampSchema,
-    sent_at: NullableTimestampSchema,
-    signature: WorkOrderSignatureSchema,
-    items: z.array(WorkOrderItemSchema).max(200),
-    checklist: z.array(WorkOrderChecklistItemSchema).max(200),
-    photos: z.array(WorkOrderPhotoSchema).max(30),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('WorkOrder');
 export const WorkOrderChecklistItemInputSchema = z
   .strictObject({
     label: z.string().min(1).max(500),
@@ -2033,6 +2044,16 @@ export const WorkOrderCreateSchema = z
   })
   .openapi('WorkOrderCreate');
 export const WorkOrderEnvelopeSchema = z.object({ data: WorkOrderSchema }).openapi('WorkOrderEnvelope');
+export const WorkOrderEventDataSchema = z.object({ object: WorkOrderSchema }).openapi('WorkOrderEventData');
+export const WorkOrderEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['work_order.created', 'work_order.status_changed']),
+    created_at: TimestampSchema,
+    data: WorkOrderEventDataSchema,
+  })
+  .openapi('WorkOrderEvent');
 export const WorkOrderListSchema = z
   .object({ data: z.array(WorkOrderSchema).max(100), meta: ListMetaSchema })
   .openapi('WorkOrderList');
@@ -2047,6 +2068,9 @@ export const WorkOrderPhotoUploadSchema = z
     caption: z.string().max(255).optional(),
   })
   .openapi('WorkOrderPhotoUpload');
+export const WorkOrderSignatureCreateSchema = z
+  .strictObject({ signed_by_name: z.string().min(1).max(255), signed_at: z.iso.datetime({ offset: true }).optional() })
+  .openapi('WorkOrderSignatureCreate');
 export const WorkOrderStatusChangeSchema = z
   .strictObject({
     status: z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']),
@@ -6267,6 +6291,119 @@ export const deleteWorkOrderPhoto = createRoute({
     },
   },
 });
+export const signWorkOrder = createRoute({
+  operationId: 'signWorkOrder',
+  method: 'post',
+  path: '/work-orders/{work_order}/signature',
+  tags: ['Work orders'],
+  summary: "Record the customer's signature",
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ work_order: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+    body: { required: true, content: { 'application/json': { schema: WorkOrderSignatureCreateSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The signed work order.',
+      content: { 'application/json': { schema: WorkOrderEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description: "`conflict`: the request conflicts with the record's current state; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const getWorkOrderPdf = createRoute({
+  operationId: 'getWorkOrderPdf',
+  method: 'get',
+  path: '/work-orders/{work_order}/pdf',
+  tags: ['Work orders'],
+  summary: 'Download the work order as PDF',
+  security: [{ ApiKey: [] }],
+  request: { params: z.object({ work_order: z.uuid() }), query: z.strictObject({}) },
+  responses: {
+    200: { description: 'The PDF document.', content: { 'application/pdf': { schema: FileBinarySchema } } },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 export const listAppointments = createRoute({
   operationId: 'listAppointments',
   method: 'get',
@@ -9096,6 +9233,8 @@ export const routes = {
   listWorkOrderPhotos,
   createWorkOrderPhoto,
   deleteWorkOrderPhoto,
+  signWorkOrder,
+  getWorkOrderPdf,
   listAppointments,
   createAppointment,
   getAppointment,

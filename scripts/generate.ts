@@ -194,6 +194,11 @@ function operationsTs(doc: Doc): string {
       // A body the handler reads as bytes, unvalidated (a signature over it, a raw email): at most this many.
       rawBodyMaxBytes: op.requestBody?.['x-raw-body-max-bytes'] ?? null,
       statuses: Object.keys(op.responses).map(Number),
+      // A success answered with bytes (a file, a PDF), not JSON.
+      binary: Object.entries(op.responses).some(
+        ([status, value]) =>
+          status.startsWith('2') && Object.keys(deref(doc, value).content ?? {}).some((t) => t !== 'application/json'),
+      ),
     };
     return `  ${op.operationId}: ${JSON.stringify(entry)},`;
   });

@@ -81,10 +81,10 @@ export function createApp(deps: Deps) {
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
     if (!takesUpload(id) && operations[id].rawBodyMaxBytes === null) {
-      // Keyless operations (the binary download GET /files/{token}, whose body zod cannot describe, and the widget's
-      // visitor API) are served, not listed in the routes' own document (the served contract is
-      // generated/openapi.*.json either way).
-      const hide = !operations[id].authenticated;
+      // A binary answer (GET /files/{token}, a PDF) has no JSON schema zod could document, nor have the keyless
+      // operations (the widget's visitor API) a scheme there: served, not listed in the routes' own document (the
+      // served contract is generated/openapi.*.json either way).
+      const hide = operations[id].binary || !operations[id].authenticated;
       api.openapiRoutes([{ route: { ...routes[id], hide }, handler: handlers[id] }]);
       continue;
     }

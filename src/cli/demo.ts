@@ -47,6 +47,7 @@ import {
   type DemoTask,
 } from './demo-data.ts';
 import { addDemoOrders } from './demo-orders.ts';
+import { addDemoWorkOrders } from './demo-work-orders.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -171,6 +172,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     ...customerByName.values(),
   ]);
   await addDemoConversations(tx, companyId, now, { customers: [...customerByName.values()], user: userOf });
+  await addDemoWorkOrders(tx, companyId, now, userOf('ahmed'), [...customerByName.values()]);
 }
 
 /**

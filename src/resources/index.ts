@@ -26,6 +26,7 @@ import * as tasks from './tasks/index.ts';
 import * as webhookDeliveries from './webhook-deliveries/index.ts';
 import * as webhookEndpoints from './webhook-endpoints/index.ts';
 import * as widget from './widget/index.ts';
+import * as workOrders from './work-orders/index.ts';
 
 const RESOURCES = [
   me,
@@ -48,6 +49,7 @@ const RESOURCES = [
   quoteAttachments,
   widget,
   channelInbound,
+  workOrders,
 ];
 
 type Resource = (typeof RESOURCES)[number];

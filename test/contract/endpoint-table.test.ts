@@ -85,6 +85,8 @@ describe('the contract against the specification', () => {
         'task.completed',
         'task.created',
         'task.updated',
+        'work_order.created',
+        'work_order.status_changed',
       ].sort(),
     );
   });

@@ -13,9 +13,10 @@ import { contract } from '../harness/contract.ts';
 import { request } from '../security/scope-matrix.ts';
 
 /** An operation not built yet (a GET without path parameters), while there is one. */
-const PENDING = notImplementedOperations.find(
+// An unbuilt operation to try the 501 on, while there is one (none once every operation of the contract is built).
+const PENDING: OperationId | undefined = notImplementedOperations.find(
   (id) => operations[id].method === 'get' && !operations[id].path.includes('{'),
-) as OperationId;
+);
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -90,14 +91,18 @@ describe('routes', () => {
     expect(result.headers.get('allow')).toBe('GET, PATCH');
   });
 
-  it('answers an operation that is not built yet with 501 not_implemented after the usual checks', async () => {
-    const result = await api.call(PENDING, { key });
-    expectProblem(result, 501, 'not_implemented');
-    expect(result.body.detail).toMatch(new RegExp(PENDING));
-    expect(result.headers.get('ratelimit')).toMatch(/^"minute";r=\d+;t=\d+$/);
-    const anonymous = await api.call(PENDING);
-    expectProblem(anonymous, 401, 'unauthenticated');
-  });
+  it.skipIf(PENDING === undefined)(
+    'answers an operation that is not built yet with 501 not_implemented after the usual checks',
+    async () => {
+      if (PENDING === undefined) return;
+      const result = await api.call(PENDING, { key });
+      expectProblem(result, 501, 'not_implemented');
+      expect(result.body.detail).toMatch(new RegExp(PENDING));
+      expect(result.headers.get('ratelimit')).toMatch(/^"minute";r=\d+;t=\d+$/);
+      const anonymous = await api.call(PENDING);
+      expectProblem(anonymous, 401, 'unauthenticated');
+    },
+  );
 });
 
 describe('request bodies', () => {
@@ -236,11 +241,11 @@ describe('request ids', () => {
       await api.call('getMe'),
       await api.call('getCustomer', { key, params: { customer: '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30' } }),
       await api.call('createCustomer', { key, rawBody: '{', headers: { 'content-type': 'application/json' } }),
-      await api.call(PENDING, { key }),
+      ...(PENDING ? [await api.call(PENDING, { key })] : []),
       await raw('GET', '/api/v1/nope'),
       await raw('DELETE', '/api/v1/customers'),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 422, 501, 404, 405]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 422, ...(PENDING ? [501] : []), 404, 405]);
     const ids = answers.map((a) => a.headers.get('x-request-id'));
     for (const id of ids) expect(id).toMatch(/^req_[0-9A-Za-z]+$/);
     expect(new Set(ids).size).toBe(ids.length);

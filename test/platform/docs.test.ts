@@ -88,7 +88,7 @@ describe('operations not built yet', () => {
       .filter((op) => op['x-not-implemented'] === true)
       .map((op) => op.operationId)
       .sort();
-    expect(unbuilt.length).toBeGreaterThan(0);
+    // Both lists may be empty once every operation is built: then no operation may carry the mark either.
     expect(marked).toEqual(unbuilt);
   });
 

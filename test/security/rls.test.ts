@@ -48,6 +48,8 @@ const TENANT_TABLES = {
   files: 'company_id',
   file_chunks: 'company_id',
   quote_attachments: 'company_id',
+  work_orders: 'company_id',
+  work_order_photos: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -152,6 +154,12 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into file_chunks (company_id, file_id, seq, data) values (${companyId}, ${file}, 0, '\\x25504446')`;
   await sql`insert into quote_attachments (company_id, id, quote_id, file_id)
             values (${companyId}, ${randomUUID()}, ${quote}, ${file})`;
+  const workOrder = randomUUID();
+  await sql`insert into work_orders (company_id, id, number, customer_id, customer, language, currency, subtotal,
+            tax_amount, total, items, checklist)
+            values (${companyId}, ${workOrder}, 'W2026-0001', ${customer}, '{}', 'nl', 'EUR', 0, 0, 0, '[]', '[]')`;
+  await sql`insert into work_order_photos (company_id, id, work_order_id, file_id, kind, position)
+            values (${companyId}, ${randomUUID()}, ${workOrder}, ${file}, 'before', 1)`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

@@ -10,3 +10,4 @@ export * from './sales.ts';
 export * from './shop.ts';
 export * from './tasks.ts';
 export * from './webhooks.ts';
+export * from './work-orders.ts';

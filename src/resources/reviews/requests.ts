@@ -27,7 +27,15 @@ export type CreateBody = {
   language?: Language;
 };
 
-export type Context = { companyId: string; shop: string; companyLanguage: Language; publicUrl: string; now: Date };
+export type Context = {
+  companyId: string;
+  shop: string;
+  companyLanguage: Language;
+  publicUrl: string;
+  now: Date;
+  /** What asked for the request: `api` (the default), or the record whose completion did (`work_order`). */
+  trigger?: string;
+};
 
 const required = (pointer: string): FieldError => ({
   pointer,
@@ -102,7 +110,7 @@ export async function createReviewRequest(tx: Tx, ctx: Context, body: CreateBody
   return q.insertRequest(tx, companyId, {
     status: 'sent',
     channel,
-    trigger: 'api',
+    trigger: ctx.trigger ?? 'api',
     customerId: recipient.customerId,
     recipientName: name,
     recipientEmail: email,

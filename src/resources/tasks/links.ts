@@ -1,9 +1,8 @@
-// Which link targets exist in the company. One lookup per kind of record the API lets a task link to; a kind
-// whose records this installation does not hold yet (work orders) has no lookup, so no record of it exists and a
-// link to one is refused (422 invalid_reference); it gets its line here when work orders are built.
+// Which link targets exist in the company: one lookup per kind of record the API lets a task link to; a link to
+// a record that does not exist is refused (422 invalid_reference).
 import { and, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { appointments, customers, deals, invoices, quotes } from '../../db/schema/index.ts';
+import { appointments, customers, deals, invoices, quotes, workOrders } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { LinkObject } from './serialize.ts';
 
@@ -24,11 +23,11 @@ const rowsOf =
     return new Set(rows.map((r) => String(r.id)));
   };
 
-export const LINK_LOOKUPS: { readonly [K in LinkObject]: Lookup | null } = {
+export const LINK_LOOKUPS: { readonly [K in LinkObject]: Lookup } = {
   customer: rowsOf(customers, customers.companyId, customers.id),
   deal: rowsOf(deals, deals.companyId, deals.id),
   appointment: rowsOf(appointments, appointments.companyId, appointments.id),
-  work_order: null,
+  work_order: rowsOf(workOrders, workOrders.companyId, workOrders.id),
   quote: rowsOf(quotes, quotes.companyId, quotes.id),
   invoice: rowsOf(invoices, invoices.companyId, invoices.id),
 };
@@ -44,7 +43,7 @@ export async function missingTargets(
   for (const kind of kinds) {
     const ids = [...new Set(links.filter((l) => l.object === kind).map((l) => l.id))];
     const lookup = LINK_LOOKUPS[kind];
-    const found = lookup ? await lookup(tx, companyId, ids) : new Set<string>();
+    const found = await lookup(tx, companyId, ids);
     for (const id of ids) if (!found.has(id)) missing.add(`${kind}:${id}`);
   }
   return missing;

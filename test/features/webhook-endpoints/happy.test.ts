@@ -100,6 +100,7 @@ describe('createWebhookEndpoint', () => {
       'appointments.read',
       'quotes.read',
       'invoices.read',
+      'work_orders.read',
     ]);
     expect(row.events).toEqual(['customer.created', 'customer.converted', 'deal.won']);
     expect(row.previous_secret).toBeNull();
@@ -293,6 +294,7 @@ describe('updateWebhookEndpoint', () => {
       'appointments.read',
       'quotes.read',
       'invoices.read',
+      'work_orders.read',
     ]);
   });
 

@@ -1,0 +1,451 @@
+import { sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { nextDocumentNumber } from '../../db/document-numbers.ts';
+import type { ChecklistPoint, WorkOrderLine } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { recordEvent } from '../../events/record.ts';
+import { IMAGE_TYPES } from '../../files/file-types.ts';
+import { deleteFile, storeFile } from '../../files/records.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import type { Handlers } from '../../http/handler.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { receiveUpload } from '../../http/upload.ts';
+import { invalidField } from '../../http/validation.ts';
+import { newId } from '../../ids.ts';
+import { companyMessages } from '../company/messages.ts';
+import { touchCustomerActivity } from '../customers/queries.ts';
+import { isActiveUser } from '../deals/queries.ts';
+import { attachmentDisposition } from '../files/content-disposition.ts';
+import {
+  companyDefaults,
+  customerCopy,
+  DocumentProblems,
+  documentAmounts,
+  type ItemBody,
+  itemsAsInput,
+} from '../quotes/documents.ts';
+import { lockQuote } from '../quotes/queries.ts';
+import { createReviewRequest } from '../reviews/requests.ts';
+import { workOrderMessages as texts } from './messages.ts';
+import { workOrderPdf } from './pdf.ts';
+import * as q from './queries.ts';
+import { canMove, DELETABLE, EDITABLE, MAX_PHOTOS, PHOTOS_OPEN, SIGNABLE, type WorkOrderStatus } from './rules.ts';
+import { serializePhoto, serializeWorkOrder } from './serialize.ts';
+
+const PHOTO_KINDS = ['before', 'after', 'other'] as const;
+
+const workOrderNotFound = () => new ApiProblem('not_found', texts.message('work_order.not_found'));
+
+type ItemInput = ItemBody & { minutes?: number | null };
+type PointInput = { label: string; checked?: boolean; required?: boolean; note?: string | null };
+
+type WorkOrderFields = {
+  customer_id?: string;
+  title?: string | null;
+  type?: string | null;
+  location?: string | null;
+  description?: string | null;
+  work_performed?: string | null;
+  customer_notes?: string | null;
+  scheduled_at?: string | null;
+  assigned_user_id?: string | null;
+  appointment_id?: string | null;
+  quote_id?: string | null;
+  language?: 'nl' | 'en' | 'de' | 'fr';
+  items?: ItemInput[];
+  checklist?: PointInput[];
+};
+
+const checklistOf = (points: readonly PointInput[]): ChecklistPoint[] =>
+  points.map((p) => ({
+    id: newId(),
+    label: p.label,
+    checked: p.checked ?? false,
+    required: p.required ?? false,
+    note: p.note ?? null,
+  }));
+
+/**
+ * The columns of a work order from the request's fields over the current one (none for a creation): customer
+ * copied, references checked against the customer, totals calculated by the invoices' engine; every invalid input
+ * reported at once.
+ */
+async function workOrderColumns(tx: Tx, companyId: string, body: WorkOrderFields, current?: q.WorkOrderRow) {
+  const problems = new DocumentProblems();
+  const company = await companyDefaults(tx, companyId);
+  // The customer is chosen on creation only (the update's body has no customer_id).
+  const customerId = current?.customerId ?? body.customer_id;
+  if (customerId === undefined) throw new Error('a new work order names its customer (the contract requires it)');
+  const customer = current ? current.customer : await customerCopy(tx, companyId, customerId, problems);
+
+  let scheduledAt =
+    body.scheduled_at !== undefined
+      ? body.scheduled_at === null
+        ? null
+        : new Date(body.scheduled_at)
+      : (current?.scheduledAt ?? null);
+  const appointmentId = body.appointment_id !== undefined ? body.appointment_id : (current?.appointmentId ?? null);
+  if (body.appointment_id) {
+    const appointment = await q.appointmentOf(tx, companyId, body.appointment_id);
+    if (appointment?.customerId !== customerId)
+      problems.add('/appointment_id', 'invalid_reference', texts.message('work_order.appointment_unknown_reference'));
+    // Without a time of its own, the work starts when the appointment does.
+    else if (body.scheduled_at === undefined && !current) scheduledAt = appointment.startsAt;
+  }
+  const quoteId = body.quote_id !== undefined ? body.quote_id : (current?.quoteId ?? null);
+  let dealId = current?.dealId ?? null;
+  if (body.quote_id) {
+    const quote = await lockQuote(tx, companyId, body.quote_id);
+    if (quote?.customerId !== customerId)
+      problems.add('/quote_id', 'invalid_reference', texts.message('work_order.quote_unknown_reference'));
+    else dealId = quote.dealId;
+  } else if (body.quote_id === null) dealId = null;
+
+  let assignedUserId = current?.assignedUserId ?? null;
+  if (body.assigned_user_id !== undefined) {
+    assignedUserId = body.assigned_user_id === null ? null : Number(body.assigned_user_id);
+    if (
+      assignedUserId !== null &&
+      !(Number.isSafeInteger(assignedUserId) && (await isActiveUser(tx, companyId, assignedUserId)))
+    )
+      problems.add('/assigned_user_id', 'invalid_reference', companyMessages.message('user.unknown_reference'));
+  }
+
+  const itemInputs: ItemInput[] = body.items ?? itemsAsInput(current?.items ?? []);
+  const amounts = documentAmounts(itemInputs, { percentage: 0, amount: 0 }, company.defaultTaxRate, problems);
+  problems.done();
+  if (!customer || !amounts) throw new Error('unreachable: problems were reported');
+  const items: WorkOrderLine[] = amounts.items.map((line, index) => ({
+    ...line,
+    minutes: itemInputs[index].minutes ?? null,
+  }));
+  const text = <K extends keyof WorkOrderFields>(key: K, fallback: WorkOrderFields[K]) =>
+    body[key] !== undefined ? body[key] : fallback;
+  return {
+    title: text('title', current?.title ?? null) ?? null,
+    type: text('type', current?.type ?? null) ?? null,
+    location: text('location', current?.location ?? null) ?? null,
+    description: text('description', current?.description ?? null) ?? null,
+    workPerformed: text('work_performed', current?.workPerformed ?? null) ?? null,
+    customerNotes: text('customer_notes', current?.customerNotes ?? null) ?? null,
+    customerId,
+    customer,
+    dealId,
+    appointmentId,
+    quoteId,
+    assignedUserId,
+    scheduledAt,
+    language: body.language ?? current?.language ?? company.language,
+    currency: current?.currency ?? company.currency,
+    items,
+    checklist: body.checklist ? checklistOf(body.checklist) : (current?.checklist ?? []),
+    subtotal: amounts.subtotal,
+    taxAmount: amounts.taxAmount,
+    total: amounts.total,
+  };
+}
+
+async function respondWith(c: Context<AppEnv>, tx: Tx, row: q.WorkOrderRow) {
+  return { data: serializeWorkOrder(await q.withPhotos(tx, row), c.get('deps').fileLinks), version: row.version };
+}
+
+/**
+ * A work order's event, with the work order as it is now (seen with work_orders.read, on its customer's
+ * timeline). Its photos' links are signed when the event is recorded and expire like any link: the event is
+ * read later, so the photos are fetched again for fresh links.
+ */
+async function recordWorkOrderEvent(
+  c: Context<AppEnv>,
+  tx: Tx,
+  row: q.WorkOrderRow,
+  type: 'work_order.created' | 'work_order.status_changed',
+) {
+  const object = serializeWorkOrder(await q.withPhotos(tx, row), c.get('deps').fileLinks);
+  await recordEvent(tx, row.companyId, { type, scope: 'work_orders.read', customerId: row.customerId, object });
+  await touchCustomerActivity(tx, row.companyId, row.customerId);
+}
+
+/** Runs `work` on the work order locked in a tenant transaction, after the If-Match check; answers it. */
+async function onLockedWorkOrder(
+  c: Context<AppEnv>,
+  id: string,
+  work: (tx: Tx, current: q.WorkOrderRow, companyId: string) => Promise<q.WorkOrderRow>,
+) {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  const { data, version } = await c.get('tenant').transaction(async (tx) => {
+    const current = await q.lockWorkOrder(tx, companyId, id);
+    if (!current) throw workOrderNotFound();
+    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    return respondWith(c, tx, await work(tx, current, companyId));
+  });
+  return c.json({ data }, 200, { ETag: etagOf(version) });
+}
+
+type StatusBody = { status: WorkOrderStatus; invoice_id?: string | null; send_review_request?: boolean };
+
+/** The fields that go only with one target status, refused with another (422 naming the field). */
+function checkStatusFields(body: StatusBody) {
+  const problems = new DocumentProblems();
+  if (body.invoice_id !== undefined && body.status !== 'invoiced')
+    problems.add('/invoice_id', 'invalid_value', texts.message('work_order.only_with_status', { status: 'invoiced' }));
+  if (body.send_review_request !== undefined && body.status !== 'completed')
+    problems.add(
+      '/send_review_request',
+      'invalid_value',
+      texts.message('work_order.only_with_status', { status: 'completed' }),
+    );
+  problems.done();
+}
+
+/**
+ * The review request a completion asks for. This installation holds no review settings of its own (they live in
+ * the web application), so the automatic request is off and only `send_review_request: true` creates one. When
+ * the rules of review requests refuse it (open request, cooldown, unsubscribed, no email address, the outgoing
+ * limit), the work order is still completed: those refusals are checked before anything is written.
+ */
+async function requestReview(c: Context<AppEnv>, tx: Tx, row: q.WorkOrderRow) {
+  const { company } = c.get('auth').key;
+  try {
+    await createReviewRequest(
+      tx,
+      {
+        companyId: row.companyId,
+        shop: company.name,
+        companyLanguage: row.language,
+        publicUrl: c.get('deps').config.publicUrl,
+        now: new Date(),
+        trigger: 'work_order',
+      },
+      { customer_id: row.customerId, channel: 'email', language: row.language },
+    );
+  } catch (error) {
+    if (!(error instanceof ApiProblem)) throw error;
+  }
+}
+
+export const handlers = {
+  listWorkOrders: async (c) => {
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
+    const assigned = query['filter[assigned_user_id]'];
+    const { data, meta } = await c.get('tenant').transaction((tx) =>
+      q.listWorkOrders(tx, companyId, page, {
+        status: query['filter[status]'],
+        customerId: query['filter[customer_id]'],
+        assignedUserId: assigned === undefined ? undefined : Number(assigned),
+        appointmentId: query['filter[appointment_id]'],
+        updatedSince: query['filter[updated_since]'],
+      }),
+    );
+    const links = c.get('deps').fileLinks;
+    return c.json({ data: data.map((row) => serializeWorkOrder(row, links)), meta }, 200);
+  },
+
+  getWorkOrder: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const row = await c.get('tenant').transaction((tx) => q.findWorkOrder(tx, companyId, work_order));
+    if (!row) throw workOrderNotFound();
+    return c.json({ data: serializeWorkOrder(row, c.get('deps').fileLinks) }, 200, { ETag: etagOf(row.version) });
+  },
+
+  createWorkOrder: async (c) => {
+    const body = c.req.valid('json');
+    const { companyId } = c.get('tenant');
+    const created = await runCreation(c, async (tx) => {
+      const columns = await workOrderColumns(tx, companyId, body);
+      const number = await nextDocumentNumber(tx, companyId, 'work_order');
+      const row = await q.insertWorkOrder(tx, companyId, {
+        ...columns,
+        id: newId(),
+        number,
+        status: body.status ?? 'draft',
+      });
+      await recordWorkOrderEvent(c, tx, row, 'work_order.created');
+      const { data, version } = await respondWith(c, tx, row);
+      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
+    });
+    return c.json(created.body, created.status, created.headers);
+  },
+
+  updateWorkOrder: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const body = c.req.valid('json');
+    return onLockedWorkOrder(c, work_order, async (tx, current, companyId) => {
+      if (!EDITABLE.includes(current.status))
+        throw new ApiProblem('conflict', texts.message('work_order.not_editable', { status: current.status }));
+      return q.updateWorkOrder(tx, current, await workOrderColumns(tx, companyId, body, current));
+    });
+  },
+
+  deleteWorkOrder: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('tenant');
+    const storage = c.get('deps').fileStorage;
+    await c.get('tenant').transaction(async (tx) => {
+      const current = await q.lockWorkOrder(tx, companyId, work_order);
+      if (!current) throw workOrderNotFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      if (!DELETABLE.includes(current.status))
+        throw new ApiProblem('conflict', texts.message('work_order.cannot_delete', { status: current.status }));
+      for (const fileId of await q.deleteWorkOrder(tx, current)) await deleteFile(tx, storage, companyId, fileId);
+    });
+    return c.json({ data: { object: 'work_order' as const, id: work_order, deleted: true as const } }, 200);
+  },
+
+  changeWorkOrderStatus: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const body = c.req.valid('json');
+    checkStatusFields(body);
+    return onLockedWorkOrder(c, work_order, async (tx, current, companyId) => {
+      const to = body.status;
+      if (!canMove(current.status, to))
+        throw new ApiProblem('conflict', texts.message('work_order.transition_refused', { from: current.status, to }));
+      const now = sql`app_now()`;
+      if (to === 'completed') {
+        const open = current.checklist.filter((p) => p.required && !p.checked);
+        if (open.length > 0)
+          throw new ApiProblem(
+            'conflict',
+            texts.message('work_order.required_unchecked', { labels: open.map((p) => `“${p.label}”`).join(', ') }),
+          );
+      }
+      if (to === 'invoiced' && body.invoice_id) {
+        if ((await q.invoiceCustomerOf(tx, companyId, body.invoice_id)) !== current.customerId)
+          throw invalidField('/invoice_id', 'invalid_reference', texts.message('work_order.invoice_unknown_reference'));
+      }
+      const reopening = current.status === 'completed' && to === 'in_progress';
+      const updated = await q.updateWorkOrder(tx, current, {
+        status: to,
+        ...(to === 'in_progress' && current.startedAt === null ? { startedAt: now } : {}),
+        ...(to === 'completed' ? { completedAt: now, ...(current.startedAt === null ? { startedAt: now } : {}) } : {}),
+        // Reopened work changes: the signature given for the completed work no longer holds.
+        ...(reopening ? { completedAt: null, signedByName: null, signedAt: null } : {}),
+        ...(to === 'invoiced' && body.invoice_id ? { invoiceId: body.invoice_id } : {}),
+      });
+      if (to === 'completed' && body.send_review_request === true) await requestReview(c, tx, updated);
+      await recordWorkOrderEvent(c, tx, updated, 'work_order.status_changed');
+      return updated;
+    });
+  },
+
+  signWorkOrder: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const signedAt = body.signed_at ? new Date(body.signed_at) : undefined;
+    if (signedAt && signedAt.getTime() > Date.now())
+      throw invalidField('/signed_at', 'too_big', texts.message('work_order.signed_in_future'));
+    return onLockedWorkOrder(c, work_order, async (tx, current) => {
+      if (!SIGNABLE.includes(current.status))
+        throw new ApiProblem('conflict', texts.message('work_order.cannot_sign', { status: current.status }));
+      if (current.signedAt !== null) throw new ApiProblem('conflict', texts.message('work_order.already_signed'));
+      return q.updateWorkOrder(tx, current, {
+        signedByName: body.signed_by_name,
+        signedAt: signedAt ?? sql`app_now()`,
+      });
+    });
+  },
+
+  getWorkOrderPdf: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const tenant = c.get('tenant');
+    const { row, company } = await tenant.transaction(async (tx) => ({
+      row: await q.findWorkOrder(tx, tenant.companyId, work_order),
+      company: await companyDefaults(tx, tenant.companyId),
+    }));
+    if (!row) throw workOrderNotFound();
+    const pdf = await workOrderPdf(row, company, { storage: c.get('deps').fileStorage, tenant });
+    return c.body(new Uint8Array(pdf), 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Length': String(pdf.byteLength),
+      'Content-Disposition': attachmentDisposition(`${row.number}.pdf`),
+      'Cache-Control': 'private, no-store',
+    });
+  },
+
+  listWorkOrderPhotos: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    const page = await c.get('tenant').transaction(async (tx) => {
+      if (!(await q.findWorkOrder(tx, companyId, work_order))) throw workOrderNotFound();
+      return q.listPhotos(
+        tx,
+        companyId,
+        work_order,
+        { limit: query.limit, cursor: query.cursor, sort: query.sort },
+        { kind: query['filter[kind]'] },
+      );
+    });
+    const links = c.get('deps').fileLinks;
+    return c.json({ data: page.data.map((row) => serializePhoto(row, links)), meta: page.meta }, 200);
+  },
+
+  createWorkOrderPhoto: async (c) => {
+    const { work_order } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const deps = c.get('deps');
+    // The body is read (streamed) first: whatever the answer, the client has sent it.
+    const upload = await receiveUpload(c, {
+      types: IMAGE_TYPES,
+      typeNames: 'JPEG, PNG, GIF, WebP',
+      fields: { kind: { kind: 'text', maxLength: 16 }, caption: { kind: 'text', maxLength: 255 } },
+    });
+    const kind = PHOTO_KINDS.find((k) => k === (upload.fields.kind ?? 'other'));
+    if (!kind) throw invalidField('/kind', 'invalid_enum', texts.message('work_order.photo_kind'));
+    const created = await runCreation(
+      c,
+      async (tx) => {
+        // The work order stays locked until the end: two uploads at once cannot both be the 30th.
+        const current = await q.lockWorkOrder(tx, companyId, work_order);
+        if (!current) throw workOrderNotFound();
+        if (!PHOTOS_OPEN.includes(current.status))
+          throw new ApiProblem('conflict', texts.message('work_order_photo.closed', { status: current.status }));
+        if ((await q.countPhotos(tx, companyId, work_order)) >= MAX_PHOTOS)
+          throw new ApiProblem('limit_reached', texts.message('work_order_photo.limit_reached', { max: MAX_PHOTOS }));
+        const file = await storeFile(tx, deps.fileStorage, companyId, {
+          name: upload.name,
+          mimeType: upload.type.mime,
+          size: upload.size,
+          chunks: upload.chunks,
+        });
+        const caption = upload.fields.caption;
+        const row = await q.insertPhoto(tx, {
+          companyId,
+          workOrderId: work_order,
+          file,
+          kind,
+          caption: typeof caption === 'string' ? caption : null,
+        });
+        // The work order changed (its photos): a new version and update time.
+        await q.updateWorkOrder(tx, current, {});
+        return { status: 201 as const, body: { data: serializePhoto(row, deps.fileLinks) } };
+      },
+      upload.digest,
+    );
+    return c.json(created.body, created.status, created.headers);
+  },
+
+  deleteWorkOrderPhoto: async (c) => {
+    const { work_order, photo } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const deps = c.get('deps');
+    await c.get('tenant').transaction(async (tx) => {
+      const current = await q.lockWorkOrder(tx, companyId, work_order);
+      if (!current) throw workOrderNotFound();
+      const row = await q.findPhoto(tx, companyId, work_order, photo);
+      if (!row) throw new ApiProblem('not_found', texts.message('work_order_photo.not_found'));
+      if (!PHOTOS_OPEN.includes(current.status))
+        throw new ApiProblem('conflict', texts.message('work_order_photo.closed', { status: current.status }));
+      await q.deletePhotoRow(tx, companyId, row.id);
+      await deleteFile(tx, deps.fileStorage, companyId, row.fileId);
+      await q.updateWorkOrder(tx, current, {});
+    });
+    return c.json({ data: { object: 'work_order_photo' as const, id: photo, deleted: true as const } }, 200);
+  },
+} satisfies Partial<Handlers>;

@@ -1,0 +1,5 @@
+// The resource as the house sees it (src/resources/index.ts): its handlers, texts and events.
+
+export { workOrderEvents as events } from './events.ts';
+export { handlers } from './handlers.ts';
+export { workOrderMessages as messages } from './messages.ts';

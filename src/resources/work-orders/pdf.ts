@@ -1,0 +1,89 @@
+// The PDF of a work order (src/pdf/document-pdf.ts renders it): the company, the customer copy, the lines as stored
+// with tax per rate recalculated by the totals engine, the texts of the work, the photos in display order made
+// printable, and the signature; in the work order's language.
+import type { Tenant } from '../../db/tenant.ts';
+import { documentTotals } from '../../domain/totals.ts';
+import type { FileStorage } from '../../files/storage.ts';
+import { type DocumentPdfView, renderDocumentPdf } from '../../pdf/document-pdf.ts';
+import { printablePhoto } from '../../pdf/printable-photo.ts';
+import { type CompanyDefaults, itemsAsInput } from '../quotes/documents.ts';
+import type { WorkOrderWithPhotos } from './queries.ts';
+
+async function bytesOf(storage: FileStorage, tenant: Tenant, fileId: string): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of storage.read(tenant, fileId)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The calendar date of `at` in the company's time zone (YYYY-MM-DD). */
+const dateIn = (at: Date, timeZone: string) => at.toLocaleDateString('en-CA', { timeZone });
+
+export async function workOrderPdf(
+  row: WorkOrderWithPhotos,
+  company: CompanyDefaults,
+  files: { storage: FileStorage; tenant: Tenant },
+): Promise<Buffer> {
+  const recalculated = documentTotals({
+    lines: itemsAsInput(row.items),
+    discount_percentage: 0,
+    discount_amount: 0,
+    default_tax_rate: '0',
+  });
+  const taxes = recalculated.ok
+    ? recalculated.totals.taxes
+        .filter((t) => t.rate !== '0.00')
+        .map((t) => ({ rate: t.rate, base: t.taxable, amount: t.tax }))
+    : [];
+  // One photo at a time: a work order holds up to 30 photos of up to 10 MB each.
+  const photos: NonNullable<DocumentPdfView['photos']> = [];
+  for (const photo of row.photos) {
+    const printable = await printablePhoto(
+      await bytesOf(files.storage, files.tenant, photo.fileId),
+      photo.file.mimeType,
+    );
+    photos.push({ ...printable, caption: photo.caption });
+  }
+  const c = row.customer;
+  const view: DocumentPdfView = {
+    kind: 'work_order',
+    number: row.number,
+    language: row.language,
+    currency: row.currency,
+    timeZone: company.timeZone,
+    title: row.title,
+    issueDate: dateIn(row.scheduledAt ?? row.createdAt, company.timeZone),
+    company: {
+      name: company.name,
+      legalName: company.legalName,
+      address: { line: company.address, postalCode: company.postalCode, city: company.city, country: company.country },
+      vatNumber: company.vatNumber,
+      cocNumber: company.cocNumber,
+      iban: company.iban,
+      email: company.email,
+      phone: company.phone,
+    },
+    customer: {
+      name: c.name,
+      companyName: c.company_name,
+      address: { line: c.address, postalCode: c.postal_code, city: c.city, country: c.country },
+      email: c.email,
+    },
+    lines: row.items.map((line) => ({
+      type: line.type === 'text' ? ('text' as const) : ('other' as const),
+      name: line.name,
+      description: line.description,
+      quantity: line.quantity,
+      unit: line.unit,
+      unitPrice: line.unit_price,
+      discount: line.discount_amount,
+      taxRate: line.tax_rate,
+      total: line.line_total,
+    })),
+    totals: { subtotal: row.subtotal, taxes, total: row.total },
+    notes: [row.description, row.workPerformed, row.customerNotes].filter((t) => t).join('\n\n') || null,
+    photos,
+    signature:
+      row.signedAt && row.signedByName ? { signedBy: row.signedByName, signedAt: row.signedAt.toISOString() } : null,
+  };
+  return renderDocumentPdf(view);
+}

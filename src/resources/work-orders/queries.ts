@@ -1,0 +1,196 @@
+// SQL of work orders and their photos; every function takes the tenant transaction first.
+import { and, asc, count, eq, getTableColumns, inArray, max, type SQL, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { appointments, files, invoices, workOrderPhotos, workOrders } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { keyset, type PageRequest, pageOf, selectPage } from '../../http/pagination.ts';
+import { atOrAfter } from '../../http/time-filter.ts';
+import { newId } from '../../ids.ts';
+
+export type WorkOrderRow = typeof workOrders.$inferSelect;
+export type PhotoRow = typeof workOrderPhotos.$inferSelect & { file: typeof files.$inferSelect };
+export type WorkOrderWithPhotos = WorkOrderRow & { photos: PhotoRow[] };
+
+export type WorkOrderFilters = {
+  status?: WorkOrderRow['status'];
+  customerId?: string;
+  assignedUserId?: number;
+  appointmentId?: string;
+  updatedSince?: string;
+};
+
+const SORTS = { created_at: workOrders.createdAt, updated_at: workOrders.updatedAt };
+
+const photosJoined = (tx: Tx) =>
+  tx
+    .select({ ...getTableColumns(workOrderPhotos), file: files })
+    .from(workOrderPhotos)
+    .innerJoin(files, and(eq(files.companyId, workOrderPhotos.companyId), eq(files.id, workOrderPhotos.fileId)));
+
+/** The photos of the work orders, each list in display order. */
+async function photosOf(tx: Tx, companyId: string, ids: string[]): Promise<Map<string, PhotoRow[]>> {
+  const byWorkOrder = new Map<string, PhotoRow[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byWorkOrder;
+  const rows = await photosJoined(tx)
+    .where(and(eq(workOrderPhotos.companyId, companyId), inArray(workOrderPhotos.workOrderId, ids)))
+    .orderBy(asc(workOrderPhotos.position));
+  for (const row of rows) byWorkOrder.get(row.workOrderId)?.push(row);
+  return byWorkOrder;
+}
+
+export async function withPhotos(tx: Tx, row: WorkOrderRow): Promise<WorkOrderWithPhotos> {
+  const photos = await photosOf(tx, row.companyId, [row.id]);
+  return { ...row, photos: photos.get(row.id) ?? [] };
+}
+
+export async function listWorkOrders(tx: Tx, companyId: string, page: PageRequest, filters: WorkOrderFilters) {
+  const conditions: (SQL | undefined)[] = [eq(workOrders.companyId, companyId)];
+  if (filters.status) conditions.push(eq(workOrders.status, filters.status));
+  if (filters.customerId) conditions.push(eq(workOrders.customerId, filters.customerId));
+  if (filters.assignedUserId !== undefined) conditions.push(eq(workOrders.assignedUserId, filters.assignedUserId));
+  if (filters.appointmentId) conditions.push(eq(workOrders.appointmentId, filters.appointmentId));
+  if (filters.updatedSince) conditions.push(atOrAfter(workOrders.updatedAt, filters.updatedSince));
+  const result = await selectPage(tx, workOrders, page, { sorts: SORTS, id: workOrders.id }, conditions);
+  const photos = await photosOf(
+    tx,
+    companyId,
+    result.data.map((row) => row.id),
+  );
+  return { data: result.data.map((row) => ({ ...row, photos: photos.get(row.id) ?? [] })), meta: result.meta };
+}
+
+export async function findWorkOrder(tx: Tx, companyId: string, id: string): Promise<WorkOrderWithPhotos | undefined> {
+  const [row] = await tx
+    .select()
+    .from(workOrders)
+    .where(and(eq(workOrders.companyId, companyId), eq(workOrders.id, id)));
+  return row ? withPhotos(tx, row) : undefined;
+}
+
+/** The work order locked until the transaction ends (changes, and the photo count limit). */
+export async function lockWorkOrder(tx: Tx, companyId: string, id: string): Promise<WorkOrderRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(workOrders)
+    .where(and(eq(workOrders.companyId, companyId), eq(workOrders.id, id)))
+    .for('update');
+  if (row) await takeChangeTimeAfterLock(tx);
+  return row;
+}
+
+export type NewWorkOrder = Omit<typeof workOrders.$inferInsert, 'companyId' | 'version'>;
+export type WorkOrderChanges = Omit<PgUpdateSetSource<typeof workOrders>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
+
+export async function insertWorkOrder(tx: Tx, companyId: string, fields: NewWorkOrder): Promise<WorkOrderRow> {
+  const [row] = await tx
+    .insert(workOrders)
+    .values({ ...fields, companyId })
+    .returning();
+  return row;
+}
+
+export async function updateWorkOrder(tx: Tx, current: WorkOrderRow, fields: WorkOrderChanges): Promise<WorkOrderRow> {
+  const [row] = await tx
+    .update(workOrders)
+    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${workOrders.version} + 1` })
+    .where(and(eq(workOrders.companyId, current.companyId), eq(workOrders.id, current.id)))
+    .returning();
+  return row;
+}
+
+/** Deletes the work order (its photo rows go with it); returns the ids of the photos' files, to delete them too. */
+export async function deleteWorkOrder(tx: Tx, current: WorkOrderRow): Promise<string[]> {
+  const photos = await tx
+    .select({ fileId: workOrderPhotos.fileId })
+    .from(workOrderPhotos)
+    .where(and(eq(workOrderPhotos.companyId, current.companyId), eq(workOrderPhotos.workOrderId, current.id)));
+  await tx.delete(workOrders).where(and(eq(workOrders.companyId, current.companyId), eq(workOrders.id, current.id)));
+  return photos.map((p) => p.fileId);
+}
+
+/** The appointment's customer and start, when the appointment exists. */
+export async function appointmentOf(tx: Tx, companyId: string, id: string) {
+  const [row] = await tx
+    .select({ customerId: appointments.customerId, startsAt: appointments.startsAt })
+    .from(appointments)
+    .where(and(eq(appointments.companyId, companyId), eq(appointments.id, id)));
+  return row;
+}
+
+export async function invoiceCustomerOf(tx: Tx, companyId: string, id: string): Promise<string | undefined> {
+  const [row] = await tx
+    .select({ customerId: invoices.customerId })
+    .from(invoices)
+    .where(and(eq(invoices.companyId, companyId), eq(invoices.id, id)));
+  return row?.customerId;
+}
+
+export async function countPhotos(tx: Tx, companyId: string, workOrderId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(workOrderPhotos)
+    .where(and(eq(workOrderPhotos.companyId, companyId), eq(workOrderPhotos.workOrderId, workOrderId)));
+  return row.n;
+}
+
+export type PhotoFilters = { kind?: PhotoRow['kind'] };
+
+export async function listPhotos(tx: Tx, companyId: string, workOrderId: string, page: PageRequest, f: PhotoFilters) {
+  // Photos are added in display order, so their creation time (then id) is that order.
+  const plan = keyset(page, { created_at: workOrderPhotos.createdAt }, workOrderPhotos.id);
+  const rows = await photosJoined(tx)
+    .where(
+      and(
+        eq(workOrderPhotos.companyId, companyId),
+        eq(workOrderPhotos.workOrderId, workOrderId),
+        f.kind ? eq(workOrderPhotos.kind, f.kind) : undefined,
+        plan.where,
+      ),
+    )
+    .orderBy(...plan.orderBy)
+    .limit(plan.take);
+  return pageOf(rows, page, plan);
+}
+
+export async function findPhoto(
+  tx: Tx,
+  companyId: string,
+  workOrderId: string,
+  id: string,
+): Promise<PhotoRow | undefined> {
+  const [row] = await photosJoined(tx).where(
+    and(
+      eq(workOrderPhotos.companyId, companyId),
+      eq(workOrderPhotos.workOrderId, workOrderId),
+      eq(workOrderPhotos.id, id),
+    ),
+  );
+  return row;
+}
+
+export async function insertPhoto(
+  tx: Tx,
+  values: {
+    companyId: string;
+    workOrderId: string;
+    file: typeof files.$inferSelect;
+    kind: PhotoRow['kind'];
+    caption: string | null;
+  },
+): Promise<PhotoRow> {
+  const { file, ...rest } = values;
+  const [last] = await tx
+    .select({ position: max(workOrderPhotos.position) })
+    .from(workOrderPhotos)
+    .where(and(eq(workOrderPhotos.companyId, rest.companyId), eq(workOrderPhotos.workOrderId, rest.workOrderId)));
+  const [row] = await tx
+    .insert(workOrderPhotos)
+    .values({ ...rest, id: newId(), fileId: file.id, position: (last?.position ?? 0) + 1 })
+    .returning();
+  return { ...row, file };
+}
+
+export async function deletePhotoRow(tx: Tx, companyId: string, id: string): Promise<void> {
+  await tx.delete(workOrderPhotos).where(and(eq(workOrderPhotos.companyId, companyId), eq(workOrderPhotos.id, id)));
+}
