@@ -1189,6 +1189,43 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/invoices/{invoice}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the invoice.
+         * @example 0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d
+         */
+        invoice: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Download the PDF of an invoice
+     * @description The invoice as the customer receives it: the same PDF that *Send an invoice* attaches to its email,
+     *     rendered now from the invoice as it is and the company's current details (name, address, VAT and CoC
+     *     numbers), in the invoice's own `language` (also given as `Content-Language`). Every state can be
+     *     downloaded; a `draft` already carries its number (assigned at creation), so the PDF of a draft is the
+     *     preview of what will be sent.
+     *
+     *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
+     *     `<number>.pdf` (the number as assigned, for example `F2026-0042.pdf`; characters outside letters, digits,
+     *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
+     *     the PDF also shows the company's details, which change apart from the invoice's version, so it is
+     *     rendered on every request rather than validated from a cache. An unknown invoice, or one of another
+     *     company, answers `404 not_found`.
+     */
+    get: operations['getInvoicePdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/quotes': {
     parameters: {
       query?: never;
@@ -1345,6 +1382,43 @@ export type paths = {
      *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. Emits `quote.rejected`.
      */
     post: operations['rejectQuote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/quotes/{quote}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the quote.
+         * @example 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b
+         */
+        quote: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Download the PDF of a quote
+     * @description The quote as the customer receives it: the same PDF that *Send a quote* attaches to its email,
+     *     rendered now from the quote as it is and the company's current details (name, address, VAT and CoC
+     *     numbers), in the quote's own `language` (also given as `Content-Language`). Every state can be
+     *     downloaded; a `draft` already carries its number (assigned at creation), so the PDF of a draft is the
+     *     preview of what will be sent.
+     *
+     *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
+     *     `<number>.pdf` (the number as assigned, for example `O2026-0012.pdf`; characters outside letters, digits,
+     *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
+     *     the PDF also shows the company's details, which change apart from the quote's version, so it is
+     *     rendered on every request rather than validated from a cache. An unknown quote, or one of another
+     *     company, answers `404 not_found`.
+     */
+    get: operations['getQuotePdf'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -5496,6 +5570,12 @@ export type components = {
        */
       notes?: string | null;
     };
+    /**
+     * Format: binary
+     * @description The bytes of a PDF document (`application/pdf`).
+     * @example %PDF-1.3 …
+     */
+    PdfBinary: string;
     /** @description One line of a quote. See `line_total` for how it is calculated. */
     QuoteItem: {
       /**
@@ -11034,6 +11114,62 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getInvoicePdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the invoice.
+         * @example 0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d
+         */
+        invoice: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PDF of the invoice. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Always `attachment`, with the file name `<number>.pdf`.
+           * @example attachment; filename="F2026-0042.pdf"
+           */
+          'Content-Disposition': string;
+          /**
+           * @description The language the PDF is written in (the invoice's `language`).
+           * @example nl
+           */
+          'Content-Language': 'nl' | 'en' | 'de' | 'fr';
+          /**
+           * @description Size of the PDF in bytes.
+           * @example 48211
+           */
+          'Content-Length': number;
+          /**
+           * @description The PDF is rendered on every request and never stored by a cache.
+           * @example private, no-store
+           */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': components['schemas']['PdfBinary'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listQuotes: {
     parameters: {
       query?: {
@@ -11378,6 +11514,62 @@ export interface operations {
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getQuotePdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the quote.
+         * @example 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b
+         */
+        quote: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PDF of the quote. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Always `attachment`, with the file name `<number>.pdf`.
+           * @example attachment; filename="O2026-0012.pdf"
+           */
+          'Content-Disposition': string;
+          /**
+           * @description The language the PDF is written in (the quote's `language`).
+           * @example nl
+           */
+          'Content-Language': 'nl' | 'en' | 'de' | 'fr';
+          /**
+           * @description Size of the PDF in bytes.
+           * @example 48211
+           */
+          'Content-Length': number;
+          /**
+           * @description The PDF is rendered on every request and never stored by a cache.
+           * @example private, no-store
+           */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': components['schemas']['PdfBinary'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

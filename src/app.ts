@@ -18,7 +18,7 @@ import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
 import { addLaterPartErrors } from './http/skipped-parts.ts';
-import { takesUpload } from './http/upload.ts';
+import { answersBinary, takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
@@ -66,9 +66,10 @@ export function createApp(deps: Deps) {
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
     if (!takesUpload(id)) {
-      // A keyless binary download (GET /files/{token}) has no JSON schema zod could document: served, not listed
-      // in the routes' own document (the served contract is generated/openapi.*.json either way).
-      const hide = !operations[id].authenticated;
+      // A binary answer (GET /files/{token}, the PDFs of quotes and invoices) has no JSON schema zod could
+      // document: served, not listed in the routes' own document (the served contract is generated/openapi.*.json
+      // either way).
+      const hide = answersBinary(id);
       api.openapiRoutes([{ route: { ...routes[id], hide }, handler: handlers[id] }]);
       continue;
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { API_PREFIX } from '../../src/http/pipeline.ts';
-import { takesUpload } from '../../src/http/upload.ts';
+import { answersBinary, takesUpload } from '../../src/http/upload.ts';
 import { builtOperations, notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { contractOperations } from '../harness/contract.ts';
@@ -76,8 +76,8 @@ describe('the registered routes', () => {
         documented.set(route, operation.operationId);
       }
     }
-    // Uploads and keyless downloads are served but not in the routes' own document (src/app.ts).
-    const listed = builtOperations.filter((id) => !takesUpload(id) && operations[id].authenticated);
+    // Uploads and binary answers (downloads, PDFs) are served but not in the routes' own document (src/app.ts).
+    const listed = builtOperations.filter((id) => !takesUpload(id) && !answersBinary(id));
     expect([...documented.values()].sort()).toEqual([...listed].sort());
     for (const [route, id] of documented) expect(contractRoutes.get(route), route).toBe(id);
   });

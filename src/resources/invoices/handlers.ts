@@ -28,7 +28,7 @@ import {
 } from '../quotes/documents.ts';
 import { invoiceEmail } from '../quotes/email.ts';
 import { quoteMessages } from '../quotes/messages.ts';
-import { type PdfDocument, pdfAttachment } from '../quotes/pdf.ts';
+import { type PdfDocument, pdfAttachment, pdfDownload } from '../quotes/pdf.ts';
 import { lockQuote } from '../quotes/queries.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
@@ -216,6 +216,18 @@ export const handlers = {
     const row = await c.get('tenant').transaction((tx) => q.findInvoice(tx, companyId, invoice));
     if (!row) throw invoiceNotFound();
     return c.json({ data: serializeInvoice(row) }, 200, { ETag: etagOf(row.version) });
+  },
+
+  getInvoicePdf: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const found = await c.get('tenant').transaction(async (tx) => {
+      const row = await q.findInvoice(tx, companyId, invoice);
+      return row && { row, company: await companyDefaults(tx, companyId) };
+    });
+    if (!found) throw invoiceNotFound();
+    const { pdf, headers } = await pdfDownload(invoicePdf(found.row), found.company);
+    return c.body(new Uint8Array(pdf), 200, headers);
   },
 
   createInvoice: async (c) => {

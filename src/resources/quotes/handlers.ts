@@ -27,7 +27,7 @@ import {
 } from './documents.ts';
 import { quoteEmail } from './email.ts';
 import { quoteMessages } from './messages.ts';
-import { type PdfDocument, pdfAttachment } from './pdf.ts';
+import { type PdfDocument, pdfAttachment, pdfDownload } from './pdf.ts';
 import * as q from './queries.ts';
 import { type QuoteRow, serializeQuote } from './serialize.ts';
 
@@ -182,6 +182,18 @@ export const handlers = {
     const row = await c.get('tenant').transaction((tx) => q.findQuote(tx, companyId, quote));
     if (!row) throw quoteNotFound();
     return c.json(...respond(row));
+  },
+
+  getQuotePdf: async (c) => {
+    const { quote } = c.req.valid('param');
+    const { companyId } = c.get('tenant');
+    const found = await c.get('tenant').transaction(async (tx) => {
+      const row = await q.findQuote(tx, companyId, quote);
+      return row && { row, company: await companyDefaults(tx, companyId) };
+    });
+    if (!found) throw quoteNotFound();
+    const { pdf, headers } = await pdfDownload(quotePdf(found.row), found.company);
+    return c.body(new Uint8Array(pdf), 200, headers);
   },
 
   createQuote: async (c) => {

@@ -4,6 +4,7 @@ import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.t
 import { documentTotals } from '../../domain/totals.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
 import { type DocumentPdfView, renderDocumentPdf } from '../../pdf/document-pdf.ts';
+import { attachmentDisposition } from '../files/content-disposition.ts';
 import { type CompanyDefaults, itemsAsInput } from './documents.ts';
 
 export type PdfDocument = {
@@ -96,11 +97,36 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
   };
 }
 
+/** The PDF's file name: the document's number with anything but letters, digits, `-`, `_` and `.` as `_`. */
+export const pdfFileName = (doc: { number: string }) =>
+  `${doc.number.replace(/[^A-Za-z0-9._-]/g, '_') || 'document'}.pdf`;
+
 /** The PDF as an email attachment named after the document's number. */
 export async function pdfAttachment(doc: PdfDocument, company: CompanyDefaults): Promise<EmailAttachment> {
   return {
-    filename: `${doc.number}.pdf`,
+    filename: pdfFileName(doc),
     contentType: 'application/pdf',
     content: await renderDocumentPdf(pdfViewOf(doc, company)),
   };
+}
+
+/**
+ * The headers of a PDF download (GET /quotes/{quote}/pdf, /invoices/{invoice}/pdf). Not cached: the PDF also
+ * shows the company's details, which change apart from the document's version.
+ */
+export function pdfDownloadHeaders(doc: PdfDocument, pdf: Buffer): Record<string, string> {
+  return {
+    'Content-Type': 'application/pdf',
+    'Content-Length': String(pdf.byteLength),
+    'Content-Disposition': attachmentDisposition(pdfFileName(doc)),
+    'Content-Language': doc.language,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'private, no-store',
+  };
+}
+
+/** The rendered PDF and its download headers. */
+export async function pdfDownload(doc: PdfDocument, company: CompanyDefaults) {
+  const pdf = await renderDocumentPdf(pdfViewOf(doc, company));
+  return { pdf, headers: pdfDownloadHeaders(doc, pdf) };
 }
