@@ -23,13 +23,11 @@ import {
   documentAmounts,
   type ItemBody,
   itemsAsInput,
-  recipientsOf,
-  sendDocumentEmail,
 } from '../quotes/documents.ts';
-import { invoiceEmail } from '../quotes/email.ts';
 import { quoteMessages } from '../quotes/messages.ts';
-import { type PdfDocument, pdfAttachment, pdfDownload } from '../quotes/pdf.ts';
+import { type PdfDocument, pdfDownload } from '../quotes/pdf.ts';
 import { lockQuote } from '../quotes/queries.ts';
+import { sendSalesDocument } from '../quotes/send.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, serializeInvoice } from './serialize.ts';
@@ -220,14 +218,13 @@ export const handlers = {
 
   getInvoicePdf: async (c) => {
     const { invoice } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const found = await c.get('tenant').transaction(async (tx) => {
-      const row = await q.findInvoice(tx, companyId, invoice);
-      return row && { row, company: await companyDefaults(tx, companyId) };
+    const tenant = c.get('tenant');
+    const download = await pdfDownload(tenant, async (tx) => {
+      const row = await q.findInvoice(tx, tenant.companyId, invoice);
+      return row && invoicePdf(row);
     });
-    if (!found) throw invoiceNotFound();
-    const { pdf, headers } = await pdfDownload(invoicePdf(found.row), found.company);
-    return c.body(new Uint8Array(pdf), 200, headers);
+    if (!download) throw invoiceNotFound();
+    return c.body(download.pdf, 200, download.headers);
   },
 
   createInvoice: async (c) => {
@@ -282,11 +279,7 @@ export const handlers = {
       if (!current) throw invoiceNotFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
-      const company = await companyDefaults(tx, companyId);
-      const to = recipientsOf(body, current.customer);
-      const email = invoiceEmail({ ...current, dueDate: current.dueDate }, company, body);
-      const pdf = await pdfAttachment(invoicePdf(current), company);
-      await sendDocumentEmail(tx, companyId, { to, ...email, kind: 'invoice_sent', attachments: [pdf] });
+      await sendSalesDocument(tx, companyId, invoicePdf(current), body);
       let row = current;
       if (current.status === 'draft') {
         row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });
