@@ -1034,6 +1034,10 @@ export type paths = {
      *     the rules). With `quote_id`, the invoice takes the quote's deal, and an `accepted` quote becomes
      *     `completed` with this invoice as its `invoice_id`. Nothing is sent to the customer: use *Send an invoice*.
      *     Emits `invoice.created`.
+     *
+     *     A term (instalment) invoice bills a percentage of an `accepted` (or already `completed`) quote: send
+     *     `quote_id` and `term_percentage` without `items`; the lines are calculated from the quote, one per VAT
+     *     rate (see `term_percentage`). The first invoice made from an accepted quote, term or not, completes it.
      */
     post: operations['createInvoice'];
     delete?: never;
@@ -5209,7 +5213,7 @@ export type components = {
        * @example 14
        */
       payment_term_days: number;
-      /** @description `true` for a term (instalment) invoice for part of a quote; such invoices are made in the web application. */
+      /** @description `true` for a term (instalment) invoice for part of a quote (created with `term_percentage`). */
       is_term_invoice: boolean;
       /**
        * @description For a term invoice, the percentage of the quote it invoices; otherwise `null`.
@@ -5383,8 +5387,11 @@ export type components = {
        * @example Vervanging cv-ketel
        */
       title: string;
-      /** @description The lines, in printed order. */
-      items: components['schemas']['DocumentItemInput'][];
+      /**
+       * @description The lines, in printed order. Required, except for a term invoice (`term_percentage`), whose lines the
+       *     service calculates from the quote and which refuses `items` (`invalid_combination`).
+       */
+      items?: components['schemas']['DocumentItemInput'][];
       /**
        * Format: uuid
        * @description The quote this invoice is made from; it must belong to the same customer (`422 validation_failed`,
@@ -5393,6 +5400,17 @@ export type components = {
        * @example null
        */
       quote_id?: string | null;
+      /**
+       * @description Makes a term (instalment) invoice for this percentage of the quote `quote_id` (required with it), at
+       *     most two decimals. The quote must be `accepted` or `completed`, and the term invoices of the quote that
+       *     are not `cancelled` may together invoice at most 100 % of it (`too_big` above what is left). The
+       *     service writes one line per VAT rate of the quote: the percentage of the quote's amount excluding VAT at
+       *     that rate (after the quote's discount), rounded half-up to cents, named after the term and the quote's
+       *     number in the invoice's language; `items`, `discount_percentage` and `discount_amount` go not with it
+       *     (`invalid_combination`). The invoice answers with `is_term_invoice: true` and this `term_percentage`.
+       * @example 30
+       */
+      term_percentage?: number;
       /** @description Text shown above the lines. */
       description?: string | null;
       /**
@@ -5446,7 +5464,10 @@ export type components = {
     /**
      * @description Fields to change on a draft; only the fields sent change, `null` clears a nullable field. `items`
      *     replaces all lines. Changing `customer_id` copies the new customer's details; any change copies the
-     *     customer's current details again. Totals are recalculated.
+     *     customer's current details again. Totals are recalculated. The lines, quote and discounts of a term
+     *     invoice follow from its quote and percentage: on a term invoice `items`, `quote_id`, `discount_percentage`
+     *     and `discount_amount` answer `422 validation_failed` (`invalid_combination`); create a new term invoice
+     *     instead.
      */
     InvoiceUpdate: {
       /**

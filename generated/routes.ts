@@ -867,8 +867,9 @@ export const InvoiceCreateSchema = z
   .strictObject({
     customer_id: z.uuid(),
     title: z.string().min(1).max(255),
-    items: z.array(DocumentItemInputSchema).min(1).max(200),
+    items: z.array(DocumentItemInputSchema).min(1).max(200).optional(),
     quote_id: z.uuid().nullable().optional(),
+    term_percentage: z.number().min(0.01).max(100).optional(),
     description: z.string().max(20000).nullable().optional(),
     language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
     invoice_date: z.iso.date().optional(),
