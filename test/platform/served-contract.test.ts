@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
+import { answersBinary } from '../../src/http/binary-answers.ts';
 import { API_PREFIX } from '../../src/http/pipeline.ts';
-import { answersBinary, takesUpload } from '../../src/http/upload.ts';
+import { takesUpload } from '../../src/http/upload.ts';
 import { builtOperations, notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { contractOperations } from '../harness/contract.ts';
