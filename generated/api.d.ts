@@ -5401,8 +5401,8 @@ export type components = {
        */
       quote_id?: string | null;
       /**
-       * @description Makes a term (instalment) invoice for this percentage of the quote `quote_id` (required with it), at
-       *     most two decimals. The quote must be `accepted` or `completed`, and the term invoices of the quote that
+       * @description Makes a term (instalment) invoice for this percentage of the quote `quote_id` (required with it),
+       *     rounded half-up to two decimals. The quote must be `accepted` or `completed`, and the term invoices of the quote that
        *     are not `cancelled` may together invoice at most 100 % of it (`too_big` above what is left). The
        *     service writes one line per VAT rate of the quote: the percentage of the quote's amount excluding VAT at
        *     that rate (after the quote's discount), rounded half-up to cents, named after the term and the quote's

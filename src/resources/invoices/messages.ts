@@ -80,12 +80,6 @@ export const invoiceMessages = defineMessages({
     de: 'Eine Abschlagsrechnung übernimmt den Rabatt des Angebots; senden Sie keinen eigenen Rabatt.',
     fr: 'Une facture d’acompte reprend la remise du devis ; n’envoyez pas de remise propre.',
   },
-  'invoice.term_decimals': {
-    en: 'At most two decimals.',
-    nl: 'Hoogstens twee decimalen.',
-    de: 'Höchstens zwei Nachkommastellen.',
-    fr: 'Deux décimales au plus.',
-  },
   'invoice.term_needs_quote': {
     en: 'A term invoice needs the quote it bills a part of (quote_id).',
     nl: 'Een termijnfactuur heeft de offerte nodig waarvan zij een deel factureert (quote_id).',

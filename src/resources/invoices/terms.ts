@@ -36,7 +36,7 @@ export type TermRequest = {
 
 /**
  * The lines of a new term invoice, or undefined with every refused input reported to `problems`: the
- * percentage (two decimals at most, within what the quote's other terms leave), a quote of the customer that
+ * percentage (within what the quote's other terms leave), a quote of the customer that
  * is accepted or completed, and no lines or discount of the request's own.
  */
 export async function termItems(
@@ -52,9 +52,8 @@ export async function termItems(
   for (const field of ['discount_percentage', 'discount_amount'] as const)
     if ((body[field] ?? 0) !== 0)
       problems.add(`/${field}`, 'invalid_combination', invoiceMessages.message('invoice.term_discount'));
+  // Two decimals, rounded half-up like every percentage of a document.
   const percentage = scaled(body.term_percentage, 2);
-  if (scaled(body.term_percentage, 4) !== percentage * 100n)
-    problems.add('/term_percentage', 'invalid_format', invoiceMessages.message('invoice.term_decimals'));
   if (!body.quote_id) {
     problems.add('/quote_id', 'required', invoiceMessages.message('invoice.term_needs_quote'));
     return undefined;
