@@ -1034,6 +1034,10 @@ export type paths = {
      *     the rules). With `quote_id`, the invoice takes the quote's deal, and an `accepted` quote becomes
      *     `completed` with this invoice as its `invoice_id`. Nothing is sent to the customer: use *Send an invoice*.
      *     Emits `invoice.created`.
+     *
+     *     A term (instalment) invoice bills a percentage of an `accepted` (or already `completed`) quote: send
+     *     `quote_id` and `term_percentage` without `items`; the lines are calculated from the quote, one per VAT
+     *     rate (see `term_percentage`). The first invoice made from an accepted quote, term or not, completes it.
      */
     post: operations['createInvoice'];
     delete?: never;
@@ -1183,6 +1187,43 @@ export type paths = {
      *     `notes`, a line about the payment is appended to the invoice's internal `notes`. Emits `invoice.paid` when the payment settles the invoice.
      */
     post: operations['createInvoicePayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invoices/{invoice}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the invoice.
+         * @example 0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d
+         */
+        invoice: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Download the PDF of an invoice
+     * @description The invoice as the customer receives it: the same PDF that *Send an invoice* attaches to its email,
+     *     rendered now from the invoice as it is and the company's current details (name, address, VAT and CoC
+     *     numbers), in the invoice's own `language` (also given as `Content-Language`). Every state can be
+     *     downloaded; a `draft` already carries its number (assigned at creation), so the PDF of a draft is the
+     *     preview of what will be sent.
+     *
+     *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
+     *     `<number>.pdf` (the number as assigned, for example `F2026-0042.pdf`; characters outside letters, digits,
+     *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
+     *     the PDF also shows the company's details, which change apart from the invoice's version, so it is
+     *     rendered on every request rather than validated from a cache. An unknown invoice, or one of another
+     *     company, answers `404 not_found`.
+     */
+    get: operations['getInvoicePdf'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1345,6 +1386,43 @@ export type paths = {
      *     deal* if wanted) and the customer receives no email. The body is optional. Accepts `If-Match`. Emits `quote.rejected`.
      */
     post: operations['rejectQuote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/quotes/{quote}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the quote.
+         * @example 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b
+         */
+        quote: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Download the PDF of a quote
+     * @description The quote as the customer receives it: the same PDF that *Send a quote* attaches to its email,
+     *     rendered now from the quote as it is and the company's current details (name, address, VAT and CoC
+     *     numbers), in the quote's own `language` (also given as `Content-Language`). Every state can be
+     *     downloaded; a `draft` already carries its number (assigned at creation), so the PDF of a draft is the
+     *     preview of what will be sent.
+     *
+     *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
+     *     `<number>.pdf` (the number as assigned, for example `O2026-0012.pdf`; characters outside letters, digits,
+     *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
+     *     the PDF also shows the company's details, which change apart from the quote's version, so it is
+     *     rendered on every request rather than validated from a cache. An unknown quote, or one of another
+     *     company, answers `404 not_found`.
+     */
+    get: operations['getQuotePdf'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -5461,7 +5539,7 @@ export type components = {
        * @example 14
        */
       payment_term_days: number;
-      /** @description `true` for a term (instalment) invoice for part of a quote; such invoices are made in the web application. */
+      /** @description `true` for a term (instalment) invoice for part of a quote (created with `term_percentage`). */
       is_term_invoice: boolean;
       /**
        * @description For a term invoice, the percentage of the quote it invoices; otherwise `null`.
@@ -5635,8 +5713,11 @@ export type components = {
        * @example Vervanging cv-ketel
        */
       title: string;
-      /** @description The lines, in printed order. */
-      items: components['schemas']['DocumentItemInput'][];
+      /**
+       * @description The lines, in printed order. Required, except for a term invoice (`term_percentage`), whose lines the
+       *     service calculates from the quote and which refuses `items` (`invalid_combination`).
+       */
+      items?: components['schemas']['DocumentItemInput'][];
       /**
        * Format: uuid
        * @description The quote this invoice is made from; it must belong to the same customer (`422 validation_failed`,
@@ -5645,6 +5726,17 @@ export type components = {
        * @example null
        */
       quote_id?: string | null;
+      /**
+       * @description Makes a term (instalment) invoice for this percentage of the quote `quote_id` (required with it),
+       *     rounded half-up to two decimals. The quote must be `accepted` or `completed`, and the term invoices of the quote that
+       *     are not `cancelled` may together invoice at most 100 % of it (`too_big` above what is left). The
+       *     service writes one line per VAT rate of the quote: the percentage of the quote's amount excluding VAT at
+       *     that rate (after the quote's discount), rounded half-up to cents, named after the term and the quote's
+       *     number in the invoice's language; `items`, `discount_percentage` and `discount_amount` go not with it
+       *     (`invalid_combination`). The invoice answers with `is_term_invoice: true` and this `term_percentage`.
+       * @example 30
+       */
+      term_percentage?: number;
       /** @description Text shown above the lines. */
       description?: string | null;
       /**
@@ -5698,7 +5790,10 @@ export type components = {
     /**
      * @description Fields to change on a draft; only the fields sent change, `null` clears a nullable field. `items`
      *     replaces all lines. Changing `customer_id` copies the new customer's details; any change copies the
-     *     customer's current details again. Totals are recalculated.
+     *     customer's current details again. Totals are recalculated. The lines, quote and discounts of a term
+     *     invoice follow from its quote and percentage: on a term invoice `items`, `quote_id`, `discount_percentage`
+     *     and `discount_amount` answer `422 validation_failed` (`invalid_combination`); create a new term invoice
+     *     instead.
      */
     InvoiceUpdate: {
       /**
@@ -5822,6 +5917,12 @@ export type components = {
        */
       notes?: string | null;
     };
+    /**
+     * Format: binary
+     * @description The bytes of a PDF document (`application/pdf`).
+     * @example %PDF-1.3 …
+     */
+    PdfBinary: string;
     /** @description One line of a quote. See `line_total` for how it is calculated. */
     QuoteItem: {
       /**
@@ -11538,6 +11639,62 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getInvoicePdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the invoice.
+         * @example 0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d
+         */
+        invoice: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PDF of the invoice. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Always `attachment`, with the file name `<number>.pdf`.
+           * @example attachment; filename="F2026-0042.pdf"
+           */
+          'Content-Disposition': string;
+          /**
+           * @description The language the PDF is written in (the invoice's `language`).
+           * @example nl
+           */
+          'Content-Language': 'nl' | 'en' | 'de' | 'fr';
+          /**
+           * @description Size of the PDF in bytes.
+           * @example 48211
+           */
+          'Content-Length': number;
+          /**
+           * @description The PDF is rendered on every request and never stored by a cache.
+           * @example private, no-store
+           */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': components['schemas']['PdfBinary'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listQuotes: {
     parameters: {
       query?: {
@@ -11882,6 +12039,62 @@ export interface operations {
       412: components['responses']['PreconditionFailed'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getQuotePdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the quote.
+         * @example 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b
+         */
+        quote: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PDF of the quote. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Always `attachment`, with the file name `<number>.pdf`.
+           * @example attachment; filename="O2026-0012.pdf"
+           */
+          'Content-Disposition': string;
+          /**
+           * @description The language the PDF is written in (the quote's `language`).
+           * @example nl
+           */
+          'Content-Language': 'nl' | 'en' | 'de' | 'fr';
+          /**
+           * @description Size of the PDF in bytes.
+           * @example 48211
+           */
+          'Content-Length': number;
+          /**
+           * @description The PDF is rendered on every request and never stored by a cache.
+           * @example private, no-store
+           */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': components['schemas']['PdfBinary'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

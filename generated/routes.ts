@@ -971,8 +971,9 @@ export const InvoiceCreateSchema = z
   .strictObject({
     customer_id: z.uuid(),
     title: z.string().min(1).max(255),
-    items: z.array(DocumentItemInputSchema).min(1).max(200),
+    items: z.array(DocumentItemInputSchema).min(1).max(200).optional(),
     quote_id: z.uuid().nullable().optional(),
+    term_percentage: z.number().min(0.01).max(100).optional(),
     description: z.string().max(20000).nullable().optional(),
     language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
     invoice_date: z.iso.date().optional(),
@@ -1208,6 +1209,7 @@ export const OrderTrackingUpdateSchema = z
     notify_customer: z.boolean().default(true),
   })
   .openapi('OrderTrackingUpdate');
+export const PdfBinarySchema = z.union([z.instanceof(Blob), z.string()]).openapi('PdfBinary');
 export const WebhookPingSchema = z
   .object({
     object: z.literal('ping'),
@@ -5138,6 +5140,50 @@ export const createInvoicePayment = createRoute({
     },
   },
 });
+export const getInvoicePdf = createRoute({
+  operationId: 'getInvoicePdf',
+  method: 'get',
+  path: '/invoices/{invoice}/pdf',
+  tags: ['Invoices'],
+  summary: 'Download the PDF of an invoice',
+  security: [{ ApiKey: [] }],
+  request: { params: z.object({ invoice: z.uuid() }), query: z.strictObject({}) },
+  responses: {
+    200: { description: 'The PDF of the invoice.', content: { 'application/pdf': { schema: PdfBinarySchema } } },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 export const listQuotes = createRoute({
   operationId: 'listQuotes',
   method: 'get',
@@ -5546,6 +5592,50 @@ export const rejectQuote = createRoute({
     },
     415: {
       description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const getQuotePdf = createRoute({
+  operationId: 'getQuotePdf',
+  method: 'get',
+  path: '/quotes/{quote}/pdf',
+  tags: ['Quotes'],
+  summary: 'Download the PDF of a quote',
+  security: [{ ApiKey: [] }],
+  request: { params: z.object({ quote: z.uuid() }), query: z.strictObject({}) },
+  responses: {
+    200: { description: 'The PDF of the quote.', content: { 'application/pdf': { schema: PdfBinarySchema } } },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
@@ -9214,6 +9304,7 @@ export const routes = {
   sendInvoice,
   cancelInvoice,
   createInvoicePayment,
+  getInvoicePdf,
   listQuotes,
   createQuote,
   getQuote,
@@ -9221,6 +9312,7 @@ export const routes = {
   sendQuote,
   acceptQuote,
   rejectQuote,
+  getQuotePdf,
   listQuoteAttachments,
   createQuoteAttachment,
   deleteQuoteAttachment,

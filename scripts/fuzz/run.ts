@@ -42,6 +42,8 @@ type FieldError = { pointer: string | null; parameter: string | null; code: stri
  */
 const CONDITIONALLY_REQUIRED: Partial<Record<OperationId, readonly string[]>> = {
   createReviewRequest: ['/name', '/email'],
+  // `items` without `term_percentage`, `quote_id` with it.
+  createInvoice: ['/items', '/quote_id'],
 };
 type ProblemBody = { code?: string; errors?: FieldError[] };
 

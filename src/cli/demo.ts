@@ -22,6 +22,7 @@ import type { Tx } from '../db/tenant.ts';
 import { enterStage } from '../domain/deals.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
+import { postgresFileStorage } from '../files/storage.ts';
 import { newId } from '../ids.ts';
 import { type CustomerRow, serializeCustomer } from '../resources/customers/serialize.ts';
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
@@ -48,6 +49,7 @@ import {
 } from './demo-data.ts';
 import { addDemoOrders } from './demo-orders.ts';
 import { addDemoWorkOrders } from './demo-work-orders.ts';
+import { addDemoSales } from './demo-sales.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -168,6 +170,8 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     await addTask(tx, companyId, task, i, now, { columns: columnsOfBoard, links, user: userOf });
   }
   await addDemoOrders(tx, companyId, now);
+  // The storage of this release (src/deps-factory.ts); the demo is written before any deps exist.
+  await addDemoSales(tx, companyId, now, [...customerByName.values()], postgresFileStorage);
   await addDemoAppointments(tx, companyId, now, { sanne: userOf('sanne'), ahmed: userOf('ahmed') }, [
     ...customerByName.values(),
   ]);

@@ -23,16 +23,15 @@ import {
   documentAmounts,
   type ItemBody,
   itemsAsInput,
-  recipientsOf,
-  sendDocumentEmail,
 } from '../quotes/documents.ts';
-import { invoiceEmail } from '../quotes/email.ts';
 import { quoteMessages } from '../quotes/messages.ts';
-import { type PdfDocument, pdfAttachment } from '../quotes/pdf.ts';
+import { type PdfDocument, pdfDownload } from '../quotes/pdf.ts';
 import { lockQuote } from '../quotes/queries.ts';
+import { sendSalesDocument } from '../quotes/send.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, serializeInvoice } from './serialize.ts';
+import { termItems } from './terms.ts';
 
 const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
 type StatusKey =
@@ -49,6 +48,7 @@ type InvoiceFields = {
   title?: string;
   items?: ItemBody[];
   quote_id?: string | null;
+  term_percentage?: number;
   description?: string | null;
   language?: 'nl' | 'en' | 'de' | 'fr';
   invoice_date?: string;
@@ -121,11 +121,28 @@ async function invoiceColumns(tx: Tx, companyId: string, body: InvoiceFields, cu
     addDays(invoiceDate, term);
   if (dueDate < invoiceDate)
     problems.add('/due_date', 'too_small', quoteMessages.message('document.date_before', { field: 'invoice_date' }));
+  const language = body.language ?? current?.language ?? company.language;
+  let items = body.items;
+  let termPercentage = current?.termPercentage ?? null;
+  if (!current && body.term_percentage !== undefined) {
+    const request = { ...body, term_percentage: body.term_percentage, customer_id: customerId, quote_id: quoteId };
+    items = await termItems(tx, companyId, request, language, problems);
+    termPercentage = fromCents(scaled(body.term_percentage, 2));
+  } else if (!current && items === undefined)
+    problems.add('/items', 'required', invoiceMessages.message('invoice.items_required'));
+  // A term's lines, quote and discount follow from its quote and percentage: kept as they are.
+  const fixed = termPercentage !== null;
+  if (current?.isTermInvoice) {
+    for (const field of ['items', 'quote_id', 'discount_percentage', 'discount_amount'] as const)
+      if (body[field] !== undefined)
+        problems.add(`/${field}`, 'invalid_combination', invoiceMessages.message('invoice.term_fixed'));
+    items = undefined;
+  }
   const amounts = documentAmounts(
-    body.items ?? itemsAsInput(current?.items ?? []),
+    items ?? itemsAsInput(current?.items ?? []),
     {
-      percentage: body.discount_percentage ?? current?.discountPercentage ?? 0,
-      amount: body.discount_amount ?? current?.discountAmount ?? 0,
+      percentage: (fixed ? undefined : body.discount_percentage) ?? current?.discountPercentage ?? 0,
+      amount: (fixed ? undefined : body.discount_amount) ?? current?.discountAmount ?? 0,
     },
     company.defaultTaxRate,
     problems,
@@ -141,8 +158,10 @@ async function invoiceColumns(tx: Tx, companyId: string, body: InvoiceFields, cu
     customer,
     quoteId,
     dealId,
-    language: body.language ?? current?.language ?? company.language,
+    language,
     currency: current?.currency ?? company.currency,
+    isTermInvoice: termPercentage !== null,
+    termPercentage,
     invoiceDate,
     dueDate,
     // A due date of its own sets the term it amounts to.
@@ -218,6 +237,17 @@ export const handlers = {
     return c.json({ data: serializeInvoice(row) }, 200, { ETag: etagOf(row.version) });
   },
 
+  getInvoicePdf: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const tenant = c.get('tenant');
+    const download = await pdfDownload(tenant, async (tx) => {
+      const row = await q.findInvoice(tx, tenant.companyId, invoice);
+      return row && invoicePdf(row);
+    });
+    if (!download) throw invoiceNotFound();
+    return c.body(download.pdf, 200, download.headers);
+  },
+
   createInvoice: async (c) => {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
@@ -270,11 +300,7 @@ export const handlers = {
       if (!current) throw invoiceNotFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
-      const company = await companyDefaults(tx, companyId);
-      const to = recipientsOf(body, current.customer);
-      const email = invoiceEmail({ ...current, dueDate: current.dueDate }, company, body);
-      const pdf = await pdfAttachment(invoicePdf(current), company);
-      await sendDocumentEmail(tx, companyId, { to, ...email, kind: 'invoice_sent', attachments: [pdf] });
+      await sendSalesDocument(tx, companyId, invoicePdf(current), body);
       let row = current;
       if (current.status === 'draft') {
         row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });

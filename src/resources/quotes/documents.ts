@@ -1,16 +1,13 @@
 // What quotes and invoices share: the company's defaults, the customer copy, lines and totals from a request's
-// items (src/domain/totals.ts), a linked deal's check, and sending a document by email through the outbox within
-// the company's outgoing-message limit.
+// items (src/domain/totals.ts) and a linked deal's check. Sending either is send.ts; its PDF is pdf.ts.
 import { and, eq, sql } from 'drizzle-orm';
 import { companies, customers, type DocumentCustomerCopy, type DocumentLine, deals } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type DocumentTotals, documentTotals, type LineInput, type TotalsError } from '../../domain/totals.ts';
 import type { Message } from '../../http/messages.ts';
-import { ApiProblem, type FieldError } from '../../http/problems.ts';
+import type { FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
-import { type EmailAttachment, queueEmail } from '../../mail/outbox.ts';
-import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
 import { customerMessages } from '../customers/messages.ts';
 import { quoteMessages } from './messages.ts';
 
@@ -200,34 +197,3 @@ function amountsOf(items: readonly ItemBody[], totals: DocumentTotals): Document
 /** The lines as their request sent them, to recalculate the totals when only the document discount changes. */
 export const itemsAsInput = (lines: readonly DocumentLine[]): ItemBody[] =>
   lines.map((line) => ({ ...(line.input as ItemBody), name: line.name }));
-
-/**
- * Queues the email of a document in `tx` after counting it in the company's outgoing-message limit: past the
- * limit it answers 429 rate_limited with Retry-After, and the caller's transaction (with its count) rolls back.
- */
-export async function sendDocumentEmail(
-  tx: Tx,
-  companyId: string,
-  email: { to: string[]; subject: string; text: string; kind: string; attachments?: EmailAttachment[] },
-): Promise<void> {
-  const decision = await countOutgoing(tx, companyId, [COMPANY_SCOPE]);
-  if (!decision.allowed)
-    throw new ApiProblem(
-      'rate_limited',
-      quoteMessages.message('document.outgoing_limit', { limit: decision.limit }),
-      {},
-      { 'Retry-After': String(decision.retryAfterSeconds) },
-    );
-  await queueEmail(tx, companyId, email);
-}
-
-/** The recipients of a send: `to` or the customer copy's email (422 without either), and the copies. */
-export function recipientsOf(body: { to?: string; cc?: string[] }, customer: DocumentCustomerCopy): string[] {
-  const to = body.to ?? customer.email;
-  if (!to) {
-    const problems = new DocumentProblems();
-    problems.add('/to', 'required', quoteMessages.message('document.no_recipient'));
-    problems.done();
-  }
-  return [to as string, ...(body.cc ?? [])];
-}

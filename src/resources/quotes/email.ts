@@ -73,11 +73,12 @@ function compose(
   return { subject: custom.subject ?? fill(template.subject, values), text: `${text}${footer}` };
 }
 
-export const quoteEmail = (doc: Document, company: Company, custom: { subject?: string; message?: string }) =>
-  compose(QUOTE, doc, company, custom);
-
-export const invoiceEmail = (
-  doc: Document & { dueDate: string },
+/** The subject and text of the email that sends a quote or an invoice (an invoice's names its due date). */
+export const documentEmail = (
+  doc: Document & { kind: 'quote' | 'invoice'; dueDate?: string | null },
   company: Company,
   custom: { subject?: string; message?: string },
-) => compose(INVOICE, doc, company, custom, { due: doc.dueDate });
+) =>
+  doc.kind === 'quote'
+    ? compose(QUOTE, doc, company, custom)
+    : compose(INVOICE, doc, company, custom, { due: doc.dueDate ?? '' });

@@ -22,13 +22,11 @@ import {
   documentAmounts,
   type ItemBody,
   itemsAsInput,
-  recipientsOf,
-  sendDocumentEmail,
 } from './documents.ts';
-import { quoteEmail } from './email.ts';
 import { quoteMessages } from './messages.ts';
-import { type PdfDocument, pdfAttachment } from './pdf.ts';
+import { type PdfDocument, pdfDownload } from './pdf.ts';
 import * as q from './queries.ts';
+import { sendSalesDocument } from './send.ts';
 import { type QuoteRow, serializeQuote } from './serialize.ts';
 
 const quoteNotFound = () => new ApiProblem('not_found', quoteMessages.message('quote.not_found'));
@@ -184,6 +182,17 @@ export const handlers = {
     return c.json(...respond(row));
   },
 
+  getQuotePdf: async (c) => {
+    const { quote } = c.req.valid('param');
+    const tenant = c.get('tenant');
+    const download = await pdfDownload(tenant, async (tx) => {
+      const row = await q.findQuote(tx, tenant.companyId, quote);
+      return row && quotePdf(row);
+    });
+    if (!download) throw quoteNotFound();
+    return c.body(download.pdf, 200, download.headers);
+  },
+
   createQuote: async (c) => {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
@@ -222,15 +231,7 @@ export const handlers = {
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', 'pending_review', 'sent', 'viewed'].includes(current.status))
         throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status }));
-      const company = await companyDefaults(tx, companyId);
-      const to = recipientsOf(body, current.customer);
-      const pdf = await pdfAttachment(quotePdf(current), company);
-      await sendDocumentEmail(tx, companyId, {
-        to,
-        ...quoteEmail(current, company, body),
-        kind: 'quote_sent',
-        attachments: [pdf],
-      });
+      await sendSalesDocument(tx, companyId, quotePdf(current), body);
       let row = current;
       if (current.status === 'draft' || current.status === 'pending_review') {
         row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });

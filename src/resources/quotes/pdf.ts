@@ -1,10 +1,12 @@
 // The PDF of a quote or an invoice (src/pdf/document-pdf.ts renders it): the company, the customer copy, the
 // lines as stored, tax per rate recalculated from the lines by the totals engine, the document's language.
 import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
 import { documentTotals } from '../../domain/totals.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
 import { type DocumentPdfView, renderDocumentPdf } from '../../pdf/document-pdf.ts';
-import { type CompanyDefaults, itemsAsInput } from './documents.ts';
+import { attachmentDisposition } from '../files/content-disposition.ts';
+import { type CompanyDefaults, companyDefaults, itemsAsInput } from './documents.ts';
 
 export type PdfDocument = {
   kind: 'quote' | 'invoice';
@@ -96,11 +98,44 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
   };
 }
 
+/** The PDF's file name: the document's number with anything but letters, digits, `-`, `_` and `.` as `_`. */
+export const pdfFileName = (doc: { number: string }) =>
+  `${doc.number.replace(/[^A-Za-z0-9._-]/g, '_') || 'document'}.pdf`;
+
 /** The PDF as an email attachment named after the document's number. */
 export async function pdfAttachment(doc: PdfDocument, company: CompanyDefaults): Promise<EmailAttachment> {
   return {
-    filename: `${doc.number}.pdf`,
+    filename: pdfFileName(doc),
     contentType: 'application/pdf',
     content: await renderDocumentPdf(pdfViewOf(doc, company)),
   };
+}
+
+/**
+ * The headers of a PDF download (GET /quotes/{quote}/pdf, /invoices/{invoice}/pdf). Not cached: the PDF also
+ * shows the company's details, which change apart from the document's version.
+ */
+function pdfDownloadHeaders(doc: PdfDocument, pdf: Buffer): Record<string, string> {
+  return {
+    'Content-Type': 'application/pdf',
+    'Content-Length': String(pdf.byteLength),
+    'Content-Disposition': attachmentDisposition(pdfFileName(doc)),
+    'Content-Language': doc.language,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'private, no-store',
+  };
+}
+
+/**
+ * The PDF download of the document `find` reads (undefined when there is none), rendered with the company's
+ * current details read in the same tenant transaction.
+ */
+export async function pdfDownload(tenant: Tenant, find: (tx: Tx) => Promise<PdfDocument | undefined>) {
+  const found = await tenant.transaction(async (tx) => {
+    const doc = await find(tx);
+    return doc && { doc, company: await companyDefaults(tx, tenant.companyId) };
+  });
+  if (!found) return undefined;
+  const pdf = await renderDocumentPdf(pdfViewOf(found.doc, found.company));
+  return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(found.doc, pdf) };
 }

@@ -128,6 +128,26 @@ describe('sendInvoice and cancelInvoice', () => {
     expect(await eventIds('invoice.cancelled')).toContain(invoice.id);
     expect((await api.call('sendInvoice', { key, params: { invoice: invoice.id } })).status).toBe(409);
   });
+
+  it('shares the 250-per-hour outgoing limit with quotes: 429 past it, the invoice stays a draft, nothing queued', async () => {
+    const invoice = await invoiceOf();
+    await api.sql`
+      insert into outgoing_message_counts (company_id, scope, hour_start, count)
+      values (${companyId}, 'company', date_trunc('hour', now()), 250)
+      on conflict (company_id, scope, hour_start) do update set count = 250`;
+    try {
+      const res = await api.call('sendInvoice', { key, params: { invoice: invoice.id } });
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe('rate_limited');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      const [row] = await api.sql`select status from invoices where id = ${invoice.id}`;
+      expect(row.status).toBe('draft');
+      const emails = await api.sql`select 1 from outbound_emails where subject like ${`%${invoice.number}%`}`;
+      expect(emails).toHaveLength(0);
+    } finally {
+      await api.sql`delete from outgoing_message_counts where company_id = ${companyId}`;
+    }
+  });
 });
 
 describe('createInvoicePayment', () => {

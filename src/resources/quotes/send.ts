@@ -1,0 +1,51 @@
+// Sending a quote or an invoice, one way for both: the email (the standard text in the document's language or
+// the request's own, its PDF attached) is queued in the outbox within the company's outgoing-message limit, in
+// the caller's transaction, so the send, its state change and its event commit or roll back together.
+import type { DocumentCustomerCopy } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tenant.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import { queueEmail } from '../../mail/outbox.ts';
+import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { companyDefaults, DocumentProblems } from './documents.ts';
+import { documentEmail } from './email.ts';
+import { quoteMessages } from './messages.ts';
+import { type PdfDocument, pdfAttachment } from './pdf.ts';
+
+/** What a send request may give: other recipients, copies, its own subject or message. */
+export type SendBody = { to?: string; cc?: string[]; subject?: string; message?: string };
+
+/** The recipients of a send: `to` or the customer copy's email (422 without either), and the copies. */
+function recipientsOf(body: SendBody, customer: DocumentCustomerCopy): string[] {
+  const to = body.to ?? customer.email;
+  if (!to) {
+    const problems = new DocumentProblems();
+    problems.add('/to', 'required', quoteMessages.message('document.no_recipient'));
+    problems.done();
+  }
+  return [to as string, ...(body.cc ?? [])];
+}
+
+/**
+ * Queues the email of `doc` with its PDF in `tx`, after counting it in the company's outgoing-message limit
+ * (shared with the inbox): past the limit it answers 429 rate_limited with Retry-After, and the caller's
+ * transaction (with its count) rolls back.
+ */
+export async function sendSalesDocument(tx: Tx, companyId: string, doc: PdfDocument, body: SendBody): Promise<void> {
+  const company = await companyDefaults(tx, companyId);
+  const to = recipientsOf(body, doc.customer);
+  const attachment = await pdfAttachment(doc, company);
+  const decision = await countOutgoing(tx, companyId, [COMPANY_SCOPE]);
+  if (!decision.allowed)
+    throw new ApiProblem(
+      'rate_limited',
+      quoteMessages.message('document.outgoing_limit', { limit: decision.limit }),
+      {},
+      { 'Retry-After': String(decision.retryAfterSeconds) },
+    );
+  await queueEmail(tx, companyId, {
+    to,
+    ...documentEmail(doc, company, body),
+    kind: `${doc.kind}_sent`,
+    attachments: [attachment],
+  });
+}
