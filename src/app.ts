@@ -21,6 +21,7 @@ import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
+import { reviewPages } from './resources/reviews/review-page.tsx';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
 
 export function createApp(deps: Deps) {
@@ -50,6 +51,7 @@ export function createApp(deps: Deps) {
   app.get('/errors/:code', errorPage);
   // Pages for the recipients of review requests: no key, the link's token is the permission.
   app.route('/review', unsubscribePages(deps));
+  app.route('/review', reviewPages(deps));
   app.get('/livez', livez);
   app.get('/readyz', readyz);
 

@@ -1,7 +1,7 @@
 // SQL of reviews, review requests and opt-outs; every function takes the tenant transaction first.
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { customers, reviewOptOuts, reviewRequests, reviews } from '../../db/schema/index.ts';
+import { companies, customers, reviewOptOuts, reviewRequests, reviews } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
@@ -197,4 +197,10 @@ export async function expireRequests(tx: Tx, companyId: string, days: number): P
     )
     .returning({ id: reviewRequests.id });
   return rows.length;
+}
+
+/** The company's name, shown on its review page. */
+export async function companyName(tx: Tx, companyId: string): Promise<string> {
+  const [row] = await tx.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  return row?.name ?? '';
 }
