@@ -1918,9 +1918,9 @@ export type paths = {
     /**
      * List webshop orders
      * @description Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
-     *     in the webshop forms; they cannot be created through the API. Order changes emit no events: to
-     *     synchronise, poll with `filter[updated_since]` and `sort=updated_at` (a new note also changes
-     *     `updated_at`).
+     *     in the webshop forms; they cannot be created through the API. A status change emits
+     *     `order.status_changed`; other changes (track and trace, notes) emit no events: to synchronise, poll with
+     *     `filter[updated_since]` and `sort=updated_at` (a new note also changes `updated_at`).
      */
     get: operations['listOrders'];
     put?: never;
@@ -1994,7 +1994,8 @@ export type paths = {
      *     order does not refund the payment: refunds are done in the web application, which sets `refunded`.
      *
      *     Accepts `Idempotency-Key`, so that a retried request never sends the customer a second email (the
-     *     repeat replays the first answer), and `If-Match`. Emits no event; the order's `updated_at` changes.
+     *     repeat replays the first answer), and `If-Match`. Emits `order.status_changed` (readable with
+     *     `orders.read`).
      */
     post: operations['changeOrderStatus'];
     delete?: never;
@@ -2086,8 +2087,9 @@ export type paths = {
     /**
      * List reviews
      * @description Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
-     *     alike. Reviews cannot be created or changed through the API. Reviews emit no events: to synchronise,
-     *     poll with `filter[updated_since]` and `sort=updated_at`.
+     *     alike. Reviews cannot be created through the API. A review written on the review page emits
+     *     `review.created`; replies and hiding emit no events: to synchronise, poll with `filter[updated_since]`
+     *     and `sort=updated_at`.
      */
     get: operations['listReviews'];
     put?: never;
@@ -2134,7 +2136,8 @@ export type paths = {
     /**
      * List review requests
      * @description Review requests of the company, newest first by default, whatever created them (web application,
-     *     automations or the API; see `trigger`). Review requests emit no events: to synchronise, poll with
+     *     automations or the API; see `trigger`). A request answered on the review page emits
+     *     `review_request.completed`; other changes (opened, expired) emit no events: to synchronise, poll with
      *     `filter[updated_since]` and `sort=updated_at`.
      */
     get: operations['listReviewRequests'];
@@ -3299,6 +3302,66 @@ export type webhooks = {
      * @description Sent when an invoice is cancelled (*Cancel an invoice*); `data.object` is the cancelled invoice. Needs `invoices.read` (subscription `invoice.cancelled` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['invoiceCancelledWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The status of an order changed
+     * @description Sent when an order gets a new status through *Change the status of an order* (`processing`, `shipped`, `delivered`, `cancelled`); `data.object` is the order with its new status, lines and notes. Needs `orders.read` (subscription `order.status_changed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['orderStatusChangedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'review.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A review was written
+     * @description Sent when a customer answers a review request on the review page and so creates a review (`source` `request`). `data.object` is the new review. Needs `reviews.read` (subscription `review.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['reviewCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'review_request.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A review request was answered
+     * @description Sent when the recipient of a review request answers it on the review page; `data.object` is the request, `completed`, with the `review_id` of the new review (a `review.created` event is recorded in the same transaction). Needs `reviews.read` (subscription `review_request.completed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['reviewRequestCompletedWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7257,6 +7320,9 @@ export type components = {
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
+      | 'order.status_changed'
+      | 'review.created'
+      | 'review_request.completed'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7352,7 +7418,8 @@ export type components = {
        *     types added later (`*` cannot be combined with other types). Only types the key may read can be
        *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `task.*` `tasks.read`,
        *     `conversation.*` and `message.created` `messages.read`, `appointment.*` `appointments.read`, `quote.*`
-       *     `quotes.read`, `invoice.*` `invoices.read`, `note.*` either of `customers.read` and `deals.read`; a note
+       *     `quotes.read`, `invoice.*` `invoices.read`, `order.status_changed` `orders.read`, `review.created` and
+       *     `review_request.completed` `reviews.read`, `note.*` either of `customers.read` and `deals.read`; a note
        *     event is then sent only for notes whose parent the key may read); another type answers
        *     `422 validation_failed` with the field code `insufficient_scope`. A duplicate or a combination with
        *     `*` answers the field code `invalid_enum`.
@@ -7394,6 +7461,9 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'order.status_changed'
+        | 'review.created'
+        | 'review_request.completed'
       )[];
     };
     /**
@@ -7511,6 +7581,9 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'order.status_changed'
+        | 'review.created'
+        | 'review_request.completed'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -7663,7 +7736,10 @@ export type components = {
       | 'invoice.sent'
       | 'invoice.paid'
       | 'invoice.overdue'
-      | 'invoice.cancelled';
+      | 'invoice.cancelled'
+      | 'order.status_changed'
+      | 'review.created'
+      | 'review_request.completed';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -7818,7 +7894,9 @@ export type components = {
        * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
        *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
        *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`, an
-       *     `appointment` for `appointment.*`, a `quote` for `quote.*` and an `invoice` for `invoice.*`. Branch on
+       *     `appointment` for `appointment.*`, a `quote` for `quote.*`, an `invoice` for `invoice.*`, an `order` for
+       *     `order.status_changed`, a `review` for `review.created` and a `review_request` for
+       *     `review_request.completed`. Branch on
        *     its `object` field (or on the event `type`).
        */
       object:
@@ -7831,7 +7909,10 @@ export type components = {
         | components['schemas']['ConversationMessage']
         | components['schemas']['Appointment']
         | components['schemas']['Quote']
-        | components['schemas']['Invoice'];
+        | components['schemas']['Invoice']
+        | components['schemas']['Order']
+        | components['schemas']['Review']
+        | components['schemas']['ReviewRequest'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -8083,6 +8164,72 @@ export type components = {
       type: 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['InvoiceEventData'];
+    };
+    /** @description The payload of an order event. */
+    OrderEventData: {
+      /** @description The order as it was right after the change. */
+      object: components['schemas']['Order'];
+    };
+    /** @description The body of an `order.*` webhook message (the same as the event in *List events*). */
+    OrderEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the order.
+       * @example order.status_changed
+       * @enum {string}
+       */
+      type: 'order.status_changed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['OrderEventData'];
+    };
+    /** @description The payload of a review event. */
+    ReviewEventData: {
+      /** @description The review as it was right after the change. */
+      object: components['schemas']['Review'];
+    };
+    /** @description The body of a `review.*` webhook message (the same as the event in *List events*). */
+    ReviewEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the review.
+       * @example review.created
+       * @enum {string}
+       */
+      type: 'review.created';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['ReviewEventData'];
+    };
+    /** @description The payload of a review request event. */
+    ReviewRequestEventData: {
+      /** @description The review request as it was right after the change. */
+      object: components['schemas']['ReviewRequest'];
+    };
+    /** @description The body of a `review_request.*` webhook message (the same as the event in *List events*). */
+    ReviewRequestEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the review request.
+       * @example review_request.completed
+       * @enum {string}
+       */
+      type: 'review_request.completed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['ReviewRequestEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -16195,6 +16342,335 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderStatusChangedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JVB2C3D4E5F6G7H8J9K0M1N2",
+         *       "type": "order.status_changed",
+         *       "created_at": "2026-03-11T14:02:31Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "order",
+         *           "id": "0192f5d0-3a1b-7c2d-8e3f-4a5b6c7d8e01",
+         *           "number": "WS-2026-0042",
+         *           "status": "shipped",
+         *           "customer_id": "0192f4a2-7d2f-7c4b-8e5a-3b9f6d8c2a41",
+         *           "customer": {
+         *             "name": "Fatima el Amrani",
+         *             "email": "fatima.elamrani@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "company_name": null,
+         *             "vat_number": null
+         *           },
+         *           "billing_address": {
+         *             "address": "Biltstraat 42",
+         *             "postal_code": "3572 BE",
+         *             "city": "Utrecht",
+         *             "country": "NL"
+         *           },
+         *           "shipping_address": {
+         *             "address": "Biltstraat 42",
+         *             "postal_code": "3572 BE",
+         *             "city": "Utrecht",
+         *             "country": "NL"
+         *           },
+         *           "form_title": "Bestel uw koffie",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "subtotal": "60.65",
+         *           "discount_amount": "0.00",
+         *           "shipping_cost": "4.95",
+         *           "tax_amount": "8.28",
+         *           "total": "73.88",
+         *           "payment_method": "ideal",
+         *           "tracking_code": "3SDEVC1234567",
+         *           "tracking_url": "https://jouw.postnl.nl/track-and-trace/3SDEVC1234567-NL-3572BE",
+         *           "invoice_id": "0192f5d2-5c6d-7e8f-9a0b-1c2d3e4f5a61",
+         *           "quote_id": null,
+         *           "paid_at": "2026-03-10T19:43:55Z",
+         *           "shipped_at": "2026-03-11T15:30:00Z",
+         *           "delivered_at": null,
+         *           "cancelled_at": null,
+         *           "refunded_at": null,
+         *           "items": [
+         *             {
+         *               "object": "order_item",
+         *               "type": "product",
+         *               "name": "Espressobonen Huisblend 1 kg",
+         *               "description": "Versgebrand, hele bonen",
+         *               "quantity": "2.00",
+         *               "unit": "stuk",
+         *               "unit_price": "22.90",
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "line_total": "45.80",
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "order_item",
+         *               "type": "product",
+         *               "name": "Melkopschuimkan RVS 600 ml",
+         *               "description": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "16.50",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "1.65",
+         *               "line_total": "14.85",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "notes": [
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a01-7b2c-8d3e-4f5a6b7c8d01",
+         *               "type": "status_change",
+         *               "content": "Betaling ontvangen via iDEAL; status gewijzigd naar Betaald.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-10T19:43:55Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a02-7b2c-8d3e-4f5a6b7c8d02",
+         *               "type": "email",
+         *               "content": "Orderbevestiging gemaild naar fatima.elamrani@example.nl.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-10T19:43:56Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a03-7b2c-8d3e-4f5a6b7c8d03",
+         *               "type": "status_change",
+         *               "content": "Status gewijzigd van Betaald naar In behandeling; klant gemaild.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T08:15:00Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a06-7b2c-8d3e-4f5a6b7c8d06",
+         *               "type": "note",
+         *               "content": "Klant belde; graag bezorgen na 17:00 uur.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T09:02:40Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a04-7b2c-8d3e-4f5a6b7c8d04",
+         *               "type": "tracking",
+         *               "content": "Track en trace ingevuld: 3SDEVC1234567.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T15:20:00Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a05-7b2c-8d3e-4f5a6b7c8d05",
+         *               "type": "status_change",
+         *               "content": "Status gewijzigd van In behandeling naar Verzonden; klant gemaild.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T15:30:00Z"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-10T19:42:10Z",
+         *           "updated_at": "2026-03-11T15:30:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['OrderEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  reviewCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JVB3D4E5F6G7H8J9K0M1N2P3",
+         *       "type": "review.created",
+         *       "created_at": "2026-03-15T20:11:37Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "review",
+         *           "id": "0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11",
+         *           "status": "published",
+         *           "hidden_reason": null,
+         *           "source": "request",
+         *           "rating": 5,
+         *           "comment": "Snel geleverd en de bonen zijn heerlijk vers. Aanrader!",
+         *           "author": {
+         *             "name": "Fatima E.",
+         *             "city": "Utrecht"
+         *           },
+         *           "customer_id": "0192f4a2-7d2f-7c4b-8e5a-3b9f6d8c2a41",
+         *           "language": "nl",
+         *           "is_verified": true,
+         *           "consent_publish": true,
+         *           "reply": null,
+         *           "replied_at": null,
+         *           "reviewed_at": "2026-03-15T20:11:37Z",
+         *           "created_at": "2026-03-15T20:11:37Z",
+         *           "updated_at": "2026-03-15T20:11:37Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ReviewEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  reviewRequestCompletedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JVB3D4E5F6G7H8J9K0M1N2P4",
+         *       "type": "review_request.completed",
+         *       "created_at": "2026-03-15T20:11:37Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "review_request",
+         *           "id": "0192f6f0-4d5e-7f6a-8b7c-9d0e1f2a3b33",
+         *           "status": "completed",
+         *           "channel": "email",
+         *           "trigger": "api",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "recipient": {
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567"
+         *           },
+         *           "language": "nl",
+         *           "url": "https://crm.example.com/review/9f3KxQ2mLw8T",
+         *           "review_id": "0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11",
+         *           "scheduled_at": "2026-03-14T10:30:00Z",
+         *           "sent_at": "2026-03-14T10:30:04Z",
+         *           "opened_at": "2026-03-15T20:11:37Z",
+         *           "completed_at": "2026-03-15T20:11:37Z",
+         *           "created_at": "2026-03-14T10:30:00Z",
+         *           "updated_at": "2026-03-15T20:11:37Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ReviewRequestEvent'];
       };
     };
     responses: {

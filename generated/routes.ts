@@ -703,6 +703,91 @@ export const NoteSchema = z
     updated_at: TimestampSchema,
   })
   .openapi('Note');
+export const OrderAddressSchema = z
+  .object({
+    address: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .nullable(),
+  })
+  .openapi('OrderAddress');
+export const OrderCustomerSchema = z
+  .object({
+    name: z.string().nullable(),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
+    phone: z.string().nullable(),
+    company_name: z.string().nullable(),
+    vat_number: z.string().nullable(),
+  })
+  .openapi('OrderCustomer');
+export const OrderItemSchema = z
+  .object({
+    object: z.literal('order_item'),
+    type: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    quantity: DecimalSchema,
+    unit: z.string().nullable(),
+    unit_price: DecimalSchema,
+    discount_percentage: DecimalSchema,
+    discount_amount: DecimalSchema,
+    line_total: DecimalSchema,
+    is_taxable: z.boolean(),
+    tax_rate: DecimalSchema,
+  })
+  .openapi('OrderItem');
+export const OrderNoteSchema = z
+  .object({
+    object: z.literal('order_note'),
+    id: UuidSchema,
+    type: z.string(),
+    content: z.string(),
+    is_internal: z.boolean(),
+    created_at: TimestampSchema,
+  })
+  .openapi('OrderNote');
+export const OrderSchema = z
+  .object({
+    object: z.literal('order'),
+    id: UuidSchema,
+    number: z.string(),
+    status: z.enum(['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded']),
+    customer_id: UuidSchema,
+    customer: OrderCustomerSchema,
+    billing_address: OrderAddressSchema,
+    shipping_address: OrderAddressSchema,
+    form_title: z.string().nullable(),
+    language: LanguageSchema,
+    currency: CurrencySchema,
+    subtotal: DecimalSchema,
+    discount_amount: DecimalSchema,
+    shipping_cost: DecimalSchema,
+    tax_amount: DecimalSchema,
+    total: DecimalSchema,
+    payment_method: z.string().nullable(),
+    tracking_code: z.string().nullable(),
+    tracking_url: z.url().nullable(),
+    invoice_id: NullableUuidSchema,
+    quote_id: NullableUuidSchema,
+    paid_at: NullableTimestampSchema,
+    shipped_at: NullableTimestampSchema,
+    delivered_at: NullableTimestampSchema,
+    cancelled_at: NullableTimestampSchema,
+    refunded_at: NullableTimestampSchema,
+    items: z.array(OrderItemSchema).max(1000),
+    notes: z.array(OrderNoteSchema).max(1000),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('Order');
 export const QuoteItemSchema = z
   .object({
     object: z.literal('quote_item'),
@@ -761,6 +846,65 @@ export const QuoteSchema = z
     updated_at: TimestampSchema,
   })
   .openapi('Quote');
+export const ReviewAuthorSchema = z.object({ name: z.string(), city: z.string().nullable() }).openapi('ReviewAuthor');
+export const ReviewSchema = z
+  .object({
+    object: z.literal('review'),
+    id: UuidSchema,
+    status: z.enum(['published', 'hidden']),
+    hidden_reason: z.string().nullable(),
+    source: z.enum(['request', 'manual', 'configurator', 'google']),
+    rating: z.number().int().min(1).max(5),
+    comment: z.string().nullable(),
+    author: ReviewAuthorSchema,
+    customer_id: NullableUuidSchema,
+    language: z
+      .string()
+      .regex(/^[a-z]{2}$/)
+      .nullable(),
+    is_verified: z.boolean(),
+    consent_publish: z.boolean(),
+    reply: z.string().nullable(),
+    replied_at: NullableTimestampSchema,
+    reviewed_at: TimestampSchema,
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('Review');
+export const ReviewRequestRecipientSchema = z
+  .object({
+    name: z.string().nullable(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .nullable(),
+    phone: z.string().nullable(),
+  })
+  .openapi('ReviewRequestRecipient');
+export const ReviewRequestSchema = z
+  .object({
+    object: z.literal('review_request'),
+    id: UuidSchema,
+    status: z.enum(['scheduled', 'sent', 'opened', 'completed', 'failed', 'cancelled', 'expired']),
+    channel: z.enum(['email', 'whatsapp', 'link']),
+    trigger: z.string(),
+    customer_id: NullableUuidSchema,
+    recipient: ReviewRequestRecipientSchema,
+    language: LanguageSchema,
+    url: z.url(),
+    review_id: NullableUuidSchema,
+    scheduled_at: NullableTimestampSchema,
+    sent_at: NullableTimestampSchema,
+    opened_at: NullableTimestampSchema,
+    completed_at: NullableTimestampSchema,
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('ReviewRequest');
 export const NullableDateSchema = z.iso.date().nullable().openapi('NullableDate');
 export const TaskLinkSchema = z
   .object({ object: z.enum(['customer', 'deal', 'appointment', 'work_order', 'quote', 'invoice']), id: UuidSchema })
@@ -809,6 +953,9 @@ export const EventDataSchema = z
       AppointmentSchema,
       QuoteSchema,
       InvoiceSchema,
+      OrderSchema,
+      ReviewSchema,
+      ReviewRequestSchema,
     ]),
   })
   .openapi('EventData');
@@ -844,6 +991,9 @@ export const EventTypeSchema = z
     'invoice.paid',
     'invoice.overdue',
     'invoice.cancelled',
+    'order.status_changed',
+    'review.created',
+    'review_request.completed',
   ])
   .openapi('EventType');
 export const EventSchema = z
@@ -998,92 +1148,17 @@ export const NoteUpdateSchema = z
   .strictObject({ content: z.string().min(1).max(10000).optional(), is_important: z.boolean().optional() })
   .openapi('NoteUpdate');
 export const ObjectRefSchema = z.object({ object: z.string(), id: z.string() }).openapi('ObjectRef');
-export const OrderAddressSchema = z
-  .object({
-    address: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    city: z.string().nullable(),
-    country: z
-      .string()
-      .regex(/^[A-Z]{2}$/)
-      .nullable(),
-  })
-  .openapi('OrderAddress');
-export const OrderCustomerSchema = z
-  .object({
-    name: z.string().nullable(),
-    email: z.email({
-      pattern: new RegExp(
-        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-        'i',
-      ),
-    }),
-    phone: z.string().nullable(),
-    company_name: z.string().nullable(),
-    vat_number: z.string().nullable(),
-  })
-  .openapi('OrderCustomer');
-export const OrderItemSchema = z
-  .object({
-    object: z.literal('order_item'),
-    type: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    quantity: DecimalSchema,
-    unit: z.string().nullable(),
-    unit_price: DecimalSchema,
-    discount_percentage: DecimalSchema,
-    discount_amount: DecimalSchema,
-    line_total: DecimalSchema,
-    is_taxable: z.boolean(),
-    tax_rate: DecimalSchema,
-  })
-  .openapi('OrderItem');
-export const OrderNoteSchema = z
-  .object({
-    object: z.literal('order_note'),
-    id: UuidSchema,
-    type: z.string(),
-    content: z.string(),
-    is_internal: z.boolean(),
-    created_at: TimestampSchema,
-  })
-  .openapi('OrderNote');
-export const OrderSchema = z
-  .object({
-    object: z.literal('order'),
-    id: UuidSchema,
-    number: z.string(),
-    status: z.enum(['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded']),
-    customer_id: UuidSchema,
-    customer: OrderCustomerSchema,
-    billing_address: OrderAddressSchema,
-    shipping_address: OrderAddressSchema,
-    form_title: z.string().nullable(),
-    language: LanguageSchema,
-    currency: CurrencySchema,
-    subtotal: DecimalSchema,
-    discount_amount: DecimalSchema,
-    shipping_cost: DecimalSchema,
-    tax_amount: DecimalSchema,
-    total: DecimalSchema,
-    payment_method: z.string().nullable(),
-    tracking_code: z.string().nullable(),
-    tracking_url: z.url().nullable(),
-    invoice_id: NullableUuidSchema,
-    quote_id: NullableUuidSchema,
-    paid_at: NullableTimestampSchema,
-    shipped_at: NullableTimestampSchema,
-    delivered_at: NullableTimestampSchema,
-    cancelled_at: NullableTimestampSchema,
-    refunded_at: NullableTimestampSchema,
-    items: z.array(OrderItemSchema).max(1000),
-    notes: z.array(OrderNoteSchema).max(1000),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('Order');
 export const OrderEnvelopeSchema = z.object({ data: OrderSchema }).openapi('OrderEnvelope');
+export const OrderEventDataSchema = z.object({ object: OrderSchema }).openapi('OrderEventData');
+export const OrderEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['order.status_changed']),
+    created_at: TimestampSchema,
+    data: OrderEventDataSchema,
+  })
+  .openapi('OrderEvent');
 export const OrderListSchema = z
   .object({ data: z.array(OrderSchema).max(100), meta: ListMetaSchema })
   .openapi('OrderList');
@@ -1304,69 +1379,20 @@ export const QuoteUpdateSchema = z
     discount_description: z.string().max(500).nullable().optional(),
   })
   .openapi('QuoteUpdate');
-export const ReviewAuthorSchema = z.object({ name: z.string(), city: z.string().nullable() }).openapi('ReviewAuthor');
-export const ReviewSchema = z
-  .object({
-    object: z.literal('review'),
-    id: UuidSchema,
-    status: z.enum(['published', 'hidden']),
-    hidden_reason: z.string().nullable(),
-    source: z.enum(['request', 'manual', 'configurator', 'google']),
-    rating: z.number().int().min(1).max(5),
-    comment: z.string().nullable(),
-    author: ReviewAuthorSchema,
-    customer_id: NullableUuidSchema,
-    language: z
-      .string()
-      .regex(/^[a-z]{2}$/)
-      .nullable(),
-    is_verified: z.boolean(),
-    consent_publish: z.boolean(),
-    reply: z.string().nullable(),
-    replied_at: NullableTimestampSchema,
-    reviewed_at: TimestampSchema,
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('Review');
 export const ReviewEnvelopeSchema = z.object({ data: ReviewSchema }).openapi('ReviewEnvelope');
+export const ReviewEventDataSchema = z.object({ object: ReviewSchema }).openapi('ReviewEventData');
+export const ReviewEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['review.created']),
+    created_at: TimestampSchema,
+    data: ReviewEventDataSchema,
+  })
+  .openapi('ReviewEvent');
 export const ReviewListSchema = z
   .object({ data: z.array(ReviewSchema).max(100), meta: ListMetaSchema })
   .openapi('ReviewList');
-export const ReviewRequestRecipientSchema = z
-  .object({
-    name: z.string().nullable(),
-    email: z
-      .email({
-        pattern: new RegExp(
-          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-          'i',
-        ),
-      })
-      .nullable(),
-    phone: z.string().nullable(),
-  })
-  .openapi('ReviewRequestRecipient');
-export const ReviewRequestSchema = z
-  .object({
-    object: z.literal('review_request'),
-    id: UuidSchema,
-    status: z.enum(['scheduled', 'sent', 'opened', 'completed', 'failed', 'cancelled', 'expired']),
-    channel: z.enum(['email', 'whatsapp', 'link']),
-    trigger: z.string(),
-    customer_id: NullableUuidSchema,
-    recipient: ReviewRequestRecipientSchema,
-    language: LanguageSchema,
-    url: z.url(),
-    review_id: NullableUuidSchema,
-    scheduled_at: NullableTimestampSchema,
-    sent_at: NullableTimestampSchema,
-    opened_at: NullableTimestampSchema,
-    completed_at: NullableTimestampSchema,
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('ReviewRequest');
 export const ReviewRequestCreateSchema = z
   .strictObject({
     customer_id: z.uuid().nullable().optional(),
@@ -1387,6 +1413,16 @@ export const ReviewRequestCreateSchema = z
   })
   .openapi('ReviewRequestCreate');
 export const ReviewRequestEnvelopeSchema = z.object({ data: ReviewRequestSchema }).openapi('ReviewRequestEnvelope');
+export const ReviewRequestEventDataSchema = z.object({ object: ReviewRequestSchema }).openapi('ReviewRequestEventData');
+export const ReviewRequestEventSchema = z
+  .object({
+    object: z.literal('event'),
+    id: EventIdSchema,
+    type: z.enum(['review_request.completed']),
+    created_at: TimestampSchema,
+    data: ReviewRequestEventDataSchema,
+  })
+  .openapi('ReviewRequestEvent');
 export const ReviewRequestListSchema = z
   .object({ data: z.array(ReviewRequestSchema).max(100), meta: ListMetaSchema })
   .openapi('ReviewRequestList');
@@ -1618,10 +1654,13 @@ export const WebhookEventSelectionSchema = z
       'invoice.paid',
       'invoice.overdue',
       'invoice.cancelled',
+      'order.status_changed',
+      'review.created',
+      'review_request.completed',
     ]),
   )
   .min(1)
-  .max(30)
+  .max(33)
   .openapi('WebhookEventSelection');
 export const WebhookEndpointSchema = z
   .object({
@@ -1683,10 +1722,13 @@ export const WebhookEndpointCreateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'order.status_changed',
+          'review.created',
+          'review_request.completed',
         ]),
       )
       .min(1)
-      .max(30),
+      .max(33),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -1748,10 +1790,13 @@ export const WebhookEndpointUpdateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'order.status_changed',
+          'review.created',
+          'review_request.completed',
         ]),
       )
       .min(1)
-      .max(30)
+      .max(33)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
   })

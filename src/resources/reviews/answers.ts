@@ -4,9 +4,10 @@
 // per request, never two.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/tenant.ts';
+import { recordEvent } from '../../events/record.ts';
 import * as q from './queries.ts';
 import { REQUEST_VALID_DAYS } from './requests.ts';
-import type { ReviewRequestRow } from './serialize.ts';
+import { type ReviewRequestRow, serializeReview, serializeReviewRequest } from './serialize.ts';
 
 export type PageState =
   | { kind: 'unknown' }
@@ -69,7 +70,7 @@ export async function lockedState(tx: Tx, companyId: string, token: string, now:
 }
 
 /** The answer of an open, locked request: its review, and the request completed. */
-export async function completeRequest(tx: Tx, request: ReviewRequestRow, answer: Answer) {
+export async function completeRequest(tx: Tx, request: ReviewRequestRow, answer: Answer, publicUrl: string) {
   const review = await q.insertReview(tx, request.companyId, {
     status: 'published',
     source: 'request',
@@ -87,6 +88,19 @@ export async function completeRequest(tx: Tx, request: ReviewRequestRow, answer:
     reviewId: review.id,
     completedAt: sql`app_now()`,
     openedAt: request.openedAt ?? sql`app_now()`,
+  });
+  // The review and the completed request are told in the same transaction as the change.
+  await recordEvent(tx, request.companyId, {
+    type: 'review.created',
+    scope: 'reviews.read',
+    customerId: review.customerId,
+    object: serializeReview(review),
+  });
+  await recordEvent(tx, request.companyId, {
+    type: 'review_request.completed',
+    scope: 'reviews.read',
+    customerId: completed.customerId,
+    object: serializeReviewRequest(completed, publicUrl),
   });
   return { review, request: completed };
 }

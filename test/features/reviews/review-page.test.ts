@@ -7,10 +7,11 @@ import { setupApi, type TestApi } from '../../harness/api.ts';
 
 let api: TestApi;
 let key: string;
+let companyId: string;
 
 beforeAll(async () => {
   api = await setupApi();
-  ({ key } = await api.tenant({ language: 'nl' }));
+  ({ key, companyId } = await api.tenant({ language: 'nl' }));
 });
 
 async function newRequest(language: 'nl' | 'en' | 'de' | 'fr' = 'nl') {
@@ -97,6 +98,18 @@ describe('the review page', () => {
       language: 'nl',
       status: 'published',
     });
+    // review.created and review_request.completed, readable with a key that may read events and reviews only.
+    const reader = await api.key(companyId, { scopes: ['events.read', 'reviews.read'] });
+    for (const [type, object] of [
+      ['review.created', review.body.data],
+      ['review_request.completed', request],
+    ] as const) {
+      const events = await api.call('listEvents', { key: reader.key, query: { 'filter[type]': type, limit: 100 } });
+      expect(events.status).toBe(200);
+      expect(
+        events.body.data.filter((e: { data: { object: { id: string } } }) => e.data.object.id === object.id),
+      ).toEqual([expect.objectContaining({ type, data: { object } })]);
+    }
     const again = await submit(path, { ...answer, form_token: token }, { cookie });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain('al beantwoord');
