@@ -2115,11 +2115,104 @@ export type paths = {
     };
     /**
      * Get a review
-     * @description One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
+     * @description One review, published or hidden, with its `ETag` for a later reply, hide or publish with `If-Match`.
      */
     get: operations['getReview'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reviews/{review}/reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Reply to a review
+     * @description Sets the company's public reply to the review (`reply`), replacing an earlier one; `replied_at` becomes
+     *     the time of this change. The reply is shown with the review wherever it is shown: the API, the public
+     *     review feed and the review widget. Allowed for published and hidden reviews. Sending the reply the
+     *     review already has changes nothing (`replied_at` stays). Accepts `If-Match`. Emits no event; the
+     *     review's `updated_at` changes.
+     */
+    put: operations['replyToReview'];
+    post?: never;
+    /**
+     * Remove the reply to a review
+     * @description Removes the company's reply: `reply` and `replied_at` become `null`. A review without a reply stays as
+     *     it is. Accepts `If-Match`. Emits no event; the review's `updated_at` changes when a reply was removed.
+     */
+    delete: operations['deleteReviewReply'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reviews/{review}/hide': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Hide a review
+     * @description Hides the review with a reason (`hidden_reason`): it is no longer shown in the public review feed and
+     *     widget, and no longer counts in their average. Hiding a hidden review sets the new reason. The review
+     *     itself is kept unchanged; *Publish a review* shows it again. Accepts `If-Match`. Emits no event; the
+     *     review's `updated_at` changes.
+     */
+    post: operations['hideReview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reviews/{review}/publish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish a review
+     * @description Publishes a hidden review again: `status` becomes `published` and `hidden_reason` `null`. The public
+     *     review feed and widget show it only when its author consented (`consent_publish` `true`). Publishing a
+     *     published review changes nothing. Takes no body. Accepts `If-Match`. Emits no event; the review's
+     *     `updated_at` changes.
+     */
+    post: operations['publishReview'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7086,7 +7179,10 @@ export type components = {
        */
       city: string | null;
     };
-    /** @description A review of the company by a customer. Reviews cannot be created or changed through the API. */
+    /**
+     * @description A review of the company by a customer. Reviews cannot be created through the API; the company can reply
+     *     to them and hide or publish them.
+     */
     Review: {
       /**
        * @description Always `review`.
@@ -7156,6 +7252,24 @@ export type components = {
     /** @description One review. */
     ReviewEnvelope: {
       data: components['schemas']['Review'];
+    };
+    /** @description The company's public reply to a review. */
+    ReviewReplyUpdate: {
+      /**
+       * @description The reply as shown with the review (plain text; line breaks are kept).
+       * @example Dank je wel, Fatima! Geniet van je koffie.
+       */
+      reply: string;
+    };
+    /** @description Why the review is hidden. */
+    ReviewHide: {
+      /**
+       * @description `spam`, `offensive`, `personal_data` (the review contains personal data), `not_a_customer`,
+       *     `duplicate` or `other`.
+       * @example personal_data
+       * @enum {string}
+       */
+      hidden_reason: 'spam' | 'offensive' | 'personal_data' | 'not_a_customer' | 'duplicate' | 'other';
     };
     /** @description To whom the request is addressed (taken from the request body or from the customer). */
     ReviewRequestRecipient: {
@@ -13064,6 +13178,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
@@ -13075,6 +13190,194 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  replyToReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReviewReplyUpdate'];
+      };
+    };
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteReviewReply: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  hideReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReviewHide'];
+      };
+    };
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  publishReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

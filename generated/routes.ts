@@ -1390,9 +1390,17 @@ export const ReviewEventSchema = z
     data: ReviewEventDataSchema,
   })
   .openapi('ReviewEvent');
+export const ReviewHideSchema = z
+  .strictObject({
+    hidden_reason: z.enum(['spam', 'offensive', 'personal_data', 'not_a_customer', 'duplicate', 'other']),
+  })
+  .openapi('ReviewHide');
 export const ReviewListSchema = z
   .object({ data: z.array(ReviewSchema).max(100), meta: ListMetaSchema })
   .openapi('ReviewList');
+export const ReviewReplyUpdateSchema = z
+  .strictObject({ reply: z.string().min(1).max(2000) })
+  .openapi('ReviewReplyUpdate');
 export const ReviewRequestCreateSchema = z
   .strictObject({
     customer_id: z.uuid().nullable().optional(),
@@ -7419,6 +7427,246 @@ export const getReview = createRoute({
     },
   },
 });
+export const replyToReview = createRoute({
+  operationId: 'replyToReview',
+  method: 'put',
+  path: '/reviews/{review}/reply',
+  tags: ['Reviews'],
+  summary: 'Reply to a review',
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ review: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+    body: { required: true, content: { 'application/json': { schema: ReviewReplyUpdateSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The review after the change.',
+      content: { 'application/json': { schema: ReviewEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const deleteReviewReply = createRoute({
+  operationId: 'deleteReviewReply',
+  method: 'delete',
+  path: '/reviews/{review}/reply',
+  tags: ['Reviews'],
+  summary: 'Remove the reply to a review',
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ review: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+  },
+  responses: {
+    200: {
+      description: 'The review after the change.',
+      content: { 'application/json': { schema: ReviewEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const hideReview = createRoute({
+  operationId: 'hideReview',
+  method: 'post',
+  path: '/reviews/{review}/hide',
+  tags: ['Reviews'],
+  summary: 'Hide a review',
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ review: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+    body: { required: true, content: { 'application/json': { schema: ReviewHideSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The review after the change.',
+      content: { 'application/json': { schema: ReviewEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const publishReview = createRoute({
+  operationId: 'publishReview',
+  method: 'post',
+  path: '/reviews/{review}/publish',
+  tags: ['Reviews'],
+  summary: 'Publish a review',
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ review: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+  },
+  responses: {
+    200: {
+      description: 'The review after the change.',
+      content: { 'application/json': { schema: ReviewEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 export const listReviewRequests = createRoute({
   operationId: 'listReviewRequests',
   method: 'get',
@@ -8706,6 +8954,10 @@ export const routes = {
   createOrderNote,
   listReviews,
   getReview,
+  replyToReview,
+  deleteReviewReply,
+  hideReview,
+  publishReview,
   listReviewRequests,
   createReviewRequest,
   getReviewRequest,

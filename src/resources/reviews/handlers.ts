@@ -1,7 +1,9 @@
+import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { reviewMessages } from './messages.ts';
+import { changeReview, hide, publish, removeReply, setReply } from './moderation.ts';
 import * as q from './queries.ts';
 import { createReviewRequest } from './requests.ts';
 import { serializeReview, serializeReviewRequest } from './serialize.ts';
@@ -28,8 +30,16 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const row = await c.get('tenant').transaction((tx) => q.findReview(tx, companyId, review));
     if (!row) throw new ApiProblem('not_found', reviewMessages.message('review.not_found'));
-    return c.json({ data: serializeReview(row) }, 200);
+    return c.json({ data: serializeReview(row) }, 200, { ETag: etagOf(row.version) });
   },
+
+  replyToReview: async (c) => changeReview(c, c.req.valid('param').review, setReply(c.req.valid('json').reply)),
+
+  deleteReviewReply: async (c) => changeReview(c, c.req.valid('param').review, removeReply),
+
+  hideReview: async (c) => changeReview(c, c.req.valid('param').review, hide(c.req.valid('json').hidden_reason)),
+
+  publishReview: async (c) => changeReview(c, c.req.valid('param').review, publish),
 
   listReviewRequests: async (c) => {
     const query = c.req.valid('query');

@@ -204,3 +204,25 @@ export async function companyName(tx: Tx, companyId: string): Promise<string> {
   const [row] = await tx.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
   return row?.name ?? '';
 }
+
+/** The review, locked until the change commits (If-Match is checked against the locked version). */
+export async function lockReview(tx: Tx, companyId: string, id: string): Promise<ReviewRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.companyId, companyId), eq(reviews.id, id)))
+    .for('update');
+  return row;
+}
+
+export type ReviewChanges = Omit<PgUpdateSetSource<typeof reviews>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
+
+export async function updateReview(tx: Tx, current: ReviewRow, changes: ReviewChanges): Promise<ReviewRow> {
+  const [row] = await tx
+    .update(reviews)
+    .set({ ...changes, updatedAt: sql`app_now()`, version: sql`${reviews.version} + 1` })
+    .where(and(eq(reviews.companyId, current.companyId), eq(reviews.id, current.id)))
+    .returning();
+  if (!row) throw new Error(`review ${current.id} vanished while locked`);
+  return row;
+}
