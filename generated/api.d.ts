@@ -2269,6 +2269,83 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/public/reviews/{widget_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Published reviews for a website
+     * @description The company's public review feed, for its own website: the published reviews whose author consented to
+     *     publication (`consent_publish` `true`), most recently written first, with the company's replies, and
+     *     the average rating and number of those reviews (`aggregate_rating`, ready for schema.org
+     *     `AggregateRating`). Hidden reviews and reviews without consent are never in it and do not count.
+     *     Authors' email addresses and customer ids are never shown.
+     *
+     *     Needs no API key: the company is named by its public widget id, which answers `404 not_found` when it
+     *     is unknown. Meant for the company's own servers and site builders (like the rest of the API it sends no
+     *     CORS headers; in visitors' browsers use *Review widget for a website*). The answer carries
+     *     `Cache-Control: public, max-age=300` and an `ETag` (a request with `If-None-Match` answers `304` while
+     *     nothing changed). Limited to 120 requests per minute per client IP
+     *     address (the `public` window of the `RateLimit` headers); past the limit `429 rate_limited`.
+     */
+    get: operations['listPublishedReviews'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/reviews/{widget_id}/widget.js': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Review widget for a website
+     * @description A script that shows the company's published reviews on its website: the average rating, the number of
+     *     reviews and the latest reviews with the company's replies (the same reviews as *Published reviews for a
+     *     website*), and that adds the schema.org `Organization` with its `AggregateRating` as JSON-LD to the
+     *     page, so that search engines can show the stars. Embed it where the reviews belong, as a `script`
+     *     element with this address as its `src` (for example
+     *     `https://crm.example.com/api/v1/public/reviews/wid_…/widget.js?lang=nl`) and `async`.
+     *
+     *     The script inserts its own element after the `script` tag (in a shadow root, so the site's styles and
+     *     the widget's do not mix), loads nothing else and sets no cookies. `lang` chooses the language of the
+     *     widget's own texts (default: the company's language); reviews are shown as written. Needs no API key;
+     *     caching, `ETag`/`304`, the `404` of an unknown widget id and the rate limit are those of the feed.
+     */
+    get: operations['getReviewWidget'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/review-requests/{review_request}': {
     parameters: {
       query?: never;
@@ -7388,6 +7465,89 @@ export type components = {
     ReviewRequestEnvelope: {
       data: components['schemas']['ReviewRequest'];
     };
+    /** @description Who the reviews are about. */
+    PublishedReviewCompany: {
+      /**
+       * @description The company's name.
+       * @example Koffiebranderij De Boon
+       */
+      name: string;
+    };
+    /**
+     * @description The average of the ratings of all published, consented reviews and their number, on a scale from `worst`
+     *     to `best` (schema.org `AggregateRating`: `ratingValue`, `reviewCount`, `bestRating`, `worstRating`).
+     */
+    AggregateRating: {
+      /** @description The average rating with two decimals; `null` while there are no reviews. */
+      average: components['schemas']['NullableDecimal'];
+      /**
+       * Format: int32
+       * @description The number of reviews counted.
+       * @example 2
+       */
+      count: number;
+      /**
+       * Format: int32
+       * @description The best rating, always `5`.
+       */
+      best: number;
+      /**
+       * Format: int32
+       * @description The worst rating, always `1`.
+       */
+      worst: number;
+    };
+    /** @description A review as the public may see it (no customer id, no contact details). */
+    PublishedReview: {
+      /**
+       * @description Always `published_review`.
+       * @constant
+       */
+      object: 'published_review';
+      id: components['schemas']['Uuid'];
+      /**
+       * Format: int32
+       * @description Stars, 1 to 5.
+       * @example 5
+       */
+      rating: number;
+      /**
+       * @description The text of the review; `null` for a rating without text.
+       * @example Snel geleverd en de bonen zijn heerlijk vers. Aanrader!
+       */
+      comment: string | null;
+      author: components['schemas']['ReviewAuthor'];
+      /**
+       * @description ISO 639-1 language of the review; `null` when unknown.
+       * @example nl
+       */
+      language: string | null;
+      /** @description `true` when the review is known to come from a customer. */
+      is_verified: boolean;
+      /**
+       * @description The company's public reply; `null` without a reply.
+       * @example Dank je wel, Fatima! Geniet van je koffie.
+       */
+      reply: string | null;
+      /** @description When the reply was written or last changed. */
+      replied_at: components['schemas']['NullableTimestamp'];
+      /** @description When the author wrote the review. */
+      reviewed_at: components['schemas']['Timestamp'];
+    };
+    /** @description The company's published, consented reviews, for its website. */
+    PublishedReviewFeed: {
+      /**
+       * @description Always `published_review_feed`.
+       * @constant
+       */
+      object: 'published_review_feed';
+      company: components['schemas']['PublishedReviewCompany'];
+      aggregate_rating: components['schemas']['AggregateRating'];
+      /** @description The latest reviews, most recently written first. */
+      data: components['schemas']['PublishedReview'][];
+    };
+    /** @description A JavaScript program that renders the reviews it contains. */
+    ReviewWidgetScript: string;
     /**
      * @description Id of a webhook endpoint (`we_` prefix).
      * @example we_01JQ5B3N8K2M4P6R8T0V2X4Z6A
@@ -13481,6 +13641,142 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPublishedReviews: {
+    parameters: {
+      query?: {
+        /**
+         * @description How many reviews to include (the aggregate always counts all of them).
+         * @example 10
+         */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The feed. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Shared caches and browsers may keep the answer for 5 minutes.
+           * @example public, max-age=300
+           */
+          'Cache-Control': string;
+          /**
+           * @description A tag of this answer's content; send it in `If-None-Match` to get `304 Not Modified` while it is unchanged.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublishedReviewFeed'];
+        };
+      };
+      /** @description Not modified since the `ETag` sent in `If-None-Match`; no body. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /**
+           * @description The unchanged tag.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getReviewWidget: {
+    parameters: {
+      query?: {
+        /**
+         * @description How many reviews to show.
+         * @example 5
+         */
+        limit?: number;
+        /**
+         * @description Language of the widget's texts; default the company's language.
+         * @example nl
+         */
+        lang?: 'nl' | 'en' | 'de' | 'fr';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The widget's script (JavaScript, with the reviews in it). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Shared caches and browsers may keep the answer for 5 minutes.
+           * @example public, max-age=300
+           */
+          'Cache-Control': string;
+          /**
+           * @description A tag of this answer's content; send it in `If-None-Match` to get `304 Not Modified` while it is unchanged.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example (function(){ /* renders the reviews *\/ })(); */
+          'text/javascript': components['schemas']['ReviewWidgetScript'];
+        };
+      };
+      /** @description Not modified since the `ETag` sent in `If-None-Match`; no body. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /**
+           * @description The unchanged tag.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -26,6 +26,8 @@ export type Deps = {
   channels: ProcessChannels;
   /** Downloads through signed links, per client address. */
   downloadLimits: RateLimits;
+  /** The public review feed and widget, per client address. */
+  publicLimits: RateLimits;
   /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
   fileStorage: FileStorage;
   /** Signs and checks download links (FILE_LINK_SECRET). */

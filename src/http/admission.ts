@@ -60,12 +60,18 @@ export async function admit(c: Context<AppEnv>, headers: Record<string, string>)
     requireFeature(auth, operation.features);
     c.set('auth', auth);
     c.set('tenant', tenantOf(deps, auth.companyId));
-  } else if (id === 'downloadFile') {
-    // A signed link needs no key: its downloads are limited per client address instead.
+  } else {
+    // A keyless operation is limited per client address instead: signed download links in their window, the
+    // public review feed and widget in theirs.
+    const download = id === 'downloadFile';
     const clientIp = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
-    const decision = await deps.downloadLimits.consume(clientIp);
+    const decision = await (download ? deps.downloadLimits : deps.publicLimits).consume(clientIp);
     Object.assign(headers, decision.headers);
-    if (!decision.allowed) throw rateLimited(decision.retryAfter, message('request.too_many_downloads'));
+    if (!decision.allowed)
+      throw rateLimited(
+        decision.retryAfter,
+        message(download ? 'request.too_many_downloads' : 'request.too_many_public_requests'),
+      );
   }
 }
 

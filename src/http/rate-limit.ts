@@ -13,6 +13,8 @@ export const KEY_WINDOWS: Window[] = [
 export const WEBHOOK_TEST_WINDOWS: Window[] = [{ name: 'webhook_test', limit: 10, windowSeconds: 60 }];
 /** Downloads through signed links (they need no key) per client address. */
 export const DOWNLOAD_WINDOWS: Window[] = [{ name: 'downloads', limit: 300, windowSeconds: 60 }];
+/** The public review feed and widget (they need no key) per client address. */
+export const PUBLIC_WINDOWS: Window[] = [{ name: 'public', limit: 120, windowSeconds: 60 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 

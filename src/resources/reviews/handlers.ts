@@ -4,6 +4,7 @@ import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { reviewMessages } from './messages.ts';
 import { changeReview, hide, publish, removeReply, setReply } from './moderation.ts';
+import { CACHE_CONTROL, contentTag, feedOf, notModified, widgetScript } from './published.ts';
 import * as q from './queries.ts';
 import { createReviewRequest } from './requests.ts';
 import { serializeReview, serializeReviewRequest } from './serialize.ts';
@@ -40,6 +41,27 @@ export const handlers = {
   hideReview: async (c) => changeReview(c, c.req.valid('param').review, hide(c.req.valid('json').hidden_reason)),
 
   publishReview: async (c) => changeReview(c, c.req.valid('param').review, publish),
+
+  listPublishedReviews: async (c) => {
+    const { feed } = await feedOf(c, c.req.valid('param').widget_id, c.req.valid('query').limit);
+    const tag = contentTag(JSON.stringify(feed));
+    if (notModified(c, tag)) return c.body(null, 304, { ETag: tag });
+    return c.json(feed, 200, { ETag: tag, 'Cache-Control': CACHE_CONTROL });
+  },
+
+  getReviewWidget: async (c) => {
+    const query = c.req.valid('query');
+    const found = await feedOf(c, c.req.valid('param').widget_id, query.limit);
+    const script = widgetScript(found.feed, query.lang ?? found.language);
+    const tag = contentTag(script);
+    if (notModified(c, tag)) return c.body(null, 304, { ETag: tag });
+    return c.body(script, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      ETag: tag,
+      'Cache-Control': CACHE_CONTROL,
+      'X-Content-Type-Options': 'nosniff',
+    });
+  },
 
   listReviewRequests: async (c) => {
     const query = c.req.valid('query');

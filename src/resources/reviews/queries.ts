@@ -1,7 +1,15 @@
 // SQL of reviews, review requests and opt-outs; every function takes the tenant transaction first.
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { companies, customers, reviewOptOuts, reviewRequests, reviews } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  channelSettings,
+  companies,
+  customers,
+  reviewOptOuts,
+  reviewRequests,
+  reviews,
+} from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
@@ -225,4 +233,34 @@ export async function updateReview(tx: Tx, current: ReviewRow, changes: ReviewCh
     .returning();
   if (!row) throw new Error(`review ${current.id} vanished while locked`);
   return row;
+}
+
+/** The company a public widget id names (channel_settings is read before a tenant is known, like companies). */
+export async function companyOfWidget(db: Db, widgetId: string) {
+  const [row] = await db
+    .select({ id: companies.id, name: companies.name, language: companies.language })
+    .from(channelSettings)
+    .innerJoin(companies, eq(companies.id, channelSettings.companyId))
+    .where(eq(channelSettings.widgetId, widgetId));
+  return row;
+}
+
+/** Published reviews whose author consented: the latest `limit`, and the average and number of all of them. */
+export async function publishedReviews(tx: Tx, companyId: string, limit: number) {
+  const shown = and(
+    eq(reviews.companyId, companyId),
+    eq(reviews.status, 'published'),
+    eq(reviews.consentPublish, true),
+  );
+  const [aggregate] = await tx
+    .select({ average: sql<string | null>`round(avg(${reviews.rating}), 2)::text`, count: sql<number>`count(*)::int` })
+    .from(reviews)
+    .where(shown);
+  const rows = await tx
+    .select()
+    .from(reviews)
+    .where(shown)
+    .orderBy(sql`${reviews.reviewedAt} desc, ${reviews.id} desc`)
+    .limit(limit);
+  return { average: aggregate?.average ?? null, count: aggregate?.count ?? 0, rows };
 }
