@@ -100,6 +100,8 @@ describe('createWebhookEndpoint', () => {
       'appointments.read',
       'quotes.read',
       'invoices.read',
+      'orders.read',
+      'reviews.read',
     ]);
     expect(row.events).toEqual(['customer.created', 'customer.converted', 'deal.won']);
     expect(row.previous_secret).toBeNull();
@@ -293,6 +295,8 @@ describe('updateWebhookEndpoint', () => {
       'appointments.read',
       'quotes.read',
       'invoices.read',
+      'orders.read',
+      'reviews.read',
     ]);
   });
 
