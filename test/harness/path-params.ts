@@ -9,6 +9,7 @@ const NOT_UUIDS: Record<string, () => string> = {
   delivery: () => 'wd_0123456789abcdef',
   event: () => 'evt_0123456789abcdef',
   token: () => 'abcdefghijklmnopqrstuvwxyz',
+  widget_id: () => 'wid_0123456789abcdef',
 };
 
 /** A well-formed value of the path parameter `name`. */
