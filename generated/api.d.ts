@@ -2039,9 +2039,9 @@ export type paths = {
     /**
      * List webshop orders
      * @description Webshop orders of the company with their lines and notes, newest first by default. Orders are placed
-     *     in the webshop forms; they cannot be created through the API. Order changes emit no events: to
-     *     synchronise, poll with `filter[updated_since]` and `sort=updated_at` (a new note also changes
-     *     `updated_at`).
+     *     in the webshop forms; they cannot be created through the API. A status change emits
+     *     `order.status_changed`; other changes (track and trace, notes) emit no events: to synchronise, poll with
+     *     `filter[updated_since]` and `sort=updated_at` (a new note also changes `updated_at`).
      */
     get: operations['listOrders'];
     put?: never;
@@ -2115,7 +2115,8 @@ export type paths = {
      *     order does not refund the payment: refunds are done in the web application, which sets `refunded`.
      *
      *     Accepts `Idempotency-Key`, so that a retried request never sends the customer a second email (the
-     *     repeat replays the first answer), and `If-Match`. Emits no event; the order's `updated_at` changes.
+     *     repeat replays the first answer), and `If-Match`. Emits `order.status_changed` (readable with
+     *     `orders.read`).
      */
     post: operations['changeOrderStatus'];
     delete?: never;
@@ -2207,8 +2208,9 @@ export type paths = {
     /**
      * List reviews
      * @description Reviews of the company, most recently written first by default (`-reviewed_at`), published and hidden
-     *     alike. Reviews cannot be created or changed through the API. Reviews emit no events: to synchronise,
-     *     poll with `filter[updated_since]` and `sort=updated_at`.
+     *     alike. Reviews cannot be created through the API. A review written on the review page emits
+     *     `review.created`; replies and hiding emit no events: to synchronise, poll with `filter[updated_since]`
+     *     and `sort=updated_at`.
      */
     get: operations['listReviews'];
     put?: never;
@@ -2234,11 +2236,104 @@ export type paths = {
     };
     /**
      * Get a review
-     * @description One review, published or hidden. Reviews are read only through the API, so no `ETag` is given.
+     * @description One review, published or hidden, with its `ETag` for a later reply, hide or publish with `If-Match`.
      */
     get: operations['getReview'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reviews/{review}/reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Reply to a review
+     * @description Sets the company's public reply to the review (`reply`), replacing an earlier one; `replied_at` becomes
+     *     the time of this change. The reply is shown with the review wherever it is shown: the API, the public
+     *     review feed and the review widget. Allowed for published and hidden reviews. Sending the reply the
+     *     review already has changes nothing (`replied_at` stays). Accepts `If-Match`. Emits no event; the
+     *     review's `updated_at` changes.
+     */
+    put: operations['replyToReview'];
+    post?: never;
+    /**
+     * Remove the reply to a review
+     * @description Removes the company's reply: `reply` and `replied_at` become `null`. A review without a reply stays as
+     *     it is. Accepts `If-Match`. Emits no event; the review's `updated_at` changes when a reply was removed.
+     */
+    delete: operations['deleteReviewReply'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reviews/{review}/hide': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Hide a review
+     * @description Hides the review with a reason (`hidden_reason`): it is no longer shown in the public review feed and
+     *     widget, and no longer counts in their average. Hiding a hidden review sets the new reason. The review
+     *     itself is kept unchanged; *Publish a review* shows it again. Accepts `If-Match`. Emits no event; the
+     *     review's `updated_at` changes.
+     */
+    post: operations['hideReview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reviews/{review}/publish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish a review
+     * @description Publishes a hidden review again: `status` becomes `published` and `hidden_reason` `null`. The public
+     *     review feed and widget show it only when its author consented (`consent_publish` `true`). Publishing a
+     *     published review changes nothing. Takes no body. Accepts `If-Match`. Emits no event; the review's
+     *     `updated_at` changes.
+     */
+    post: operations['publishReview'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2255,7 +2350,8 @@ export type paths = {
     /**
      * List review requests
      * @description Review requests of the company, newest first by default, whatever created them (web application,
-     *     automations or the API; see `trigger`). Review requests emit no events: to synchronise, poll with
+     *     automations or the API; see `trigger`). A request answered on the review page emits
+     *     `review_request.completed`; other changes (opened, expired) emit no events: to synchronise, poll with
      *     `filter[updated_since]` and `sort=updated_at`.
      */
     get: operations['listReviewRequests'];
@@ -2288,6 +2384,83 @@ export type paths = {
      *     Emits no event.
      */
     post: operations['createReviewRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/reviews/{widget_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Published reviews for a website
+     * @description The company's public review feed, for its own website: the published reviews whose author consented to
+     *     publication (`consent_publish` `true`), most recently written first, with the company's replies, and
+     *     the average rating and number of those reviews (`aggregate_rating`, ready for schema.org
+     *     `AggregateRating`). Hidden reviews and reviews without consent are never in it and do not count.
+     *     Authors' email addresses and customer ids are never shown.
+     *
+     *     Needs no API key: the company is named by its public widget id, which answers `404 not_found` when it
+     *     is unknown. Meant for the company's own servers and site builders (like the rest of the API it sends no
+     *     CORS headers; in visitors' browsers use *Review widget for a website*). The answer carries
+     *     `Cache-Control: public, max-age=300` and an `ETag` (a request with `If-None-Match` answers `304` while
+     *     nothing changed). Limited to 120 requests per minute per client IP
+     *     address (the `public` window of the `RateLimit` headers); past the limit `429 rate_limited`.
+     */
+    get: operations['listPublishedReviews'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/reviews/{widget_id}/widget.js': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Review widget for a website
+     * @description A script that shows the company's published reviews on its website: the average rating, the number of
+     *     reviews and the latest reviews with the company's replies (the same reviews as *Published reviews for a
+     *     website*), and that adds the schema.org `Organization` with its `AggregateRating` as JSON-LD to the
+     *     page, so that search engines can show the stars. Embed it where the reviews belong, as a `script`
+     *     element with this address as its `src` (for example
+     *     `https://crm.example.com/api/v1/public/reviews/wid_…/widget.js?lang=nl`) and `async`.
+     *
+     *     The script inserts its own element after the `script` tag (in a shadow root, so the site's styles and
+     *     the widget's do not mix), loads nothing else and sets no cookies. `lang` chooses the language of the
+     *     widget's own texts (default: the company's language); reviews are shown as written. Needs no API key;
+     *     caching, `ETag`/`304`, the `404` of an unknown widget id and the rate limit are those of the feed.
+     */
+    get: operations['getReviewWidget'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3702,6 +3875,66 @@ export type webhooks = {
      * @description Sent when a work order moves to another status (*Change the status of a work order*); `data.object` is the work order in its new `status`. Needs `work_orders.read` (subscription `work_order.status_changed` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['workOrderStatusChangedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'order.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The status of an order changed
+     * @description Sent when an order gets a new status through *Change the status of an order* (`processing`, `shipped`, `delivered`, `cancelled`); `data.object` is the order with its new status, lines and notes. Needs `orders.read` (subscription `order.status_changed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['orderStatusChangedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'review.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A review was written
+     * @description Sent when a customer answers a review request on the review page and so creates a review (`source` `request`). `data.object` is the new review. Needs `reviews.read` (subscription `review.created` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['reviewCreatedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'review_request.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A review request was answered
+     * @description Sent when the recipient of a review request answers it on the review page; `data.object` is the request, `completed`, with the `review_id` of the new review (a `review.created` event is recorded in the same transaction). Needs `reviews.read` (subscription `review_request.completed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['reviewRequestCompletedWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -7469,7 +7702,10 @@ export type components = {
        */
       city: string | null;
     };
-    /** @description A review of the company by a customer. Reviews cannot be created or changed through the API. */
+    /**
+     * @description A review of the company by a customer. Reviews cannot be created through the API; the company can reply
+     *     to them and hide or publish them.
+     */
     Review: {
       /**
        * @description Always `review`.
@@ -7539,6 +7775,24 @@ export type components = {
     /** @description One review. */
     ReviewEnvelope: {
       data: components['schemas']['Review'];
+    };
+    /** @description The company's public reply to a review. */
+    ReviewReplyUpdate: {
+      /**
+       * @description The reply as shown with the review (plain text; line breaks are kept).
+       * @example Dank je wel, Fatima! Geniet van je koffie.
+       */
+      reply: string;
+    };
+    /** @description Why the review is hidden. */
+    ReviewHide: {
+      /**
+       * @description `spam`, `offensive`, `personal_data` (the review contains personal data), `not_a_customer`,
+       *     `duplicate` or `other`.
+       * @example personal_data
+       * @enum {string}
+       */
+      hidden_reason: 'spam' | 'offensive' | 'personal_data' | 'not_a_customer' | 'duplicate' | 'other';
     };
     /** @description To whom the request is addressed (taken from the request body or from the customer). */
     ReviewRequestRecipient: {
@@ -7657,6 +7911,89 @@ export type components = {
     ReviewRequestEnvelope: {
       data: components['schemas']['ReviewRequest'];
     };
+    /** @description Who the reviews are about. */
+    PublishedReviewCompany: {
+      /**
+       * @description The company's name.
+       * @example Koffiebranderij De Boon
+       */
+      name: string;
+    };
+    /**
+     * @description The average of the ratings of all published, consented reviews and their number, on a scale from `worst`
+     *     to `best` (schema.org `AggregateRating`: `ratingValue`, `reviewCount`, `bestRating`, `worstRating`).
+     */
+    AggregateRating: {
+      /** @description The average rating with two decimals; `null` while there are no reviews. */
+      average: components['schemas']['NullableDecimal'];
+      /**
+       * Format: int32
+       * @description The number of reviews counted.
+       * @example 2
+       */
+      count: number;
+      /**
+       * Format: int32
+       * @description The best rating, always `5`.
+       */
+      best: number;
+      /**
+       * Format: int32
+       * @description The worst rating, always `1`.
+       */
+      worst: number;
+    };
+    /** @description A review as the public may see it (no customer id, no contact details). */
+    PublishedReview: {
+      /**
+       * @description Always `published_review`.
+       * @constant
+       */
+      object: 'published_review';
+      id: components['schemas']['Uuid'];
+      /**
+       * Format: int32
+       * @description Stars, 1 to 5.
+       * @example 5
+       */
+      rating: number;
+      /**
+       * @description The text of the review; `null` for a rating without text.
+       * @example Snel geleverd en de bonen zijn heerlijk vers. Aanrader!
+       */
+      comment: string | null;
+      author: components['schemas']['ReviewAuthor'];
+      /**
+       * @description ISO 639-1 language of the review; `null` when unknown.
+       * @example nl
+       */
+      language: string | null;
+      /** @description `true` when the review is known to come from a customer. */
+      is_verified: boolean;
+      /**
+       * @description The company's public reply; `null` without a reply.
+       * @example Dank je wel, Fatima! Geniet van je koffie.
+       */
+      reply: string | null;
+      /** @description When the reply was written or last changed. */
+      replied_at: components['schemas']['NullableTimestamp'];
+      /** @description When the author wrote the review. */
+      reviewed_at: components['schemas']['Timestamp'];
+    };
+    /** @description The company's published, consented reviews, for its website. */
+    PublishedReviewFeed: {
+      /**
+       * @description Always `published_review_feed`.
+       * @constant
+       */
+      object: 'published_review_feed';
+      company: components['schemas']['PublishedReviewCompany'];
+      aggregate_rating: components['schemas']['AggregateRating'];
+      /** @description The latest reviews, most recently written first. */
+      data: components['schemas']['PublishedReview'][];
+    };
+    /** @description A JavaScript program that renders the reviews it contains. */
+    ReviewWidgetScript: string;
     /**
      * @description Id of a webhook endpoint (`we_` prefix).
      * @example we_01JQ5B3N8K2M4P6R8T0V2X4Z6A
@@ -7705,6 +8042,9 @@ export type components = {
       | 'invoice.cancelled'
       | 'work_order.created'
       | 'work_order.status_changed'
+      | 'order.status_changed'
+      | 'review.created'
+      | 'review_request.completed'
     )[];
     /**
      * @description An address that receives the company's events as signed HTTP `POST` messages. The signing secret is
@@ -7800,7 +8140,8 @@ export type components = {
        *     types added later (`*` cannot be combined with other types). Only types the key may read can be
        *     chosen (`customer.*` needs `customers.read`, `deal.*` `deals.read`, `task.*` `tasks.read`,
        *     `conversation.*` and `message.created` `messages.read`, `appointment.*` `appointments.read`, `quote.*`
-       *     `quotes.read`, `invoice.*` `invoices.read`, `note.*` either of `customers.read` and `deals.read`; a note
+       *     `quotes.read`, `invoice.*` `invoices.read`, `order.status_changed` `orders.read`, `review.created` and
+       *     `review_request.completed` `reviews.read`, `note.*` either of `customers.read` and `deals.read`; a note
        *     event is then sent only for notes whose parent the key may read); another type answers
        *     `422 validation_failed` with the field code `insufficient_scope`. A duplicate or a combination with
        *     `*` answers the field code `invalid_enum`.
@@ -7844,6 +8185,9 @@ export type components = {
         | 'invoice.cancelled'
         | 'work_order.created'
         | 'work_order.status_changed'
+        | 'order.status_changed'
+        | 'review.created'
+        | 'review_request.completed'
       )[];
     };
     /**
@@ -7963,6 +8307,9 @@ export type components = {
         | 'invoice.cancelled'
         | 'work_order.created'
         | 'work_order.status_changed'
+        | 'order.status_changed'
+        | 'review.created'
+        | 'review_request.completed'
       )[];
       /**
        * @description `disabled` stops all messages (`disabled_reason` becomes `disabled_by_user`). `active` re-enables the
@@ -8117,7 +8464,10 @@ export type components = {
       | 'invoice.overdue'
       | 'invoice.cancelled'
       | 'work_order.created'
-      | 'work_order.status_changed';
+      | 'work_order.status_changed'
+      | 'order.status_changed'
+      | 'review.created'
+      | 'review_request.completed';
     /**
      * @description Id of a delivery (`wd_` prefix).
      * @example wd_01JV8M2Q9B3C5D7E9F1G3H5J7K
@@ -8272,8 +8622,9 @@ export type components = {
        * @description The changed object: a `customer` for `customer.*`, a `deal` for `deal.*`, a `note` for `note.*`, a
        *     `task` for `task.created`, `task.updated` and `task.completed`, a `task_comment` for
        *     `task.comment_created`, a `conversation` for `conversation.*`, a `message` for `message.created`, an
-       *     `appointment` for `appointment.*`, a `quote` for `quote.*`, an `invoice` for `invoice.*` and a
-       *     `work_order` for `work_order.*`. Branch on its `object` field (or on the event `type`).
+       *     `appointment` for `appointment.*`, a `quote` for `quote.*`, an `invoice` for `invoice.*`, a `work_order`
+       *     for `work_order.*`, an `order` for `order.status_changed`, a `review` for `review.created` and a
+       *     `review_request` for `review_request.completed`. Branch on its `object` field (or on the event `type`).
        */
       object:
         | components['schemas']['Customer']
@@ -8286,7 +8637,10 @@ export type components = {
         | components['schemas']['Appointment']
         | components['schemas']['Quote']
         | components['schemas']['Invoice']
-        | components['schemas']['WorkOrder'];
+        | components['schemas']['WorkOrder']
+        | components['schemas']['Order']
+        | components['schemas']['Review']
+        | components['schemas']['ReviewRequest'];
     };
     /**
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
@@ -8688,6 +9042,72 @@ export type components = {
       type: 'work_order.created' | 'work_order.status_changed';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['WorkOrderEventData'];
+    };
+    /** @description The payload of an order event. */
+    OrderEventData: {
+      /** @description The order as it was right after the change. */
+      object: components['schemas']['Order'];
+    };
+    /** @description The body of an `order.*` webhook message (the same as the event in *List events*). */
+    OrderEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the order.
+       * @example order.status_changed
+       * @enum {string}
+       */
+      type: 'order.status_changed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['OrderEventData'];
+    };
+    /** @description The payload of a review event. */
+    ReviewEventData: {
+      /** @description The review as it was right after the change. */
+      object: components['schemas']['Review'];
+    };
+    /** @description The body of a `review.*` webhook message (the same as the event in *List events*). */
+    ReviewEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the review.
+       * @example review.created
+       * @enum {string}
+       */
+      type: 'review.created';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['ReviewEventData'];
+    };
+    /** @description The payload of a review request event. */
+    ReviewRequestEventData: {
+      /** @description The review request as it was right after the change. */
+      object: components['schemas']['ReviewRequest'];
+    };
+    /** @description The body of a `review_request.*` webhook message (the same as the event in *List events*). */
+    ReviewRequestEvent: {
+      /**
+       * @description Always `event`.
+       * @constant
+       */
+      object: 'event';
+      id: components['schemas']['EventId'];
+      /**
+       * @description What happened to the review request.
+       * @example review_request.completed
+       * @enum {string}
+       */
+      type: 'review_request.completed';
+      created_at: components['schemas']['Timestamp'];
+      data: components['schemas']['ReviewRequestEventData'];
     };
     /** @description The object of a test message. */
     WebhookPing: {
@@ -13731,6 +14151,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
@@ -13742,6 +14163,194 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  replyToReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReviewReplyUpdate'];
+      };
+    };
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteReviewReply: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  hideReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReviewHide'];
+      };
+    };
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  publishReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the review.
+         * @example 0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11
+         */
+        review: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The review after the change. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReviewEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -13845,6 +14454,142 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPublishedReviews: {
+    parameters: {
+      query?: {
+        /**
+         * @description How many reviews to include (the aggregate always counts all of them).
+         * @example 10
+         */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The feed. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Shared caches and browsers may keep the answer for 5 minutes.
+           * @example public, max-age=300
+           */
+          'Cache-Control': string;
+          /**
+           * @description A tag of this answer's content; send it in `If-None-Match` to get `304 Not Modified` while it is unchanged.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublishedReviewFeed'];
+        };
+      };
+      /** @description Not modified since the `ETag` sent in `If-None-Match`; no body. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /**
+           * @description The unchanged tag.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getReviewWidget: {
+    parameters: {
+      query?: {
+        /**
+         * @description How many reviews to show.
+         * @example 5
+         */
+        limit?: number;
+        /**
+         * @description Language of the widget's texts; default the company's language.
+         * @example nl
+         */
+        lang?: 'nl' | 'en' | 'de' | 'fr';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The company's public widget id (`wid_…`, the same id as the company's web-chat widget; the operator
+         *     reads it with `npm run cli -- company channels COMPANY_ID`). It is public by design: it is written in
+         *     the company's website.
+         * @example wid_Q2xvdWRLb2ZmaWVCcmFuZGVy
+         */
+        widget_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The widget's script (JavaScript, with the reviews in it). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Shared caches and browsers may keep the answer for 5 minutes.
+           * @example public, max-age=300
+           */
+          'Cache-Control': string;
+          /**
+           * @description A tag of this answer's content; send it in `If-None-Match` to get `304 Not Modified` while it is unchanged.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example (function(){ /* renders the reviews *\/ })(); */
+          'text/javascript': components['schemas']['ReviewWidgetScript'];
+        };
+      };
+      /** @description Not modified since the `ETag` sent in `If-None-Match`; no body. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /**
+           * @description The unchanged tag.
+           * @example "f3b1c9a04d2e7a55"
+           */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -17669,6 +18414,335 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['WorkOrderEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  orderStatusChangedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JVB2C3D4E5F6G7H8J9K0M1N2",
+         *       "type": "order.status_changed",
+         *       "created_at": "2026-03-11T14:02:31Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "order",
+         *           "id": "0192f5d0-3a1b-7c2d-8e3f-4a5b6c7d8e01",
+         *           "number": "WS-2026-0042",
+         *           "status": "shipped",
+         *           "customer_id": "0192f4a2-7d2f-7c4b-8e5a-3b9f6d8c2a41",
+         *           "customer": {
+         *             "name": "Fatima el Amrani",
+         *             "email": "fatima.elamrani@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "company_name": null,
+         *             "vat_number": null
+         *           },
+         *           "billing_address": {
+         *             "address": "Biltstraat 42",
+         *             "postal_code": "3572 BE",
+         *             "city": "Utrecht",
+         *             "country": "NL"
+         *           },
+         *           "shipping_address": {
+         *             "address": "Biltstraat 42",
+         *             "postal_code": "3572 BE",
+         *             "city": "Utrecht",
+         *             "country": "NL"
+         *           },
+         *           "form_title": "Bestel uw koffie",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "subtotal": "60.65",
+         *           "discount_amount": "0.00",
+         *           "shipping_cost": "4.95",
+         *           "tax_amount": "8.28",
+         *           "total": "73.88",
+         *           "payment_method": "ideal",
+         *           "tracking_code": "3SDEVC1234567",
+         *           "tracking_url": "https://jouw.postnl.nl/track-and-trace/3SDEVC1234567-NL-3572BE",
+         *           "invoice_id": "0192f5d2-5c6d-7e8f-9a0b-1c2d3e4f5a61",
+         *           "quote_id": null,
+         *           "paid_at": "2026-03-10T19:43:55Z",
+         *           "shipped_at": "2026-03-11T15:30:00Z",
+         *           "delivered_at": null,
+         *           "cancelled_at": null,
+         *           "refunded_at": null,
+         *           "items": [
+         *             {
+         *               "object": "order_item",
+         *               "type": "product",
+         *               "name": "Espressobonen Huisblend 1 kg",
+         *               "description": "Versgebrand, hele bonen",
+         *               "quantity": "2.00",
+         *               "unit": "stuk",
+         *               "unit_price": "22.90",
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "line_total": "45.80",
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "order_item",
+         *               "type": "product",
+         *               "name": "Melkopschuimkan RVS 600 ml",
+         *               "description": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "16.50",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "1.65",
+         *               "line_total": "14.85",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "notes": [
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a01-7b2c-8d3e-4f5a6b7c8d01",
+         *               "type": "status_change",
+         *               "content": "Betaling ontvangen via iDEAL; status gewijzigd naar Betaald.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-10T19:43:55Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a02-7b2c-8d3e-4f5a6b7c8d02",
+         *               "type": "email",
+         *               "content": "Orderbevestiging gemaild naar fatima.elamrani@example.nl.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-10T19:43:56Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a03-7b2c-8d3e-4f5a6b7c8d03",
+         *               "type": "status_change",
+         *               "content": "Status gewijzigd van Betaald naar In behandeling; klant gemaild.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T08:15:00Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a06-7b2c-8d3e-4f5a6b7c8d06",
+         *               "type": "note",
+         *               "content": "Klant belde; graag bezorgen na 17:00 uur.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T09:02:40Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a04-7b2c-8d3e-4f5a6b7c8d04",
+         *               "type": "tracking",
+         *               "content": "Track en trace ingevuld: 3SDEVC1234567.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T15:20:00Z"
+         *             },
+         *             {
+         *               "object": "order_note",
+         *               "id": "0192f5d1-0a05-7b2c-8d3e-4f5a6b7c8d05",
+         *               "type": "status_change",
+         *               "content": "Status gewijzigd van In behandeling naar Verzonden; klant gemaild.",
+         *               "is_internal": true,
+         *               "created_at": "2026-03-11T15:30:00Z"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-10T19:42:10Z",
+         *           "updated_at": "2026-03-11T15:30:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['OrderEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  reviewCreatedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JVB3D4E5F6G7H8J9K0M1N2P3",
+         *       "type": "review.created",
+         *       "created_at": "2026-03-15T20:11:37Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "review",
+         *           "id": "0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11",
+         *           "status": "published",
+         *           "hidden_reason": null,
+         *           "source": "request",
+         *           "rating": 5,
+         *           "comment": "Snel geleverd en de bonen zijn heerlijk vers. Aanrader!",
+         *           "author": {
+         *             "name": "Fatima E.",
+         *             "city": "Utrecht"
+         *           },
+         *           "customer_id": "0192f4a2-7d2f-7c4b-8e5a-3b9f6d8c2a41",
+         *           "language": "nl",
+         *           "is_verified": true,
+         *           "consent_publish": true,
+         *           "reply": null,
+         *           "replied_at": null,
+         *           "reviewed_at": "2026-03-15T20:11:37Z",
+         *           "created_at": "2026-03-15T20:11:37Z",
+         *           "updated_at": "2026-03-15T20:11:37Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ReviewEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  reviewRequestCompletedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JVB3D4E5F6G7H8J9K0M1N2P4",
+         *       "type": "review_request.completed",
+         *       "created_at": "2026-03-15T20:11:37Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "review_request",
+         *           "id": "0192f6f0-4d5e-7f6a-8b7c-9d0e1f2a3b33",
+         *           "status": "completed",
+         *           "channel": "email",
+         *           "trigger": "api",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "recipient": {
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567"
+         *           },
+         *           "language": "nl",
+         *           "url": "https://crm.example.com/review/9f3KxQ2mLw8T",
+         *           "review_id": "0192f6e0-2b3c-7d4e-8f5a-6b7c8d9e0f11",
+         *           "scheduled_at": "2026-03-14T10:30:00Z",
+         *           "sent_at": "2026-03-14T10:30:04Z",
+         *           "opened_at": "2026-03-15T20:11:37Z",
+         *           "completed_at": "2026-03-15T20:11:37Z",
+         *           "created_at": "2026-03-14T10:30:00Z",
+         *           "updated_at": "2026-03-15T20:11:37Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ReviewRequestEvent'];
       };
     };
     responses: {

@@ -22,6 +22,7 @@ import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
+import { reviewPages } from './resources/reviews/review-page.tsx';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
 import { serveWidgetScript } from './resources/widget/script.ts';
 
@@ -65,6 +66,7 @@ export function createApp(deps: Deps) {
       maxAge: 600,
     }),
   );
+  app.route('/review', reviewPages(deps));
   app.get('/livez', livez);
   app.get('/readyz', readyz);
 

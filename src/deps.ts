@@ -29,6 +29,8 @@ export type Deps = {
   /** The widget's visitor API, per client address; new sessions in a window of their own. */
   widgetLimits: RateLimits;
   widgetSessionLimits: RateLimits;
+  /** The public review feed and widget, per client address. */
+  publicLimits: RateLimits;
   /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
   fileStorage: FileStorage;
   /** Signs and checks download links (FILE_LINK_SECRET). */

@@ -48,8 +48,8 @@ import {
   type DemoTask,
 } from './demo-data.ts';
 import { addDemoOrders } from './demo-orders.ts';
-import { addDemoWorkOrders } from './demo-work-orders.ts';
 import { addDemoSales } from './demo-sales.ts';
+import { addDemoWorkOrders } from './demo-work-orders.ts';
 
 const DAY_MS = 86_400_000;
 

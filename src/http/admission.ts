@@ -73,11 +73,14 @@ export async function admit(c: Context<AppEnv>, headers: Record<string, string>)
 }
 
 /**
- * The per-address windows a keyless operation counts in, in order: downloads in theirs, the widget's visitor API
- * (paths under /widget/) in its own, a new widget session in both of the widget's.
+ * The per-address windows a keyless operation counts in, in order: downloads in theirs, the public review feed
+ * and widget (paths under /public/) in theirs, the widget's visitor API (paths under /widget/) in its own, a new
+ * widget session in both of the widget's. The incoming channels count only their failed authentications.
  */
 function keylessWindows(deps: Deps, id: string, path: string): { limits: RateLimits; detail: Message }[] {
   if (id === 'downloadFile') return [{ limits: deps.downloadLimits, detail: message('request.too_many_downloads') }];
+  if (path.startsWith('/public/'))
+    return [{ limits: deps.publicLimits, detail: message('request.too_many_public_requests') }];
   if (!path.startsWith('/widget/')) return [];
   const widget = { limits: deps.widgetLimits, detail: message('request.too_many_widget_requests') };
   if (id === 'createWidgetSession') {

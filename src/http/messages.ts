@@ -213,6 +213,12 @@ const MESSAGES = {
     fr: 'Le texte ne doit pas contenir le caractère U+0000 (NUL).',
   },
 
+  'request.too_many_public_requests': {
+    en: 'Too many requests from this address; try again later.',
+    nl: 'Te veel verzoeken vanaf dit adres; probeer het later opnieuw.',
+    de: 'Zu viele Anfragen von dieser Adresse; versuchen Sie es später erneut.',
+    fr: 'Trop de requêtes depuis cette adresse ; réessayez plus tard.',
+  },
   'request.too_many_downloads': {
     en: 'Too many downloads from this address; try again later.',
     nl: 'Te veel downloads vanaf dit adres; probeer het later opnieuw.',

@@ -17,6 +17,8 @@ export const DOWNLOAD_WINDOWS: Window[] = [{ name: 'downloads', limit: 300, wind
 export const WIDGET_WINDOWS: Window[] = [{ name: 'widget', limit: 120, windowSeconds: 60 }];
 /** New widget sessions (each a lead and a conversation) per client address: keeps the inbox from being flooded. */
 export const WIDGET_SESSION_WINDOWS: Window[] = [{ name: 'widget_sessions', limit: 10, windowSeconds: 3600 }];
+/** The public review feed and widget (they need no key) per client address. */
+export const PUBLIC_WINDOWS: Window[] = [{ name: 'public', limit: 120, windowSeconds: 60 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 

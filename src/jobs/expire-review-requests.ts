@@ -7,6 +7,7 @@ import type { CronPayload } from '../db/maintenance.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
 import { expireRequests } from '../resources/reviews/queries.ts';
+import { REQUEST_VALID_DAYS } from '../resources/reviews/requests.ts';
 
 declare global {
   namespace GraphileWorker {
@@ -16,13 +17,11 @@ declare global {
   }
 }
 
-export const REVIEW_REQUEST_DAYS = 30;
-
 /** Expires every company's overdue requests; returns how many. */
 export async function expireReviewRequests(db: Db): Promise<number> {
   const rows = await db.select({ id: companies.id }).from(companies);
   let expired = 0;
-  for (const { id } of rows) expired += await withTenant(db, id, (tx) => expireRequests(tx, id, REVIEW_REQUEST_DAYS));
+  for (const { id } of rows) expired += await withTenant(db, id, (tx) => expireRequests(tx, id, REQUEST_VALID_DAYS));
   return expired;
 }
 

@@ -52,42 +52,9 @@ describe('the contract against the specification', () => {
   });
 
   it('documents every event type as a webhook, plus ping', () => {
-    expect(Object.keys(contract.webhooks ?? {}).sort()).toEqual(
-      [
-        'appointment.cancelled',
-        'appointment.created',
-        'appointment.updated',
-        'customer.converted',
-        'customer.created',
-        'customer.updated',
-        'conversation.closed',
-        'conversation.created',
-        'deal.created',
-        'deal.lost',
-        'deal.stage_changed',
-        'deal.updated',
-        'deal.won',
-        'message.created',
-        'note.created',
-        'note.deleted',
-        'note.updated',
-        'quote.created',
-        'quote.sent',
-        'quote.accepted',
-        'quote.rejected',
-        'invoice.created',
-        'invoice.sent',
-        'invoice.paid',
-        'invoice.overdue',
-        'invoice.cancelled',
-        'ping',
-        'task.comment_created',
-        'task.completed',
-        'task.created',
-        'task.updated',
-        'work_order.created',
-        'work_order.status_changed',
-      ].sort(),
-    );
+    // The event types are the contract's EventType enum (one list); each has its webhook, and ping is the extra one.
+    const eventTypes = (contract.components.schemas.EventType as { enum: string[] }).enum;
+    expect(eventTypes.length).toBeGreaterThanOrEqual(33);
+    expect(Object.keys(contract.webhooks ?? {}).sort()).toEqual([...eventTypes, 'ping'].sort());
   });
 });

@@ -1,5 +1,3 @@
-// The authentication, address, account, scope and feature checks of every authenticated operation,
-// generated from the operation table: a new operation is covered without a new test.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Operation, type OperationId, operations } from '../../generated/operations.ts';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
@@ -182,13 +180,15 @@ describe('the matrix itself', () => {
     // The operations without a key, each with a credential of its own or none, limited per client address: the
     // signed download, the widget's public visitor API (test/features/files,
     // test/features/conversations/widget-api.test.ts), the WhatsApp webhook's verify token and body signature and
-    // an inbound-mail relay's secret (test/features/conversations/*-inbound.test.ts).
+    // an inbound-mail relay's secret (test/features/conversations/*-inbound.test.ts), the public review feed and
+    // widget (test/features/reviews).
     const channels = ['verifyWhatsAppWebhook', 'receiveWhatsAppWebhook', 'receiveInboundEmail'];
     const keyless = (Object.keys(operations) as OperationId[]).filter((id) => !operations[id].authenticated);
     for (const id of keyless)
-      expect(id === 'downloadFile' || channels.includes(id) || operations[id].path.startsWith('/widget/'), id).toBe(
-        true,
-      );
+      expect(
+        id === 'downloadFile' || channels.includes(id) || /^\/(widget|public)\//.test(operations[id].path),
+        id,
+      ).toBe(true);
     expect(keyless).toEqual(expect.arrayContaining(['downloadFile', ...channels]));
     expect(authenticated.length).toBe(Object.keys(operations).length - keyless.length);
   });

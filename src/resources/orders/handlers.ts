@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { recordEvent } from '../../events/record.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
@@ -58,6 +59,14 @@ export const handlers = {
           from: statusName(current.status, shop.language),
           to: statusName(status, shop.language),
         }),
+      });
+      const after = await q.findOrder(tx, current.companyId, current.id);
+      if (!after) throw orderNotFound();
+      await recordEvent(tx, current.companyId, {
+        type: 'order.status_changed',
+        scope: 'orders.read',
+        customerId: current.customerId,
+        object: serializeOrder(after),
       });
     });
     return c.json(done.body, done.status, done.headers);

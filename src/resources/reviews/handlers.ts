@@ -1,7 +1,10 @@
+import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { reviewMessages } from './messages.ts';
+import { changeReview, hide, publish, removeReply, setReply } from './moderation.ts';
+import { CACHE_CONTROL, contentTag, feedOf, notModified, widgetScript } from './published.ts';
 import * as q from './queries.ts';
 import { createReviewRequest } from './requests.ts';
 import { serializeReview, serializeReviewRequest } from './serialize.ts';
@@ -28,7 +31,36 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const row = await c.get('tenant').transaction((tx) => q.findReview(tx, companyId, review));
     if (!row) throw new ApiProblem('not_found', reviewMessages.message('review.not_found'));
-    return c.json({ data: serializeReview(row) }, 200);
+    return c.json({ data: serializeReview(row) }, 200, { ETag: etagOf(row.version) });
+  },
+
+  replyToReview: async (c) => changeReview(c, c.req.valid('param').review, setReply(c.req.valid('json').reply)),
+
+  deleteReviewReply: async (c) => changeReview(c, c.req.valid('param').review, removeReply),
+
+  hideReview: async (c) => changeReview(c, c.req.valid('param').review, hide(c.req.valid('json').hidden_reason)),
+
+  publishReview: async (c) => changeReview(c, c.req.valid('param').review, publish),
+
+  listPublishedReviews: async (c) => {
+    const { feed } = await feedOf(c, c.req.valid('param').widget_id, c.req.valid('query').limit);
+    const tag = contentTag(JSON.stringify(feed));
+    if (notModified(c, tag)) return c.body(null, 304, { ETag: tag });
+    return c.json(feed, 200, { ETag: tag, 'Cache-Control': CACHE_CONTROL });
+  },
+
+  getReviewWidget: async (c) => {
+    const query = c.req.valid('query');
+    const found = await feedOf(c, c.req.valid('param').widget_id, query.limit);
+    const script = widgetScript(found.feed, query.lang ?? found.language);
+    const tag = contentTag(script);
+    if (notModified(c, tag)) return c.body(null, 304, { ETag: tag });
+    return c.body(script, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      ETag: tag,
+      'Cache-Control': CACHE_CONTROL,
+      'X-Content-Type-Options': 'nosniff',
+    });
   },
 
   listReviewRequests: async (c) => {

@@ -8,6 +8,12 @@ export const reviewMessages = defineMessages({
     de: 'Es gibt keine Bewertung mit dieser ID.',
     fr: 'Aucun avis n’a cet identifiant.',
   },
+  'review_widget.not_found': {
+    en: 'No company has this widget id.',
+    nl: 'Geen bedrijf heeft dit widget-id.',
+    de: 'Kein Unternehmen hat diese Widget-ID.',
+    fr: 'Aucune entreprise n’a cet identifiant de widget.',
+  },
   'review_request.not_found': {
     en: 'No review request with this id exists.',
     nl: 'Er bestaat geen reviewverzoek met dit id.',

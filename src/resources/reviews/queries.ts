@@ -1,7 +1,15 @@
 // SQL of reviews, review requests and opt-outs; every function takes the tenant transaction first.
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { customers, reviewOptOuts, reviewRequests, reviews } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  channelSettings,
+  companies,
+  customers,
+  reviewOptOuts,
+  reviewRequests,
+  reviews,
+} from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
@@ -197,4 +205,62 @@ export async function expireRequests(tx: Tx, companyId: string, days: number): P
     )
     .returning({ id: reviewRequests.id });
   return rows.length;
+}
+
+/** The company's name, shown on its review page. */
+export async function companyName(tx: Tx, companyId: string): Promise<string> {
+  const [row] = await tx.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  return row?.name ?? '';
+}
+
+/** The review, locked until the change commits (If-Match is checked against the locked version). */
+export async function lockReview(tx: Tx, companyId: string, id: string): Promise<ReviewRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.companyId, companyId), eq(reviews.id, id)))
+    .for('update');
+  return row;
+}
+
+export type ReviewChanges = Omit<PgUpdateSetSource<typeof reviews>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
+
+export async function updateReview(tx: Tx, current: ReviewRow, changes: ReviewChanges): Promise<ReviewRow> {
+  const [row] = await tx
+    .update(reviews)
+    .set({ ...changes, updatedAt: sql`app_now()`, version: sql`${reviews.version} + 1` })
+    .where(and(eq(reviews.companyId, current.companyId), eq(reviews.id, current.id)))
+    .returning();
+  if (!row) throw new Error(`review ${current.id} vanished while locked`);
+  return row;
+}
+
+/** The company a public widget id names (channel_settings is read before a tenant is known, like companies). */
+export async function companyOfWidget(db: Db, widgetId: string) {
+  const [row] = await db
+    .select({ id: companies.id, name: companies.name, language: companies.language })
+    .from(channelSettings)
+    .innerJoin(companies, eq(companies.id, channelSettings.companyId))
+    .where(eq(channelSettings.widgetId, widgetId));
+  return row;
+}
+
+/** Published reviews whose author consented: the latest `limit`, and the average and number of all of them. */
+export async function publishedReviews(tx: Tx, companyId: string, limit: number) {
+  const shown = and(
+    eq(reviews.companyId, companyId),
+    eq(reviews.status, 'published'),
+    eq(reviews.consentPublish, true),
+  );
+  const [aggregate] = await tx
+    .select({ average: sql<string | null>`round(avg(${reviews.rating}), 2)::text`, count: sql<number>`count(*)::int` })
+    .from(reviews)
+    .where(shown);
+  const rows = await tx
+    .select()
+    .from(reviews)
+    .where(shown)
+    .orderBy(sql`${reviews.reviewedAt} desc, ${reviews.id} desc`)
+    .limit(limit);
+  return { average: aggregate?.average ?? null, count: aggregate?.count ?? 0, rows };
 }

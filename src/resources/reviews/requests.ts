@@ -16,6 +16,8 @@ import { newReviewToken } from './tokens.ts';
 
 /** The company cooldown of the web application's default (the setting itself lives there). */
 export const COOLDOWN_DAYS = 90;
+/** An unanswered request expires this many days after it was sent (the cron, and the page itself). */
+export const REQUEST_VALID_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 export type CreateBody = {

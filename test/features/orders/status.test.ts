@@ -28,6 +28,17 @@ const emailsOf = (orderId: string) =>
     join orders o on o.company_id = e.company_id and e."to"[1] = o.buyer_email
     where o.id = ${orderId} order by e.created_at, e.id`;
 
+/** The order.status_changed events of an order, read through the API with a key that may read events and orders only. */
+async function eventsOf(orderId: string) {
+  const reader = await api.key(companyId, { scopes: ['events.read', 'orders.read'] });
+  const res = await api.call('listEvents', {
+    key: reader.key,
+    query: { 'filter[type]': 'order.status_changed', limit: 100 },
+  });
+  expect(res.status).toBe(200);
+  return (res.body.data as { data: { object: { id: string } } }[]).filter((e) => e.data.object.id === orderId);
+}
+
 describe('changeOrderStatus: the state table', () => {
   for (const from of STATUSES) {
     for (const to of TARGETS) {
@@ -45,6 +56,7 @@ describe('changeOrderStatus: the state table', () => {
           expect(after.body.data.status).toBe(from);
           expect(after.body.data.notes).toEqual([]);
           expect(await emailsOf(order)).toEqual([]);
+          expect(await eventsOf(order)).toEqual([]);
           return;
         }
         expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -69,6 +81,10 @@ describe('changeOrderStatus: the state table', () => {
         expect(emails).toHaveLength(1);
         expect(emails[0]?.kind).toBe(`order_${to}`);
         expect(emails[0]?.subject).toContain(data.number);
+        // order.status_changed, recorded with the change, carries the order as the API returns it.
+        const events = await eventsOf(order);
+        expect(events).toHaveLength(1);
+        expect(events[0]?.data.object).toEqual(data);
       });
     }
   }

@@ -1,4 +1,4 @@
-// Reviews are read only through the API: every sort and filter of the list, and get (404 for another company's).
+// Reviews through the API: every sort and filter of the list, and get (404 for another company's).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 

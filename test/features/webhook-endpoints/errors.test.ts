@@ -194,7 +194,7 @@ describe('createWebhookEndpoint: the event selection', () => {
   });
 
   it('a key that reads neither customers nor deals can choose nothing, not even "*" or note events', async () => {
-    const blind = await api.key(companyId, { scopes: ['webhooks.manage', 'orders.read'] });
+    const blind = await api.key(companyId, { scopes: ['webhooks.manage', 'work_orders.read'] });
     for (const events of [['*'], ['note.created']]) {
       const res = await api.call('createWebhookEndpoint', { key: blind.key, body: { url: URL_OK, events } });
       expectFieldError(res, 'validation_failed', { pointer: '/events/0', code: 'insufficient_scope' });

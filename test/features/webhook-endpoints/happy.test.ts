@@ -101,6 +101,8 @@ describe('createWebhookEndpoint', () => {
       'quotes.read',
       'invoices.read',
       'work_orders.read',
+      'orders.read',
+      'reviews.read',
     ]);
     expect(row.events).toEqual(['customer.created', 'customer.converted', 'deal.won']);
     expect(row.previous_secret).toBeNull();
@@ -295,6 +297,8 @@ describe('updateWebhookEndpoint', () => {
       'quotes.read',
       'invoices.read',
       'work_orders.read',
+      'orders.read',
+      'reviews.read',
     ]);
   });
 
