@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { compress } from 'hono/compress';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { operations } from '../generated/operations.ts';
+import { type OperationId, operations } from '../generated/operations.ts';
 import { routes } from '../generated/routes.ts';
 import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
@@ -25,6 +25,15 @@ import { builtOperations, handlers, notImplementedOperations } from './resources
 import { reviewPages } from './resources/reviews/review-page.tsx';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
 import { serveWidgetScript } from './resources/widget/script.ts';
+
+/**
+ * Whether the routes' own document lists the operation. Served but not listed (the served contract is
+ * generated/openapi.*.json either way): uploads and raw bodies (bound without the body's validator, see below),
+ * binary answers (GET /files/{token}, PDFs: no JSON schema zod could document) and the keyless operations (the
+ * widget's visitor API, the public review feed, the incoming channels: no scheme of theirs there).
+ */
+export const inRoutesDocument = (id: OperationId): boolean =>
+  !takesUpload(id) && operations[id].rawBodyMaxBytes === null && !operations[id].binary && operations[id].authenticated;
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -83,11 +92,7 @@ export function createApp(deps: Deps) {
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
     if (!takesUpload(id) && operations[id].rawBodyMaxBytes === null) {
-      // A binary answer (GET /files/{token}, a PDF) has no JSON schema zod could document, nor have the keyless
-      // operations (the widget's visitor API) a scheme there: served, not listed in the routes' own document (the
-      // served contract is generated/openapi.*.json either way).
-      const hide = operations[id].binary || !operations[id].authenticated;
-      api.openapiRoutes([{ route: { ...routes[id], hide }, handler: handlers[id] }]);
+      api.openapiRoutes([{ route: { ...routes[id], hide: !inRoutesDocument(id) }, handler: handlers[id] }]);
       continue;
     }
     // An upload's body is streamed by its handler (src/http/upload.ts), and a raw body (a signed webhook, an email)
