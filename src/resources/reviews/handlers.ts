@@ -91,10 +91,23 @@ export const handlers = {
     const { company } = c.get('auth').key;
     const companyLanguage = (['nl', 'en', 'de', 'fr'] as const).find((l) => l === company.language) ?? 'en';
     const publicUrl = c.get('deps').config.publicUrl;
+    // Sending over WhatsApp needs the company's WhatsApp feature, like the inbox's WhatsApp replies.
+    if (body.channel === 'whatsapp' && !company.features.includes('whatsapp'))
+      throw new ApiProblem('feature_not_available', reviewMessages.message('review_request.whatsapp_feature'));
+    const whatsappSent = {};
+    const channels = c.get('deps').channels;
     const created = await runCreation(c, async (tx) => {
       const row = await createReviewRequest(
         tx,
-        { companyId: company.id, shop: company.name, companyLanguage, publicUrl, now: new Date() },
+        {
+          companyId: company.id,
+          shop: company.name,
+          companyLanguage,
+          publicUrl,
+          now: new Date(),
+          channels,
+          whatsappSent,
+        },
         body,
       );
       return { status: 201 as const, body: { data: serializeReviewRequest(row, publicUrl) } };
