@@ -2376,8 +2376,8 @@ export type paths = {
      *     sent instead, but only within 24 hours of the customer's last WhatsApp message to the company; with no
      *     template and no such message, the request answers `409 conflict` (the `detail` says why) and creates
      *     nothing. When WhatsApp refuses the message (e.g. a template not approved), `409 conflict` with WhatsApp's
-     *     reason; a number that cannot be a WhatsApp number (6 to 15 digits in international form) answers
-     *     `422 validation_failed` (code `invalid_format`); WhatsApp not reachable answers `503`. A company whose
+     *     reason, and so does a number that cannot be a WhatsApp number (6 to 15 digits in international form);
+     *     WhatsApp not reachable answers `503`. A company whose
      *     WhatsApp account (phone-number id and access token) is not set gets the inbox's behaviour: the message is
      *     recorded and logged by the service, not sent, and the request is still `sent`. The message counts in the
      *     company's outgoing-message limit (250 an hour; beyond it `429 rate_limited` with `Retry-After`, nothing

@@ -13,7 +13,7 @@ import {
 import type { Tx } from '../../db/tenant.ts';
 import { message } from '../../http/messages.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
-import { invalidField, invalidFields } from '../../http/validation.ts';
+import { invalidFields } from '../../http/validation.ts';
 import type { Language } from '../../languages.ts';
 import { queueEmail } from '../../mail/outbox.ts';
 import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
@@ -84,12 +84,10 @@ export async function createReviewRequest(tx: Tx, ctx: Context, body: CreateBody
   if (channel === 'email' && !email) errors.push(required('/email'));
   if (channel === 'whatsapp' && !phone) errors.push(required('/phone'));
   if (errors.length) throw invalidFields(errors);
+  // Any text is a phone number to the contract; one that cannot be a WhatsApp number is refused like the inbox's
+  // reply to a contact without an address (409, nothing stored).
   if (channel === 'whatsapp' && phone && !/^\d{6,15}$/.test(waIdOf(phone)))
-    throw invalidField(
-      body.phone ? '/phone' : '/customer_id',
-      'invalid_format',
-      reviewMessages.message('review_request.whatsapp_bad_number'),
-    );
+    throw new ApiProblem('conflict', reviewMessages.message('review_request.whatsapp_bad_number'));
   // Without a customer, the recipient is linked to the customer with the same email address, if any.
   if (!customer && email) customer = await q.findCustomerByEmail(tx, companyId, email);
 
@@ -171,7 +169,7 @@ async function countOutgoingMessage(tx: Tx, companyId: string) {
 function refusalProblem(refusal: Refusal): ApiProblem {
   switch (refusal.reason) {
     case 'no_address':
-      return invalidField('/phone', 'invalid_format', reviewMessages.message('review_request.whatsapp_bad_number'));
+      return new ApiProblem('conflict', reviewMessages.message('review_request.whatsapp_bad_number'));
     case 'whatsapp_window_closed':
       return new ApiProblem(
         'conflict',
