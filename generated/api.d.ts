@@ -2377,7 +2377,8 @@ export type paths = {
      *     template and no such message, the request answers `409 conflict` (the `detail` says why) and creates
      *     nothing. When WhatsApp refuses the message (e.g. a template not approved), `409 conflict` with WhatsApp's
      *     reason, and so does a number that cannot be a WhatsApp number (6 to 15 digits in international form);
-     *     WhatsApp not reachable answers `503`. A company whose
+     *     WhatsApp not reachable answers `503` with `Retry-After`. Neither that `503` nor a `429` is kept as the
+     *     answer of an `Idempotency-Key`: a retry with the same key is tried again. A company whose
      *     WhatsApp account (phone-number id and access token) is not set gets the inbox's behaviour: the message is
      *     recorded and logged by the service, not sent, and the request is still `sent`. The message counts in the
      *     company's outgoing-message limit (250 an hour; beyond it `429 rate_limited` with `Retry-After`, nothing

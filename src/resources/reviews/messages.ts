@@ -62,6 +62,12 @@ export const reviewMessages = defineMessages({
     de: 'Bewertungsanfragen über WhatsApp erfordern die Funktion whatsapp des Unternehmens.',
     fr: 'Les demandes d’avis par WhatsApp nécessitent la fonction whatsapp de l’entreprise.',
   },
+  'review_request.whatsapp_unreachable': {
+    en: 'WhatsApp could not be reached or failed; nothing was sent or stored. Try again later.',
+    nl: 'WhatsApp was niet bereikbaar of gaf een fout; er is niets verstuurd of opgeslagen. Probeer het later opnieuw.',
+    de: 'WhatsApp war nicht erreichbar oder fehlerhaft; es wurde nichts gesendet oder gespeichert. Versuchen Sie es später erneut.',
+    fr: 'WhatsApp était injoignable ou en erreur ; rien n’a été envoyé ni enregistré. Réessayez plus tard.',
+  },
   'review_request.whatsapp_bad_number': {
     en: 'This is not a WhatsApp number: give the phone number in international form (e.g. +31 6 1234 5678).',
     nl: 'Dit is geen WhatsApp-nummer: geef het telefoonnummer in internationale vorm (bijv. +31 6 1234 5678).',

@@ -29,6 +29,8 @@ export const COOLDOWN_DAYS = 90;
 /** An unanswered request expires this many days after it was sent (the cron, and the page itself). */
 export const REQUEST_VALID_DAYS = 30;
 const DAY_MS = 86_400_000;
+/** How long a client waits before trying again when WhatsApp's Cloud API failed or did not answer. */
+const WHATSAPP_RETRY_AFTER_SECONDS = 30;
 
 export type CreateBody = {
   customer_id?: string | null;
@@ -53,7 +55,7 @@ export type Context = {
    * WhatsApp's send leaves the transaction (an HTTP call): when PostgreSQL runs the creation again (a deadlock
    * or serialization failure), the delivery kept here is used instead of sending the message a second time.
    */
-  whatsappSent?: { delivery?: Delivery };
+  whatsappSent?: { delivery?: Delivery & { accepted: true } };
 };
 
 const required = (pointer: string): FieldError => ({
@@ -187,14 +189,20 @@ function refusalProblem(refusal: Refusal): ApiProblem {
 
 async function sendWhatsApp(tx: Tx, ctx: Context, outgoing: OutgoingMessage): Promise<Delivery & { accepted: true }> {
   if (!ctx.channels) throw new Error('createReviewRequest: channel whatsapp needs the channels');
-  let delivery = ctx.whatsappSent?.delivery;
-  if (!delivery) {
-    try {
-      delivery = await ctx.channels.send(tx, ctx.companyId, outgoing);
-    } catch (error) {
-      if (error instanceof ChannelUnavailable) throw new ApiProblem('service_unavailable');
-      throw error;
-    }
+  const kept = ctx.whatsappSent?.delivery;
+  if (kept) return kept;
+  let delivery: Delivery;
+  try {
+    delivery = await ctx.channels.send(tx, ctx.companyId, outgoing);
+  } catch (error) {
+    if (error instanceof ChannelUnavailable)
+      throw new ApiProblem(
+        'service_unavailable',
+        reviewMessages.message('review_request.whatsapp_unreachable'),
+        {},
+        { 'Retry-After': String(WHATSAPP_RETRY_AFTER_SECONDS) },
+      );
+    throw error;
   }
   if (!delivery.accepted) throw refusalProblem(delivery.refusal);
   if (ctx.whatsappSent && delivery.whatsappMessageId) ctx.whatsappSent.delivery = delivery;

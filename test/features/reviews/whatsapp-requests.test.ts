@@ -206,9 +206,11 @@ describe('createReviewRequest over WhatsApp', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     const before = graphCalls.length;
     const second = newPhone();
+    const idempotencyKey = crypto.randomUUID();
     const limited = await api.call('createReviewRequest', {
       key,
       body: { name: 'Nr 251', phone: second.display, channel: 'whatsapp' },
+      headers: { 'Idempotency-Key': idempotencyKey },
     });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
@@ -216,6 +218,42 @@ describe('createReviewRequest over WhatsApp', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     expect(graphCalls.length).toBe(before);
     expect(await requestsTo(companyId, second.display)).toEqual([]);
+
+    // The refusal is not kept as the key's answer: after the hour (the count gone), the same key sends it.
+    await api.sql`delete from outgoing_message_counts where company_id = ${companyId}`;
+    const retried = await api.call('createReviewRequest', {
+      key,
+      body: { name: 'Nr 251', phone: second.display, channel: 'whatsapp' },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    expect(graphCalls.length).toBe(before + 1);
+  });
+
+  it('WhatsApp not answering (5xx) is 503, nothing stored, and a retry with the same key sends it', async () => {
+    const { key, companyId } = await company('9098765432', 'EAAG-token-i', ['--whatsapp-review-template', 'review']);
+    const phone = newPhone();
+    const idempotencyKey = crypto.randomUUID();
+    const call = () =>
+      api.call('createReviewRequest', {
+        key,
+        body: { name: 'Mila', phone: phone.display, channel: 'whatsapp' },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    graphAnswer = { status: 502, body: { error: { message: 'Bad gateway' } } };
+    try {
+      const unavailable = await call();
+      expect(unavailable.status).toBe(503);
+      expect(unavailable.headers.get('retry-after')).toBe('30');
+    } finally {
+      graphAnswer = { status: 200, body: {} };
+    }
+    expect(await requestsTo(companyId, phone.display)).toEqual([]);
+    const retried = await call();
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    expect(await requestsTo(companyId, phone.display)).toEqual([
+      { status: 'sent', channel: 'whatsapp', whatsapp_message_id: `wamid.REVIEW${sent}` },
+    ]);
   });
 
   it("each company's template, account and window are its own", async () => {
