@@ -323,4 +323,49 @@ describe('createReviewRequest over WhatsApp', () => {
     expect(bad.status).toBe(409);
     expect(bad.body.detail).toMatch(/international/);
   });
+
+  it("a company with a template but no WhatsApp account gets the inbox's behaviour: recorded, not sent", async () => {
+    const { key, companyId } = await api.tenant({ language: 'nl' });
+    const json = await channels(companyId, ['--whatsapp-review-template', 'review_x']);
+    expect(json).toMatchObject({ whatsapp_sends: false, whatsapp_review_template: 'review_x' });
+    const phone = newPhone();
+    const before = graphCalls.length;
+    const res = await api.call('createReviewRequest', {
+      key,
+      body: { name: 'Joost', phone: phone.display, channel: 'whatsapp' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(graphCalls.length).toBe(before);
+    expect(api.deps.channels.recorder.messages.at(-1)).toMatchObject({
+      companyId,
+      message: { channel: 'whatsapp', to: phone.digits, template: { name: 'review_x', language: 'nl' } },
+    });
+    expect(await requestsTo(companyId, phone.display)).toEqual([
+      { status: 'sent', channel: 'whatsapp', whatsapp_message_id: null },
+    ]);
+  });
+});
+
+describe('company channels --whatsapp-review-template', () => {
+  it('sets the template and its languages, refuses names WhatsApp does not allow, and none removes it', async () => {
+    const { companyId } = await api.tenant();
+    const set = await channels(companyId, [
+      '--whatsapp-review-template',
+      'review_nl_2',
+      '--whatsapp-review-template-languages',
+      'nl, en_US,de',
+    ]);
+    expect(set).toMatchObject({
+      whatsapp_review_template: 'review_nl_2',
+      whatsapp_review_template_languages: ['nl', 'en_US', 'de'],
+    });
+    expect(() => parseCommand(['company', 'channels', companyId, '--whatsapp-review-template', 'Review Me'])).toThrow(
+      /whatsapp-review-template/,
+    );
+    expect(() =>
+      parseCommand(['company', 'channels', companyId, '--whatsapp-review-template-languages', 'dutch']),
+    ).toThrow(/whatsapp-review-template-languages/);
+    const removed = await channels(companyId, ['--whatsapp-review-template', 'none']);
+    expect(removed).toMatchObject({ whatsapp_review_template: null });
+  });
 });
