@@ -2362,9 +2362,27 @@ export type paths = {
      *     queued in the same transaction and the request starts as `sent` (`scheduled_at` and `sent_at` are that
      *     moment). The email holds the link to the review page and an unsubscribe link that needs no key, and counts
      *     in the company's outgoing-message limit (250 an hour; beyond it `429 rate_limited` with `Retry-After`).
-     *     Channel `whatsapp` is not available through the API yet: it answers `422 validation_failed` (code
-     *     `invalid_enum` at `/channel`) and creates nothing. With `link` nothing is sent, the request starts as
-     *     `sent` and you share the returned `url` yourself. Open requests expire 30 days after sending.
+     *     With `link` nothing is sent, the request starts as `sent` and you share the returned `url` yourself. Open
+     *     requests expire 30 days after sending.
+     *
+     *     Channel `whatsapp` (needs the company's `whatsapp` feature, else `403 feature_not_available`) sends the
+     *     request at once through the company's WhatsApp Business account and starts it as `sent`. WhatsApp lets a
+     *     business start a conversation only with an approved message template, so the company's template for review
+     *     requests is used (set by the operator: CLI `company channels --whatsapp-review-template NAME
+     *     --whatsapp-review-template-languages nl,en_US,…`). The template's body must have exactly one variable,
+     *     `{{1}}`, which receives the request's `url`. Its language is the approved code equal to the request's
+     *     `language` or a variant of it (`en_US` for `en`), else the first approved code; with no codes set, the
+     *     request's `language`. Without a template, a free-form text with the link (in the request's `language`) is
+     *     sent instead, but only within 24 hours of the customer's last WhatsApp message to the company; with no
+     *     template and no such message, the request answers `409 conflict` (the `detail` says why) and creates
+     *     nothing. When WhatsApp refuses the message (e.g. a template not approved), `409 conflict` with WhatsApp's
+     *     reason, and so does a number that cannot be a WhatsApp number (6 to 15 digits in international form);
+     *     WhatsApp not reachable answers `503` with `Retry-After`. Neither that `503` nor a `429` is kept as the
+     *     answer of an `Idempotency-Key`: a retry with the same key is tried again. A company whose
+     *     WhatsApp account (phone-number id and access token) is not set gets the inbox's behaviour: the message is
+     *     recorded and logged by the service, not sent, and the request is still `sent`. The message counts in the
+     *     company's outgoing-message limit (250 an hour; beyond it `429 rate_limited` with `Retry-After`, nothing
+     *     sent or created).
      *
      *     Recipient: give `customer_id`, or `name` plus the contact detail of the channel. With `customer_id`,
      *     `name`, `email` and `phone` left out are taken from the customer; values sent are used for this request
@@ -7896,7 +7914,9 @@ export type components = {
       /** @description Phone number in international format; required for channel `whatsapp` unless the customer has one. */
       phone?: string | null;
       /**
-       * @description `email` or `whatsapp`: the service sends the request. `link`: nothing is sent; share the returned `url` yourself.
+       * @description `email` or `whatsapp`: the service sends the request (`whatsapp`: with the company's approved WhatsApp
+       *     template, or without one only within 24 hours of the customer's last WhatsApp message; see
+       *     createReviewRequest). `link`: nothing is sent; share the returned `url` yourself.
        * @default email
        * @enum {string}
        */

@@ -41,7 +41,7 @@ type FieldError = { pointer: string | null; parameter: string | null; code: stri
  * lack them and their `required` refusal is the contract's answer, not a schema violation.
  */
 const CONDITIONALLY_REQUIRED: Partial<Record<OperationId, readonly string[]>> = {
-  createReviewRequest: ['/name', '/email'],
+  createReviewRequest: ['/name', '/email', '/phone'],
   // `items` without `term_percentage`, `quote_id` with it.
   createInvoice: ['/items', '/quote_id'],
 };

@@ -32,11 +32,23 @@ export type OutgoingMessage =
       lastCustomerMessageAt: Date | null;
     }
   | {
+      channel: 'whatsapp';
+      to: string;
+      /**
+       * An approved message template: the one kind of message WhatsApp lets a business start outside the 24-hour
+       * window (Graph API `type: "template"`), so no window applies to it.
+       */
+      template: WhatsAppTemplate;
+    }
+  | {
       channel: 'web';
       /** The web-chat conversation; its visitor reads the message from the widget session. */
       conversationId: string;
       text: string;
     };
+
+/** A template message: the template's name, its approved language code and the values of its body's {{1}}, {{2}}, …. */
+export type WhatsAppTemplate = { name: string; language: string; bodyParameters: string[] };
 
 /** How a channel took the message. */
 export type Delivery =

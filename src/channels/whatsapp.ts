@@ -1,7 +1,8 @@
 // WhatsApp through the WhatsApp Business Cloud API: POST {base}/{phone-number-id}/messages with the company's
 // access token (channel_settings; the base URL defaults to the Graph API and tests point it at a local fake).
 // A free-form text is allowed only within 24 hours of the customer's last message (the customer-service window):
-// outside it the adapter refuses before calling anyone. A company without WhatsApp settings gets the recording
+// outside it the adapter refuses before calling anyone. An approved template message (a business-initiated one,
+// e.g. a review request) may be sent at any time. A company without WhatsApp settings gets the recording
 // adapter's behaviour: the message is kept in memory and logged, not sent.
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -44,6 +45,22 @@ export async function whatsappAccountOf(tx: Tx, companyId: string): Promise<What
   };
 }
 
+/** The Graph API's message content: a free-form text, or a template with its body's parameters. */
+function contentOf(message: Extract<OutgoingMessage, { channel: 'whatsapp' }>) {
+  if (!('template' in message)) return { type: 'text', text: { preview_url: false, body: message.text } };
+  const { name, language, bodyParameters } = message.template;
+  return {
+    type: 'template',
+    template: {
+      name,
+      language: { code: language },
+      components: bodyParameters.length
+        ? [{ type: 'body', parameters: bodyParameters.map((text) => ({ type: 'text', text })) }]
+        : [],
+    },
+  };
+}
+
 type GraphAnswer = { messages?: { id?: string }[]; error?: { message?: string; code?: number } };
 
 export function whatsappAdapter(deps: { clock: Clock; recorder: Recorder }): ChannelAdapter<'whatsapp'> {
@@ -51,8 +68,8 @@ export function whatsappAdapter(deps: { clock: Clock; recorder: Recorder }): Cha
     channel: 'whatsapp',
     async send(tx, companyId, message): Promise<Delivery> {
       if (!/^\d{6,15}$/.test(message.to)) return { accepted: false, refusal: { reason: 'no_address' } };
-      const last = message.lastCustomerMessageAt;
-      if (!last || deps.clock.now().getTime() - last.getTime() > WHATSAPP_WINDOW_MS) {
+      const last = 'template' in message ? null : message.lastCustomerMessageAt;
+      if (!('template' in message) && (!last || deps.clock.now().getTime() - last.getTime() > WHATSAPP_WINDOW_MS)) {
         return { accepted: false, refusal: { reason: 'whatsapp_window_closed', lastCustomerMessageAt: last } };
       }
       const account = await whatsappAccountOf(tx, companyId);
@@ -69,8 +86,7 @@ export function whatsappAdapter(deps: { clock: Clock; recorder: Recorder }): Cha
             messaging_product: 'whatsapp',
             recipient_type: 'individual',
             to: message.to,
-            type: 'text',
-            text: { preview_url: false, body: message.text },
+            ...contentOf(message),
           }),
           redirect: 'error',
           signal: AbortSignal.timeout(GRAPH_TIMEOUT_MS),

@@ -23,6 +23,8 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company delete ID --confirm NAME    erases every row of the company, in one transaction
   company channels ID [--whatsapp-phone-number-id ID] [--whatsapp-token TOKEN] [--whatsapp-app-secret SECRET]
              [--whatsapp-verify-token TOKEN] [--whatsapp-base-url URL] [--new-inbound-secret]
+             [--whatsapp-review-template NAME|none] [--whatsapp-review-template-languages LIST]
+             (the approved template of WhatsApp review requests; its body's {{1}} is the review link)
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
@@ -280,12 +282,24 @@ export function parseCommand(argv: string[]): Command {
           'whatsapp-verify-token': { type: 'string' },
           'whatsapp-base-url': { type: 'string' },
           'new-inbound-secret': { type: 'boolean' },
+          'whatsapp-review-template': { type: 'string' },
+          'whatsapp-review-template-languages': { type: 'string' },
         });
         if (values.help) return { name: 'help' };
         const id = companyId(command, onePositional(command, positionals, 'company id'));
         const baseUrl = values['whatsapp-base-url'];
         if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl))
           throw new UsageError(`${command}: --whatsapp-base-url is not an http(s) URL`);
+        // WhatsApp's template names: lowercase letters, digits and underscores; language codes like `nl`, `en_US`.
+        const template = values['whatsapp-review-template'];
+        if (template !== undefined && template !== 'none' && !/^[a-z0-9_]{1,512}$/.test(template))
+          throw new UsageError(`${command}: --whatsapp-review-template is not a WhatsApp template name (a-z, 0-9, _)`);
+        const languages = values['whatsapp-review-template-languages']
+          ?.split(',')
+          .map((code) => code.trim())
+          .filter((code) => code !== '');
+        if (languages?.some((code) => !/^[a-z]{2,3}(_[A-Z]{2})?$/.test(code)))
+          throw new UsageError(`${command}: --whatsapp-review-template-languages takes codes like nl,en_US,de,fr`);
         const change: ChannelSettingsChange = {
           whatsappPhoneNumberId: values['whatsapp-phone-number-id'],
           whatsappAccessToken: values['whatsapp-token'],
@@ -293,6 +307,8 @@ export function parseCommand(argv: string[]): Command {
           whatsappVerifyToken: values['whatsapp-verify-token'],
           whatsappApiBaseUrl: baseUrl,
           newInboundSecret: values['new-inbound-secret'] === true,
+          whatsappReviewTemplate: template === 'none' ? null : template,
+          whatsappReviewTemplateLanguages: languages,
         };
         return { name: 'company channels', json: values.json === true, id, change };
       }

@@ -100,6 +100,8 @@ export async function runCommand(
         whatsapp_base_url: row.whatsappApiBaseUrl ?? DEFAULT_GRAPH_API,
         whatsapp_sends: row.whatsappPhoneNumberId !== null && row.whatsappAccessToken !== null,
         whatsapp_webhook_verifies: row.whatsappAppSecret !== null,
+        whatsapp_review_template: row.whatsappReviewTemplate,
+        whatsapp_review_template_languages: row.whatsappReviewTemplateLanguages,
         inbound_email_secret: inboundSecret ?? null,
       };
       const text = [
@@ -107,6 +109,9 @@ export async function runCommand(
         json.whatsapp_sends
           ? `WhatsApp sends from ${row.whatsappPhoneNumberId} through ${json.whatsapp_base_url}`
           : 'WhatsApp: not configured (messages are recorded, not sent)',
+        row.whatsappReviewTemplate
+          ? `WhatsApp review requests use template ${row.whatsappReviewTemplate} (${row.whatsappReviewTemplateLanguages.join(', ') || "the request's language"})`
+          : "WhatsApp review requests: no template (only within 24 hours of the customer's last message)",
         ...(inboundSecret ? [`New inbound email secret (shown once): ${inboundSecret}`] : []),
       ].join('\n');
       return { json, text };

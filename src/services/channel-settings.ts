@@ -1,6 +1,7 @@
 // A company's channel settings (table channel_settings), set by the operator (CLI `company channels`): the
 // public widget id (made once), the inbound email secret (shown once, kept as SHA-256) and the WhatsApp Cloud
-// API account (phone-number id, access token, app secret, webhook verify token, Graph API base URL).
+// API account (phone-number id, access token, app secret, webhook verify token, Graph API base URL) and the
+// approved WhatsApp template of review requests.
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -12,6 +13,10 @@ export type ChannelSettingsChange = {
   whatsappApiBaseUrl?: string | null;
   whatsappAppSecret?: string | null;
   whatsappVerifyToken?: string | null;
+  /** The approved template of review requests (null: none, WhatsApp requests need the customer's open window). */
+  whatsappReviewTemplate?: string | null;
+  /** The language codes the template is approved in (`nl`, `en_US`, …); empty: the request's language. */
+  whatsappReviewTemplateLanguages?: string[];
   /** Makes a new inbound email secret (the old one stops working). */
   newInboundSecret?: boolean;
 };
@@ -28,6 +33,10 @@ export async function setChannelSettings(db: Db, companyId: string, change: Chan
     ...(change.whatsappApiBaseUrl !== undefined ? { whatsappApiBaseUrl: change.whatsappApiBaseUrl } : {}),
     ...(change.whatsappAppSecret !== undefined ? { whatsappAppSecret: change.whatsappAppSecret } : {}),
     ...(change.whatsappVerifyToken !== undefined ? { whatsappVerifyToken: change.whatsappVerifyToken } : {}),
+    ...(change.whatsappReviewTemplate !== undefined ? { whatsappReviewTemplate: change.whatsappReviewTemplate } : {}),
+    ...(change.whatsappReviewTemplateLanguages !== undefined
+      ? { whatsappReviewTemplateLanguages: change.whatsappReviewTemplateLanguages }
+      : {}),
     ...(inboundSecret ? { inboundEmailSecretHash: sha256Hex(inboundSecret) } : {}),
   };
   const [row] = await db

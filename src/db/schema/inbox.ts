@@ -138,6 +138,15 @@ export const channelSettings = pgTable(
     whatsappAppSecret: text('whatsapp_app_secret'),
     /** What the webhook's GET handshake must present as hub.verify_token. */
     whatsappVerifyToken: text('whatsapp_verify_token'),
+    /**
+     * The approved WhatsApp message template of review requests (a business-initiated message needs one outside
+     * the 24-hour window): its name, and the language codes it is approved in (empty: the request's language).
+     */
+    whatsappReviewTemplate: text('whatsapp_review_template'),
+    whatsappReviewTemplateLanguages: text('whatsapp_review_template_languages')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -193,6 +193,8 @@ export const reviewRequests = pgTable(
     language: text('language', { enum: ['nl', 'en', 'de', 'fr'] }).notNull(),
     /** The secret part of the review page's address (the page needs no key: whoever has the link may answer). */
     token: text('token').notNull(),
+    /** WhatsApp's id (`wamid.…`) of the message that carried a `whatsapp` request, which its delivery statuses name. */
+    whatsappMessageId: text('whatsapp_message_id'),
     reviewId: uuid('review_id'),
     scheduledAt: ts('scheduled_at'),
     sentAt: ts('sent_at'),

@@ -1,3 +1,4 @@
+import type { Delivery } from '../../channels/index.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
@@ -8,6 +9,16 @@ import { CACHE_CONTROL, contentTag, feedOf, notModified, widgetScript } from './
 import * as q from './queries.ts';
 import { createReviewRequest } from './requests.ts';
 import { serializeReview, serializeReviewRequest } from './serialize.ts';
+
+/** Problems that pass (a limit, WhatsApp unreachable): a retry with the same Idempotency-Key is tried again. */
+const PASSING = new Set(['rate_limited', 'service_unavailable']);
+
+/** Carries such a problem out of runCreation, which keeps the ApiProblems thrown in it as the key's answer. */
+class NotKept extends Error {
+  constructor(readonly problem: ApiProblem) {
+    super(problem.code);
+  }
+}
 
 export const handlers = {
   listReviews: async (c) => {
@@ -91,14 +102,45 @@ export const handlers = {
     const { company } = c.get('auth').key;
     const companyLanguage = (['nl', 'en', 'de', 'fr'] as const).find((l) => l === company.language) ?? 'en';
     const publicUrl = c.get('deps').config.publicUrl;
-    const created = await runCreation(c, async (tx) => {
-      const row = await createReviewRequest(
-        tx,
-        { companyId: company.id, shop: company.name, companyLanguage, publicUrl, now: new Date() },
-        body,
-      );
-      return { status: 201 as const, body: { data: serializeReviewRequest(row, publicUrl) } };
-    });
-    return c.json(created.body, created.status, created.headers);
+    // Sending over WhatsApp needs the company's WhatsApp feature, like the inbox's WhatsApp replies.
+    if (body.channel === 'whatsapp' && !company.features.includes('whatsapp'))
+      throw new ApiProblem('feature_not_available', reviewMessages.message('review_request.whatsapp_feature'));
+    const whatsappSent: { delivery?: Delivery & { accepted: true } } = {};
+    const channels = c.get('deps').channels;
+    try {
+      const created = await runCreation(c, async (tx) => {
+        try {
+          const row = await createReviewRequest(
+            tx,
+            {
+              companyId: company.id,
+              shop: company.name,
+              companyLanguage,
+              publicUrl,
+              now: new Date(),
+              channels,
+              whatsappSent,
+            },
+            body,
+          );
+          return { status: 201 as const, body: { data: serializeReviewRequest(row, publicUrl) } };
+        } catch (error) {
+          if (error instanceof ApiProblem && PASSING.has(error.code)) throw new NotKept(error);
+          throw error;
+        }
+      });
+      return c.json(created.body, created.status, created.headers);
+    } catch (error) {
+      if (whatsappSent.delivery && !(error instanceof ApiProblem) && !(error instanceof NotKept)) {
+        // Sent but not stored (the commit failed): the customer has the message, the service no request. Said
+        // loudly, with WhatsApp's id, so that it can be found; a retry would send it again.
+        c.get('deps').log.error(
+          { err: error, requestId: c.get('requestId'), whatsappMessageId: whatsappSent.delivery.whatsappMessageId },
+          'WhatsApp accepted a review request that could not be stored',
+        );
+      }
+      if (error instanceof NotKept) throw error.problem;
+      throw error;
+    }
   },
 } satisfies Partial<Handlers>;

@@ -38,11 +38,41 @@ export const reviewMessages = defineMessages({
     de: 'Regel „abgemeldet“: Dieser Empfänger hat sich von E-Mails oder Bewertungsanfragen abgemeldet und erhält keine.',
     fr: 'Règle « désinscrit » : ce destinataire s’est désinscrit des e-mails ou des demandes d’avis et n’en reçoit pas.',
   },
-  'review_request.whatsapp_unavailable': {
-    en: 'Channel whatsapp is not available for review requests on this installation yet; use email or link.',
-    nl: 'Kanaal whatsapp is op deze installatie nog niet beschikbaar voor reviewverzoeken; gebruik email of link.',
-    de: 'Der Kanal whatsapp ist für Bewertungsanfragen auf dieser Installation noch nicht verfügbar; nutzen Sie email oder link.',
-    fr: 'Le canal whatsapp n’est pas encore disponible pour les demandes d’avis sur cette installation ; utilisez email ou link.',
+  'review_request.whatsapp_no_template': {
+    en: 'Rule "WhatsApp template": WhatsApp lets a business start a conversation only with an approved template, and the company has set none for review requests (CLI company channels --whatsapp-review-template); this number never wrote to the company on WhatsApp. Use email or link, or set the template.',
+    nl: 'Regel "WhatsApp-sjabloon": WhatsApp laat een bedrijf een gesprek alleen beginnen met een goedgekeurd sjabloon, en het bedrijf heeft er geen ingesteld voor reviewverzoeken (CLI company channels --whatsapp-review-template); dit nummer heeft het bedrijf nooit via WhatsApp geschreven. Gebruik email of link, of stel het sjabloon in.',
+    de: 'Regel „WhatsApp-Vorlage“: WhatsApp lässt ein Unternehmen ein Gespräch nur mit einer genehmigten Vorlage beginnen, und das Unternehmen hat keine für Bewertungsanfragen festgelegt (CLI company channels --whatsapp-review-template); diese Nummer hat dem Unternehmen nie über WhatsApp geschrieben. Nutzen Sie email oder link, oder legen Sie die Vorlage fest.',
+    fr: 'Règle « modèle WhatsApp » : WhatsApp ne permet à une entreprise d’engager une conversation qu’avec un modèle approuvé, et l’entreprise n’en a défini aucun pour les demandes d’avis (CLI company channels --whatsapp-review-template) ; ce numéro n’a jamais écrit à l’entreprise sur WhatsApp. Utilisez email ou link, ou définissez le modèle.',
+  },
+  'review_request.whatsapp_no_template_window_closed': {
+    en: 'Rule "WhatsApp template": the company has no approved template for review requests (CLI company channels --whatsapp-review-template), and a free-form message is allowed only within 24 hours of the customer\'s last WhatsApp message ({last}). Use email or link, or set the template.',
+    nl: 'Regel "WhatsApp-sjabloon": het bedrijf heeft geen goedgekeurd sjabloon voor reviewverzoeken (CLI company channels --whatsapp-review-template), en een vrij bericht mag alleen binnen 24 uur na het laatste WhatsApp-bericht van de klant ({last}). Gebruik email of link, of stel het sjabloon in.',
+    de: 'Regel „WhatsApp-Vorlage“: Das Unternehmen hat keine genehmigte Vorlage für Bewertungsanfragen (CLI company channels --whatsapp-review-template), und eine freie Nachricht ist nur innerhalb von 24 Stunden nach der letzten WhatsApp-Nachricht des Kunden ({last}) erlaubt. Nutzen Sie email oder link, oder legen Sie die Vorlage fest.',
+    fr: 'Règle « modèle WhatsApp » : l’entreprise n’a pas de modèle approuvé pour les demandes d’avis (CLI company channels --whatsapp-review-template), et un message libre n’est permis que dans les 24 heures suivant le dernier message WhatsApp du client ({last}). Utilisez email ou link, ou définissez le modèle.',
+  },
+  'review_request.whatsapp_refused': {
+    en: 'WhatsApp refused the message: {reason}',
+    nl: 'WhatsApp weigerde het bericht: {reason}',
+    de: 'WhatsApp hat die Nachricht abgelehnt: {reason}',
+    fr: 'WhatsApp a refusé le message : {reason}',
+  },
+  'review_request.whatsapp_feature': {
+    en: "Review requests over WhatsApp need the company's feature whatsapp.",
+    nl: 'Reviewverzoeken via WhatsApp vereisen de functie whatsapp van het bedrijf.',
+    de: 'Bewertungsanfragen über WhatsApp erfordern die Funktion whatsapp des Unternehmens.',
+    fr: 'Les demandes d’avis par WhatsApp nécessitent la fonction whatsapp de l’entreprise.',
+  },
+  'review_request.whatsapp_unreachable': {
+    en: 'WhatsApp could not be reached or failed; nothing was sent or stored. Try again later.',
+    nl: 'WhatsApp was niet bereikbaar of gaf een fout; er is niets verstuurd of opgeslagen. Probeer het later opnieuw.',
+    de: 'WhatsApp war nicht erreichbar oder fehlerhaft; es wurde nichts gesendet oder gespeichert. Versuchen Sie es später erneut.',
+    fr: 'WhatsApp était injoignable ou en erreur ; rien n’a été envoyé ni enregistré. Réessayez plus tard.',
+  },
+  'review_request.whatsapp_bad_number': {
+    en: 'This is not a WhatsApp number: give the phone number in international form (e.g. +31 6 1234 5678).',
+    nl: 'Dit is geen WhatsApp-nummer: geef het telefoonnummer in internationale vorm (bijv. +31 6 1234 5678).',
+    de: 'Dies ist keine WhatsApp-Nummer: Geben Sie die Telefonnummer im internationalen Format an (z. B. +31 6 1234 5678).',
+    fr: 'Ce n’est pas un numéro WhatsApp : indiquez le numéro au format international (par ex. +31 6 1234 5678).',
   },
   'review_request.customer_unknown': {
     en: 'No customer with this id exists.',

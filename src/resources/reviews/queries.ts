@@ -1,10 +1,11 @@
 // SQL of reviews, review requests and opt-outs; every function takes the tenant transaction first.
-import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, max, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import {
   channelSettings,
   companies,
+  conversations,
   customers,
   reviewOptOuts,
   reviewRequests,
@@ -263,4 +264,31 @@ export async function publishedReviews(tx: Tx, companyId: string, limit: number)
     .orderBy(sql`${reviews.reviewedAt} desc, ${reviews.id} desc`)
     .limit(limit);
   return { average: aggregate?.average ?? null, count: aggregate?.count ?? 0, rows };
+}
+
+/** The company's WhatsApp template of review requests (null: none set). */
+export async function whatsappReviewTemplateOf(tx: Tx, companyId: string) {
+  const [row] = await tx
+    .select({
+      name: channelSettings.whatsappReviewTemplate,
+      languages: channelSettings.whatsappReviewTemplateLanguages,
+    })
+    .from(channelSettings)
+    .where(eq(channelSettings.companyId, companyId));
+  return row?.name ? { name: row.name, languages: row.languages } : null;
+}
+
+/** The latest WhatsApp message this number sent the company (its WhatsApp conversations), or null. */
+export async function lastWhatsAppMessageFrom(tx: Tx, companyId: string, waId: string): Promise<Date | null> {
+  const [row] = await tx
+    .select({ last: max(conversations.lastCustomerMessageAt) })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.companyId, companyId),
+        eq(conversations.channel, 'whatsapp'),
+        eq(conversations.contactAddress, waId),
+      ),
+    );
+  return row?.last ?? null;
 }

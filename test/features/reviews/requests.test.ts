@@ -1,5 +1,5 @@
 // Review requests: creation by channel (email through the outbox with an unsubscribe link, link sends nothing,
-// whatsapp refused), the three 409 rules with the cooldown checked by moving earlier requests back in time, the
+// whatsapp without a template refused: whatsapp-requests.test.ts has the rest), the three 409 rules with the cooldown checked by moving earlier requests back in time, the
 // 422s of the recipient, list and get.
 import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,13 +81,15 @@ describe('createReviewRequest', () => {
     expect(after[0]?.n).toBe(before[0]?.n);
   });
 
-  it('whatsapp is refused with 422 at /channel and creates nothing', async () => {
+  it('whatsapp without a template nor a message of the customer is refused with 409 and creates nothing', async () => {
     const res = await api.call('createReviewRequest', {
       key,
       body: { name: 'Sanne', phone: '+31612345678', channel: 'whatsapp' },
     });
-    expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ pointer: '/channel', code: 'invalid_enum' });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/WhatsApp-?(template|sjabloon)/i);
+    const [row] = await api.sql`select count(*)::int as n from review_requests where recipient_phone = '+31612345678'`;
+    expect(row?.n).toBe(0);
   });
 
   it('422: name without a customer, email for channel email, an unknown customer', async () => {
