@@ -37,6 +37,7 @@ describe('text id columns', () => {
         'conversation_messages.outbound_email_id',
         'conversation_messages.whatsapp_message_id',
         'outbound_emails.message_id',
+        'review_requests.whatsapp_message_id',
       ]);
       expect(columns.filter((c) => c.collation !== 'C' && !equalityOnly.has(c.name))).toEqual([]);
     } finally {
