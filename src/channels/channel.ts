@@ -72,6 +72,8 @@ export type Refusal =
 
 /** A channel's service could not be reached or failed (5xx, timeout): worth a retry later, not a refusal. */
 export class ChannelUnavailable extends Error {}
+/** How long a client waits before trying a send again after ChannelUnavailable (the 503's Retry-After). */
+export const CHANNEL_RETRY_AFTER_SECONDS = 30;
 
 export interface ChannelAdapter<C extends ChannelName = ChannelName> {
   readonly channel: C;

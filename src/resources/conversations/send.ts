@@ -3,7 +3,13 @@
 // refuse: 409, nothing stored), then the message, stored with the conversation moved on and the AI agent off.
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { ChannelUnavailable, type Delivery, type OutgoingMessage, type Refusal } from '../../channels/index.ts';
+import {
+  CHANNEL_RETRY_AFTER_SECONDS,
+  ChannelUnavailable,
+  type Delivery,
+  type OutgoingMessage,
+  type Refusal,
+} from '../../channels/index.ts';
 import { conversationMessages as messagesTable } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -104,7 +110,9 @@ async function deliver(c: Context<AppEnv>, tx: Tx, message: OutgoingMessage): Pr
   } catch (error) {
     if (!(error instanceof ChannelUnavailable)) throw error;
     c.get('deps').log.warn({ err: error, requestId: c.get('requestId') }, 'channel unavailable');
-    throw new NotKept(new ApiProblem('service_unavailable'));
+    throw new NotKept(
+      new ApiProblem('service_unavailable', undefined, {}, { 'Retry-After': String(CHANNEL_RETRY_AFTER_SECONDS) }),
+    );
   }
 }
 

@@ -4,6 +4,7 @@
 // inside the customer's 24-hour window: request-whatsapp.ts), both counted in the company's outgoing limit;
 // link sends nothing.
 import {
+  CHANNEL_RETRY_AFTER_SECONDS,
   type Channels,
   ChannelUnavailable,
   type Delivery,
@@ -29,8 +30,6 @@ export const COOLDOWN_DAYS = 90;
 /** An unanswered request expires this many days after it was sent (the cron, and the page itself). */
 export const REQUEST_VALID_DAYS = 30;
 const DAY_MS = 86_400_000;
-/** How long a client waits before trying again when WhatsApp's Cloud API failed or did not answer. */
-const WHATSAPP_RETRY_AFTER_SECONDS = 30;
 
 export type CreateBody = {
   customer_id?: string | null;
@@ -200,7 +199,7 @@ async function sendWhatsApp(tx: Tx, ctx: Context, outgoing: OutgoingMessage): Pr
         'service_unavailable',
         reviewMessages.message('review_request.whatsapp_unreachable'),
         {},
-        { 'Retry-After': String(WHATSAPP_RETRY_AFTER_SECONDS) },
+        { 'Retry-After': String(CHANNEL_RETRY_AFTER_SECONDS) },
       );
     throw error;
   }

@@ -220,6 +220,16 @@ describe('WhatsApp', () => {
     expect(await messageCount(row.id)).toBe(1);
   });
 
+  it('answers 503 with Retry-After when the Graph API fails, and stores nothing', async () => {
+    const row = await whatsappConversation();
+    graphAnswer = { status: 500, body: { error: { message: 'An unexpected error has occurred.', code: 2 } } };
+    const res = await send(row.id, 'Hallo', {}, tenant.key);
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('service_unavailable');
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(await messageCount(row.id)).toBe(1);
+  });
+
   it('does not send again when PostgreSQL runs the creation a second time (serialization failure)', async () => {
     const row = await whatsappConversation();
     // The first insert of this text fails as a serialization failure would (a sequence is not rolled back, so only
