@@ -30,6 +30,18 @@ export type PdfDocument = {
   outroText: string | null;
 };
 
+/** The company as a document's letterhead shows it (quotes, invoices, work orders). */
+export const letterheadOf = (company: CompanyDefaults): DocumentPdfView['company'] => ({
+  name: company.name,
+  legalName: company.legalName,
+  address: { line: company.address, postalCode: company.postalCode, city: company.city, country: company.country },
+  vatNumber: company.vatNumber,
+  cocNumber: company.cocNumber,
+  iban: company.iban,
+  email: company.email,
+  phone: company.phone,
+});
+
 export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentPdfView {
   const recalculated = documentTotals({
     lines: itemsAsInput(doc.items),
@@ -52,16 +64,7 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
     issueDate: doc.issueDate,
     dueDate: doc.dueDate ?? null,
     validUntil: doc.validUntil ?? null,
-    company: {
-      name: company.name,
-      legalName: company.legalName,
-      address: { line: company.address, postalCode: company.postalCode, city: company.city, country: company.country },
-      vatNumber: company.vatNumber,
-      cocNumber: company.cocNumber,
-      iban: company.iban,
-      email: company.email,
-      phone: company.phone,
-    },
+    company: letterheadOf(company),
     customer: {
       name: doc.customer.name,
       companyName: doc.customer.company_name,

@@ -7,6 +7,7 @@ import type { FileStorage } from '../../files/storage.ts';
 import { type DocumentPdfView, renderDocumentPdf } from '../../pdf/document-pdf.ts';
 import { printablePhoto } from '../../pdf/printable-photo.ts';
 import { type CompanyDefaults, itemsAsInput } from '../quotes/documents.ts';
+import { letterheadOf } from '../quotes/pdf.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
 
 async function bytesOf(storage: FileStorage, tenant: Tenant, fileId: string): Promise<Buffer> {
@@ -52,16 +53,7 @@ export async function workOrderPdf(
     timeZone: company.timeZone,
     title: row.title,
     issueDate: dateIn(row.scheduledAt ?? row.createdAt, company.timeZone),
-    company: {
-      name: company.name,
-      legalName: company.legalName,
-      address: { line: company.address, postalCode: company.postalCode, city: company.city, country: company.country },
-      vatNumber: company.vatNumber,
-      cocNumber: company.cocNumber,
-      iban: company.iban,
-      email: company.email,
-      phone: company.phone,
-    },
+    company: letterheadOf(company),
     customer: {
       name: c.name,
       companyName: c.company_name,
