@@ -8,10 +8,11 @@ import type { Config } from '../../config.ts';
 import { companies } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { appointmentCalendar } from '../../domain/icalendar.ts';
+import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import type { Language } from '../../languages.ts';
 import { queueEmail } from '../../mail/outbox.ts';
-import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { COMPANY_SCOPE } from '../../mail/outgoing-limit.ts';
 import { mailIdentityOf } from '../../mail/sender.ts';
 import { findCustomer } from '../customers/queries.ts';
 import { appointmentMessages } from './messages.ts';
@@ -148,14 +149,9 @@ export async function sendAppointmentMessage(
   }
   if (customer.emailUnsubscribed)
     throw new ApiProblem('conflict', appointmentMessages.message('appointment.customer_unsubscribed'));
-  const decision = await countOutgoing(tx, row.companyId, [COMPANY_SCOPE]);
-  if (!decision.allowed)
-    throw new ApiProblem(
-      'rate_limited',
-      appointmentMessages.message('appointment.messages_limit', { limit: decision.limit }),
-      {},
-      { 'Retry-After': String(decision.retryAfterSeconds) },
-    );
+  await countOutgoingMessage(tx, row.companyId, [COMPANY_SCOPE], ({ limit }) =>
+    appointmentMessages.message('appointment.messages_limit', { limit }),
+  );
 
   const texts = TEXTS[request.kind][language];
   const labels = LABELS[language];

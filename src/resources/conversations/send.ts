@@ -15,8 +15,9 @@ import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { ApiProblem } from '../../http/problems.ts';
-import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { COMPANY_SCOPE } from '../../mail/outgoing-limit.ts';
 import { conversationMessages as texts } from './messages.ts';
 import * as q from './queries.ts';
 import { type ConversationRow, serializeMessage } from './serialize.ts';
@@ -132,23 +133,18 @@ export const sendHandlers = {
         const feature = FEATURE_OF_CHANNEL[current.channel];
         if (!features.includes(feature))
           throw new ApiProblem('feature_not_available', texts.message('conversation.channel_feature', { feature }));
-        const decision = await countOutgoing(tx, companyId, [
-          COMPANY_SCOPE,
-          { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR },
-        ]);
-        if (!decision.allowed) {
-          throw new NotKept(
-            new ApiProblem(
-              'rate_limited',
-              texts.message('conversation.too_many_messages', {
-                limit: String(decision.limit),
-                scope: decision.scope === 'company' ? 'company' : 'conversation',
-              }),
-              {},
-              { 'Retry-After': String(decision.retryAfterSeconds) },
-            ),
-          );
-        }
+        await countOutgoingMessage(
+          tx,
+          companyId,
+          [COMPANY_SCOPE, { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR }],
+          ({ scope, limit }) =>
+            texts.message('conversation.too_many_messages', {
+              limit: String(limit),
+              scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
+            }),
+        ).catch((error) => {
+          throw error instanceof ApiProblem ? new NotKept(error) : error;
+        });
         const outgoing = await outgoingOf(tx, current, body.body);
         const delivery = sentToWhatsApp ?? (await deliver(c, tx, outgoing));
         if (!delivery.accepted) throw refusalProblem(delivery.refusal);

@@ -3,9 +3,9 @@
 // the caller's transaction, so the send, its state change and its event commit or roll back together.
 import type { DocumentCustomerCopy } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { ApiProblem } from '../../http/problems.ts';
+import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { queueEmail } from '../../mail/outbox.ts';
-import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { COMPANY_SCOPE } from '../../mail/outgoing-limit.ts';
 import { companyDefaults, DocumentProblems } from './documents.ts';
 import { documentEmail } from './email.ts';
 import { quoteMessages } from './messages.ts';
@@ -34,14 +34,9 @@ export async function sendSalesDocument(tx: Tx, companyId: string, doc: PdfDocum
   const company = await companyDefaults(tx, companyId);
   const to = recipientsOf(body, doc.customer);
   const attachment = await pdfAttachment(doc, company);
-  const decision = await countOutgoing(tx, companyId, [COMPANY_SCOPE]);
-  if (!decision.allowed)
-    throw new ApiProblem(
-      'rate_limited',
-      quoteMessages.message('document.outgoing_limit', { limit: decision.limit }),
-      {},
-      { 'Retry-After': String(decision.retryAfterSeconds) },
-    );
+  await countOutgoingMessage(tx, companyId, [COMPANY_SCOPE], ({ limit }) =>
+    quoteMessages.message('document.outgoing_limit', { limit }),
+  );
   await queueEmail(tx, companyId, {
     to,
     ...documentEmail(doc, company, body),

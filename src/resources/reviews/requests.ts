@@ -13,11 +13,12 @@ import {
 } from '../../channels/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { message } from '../../http/messages.ts';
+import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import type { Language } from '../../languages.ts';
 import { queueEmail } from '../../mail/outbox.ts';
-import { COMPANY_SCOPE, countOutgoing } from '../../mail/outgoing-limit.ts';
+import { COMPANY_SCOPE } from '../../mail/outgoing-limit.ts';
 import { reviewMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { reviewRequestEmail } from './request-emails.ts';
@@ -119,7 +120,7 @@ export async function createReviewRequest(tx: Tx, ctx: Context, body: CreateBody
   const url = reviewPageUrl(ctx.publicUrl, token);
   let whatsappMessageId: string | null = null;
   if (channel === 'email' && email) {
-    await countOutgoingMessage(tx, companyId);
+    await countCompanyMessage(tx, companyId);
     const mail = reviewRequestEmail({ language, name, shop: ctx.shop, url });
     await queueEmail(tx, companyId, { to: [email], ...mail, kind: 'review_request' });
   }
@@ -133,7 +134,7 @@ export async function createReviewRequest(tx: Tx, ctx: Context, body: CreateBody
       url,
       now: ctx.now,
     });
-    await countOutgoingMessage(tx, companyId);
+    await countCompanyMessage(tx, companyId);
     const delivery = await sendWhatsApp(tx, ctx, outgoing);
     whatsappMessageId = delivery.whatsappMessageId ?? null;
   }
@@ -156,16 +157,10 @@ export async function createReviewRequest(tx: Tx, ctx: Context, body: CreateBody
 }
 
 /** One more message in the company's outgoing limit, or 429 with Retry-After past it. */
-async function countOutgoingMessage(tx: Tx, companyId: string) {
-  const decision = await countOutgoing(tx, companyId, [COMPANY_SCOPE]);
-  if (!decision.allowed)
-    throw new ApiProblem(
-      'rate_limited',
-      reviewMessages.message('review_request.outgoing_limit', { limit: decision.limit }),
-      {},
-      { 'Retry-After': String(decision.retryAfterSeconds) },
-    );
-}
+const countCompanyMessage = (tx: Tx, companyId: string) =>
+  countOutgoingMessage(tx, companyId, [COMPANY_SCOPE], ({ limit }) =>
+    reviewMessages.message('review_request.outgoing_limit', { limit }),
+  );
 
 function refusalProblem(refusal: Refusal): ApiProblem {
   switch (refusal.reason) {

@@ -223,6 +223,8 @@ describe('refusals', () => {
     const limited = await notify(a.id, { kind: 'update' });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
+    expect(limited.body.detail).toBe('The company sent 250 messages this hour, the most allowed; try again later.');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
   });
 });

@@ -37,6 +37,9 @@ describe('outgoing-message limits', () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('rate_limited');
+    expect(refused.body.detail).toBe(
+      'Too many outgoing messages: at most 20 per hour (conversation). Try again after Retry-After seconds.',
+    );
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(3600);
@@ -73,6 +76,9 @@ describe('outgoing-message limits', () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('rate_limited');
+    expect(refused.body.detail).toBe(
+      'Too many outgoing messages: at most 250 per hour (company). Try again after Retry-After seconds.',
+    );
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const [stored] = await api.sql`select count(*) from conversation_messages where company_id = ${companyId}
       and sender = 'api'`;

@@ -139,7 +139,10 @@ describe('sendQuote', () => {
     try {
       const res = await api.call('sendQuote', { key, params: { quote: quote.id } });
       expect(res.status).toBe(429);
+      expect(res.body.code).toBe('rate_limited');
+      expect(res.body.detail).toBe('The company has sent 250 messages this hour, its limit; try again later.');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
       const [row] = await api.sql`select status from quotes where id = ${quote.id}`;
       expect(row.status).toBe('draft');
       const emails = await api.sql`select 1 from outbound_emails where subject like ${`%${quote.number}%`}`;

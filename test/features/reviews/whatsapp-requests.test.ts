@@ -210,10 +210,11 @@ describe('createReviewRequest over WhatsApp', () => {
     const limited = await api.call('createReviewRequest', {
       key,
       body: { name: 'Nr 251', phone: second.display, channel: 'whatsapp' },
-      headers: { 'Idempotency-Key': idempotencyKey },
+      headers: { 'Idempotency-Key': idempotencyKey, 'Accept-Language': 'en' },
     });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
+    expect(limited.body.detail).toBe('The company sent its 250 messages of this hour; try again after the hour.');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     expect(graphCalls.length).toBe(before);
