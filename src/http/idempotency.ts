@@ -2,7 +2,8 @@
 // transaction: a crash leaves both or neither. A concurrent repeat finds the key's advisory lock taken
 // (409 idempotency_in_progress); a later repeat replays the stored response; the same key with another
 // request is refused (422 idempotency_key_reused). Business errors (ApiProblem) are stored and replayed
-// too, in the replaying request's language; unexpected failures are not, so the request can be retried.
+// too, in the replaying request's language; unexpected failures are not, nor problems that pass (a limit: 429,
+// an unreachable service: 5xx), so the request can be retried after Retry-After.
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
@@ -124,6 +125,9 @@ export class ReplayedProblem extends ApiProblem {
   }
 }
 
+/** A problem that passes (429 past a limit, 503 with a service unreachable): never the key's lasting answer. */
+const passes = (problem: ApiProblem) => problem.status === 429 || problem.status >= 500;
+
 /** The work in a savepoint: a business error rolls back the work but is kept as the key's response. */
 async function attempt<B, S extends 200 | 201 | 202>(
   c: Context<AppEnv>,
@@ -138,7 +142,7 @@ async function attempt<B, S extends 200 | 201 | 202>(
       headers: { 'Content-Type': 'application/json', ...outcome.headers },
     };
   } catch (error) {
-    if (!(error instanceof ApiProblem)) throw error;
+    if (!(error instanceof ApiProblem) || passes(error)) throw error;
     const context = {
       errorsUrl: c.get('errorsUrl'),
       requestId: c.get('requestId'),

@@ -28,17 +28,6 @@ export const CONVERSATION_MESSAGES_PER_HOUR = 20;
 
 const FEATURE_OF_CHANNEL = { web: 'chat_widget', whatsapp: 'whatsapp', email: 'email' } as const;
 
-/**
- * A problem that must not be kept as the answer of its Idempotency-Key (runCreation keeps business errors):
- * a limit or an unreachable channel passes, so a retry with the same key after Retry-After must be tried again.
- * Thrown as a plain error out of the creation (rolling everything back) and turned into its problem outside.
- */
-class NotKept extends Error {
-  constructor(readonly problem: ApiProblem) {
-    super(problem.code);
-  }
-}
-
 function refusalProblem(refusal: Refusal): ApiProblem {
   switch (refusal.reason) {
     case 'whatsapp_window_closed':
@@ -111,9 +100,7 @@ async function deliver(c: Context<AppEnv>, tx: Tx, message: OutgoingMessage): Pr
   } catch (error) {
     if (!(error instanceof ChannelUnavailable)) throw error;
     c.get('deps').log.warn({ err: error, requestId: c.get('requestId') }, 'channel unavailable');
-    throw new NotKept(
-      new ApiProblem('service_unavailable', undefined, {}, { 'Retry-After': String(CHANNEL_RETRY_AFTER_SECONDS) }),
-    );
+    throw new ApiProblem('service_unavailable', undefined, {}, { 'Retry-After': String(CHANNEL_RETRY_AFTER_SECONDS) });
   }
 }
 
@@ -142,9 +129,7 @@ export const sendHandlers = {
               limit: String(limit),
               scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
             }),
-        ).catch((error) => {
-          throw error instanceof ApiProblem ? new NotKept(error) : error;
-        });
+        );
         const outgoing = await outgoingOf(tx, current, body.body);
         const delivery = sentToWhatsApp ?? (await deliver(c, tx, outgoing));
         if (!delivery.accepted) throw refusalProblem(delivery.refusal);
@@ -175,7 +160,6 @@ export const sendHandlers = {
           'WhatsApp accepted a message that could not be stored',
         );
       }
-      if (error instanceof NotKept) throw error.problem;
       throw error;
     }
   },

@@ -10,16 +10,6 @@ import * as q from './queries.ts';
 import { createReviewRequest } from './requests.ts';
 import { serializeReview, serializeReviewRequest } from './serialize.ts';
 
-/** Problems that pass (a limit, WhatsApp unreachable): a retry with the same Idempotency-Key is tried again. */
-const PASSING = new Set(['rate_limited', 'service_unavailable']);
-
-/** Carries such a problem out of runCreation, which keeps the ApiProblems thrown in it as the key's answer. */
-class NotKept extends Error {
-  constructor(readonly problem: ApiProblem) {
-    super(problem.code);
-  }
-}
-
 export const handlers = {
   listReviews: async (c) => {
     const query = c.req.valid('query');
@@ -109,29 +99,24 @@ export const handlers = {
     const channels = c.get('deps').channels;
     try {
       const created = await runCreation(c, async (tx) => {
-        try {
-          const row = await createReviewRequest(
-            tx,
-            {
-              companyId: company.id,
-              shop: company.name,
-              companyLanguage,
-              publicUrl,
-              now: new Date(),
-              channels,
-              whatsappSent,
-            },
-            body,
-          );
-          return { status: 201 as const, body: { data: serializeReviewRequest(row, publicUrl) } };
-        } catch (error) {
-          if (error instanceof ApiProblem && PASSING.has(error.code)) throw new NotKept(error);
-          throw error;
-        }
+        const row = await createReviewRequest(
+          tx,
+          {
+            companyId: company.id,
+            shop: company.name,
+            companyLanguage,
+            publicUrl,
+            now: new Date(),
+            channels,
+            whatsappSent,
+          },
+          body,
+        );
+        return { status: 201 as const, body: { data: serializeReviewRequest(row, publicUrl) } };
       });
       return c.json(created.body, created.status, created.headers);
     } catch (error) {
-      if (whatsappSent.delivery && !(error instanceof ApiProblem) && !(error instanceof NotKept)) {
+      if (whatsappSent.delivery && !(error instanceof ApiProblem)) {
         // Sent but not stored (the commit failed): the customer has the message, the service no request. Said
         // loudly, with WhatsApp's id, so that it can be found; a retry would send it again.
         c.get('deps').log.error(
@@ -139,7 +124,6 @@ export const handlers = {
           'WhatsApp accepted a review request that could not be stored',
         );
       }
-      if (error instanceof NotKept) throw error.problem;
       throw error;
     }
   },

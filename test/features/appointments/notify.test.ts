@@ -220,11 +220,18 @@ describe('refusals', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await deliver()).toHaveLength(1);
     await api.sql`update outgoing_message_counts set count = 250 where company_id = ${companyId}`;
-    const limited = await notify(a.id, { kind: 'update' });
+    const retryHeaders = { 'idempotency-key': crypto.randomUUID() };
+    const limited = await notify(a.id, { kind: 'update' }, retryHeaders);
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
     expect(limited.body.detail).toBe('The company sent 250 messages this hour, the most allowed; try again later.');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    // The refusal is not kept as the key's answer: after the hour (the count gone), the same key sends it.
+    await api.sql`delete from outgoing_message_counts where company_id = ${companyId}`;
+    const retried = await notify(a.id, { kind: 'update' }, retryHeaders);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(202);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await deliver()).toHaveLength(1);
   });
 });

@@ -130,14 +130,15 @@ describe('sendQuote', () => {
     expect((await eventsOf('quote.sent')).filter((e) => e.data.object.id === quote.id)).toHaveLength(1);
   });
 
-  it('answers 429 past the 250 outgoing messages of the hour, and queues nothing', async () => {
+  it('answers 429 past the 250 outgoing messages of the hour, queues nothing, and does not keep it for the key', async () => {
     const quote = await quoteOf();
+    const headers = { 'Idempotency-Key': crypto.randomUUID() };
     await api.sql`
       insert into outgoing_message_counts (company_id, scope, hour_start, count)
       values (${companyId}, 'company', date_trunc('hour', now()), 250)
       on conflict (company_id, scope, hour_start) do update set count = 250`;
     try {
-      const res = await api.call('sendQuote', { key, params: { quote: quote.id } });
+      const res = await api.call('sendQuote', { key, params: { quote: quote.id }, headers });
       expect(res.status).toBe(429);
       expect(res.body.code).toBe('rate_limited');
       expect(res.body.detail).toBe('The company has sent 250 messages this hour, its limit; try again later.');
@@ -147,6 +148,11 @@ describe('sendQuote', () => {
       expect(row.status).toBe('draft');
       const emails = await api.sql`select 1 from outbound_emails where subject like ${`%${quote.number}%`}`;
       expect(emails).toHaveLength(0);
+      // The refusal passes: after the hour (the count gone), the same key sends the quote.
+      await api.sql`delete from outgoing_message_counts where company_id = ${companyId}`;
+      const retried = await api.call('sendQuote', { key, params: { quote: quote.id }, headers });
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
     } finally {
       await api.sql`delete from outgoing_message_counts where company_id = ${companyId}`;
     }
