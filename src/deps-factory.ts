@@ -2,6 +2,7 @@
 import pino from 'pino';
 import { KeyStore } from './auth/key-store.ts';
 import { createChannels } from './channels/index.ts';
+import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
@@ -35,7 +36,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
       'FILE_LINK_SECRET is not set: download links are signed with the development default (set it in production)',
     );
   }
-  return {
+  const deps: Deps & { close: () => Promise<void> } = {
     config,
     sql,
     db,
@@ -45,7 +46,9 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     keyLimits: new RateLimits(KEY_WINDOWS, 'key', redis),
     authFailureLimits: new RateLimits(AUTH_FAILURE_WINDOWS, 'authfail', redis),
     webhookTestLimits: new RateLimits(WEBHOOK_TEST_WINDOWS, 'webhook_test', redis),
-    channels: createChannels(config, log),
+    clock: systemClock,
+    // Read at each send, so a test that sets deps.clock moves WhatsApp's 24-hour window too.
+    channels: createChannels(config, log, () => deps.clock()),
     downloadLimits: new RateLimits(DOWNLOAD_WINDOWS, 'downloads', redis),
     widgetLimits: new RateLimits(WIDGET_WINDOWS, 'widget', redis),
     widgetSessionLimits: new RateLimits(WIDGET_SESSION_WINDOWS, 'widget_sessions', redis),
@@ -60,4 +63,5 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
       await Promise.all([sql.end({ timeout: 5 }), tenantSql.end({ timeout: 5 }), probeSql.end({ timeout: 5 })]);
     },
   };
+  return deps;
 }

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { KeyStore } from './auth/key-store.ts';
 import type { ProcessChannels } from './channels/index.ts';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
 import type { FileLinks } from './files/signed-links.ts';
@@ -39,8 +40,8 @@ export type Deps = {
   /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;
   /**
-   * The present moment for rules the service computes itself (free appointment slots, reminders); tests set a
-   * fixed one. Times PostgreSQL stamps (app_now()) are not affected.
+   * The present moment for rules the service computes itself (see src/clock.ts); the channels read it at each
+   * send. Tests set a fixed or moving one. Times PostgreSQL stamps (app_now()) are not affected.
    */
-  clock?: () => Date;
+  clock: Clock;
 };

@@ -85,8 +85,4 @@ export interface Channels {
   send(tx: Tx, companyId: string, message: OutgoingMessage): Promise<Delivery>;
 }
 
-/** The time, replaceable in tests (WhatsApp's 24-hour window). */
-export type Clock = { now(): Date };
-export const systemClock: Clock = { now: () => new Date() };
-
 export const WHATSAPP_WINDOW_MS = 24 * 60 * 60 * 1000;

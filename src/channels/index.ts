@@ -1,16 +1,17 @@
 // The channels of the process: email (outbox), WhatsApp (Cloud API, or recorded without a company's settings)
-// and web chat, behind one `send` (channel.ts). Created once per process (deps); tests may give their own clock.
+// and web chat, behind one `send` (channel.ts). Created once per process (deps), on the process's clock.
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { mailIdentityOf } from '../mail/sender.ts';
-import { type ChannelAdapter, type Channels, type Clock, systemClock } from './channel.ts';
+import type { ChannelAdapter, Channels } from './channel.ts';
 import { emailAdapter } from './email.ts';
 import { webChatAdapter } from './web-chat.ts';
 import { Recorder, whatsappAdapter } from './whatsapp.ts';
 
 export * from './channel.ts';
 
-export type ProcessChannels = Channels & { readonly recorder: Recorder; readonly clock: Clock };
+export type ProcessChannels = Channels & { readonly recorder: Recorder };
 
 export function createChannels(
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'publicUrl'>,
@@ -25,7 +26,6 @@ export function createChannels(
   };
   return {
     recorder,
-    clock,
     send: (tx, companyId, message) => {
       switch (message.channel) {
         case 'email':

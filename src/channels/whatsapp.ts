@@ -6,12 +6,12 @@
 // adapter's behaviour: the message is kept in memory and logged, not sent.
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
 import { channelSettings } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
 import {
   type ChannelAdapter,
   ChannelUnavailable,
-  type Clock,
   type Delivery,
   type OutgoingMessage,
   WHATSAPP_WINDOW_MS,
@@ -69,12 +69,12 @@ export function whatsappAdapter(deps: { clock: Clock; recorder: Recorder }): Cha
     async send(tx, companyId, message): Promise<Delivery> {
       if (!/^\d{6,15}$/.test(message.to)) return { accepted: false, refusal: { reason: 'no_address' } };
       const last = 'template' in message ? null : message.lastCustomerMessageAt;
-      if (!('template' in message) && (!last || deps.clock.now().getTime() - last.getTime() > WHATSAPP_WINDOW_MS)) {
+      if (!('template' in message) && (!last || deps.clock().getTime() - last.getTime() > WHATSAPP_WINDOW_MS)) {
         return { accepted: false, refusal: { reason: 'whatsapp_window_closed', lastCustomerMessageAt: last } };
       }
       const account = await whatsappAccountOf(tx, companyId);
       if (!account) {
-        deps.recorder.keep(companyId, message, deps.clock.now());
+        deps.recorder.keep(companyId, message, deps.clock());
         return { accepted: true, recorded: true };
       }
       let response: Response;

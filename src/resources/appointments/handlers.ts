@@ -21,7 +21,7 @@ import {
   saveAppointment,
 } from './writes.ts';
 
-const nowOf = (c: Context<AppEnv>) => c.get('deps').clock?.() ?? new Date();
+const nowOf = (c: Context<AppEnv>) => c.get('deps').clock();
 
 const OPEN = new Set<AppointmentRow['status']>(['pending', 'confirmed']);
 

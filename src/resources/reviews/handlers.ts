@@ -106,7 +106,7 @@ export const handlers = {
             shop: company.name,
             companyLanguage,
             publicUrl,
-            now: new Date(),
+            now: c.get('deps').clock(),
             channels,
             whatsappSent,
           },

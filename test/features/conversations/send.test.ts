@@ -5,7 +5,6 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChannels } from '../../../src/channels/index.ts';
 import { taskList } from '../../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import { queuedJobsOf } from '../../harness/jobs.ts';
@@ -32,7 +31,8 @@ const readBody = async (req: IncomingMessage) => {
 beforeAll(async () => {
   smtp = await startSmtpServer();
   api = await setupApi({ SMTP_URL: smtp.url, MAIL_FROM: 'inbox@mail.example.test' });
-  api.deps.channels = createChannels(api.config, api.deps.log, { now: () => now });
+  // The process's clock: the channels read it at each send (WhatsApp's 24-hour window).
+  api.deps.clock = () => now;
   ({ key, companyId } = await api.tenant());
   const graph = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req));
