@@ -6,7 +6,9 @@
 // It polls `GET /events` the way the contract tells integrators to catch up: `filter[created_since]` = the
 // newest `created_at` seen minus 5 minutes, `sort=created_at`, every page, deduplicated on `id` (a change that
 // took longer than a later one becomes visible after it, with the earlier time).
+
 import { CrmApiError, type CrmClient, createCrmClient, listAll, ok, type Schemas } from '../client/index.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import { signatureHeader, signingKey } from '../webhooks/sign.ts';
 
 export type TailOptions = {
@@ -30,7 +32,7 @@ export type TailIo = {
   info: (line: string) => void;
   /** Resolves when the tail must stop (Ctrl-C). */
   stopped: Promise<void>;
-  now?: () => Date;
+  now?: Clock;
 };
 
 type Event = Schemas['Event'];
@@ -95,7 +97,7 @@ async function eventsSince(client: CrmClient, since: Date, types: string | undef
 
 /** Runs until `io.stopped` resolves; a failing poll is reported and tried again at the next interval. */
 export async function tailEvents(options: TailOptions, io: TailIo): Promise<void> {
-  const now = io.now ?? (() => new Date());
+  const now = io.now ?? systemClock;
   const client = createCrmClient({ baseUrl: options.apiUrl, apiKey: options.apiKey, language: 'en' });
   let stopped = false;
   void io.stopped.then(() => {

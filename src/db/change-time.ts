@@ -1,6 +1,9 @@
 // The time of a change to an existing record: taken after its row lock, not at the start of the transaction
 // (see migration 0017). A change that waited behind another one then writes a later updated_at, and events
 // that list after the other's, as receivers comparing updated_at expect. Call it right after the lock.
+// This clock (app_now(), now() in SQL) stays separate from the process's Clock (src/clock.ts) for a reason: row
+// times are stamped by the one database every API node shares, inside the writing transaction and after its lock,
+// so they order every node's changes; tests move them by moving the rows' times back, never by a clock.
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from './tenant.ts';
 

@@ -3,6 +3,7 @@
 // short transaction, one statement, shared by the jobs of the company reading at the same time: delivery-reads.ts),
 // send with no transaction open, each endpoint in its turn (send-turns.ts), then record each attempt: successes
 // in batches (record-success.ts), a failure in its own transaction, step by step (record-failure.ts).
+import { type Clock, systemClock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { webhookAttempts } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
@@ -23,7 +24,7 @@ export type Trigger = (typeof webhookAttempts.$inferSelect)['trigger'];
  */
 export type DeliverOptions = {
   policy: UrlPolicy;
-  now?: () => Date;
+  now?: Clock;
   lookup?: LookupAll;
   timeoutMs?: number;
   stop?: AbortSignal;
@@ -77,7 +78,7 @@ async function attempt(
   opts: DeliverOptions,
 ): Promise<DeliverOutcome> {
   const { db } = state;
-  const now = opts.now ?? (() => new Date());
+  const now = opts.now ?? systemClock;
   if (!row) return 'gone';
   // A scheduled retry or a recovery is for a pending delivery only; anything else was settled after the
   // job was queued (a resend succeeded, the endpoint was disabled). A manual resend works in every state.

@@ -16,6 +16,7 @@
 // filling the worker). A send in flight then is handed over: its delivery is written pending with a safety
 // job (a delivery job SAFETY_DELAY_MS later, in case this process ends before the answer), and the answer is
 // recorded when it comes, like a delivery job's (a failure's retry takes over the safety job's key).
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { TaskPayload } from '../db/job-queue.ts';
 import { tenantStatement } from '../db/tenant-statement.ts';
@@ -204,7 +205,7 @@ function startSend(
   target: Target,
   deliveryId: string,
   bodyOf: (eventId: string) => Buffer,
-  now: () => Date,
+  now: Clock,
   opts: DeliverOptions,
 ): Send {
   const send: Send = { target, deliveryId, started: false, cancelled: false, promise: Promise.resolve(null) };
