@@ -10,7 +10,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
+import { type PgColumn, type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
 import { customers } from '../db/schema/index.ts';
 import { type DriverRow, type Tenant, type Tx, tableRows } from '../db/tenant.ts';
 import { type Message, message } from './messages.ts';
@@ -132,8 +132,10 @@ function cursorValue(value: unknown): string | number {
  */
 export type Related<V> = { sql: SQL; decode: (value: unknown) => V };
 export type RelatedValues = Record<string, Related<unknown>>;
-/** A row with the related values read beside it, under their names. */
-export type WithRelated<Row, R extends RelatedValues> = Row & { [K in keyof R]: ReturnType<R[K]['decode']> };
+/** The related values read beside a row, under their names. */
+export type RelatedOf<R extends RelatedValues> = { [K in keyof R]: ReturnType<R[K]['decode']> };
+/** A row with its related values. */
+export type WithRelated<Row, R extends RelatedValues> = Row & RelatedOf<R>;
 
 /**
  * Column types a related row's JSON carries as they are. Every other column goes as its text, which drizzle maps
@@ -236,19 +238,20 @@ function relatedColumns(table: PgTable, related: RelatedValues): Record<string, 
   return columns;
 }
 
+/** The decoded related values of a driver row. */
+function decodeRelated<R extends RelatedValues>(raw: DriverRow | undefined, related: R): RelatedOf<R> {
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(related)) values[name] = value.decode(raw?.[name]);
+  return values as RelatedOf<R>;
+}
+
 /** The driver's rows as the table's rows, each with its related values. */
 function withRelated<T extends PgTable, R extends RelatedValues>(
   table: T,
   raws: DriverRow[],
   related: R,
 ): WithRelated<T['$inferSelect'], R>[] {
-  const rows = tableRows(table, raws);
-  const entries = Object.entries(related);
-  return rows.map((row, i) => {
-    const values: Record<string, unknown> = {};
-    for (const [name, value] of entries) values[name] = value.decode(raws[i]?.[name]);
-    return Object.assign(row, values) as WithRelated<T['$inferSelect'], R>;
-  });
+  return tableRows(table, raws).map((row, i) => Object.assign(row, decodeRelated(raws[i], related)));
 }
 
 /**
@@ -285,6 +288,25 @@ export async function readPage<T extends PgTable, R extends RelatedValues = Reco
   const plan = keyset(page, order.sorts, order.id);
   const raws = await tenant.readRows(pageStatement(table, plan, conditions, related).toSQL());
   return pageOf(withRelated(table, raws, related), page, plan);
+}
+
+/**
+ * The related values of rows already in hand (a record just written or read alone), by their `key`: the same
+ * definitions as the list's, one statement in the caller's transaction.
+ */
+export async function selectRelated<T extends PgTable, R extends RelatedValues>(
+  tx: Tx,
+  table: T,
+  key: PgColumn,
+  conditions: (SQL | undefined)[],
+  related: R,
+): Promise<Map<unknown, RelatedOf<R>>> {
+  const statement = new QueryBuilder()
+    .select({ key, ...relatedColumns(table, related) })
+    .from(table as PgTable)
+    .where(and(...conditions));
+  const raws = await tx.execute<DriverRow>(statement);
+  return new Map(raws.map((raw) => [key.mapFromDriverValue(raw[key.name]), decodeRelated(raw, related)]));
 }
 
 /** Trims the extra row, restores the order and builds the cursors. */
