@@ -15,14 +15,22 @@ export type Tenant = {
   /** One transaction as the tenant (see withTenant). */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** One read statement as the tenant in one round trip (see readAsTenant). */
-  read<T extends PgTable>(table: T, statement: { sql: string; params: unknown[] }): Promise<T['$inferSelect'][]>;
+  read<T extends PgTable>(table: T, statement: Statement): Promise<T['$inferSelect'][]>;
+  /** The same, its rows as the driver gives them (keyed by column name), for a statement that reads more than one table's columns. */
+  readRows(statement: Statement): Promise<DriverRow[]>;
 };
+
+/** A statement's text with its parameters ($1, $2, …), as drizzle's toSQL() gives it. */
+export type Statement = { sql: string; params: unknown[] };
+/** A row as postgres.js gives it: keyed by the statement's column names. */
+export type DriverRow = Record<string, unknown>;
 
 export function tenantOf(pools: { db: Db; tenantSql: Sql }, companyId: string): Tenant {
   return {
     companyId,
     transaction: (work) => withTenant(pools.db, companyId, work),
     read: (table, statement) => readAsTenant(pools.tenantSql, companyId, table, statement),
+    readRows: (statement) => readRowsAsTenant(pools.tenantSql, companyId, statement),
   };
 }
 
@@ -81,16 +89,25 @@ export async function readAsTenant<T extends PgTable>(
   tenantSql: Sql,
   companyId: string,
   table: T,
-  statement: { sql: string; params: unknown[] },
+  statement: Statement,
 ): Promise<T['$inferSelect'][]> {
+  return tableRows(table, await readRowsAsTenant(tenantSql, companyId, statement));
+}
+
+/** readAsTenant's statement, its rows as the driver gives them. */
+export async function readRowsAsTenant(tenantSql: Sql, companyId: string, statement: Statement): Promise<DriverRow[]> {
   const shifted = statement.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 1}`);
   const text = `select q.* from (select set_config('app.company_id', $1::text, true) as tenant) t
     cross join lateral (select * from (${shifted}) s where t.tenant is not null offset 0) q`;
-  const rows = (await tenantSql.unsafe(text, [companyId, ...statement.params] as postgres.ParameterOrJSON<never>[], {
+  return (await tenantSql.unsafe(text, [companyId, ...statement.params] as postgres.ParameterOrJSON<never>[], {
     prepare: true,
-  })) as unknown as Record<string, unknown>[];
+  })) as unknown as DriverRow[];
+}
+
+/** Driver rows as `table`'s rows: each column read from its name and mapped as drizzle maps it. */
+export function tableRows<T extends PgTable>(table: T, raws: DriverRow[]): T['$inferSelect'][] {
   const columns = Object.entries(getTableColumns(table));
-  return rows.map((raw) => {
+  return raws.map((raw) => {
     const row: Record<string, unknown> = {};
     for (const [key, column] of columns) {
       const value = raw[column.name];

@@ -1,8 +1,18 @@
 // Keyset pagination: a cursor is base64url JSON of {sort, last values, direction}. It belongs to one sort
 // order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards.
-import { type AnyColumn, and, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
-import type { Tenant, Tx } from '../db/tenant.ts';
+import {
+  type AnyColumn,
+  and,
+  type Column,
+  eq,
+  getTableColumns,
+  type InferColumnsDataTypes,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { type PgColumn, type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
+import { customers } from '../db/schema/index.ts';
+import { type DriverRow, type Tenant, type Tx, tableRows } from '../db/tenant.ts';
 import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 
@@ -116,48 +126,187 @@ function cursorValue(value: unknown): string | number {
 }
 
 /**
- * One page of `table`'s rows that meet `conditions`, in the page's sort (a key of `sorts`, ties broken by `id`),
- * with its cursors: the whole keyset list for the usual case of one table.
+ * A value read with each row of a page, in the page's own statement (a correlated subquery in its select list,
+ * run only for the rows of the page): what a list shows beside its rows (an invoice's payments, a
+ * conversation's contact) costs no further round trip. `decode` turns the driver's value into the row's.
  */
-export async function selectPage<T extends PgTable>(
-  tx: Tx,
-  table: T,
-  page: PageRequest,
-  order: { sorts: SortColumns; id: AnyColumn },
-  conditions: (SQL | undefined)[],
-): Promise<{ data: T['$inferSelect'][]; meta: PageMeta }> {
-  const plan = keyset(page, order.sorts, order.id);
-  const rows: T['$inferSelect'][] = await tx
-    .select()
-    // Widened to its constraint: drizzle's from() cannot check a table that is still a type parameter.
-    .from(table as PgTable)
+export type Related<V> = { sql: SQL; decode: (value: unknown) => V };
+export type RelatedValues = Record<string, Related<unknown>>;
+/** The related values read beside a row, under their names. */
+export type RelatedOf<R extends RelatedValues> = { [K in keyof R]: ReturnType<R[K]['decode']> };
+/** A row with its related values. */
+export type WithRelated<Row, R extends RelatedValues> = Row & RelatedOf<R>;
+
+/**
+ * Column types a related row's JSON carries as they are. Every other column goes as its text, which drizzle maps
+ * exactly as it maps the driver's text (a numeric as JSON would be a float: 12.50 would come back as 12.5).
+ */
+const KEPT_IN_JSON = new Set(['PgBoolean', 'PgJson', 'PgJsonb']);
+
+type RelatedRow<F extends Record<string, Column>> = InferColumnsDataTypes<F>;
+
+/** `fields` of one row as a JSON array, and its decoding back into the row drizzle would have read. */
+function jsonRow<F extends Record<string, Column>>(fields: F) {
+  const entries = Object.entries(fields);
+  const values = entries.map(([, column]) =>
+    KEPT_IN_JSON.has(column.columnType) ? sql`${column}` : sql`${column}::text`,
+  );
+  return {
+    sql: sql`json_build_array(${sql.join(values, sql`, `)})`,
+    decode: (value: unknown): RelatedRow<F> => {
+      const array = value as unknown[];
+      const row: Record<string, unknown> = {};
+      entries.forEach(([key, column], i) => {
+        const item = array[i];
+        row[key] = item === null || item === undefined ? null : column.mapFromDriverValue(item);
+      });
+      return row as RelatedRow<F>;
+    },
+  };
+}
+
+/** The rows of `from` that meet `where` (correlated with the page's row), in `orderBy`, as `fields`. */
+export function relatedRows<F extends Record<string, Column>>(
+  fields: F,
+  from: PgTable,
+  where: SQL | undefined,
+  orderBy: SQL[],
+): Related<RelatedRow<F>[]> {
+  const row = jsonRow(fields);
+  return {
+    sql: sql`(select coalesce(json_agg(${row.sql} order by ${sql.join(orderBy, sql`, `)}), '[]'::json) from ${from} where ${where})`,
+    decode: (value) => (value as unknown[]).map(row.decode),
+  };
+}
+
+/** The one row of `from` that meets `where` (correlated with the page's row), as `fields`; undefined when none. */
+export function relatedRow<F extends Record<string, Column>>(
+  fields: F,
+  from: PgTable,
+  where: SQL | undefined,
+): Related<RelatedRow<F> | undefined> {
+  const row = jsonRow(fields);
+  return {
+    sql: sql`(select ${row.sql} from ${from} where ${where})`,
+    decode: (value) => (value === null || value === undefined ? undefined : row.decode(value)),
+  };
+}
+
+/** Whether a row of `from` meets `where` (correlated with the page's row). */
+export function relatedExists(from: PgTable, where: SQL | undefined): Related<boolean> {
+  return { sql: sql`exists (select 1 from ${from} where ${where})`, decode: (value) => value === true };
+}
+
+/** A customer's contact details, as the inbox and the agenda show them beside a conversation or an appointment. */
+export type CustomerContact = { name: string | null; email: string; phone: string | null };
+
+/**
+ * The contact details of each row's customer (lists of conversations and of appointments). The customer is read
+ * as it is now, so a renamed customer shows its new name everywhere.
+ */
+export const customerContact = (row: {
+  companyId: AnyColumn;
+  customerId: AnyColumn;
+}): Related<CustomerContact | undefined> =>
+  relatedRow(
+    { name: customers.name, email: customers.email, phone: customers.phone },
+    customers,
+    and(eq(customers.companyId, row.companyId), eq(customers.id, row.customerId)),
+  );
+
+type Order = { sorts: SortColumns; id: AnyColumn };
+type Plan = ReturnType<typeof keyset>;
+
+/** The one statement of a page, whichever way it is run (selectPage, readPage). */
+function pageStatement(table: PgTable, plan: Plan, conditions: (SQL | undefined)[], related: RelatedValues) {
+  return new QueryBuilder()
+    .select({ ...getTableColumns(table), ...relatedColumns(table, related) })
+    .from(table)
     .where(and(...conditions, plan.where))
     .orderBy(...plan.orderBy)
     .limit(plan.take);
-  return pageOf(rows, page, plan);
+}
+
+function relatedColumns(table: PgTable, related: RelatedValues): Record<string, SQL.Aliased> {
+  const names = new Set(Object.values(getTableColumns(table)).map((column) => column.name));
+  const columns: Record<string, SQL.Aliased> = {};
+  for (const [name, value] of Object.entries(related)) {
+    // Driver rows are keyed by column name: a related value named like a column would hide it.
+    if (names.has(name)) throw new Error(`related value ${name} has the name of a column of its table`);
+    columns[name] = value.sql.as(name);
+  }
+  return columns;
+}
+
+/** The decoded related values of a driver row. */
+function decodeRelated<R extends RelatedValues>(raw: DriverRow | undefined, related: R): RelatedOf<R> {
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(related)) values[name] = value.decode(raw?.[name]);
+  return values as RelatedOf<R>;
+}
+
+/** The driver's rows as the table's rows, each with its related values. */
+function withRelated<T extends PgTable, R extends RelatedValues>(
+  table: T,
+  raws: DriverRow[],
+  related: R,
+): WithRelated<T['$inferSelect'], R>[] {
+  return tableRows(table, raws).map((row, i) => Object.assign(row, decodeRelated(raws[i], related)));
+}
+
+/**
+ * One page of `table`'s rows that meet `conditions`, in the page's sort (a key of `sorts`, ties broken by `id`),
+ * with its cursors and each row's `related` values: the whole keyset list for the usual case of one table, in
+ * the caller's transaction.
+ */
+export async function selectPage<T extends PgTable, R extends RelatedValues = Record<never, never>>(
+  tx: Tx,
+  table: T,
+  page: PageRequest,
+  order: Order,
+  conditions: (SQL | undefined)[],
+  related: R = {} as R,
+): Promise<{ data: WithRelated<T['$inferSelect'], R>[]; meta: PageMeta }> {
+  const plan = keyset(page, order.sorts, order.id);
+  const raws = await tx.execute<DriverRow>(pageStatement(table, plan, conditions, related));
+  return pageOf(withRelated(table, [...raws], related), page, plan);
 }
 
 /**
  * The same page as selectPage outside a transaction: one prepared statement as the tenant in one round trip
- * (readAsTenant), for a list whose page is all it reads. A transaction would add three round trips (begin,
- * the tenant setting, commit) to every page.
+ * (readAsTenant), for a list whose page (with its related values) is all it reads. A transaction would add three
+ * round trips (begin, the tenant setting, commit) to every page, and each further read one more.
  */
-export async function readPage<T extends PgTable>(
+export async function readPage<T extends PgTable, R extends RelatedValues = Record<never, never>>(
   tenant: Tenant,
   table: T,
   page: PageRequest,
-  order: { sorts: SortColumns; id: AnyColumn },
+  order: Order,
   conditions: (SQL | undefined)[],
-): Promise<{ data: T['$inferSelect'][]; meta: PageMeta }> {
+  related: R = {} as R,
+): Promise<{ data: WithRelated<T['$inferSelect'], R>[]; meta: PageMeta }> {
   const plan = keyset(page, order.sorts, order.id);
+  const raws = await tenant.readRows(pageStatement(table, plan, conditions, related).toSQL());
+  return pageOf(withRelated(table, raws, related), page, plan);
+}
+
+/**
+ * The related values of rows already in hand (a record just written or read alone), by their `key`: the same
+ * definitions as the list's, one statement in the caller's transaction.
+ */
+export async function selectRelated<T extends PgTable, R extends RelatedValues>(
+  tx: Tx,
+  table: T,
+  key: PgColumn,
+  conditions: (SQL | undefined)[],
+  related: R,
+): Promise<Map<unknown, RelatedOf<R>>> {
   const statement = new QueryBuilder()
-    .select()
+    .select({ key, ...relatedColumns(table, related) })
     .from(table as PgTable)
-    .where(and(...conditions, plan.where))
-    .orderBy(...plan.orderBy)
-    .limit(plan.take)
-    .toSQL();
-  return pageOf(await tenant.read(table, statement), page, plan);
+    .where(and(...conditions));
+  const raws = await tx.execute<DriverRow>(statement);
+  return new Map(raws.map((raw) => [key.mapFromDriverValue(raw[key.name]), decodeRelated(raw, related)]));
 }
 
 /** Trims the extra row, restores the order and builds the cursors. */

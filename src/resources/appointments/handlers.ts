@@ -38,26 +38,17 @@ async function bodyHas(c: Context<AppEnv>, key: string): Promise<boolean> {
 export const handlers = {
   listAppointments: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const result = await c.get('tenant').transaction(async (tx) => {
-      const { data, meta } = await q.listAppointments(tx, companyId, page, {
-        status: query['filter[status]'],
-        customerId: query['filter[customer_id]'],
-        userId: query['filter[user_id]'] === undefined ? undefined : Number(query['filter[user_id]']),
-        startsFrom: query['filter[starts_from]'],
-        startsUntil: query['filter[starts_until]'],
-        updatedSince: query['filter[updated_since]'],
-      });
-      const contacts = await q.contactsOf(
-        tx,
-        companyId,
-        data.map((r) => r.customerId),
-      );
-      const none = { name: null, email: '', phone: null };
-      return { data: data.map((r) => serializeAppointment(r, contacts.get(r.customerId) ?? none)), meta };
+    const { data, meta } = await q.listAppointments(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      customerId: query['filter[customer_id]'],
+      userId: query['filter[user_id]'] === undefined ? undefined : Number(query['filter[user_id]']),
+      startsFrom: query['filter[starts_from]'],
+      startsUntil: query['filter[starts_until]'],
+      updatedSince: query['filter[updated_since]'],
     });
-    return c.json(result, 200);
+    const none = { name: null, email: '', phone: null };
+    return c.json({ data: data.map((r) => serializeAppointment(r, r.contact ?? none)), meta }, 200);
   },
 
   getAppointment: async (c) => {

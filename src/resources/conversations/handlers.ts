@@ -33,26 +33,14 @@ function onLockedConversation(
 export const handlers = {
   listConversations: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { data, meta } = await c.get('tenant').transaction(async (tx) => {
-      const found = await q.listConversations(tx, companyId, page, {
-        status: query['filter[status]'],
-        channel: query['filter[channel]'],
-        customerId: query['filter[customer_id]'],
-        updatedSince: query['filter[updated_since]'],
-      });
-      const contacts = await q.contactsOf(
-        tx,
-        companyId,
-        found.data.map((row) => row.customerId),
-      );
-      return {
-        data: found.data.map((row) => serializeConversation(row, contacts.get(row.customerId))),
-        meta: found.meta,
-      };
+    const { data, meta } = await q.listConversations(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      channel: query['filter[channel]'],
+      customerId: query['filter[customer_id]'],
+      updatedSince: query['filter[updated_since]'],
     });
-    return c.json({ data, meta }, 200);
+    return c.json({ data: data.map((row) => serializeConversation(row, row.contact)), meta }, 200);
   },
 
   getConversation: async (c) => {

@@ -3,8 +3,8 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { conversationMessages, conversations, customers } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
-import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
+import { customerContact, type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { ConversationContact, ConversationRow, MessageRow } from './serialize.ts';
@@ -23,13 +23,16 @@ const SORTS = {
   updated_at: conversations.updatedAt,
 };
 
-export function listConversations(tx: Tx, companyId: string, page: PageRequest, filters: ConversationFilters) {
-  const conditions: (SQL | undefined)[] = [eq(conversations.companyId, companyId)];
+/** A page of conversations with their customers' contact details: one statement as the tenant in one round trip. */
+export function listConversations(tenant: Tenant, page: PageRequest, filters: ConversationFilters) {
+  const conditions: (SQL | undefined)[] = [eq(conversations.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(conversations.status, filters.status));
   if (filters.channel) conditions.push(eq(conversations.channel, filters.channel));
   if (filters.customerId) conditions.push(eq(conversations.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(conversations.updatedAt, filters.updatedSince));
-  return selectPage(tx, conversations, page, { sorts: SORTS, id: conversations.id }, conditions);
+  return readPage(tenant, conversations, page, { sorts: SORTS, id: conversations.id }, conditions, {
+    contact: customerContact(conversations),
+  });
 }
 
 /** The contact details of the conversations' customers, by customer id. */

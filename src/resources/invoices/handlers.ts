@@ -217,15 +217,12 @@ export const invoicePdf = (row: InvoiceRow): PdfDocument => ({
 export const handlers = {
   listInvoices: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { data, meta } = await c.get('tenant').transaction((tx) =>
-      q.listInvoices(tx, companyId, page, {
-        status: query['filter[status]'],
-        customerId: query['filter[customer_id]'],
-        updatedSince: query['filter[updated_since]'],
-      }),
-    );
+    const { data, meta } = await q.listInvoices(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      customerId: query['filter[customer_id]'],
+      updatedSince: query['filter[updated_since]'],
+    });
     return c.json({ data: data.map(serializeInvoice), meta }, 200);
   },
 

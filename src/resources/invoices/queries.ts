@@ -1,10 +1,10 @@
 // SQL of invoices and their payments; every function takes the tenant transaction first.
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
-import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
+import { type PageRequest, readPage, relatedRows, selectRelated } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { InvoiceRow, InvoiceWithPayments, PaymentRow } from './serialize.ts';
 
@@ -12,36 +12,35 @@ export type InvoiceFilters = { status?: InvoiceRow['status']; customerId?: strin
 
 const SORTS = { created_at: invoices.createdAt, updated_at: invoices.updatedAt };
 
-async function paymentsOf(tx: Tx, companyId: string, ids: string[]): Promise<Map<string, PaymentRow[]>> {
-  const byInvoice = new Map<string, PaymentRow[]>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return byInvoice;
-  const rows = await tx
-    .select()
-    .from(invoicePayments)
-    .where(and(eq(invoicePayments.companyId, companyId), inArray(invoicePayments.invoiceId, ids)))
-    .orderBy(asc(invoicePayments.createdAt), asc(invoicePayments.id));
-  for (const row of rows) byInvoice.get(row.invoiceId)?.push(row);
-  return byInvoice;
-}
+/** An invoice's payments, oldest first: read with each invoice of a list, in the list's statement. */
+const RELATED = {
+  payments: relatedRows(
+    getTableColumns(invoicePayments),
+    invoicePayments,
+    and(eq(invoicePayments.companyId, invoices.companyId), eq(invoicePayments.invoiceId, invoices.id)),
+    [asc(invoicePayments.createdAt), asc(invoicePayments.id)],
+  ),
+};
 
 /** The invoice with its payments, oldest first. */
 export async function withPayments(tx: Tx, row: InvoiceRow): Promise<InvoiceWithPayments> {
-  const payments = await paymentsOf(tx, row.companyId, [row.id]);
-  return { ...row, payments: payments.get(row.id) ?? [] };
+  const related = await selectRelated(
+    tx,
+    invoices,
+    invoices.id,
+    [eq(invoices.companyId, row.companyId), eq(invoices.id, row.id)],
+    RELATED,
+  );
+  return { ...row, payments: related.get(row.id)?.payments ?? [] };
 }
 
-export async function listInvoices(tx: Tx, companyId: string, page: PageRequest, filters: InvoiceFilters) {
-  const conditions: (SQL | undefined)[] = [eq(invoices.companyId, companyId)];
+/** A page of invoices with their payments: one statement as the tenant in one round trip. */
+export function listInvoices(tenant: Tenant, page: PageRequest, filters: InvoiceFilters) {
+  const conditions: (SQL | undefined)[] = [eq(invoices.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(invoices.status, filters.status));
   if (filters.customerId) conditions.push(eq(invoices.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(invoices.updatedAt, filters.updatedSince));
-  const result = await selectPage(tx, invoices, page, { sorts: SORTS, id: invoices.id }, conditions);
-  const payments = await paymentsOf(
-    tx,
-    companyId,
-    result.data.map((row) => row.id),
-  );
-  return { data: result.data.map((row) => ({ ...row, payments: payments.get(row.id) ?? [] })), meta: result.meta };
+  return readPage(tenant, invoices, page, { sorts: SORTS, id: invoices.id }, conditions, RELATED);
 }
 
 export async function findInvoice(tx: Tx, companyId: string, id: string): Promise<InvoiceWithPayments | undefined> {

@@ -38,15 +38,15 @@ export const handlers = {
 
   listTasks: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
     const assigned = query['filter[assigned_user_id]'];
     const assignedUserId = assigned === undefined ? undefined : Number(assigned);
-    const { data, meta } = await c.get('tenant').transaction((tx) =>
-      // An id beyond the safe integers names no user: nothing matches.
+    const tenant = c.get('tenant');
+    // An id beyond the safe integers names no user: nothing matches.
+    const { data, meta } =
       assignedUserId !== undefined && !Number.isSafeInteger(assignedUserId)
-        ? q.listTasks(tx, companyId, page, { assignedUserId: -1 })
-        : q.listTasks(tx, companyId, page, {
+        ? await q.listTasks(tenant, page, { assignedUserId: -1 })
+        : await q.listTasks(tenant, page, {
             status: query['filter[status]'],
             priority: query['filter[priority]'],
             assignedUserId,
@@ -54,8 +54,7 @@ export const handlers = {
             statusId: query['filter[status_id]'],
             customerId: query['filter[customer_id]'],
             updatedSince: query['filter[updated_since]'],
-          }),
-    );
+          });
     return c.json({ data: data.map(serializeTask), meta }, 200);
   },
 

@@ -1,6 +1,6 @@
 // SQL of tasks, their boards, links and comments; every function takes the tenant transaction first.
 import { and, asc, eq, exists, getTableColumns, inArray, max, not, type SQL, sql } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { type PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import {
   taskBoards,
@@ -11,8 +11,18 @@ import {
   tasks,
   users,
 } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
-import { keyset, type PageRequest, pageOf, selectPage } from '../../http/pagination.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
+import {
+  keyset,
+  type PageRequest,
+  pageOf,
+  type RelatedOf,
+  readPage,
+  relatedExists,
+  relatedRows,
+  selectPage,
+  selectRelated,
+} from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { Language } from '../../languages.ts';
@@ -124,8 +134,41 @@ export type TaskFilters = {
 
 const SORTS = { created_at: tasks.createdAt, updated_at: tasks.updatedAt };
 
-export async function listTasks(tx: Tx, companyId: string, page: PageRequest, filters: TaskFilters) {
-  const conditions: (SQL | undefined)[] = [eq(tasks.companyId, companyId)];
+/**
+ * What a task shows beside its row: its exposed links (in the order they were made) and whether its checklist
+ * has open points. Read with each task of a list, in the list's statement.
+ */
+const DETAILS = {
+  links: relatedRows(
+    { object: taskLinks.object, id: taskLinks.targetId },
+    taskLinks,
+    and(
+      eq(taskLinks.companyId, tasks.companyId),
+      eq(taskLinks.taskId, tasks.id),
+      inArray(taskLinks.object, [...EXPOSED_LINK_OBJECTS]),
+    ),
+    [asc(taskLinks.position)],
+  ),
+  hasOpenActions: relatedExists(
+    taskChecklistItems,
+    and(
+      eq(taskChecklistItems.companyId, tasks.companyId),
+      eq(taskChecklistItems.taskId, tasks.id),
+      not(taskChecklistItems.isDone),
+    ),
+  ),
+};
+
+/** The row with its details; the links are the exposed ones (DETAILS selects no other object). */
+const viewOf = (row: TaskRow, details: RelatedOf<typeof DETAILS>): TaskView => ({
+  ...row,
+  links: details.links as TaskLink[],
+  hasOpenActions: details.hasOpenActions,
+});
+
+/** A page of tasks with their details: one statement as the tenant in one round trip. */
+export async function listTasks(tenant: Tenant, page: PageRequest, filters: TaskFilters) {
+  const conditions: (SQL | undefined)[] = [eq(tasks.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(tasks.status, filters.status));
   if (filters.priority) conditions.push(eq(tasks.priority, filters.priority));
   if (filters.assignedUserId !== undefined) conditions.push(eq(tasks.assignedUserId, filters.assignedUserId));
@@ -134,7 +177,7 @@ export async function listTasks(tx: Tx, companyId: string, page: PageRequest, fi
   if (filters.customerId)
     conditions.push(
       exists(
-        tx
+        new QueryBuilder()
           .select({ one: sql`1` })
           .from(taskLinks)
           .where(
@@ -148,41 +191,22 @@ export async function listTasks(tx: Tx, companyId: string, page: PageRequest, fi
       ),
     );
   if (filters.updatedSince) conditions.push(atOrAfter(tasks.updatedAt, filters.updatedSince));
-  const { data, meta } = await selectPage(tx, tasks, page, { sorts: SORTS, id: tasks.id }, conditions);
-  return { data: await withDetails(tx, companyId, data), meta };
+  const { data, meta } = await readPage(tenant, tasks, page, { sorts: SORTS, id: tasks.id }, conditions, DETAILS);
+  return { data: data.map((row) => viewOf(row, row)), meta };
 }
 
-/** The rows with their exposed links (in the order they were made) and whether their checklist has open points. */
+/** The rows with their details (DETAILS), in one statement. */
 export async function withDetails(tx: Tx, companyId: string, rows: TaskRow[]): Promise<TaskView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const links = await tx
-    .select({ taskId: taskLinks.taskId, object: taskLinks.object, id: taskLinks.targetId })
-    .from(taskLinks)
-    .where(
-      and(
-        eq(taskLinks.companyId, companyId),
-        inArray(taskLinks.taskId, ids),
-        inArray(taskLinks.object, [...EXPOSED_LINK_OBJECTS]),
-      ),
-    )
-    .orderBy(asc(taskLinks.position));
-  const open = await tx
-    .selectDistinct({ taskId: taskChecklistItems.taskId })
-    .from(taskChecklistItems)
-    .where(
-      and(
-        eq(taskChecklistItems.companyId, companyId),
-        inArray(taskChecklistItems.taskId, ids),
-        not(taskChecklistItems.isDone),
-      ),
-    );
-  const withOpen = new Set(open.map((o) => o.taskId));
-  return rows.map((row) => ({
-    ...row,
-    links: links.filter((l) => l.taskId === row.id).map((l) => ({ object: l.object, id: l.id }) as TaskLink),
-    hasOpenActions: withOpen.has(row.id),
-  }));
+  const details = await selectRelated(
+    tx,
+    tasks,
+    tasks.id,
+    [eq(tasks.companyId, companyId), inArray(tasks.id, ids)],
+    DETAILS,
+  );
+  return rows.map((row) => viewOf(row, details.get(row.id) ?? { links: [], hasOpenActions: false }));
 }
 
 export async function findTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {
