@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { WebSocket } from 'undici';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
@@ -43,6 +44,8 @@ export type ServiceProcess = {
   alive: () => boolean;
   /** SIGTERM by PID, SIGKILL after `graceMs`. */
   stop: (graceMs?: number) => Promise<void>;
+  /** The inspector's port on 127.0.0.1, when started with `inspect` (see collectGarbage). */
+  inspectPort?: number;
 };
 
 /**
@@ -53,11 +56,13 @@ export async function startService(
   command: 'api' | 'worker',
   env: Record<string, string>,
   cleanups: Cleanup[],
-  { port: fixedPort, readyMs = 60_000 }: { port?: number; readyMs?: number } = {},
+  { port: fixedPort, readyMs = 60_000, inspect = false }: { port?: number; readyMs?: number; inspect?: boolean } = {},
 ): Promise<ServiceProcess> {
   const port = fixedPort ?? (await freePort());
+  const inspectPort = inspect ? await freePort() : undefined;
   const [node, ...args] = SERVICE_COMMAND;
-  const child = spawn(node, [...args, command], {
+  const inspectArgs = inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`];
+  const child = spawn(node, [...inspectArgs, ...args, command], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -82,7 +87,8 @@ export async function startService(
     await exited;
   };
   cleanups.push({ name: `${command} ${pid}`, run: () => stop() });
-  const service = { child, pid, base: `http://127.0.0.1:${port}/api/v1`, port, output: () => log, exited, alive, stop };
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const service = { child, pid, base, port, output: () => log, exited, alive, stop, inspectPort };
   if (command === 'worker') return service;
   for (const deadline = Date.now() + readyMs; ; await sleep(100)) {
     if (!alive()) throw new Error(`the API exited while starting:\n${log.slice(-4000)}`);
@@ -92,6 +98,43 @@ export async function startService(
     );
     if (ready) return service;
     if (Date.now() > deadline) throw new Error(`the API did not become ready within ${readyMs} ms`);
+  }
+}
+
+/**
+ * A full garbage collection of a service started with `inspect`, through its inspector (the DevTools protocol's
+ * HeapProfiler.collectGarbage), and the heap then in use (MiB). Memory read right after it is the process's
+ * floor: without it, a heap that collects only every few minutes looks like growth for as long as it waits.
+ */
+export async function collectGarbage(inspectPort: number): Promise<{ heapUsedMiB: number }> {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as Array<{
+    webSocketDebuggerUrl: string;
+  }>;
+  const url = targets[0]?.webSocketDebuggerUrl;
+  if (!url) throw new Error(`no inspector target on port ${inspectPort}`);
+  const socket = new WebSocket(url);
+  const answers = new Map<number, (result: Record<string, unknown>) => void>();
+  socket.addEventListener('message', (event) => {
+    const { id, result } = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown> };
+    if (id !== undefined) answers.get(id)?.(result ?? {});
+  });
+  await new Promise((opened, failed) => {
+    socket.addEventListener('open', opened, { once: true });
+    socket.addEventListener('error', failed, { once: true });
+  });
+  let next = 0;
+  const call = (method: string) =>
+    new Promise<Record<string, unknown>>((answered) => {
+      const id = ++next;
+      answers.set(id, answered);
+      socket.send(JSON.stringify({ id, method }));
+    });
+  try {
+    await call('HeapProfiler.collectGarbage');
+    const usage = await call('Runtime.getHeapUsage');
+    return { heapUsedMiB: round(Number(usage.usedSize) / 1024 / 1024) };
+  } finally {
+    socket.close();
   }
 }
 

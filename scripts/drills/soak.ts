@@ -1,12 +1,13 @@
 // Fault drill 4 (issue 29): a soak of mixed traffic. An API process and a worker process (children, stopped by
 // their PID) on the drill's own database, a webhook endpoint on a receiver on 127.0.0.1, and a paced client at
 // `--rate` requests a second for `--minutes`: a fifth creations (each an event, so a webhook delivery), two fifths
-// single reads, two fifths list pages. Every `--sample-seconds` the RSS of both processes (/proc) and the p99 of
-// the interval are taken. The first `--warmup-percent` of the run is not judged.
-// Verdicts: RSS flat — for each process the floor of its RSS (the lowest sample, what is left after a major
-// garbage collection) in the last third of the samples at most 10% above the floor of the first third (the
-// means are printed too: a young heap grows for minutes until its first major collection, then drops, so a
-// short run's means swing by a quarter either way without any leak); p99 stable — the p99 of the last third of the requests at most 1.5 × the first third's (and the
+// single reads, two fifths list pages. Every `--sample-seconds` both processes get a full garbage collection
+// through their inspector (started with --inspect on 127.0.0.1, collectGarbage), then their RSS (/proc) and heap
+// in use are read, with the p99 of the interval. The first `--warmup-percent` of the run is not judged.
+// Verdicts: RSS flat — for each process the floor of its RSS after the collection in the last third of the
+// samples at most 10% above the floor of the first third (without the forced collection a heap that collects
+// only every few minutes looks like growth while it waits: a 30-minute run failed so on 26 November with a flat
+// sawtooth); p99 stable — the p99 of the last third of the requests at most 1.5 × the first third's (and the
 // worst interval named); no error-level log line (pino level ≥ 50, or a failed job) from either process; no 5xx;
 // every event delivered.
 //
@@ -22,6 +23,7 @@ import { newSecret } from '../../src/webhooks/sign.ts';
 import { benchDatabase } from '../bench/database.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
 import {
+  collectGarbage,
   drillTenant,
   errorLines,
   type Outcome,
@@ -99,8 +101,8 @@ try {
   );
 
   const env = { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' };
-  const api = await startService('api', env, run.cleanups);
-  const worker = await startService('worker', env, run.cleanups);
+  const api = await startService('api', env, run.cleanups, { inspect: true });
+  const worker = await startService('worker', env, run.cleanups, { inspect: true });
   log(
     `API ${api.pid}, worker ${worker.pid}${embedded ? ' (embedded PostgreSQL)' : ''}; ${RATE} requests/s for ${args.minutes} min`,
   );
@@ -108,7 +110,38 @@ try {
   const outcomes: Array<Outcome & { at: number; kind: string }> = [];
   const created: string[] = [];
   const events: string[] = [];
-  const samples: Array<{ atS: number; apiMiB: number; workerMiB: number; p99Ms: number; requests: number }> = [];
+  const samples: Array<{
+    atS: number;
+    apiMiB: number;
+    workerMiB: number;
+    apiHeapMiB: number;
+    workerHeapMiB: number;
+    p99Ms: number;
+    requests: number;
+  }> = [];
+  const samplingErrors: string[] = [];
+  /** Both processes' memory right after a full collection of each (collectGarbage), and the interval's p99. */
+  const takeSample = async (atS: number, interval: Outcome[]) => {
+    const [apiHeap, workerHeap] = await Promise.all([api, worker].map((p) => collectGarbage(p.inspectPort ?? 0)));
+    const sample = {
+      atS,
+      apiMiB: rssMiB(api.pid),
+      workerMiB: rssMiB(worker.pid),
+      apiHeapMiB: apiHeap?.heapUsedMiB ?? 0,
+      workerHeapMiB: workerHeap?.heapUsedMiB ?? 0,
+      p99Ms: round(
+        percentile(
+          interval.map((o) => o.ms),
+          99,
+        ),
+      ),
+      requests: interval.length,
+    };
+    samples.push(sample);
+    log(
+      `after a full collection: RSS API ${sample.apiMiB} MiB (heap ${sample.apiHeapMiB}), worker ${sample.workerMiB} MiB (heap ${sample.workerHeapMiB}); p99 ${sample.p99Ms} ms of ${sample.requests}`,
+    );
+  };
   const started = Date.now();
   const until = started + DURATION_MS;
   let sent = 0;
@@ -149,20 +182,13 @@ try {
     if (Date.now() >= nextSample) {
       const interval = outcomes.slice(sampledUpTo);
       sampledUpTo = outcomes.length;
-      const sample = {
-        atS: Math.round((Date.now() - started) / 1000),
-        apiMiB: rssMiB(api.pid),
-        workerMiB: rssMiB(worker.pid),
-        p99Ms: round(
-          percentile(
-            interval.map((o) => o.ms),
-            99,
-          ),
-        ),
-        requests: interval.length,
-      };
-      samples.push(sample);
-      log(`RSS API ${sample.apiMiB} MiB, worker ${sample.workerMiB} MiB; p99 ${sample.p99Ms} ms of ${sample.requests}`);
+      const atS = Math.round((Date.now() - started) / 1000);
+      // Not awaited: the collections take a moment, and the paced requests must go on meanwhile.
+      const taken = takeSample(atS, interval).catch((error) => {
+        samplingErrors.push(String(error));
+      });
+      inFlight.add(taken);
+      void taken.finally(() => inFlight.delete(taken));
       nextSample += SAMPLE_MS;
     }
   }
@@ -177,7 +203,7 @@ try {
   const undelivered = events.filter((id) => !arrivals.has(id)).length;
 
   const judged = samples.filter((s) => s.atS * 1000 >= WARMUP_MS);
-  const rss = (which: 'apiMiB' | 'workerMiB') => {
+  const rss = (which: 'apiMiB' | 'workerMiB' | 'apiHeapMiB' | 'workerHeapMiB') => {
     const { first, last } = thirds(judged.map((s) => s[which]));
     const floor = (values: number[]) => (values.length ? Math.min(...values) : 0);
     const ratio = floor(first) ? floor(last) / floor(first) : 1;
@@ -192,6 +218,7 @@ try {
   };
   const apiRss = rss('apiMiB');
   const workerRss = rss('workerMiB');
+  const heaps = { api: rss('apiHeapMiB'), worker: rss('workerHeapMiB') };
   const judgedOutcomes = outcomes.filter((o) => o.at - started >= WARMUP_MS);
   const { first: firstRequests, last: lastRequests } = thirds(judgedOutcomes);
   const p99First = round(
@@ -238,6 +265,8 @@ try {
     p99LastThirdMs: p99Last,
     worstInterval,
     rss: { api: apiRss, worker: workerRss },
+    heapAfterCollection: heaps,
+    samplingErrors,
     events: events.length,
     undelivered,
     receiverArrivals: receiverTotal,
@@ -249,6 +278,7 @@ try {
   for (const line of [...errors, ...failedJobs].slice(0, 5)) log(`error line: ${line.slice(0, 300)}`);
 
   const failures: string[] = [];
+  if (samplingErrors.length) failures.push(`${samplingErrors.length} samples failed: ${samplingErrors[0]}`);
   if (judged.length < 3) failures.push(`only ${judged.length} samples after the warm-up: run longer`);
   for (const [name, r] of [
     ['API', apiRss],
