@@ -22,6 +22,9 @@ export function unlockLostFetches(runner: Runner, sql: Sql, poolId: string, log:
   runner.events.on('localQueue:getJobs:complete', ({ jobs }) => {
     for (const job of jobs) held.set(job.id, Number.POSITIVE_INFINITY);
   });
+  runner.events.on('job:start', ({ job }) => {
+    held.set(job.id, Number.POSITIVE_INFINITY);
+  });
   runner.events.on('job:complete', ({ job }) => {
     held.set(job.id, Date.now());
   });

@@ -13,8 +13,8 @@
 // never ties. Under Citus such a block is one co-located join, or a router query on the company's node.
 //
 // What it cannot read fails rather than passes: a join in a fragment that is not inlined, an interpolation in a
-// FROM list (a join from another file), a natural join or a
-// parenthesized join between tenant relations, and an interpolated relation in a block of several.
+// FROM list (a join from another file), a natural join or a parenthesized join between tenant relations, and an
+// interpolated relation in a block of several.
 import ts from 'typescript';
 
 export type Tenancy = {
