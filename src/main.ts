@@ -13,6 +13,7 @@ import { runMigrations } from './db/migrate.ts';
 import { createDeps } from './deps-factory.ts';
 import { markStopping } from './http/probes.ts';
 import { httpServerOptions } from './http/server.ts';
+import { carryOnAfterUnawaitedDatabaseFailures } from './jobs/unawaited-database-failures.ts';
 import { startWorker, type Worker } from './jobs/worker.ts';
 import { forgetService, recordedService, recordService } from './service-record.ts';
 
@@ -111,7 +112,12 @@ if (command !== 'worker') {
     }
   }
 }
-if (command !== 'api') worker = await startWorker(database.url, deps);
+if (command !== 'api') {
+  carryOnAfterUnawaitedDatabaseFailures((error) =>
+    deps.log.error({ err: error }, 'a database failure nobody awaited: logged, the worker carries on'),
+  );
+  worker = await startWorker(database.url, deps);
+}
 const unpatched = missingPatches();
 if (unpatched.length > 0) {
   deps.log.warn(

@@ -1,11 +1,13 @@
 // Graphile Worker's runner, kept running. The runner ends on its own when its pool gives up (`Failed to complete
 // jobs` after its connection was terminated, and the like): the process would keep running with no worker. A new
 // runner (a new pool, with its own liveness lock) then starts after a backoff. Each runner holds a liveness lock
-// (liveness.ts) and keeps the job table's statistics true (queue-statistics.ts).
+// (liveness.ts), keeps the job table's statistics true (queue-statistics.ts) and unlocks the jobs whose fetch it
+// lost (lost-fetches.ts).
 import { EventEmitter } from 'node:events';
 import { type Runner, type RunnerOptions, run, type WorkerEvents } from 'graphile-worker';
 import type { Sql } from '../db/client.ts';
 import { keepAlive, type Liveness } from './liveness.ts';
+import { unlockLostFetches } from './lost-fetches.ts';
 import { queueStatistics, watchFetches } from './queue-statistics.ts';
 
 /** A runner that ended on its own is replaced after RESTART_MIN_MS, doubling up to RESTART_MAX_MS; back to the
@@ -32,19 +34,34 @@ export async function superviseRunners(setup: RunnerSetup, restartMinMs = RESTAR
   let stopping = false;
   let delay = restartMinMs;
   let restart: NodeJS.Timeout | undefined;
+  // Pools of this process that ended with jobs perhaps still locked: unlocked as soon as the database answers.
+  // When it is down (the pool ended because of that), they are unlocked once a new runner has started, not
+  // after the liveness sweep's minute and a half.
+  const dead = new Set<string>();
+  const unlockDead = async (): Promise<string> => {
+    const pools = [...dead];
+    if (pools.length === 0) return '';
+    return setup.sql`select graphile_worker.force_unlock_workers(${setup.sql.array(pools)})`.then(
+      () => {
+        for (const pool of pools) dead.delete(pool);
+        return `the jobs of ${pools.length === 1 ? 'its pool' : `${pools.length} ended pools`} were unlocked`;
+      },
+      (error: unknown) => `could not unlock the jobs of ended pools yet: ${String(error)}`,
+    );
+  };
   const watch = async ({ poolId, startedAt, ended }: Running) => {
     const reason = await ended;
     if (stopping) return;
     // Its pool died in this process and is done (its tasks ended, or were failed by a forceful shutdown, which
     // queues them again anyway): the jobs it still holds locked (the ones it could not complete) run again now,
     // not after the sweep's minute, which is for pools of processes that may still be alive.
-    let unlocked = '';
-    if (poolId)
-      unlocked = await setup.sql`select graphile_worker.force_unlock_workers(${setup.sql.array([poolId])})`.then(
-        () => '; its jobs were unlocked',
-        (error: unknown) => `; could not unlock its jobs: ${String(error)}`,
-      );
-    again(`the runner ended (${reason})${unlocked}`, Date.now() - startedAt);
+    if (poolId) dead.add(poolId);
+    const unlocked = await unlockDead();
+    again(`the runner ended (${reason})${unlocked && `; ${unlocked}`}`, Date.now() - startedAt);
+  };
+  const started = async (running: Running) => {
+    if (dead.size > 0) log(`a new runner started; ${await unlockDead()}`);
+    return watch(running);
   };
   const again = (why: string, ranMs: number) => {
     if (stopping) return; // `stop` came while the jobs were unlocked
@@ -52,7 +69,7 @@ export async function superviseRunners(setup: RunnerSetup, restartMinMs = RESTAR
     log(`${why}; a new runner starts in ${delay} ms`);
     restart = setTimeout(() => {
       current = runOnce(setup, log);
-      current.then(watch, (error: unknown) => again(`could not start a runner (${String(error)})`, 0));
+      current.then(started, (error: unknown) => again(`could not start a runner (${String(error)})`, 0));
     }, delay);
     delay = Math.min(delay * 2, RESTART_MAX_MS);
   };
@@ -104,12 +121,14 @@ async function runOnce(setup: RunnerSetup, log: (line: string) => void): Promise
   });
   const runner = await run(setup.options(events, stopSending.signal));
   watchFetches(runner, queueStatistics(sql, setup.fetchSize, log));
+  const lost = poolId ? unlockLostFetches(runner, sql, poolId, log) : undefined;
   const ended = runner.promise
     .then(
       () => reason ?? 'no reason given',
       (error: unknown) => reason ?? String(error),
     )
     .then(async (why) => {
+      lost?.stop();
       await (await liveness)
         ?.stop()
         .catch((error: unknown) => log(`could not end the liveness lock: ${String(error)}`));
