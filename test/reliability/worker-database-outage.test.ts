@@ -4,7 +4,7 @@
 // does) and their sockets cut. The process must stay alive through the outage — no unhandled rejection or error
 // event may end it — and deliver the webhooks queued before and during the outage once the database is back.
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Socket, connect } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
