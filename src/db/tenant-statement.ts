@@ -1,6 +1,6 @@
-// A one-statement tenant transaction sent in one go: BEGIN, the settings withTenant makes (role app_api,
-// app.company_id, both local to the transaction, so row-level security confines the statement to the
-// company), the statement, COMMIT — pipelined on one reserved connection of the postgres.js pool. One round
+// A tenant transaction of one statement (or a few) sent in one go: BEGIN, the settings withTenant makes (role
+// app_api, app.company_id, both local to the transaction, so row-level security confines the statements to the
+// company), the statements, COMMIT — pipelined on one reserved connection of the postgres.js pool. One round
 // trip instead of four, and the database never waits for Node in the middle of the transaction (no
 // "idle in transaction" while the event loop is busy elsewhere). For the hot paths of the webhook tasks only;
 // everything else uses withTenant (tenant.ts).
