@@ -20,7 +20,7 @@ import { RESTART_MIN_MS, superviseRunners } from './supervised-runner.ts';
 export type WorkerDeps = { sql: Sql; db: Db; config: Config };
 
 /**
- * Jobs running at once. Most wait on the network or on a batch of their company (fan-outs, recorded successes):
+ * Jobs running at once. Most wait on the network or on a batch of their company (fan-outs, recorded attempts):
  * more of them make bigger batches, and a company's fan-outs in flight are bounded by this number (the runs:
  * scripts/bench/README.md, "The tuned numbers in the code").
  */

@@ -1,8 +1,8 @@
 // Delivery attempts of delivery jobs (retries, resends, recoveries, safety jobs, and the first attempts
 // fanout.ts queued instead of sending them itself): read the deliveries, their endpoint and their events (one
 // short transaction, one statement, shared by the jobs of the company reading at the same time: delivery-reads.ts),
-// send with no transaction open, each endpoint in its turn (send-turns.ts), then record each attempt: successes
-// in batches (record-success.ts), a failure in its own transaction, step by step (record-failure.ts).
+// send with no transaction open, each endpoint in its turn (send-turns.ts), then record each attempt, successes
+// and failures in batches per company (record-attempts.ts).
 import { type Clock, systemClock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { webhookAttempts } from '../db/schema/index.ts';
@@ -11,8 +11,7 @@ import { type ReadRow, sendingEndpoint } from './delivery-reads.ts';
 import { findDelivery, findEndpoint, markDelivery, timeOf } from './delivery-rows.ts';
 import type { DeliveryState } from './delivery-state.ts';
 import { ENDPOINT_FRESH_MS, type EndpointNow } from './endpoint-rereads.ts';
-import { recordFailure } from './record-failure.ts';
-import type { Recording } from './record-success.ts';
+import type { Recording } from './record-attempts.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
 
 /** Why an attempt is made (the attempts' `trigger` column). */
@@ -115,8 +114,7 @@ async function attempt(
     at: now(),
     dueAt: timeOf(row.next_attempt_at),
   };
-  if (result.error === null) return state.successes.record(recording);
-  return recordFailure(db, state.successes, recording);
+  return state.attempts.record(recording);
 }
 
 /**

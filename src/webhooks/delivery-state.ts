@@ -8,7 +8,7 @@ import { EndpointAdmission } from './endpoint-admission.ts';
 import { EndpointRereads } from './endpoint-rereads.ts';
 import { EventBodies } from './event-bodies.ts';
 import { HandedOverSends } from './handed-over-sends.ts';
-import { SuccessRecorder } from './record-success.ts';
+import { AttemptRecorder } from './record-attempts.ts';
 import { WebhookSender } from './send.ts';
 import { SendTurns } from './send-turns.ts';
 
@@ -20,11 +20,11 @@ export class DeliveryState {
   readonly handedOver = new HandedOverSends();
   readonly reads: DeliveryReads;
   readonly rereads: EndpointRereads;
-  readonly successes: SuccessRecorder;
+  readonly attempts: AttemptRecorder;
 
   constructor(readonly db: Db) {
     this.reads = new DeliveryReads(db);
     this.rereads = new EndpointRereads(db);
-    this.successes = new SuccessRecorder(db);
+    this.attempts = new AttemptRecorder(db);
   }
 }

@@ -27,8 +27,7 @@ import { type EndpointColumns, sendingEndpoint } from './delivery-reads.ts';
 import type { DeliveryState } from './delivery-state.ts';
 import type { EventColumns } from './event-bodies.ts';
 import type { PostResult } from './http-post.ts';
-import { recordFailure } from './record-failure.ts';
-import { endpointHealth, type Recording } from './record-success.ts';
+import { endpointHealth, type Recording } from './record-attempts.ts';
 import { DELIVERY_TIMEOUT_MS } from './schedule.ts';
 
 export const INLINE_WAIT_MS = 1_000;
@@ -144,12 +143,12 @@ async function fanoutBatch(
   // Every send of this batch is answered, cancelled or handed over (and a slow endpoint marked): the next
   // batch may send while this one writes.
   sendsDone?.();
-  // Their successes are unwritten until this write (see SuccessRecorder.writing): one set per endpoint, not per message.
+  // Their successes are unwritten until this write (see AttemptRecorder.writing): one set per endpoint, not per message.
   const succeeded = [...new Set(rows.filter((r) => r.written === 'succeeded').map((r) => r.target.endpoint_id))];
-  const made = await state.successes.writing(succeeded, () => writeDeliveries(db, companyId, rows));
+  const made = await state.attempts.writing(succeeded, () => writeDeliveries(db, companyId, rows));
 
-  // Recorded after the write, which made their deliveries: failures step by step (the retry replaces the
-  // safety job), answers still to come when they come.
+  // Recorded after the write, which made their deliveries, in the company's batches of attempts: failures now
+  // (the retry replaces the safety job), answers still to come when they come.
   // Known at once for all but the failures (awaited below): no promise per delivery.
   const outcomes = new Map<string, FanoutOutcome>();
   const failures: Promise<void>[] = [];
@@ -159,18 +158,16 @@ async function fanoutBatch(
     if (row.written === 'attempted' && row.settled) {
       const { deliveryId } = row;
       failures.push(
-        recordFailure(db, state.successes, recording(companyId, row, row.settled.result, row.settled.at)).then(
-          (outcome) => {
-            outcomes.set(deliveryId, outcome);
-          },
-        ),
+        state.attempts.record(recording(companyId, row, row.settled.result, row.settled.at)).then((outcome) => {
+          outcomes.set(deliveryId, outcome);
+        }),
       );
     } else if (row.written === 'in_flight' && row.send) {
       outcomes.set(row.deliveryId, 'in_flight');
       const later = row.send.promise.then(async (result) => {
         if (!result) return;
         const r = recording(companyId, row, result, now());
-        await (result.error === null ? state.successes.record(r) : recordFailure(db, state.successes, r));
+        await state.attempts.record(r);
       });
       const tracked = later.catch((error: unknown) => {
         // Its safety job sends the message again.
@@ -343,8 +340,8 @@ async function writeDeliveries(db: Db, companyId: string, rows: Row[]): Promise<
           status_code, duration_ms, null, response_body, at
         from made where written = 'succeeded'
         returning 1
-      ), successes as (
-        select endpoint_id, at from made where written = 'succeeded'
+      ), answers as (
+        select endpoint_id, at, null::text as error from made where written = 'succeeded'
       ), ${endpointHealth(sql, companyId)}, queued as (
         select id, endpoint_id,
           (row_number() over (partition by endpoint_id order by id) - 1) / ${DELIVERIES_PER_JOB}::int as chunk

@@ -8,7 +8,7 @@ import { deliverBatch } from '../../src/webhooks/delivery-attempts.ts';
 import { DELIVER_TASK } from '../../src/webhooks/delivery-job-key.ts';
 import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { DELIVERIES_PER_JOB, fanoutEvents } from '../../src/webhooks/fanout.ts';
-import { type Recording, recordSuccesses } from '../../src/webhooks/record-success.ts';
+import { type Recording, recordAttempts } from '../../src/webhooks/record-attempts.ts';
 import {
   holdingReceiver,
   insertEndpoint,
@@ -344,7 +344,7 @@ describe('deliverBatch', () => {
   });
 });
 
-describe('recordSuccesses', () => {
+describe('recordAttempts: successes', () => {
   /** A company with one endpoint (failing since an hour ago) and `n` pending deliveries to it. */
   async function pendingDeliveries(n: number) {
     const { companyId } = await api.tenant();
@@ -378,7 +378,7 @@ describe('recordSuccesses', () => {
     const t2 = new Date('2030-01-01T10:00:01.500Z');
     const t3 = new Date('2030-01-01T10:00:02.000Z');
 
-    const outcomes = await recordSuccesses(api.db, companyId, [
+    const outcomes = await recordAttempts(api.db, state.attempts, companyId, [
       success(companyId, d1, t1, 200),
       success(companyId, d2, t3, 202),
       success(companyId, d1, t2, 201),
@@ -417,7 +417,7 @@ describe('recordSuccesses', () => {
 
     // Numbering continues from the delivery's attempt count (a resend after these).
     expect(
-      await recordSuccesses(api.db, companyId, [
+      await recordAttempts(api.db, state.attempts, companyId, [
         success(companyId, d1, new Date('2030-01-01T10:01:00Z')),
         success(companyId, d1, new Date('2030-01-01T10:01:01Z')),
       ]),
@@ -436,7 +436,9 @@ describe('recordSuccesses', () => {
     const at = new Date('2030-01-01T10:00:00.000Z');
 
     // Alone in its batch: nothing at all changes, not even the endpoint's health.
-    expect(await recordSuccesses(api.db, companyId, [success(companyId, deleted, at)])).toEqual(['gone']);
+    expect(await recordAttempts(api.db, state.attempts, companyId, [success(companyId, deleted, at)])).toEqual([
+      'gone',
+    ]);
     expect(await attemptsOfCompany(companyId)).toEqual([]);
     const health = await endpointHealth(endpointId);
     expect(health.last_success_at).toBeNull();
@@ -444,7 +446,10 @@ describe('recordSuccesses', () => {
 
     // Among others: only its own recording is dropped.
     expect(
-      await recordSuccesses(api.db, companyId, [success(companyId, deleted, at), success(companyId, kept, at)]),
+      await recordAttempts(api.db, state.attempts, companyId, [
+        success(companyId, deleted, at),
+        success(companyId, kept, at),
+      ]),
     ).toEqual(['gone', 'succeeded']);
     const attempts = await attemptsOfCompany(companyId);
     expect(attempts.map((a) => [a.delivery_id, a.attempt_number])).toEqual([[kept, 1]]);
@@ -457,7 +462,10 @@ describe('recordSuccesses', () => {
     await api.sql`delete from webhook_endpoints where id = ${endpointId}`;
     const at = new Date('2030-01-01T10:00:00.000Z');
     expect(
-      await recordSuccesses(api.db, companyId, [success(companyId, ids[0], at), success(companyId, other.ids[0], at)]),
+      await recordAttempts(api.db, state.attempts, companyId, [
+        success(companyId, ids[0], at),
+        success(companyId, other.ids[0], at),
+      ]),
     ).toEqual(['gone', 'gone']);
     expect(await attemptsOfCompany(companyId)).toEqual([]);
     expect(await attemptsOfCompany(other.companyId)).toEqual([]);

@@ -347,19 +347,21 @@ describe('a failure recorded while a success of the same endpoint waits to be wr
     const attempt = (deliveryId: string) =>
       deliver(state, { companyId, deliveryId, trigger: 'scheduled' }, LOCAL_SENDING);
 
-    // The company's batch of successes is held (a lock on the other endpoint's delivery, standing in for a DELETE or
-    // resend of it), so the endpoint's success waits in the next batch when its failure comes in.
+    // The company's batch of attempts is held (a lock on the other endpoint's delivery, standing in for a DELETE or
+    // resend of it), so the endpoint's success waits in the next batch when its failure comes in: the two are
+    // written together, or the failure after the success.
     const holder = await api.sql.reserve();
     await holder`begin`;
     await holder`select 1 from webhook_deliveries where id = ${toOther.id} for update`;
     const held = attempt(toOther.id);
-    await until(() => waitsForLock('%json_to_recordset%'), 'the batch of successes waits');
+    await until(() => waitsForLock('%from webhook_deliveries%for update%'), 'the batch of attempts waits');
     const succeeded = attempt(first.id);
     await until(() => hook.requests.length === 1, 'the endpoint answered 2xx');
-    expect(await attempt(second.id)).toBe('retrying');
+    const failed = attempt(second.id);
+    await until(() => hook.requests.length === 2, 'the endpoint answered 500');
     await holder`commit`;
     holder.release();
-    expect([await held, await succeeded]).toEqual(['succeeded', 'succeeded']);
+    expect([await held, await succeeded, await failed]).toEqual(['succeeded', 'succeeded', 'retrying']);
 
     const got = await api.call('getWebhookEndpoint', { key, params: { endpoint: endpointId } });
     expect(got.body.data).toMatchObject({ status: 'active', disabled_reason: null });
