@@ -45,10 +45,11 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     .digest('hex');
 
   const stored = await tenant.transaction(async (tx): Promise<Stored & { replayed: boolean }> => {
-    // Two statements sent together (one round trip): the key's lock, with the removal of its expired answer
+    // Three statements sent together (one round trip): the key's lock, with the removal of its expired answer
     // under that lock (kept 24 hours: an older key is free again, whether or not the hourly purge has run yet),
     // then the stored answer, read after the lock was taken (its own snapshot: a repeat that held the lock
-    // until its commit is seen). Each is handed to the connection at once (`then`), in this order.
+    // until its commit is seen), then the work's savepoint (see attempt), left again when the key is not free.
+    // Each is handed to the connection at once (`then`).
     const locking = tx
       .execute<{ locked: boolean }>(sql`
         with lock as (select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked),
@@ -64,11 +65,23 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)))
       .then((rows) => rows[0]);
-    const [locked, previous] = await Promise.all([locking, finding]);
-    if (!locked) {
-      throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
-    }
-    if (previous) {
+    const keyState = Promise.all([locking, finding]);
+    // Handled now (awaited below): a failure before the savepoint's work runs must not count as unhandled.
+    keyState.catch(() => {});
+    const result = await attempt(c, tx, async (savepoint) => {
+      const [locked, previous] = await keyState;
+      if (!locked) throw new KeyNotFree(undefined);
+      if (previous) throw new KeyNotFree(previous);
+      return work(savepoint);
+    }).catch(async (error) => {
+      // The key's statements failed first when the savepoint did: theirs is the error to throw.
+      await keyState;
+      if (error instanceof KeyNotFree) return error;
+      throw error;
+    });
+    if (result instanceof KeyNotFree) {
+      const { previous } = result;
+      if (!previous) throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
       if (previous.requestHash !== requestHash) {
         throw new ApiProblem('idempotency_key_reused', message('idempotency.key_reused'));
       }
@@ -81,7 +94,6 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
         replayed: true,
       };
     }
-    const result = await attempt(c, tx, work);
     await tx.insert(idempotencyKeys).values({
       companyId,
       key,
@@ -121,6 +133,16 @@ export class ReplayedProblem extends ApiProblem {
     // sent as it was, its Content-Language among the stored headers.
     if ('type' in bodies) return { status: this.storedStatus, body: bodies };
     return { status: this.storedStatus, body: bodies[language], language };
+  }
+}
+
+/**
+ * Thrown in the work's savepoint, before the work, when the key is not free: the savepoint is left. `previous` is
+ * the key's stored answer, or undefined when another request holds the key's lock.
+ */
+class KeyNotFree extends Error {
+  constructor(readonly previous: typeof idempotencyKeys.$inferSelect | undefined) {
+    super('idempotency key not free');
   }
 }
 
