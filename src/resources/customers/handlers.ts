@@ -37,10 +37,23 @@ function columnsOf(body: Input): q.CustomerFields {
   return map;
 }
 
-const changedColumns = (row: CustomerRow, fields: q.CustomerFields) =>
-  Object.fromEntries(Object.entries(fields).filter(([k, v]) => row[k as keyof CustomerRow] !== v)) as q.CustomerFields;
+/** A write that failed on the unique index of emails: the email is another customer's. */
+const emailConflict = (error: unknown): never => {
+  throw violatedConstraint(error) === 'customers_email' ? emailTaken() : error;
+};
 
-const isEmailConflict = (error: unknown) => violatedConstraint(error) === 'customers_email';
+const recordCustomerChange = (
+  tx: Tx,
+  companyId: string,
+  type: 'customer.updated' | 'customer.converted',
+  customer: CustomerRow,
+) =>
+  recordEvent(tx, companyId, {
+    type,
+    scope: 'customers.read',
+    customerId: customer.id,
+    object: serializeCustomer(customer),
+  });
 
 /**
  * Every change of a customer: lock it (404), check If-Match (412), let `decide` return the columns to change
@@ -59,17 +72,10 @@ async function changeCustomer(
   if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
   const changes = await decide(current);
   if (Object.keys(changes).length === 0) return current;
-  const updated = await q.updateCustomer(tx, companyId, id, changes, current.version).catch((error) => {
-    throw isEmailConflict(error) ? emailTaken() : error;
-  });
+  const updated = await q.updateCustomer(tx, companyId, id, changes, current.version).catch(emailConflict);
   // Cannot happen while the row is locked; kept so a lost update can never pass silently.
   if (!updated) throw preconditionFailed(current.version + 1);
-  await recordEvent(tx, companyId, {
-    type: event,
-    scope: 'customers.read',
-    customerId: id,
-    object: serializeCustomer(updated),
-  });
+  await recordCustomerChange(tx, companyId, event, updated);
   return updated;
 }
 
@@ -109,12 +115,12 @@ export const handlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      if (await q.emailInUse(tx, companyId, body.email)) throw emailTaken();
-      const row = await q
-        .insertCustomer(tx, companyId, { ...columnsOf(body), email: body.email, status: 'lead' })
-        .catch((error) => {
-          throw isEmailConflict(error) ? emailTaken() : error;
-        });
+      const row = await q.insertCustomerUnlessEmailTaken(tx, companyId, {
+        ...columnsOf(body),
+        email: body.email,
+        status: 'lead',
+      });
+      if (!row) throw emailTaken();
       const data = serializeCustomer(row);
       await recordEvent(tx, companyId, {
         type: 'customer.created',
@@ -132,13 +138,19 @@ export const handlers = {
     const body = c.req.valid('json');
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) =>
-      changeCustomer(tx, companyId, customer, expected, 'customer.updated', async (current) => {
-        const changes = changedColumns(current, columnsOf(body));
-        if (changes.email && (await q.emailInUse(tx, companyId, changes.email, customer))) throw emailTaken();
-        return changes;
-      }),
-    );
+    const row = await c.get('tenant').transaction(async (tx) => {
+      // The lock (with the change time) and the conditional write go in one round trip; the locked row then
+      // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
+      const [current, updated] = await Promise.all([
+        q.lockCustomer(tx, companyId, customer),
+        q.updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected).catch(emailConflict),
+      ]);
+      if (!current) throw notFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      if (!updated) return current;
+      await recordCustomerChange(tx, companyId, 'customer.updated', updated);
+      return updated;
+    });
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
   },
 
