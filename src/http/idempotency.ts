@@ -8,6 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
+import { type EventRecord, recordEvent } from '../events/record.ts';
 import type { AppEnv } from './app-env.ts';
 import { LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
@@ -16,7 +17,16 @@ import { ApiProblem, problemBody, type StoredAnswer } from './problems.ts';
 /** How long a key and its stored response are kept (the contract's Idempotency section). */
 export const IDEMPOTENCY_HOURS = 24;
 
-export type Outcome<B, S extends 200 | 201 | 202> = { status: S; body: B; headers?: Record<string, string> };
+/**
+ * What a creation answers. `event`, when given, is the creation's event, recorded here after the work (with the
+ * stored answer, in one statement: one round trip less than the work recording it and the answer written after).
+ */
+export type Outcome<B, S extends 200 | 201 | 202> = {
+  status: S;
+  body: B;
+  headers?: Record<string, string>;
+  event?: EventRecord;
+};
 type Stored = { status: number; body: unknown; headers: Record<string, string> };
 
 /**
@@ -28,12 +38,16 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
   work: (tx: Tx) => Promise<Outcome<B, S>>,
   /** What identifies the request's body when it is not its text: an upload's digest (src/http/upload.ts). */
   bodyDigest?: string,
-): Promise<Required<Outcome<B, S>>> {
+): Promise<Required<Omit<Outcome<B, S>, 'event'>>> {
   const tenant = c.get('tenant');
   const { companyId } = tenant;
   const key = c.req.header('idempotency-key');
   if (key === undefined) {
-    const outcome = await tenant.transaction(work);
+    const { event, ...outcome } = await tenant.transaction(async (tx) => {
+      const done = await work(tx);
+      if (done.event) await recordEvent(tx, companyId, done.event);
+      return done;
+    });
     return { headers: {}, ...outcome };
   }
   // The request includes what its API key may do: a stored answer (a webhook secret, say) is replayed only to a
@@ -94,15 +108,19 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
         replayed: true,
       };
     }
-    await tx.insert(idempotencyKeys).values({
+    const { event, ...answer } = result;
+    const storing = tx.insert(idempotencyKeys).values({
       companyId,
       key,
       requestHash,
-      responseStatus: result.status,
-      responseBody: JSON.stringify(result.body),
-      responseHeaders: result.headers,
+      responseStatus: answer.status,
+      responseBody: JSON.stringify(answer.body),
+      responseHeaders: answer.headers,
     });
-    return { ...result, replayed: false };
+    // The answer as a CTE of the event's statement (drizzle puts an embedded query in parentheses).
+    if (event) await recordEvent(tx, companyId, event, sql`stored_answer as ${storing}`);
+    else await storing;
+    return { ...answer, replayed: false };
   });
 
   const headers = { ...stored.headers };
@@ -151,13 +169,14 @@ async function attempt<B, S extends 200 | 201 | 202>(
   c: Context<AppEnv>,
   tx: Tx,
   work: (tx: Tx) => Promise<Outcome<B, S>>,
-): Promise<Stored> {
+): Promise<Stored & { event?: EventRecord }> {
   try {
     const outcome = await tx.transaction((savepoint) => work(savepoint));
     return {
       status: outcome.status,
       body: outcome.body,
       headers: { 'Content-Type': 'application/json', ...outcome.headers },
+      event: outcome.event,
     };
   } catch (error) {
     if (!(error instanceof ApiProblem)) throw error;

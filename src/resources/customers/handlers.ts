@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { CustomerUpdateSchema } from '../../../generated/routes.ts';
 import { violatedConstraint } from '../../db/errors.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { recordEvent } from '../../events/record.ts';
+import { type EventRecord, recordEvent } from '../../events/record.ts';
 import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
@@ -122,13 +122,14 @@ export const handlers = {
       });
       if (!row) throw emailTaken();
       const data = serializeCustomer(row);
-      await recordEvent(tx, companyId, {
+      // Recorded by runCreation, in one statement with the stored answer of an Idempotency-Key.
+      const event: EventRecord = {
         type: 'customer.created',
         scope: 'customers.read',
         customerId: row.id,
         object: data,
-      });
-      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) } };
+      };
+      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) }, event };
     });
     return c.json(created.body, created.status, created.headers);
   },
