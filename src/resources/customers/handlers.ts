@@ -56,8 +56,9 @@ const recordCustomerChange = (
   });
 
 /**
- * Every change of a customer: lock it (404), check If-Match (412), let `decide` return the columns to change
- * (or throw), write them with the next version, and record the event — nothing when nothing changes.
+ * A change decided on the locked customer (convert): lock it (404), check If-Match (412), let `decide` return the
+ * columns to change (or throw), write them with the next version, and record the event — nothing when nothing
+ * changes. A PATCH needs no decision, so it sends its conditional write with the lock (updateCustomer below).
  */
 async function changeCustomer(
   tx: Tx,
