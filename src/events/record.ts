@@ -2,7 +2,7 @@
 // the company has a webhook endpoint (a disabled one too: its deliveries are logged as failed, so that
 // Recover failed deliveries can send them after re-enabling). A committed change always has its event and
 // its job; a rolled-back change has neither.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queueJob } from '../db/job-queue.ts';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
@@ -12,20 +12,23 @@ import type { EventType } from './catalogue.ts';
 /** Deliveries (priority 0) run before fan-outs, so a burst of events does not hold back earlier messages. */
 export const FANOUT_PRIORITY = 1;
 
-export async function recordEvent(
-  tx: Tx,
-  companyId: string,
-  event: { type: EventType; scope: string; customerId: string | null; object: unknown },
-): Promise<string> {
+/** An event to record: its type, the scope that reads it, the customer it concerns, and the object it carries. */
+export type EventRecord = { type: EventType; scope: string; customerId: string | null; object: unknown };
+
+/**
+ * Records the event in one statement: the event row, and its fan-out job if any endpoint exists (or is being
+ * created: see migration 0019, app_has_webhook_endpoint). `alongside` are more writes of the caller as CTEs of
+ * the same statement (`name as (insert …)`), sent with it in one round trip (an idempotent creation's stored
+ * answer: src/http/idempotency.ts).
+ */
+export async function recordEvent(tx: Tx, companyId: string, event: EventRecord, alongside?: SQL): Promise<string> {
   const id = prefixedId('evt');
-  // One statement: the event row, and its fan-out job if any endpoint exists (or is being created: see
-  // migration 0019, app_has_webhook_endpoint).
   await tx.execute(sql`
     with inserted as (
       insert into events (company_id, id, type, scope, customer_id, data)
       values (${companyId}, ${id}, ${event.type}, ${event.scope}, ${event.customerId}, ${JSON.stringify({ object: event.object })}::jsonb)
       returning id
-    )
+    )${alongside ? sql`, ${alongside}` : sql``}
     select ${queueJob('webhook_fanout', { companyId, eventId: id }, { priority: FANOUT_PRIORITY })}
     from inserted
     where app_has_webhook_endpoint(${companyId})`);

@@ -9,6 +9,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
+import { type EventRecord, recordEvent } from '../events/record.ts';
 import type { AppEnv } from './app-env.ts';
 import { LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
@@ -17,7 +18,16 @@ import { ApiProblem, problemBody, type StoredAnswer } from './problems.ts';
 /** How long a key and its stored response are kept (the contract's Idempotency section). */
 export const IDEMPOTENCY_HOURS = 24;
 
-export type Outcome<B, S extends 200 | 201 | 202> = { status: S; body: B; headers?: Record<string, string> };
+/**
+ * What a creation answers. `event`, when given, is the creation's event, recorded here after the work (with the
+ * stored answer, in one statement: one round trip less than the work recording it and the answer written after).
+ */
+export type Outcome<B, S extends 200 | 201 | 202> = {
+  status: S;
+  body: B;
+  headers?: Record<string, string>;
+  event?: EventRecord;
+};
 type Stored = { status: number; body: unknown; headers: Record<string, string> };
 
 /**
@@ -29,12 +39,16 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
   work: (tx: Tx) => Promise<Outcome<B, S>>,
   /** What identifies the request's body when it is not its text: an upload's digest (src/http/upload.ts). */
   bodyDigest?: string,
-): Promise<Required<Outcome<B, S>>> {
+): Promise<Required<Omit<Outcome<B, S>, 'event'>>> {
   const tenant = c.get('tenant');
   const { companyId } = tenant;
   const key = c.req.header('idempotency-key');
   if (key === undefined) {
-    const outcome = await tenant.transaction(work);
+    const { event, ...outcome } = await tenant.transaction(async (tx) => {
+      const done = await work(tx);
+      if (done.event) await recordEvent(tx, companyId, done.event);
+      return done;
+    });
     return { headers: {}, ...outcome };
   }
   // The request includes what its API key may do: a stored answer (a webhook secret, say) is replayed only to a
@@ -46,10 +60,11 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     .digest('hex');
 
   const stored = await tenant.transaction(async (tx): Promise<Stored & { replayed: boolean }> => {
-    // Two statements sent together (one round trip): the key's lock, with the removal of its expired answer
+    // Three statements sent together (one round trip): the key's lock, with the removal of its expired answer
     // under that lock (kept 24 hours: an older key is free again, whether or not the hourly purge has run yet),
     // then the stored answer, read after the lock was taken (its own snapshot: a repeat that held the lock
-    // until its commit is seen). Each is handed to the connection at once (`then`), in this order.
+    // until its commit is seen), then the work's savepoint (see attempt), left again when the key is not free.
+    // Each is handed to the connection at once (`then`).
     const locking = tx
       .execute<{ locked: boolean }>(sql`
         with lock as (select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked),
@@ -65,11 +80,23 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)))
       .then((rows) => rows[0]);
-    const [locked, previous] = await Promise.all([locking, finding]);
-    if (!locked) {
-      throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
-    }
-    if (previous) {
+    const keyState = Promise.all([locking, finding]);
+    // Handled now (awaited below): a failure before the savepoint's work runs must not count as unhandled.
+    keyState.catch(() => {});
+    const result = await attempt(c, tx, async (savepoint) => {
+      const [locked, previous] = await keyState;
+      if (!locked) throw new KeyNotFree(undefined);
+      if (previous) throw new KeyNotFree(previous);
+      return work(savepoint);
+    }).catch(async (error) => {
+      // The key's statements failed first when the savepoint did: theirs is the error to throw.
+      await keyState;
+      if (error instanceof KeyNotFree) return error;
+      throw error;
+    });
+    if (result instanceof KeyNotFree) {
+      const { previous } = result;
+      if (!previous) throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
       if (previous.requestHash !== requestHash) {
         throw new ApiProblem('idempotency_key_reused', message('idempotency.key_reused'));
       }
@@ -82,16 +109,19 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
         replayed: true,
       };
     }
-    const result = await attempt(c, tx, work);
-    await tx.insert(idempotencyKeys).values({
+    const { event, ...answer } = result;
+    const storing = tx.insert(idempotencyKeys).values({
       companyId,
       key,
       requestHash,
-      responseStatus: result.status,
-      responseBody: JSON.stringify(result.body),
-      responseHeaders: result.headers,
+      responseStatus: answer.status,
+      responseBody: JSON.stringify(answer.body),
+      responseHeaders: answer.headers,
     });
-    return { ...result, replayed: false };
+    // The answer as a CTE of the event's statement (drizzle puts an embedded query in parentheses).
+    if (event) await recordEvent(tx, companyId, event, sql`stored_answer as ${storing}`);
+    else await storing;
+    return { ...answer, replayed: false };
   });
 
   const headers = { ...stored.headers };
@@ -128,18 +158,29 @@ export class ReplayedProblem extends ApiProblem {
 /** A problem that passes (429 past a limit, 503 with a service unreachable): never the key's lasting answer. */
 const passes = (problem: ApiProblem) => problem.status === 429 || problem.status >= 500;
 
+/**
+ * Thrown in the work's savepoint, before the work, when the key is not free: the savepoint is left. `previous` is
+ * the key's stored answer, or undefined when another request holds the key's lock.
+ */
+class KeyNotFree extends Error {
+  constructor(readonly previous: typeof idempotencyKeys.$inferSelect | undefined) {
+    super('idempotency key not free');
+  }
+}
+
 /** The work in a savepoint: a business error rolls back the work but is kept as the key's response. */
 async function attempt<B, S extends 200 | 201 | 202>(
   c: Context<AppEnv>,
   tx: Tx,
   work: (tx: Tx) => Promise<Outcome<B, S>>,
-): Promise<Stored> {
+): Promise<Stored & { event?: EventRecord }> {
   try {
     const outcome = await tx.transaction((savepoint) => work(savepoint));
     return {
       status: outcome.status,
       body: outcome.body,
       headers: { 'Content-Type': 'application/json', ...outcome.headers },
+      event: outcome.event,
     };
   } catch (error) {
     if (!(error instanceof ApiProblem) || passes(error)) throw error;

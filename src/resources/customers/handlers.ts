@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { CustomerUpdateSchema } from '../../../generated/routes.ts';
 import { violatedConstraint } from '../../db/errors.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { recordEvent } from '../../events/record.ts';
+import { type EventRecord, recordEvent } from '../../events/record.ts';
 import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
@@ -37,14 +37,28 @@ function columnsOf(body: Input): q.CustomerFields {
   return map;
 }
 
-const changedColumns = (row: CustomerRow, fields: q.CustomerFields) =>
-  Object.fromEntries(Object.entries(fields).filter(([k, v]) => row[k as keyof CustomerRow] !== v)) as q.CustomerFields;
+/** A write that failed on the unique index of emails: the email is another customer's. */
+const emailConflict = (error: unknown): never => {
+  throw violatedConstraint(error) === 'customers_email' ? emailTaken() : error;
+};
 
-const isEmailConflict = (error: unknown) => violatedConstraint(error) === 'customers_email';
+const recordCustomerChange = (
+  tx: Tx,
+  companyId: string,
+  type: 'customer.updated' | 'customer.converted',
+  customer: CustomerRow,
+) =>
+  recordEvent(tx, companyId, {
+    type,
+    scope: 'customers.read',
+    customerId: customer.id,
+    object: serializeCustomer(customer),
+  });
 
 /**
- * Every change of a customer: lock it (404), check If-Match (412), let `decide` return the columns to change
- * (or throw), write them with the next version, and record the event — nothing when nothing changes.
+ * A change decided on the locked customer (convert): lock it (404), check If-Match (412), let `decide` return the
+ * columns to change (or throw), write them with the next version, and record the event — nothing when nothing
+ * changes. A PATCH needs no decision, so it sends its conditional write with the lock (updateCustomer below).
  */
 async function changeCustomer(
   tx: Tx,
@@ -59,17 +73,10 @@ async function changeCustomer(
   if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
   const changes = await decide(current);
   if (Object.keys(changes).length === 0) return current;
-  const updated = await q.updateCustomer(tx, companyId, id, changes, current.version).catch((error) => {
-    throw isEmailConflict(error) ? emailTaken() : error;
-  });
+  const updated = await q.updateCustomer(tx, companyId, id, changes, current.version).catch(emailConflict);
   // Cannot happen while the row is locked; kept so a lost update can never pass silently.
   if (!updated) throw preconditionFailed(current.version + 1);
-  await recordEvent(tx, companyId, {
-    type: event,
-    scope: 'customers.read',
-    customerId: id,
-    object: serializeCustomer(updated),
-  });
+  await recordCustomerChange(tx, companyId, event, updated);
   return updated;
 }
 
@@ -109,20 +116,21 @@ export const handlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      if (await q.emailInUse(tx, companyId, body.email)) throw emailTaken();
-      const row = await q
-        .insertCustomer(tx, companyId, { ...columnsOf(body), email: body.email, status: 'lead' })
-        .catch((error) => {
-          throw isEmailConflict(error) ? emailTaken() : error;
-        });
+      const row = await q.insertCustomerUnlessEmailTaken(tx, companyId, {
+        ...columnsOf(body),
+        email: body.email,
+        status: 'lead',
+      });
+      if (!row) throw emailTaken();
       const data = serializeCustomer(row);
-      await recordEvent(tx, companyId, {
+      // Recorded by runCreation, in one statement with the stored answer of an Idempotency-Key.
+      const event: EventRecord = {
         type: 'customer.created',
         scope: 'customers.read',
         customerId: row.id,
         object: data,
-      });
-      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) } };
+      };
+      return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) }, event };
     });
     return c.json(created.body, created.status, created.headers);
   },
@@ -132,13 +140,19 @@ export const handlers = {
     const body = c.req.valid('json');
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) =>
-      changeCustomer(tx, companyId, customer, expected, 'customer.updated', async (current) => {
-        const changes = changedColumns(current, columnsOf(body));
-        if (changes.email && (await q.emailInUse(tx, companyId, changes.email, customer))) throw emailTaken();
-        return changes;
-      }),
-    );
+    const row = await c.get('tenant').transaction(async (tx) => {
+      // The lock (with the change time) and the conditional write go in one round trip; the locked row then
+      // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
+      const [current, updated] = await Promise.all([
+        q.lockCustomer(tx, companyId, customer),
+        q.updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected).catch(emailConflict),
+      ]);
+      if (!current) throw notFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      if (!updated) return current;
+      await recordCustomerChange(tx, companyId, 'customer.updated', updated);
+      return updated;
+    });
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
   },
 

@@ -1,7 +1,7 @@
 // SQL of customers; every function takes the tenant transaction first.
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { notBefore, takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { notBefore } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { customers } from '../../db/schema/index.ts';
 import { readAsTenant, type Tenant, type Tx } from '../../db/tenant.ts';
@@ -176,30 +176,20 @@ export async function readCustomer(
 
 /**
  * The customer, locked until the transaction ends: a read-modify-write (update, convert) then sees the
- * latest committed version, so concurrent writers queue instead of failing without an If-Match.
+ * latest committed version, so concurrent writers queue instead of failing without an If-Match. The change time
+ * is taken after the lock (see change-time.ts) in the same statement: app_now_after_lock() is evaluated above the
+ * subquery's row lock (its `limit` keeps the condition out of the subquery, so it runs on the locked row).
  */
 export async function lockCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
-  const [row] = await tx
+  const locked = tx
     .select()
     .from(customers)
     .where(and(eq(customers.companyId, companyId), eq(customers.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+    .limit(1)
+    .for('update')
+    .as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
-}
-
-export async function emailInUse(tx: Tx, companyId: string, email: string, exceptId?: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: customers.id })
-    .from(customers)
-    .where(
-      and(
-        eq(customers.companyId, companyId),
-        sql`${customers.emailLower} = lower(${email})`,
-        exceptId ? sql`${customers.id} <> ${exceptId}` : undefined,
-      ),
-    );
-  return row !== undefined;
 }
 
 export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version'>>;
@@ -208,6 +198,24 @@ export async function insertCustomer(tx: Tx, companyId: string, fields: Customer
   const [row] = await tx
     .insert(customers)
     .values({ ...fields, companyId, id: newId() })
+    .returning();
+  return row;
+}
+
+/**
+ * The new customer, or undefined when the company has a customer with that email already (in any case): the
+ * unique index customers_email answers in the same statement, also for a concurrent creation, which the insert
+ * waits for. No separate look-up, and no failed statement to roll back.
+ */
+export async function insertCustomerUnlessEmailTaken(
+  tx: Tx,
+  companyId: string,
+  fields: CustomerFields & { email: string },
+): Promise<CustomerRow | undefined> {
+  const [row] = await tx
+    .insert(customers)
+    .values({ ...fields, companyId, id: newId() })
+    .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
     .returning();
   return row;
 }
@@ -231,6 +239,40 @@ export async function updateCustomer(
         eq(customers.companyId, companyId),
         eq(customers.id, id),
         expected === undefined ? undefined : eq(customers.version, expected),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * A PATCH's write, sent right behind lockCustomer (same round trip): the customer, where its version is one of
+ * `expected` (undefined: any) and one of `fields` differs from what is stored, gets them with the next version,
+ * at the change time the lock took. Undefined when nothing was written: not found, another version, or nothing to
+ * change — the locked row tells which.
+ */
+export async function updateCustomerIfChanged(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  fields: CustomerFields,
+  expected: ReadonlySet<number> | undefined,
+): Promise<CustomerRow | undefined> {
+  const columns = getTableColumns(customers);
+  const differs = Object.entries(fields).map(
+    ([key, value]) => sql`${columns[key as keyof CustomerFields]} is distinct from ${value}`,
+  );
+  // Nothing sent, or an If-Match that names no version: nothing this statement could update.
+  if (differs.length === 0 || expected?.size === 0) return undefined;
+  const [row] = await tx
+    .update(customers)
+    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
+    .where(
+      and(
+        eq(customers.companyId, companyId),
+        eq(customers.id, id),
+        expected === undefined ? undefined : inArray(customers.version, [...expected]),
+        or(...differs),
       ),
     )
     .returning();

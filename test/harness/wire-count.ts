@@ -1,0 +1,88 @@
+// A TCP relay between the service and PostgreSQL that counts what a request costs on the wire: the statements
+// (a Sync or a simple Query message each) and the round trips (a client send while no earlier statement awaits
+// its answer, i.e. a wait for PostgreSQL). The relay runs in the test's own process, on the same event loop as
+// the service, so statements the service sends in one turn of the loop arrive together.
+
+import type { AddressInfo } from 'node:net';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
+import { afterAll } from 'vitest';
+
+export type WireCount = { statements: number; roundTrips: number };
+
+/** Calls `onMessage` with the type of each typed message in the stream (after `untyped` untyped ones). */
+function messageReader(untyped: number, onMessage: (type: number) => void) {
+  let buffer = Buffer.alloc(0);
+  let untypedLeft = untyped;
+  return (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const typed = untypedLeft === 0;
+      const header = typed ? 5 : 4;
+      if (buffer.length < header) return;
+      const length = buffer.readInt32BE(typed ? 1 : 0) + (typed ? 1 : 0);
+      if (buffer.length < length) return;
+      if (typed) onMessage(buffer[0]);
+      else untypedLeft--;
+      buffer = buffer.subarray(length);
+    }
+  };
+}
+
+const SYNC = 'S'.charCodeAt(0);
+const QUERY = 'Q'.charCodeAt(0);
+const READY = 'Z'.charCodeAt(0);
+
+/** A relay to the database of `url`; `url` of the result goes through it. Closed after the test file. */
+export async function wireCounter(url: string) {
+  const target = new URL(url);
+  const count: WireCount = { statements: 0, roundTrips: 0 };
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = tcpConnect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    // Statements sent and not yet answered (ReadyForQuery) on this connection.
+    let awaiting = 0;
+    // The startup message has no type byte (postgres.js sends no SSLRequest without `ssl`).
+    const fromClient = messageReader(1, (type) => {
+      if (type !== SYNC && type !== QUERY) return;
+      count.statements++;
+      awaiting++;
+    });
+    const fromServer = messageReader(0, (type) => {
+      if (type === READY && awaiting > 0) awaiting--;
+    });
+    client.on('data', (chunk) => {
+      const before = awaiting;
+      fromClient(chunk);
+      if (before === 0 && awaiting > 0) count.roundTrips++;
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      fromServer(chunk);
+      client.write(chunk);
+    });
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', close).on('error', close);
+    upstream.on('close', close).on('error', close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const relayed = new URL(url);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String((server.address() as AddressInfo).port);
+  return {
+    url: relayed.toString(),
+    /** What `work` sent to the database. */
+    async during(work: () => Promise<unknown>): Promise<WireCount> {
+      const start = { ...count };
+      await work();
+      return { statements: count.statements - start.statements, roundTrips: count.roundTrips - start.roundTrips };
+    },
+  };
+}
