@@ -21,7 +21,18 @@ import { boundedRun } from '../lib/bounded-run.ts';
 import { benchDatabase } from './database.ts';
 import { seed } from './seed.ts';
 
-const SCENARIOS = ['get', 'list', 'deep', 'search', 'create', 'update', 'conversations', 'tasks', 'invoices'] as const;
+const SCENARIOS = [
+  'get',
+  'list',
+  'deep',
+  'search',
+  'create',
+  'create-plain',
+  'update',
+  'conversations',
+  'tasks',
+  'invoices',
+] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 /**
@@ -417,7 +428,8 @@ async function main() {
       expect: 200,
       requests: [{ headers, path: `${prefix}${query}` }],
     });
-    const create = (prefix: string, twin: string): Load => ({
+    /** `keyed`: with an Idempotency-Key, as an integrator should send it; without, the issue's first measurement. */
+    const create = (prefix: string, twin: string, keyed = true): Load => ({
       expect: 201,
       requests: [
         {
@@ -428,7 +440,7 @@ async function main() {
               ...r,
               method: 'POST',
               path: `${prefix}/customers`,
-              headers: { ...json, 'idempotency-key': `bench-${runId}-${twin}-${n}` },
+              headers: keyed ? { ...json, 'idempotency-key': `bench-${runId}-${twin}-${n}` } : json,
               body: JSON.stringify({
                 email: `nieuw.${runId}.${twin}.${n}@example.nl`,
                 name: `Nieuwe Klant ${n}`,
@@ -507,6 +519,11 @@ async function main() {
         bare: list('/customers', {}, `${page}&q=${SEARCH}`),
       },
       create: { title: 'POST customer + Idempotency-Key', api: create(API, 'api'), bare: create('', 'bare') },
+      'create-plain': {
+        title: 'POST customer, no Idempotency-Key',
+        api: create(API, 'api-plain', false),
+        bare: create('', 'bare-plain', false),
+      },
       update: {
         title: 'PATCH customer + If-Match',
         api: update(API, updateIds.slice(0, half)),
@@ -660,7 +677,7 @@ async function main() {
     const targets = {
       getRatio: ratioTarget(['get'], TARGETS.getRatio, 'GET one'),
       listRatio: ratioTarget(['list', 'deep', 'conversations', 'tasks', 'invoices'], TARGETS.listRatio, 'list pages'),
-      writeRatio: ratioTarget(['create', 'update'], TARGETS.writeRatio, 'POST and PATCH'),
+      writeRatio: ratioTarget(['create', 'create-plain', 'update'], TARGETS.writeRatio, 'POST and PATCH'),
       deepPage: {
         target: `cursor at 90% ≤ ${TARGETS.deepOverFirst} × first page latency (mean, 1 connection and loaded)`,
         value:

@@ -107,7 +107,8 @@ export async function startService(
  * floor: without it, a heap that collects only every few minutes looks like growth for as long as it waits.
  */
 export async function collectGarbage(inspectPort: number): Promise<{ heapUsedMiB: number }> {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as Array<{
+  const signal = AbortSignal.timeout(30_000);
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`, { signal })).json()) as Array<{
     webSocketDebuggerUrl: string;
   }>;
   const url = targets[0]?.webSocketDebuggerUrl;
@@ -118,17 +119,24 @@ export async function collectGarbage(inspectPort: number): Promise<{ heapUsedMiB
     const { id, result } = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown> };
     if (id !== undefined) answers.get(id)?.(result ?? {});
   });
-  await new Promise((opened, failed) => {
-    socket.addEventListener('open', opened, { once: true });
-    socket.addEventListener('error', failed, { once: true });
+  // Bounded like everything in a drill: a closed socket or a silent inspector fails the sample, never hangs it.
+  const ended = new Promise<never>((_, failed) => {
+    socket.addEventListener('error', () => failed(new Error(`inspector on port ${inspectPort} failed`)));
+    socket.addEventListener('close', () => failed(new Error(`inspector on port ${inspectPort} closed`)));
+    signal.addEventListener('abort', () => failed(new Error(`inspector on port ${inspectPort} did not answer`)));
   });
+  ended.catch(() => {});
+  await Promise.race([new Promise((opened) => socket.addEventListener('open', opened, { once: true })), ended]);
   let next = 0;
   const call = (method: string) =>
-    new Promise<Record<string, unknown>>((answered) => {
-      const id = ++next;
-      answers.set(id, answered);
-      socket.send(JSON.stringify({ id, method }));
-    });
+    Promise.race([
+      new Promise<Record<string, unknown>>((answered) => {
+        const id = ++next;
+        answers.set(id, answered);
+        socket.send(JSON.stringify({ id, method }));
+      }),
+      ended,
+    ]);
   try {
     await call('HeapProfiler.collectGarbage');
     const usage = await call('Runtime.getHeapUsage');

@@ -70,6 +70,23 @@ export function isDatabaseBusy(error: unknown): boolean {
   return hasErrorCode(error, BUSY_SQLSTATES);
 }
 
+/** The connection to the database refused or lost: class 08, a server shutting down or starting, the driver's own. */
+const CONNECTION_SQLSTATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
+
+/**
+ * Whether the failure is a database connection refused or lost — and nothing else the database answered (a
+ * deadlock, a timeout, a constraint): what a process may outlive when nobody awaited it.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  for (const e of chainOf(error)) {
+    const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+    if (code === undefined) continue;
+    if (CONNECTION_SQLSTATES.has(code) || DRIVER_CODES.has(code)) return true;
+    if (SOCKET_CODES.has(code) && 'syscall' in e) return true;
+  }
+  return false;
+}
+
 /**
  * Whether the failure is the database being unavailable. The webhook sender and the URL guard answer their own
  * socket and DNS errors, so a socket error that reaches here with a syscall is the database's; Node's error for a

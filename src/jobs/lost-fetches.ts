@@ -28,6 +28,10 @@ export function unlockLostFetches(runner: Runner, sql: Sql, poolId: string, log:
   runner.events.on('job:complete', ({ job }) => {
     held.set(job.id, Date.now());
   });
+  // Handed back unrun (the local queue's time to live, or the runner releasing): no longer held, like a job done.
+  runner.events.on('localQueue:returnJobs', ({ jobs }) => {
+    for (const job of jobs) held.set(job.id, Date.now());
+  });
   const timer = setInterval(() => {
     const now = Date.now();
     for (const [id, completed] of held) if (completed < now - COMPLETION_GRACE_MS) held.delete(id);

@@ -104,13 +104,25 @@ export async function recordAttempts(
     rounds[round]?.push({ recording, k });
   }
   const deliveryIds = [...seen.keys()];
-  const [, ...answers] = await tenantStatements<RoundRow>(db, companyId, (sql) => [
+  // Each round locks the endpoints it changes in id order, but a later round may need an endpoint of a lower id
+  // than an earlier one: with more than one round, every endpoint of the batch is locked first, in id order.
+  const severalRounds = rounds.length > 1;
+  const statements = await tenantStatements<RoundRow>(db, companyId, (sql) => [
     // Locked first, in id order (no deadlock between batches), so that each round reads them — and the attempts
     // counted for the retry schedule — as they are once no one else may change them.
     sql`select id from webhook_deliveries where company_id = ${companyId} and id = any(${deliveryIds}::text[])
       order by id for update`,
+    ...(severalRounds
+      ? [
+          sql<RoundRow[]>`select w.id from webhook_endpoints w where w.company_id = ${companyId} and w.id in (
+            select d.endpoint_id from webhook_deliveries d where d.company_id = ${companyId}
+              and d.id = any(${deliveryIds}::text[]))
+            order by w.id for no key update of w`,
+        ]
+      : []),
     ...rounds.map((round) => roundStatement(sql, companyId, round)),
   ]);
+  const answers = statements.slice(severalRounds ? 2 : 1);
 
   const outcomes: AttemptOutcome[] = batch.map(() => 'gone');
   const disabling = new Map<string, Disabling>();
@@ -131,7 +143,11 @@ export async function recordAttempts(
   for (const d of disabling.values()) {
     // Not while a success of the endpoint waits to be written: it answered 2xx, so it has not only failed.
     if (d.reason === 'failing_for_5_days' && successes.hasUnwritten(d.endpointId)) continue;
-    await disableIfStill(db, companyId, d);
+    // The batch has committed: a disabling that fails must not fail its attempts too (their jobs would run
+    // again and send twice). The endpoint's next failure decides again.
+    await disableIfStill(db, companyId, d).catch((error: unknown) => {
+      console.error(`[worker] disabling webhook endpoint ${d.endpointId} failed; its next failure tries again:`, error);
+    });
   }
   return outcomes;
 }
@@ -258,7 +274,7 @@ function roundStatement(sql: postgres.ReservedSql, companyId: string, round: { r
 /**
  * CTEs for a statement that recorded answers (a CTE `answers`: endpoint_id, at, error — null for a success):
  * `health` per endpoint, `locked` the endpoints whose row changes, locked in id order (two such statements
- * cannot deadlock) and read as they are once locked, and `endpoint` their update (returning its new health):
+ * cannot deadlock; a batch of several rounds has locked all of its endpoints first, see recordAttempts) and read as they are once locked, and `endpoint` their update (returning its new health):
  * - an endpoint with a failure: last_failure_at, and failing since its first failure after its last success
  *   (or since before, when it had no success and was failing already);
  * - an endpoint with successes only changes when it was failing or its last success is more than a second old

@@ -30,9 +30,14 @@ it('a refused or lost database connection nobody awaited is logged and the proce
   }
 });
 
-it('any other unhandled rejection still ends the process', () => {
-  const child = leaveUnhandled(`new Error('a bug')`);
-  expect(child.stdout).not.toContain('alive');
-  expect(child.stderr).toContain('a bug');
-  expect(child.status).not.toBe(0);
+it('any other unhandled rejection still ends the process: a bug, or a database failure that is not a lost connection', () => {
+  for (const rejection of [
+    `new Error('a bug')`,
+    `Object.assign(new Error('deadlock detected'), { code: '40P01' })`,
+    `Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' })`,
+  ]) {
+    const child = leaveUnhandled(rejection);
+    expect(child.stdout).not.toContain('alive');
+    expect(child.status).not.toBe(0);
+  }
 });

@@ -278,4 +278,25 @@ describe('recordAttempts: failures in one batch', () => {
     expect(await endpointRow(endpointId)).toMatchObject({ status: 'disabled', disabled_reason: 'url_not_allowed' });
     expect((await deliveryRow(ids[0] as string)).status).toBe('failed');
   });
+
+  it('a disabling that fails after the batch committed leaves the batch recorded: its answers resolve, nothing is sent twice', async () => {
+    const { companyId, endpointId, ids } = await pendingDeliveries(1);
+    // The database refuses to disable this one endpoint (as a lost connection or a timeout would).
+    await api.sql.unsafe(`
+      create function refuse_disabling() returns trigger language plpgsql as $$
+        begin raise exception 'disabling refused by the test'; end $$;
+      create trigger refuse_disabling before update on webhook_endpoints for each row
+        when (new.id = '${endpointId}' and new.status = 'disabled') execute function refuse_disabling()`);
+    try {
+      const refused: PostResult = { statusCode: null, durationMs: 0, error: 'url_not_allowed', responseBody: null };
+      // Before: the batch's answers rejected with the disabling's error, and their jobs ran (and sent) again.
+      expect(
+        await recordAttempts(api.db, noneUnwritten, companyId, [answer(companyId, ids[0] as string, at(0), refused)]),
+      ).toEqual(['retrying']);
+      expect((await attemptsOf(companyId)).map((a) => `${a.attempt_number}:${a.status}`)).toEqual(['1:failed']);
+      expect(await endpointRow(endpointId)).toMatchObject({ status: 'active' });
+    } finally {
+      await api.sql.unsafe('drop trigger refuse_disabling on webhook_endpoints; drop function refuse_disabling()');
+    }
+  });
 });

@@ -120,16 +120,19 @@ export const sendHandlers = {
         const feature = FEATURE_OF_CHANNEL[current.channel];
         if (!features.includes(feature))
           throw new ApiProblem('feature_not_available', texts.message('conversation.channel_feature', { feature }));
-        await countOutgoingMessage(
-          tx,
-          companyId,
-          [COMPANY_SCOPE, { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR }],
-          ({ scope, limit }) =>
-            texts.message('conversation.too_many_messages', {
-              limit: String(limit),
-              scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
-            }),
-        );
+        // A rerun of a send WhatsApp has accepted (the transaction was retried) counted it already, and must not
+        // refuse what the customer has received.
+        if (!sentToWhatsApp)
+          await countOutgoingMessage(
+            tx,
+            companyId,
+            [COMPANY_SCOPE, { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR }],
+            ({ scope, limit }) =>
+              texts.message('conversation.too_many_messages', {
+                limit: String(limit),
+                scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
+              }),
+          );
         const outgoing = await outgoingOf(tx, current, body.body);
         const delivery = sentToWhatsApp ?? (await deliver(c, tx, outgoing));
         if (!delivery.accepted) throw refusalProblem(delivery.refusal);
@@ -147,7 +150,7 @@ export const sendHandlers = {
       });
       return c.json(created.body, created.status, created.headers);
     } catch (error) {
-      if (sentToWhatsApp?.accepted && !(error instanceof ApiProblem)) {
+      if (sentToWhatsApp?.accepted) {
         // Sent but not stored (the commit failed): the customer has the message, the inbox does not. Said loudly,
         // with WhatsApp's id, so that it can be found; a retry of the request would send it again.
         c.get('deps').log.error(
