@@ -19,7 +19,7 @@ import { createDb } from '../../src/db/client.ts';
 import { freePort } from '../../test/harness/processes.ts';
 import { collectGarbage } from '../drills/kit.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
-import { benchDatabase } from './database.ts';
+import { benchDatabase, statementReport } from './database.ts';
 import { seed } from './seed.ts';
 
 const SCENARIOS = [
@@ -626,6 +626,8 @@ async function main() {
       };
     }
     const memory = memoryOf(apiPid);
+    const statements = await statementReport(url, 30);
+    if (statements) log(`where the database time went (pg_stat_statements, twin and API together):\n${statements}`);
 
     // Report.
     const ratioOf = (r: { api: Twin; bare: Twin } | undefined) =>
