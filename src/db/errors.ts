@@ -31,10 +31,8 @@ export function hasErrorCode(error: unknown, codes: ReadonlySet<string>): boolea
 /** PostgreSQL aborting a transaction for another's sake: a deadlock, a serialization failure (see transient.ts). */
 export const CONFLICT_SQLSTATES: ReadonlySet<string> = new Set(['40P01', '40001']);
 
-const UNAVAILABLE_SQLSTATES = new Set([
-  // Connection exceptions (class 08), shutdown and start-up, too many connections, statement_timeout, a
-  // read-only transaction (a standby promoted or not yet: failover), and a deadlock or serialization failure still
-  // there after withTenant's runs (transient.ts).
+/** The connection to the database refused or lost: class 08, a server shutting down or starting. */
+const CONNECTION_SQLSTATES: ReadonlySet<string> = new Set([
   '08000',
   '08001',
   '08003',
@@ -43,6 +41,12 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '57P01',
   '57P02',
   '57P03',
+]);
+
+const UNAVAILABLE_SQLSTATES = new Set([
+  // A lost connection, too many connections, statement_timeout, a read-only transaction (a standby promoted or not
+  // yet: failover), and a deadlock or serialization failure still there after withTenant's runs (transient.ts).
+  ...CONNECTION_SQLSTATES,
   '53300',
   '57014',
   '25006',
@@ -70,21 +74,12 @@ export function isDatabaseBusy(error: unknown): boolean {
   return hasErrorCode(error, BUSY_SQLSTATES);
 }
 
-/** The connection to the database refused or lost: class 08, a server shutting down or starting, the driver's own. */
-const CONNECTION_SQLSTATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03']);
-
 /**
  * Whether the failure is a database connection refused or lost — and nothing else the database answered (a
  * deadlock, a timeout, a constraint): what a process may outlive when nobody awaited it.
  */
 export function isConnectionLost(error: unknown): boolean {
-  for (const e of chainOf(error)) {
-    const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;
-    if (code === undefined) continue;
-    if (CONNECTION_SQLSTATES.has(code) || DRIVER_CODES.has(code)) return true;
-    if (SOCKET_CODES.has(code) && 'syscall' in e) return true;
-  }
-  return false;
+  return failedWith(error, CONNECTION_SQLSTATES);
 }
 
 /**
@@ -93,10 +88,15 @@ export function isConnectionLost(error: unknown): boolean {
  * client that went away while sending its request (`aborted`, ECONNRESET) has none, and is not counted.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return failedWith(error, UNAVAILABLE_SQLSTATES);
+}
+
+/** A SQLSTATE of `sqlstates`, a connection the driver lost, or a socket error of a connection of ours (a syscall). */
+function failedWith(error: unknown, sqlstates: ReadonlySet<string>): boolean {
   for (const e of chainOf(error)) {
     const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;
     if (code === undefined) continue;
-    if (UNAVAILABLE_SQLSTATES.has(code) || DRIVER_CODES.has(code)) return true;
+    if (sqlstates.has(code) || DRIVER_CODES.has(code)) return true;
     if (SOCKET_CODES.has(code) && 'syscall' in e) return true;
   }
   return false;
