@@ -179,10 +179,12 @@ export async function addDemoConversations(
   context: { customers: CustomerRow[]; user: (key: 'sanne' | 'ahmed') => Author },
 ): Promise<void> {
   for (const [i, demo] of CONVERSATIONS.entries()) {
-    const started = new Date(
-      now.getTime() - demo.daysAgo * DAY_MS - (demo.lines.at(-1)?.afterMinutes ?? 0) * MINUTE_MS,
-    );
+    // From the first line to the last, and the closing 5 minutes after it: none of it may come after `now`.
+    const spanMs = ((demo.lines.at(-1)?.afterMinutes ?? 0) + (demo.end ? 5 : 0)) * MINUTE_MS;
+    const started = new Date(now.getTime() - demo.daysAgo * DAY_MS - spanMs);
+    // Seconds that differ per conversation move it forward, into the future for one of today: a minute back.
     started.setUTCSeconds(7 * i, 0);
+    while (started.getTime() + spanMs > now.getTime()) started.setTime(started.getTime() - MINUTE_MS);
     const customer = await demoCustomer(tx, companyId, demo.customer, context.customers, started);
     const contactAddress =
       demo.channel === 'whatsapp' ? whatsappId(customer.phone) : demo.channel === 'email' ? customer.email : null;
