@@ -4,14 +4,12 @@ import {
   type AnyColumn,
   and,
   type Column,
-  eq,
   getTableColumns,
   type InferColumnsDataTypes,
   type SQL,
   sql,
 } from 'drizzle-orm';
 import { type PgColumn, type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
-import { customers } from '../db/schema/index.ts';
 import { type DriverRow, type Tenant, type Tx, tableRows } from '../db/tenant.ts';
 import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
@@ -196,23 +194,6 @@ export function relatedRow<F extends Record<string, Column>>(
 export function relatedExists(from: PgTable, where: SQL | undefined): Related<boolean> {
   return { sql: sql`exists (select 1 from ${from} where ${where})`, decode: (value) => value === true };
 }
-
-/** A customer's contact details, as the inbox and the agenda show them beside a conversation or an appointment. */
-export type CustomerContact = { name: string | null; email: string; phone: string | null };
-
-/**
- * The contact details of each row's customer (lists of conversations and of appointments). The customer is read
- * as it is now, so a renamed customer shows its new name everywhere.
- */
-export const customerContact = (row: {
-  companyId: AnyColumn;
-  customerId: AnyColumn;
-}): Related<CustomerContact | undefined> =>
-  relatedRow(
-    { name: customers.name, email: customers.email, phone: customers.phone },
-    customers,
-    and(eq(customers.companyId, row.companyId), eq(customers.id, row.customerId)),
-  );
 
 type Order = { sorts: SortColumns; id: AnyColumn };
 type Plan = ReturnType<typeof keyset>;

@@ -9,13 +9,13 @@ import {
   appointmentTypes,
   appointmentWorkingHours,
   companies,
-  customers,
 } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { customerContact, type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
+import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter, nextWholeMillisecond } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
-import type { AppointmentRow, AppointmentTypeRow, Contact } from './serialize.ts';
+import { customerContact } from '../customers/queries.ts';
+import type { AppointmentRow, AppointmentTypeRow } from './serialize.ts';
 
 export type AppointmentFilters = {
   status?: AppointmentRow['status'];
@@ -51,16 +51,6 @@ export function listAppointments(tenant: Tenant, page: PageRequest, filters: App
   return readPage(tenant, appointments, page, { sorts: SORTS, id: appointments.id }, conditions, {
     contact: customerContact(appointments),
   });
-}
-
-/** The contact details of these customers, by id. */
-export async function contactsOf(tx: Tx, companyId: string, customerIds: string[]): Promise<Map<string, Contact>> {
-  if (customerIds.length === 0) return new Map();
-  const rows = await tx
-    .select({ id: customers.id, name: customers.name, email: customers.email, phone: customers.phone })
-    .from(customers)
-    .where(and(eq(customers.companyId, companyId), inArray(customers.id, [...new Set(customerIds)])));
-  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email, phone: r.phone }]));
 }
 
 export async function findAppointment(tx: Tx, companyId: string, id: string): Promise<AppointmentRow | undefined> {

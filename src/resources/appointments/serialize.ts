@@ -1,12 +1,12 @@
 import type { appointments, appointmentTypes } from '../../db/schema/index.ts';
 import { idString, iso, isoOrNull } from '../../http/serialize.ts';
+import type { CustomerContact } from '../customers/queries.ts';
 
 export type AppointmentRow = typeof appointments.$inferSelect;
 export type AppointmentTypeRow = typeof appointmentTypes.$inferSelect;
 /** The customer's current details, shown as the appointment's contact. */
-export type Contact = { name: string | null; email: string; phone: string | null };
 
-export function serializeAppointment(row: AppointmentRow, contact: Contact) {
+export function serializeAppointment(row: AppointmentRow, contact: CustomerContact) {
   return {
     object: 'appointment' as const,
     id: row.id,

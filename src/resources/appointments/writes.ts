@@ -7,7 +7,7 @@ import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
-import { touchCustomerActivity } from '../customers/queries.ts';
+import { contactOf, touchCustomerActivity } from '../customers/queries.ts';
 import { appointmentMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type AppointmentRow, serializeAppointment } from './serialize.ts';
@@ -17,8 +17,7 @@ export const appointmentNotFound = () =>
 
 /** The appointment as the API shows it, with its customer's current contact details. */
 export async function present(tx: Tx, row: AppointmentRow) {
-  const contacts = await q.contactsOf(tx, row.companyId, [row.customerId]);
-  const contact = contacts.get(row.customerId) ?? { name: null, email: '', phone: null };
+  const contact = (await contactOf(tx, row.companyId, row.customerId)) ?? { name: null, email: '', phone: null };
   return serializeAppointment(row, contact);
 }
 

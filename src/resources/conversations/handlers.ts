@@ -4,6 +4,7 @@ import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { contactOf } from '../customers/queries.ts';
 import { conversationMessages as texts } from './messages.ts';
 import * as q from './queries.ts';
 import { sendHandlers } from './send.ts';
@@ -12,8 +13,7 @@ import { conversationNotFound, recordConversationEvent } from './writes.ts';
 
 /** The conversation with its customer's contact details, as the API shows it. */
 async function shown(tx: Tx, row: ConversationRow) {
-  const contacts = await q.contactsOf(tx, row.companyId, [row.customerId]);
-  return serializeConversation(row, contacts.get(row.customerId));
+  return serializeConversation(row, await contactOf(tx, row.companyId, row.customerId));
 }
 
 /** Runs `work` on the conversation locked in a tenant transaction; 404 when there is none. */

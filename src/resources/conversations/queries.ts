@@ -1,13 +1,14 @@
 // SQL of conversations and their messages; every function takes the tenant transaction first.
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
-import { conversationMessages, conversations, customers } from '../../db/schema/index.ts';
+import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { customerContact, type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
+import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
-import type { ConversationContact, ConversationRow, MessageRow } from './serialize.ts';
+import { customerContact } from '../customers/queries.ts';
+import type { ConversationRow, MessageRow } from './serialize.ts';
 
 export type ConversationFilters = {
   status?: ConversationRow['status'];
@@ -33,20 +34,6 @@ export function listConversations(tenant: Tenant, page: PageRequest, filters: Co
   return readPage(tenant, conversations, page, { sorts: SORTS, id: conversations.id }, conditions, {
     contact: customerContact(conversations),
   });
-}
-
-/** The contact details of the conversations' customers, by customer id. */
-export async function contactsOf(
-  tx: Tx,
-  companyId: string,
-  customerIds: string[],
-): Promise<Map<string, ConversationContact>> {
-  if (customerIds.length === 0) return new Map();
-  const rows = await tx
-    .select({ id: customers.id, name: customers.name, email: customers.email, phone: customers.phone })
-    .from(customers)
-    .where(and(eq(customers.companyId, companyId), inArray(customers.id, [...new Set(customerIds)])));
-  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email, phone: r.phone }]));
 }
 
 export async function findConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {

@@ -18,6 +18,7 @@ import { runCreation } from '../../http/idempotency.ts';
 import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { COMPANY_SCOPE } from '../../mail/outgoing-limit.ts';
+import { contactOf } from '../customers/queries.ts';
 import { conversationMessages as texts } from './messages.ts';
 import * as q from './queries.ts';
 import { type ConversationRow, serializeMessage } from './serialize.ts';
@@ -68,8 +69,7 @@ const replySubject = (subject: string | null) =>
   subject ? (/^re:/i.test(subject) ? subject : `Re: ${subject}`) : 'Re: your message';
 
 async function outgoingOf(tx: Tx, row: ConversationRow, body: string): Promise<OutgoingMessage> {
-  const contacts = await q.contactsOf(tx, row.companyId, [row.customerId]);
-  const contact = contacts.get(row.customerId);
+  const contact = await contactOf(tx, row.companyId, row.customerId);
   switch (row.channel) {
     case 'email': {
       const thread = await threadOf(tx, row);

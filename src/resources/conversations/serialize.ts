@@ -1,9 +1,9 @@
 import type { conversationMessages, conversations } from '../../db/schema/index.ts';
 import { idString, iso, isoOrNull } from '../../http/serialize.ts';
+import type { CustomerContact } from '../customers/queries.ts';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof conversationMessages.$inferSelect;
-export type ConversationContact = { name: string | null; email: string; phone: string | null };
 
 /**
  * A contact known only by WhatsApp number or chat session is stored as a lead with an address in the reserved
@@ -11,7 +11,7 @@ export type ConversationContact = { name: string | null; email: string; phone: s
  */
 export const isPlaceholderEmail = (email: string): boolean => /\.invalid$/i.test(email);
 
-export function serializeConversation(row: ConversationRow, contact: ConversationContact | undefined) {
+export function serializeConversation(row: ConversationRow, contact: CustomerContact | undefined) {
   return {
     object: 'conversation' as const,
     id: row.id,

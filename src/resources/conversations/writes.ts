@@ -6,7 +6,7 @@ import type { Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import { ApiProblem } from '../../http/problems.ts';
-import { touchCustomerActivity } from '../customers/queries.ts';
+import { contactOf, touchCustomerActivity } from '../customers/queries.ts';
 import { conversationMessages as texts } from './messages.ts';
 import * as q from './queries.ts';
 import { type ConversationRow, type MessageRow, serializeConversation, serializeMessage } from './serialize.ts';
@@ -15,8 +15,7 @@ export const conversationNotFound = () => new ApiProblem('not_found', texts.mess
 
 /** The conversation's event, with the conversation as it is now and its customer's contact details. */
 export async function recordConversationEvent(tx: Tx, row: ConversationRow, type: EventType): Promise<void> {
-  const contacts = await q.contactsOf(tx, row.companyId, [row.customerId]);
-  const object = serializeConversation(row, contacts.get(row.customerId));
+  const object = serializeConversation(row, await contactOf(tx, row.companyId, row.customerId));
   await recordEvent(tx, row.companyId, { type, scope: 'messages.read', customerId: row.customerId, object });
 }
 

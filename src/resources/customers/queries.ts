@@ -1,11 +1,11 @@
 // SQL of customers; every function takes the tenant transaction first.
-import { and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { notBefore } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { customers } from '../../db/schema/index.ts';
 import { readAsTenant, type Tenant, type Tx } from '../../db/tenant.ts';
-import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
+import { keyset, type PageRequest, type Related, readPage, relatedRow } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { CustomerRow } from './serialize.ts';
@@ -295,4 +295,28 @@ export async function touchCustomerActivity(tx: Tx, companyId: string, id: strin
       version: sql`${customers.version} + 1`,
     })
     .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
+}
+
+/** A customer's contact details, as the inbox and the agenda show them beside a conversation or an appointment. */
+export type CustomerContact = { name: string | null; email: string; phone: string | null };
+
+const CONTACT_FIELDS = { name: customers.name, email: customers.email, phone: customers.phone };
+
+/**
+ * The contact details of each row's customer, read with a list's page (lists of conversations and of
+ * appointments). The customer is read as it is now, so a renamed customer shows its new name everywhere.
+ */
+export const customerContact = (row: {
+  companyId: AnyColumn;
+  customerId: AnyColumn;
+}): Related<CustomerContact | undefined> =>
+  relatedRow(CONTACT_FIELDS, customers, and(eq(customers.companyId, row.companyId), eq(customers.id, row.customerId)));
+
+/** One customer's contact details (one conversation or appointment); undefined when the customer is gone. */
+export async function contactOf(tx: Tx, companyId: string, customerId: string): Promise<CustomerContact | undefined> {
+  const [row] = await tx
+    .select(CONTACT_FIELDS)
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, customerId)));
+  return row;
 }
