@@ -11,14 +11,10 @@ import { runMigrations } from '../../src/db/migrate.ts';
 import * as schema from '../../src/db/schema/index.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
-import { prefixedId } from '../../src/ids.ts';
-import { insertCustomer } from '../../src/resources/customers/queries.ts';
-import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
-import { createCompany } from '../../src/services/companies.ts';
-import { newSecret } from '../../src/webhooks/sign.ts';
 import { until } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { runService } from '../harness/processes.ts';
+import { companyWithEndpoint } from '../harness/webhook-company.ts';
 
 type Worker = ReturnType<typeof runService>;
 
@@ -68,20 +64,11 @@ beforeAll(async () => {
   db = drizzle(sql, { schema });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as { port: number };
-  const company = await createCompany(db, { name: 'Twee Werkers BV' });
-  companyId = company.id;
-  customer = await withTenant(db, companyId, async (tx) => {
-    await tx.insert(schema.webhookEndpoints).values({
-      companyId,
-      id: prefixedId('we'),
-      url: `http://127.0.0.1:${port}/hook`,
-      secret: newSecret(),
-      events: ['*'],
-      scopes: ['customers.read'],
-    });
-    const row = await insertCustomer(tx, companyId, { email: 'werk@example.nl', name: 'Werk Klant' });
-    return { id: row.id, object: serializeCustomer(row) };
-  });
+  ({ companyId, customer } = await companyWithEndpoint(db, port, {
+    company: 'Twee Werkers BV',
+    customer: 'Werk Klant',
+    email: 'werk@example.nl',
+  }));
   startWorker();
   startWorker();
   await until(async () => (await livePools()) === 2, 'both workers hold their liveness locks', 60_000);
