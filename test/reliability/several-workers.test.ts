@@ -9,8 +9,6 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runMigrations } from '../../src/db/migrate.ts';
 import * as schema from '../../src/db/schema/index.ts';
-import { withTenant } from '../../src/db/tenant.ts';
-import { recordEvent } from '../../src/events/record.ts';
 import { until } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { runService } from '../harness/processes.ts';
@@ -23,7 +21,7 @@ let sql: postgres.Sql;
 let db: ReturnType<typeof drizzle<typeof schema>>;
 const workers: Worker[] = [];
 let companyId: string;
-let customer: { id: string; object: unknown };
+let burst: (n: number) => Promise<string[]>;
 
 /** webhook-id → arrivals; while `holding`, requests are kept unanswered (the worker's attempt is in flight). */
 const arrivals = new Map<string, number>();
@@ -64,7 +62,7 @@ beforeAll(async () => {
   db = drizzle(sql, { schema });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as { port: number };
-  ({ companyId, customer } = await companyWithEndpoint(db, port, {
+  ({ companyId, burst } = await companyWithEndpoint(db, port, {
     company: 'Twee Werkers BV',
     customer: 'Werk Klant',
     email: 'werk@example.nl',
@@ -87,22 +85,6 @@ afterAll(async () => {
   await sql?.end();
   await database?.drop();
 });
-
-/** `n` customer.updated events in one transaction (each with its fan-out job): their ids. */
-const burst = (n: number) =>
-  withTenant(db, companyId, async (tx) => {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++)
-      ids.push(
-        await recordEvent(tx, companyId, {
-          type: 'customer.updated',
-          scope: 'customers.read',
-          customerId: customer.id,
-          object: customer.object,
-        }),
-      );
-    return ids;
-  });
 
 async function deliveryStates(eventIds: string[]) {
   return sql<{ status: string; attempts: number; attempt_rows: number; webhook_id: string }[]>`

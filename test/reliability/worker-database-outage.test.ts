@@ -10,8 +10,6 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runMigrations } from '../../src/db/migrate.ts';
 import * as schema from '../../src/db/schema/index.ts';
-import { withTenant } from '../../src/db/tenant.ts';
-import { recordEvent } from '../../src/events/record.ts';
 import { until } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { freePort, runService } from '../harness/processes.ts';
@@ -23,7 +21,7 @@ let sql: postgres.Sql;
 let db: ReturnType<typeof drizzle<typeof schema>>;
 let worker: ReturnType<typeof runService> | undefined;
 let companyId: string;
-let customer: { id: string; object: unknown };
+let burst: (n: number) => Promise<string[]>;
 
 const receiver = createHttpServer((req, res) => {
   req.resume();
@@ -73,7 +71,7 @@ beforeAll(async () => {
   db = drizzle(sql, { schema });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as { port: number };
-  ({ companyId, customer } = await companyWithEndpoint(db, port, {
+  ({ companyId, burst } = await companyWithEndpoint(db, port, {
     company: 'Storing BV',
     customer: 'Storing Klant',
     email: 'storing@example.nl',
@@ -109,22 +107,6 @@ async function livePools(): Promise<number> {
     where datname = current_database() and application_name like 'crm-worker-liveness %'`;
   return n;
 }
-
-/** `n` customer.updated events (each with its fan-out job), written directly: their ids. */
-const burst = (n: number) =>
-  withTenant(db, companyId, async (tx) => {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++)
-      ids.push(
-        await recordEvent(tx, companyId, {
-          type: 'customer.updated',
-          scope: 'customers.read',
-          customerId: customer.id,
-          object: customer.object,
-        }),
-      );
-    return ids;
-  });
 
 async function succeeded(eventIds: string[]): Promise<number> {
   const [{ n }] = await sql<{ n: number }[]>`
