@@ -155,23 +155,10 @@ type Rel = {
 
 type Env = { ctes: Map<string, Output>; outer: Rel[] };
 
-const CLAUSE = new Set([
-  'where',
-  'group',
-  'having',
-  'window',
-  'order',
-  'limit',
-  'offset',
-  'fetch',
-  'for',
-  'union',
-  'intersect',
-  'except',
-  'returning',
-  'on',
-  'set',
-]);
+/** The clauses that may follow a WHERE in a SELECT, in order. */
+const AFTER_WHERE = ['group', 'having', 'window', 'order', 'limit', 'offset', 'fetch', 'for'];
+
+const CLAUSE = new Set(['where', ...AFTER_WHERE, 'union', 'intersect', 'except', 'returning', 'on', 'set']);
 const JOIN_WORDS = new Set(['join', 'inner', 'left', 'right', 'full', 'cross', 'natural', 'outer']);
 const NOT_ALIAS = new Set([...CLAUSE, ...JOIN_WORDS, 'using', 'lateral', 'tablesample', 'as', 'with']);
 
@@ -250,17 +237,7 @@ class Reader {
     if (isWord(head, 'select')) {
       const from = items.findIndex((n) => isWord(n, 'from'));
       if (from < 0) return this.block(items, [], [], env);
-      const end = nextClause(items, from + 1, [
-        'where',
-        'group',
-        'having',
-        'window',
-        'order',
-        'limit',
-        'offset',
-        'fetch',
-        'for',
-      ]);
+      const end = nextClause(items, from + 1, ['where', ...AFTER_WHERE]);
       return this.block(items, items.slice(from + 1, end), [], env);
     }
     if (isWord(head, 'update')) {
@@ -380,22 +357,7 @@ class Reader {
     }
     const where = items.findIndex((n) => isWord(n, 'where'));
     const whereItems =
-      where < 0
-        ? []
-        : items.slice(
-            where + 1,
-            nextClause(items, where + 1, [
-              'group',
-              'having',
-              'window',
-              'order',
-              'limit',
-              'offset',
-              'fetch',
-              'for',
-              'returning',
-            ]),
-          );
+      where < 0 ? [] : items.slice(where + 1, nextClause(items, where + 1, [...AFTER_WHERE, 'returning']));
     conjuncts.push(...conjunctsOf(whereItems));
 
     // Company classes: union by equal company columns and by a shared pinned value.
