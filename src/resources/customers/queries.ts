@@ -231,16 +231,23 @@ export async function updateCustomer(
   fields: CustomerChanges,
   expected?: number,
 ) {
+  return writeCustomer(tx, companyId, id, fields, [
+    expected === undefined ? undefined : eq(customers.version, expected),
+  ]);
+}
+
+/** The customer's new values with the next version, at the change time, where `conditions` hold; its new row. */
+async function writeCustomer(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  fields: CustomerChanges,
+  conditions: (SQL | undefined)[],
+): Promise<CustomerRow | undefined> {
   const [row] = await tx
     .update(customers)
     .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
-    .where(
-      and(
-        eq(customers.companyId, companyId),
-        eq(customers.id, id),
-        expected === undefined ? undefined : eq(customers.version, expected),
-      ),
-    )
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, id), ...conditions))
     .returning();
   return row;
 }
@@ -264,19 +271,10 @@ export async function updateCustomerIfChanged(
   );
   // Nothing sent, or an If-Match that names no version: nothing this statement could update.
   if (differs.length === 0 || expected?.size === 0) return undefined;
-  const [row] = await tx
-    .update(customers)
-    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
-    .where(
-      and(
-        eq(customers.companyId, companyId),
-        eq(customers.id, id),
-        expected === undefined ? undefined : inArray(customers.version, [...expected]),
-        or(...differs),
-      ),
-    )
-    .returning();
-  return row;
+  return writeCustomer(tx, companyId, id, fields, [
+    expected === undefined ? undefined : inArray(customers.version, [...expected]),
+    or(...differs),
+  ]);
 }
 
 /**
