@@ -54,10 +54,10 @@ export function createApp(deps: Deps) {
 
   // The contract is a megabyte of JSON: compressed like the docs.
   app.use(`${API_PREFIX}/openapi.json`, compress());
-  app.get(`${API_PREFIX}/openapi.json`, serveContract);
+  app.get(`${API_PREFIX}/openapi.json`, serveContract(deps.config.publicUrl));
   app.use('/docs/*', compress());
-  app.get('/docs', serveDocs);
-  app.get('/docs/:lang', serveDocs);
+  app.get('/docs', serveDocs(deps.config.publicUrl));
+  app.get('/docs/:lang', serveDocs(deps.config.publicUrl));
 
   app.get('/errors/:code', errorPage);
   // Pages for the recipients of review requests: no key, the link's token is the permission.

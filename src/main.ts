@@ -3,6 +3,7 @@
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { logChannelModes } from './channels/index.ts';
+import { keyCreateCommand } from './cli/command-line.ts';
 import { ensureDemo } from './cli/demo.ts';
 import { expiryText } from './cli/output.ts';
 import { loadConfig } from './config.ts';
@@ -108,7 +109,7 @@ if (command !== 'worker') {
       console.log(`  ${demo.key}`);
       console.log(`  curl -H "Authorization: Bearer ${demo.key}" ${base}/me`);
     } else {
-      console.log(`\nCreate a key with: npm run -s cli -- key create --company ${demo.companyId} --scopes all`);
+      console.log(`\nCreate a key with: ${keyCreateCommand(config, demo.companyId)}`);
     }
   }
 }

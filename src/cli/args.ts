@@ -17,7 +17,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company subscription ID --active|--inactive
   company features ID --set all|none|LIST
   company stages ID [--file STAGES.json | --default]
-  company limits ID [--per-minute N|default] [--per-hour N|default]
+  company limits ID [--per-minute N|default] [--per-hour N|default]   (without either: shows the limits in force)
   company export ID > FILE.jsonl      the company's complete data as a JSON Lines archive
   company import FILE.jsonl           restores an archive (same ids) into this installation
   company delete ID --confirm NAME    erases every row of the company, in one transaction
@@ -243,9 +243,7 @@ export function parseCommand(argv: string[]): Command {
           perMinute: rateLimit(command, '--per-minute', values['per-minute']),
           perHour: rateLimit(command, '--per-hour', values['per-hour']),
         };
-        if (limits.perMinute === undefined && limits.perHour === undefined) {
-          throw new UsageError(`${command}: give --per-minute and/or --per-hour`);
-        }
+        // Without --per-minute or --per-hour the command shows the limits in force and changes nothing.
         return { name: 'company limits', json: values.json === true, id, limits };
       }
       case 'export': {

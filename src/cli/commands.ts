@@ -19,6 +19,7 @@ import {
   companyText,
   expiryText,
   keyOutput,
+  limitsInForce,
   newKeyText,
   type Output,
   stageOutput,
@@ -87,8 +88,19 @@ export async function runCommand(
       return { json: companyOutput(row), text: `Features changed: ${companyText(row)}` };
     }
     case 'company limits': {
-      const row = await setRateLimits(db, command.id, command.limits);
-      return { json: companyOutput(row), text: `Rate limits changed: ${companyText(row)}` };
+      const changes = command.limits.perMinute !== undefined || command.limits.perHour !== undefined;
+      const row = changes
+        ? await setRateLimits(db, command.id, command.limits)
+        : (await db.select().from(companies).where(eq(companies.id, command.id)))[0];
+      if (!row) throw new Error(`no company ${command.id}`);
+      const inForce = limitsInForce(row);
+      return {
+        json: { ...companyOutput(row), rate_limits_in_force: inForce },
+        text: [
+          changes ? `Rate limits changed: ${companyText(row)}` : companyText(row),
+          `  in force:     per key ${inForce.per_minute}/minute${row.rateLimitPerMinute === null ? ' (default)' : ''}, ${inForce.per_hour}/hour${row.rateLimitPerHour === null ? ' (default)' : ''}`,
+        ].join('\n'),
+      };
     }
     case 'company channels': {
       const company = await findCompany(db, command.id);

@@ -48,6 +48,7 @@ import {
   type DemoTask,
 } from './demo-data.ts';
 import { addDemoOrders } from './demo-orders.ts';
+import { addDemoReviews } from './demo-reviews.ts';
 import { addDemoSales } from './demo-sales.ts';
 import { addDemoWorkOrders } from './demo-work-orders.ts';
 
@@ -177,6 +178,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
   ]);
   await addDemoConversations(tx, companyId, now, { customers: [...customerByName.values()], user: userOf });
   await addDemoWorkOrders(tx, companyId, now, userOf('ahmed'), [...customerByName.values()]);
+  await addDemoReviews(tx, companyId, now, [...customerByName.values()]);
 }
 
 /**

@@ -35,7 +35,8 @@ async function main(argv: string[]): Promise<number> {
     command = parseCommand(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    await write(process.stderr, `error: ${error.message}\n\n${USAGE}\n`);
+    // One line: the mistake, and where the usage is (30 lines of it would bury the mistake).
+    await write(process.stderr, `error: ${error.message} (see npm run cli -- --help)\n`);
     return 2;
   }
   if (command.name === 'help') {

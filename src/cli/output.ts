@@ -1,6 +1,7 @@
 // What the commands print: one JSON object (--json) or a few lines for a person.
 import type { apiKeys, companies } from '../db/schema/index.ts';
 import { LANGUAGES } from '../http/language.ts';
+import { KEY_WINDOWS } from '../http/rate-limit.ts';
 import { isoOrNull } from '../http/serialize.ts';
 import { serializeCompany } from '../resources/company/serialize.ts';
 import { serializeStage } from '../resources/pipeline-stages/serialize.ts';
@@ -15,6 +16,19 @@ export function companyOutput(row: typeof companies.$inferSelect): Record<string
     subscription_active: row.subscriptionActive,
     // Per key; null: the service's default (GET /me shows the limits in force).
     rate_limits: { per_minute: row.rateLimitPerMinute, per_hour: row.rateLimitPerHour },
+  };
+}
+
+/** Each key's limits as the API applies them (GET /me): the company's own, else the service's default. */
+export function limitsInForce(row: typeof companies.$inferSelect): { per_minute: number; per_hour: number } {
+  const standard = (name: string) => {
+    const window = KEY_WINDOWS.find((w) => w.name === name);
+    if (!window) throw new Error(`no key window ${name}`);
+    return window.limit;
+  };
+  return {
+    per_minute: row.rateLimitPerMinute ?? standard('minute'),
+    per_hour: row.rateLimitPerHour ?? standard('hour'),
   };
 }
 

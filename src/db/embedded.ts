@@ -1,9 +1,10 @@
 // The default database: an embedded PostgreSQL in DATA_DIR, so that a fresh machine needs only Node.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { z } from 'zod';
+import { prepareDataDir } from './data-dir.ts';
 import { type Binaries, postgresAccount, reachableBinaries, reachableClusterDir } from './embedded-as-root.ts';
 
 /**
@@ -35,7 +36,7 @@ export async function startEmbeddedPostgres(
     settings = [],
   }: { fast?: boolean; log?: (line: string) => void; settings?: string[] } = {},
 ) {
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   // PostgreSQL refuses to run as root; the library then runs it as a dedicated system user, who must reach
   // the binaries and the data.
   const asRoot = process.getuid?.() === 0;

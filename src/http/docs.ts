@@ -9,17 +9,25 @@ import { REDOC_LABELS } from './docs-labels.ts';
 import { chooseLanguage, LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
+import { API_PREFIX } from './request-address.ts';
 
 const generated = (file: string) => new URL(`../../generated/${file}`, import.meta.url);
 
-const contracts = new Map<Language, string>();
-/** The bundled contract in a language; English where a translation has not been generated. */
-export function contractJson(language: Language): { json: string; language: Language } {
+const contracts = new Map<string, string>();
+/**
+ * The bundled contract in a language (English where a translation has not been generated), as this installation
+ * serves it: `servers` is the service's own public address (PUBLIC_URL, else the address of its PORT), so a client
+ * generated from the served contract calls this service. The committed bundle lists the defaults instead.
+ */
+export function contractJson(language: Language, publicUrl: string): { json: string; language: Language } {
   const lang = existsSync(generated(`openapi.${language}.json`)) ? language : 'en';
-  let json = contracts.get(lang);
+  const key = `${lang} ${publicUrl}`;
+  let json = contracts.get(key);
   if (json === undefined) {
-    json = readFileSync(generated(`openapi.${lang}.json`), 'utf8');
-    contracts.set(lang, json);
+    const contract = JSON.parse(readFileSync(generated(`openapi.${lang}.json`), 'utf8')) as Record<string, unknown>;
+    contract.servers = [{ url: `${publicUrl}${API_PREFIX}` }];
+    json = `${JSON.stringify(contract, null, 2)}\n`;
+    contracts.set(key, json);
   }
   return { json, language: lang };
 }
@@ -27,19 +35,19 @@ export function contractJson(language: Language): { json: string; language: Lang
 const isLanguage = (value: string | undefined): value is Language =>
   value !== undefined && (LANGUAGES as readonly string[]).includes(value);
 
-export function serveContract(c: Context) {
+export const serveContract = (publicUrl: string) => (c: Context) => {
   const asked = c.req.query('lang');
   if (asked !== undefined && !isLanguage(asked)) {
     return problemResponse(c, new ApiProblem('validation_failed', message('request.lang_invalid')));
   }
-  const { json, language } = contractJson(asked ?? chooseLanguage(c.req.header('accept-language')));
+  const { json, language } = contractJson(asked ?? chooseLanguage(c.req.header('accept-language')), publicUrl);
   // Without ?lang= the answer depends on Accept-Language: caches must keep one per language.
   return c.body(json, 200, {
     'Content-Type': 'application/json',
     'Content-Language': language,
     Vary: 'Accept-Language',
   });
-}
+};
 
 const REDOCLY_LOGO = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#0044D4">Redocly</text></svg>',
@@ -70,12 +78,12 @@ function redocRenderer(): string {
 }
 
 const LABELS: Record<Language, string> = { nl: 'Nederlands', en: 'English', de: 'Deutsch', fr: 'Français' };
-const pages = new Map<Language, string>();
+const pages = new Map<string, string>();
 
-function docsPage(language: Language): string {
-  const cached = pages.get(language);
+function docsPage(language: Language, publicUrl: string): string {
+  const cached = pages.get(`${language} ${publicUrl}`);
   if (cached) return cached;
-  const { json } = contractJson(language);
+  const { json } = contractJson(language, publicUrl);
   const title = (JSON.parse(json) as { info: { title: string } }).info.title;
   const switcher = LANGUAGES.map((l) =>
     l === language ? `<strong>${LABELS[l]}</strong>` : `<a href="/docs/${l}" hreflang="${l}">${LABELS[l]}</a>`,
@@ -101,22 +109,22 @@ const spec = ${inlineJson(json)};
 init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));
 </script>
 </body></html>`;
-  pages.set(language, page);
+  pages.set(`${language} ${publicUrl}`, page);
   return page;
 }
 
-export function serveDocs(c: Context) {
+export const serveDocs = (publicUrl: string) => (c: Context) => {
   const asked = c.req.param('lang');
   if (asked === undefined) {
     c.header('Vary', 'Accept-Language');
     return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
   }
   if (!isLanguage(asked)) return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
-  return c.html(docsPage(asked), 200, {
+  return c.html(docsPage(asked, publicUrl), 200, {
     'Content-Language': asked,
     'Cache-Control': 'public, max-age=300',
     // Defence in depth: whatever the renderer might try, the browser loads images, fonts and data only from here.
     'Content-Security-Policy':
       "img-src 'self' data:; font-src 'self' data:; connect-src 'self' blob: data:; frame-src 'none'",
   });
-}
+};

@@ -292,5 +292,22 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
     expect(badArgument.code).not.toBe(0);
     expect(badArgument.stdout).toBe('');
     expect(badArgument.stderr).toContain('"not-a-uuid" is not a company id');
+    // One line naming the mistake and where the usage is, not the 30-line usage itself.
+    for (const run of [unknown, badArgument, badExpiry, badLimit]) {
+      expect(run.stderr.trim().split('\n'), run.stderr).toHaveLength(1);
+      expect(run.stderr).toMatch(/^error: .+ \(see npm run cli -- --help\)\n$/);
+    }
+  });
+
+  it('company limits without --per-minute or --per-hour shows the limits in force and changes nothing', async () => {
+    const company = json(await cli('company', 'create', '--name', 'Limits BV', '--json'));
+    const shown = json(await cli('company', 'limits', company.id, '--json'));
+    expect(shown.rate_limits).toEqual({ per_minute: null, per_hour: null });
+    expect(shown.rate_limits_in_force).toEqual({ per_minute: 600, per_hour: 20_000 });
+    await cli('company', 'limits', company.id, '--per-hour', '900', '--json');
+    const text = await cli('company', 'limits', company.id);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('in force:     per key 600/minute (default), 900/hour');
+    expect(text.stdout).not.toContain('changed');
   });
 });

@@ -112,6 +112,12 @@ export function assertConforms(operationId: string, response: ObservedResponse):
   }
 }
 
+/** Problems with a value against the schema at a JSON pointer of the contract; empty when valid. */
+export function problemsAt(pointer: string, value: unknown): string[] {
+  const validate = validatorFor(pointer);
+  return validate(value) ? [] : [describe(validate.errors)];
+}
+
 /** Problems with a value against a named schema of the contract (`#/components/schemas/<name>`); empty when valid. */
 export function schemaProblems(name: string, value: unknown): string[] {
   const validate = validatorFor(`/components/schemas/${escapePointer(name)}`);

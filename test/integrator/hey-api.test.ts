@@ -6,7 +6,7 @@
 // (The second once failed: the contract's calendar-date schema was named `Date`, which became
 // `export type Date = Date`, a type that refers to itself; it is `CalendarDate` since.)
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@hey-api/openapi-ts';
@@ -55,9 +55,36 @@ const TSCONFIG = {
     noUnusedLocals: true,
     types: ['node'],
     typeRoots: [join(ROOT, 'node_modules/@types')],
+    allowImportingTsExtensions: true,
   },
-  include: ['sdk', 'sdk-dates', 'usage.ts'],
+  include: ['sdk', 'sdk-dates', 'usage.ts', 'ots'],
 };
+
+/**
+ * README's openapi-typescript command (its flags as printed) run on the bundle, the typed client (src/client) over
+ * the types it made, and README's example of that client: at openapi-typescript's defaults alone, request fields
+ * with a default are required and `{ email, name }` does not compile.
+ */
+async function readmeOpenapiTypescript(readme: string) {
+  const command = /^npx openapi-typescript (\S+) (.*) -o (\S+)$/m.exec(readme);
+  if (!command) throw new Error('README shows no openapi-typescript command');
+  const flags = (command[2] ?? '').split(' ').filter(Boolean);
+  const out = join(dir, 'ots');
+  const bin = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js');
+  await new Promise<void>((done, fail) =>
+    execFile(
+      process.execPath,
+      [bin, join(ROOT, 'generated/openapi.en.json'), ...flags, '-o', join(out, 'api.d.ts')],
+      { timeout: 120_000 },
+      (error, _stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done()),
+    ),
+  );
+  const client = readFileSync(join(ROOT, 'src/client/index.ts'), 'utf8');
+  writeFileSync(join(out, 'client.mts'), client.replace("'../../generated/api.d.ts'", "'./api.d.ts'"));
+  const example = /```ts\n(import \{[^}]+\} from 'crm-workflow-service\/client';[\s\S]*?)```/.exec(readme)?.[1];
+  if (!example) throw new Error('README shows no example of the typed client');
+  writeFileSync(join(out, 'readme-example.mts'), example.replace("'crm-workflow-service/client'", "'./client.mts'"));
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crm-hey-api-'));
@@ -81,6 +108,8 @@ beforeAll(async () => {
   // The zod validators import zod: the project's.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   writeFileSync(join(dir, 'usage.ts'), USAGE);
+  mkdirSync(join(dir, 'ots'));
+  await readmeOpenapiTypescript(readFileSync(join(ROOT, 'README.md'), 'utf8'));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
 }, 120_000);
 
@@ -121,7 +150,7 @@ describe('@hey-api/openapi-ts from the contract', () => {
     expect(types).toContain('export type CalendarDate = Date;');
   });
 
-  it('type-checks strictly with the project’s TypeScript, and its types refuse calls the contract refuses', async () => {
+  it('type-checks strictly with the project’s TypeScript, and its types refuse calls the contract refuses; README’s typed-client example compiles over the types of README’s openapi-typescript command', async () => {
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const result = await new Promise<{ code: number; out: string }>((done) => {
       execFile(process.execPath, [tsc, '-p', dir], { timeout: 240_000 }, (error, stdout, stderr) => {

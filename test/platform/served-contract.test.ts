@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { inRoutesDocument } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { contractJson } from '../../src/http/docs.ts';
 import { API_PREFIX } from '../../src/http/pipeline.ts';
 import { takesUpload } from '../../src/http/upload.ts';
 import { builtOperations, notImplementedOperations } from '../../src/resources/index.ts';
@@ -27,9 +29,23 @@ describe('GET /api/v1/openapi.json', () => {
     const response = await api.app.request(`http://api.test${API_PREFIX}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const text = await response.text();
-    expect(JSON.parse(text)).toEqual(JSON.parse(bundled));
-    expect(text).toBe(bundled);
+    const served = await response.json();
+    // The bundle, but for `servers`: the service's own public address (below).
+    expect({ ...served, servers: undefined }).toEqual({ ...JSON.parse(bundled), servers: undefined });
+  });
+
+  it('lists the service’s public address in servers, not the bundle’s local default: PUBLIC_URL, else PORT', async () => {
+    const response = await api.app.request(`http://api.test${API_PREFIX}/openapi.json?lang=nl`);
+    expect((await response.json()).servers).toEqual([{ url: 'http://api.test/api/v1' }]);
+    const docs = await api.app.request('http://api.test/docs/de');
+    expect(await docs.text()).toContain('"url": "http://api.test/api/v1"');
+    expect(JSON.parse(contractJson('en', loadConfig({ PORT: '4567' }).publicUrl).json).servers).toEqual([
+      { url: 'http://127.0.0.1:4567/api/v1' },
+    ]);
+    expect(
+      JSON.parse(contractJson('fr', loadConfig({ PUBLIC_URL: 'https://crm.bakker.nl/', PORT: '4567' }).publicUrl).json)
+        .servers,
+    ).toEqual([{ url: 'https://crm.bakker.nl/api/v1' }]);
   });
 });
 

@@ -1,12 +1,14 @@
 // A second `npm start` on the same DATA_DIR (PostgreSQL allows one server per data folder) says in one line
 // that the service already runs there and where it answers, instead of PostgreSQL's lock error in a stack
 // trace. Real processes on a real embedded PostgreSQL.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, runService } from '../harness/processes.ts';
 
+const root = join(import.meta.dirname, '../..');
 let dataDir: string;
 let first: ReturnType<typeof runService>;
 let port: number;
@@ -88,3 +90,28 @@ it('the service removes its record when it stops', async () => {
   expect(await first.exited).toBe(0);
   expect(existsSync(join(dataDir, 'service.json'))).toBe(false);
 }, 30_000);
+
+it("started again, the banner's key create command works as printed, DATA_DIR and all", async () => {
+  const again = runService('start', {
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+  });
+  try {
+    let printed: string | undefined;
+    for (let i = 0; i < 600 && !printed; i++) {
+      printed = /Create a key with: (.+)/.exec(again.output())?.[1];
+      if (!printed) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(printed, again.output()).toContain(`DATA_DIR=${dataDir} npm run -s cli -- key create --company `);
+    // Run from a shell that has neither DATA_DIR nor DATABASE_URL, as a person copying the line would.
+    const { DATA_DIR: _dir, DATABASE_URL: _url, ...env } = process.env;
+    const answer = JSON.parse(execFileSync('sh', ['-c', `${printed} --json`], { cwd: root, env, encoding: 'utf8' }));
+    expect(answer.key).toMatch(/^svc_/);
+  } finally {
+    again.child.kill('SIGTERM');
+    await again.exited;
+  }
+}, 90_000);
