@@ -163,7 +163,10 @@ export function serveDocs(c: Context) {
     c.header('Vary', 'Accept-Language');
     return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
   }
-  if (!isLanguage(asked)) return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
+  if (!isLanguage(asked)) {
+    c.set('language', chooseLanguage(c.req.header('accept-language')));
+    return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
+  }
   return c.html(docsPage(asked), 200, {
     'Content-Language': asked,
     'Cache-Control': 'public, max-age=300',
