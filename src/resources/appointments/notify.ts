@@ -44,7 +44,7 @@ export function refuseUnfitKind(kind: NotificationKind, row: AppointmentRow, now
 }
 
 type Texts = { subject: string; intro: string };
-const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
+export const APPOINTMENT_TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
   invitation: {
     en: {
       subject: 'Invitation: {title}',
@@ -98,7 +98,7 @@ const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
     fr: { subject: 'Rendez-vous annulé\u00A0: {title}', intro: 'Votre rendez-vous a été annulé.' },
   },
 };
-const LABELS: Record<Language, { when: string; where: string; reason: string }> = {
+export const APPOINTMENT_LABELS: Record<Language, { when: string; where: string; reason: string }> = {
   en: { when: 'When', where: 'Where', reason: 'Reason' },
   nl: { when: 'Wanneer', where: 'Waar', reason: 'Reden' },
   de: { when: 'Wann', where: 'Wo', reason: 'Grund' },
@@ -157,8 +157,8 @@ export async function sendAppointmentMessage(
     appointmentMessages.message('appointment.messages_limit', { limit }),
   );
 
-  const texts = TEXTS[request.kind][language];
-  const labels = LABELS[language];
+  const texts = APPOINTMENT_TEXTS[request.kind][language];
+  const labels = APPOINTMENT_LABELS[language];
   const fill = (text: string) => text.replaceAll('{title}', row.title);
   const when = whenText(row, company.timeZone, language);
   const lines = [

@@ -87,7 +87,7 @@ export function jsonLd(feed: Feed) {
   };
 }
 
-const WIDGET_TEXTS = {
+export const WIDGET_TEXTS = {
   title: { en: 'Reviews of {shop}', nl: 'Reviews van {shop}', de: 'Bewertungen von {shop}', fr: 'Avis sur {shop}' },
   summary: {
     en: '{average} out of 5 from {count} reviews',
