@@ -7313,6 +7313,12 @@ export type components = {
        * @default false
        */
       notify_customer?: boolean;
+      /**
+       * @description Language of the cancellation message; default is the customer's language for this appointment (the
+       *     language of the last message sent about it), else the company's language.
+       * @enum {string}
+       */
+      language?: 'nl' | 'en' | 'de' | 'fr';
     };
     /** @description The message to send to the customer about the appointment. */
     AppointmentNotify: {
@@ -7333,7 +7339,9 @@ export type components = {
       /** @description A personal text added to the standard message of that kind. */
       message?: string | null;
       /**
-       * @description Language of the message; default is the company's language.
+       * @description Language of the message; default is the customer's language for this appointment (the language of the
+       *     last message sent about it), else the company's language. Dates and times are written as that language
+       *     writes them (British English for `en`), in the company's time zone.
        * @enum {string}
        */
       language?: 'nl' | 'en' | 'de' | 'fr';

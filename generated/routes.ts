@@ -143,6 +143,7 @@ export const AppointmentCancelSchema = z
   .strictObject({
     cancellation_reason: z.string().max(500).nullable().optional(),
     notify_customer: z.boolean().default(false),
+    language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
   })
   .openapi('AppointmentCancel');
 export const AppointmentCreateSchema = z

@@ -9,7 +9,10 @@ export type TextField = (typeof TEXT_FIELDS)[number];
 
 export type Translatable = { target: string; texts: Partial<Record<TextField, string>>; hash: string };
 
-/** Keys whose values are data, never prose to translate. */
+/**
+ * Keys whose values are data, never prose to translate — except as the name of a property (`Deal.value`, a
+ * checklist item's `required`), whose description is prose like any other.
+ */
 const SKIP = new Set(['example', 'value', 'enum', 'const', 'default', 'pattern', 'required', 'x-generated']);
 
 const segment = (key: string | number) =>
@@ -24,7 +27,7 @@ export const hashOf = (texts: Partial<Record<TextField, string>>) =>
 
 export function translatables(doc: unknown): Translatable[] {
   const out: Translatable[] = [];
-  const walk = (node: unknown, path: string) => {
+  const walk = (node: unknown, path: string, inProperties = false) => {
     if (Array.isArray(node)) {
       for (const [i, item] of node.entries()) walk(item, path + segment(i));
       return;
@@ -34,8 +37,8 @@ export function translatables(doc: unknown): Translatable[] {
     for (const [key, value] of Object.entries(node)) {
       if ((TEXT_FIELDS as readonly string[]).includes(key) && typeof value === 'string' && value.trim() !== '') {
         texts[key as TextField] = value;
-      } else if (!SKIP.has(key)) {
-        walk(value, path + segment(key));
+      } else if (inProperties || !SKIP.has(key)) {
+        walk(value, path + segment(key), !inProperties && key === 'properties');
       }
     }
     if (Object.keys(texts).length > 0) out.push({ target: path, texts, hash: hashOf(texts) });

@@ -289,3 +289,125 @@ export const REDOC_LABELS: Record<Exclude<Language, 'en'>, Labels> = {
     'page.actions.moreActions': 'Plus d’actions',
   },
 };
+
+/**
+ * Words Redoc writes without its translate hook (string literals in the renderer): docs.ts replaces each literal
+ * with a lookup in this table, and refuses to serve the docs if a Redoc upgrade moved one. `plural` names the
+ * elements of an array by their JSON type ("Array of objects"); French carries its elision in the noun.
+ */
+export type RedocWords = {
+  enumLabel: string;
+  valueLabel: string;
+  itemsEnumLabel: string;
+  itemsValueLabel: string;
+  enumColumn: string;
+  valueColumn: string;
+  itemsEnumColumn: string;
+  itemsValueColumn: string;
+  payload: string;
+  characters: string;
+  items: string;
+  nonEmpty: string;
+  arrayOf: string;
+  arrayOfItems: string;
+  plural: Record<'string' | 'object' | 'number' | 'integer' | 'array' | 'boolean', string>;
+};
+
+export const REDOC_WORDS: Record<Language, RedocWords> = {
+  en: {
+    enumLabel: 'Enum:',
+    valueLabel: 'Value:',
+    itemsEnumLabel: 'Items Enum:',
+    itemsValueLabel: 'Items Value:',
+    enumColumn: 'Enum Value',
+    valueColumn: 'Value',
+    itemsEnumColumn: 'Items Enum Value',
+    itemsValueColumn: 'Items Value',
+    payload: 'Payload',
+    characters: 'characters',
+    items: 'items',
+    nonEmpty: 'non-empty',
+    arrayOf: 'Array of ',
+    arrayOfItems: 'Array of items',
+    plural: {
+      string: 'strings',
+      object: 'objects',
+      number: 'numbers',
+      integer: 'integers',
+      array: 'arrays',
+      boolean: 'booleans',
+    },
+  },
+  nl: {
+    enumLabel: 'Toegestane waarden:',
+    valueLabel: 'Waarde:',
+    itemsEnumLabel: 'Toegestane waarden per element:',
+    itemsValueLabel: 'Waarde per element:',
+    enumColumn: 'Toegestane waarde',
+    valueColumn: 'Waarde',
+    itemsEnumColumn: 'Toegestane waarde per element',
+    itemsValueColumn: 'Waarde per element',
+    payload: 'Inhoud',
+    characters: 'tekens',
+    items: 'elementen',
+    nonEmpty: 'niet leeg',
+    arrayOf: 'Array van ',
+    arrayOfItems: 'Array van elementen',
+    plural: {
+      string: 'strings',
+      object: 'objecten',
+      number: 'getallen',
+      integer: 'gehele getallen',
+      array: 'arrays',
+      boolean: 'booleans',
+    },
+  },
+  de: {
+    enumLabel: 'Erlaubte Werte:',
+    valueLabel: 'Wert:',
+    itemsEnumLabel: 'Erlaubte Werte je Element:',
+    itemsValueLabel: 'Wert je Element:',
+    enumColumn: 'Erlaubter Wert',
+    valueColumn: 'Wert',
+    itemsEnumColumn: 'Erlaubter Wert je Element',
+    itemsValueColumn: 'Wert je Element',
+    payload: 'Nutzdaten',
+    characters: 'Zeichen',
+    items: 'Elemente',
+    nonEmpty: 'nicht leer',
+    arrayOf: 'Array von ',
+    arrayOfItems: 'Array von Elementen',
+    plural: {
+      string: 'Strings',
+      object: 'Objekten',
+      number: 'Zahlen',
+      integer: 'Ganzzahlen',
+      array: 'Arrays',
+      boolean: 'Wahrheitswerten',
+    },
+  },
+  fr: {
+    enumLabel: 'Valeurs permises\u00A0:',
+    valueLabel: 'Valeur\u00A0:',
+    itemsEnumLabel: 'Valeurs permises par élément\u00A0:',
+    itemsValueLabel: 'Valeur par élément\u00A0:',
+    enumColumn: 'Valeur permise',
+    valueColumn: 'Valeur',
+    itemsEnumColumn: 'Valeur permise par élément',
+    itemsValueColumn: 'Valeur par élément',
+    payload: 'Contenu',
+    characters: 'caractères',
+    items: 'éléments',
+    nonEmpty: 'non vide',
+    arrayOf: 'Tableau ',
+    arrayOfItems: 'Tableau d’éléments',
+    plural: {
+      string: 'de chaînes',
+      object: 'd’objets',
+      number: 'de nombres',
+      integer: 'd’entiers',
+      array: 'de tableaux',
+      boolean: 'de booléens',
+    },
+  },
+};

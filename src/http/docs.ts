@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'hono';
-import { REDOC_LABELS } from './docs-labels.ts';
+import { REDOC_LABELS, REDOC_WORDS } from './docs-labels.ts';
 import { chooseLanguage, LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
@@ -58,6 +58,47 @@ const REDOC_TRANSLATE = 'useTranslate:()=>({translate:(e,t)=>(typeof t==`string`
 const LOCALIZED_TRANSLATE =
   'useTranslate:()=>({translate:(e,t)=>docsLabels[e]??((typeof t==`string`?t:t?.defaultValue)||e||``)})';
 
+/**
+ * Literals of the renderer that bypass its translate hook, each replaced by a lookup in the page's `docsWords`
+ * (REDOC_WORDS). Each must occur exactly as often as given: a Redoc upgrade that changes one stops the docs from
+ * being served half in English.
+ */
+const REDOC_LITERALS: [literal: string, lookup: string, count: number][] = [
+  ['label:`Enum:`', 'label:docsWords.enumLabel', 1],
+  [
+    '`${e?.startsWith(`Array`)?`Items `:``}${t===1?`Value:`:`Enum:`}`',
+    '(e?.startsWith(`Array`)?(t===1?docsWords.itemsValueLabel:docsWords.itemsEnumLabel):(t===1?docsWords.valueLabel:docsWords.enumLabel))',
+    1,
+  ],
+  [
+    '`${t?.startsWith(`Array`)?`Items `:``}${n.length===1?`Value`:`Enum Value`}`',
+    '(t?.startsWith(`Array`)?(n.length===1?docsWords.itemsValueColumn:docsWords.itemsEnumColumn):(n.length===1?docsWords.valueColumn:docsWords.enumColumn))',
+    1,
+  ],
+  ['label:`Payload`', 'label:docsWords.payload', 1],
+  ['title:`Payload`', 'title:docsWords.payload', 1],
+  ['Kb(`characters`', 'Kb(docsWords.characters', 1],
+  ['Kb(`items`', 'Kb(docsWords.items', 1],
+  ['t===1?`non-empty`', 't===1?docsWords.nonEmpty', 1],
+  ['r=`Array of `', 'r=docsWords.arrayOf', 2],
+  ['i=`Array of items`', 'i=docsWords.arrayOfItems', 1],
+  [
+    '.replace(/^(string|object|number|integer|array|boolean)s?( ?.*)/,`$1s$2`)',
+    '.replace(/^(string|object|number|integer|array|boolean)s?( ?.*)/,(_,t,r)=>docsWords.plural[t]+r)',
+    1,
+  ],
+];
+
+function localizeLiterals(source: string): string {
+  let out = source;
+  for (const [literal, lookup, count] of REDOC_LITERALS) {
+    const found = out.split(literal).length - 1;
+    if (found !== count) throw new Error(`Redoc’s literal ${literal} was found ${found} times, not ${count}`);
+    out = out.replaceAll(literal, lookup);
+  }
+  return out;
+}
+
 // Redoc's standalone renderer ships inside @redocly/cli; it is inlined into every page.
 let renderer: string | undefined;
 function redocRenderer(): string {
@@ -69,12 +110,22 @@ function redocRenderer(): string {
     if (!source.includes(REDOC_TRANSLATE))
       throw new Error('Redoc’s label hook was not found: its labels cannot be translated');
     // The attribution logo would be fetched from Redocly's CDN: it is drawn inline instead.
-    renderer = source
+    renderer = localizeLiterals(source)
       .replace(/export\{[^}]*\};?\s*$/, '')
       .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, REDOCLY_LOGO)
       .replace(REDOC_TRANSLATE, LOCALIZED_TRANSLATE);
   }
   return renderer;
+}
+
+/**
+ * Redoc shows a server's description as plain text, so the contract's `code` marks would show as backticks:
+ * the docs page drops them (the served contract keeps its Markdown).
+ */
+function withPlainServers(contract: { servers?: { description?: string }[] }) {
+  for (const server of contract.servers ?? [])
+    if (server.description) server.description = server.description.replace(/`([^`]*)`/g, '$1');
+  return contract;
 }
 
 const LABELS: Record<Language, string> = { nl: 'Nederlands', en: 'English', de: 'Deutsch', fr: 'Français' };
@@ -104,8 +155,9 @@ function docsPage(language: Language, publicUrl: string): string {
 <div id="redoc"></div>
 <script type="module">
 const docsLabels = Object.assign(Object.create(null), ${inlineJson(JSON.stringify(language === 'en' ? {} : REDOC_LABELS[language]))});
+const docsWords = ${inlineJson(JSON.stringify(REDOC_WORDS[language]))};
 ${redocRenderer()}
-const spec = ${inlineJson(json)};
+const spec = ${inlineJson(JSON.stringify(withPlainServers(JSON.parse(json))))};
 init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));
 </script>
 </body></html>`;
@@ -119,7 +171,10 @@ export const serveDocs = (publicUrl: string) => (c: Context) => {
     c.header('Vary', 'Accept-Language');
     return c.redirect(`/docs/${chooseLanguage(c.req.header('accept-language'))}`, 302);
   }
-  if (!isLanguage(asked)) return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
+  if (!isLanguage(asked)) {
+    c.set('language', chooseLanguage(c.req.header('accept-language')));
+    return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
+  }
   return c.html(docsPage(asked, publicUrl), 200, {
     'Content-Language': asked,
     'Cache-Control': 'public, max-age=300',

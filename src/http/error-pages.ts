@@ -86,12 +86,14 @@ export function exampleProblem(code: ProblemCode, language: Language, errorsUrl:
 
 export function errorPage(c: Context) {
   const code = c.req.param('code') ?? '';
-  if (!isCode(code)) return problemResponse(c, new ApiProblem('not_found', message('request.unknown_error_code')));
   const asked = c.req.query('lang');
+  // The page's own problems (an unknown code, a wrong lang) answer in the language asked for too.
+  const language = asked !== undefined && isLanguage(asked) ? asked : chooseLanguage(c.req.header('accept-language'));
+  c.set('language', language);
+  if (!isCode(code)) return problemResponse(c, new ApiProblem('not_found', message('request.unknown_error_code')));
   if (asked !== undefined && !isLanguage(asked)) {
     return problemResponse(c, new ApiProblem('validation_failed', message('request.lang_invalid')));
   }
-  const language = asked ?? chooseLanguage(c.req.header('accept-language'));
   const words = CHROME[language];
   const page = problems[code].pages[language];
   const title = escapeHtml(problemTitle(code, language));

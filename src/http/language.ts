@@ -24,3 +24,11 @@ export function languageFromHeader(header: string | undefined): Language | undef
 export function chooseLanguage(header: string | undefined, companyLanguage?: string): Language {
   return languageFromHeader(header) ?? (companyLanguage && isLanguage(companyLanguage) ? companyLanguage : 'en');
 }
+
+/**
+ * The language of a public page that has no record to take it from (an unknown link): `?lang=`, else
+ * Accept-Language, else English.
+ */
+export function pageLanguage(lang: string | undefined, acceptLanguage: string | undefined): Language {
+  return lang !== undefined && isLanguage(lang) ? lang : chooseLanguage(acceptLanguage);
+}

@@ -6,6 +6,7 @@
 //
 // Every entry must have all four languages and the same `{placeholders}` in each (defineMessages below): both
 // are compile-time errors.
+import { formatNumber, LOCALES } from '../domain/locale-format.ts';
 import type { Language } from './language.ts';
 
 const MESSAGES = {
@@ -159,10 +160,10 @@ const MESSAGES = {
 
   // The body before validation (src/http/body-rules.ts)
   'body.too_large': {
-    en: 'The request body is larger than {max} bytes.',
-    nl: 'De body van het verzoek is groter dan {max} bytes.',
-    de: 'Der Anfrage-Body ist größer als {max} Bytes.',
-    fr: 'Le corps de la requête dépasse {max} octets.',
+    en: 'The request body is larger than {max|one:# byte|other:# bytes}.',
+    nl: 'De body van het verzoek is groter dan {max|one:# byte|other:# bytes}.',
+    de: 'Der Anfrage-Body ist größer als {max|one:# Byte|other:# Bytes}.',
+    fr: 'Le corps de la requête dépasse {max|one:# octet|other:# octets}.',
   },
   'body.send_json': {
     en: 'Send the body as application/json.',
@@ -263,10 +264,10 @@ const MESSAGES = {
     fr: 'Le fichier est vide.',
   },
   'upload.file_too_large': {
-    en: 'The file is larger than {max} bytes.',
-    nl: 'Het bestand is groter dan {max} bytes.',
-    de: 'Die Datei ist größer als {max} Bytes.',
-    fr: 'Le fichier dépasse {max} octets.',
+    en: 'The file is larger than {max|one:# byte|other:# bytes}.',
+    nl: 'Het bestand is groter dan {max|one:# byte|other:# bytes}.',
+    de: 'Die Datei ist größer als {max|one:# Byte|other:# Bytes}.',
+    fr: 'Le fichier dépasse {max|one:# octet|other:# octets}.',
   },
   'upload.type_not_allowed': {
     en: 'The file’s content is of type {found}, which is not accepted here; accepted are {allowed}.',
@@ -287,10 +288,10 @@ const MESSAGES = {
     fr: 'Envoyez `true` ou `false`.',
   },
   'upload.too_long': {
-    en: 'At most {max} characters.',
-    nl: 'Hooguit {max} tekens.',
-    de: 'Höchstens {max} Zeichen.',
-    fr: 'Au plus {max} caractères.',
+    en: 'At most {max|one:# character|other:# characters}.',
+    nl: 'Hooguit {max|one:# teken|other:# tekens}.',
+    de: 'Höchstens {max|one:# Zeichen|other:# Zeichen}.',
+    fr: 'Au plus {max|one:# caractère|other:# caractères}.',
   },
   'upload.malformed': {
     en: 'The multipart/form-data body could not be read: {reason}.',
@@ -306,16 +307,83 @@ const MESSAGES = {
     fr: 'Ce champ est obligatoire.',
   },
   'field.invalid_type': {
-    en: 'Must be of type {type}.',
-    nl: 'Moet van het type {type} zijn.',
-    de: 'Muss vom Typ {type} sein.',
-    fr: 'Doit être de type {type}.',
+    en: 'Has the wrong type of value.',
+    nl: 'Heeft het verkeerde soort waarde.',
+    de: 'Hat die falsche Art von Wert.',
+    fr: 'N’a pas le bon type de valeur.',
   },
+  'field.type_string': {
+    en: 'Must be text (a JSON string).',
+    nl: 'Moet tekst zijn (een JSON-string).',
+    de: 'Muss Text sein (ein JSON-String).',
+    fr: 'Doit être du texte (une chaîne JSON).',
+  },
+  'field.type_number': {
+    en: 'Must be a number.',
+    nl: 'Moet een getal zijn.',
+    de: 'Muss eine Zahl sein.',
+    fr: 'Doit être un nombre.',
+  },
+  'field.type_integer': {
+    en: 'Must be a whole number.',
+    nl: 'Moet een geheel getal zijn.',
+    de: 'Muss eine ganze Zahl sein.',
+    fr: 'Doit être un nombre entier.',
+  },
+  'field.type_boolean': {
+    en: 'Must be true or false.',
+    nl: 'Moet true of false zijn.',
+    de: 'Muss true oder false sein.',
+    fr: 'Doit valoir true ou false.',
+  },
+  'field.type_object': {
+    en: 'Must be an object with named fields (a JSON object).',
+    nl: 'Moet een object met benoemde velden zijn (een JSON-object).',
+    de: 'Muss ein Objekt mit benannten Feldern sein (ein JSON-Objekt).',
+    fr: 'Doit être un objet à champs nommés (un objet JSON).',
+  },
+  'field.type_array': {
+    en: 'Must be a list (a JSON array).',
+    nl: 'Moet een lijst zijn (een JSON-array).',
+    de: 'Muss eine Liste sein (ein JSON-Array).',
+    fr: 'Doit être une liste (un tableau JSON).',
+  },
+  // Each format and type in words: a type name such as `email` or `uuid` is no word of a sentence.
   'field.invalid_format': {
-    en: 'Must be a valid {format}.',
-    nl: 'Moet een geldige {format} zijn.',
-    de: 'Muss ein gültiger Wert im Format {format} sein.',
-    fr: 'Doit être une valeur {format} valide.',
+    en: 'Is not in the expected format.',
+    nl: 'Heeft niet de verwachte vorm.',
+    de: 'Hat nicht das erwartete Format.',
+    fr: 'N’a pas la forme attendue.',
+  },
+  'field.format_email': {
+    en: 'Must be a valid email address.',
+    nl: 'Moet een geldig e-mailadres zijn.',
+    de: 'Muss eine gültige E-Mail-Adresse sein.',
+    fr: 'Doit être une adresse e-mail valide.',
+  },
+  'field.format_uuid': {
+    en: 'Must be an id of this API (a UUID such as 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b).',
+    nl: 'Moet een id van deze API zijn (een UUID zoals 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b).',
+    de: 'Muss eine ID dieser API sein (eine UUID wie 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b).',
+    fr: 'Doit être un identifiant de cette API (un UUID comme 0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b).',
+  },
+  'field.format_url': {
+    en: 'Must be a full web address, such as https://example.com/path.',
+    nl: 'Moet een volledig webadres zijn, zoals https://example.com/path.',
+    de: 'Muss eine vollständige Webadresse sein, etwa https://example.com/path.',
+    fr: 'Doit être une adresse web complète, par exemple https://example.com/path.',
+  },
+  'field.format_date': {
+    en: 'Must be a calendar date written as year-month-day, such as 2026-03-14.',
+    nl: 'Moet een datum zijn, geschreven als jaar-maand-dag, zoals 2026-03-14.',
+    de: 'Muss ein Datum sein, geschrieben als Jahr-Monat-Tag, etwa 2026-03-14.',
+    fr: 'Doit être une date écrite année-mois-jour, par exemple 2026-03-14.',
+  },
+  'field.format_datetime': {
+    en: 'Must be a date and time with its time zone, such as 2026-03-14T09:30:00Z or 2026-03-14T10:30:00+01:00.',
+    nl: 'Moet een datum en tijd met tijdzone zijn, zoals 2026-03-14T09:30:00Z of 2026-03-14T10:30:00+01:00.',
+    de: 'Muss Datum und Uhrzeit mit Zeitzone sein, etwa 2026-03-14T09:30:00Z oder 2026-03-14T10:30:00+01:00.',
+    fr: 'Doit être une date et une heure avec fuseau horaire, par exemple 2026-03-14T09:30:00Z ou 2026-03-14T10:30:00+01:00.',
   },
   'field.pattern': {
     en: 'Must match the pattern {pattern}.',
@@ -336,16 +404,16 @@ const MESSAGES = {
     fr: 'Doit être l’une de ces valeurs : {values}.',
   },
   'field.too_long': {
-    en: 'Must be at most {max} characters.',
-    nl: 'Mag hoogstens {max} tekens lang zijn.',
-    de: 'Darf höchstens {max} Zeichen lang sein.',
-    fr: 'Ne doit pas dépasser {max} caractères.',
+    en: 'Must be at most {max|one:# character|other:# characters} long.',
+    nl: 'Mag hoogstens {max|one:# teken|other:# tekens} lang zijn.',
+    de: 'Darf höchstens {max|one:# Zeichen|other:# Zeichen} lang sein.',
+    fr: 'Ne doit pas dépasser {max|one:# caractère|other:# caractères}.',
   },
   'field.too_short': {
-    en: 'Must be at least {min} characters.',
-    nl: 'Moet minstens {min} tekens lang zijn.',
-    de: 'Muss mindestens {min} Zeichen lang sein.',
-    fr: 'Doit contenir au moins {min} caractères.',
+    en: 'Must be at least {min|one:# character|other:# characters} long.',
+    nl: 'Moet minstens {min|one:# teken|other:# tekens} lang zijn.',
+    de: 'Muss mindestens {min|one:# Zeichen|other:# Zeichen} lang sein.',
+    fr: 'Doit contenir au moins {min|one:# caractère|other:# caractères}.',
   },
   'field.too_big': {
     en: 'Must be at most {max}.',
@@ -360,10 +428,10 @@ const MESSAGES = {
     fr: 'Doit être au moins {min}.',
   },
   'field.more_errors': {
-    en: '{count} more invalid inputs are not listed.',
-    nl: 'Nog {count} ongeldige invoerwaarden staan niet in de lijst.',
-    de: '{count} weitere ungültige Eingaben sind nicht aufgeführt.',
-    fr: '{count} autres entrées invalides ne sont pas listées.',
+    en: '{count|one:# more invalid input is|other:# more invalid inputs are} not listed.',
+    nl: 'Nog {count|one:# ongeldige invoer staat|other:# ongeldige invoerwaarden staan} niet in de lijst.',
+    de: '{count|one:# weitere ungültige Eingabe ist|other:# weitere ungültige Eingaben sind} nicht aufgeführt.',
+    fr: '{count|one:# autre entrée invalide n’est pas listée|other:# autres entrées invalides ne sont pas listées}.',
   },
   'field.unknown_field': {
     en: 'This field is not accepted here.',
@@ -431,7 +499,7 @@ export type Templates = Readonly<Record<Language, string>>;
 
 /** The names in `{…}` of a template. */
 type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
-  ? Name | Placeholders<Rest>
+  ? (Name extends `${infer Bare}|${string}` ? Bare : Name) | Placeholders<Rest>
   : never;
 
 /** A list is joined with the language's "or" (`deals.read or customers.read`). */
@@ -477,11 +545,33 @@ export function defineMessages<const C extends Record<string, Templates>>(
 
 const OR: Record<Language, string> = { en: ' or ', nl: ' of ', de: ' oder ', fr: ' ou ' };
 
+/**
+ * A placeholder is `{name}`, or `{name|one:# thing|other:# things}` where the count chooses the form by the
+ * language's plural rules (Intl.PluralRules; French counts 0 and 1 as `one`) and `#` is the count as the language
+ * writes it. `other` is the form for any category a template does not name.
+ */
+const PLACEHOLDER = /\{(\w+)(?:\|([^{}]*))?\}/g;
+
+function pluralForm(forms: string, count: number, language: Language): string {
+  const byCategory = new Map(
+    forms.split('|').map((form) => {
+      const colon = form.indexOf(':');
+      return [form.slice(0, colon), form.slice(colon + 1)] as const;
+    }),
+  );
+  const category = new Intl.PluralRules(LOCALES[language]).select(count);
+  const form = byCategory.get(category) ?? byCategory.get('other') ?? '#';
+  return form.replaceAll('#', formatNumber(count, language));
+}
+
 /** The message's text in `language`. */
 export function localize({ templates, params }: Message, language: Language): string {
-  return templates[language].replace(/\{(\w+)\}/g, (_, name: string) => {
+  return templates[language].replace(PLACEHOLDER, (_, name: string, forms: string | undefined) => {
     const value = params[name];
-    return typeof value === 'object' ? value.join(OR[language]) : String(value);
+    if (typeof value === 'object') return value.join(OR[language]);
+    if (forms !== undefined && value !== '' && Number.isFinite(Number(value)))
+      return pluralForm(forms, Number(value), language);
+    return String(value);
   });
 }
 

@@ -33,11 +33,50 @@ function onlySpacesOrControlsWrong(value: unknown, pattern: string): boolean {
   return stripped !== value && new RegExp(pattern.slice(1, end), pattern.slice(end + 1)).test(stripped);
 }
 
+/** What a type expects, in words (zod's type names are no words of a sentence). */
+function typeMessage(expected: string): Message {
+  switch (expected) {
+    case 'string':
+      return message('field.type_string');
+    case 'number':
+      return message('field.type_number');
+    case 'int':
+    case 'integer':
+      return message('field.type_integer');
+    case 'boolean':
+      return message('field.type_boolean');
+    case 'object':
+      return message('field.type_object');
+    case 'array':
+      return message('field.type_array');
+    default:
+      return message('field.invalid_type');
+  }
+}
+
+/** What a format expects, in words. */
+function formatMessage(format: string): Message {
+  switch (format) {
+    case 'email':
+      return message('field.format_email');
+    case 'uuid':
+      return message('field.format_uuid');
+    case 'url':
+      return message('field.format_url');
+    case 'date':
+      return message('field.format_date');
+    case 'datetime':
+      return message('field.format_datetime');
+    default:
+      return message('field.invalid_format');
+  }
+}
+
 /** The per-field `detail` of a validation problem (rendered in the response's language). */
 function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Message {
   switch (code) {
     case 'invalid_type':
-      return message('field.invalid_type', { type: 'expected' in issue ? String(issue.expected) : 'value' });
+      return typeMessage('expected' in issue ? String(issue.expected) : '');
     case 'invalid_format':
       // A pattern (money amounts, integer strings) is no format to name: "a valid regex" would mislead.
       if ('format' in issue && issue.format === 'regex' && 'pattern' in issue) {
@@ -45,7 +84,7 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
         if (onlySpacesOrControlsWrong(value, pattern)) return message('field.spaces_or_controls');
         return message('field.pattern', { pattern });
       }
-      return message('field.invalid_format', { format: 'format' in issue ? String(issue.format) : 'value' });
+      return formatMessage('format' in issue ? String(issue.format) : '');
     case 'invalid_enum': {
       const values = 'values' in issue ? (issue.values as unknown[]).map((v) => JSON.stringify(v)).join(', ') : '';
       return message('field.invalid_enum', { values });

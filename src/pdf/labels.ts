@@ -1,5 +1,6 @@
 // Every word a document PDF prints, in the document's language (not the request's: a Dutch invoice stays Dutch
 // whoever downloads it).
+import * as format from '../domain/locale-format.ts';
 import type { Language } from '../languages.ts';
 
 export type DocumentKind = 'quote' | 'invoice' | 'work_order';
@@ -192,35 +193,25 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
   },
 };
 
-const LOCALES: Record<Language, string> = { nl: 'nl-NL', en: 'en-GB', de: 'de-DE', fr: 'fr-FR' };
-
 /**
  * The standard PDF fonts (the only ones used: nothing is embedded) encode WinAnsi; French and German formats use
- * narrow no-break spaces, which it lacks: they become plain no-break spaces.
+ * narrow no-break spaces, which it lacks: they become plain no-break spaces. The formats themselves are the
+ * service's one formatter (src/domain/locale-format.ts), shared with emails and pages.
  */
 const winAnsiSpaces = (text: string) => text.replace(/[\u202F\u2009]/g, '\u00A0');
 
 /** An amount (a decimal string such as `-1234.50`) as money in the language's format; exact, no float on the way. */
-export function formatMoney(amount: string, currency: string, language: Language): string {
-  const format = new Intl.NumberFormat(LOCALES[language], { style: 'currency', currency });
-  // Intl formats decimal strings exactly (NumberFormat v3); its type still says number.
-  return winAnsiSpaces(format.format(amount as unknown as number));
-}
+export const formatMoney = (amount: string, currency: string, language: Language): string =>
+  winAnsiSpaces(format.formatMoney(amount, currency, language));
 
 /** A quantity or rate (`2.00`, `21.00`, `5.50`) without needless decimals: 2, 21, 5,5. */
-export function formatNumber(value: string, language: Language): string {
-  const format = new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 4 });
-  return winAnsiSpaces(format.format(value as unknown as number));
-}
+export const formatNumber = (value: string, language: Language): string =>
+  winAnsiSpaces(format.formatNumber(value, language));
 
 /** A calendar date (`2026-03-02`) as the language writes it (2 maart 2026). */
-export function formatDate(date: string, language: Language): string {
-  const format = new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' });
-  return winAnsiSpaces(format.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)));
-}
+export const formatDate = (date: string, language: Language): string =>
+  winAnsiSpaces(format.formatDate(date, language));
 
 /** An instant as date and time on the company's clock. */
-export function formatDateTime(instant: string, language: Language, timeZone: string): string {
-  const format = new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeStyle: 'short', timeZone });
-  return winAnsiSpaces(format.format(new Date(instant)));
-}
+export const formatDateTime = (instant: string, language: Language, timeZone: string): string =>
+  winAnsiSpaces(format.formatDateTime(instant, language, timeZone));

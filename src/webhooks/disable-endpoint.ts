@@ -2,8 +2,9 @@
 // deliveries fail with it, and the company's administrators are told by email.
 import { and, eq, or, sql } from 'drizzle-orm';
 import { notBefore } from '../db/change-time.ts';
-import { users, webhookEndpoints } from '../db/schema/index.ts';
+import { companies, users, webhookEndpoints } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
+import type { Language } from '../languages.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import type { EndpointRow } from './send.ts';
 
@@ -51,14 +52,50 @@ export async function disableEndpoint(
         or(eq(users.isOwner, true), eq(users.role, 'administrator')),
       ),
     );
-  const why =
-    reason === 'url_not_allowed'
-      ? 'its address now resolves to an internal network address'
-      : 'every delivery to it failed for 5 days';
+  const [company] = await tx
+    .select({ language: companies.language })
+    .from(companies)
+    .where(eq(companies.id, r.companyId));
+  const words = DISABLED_EMAIL[company?.language ?? 'en'];
+  const values = { id: r.endpoint.id, url: r.endpoint.url, why: words[reason] };
   await queueEmail(tx, r.companyId, {
     to: admins.map((a) => a.email),
     kind: 'webhook_endpoint_disabled',
-    subject: `Webhook endpoint ${r.endpoint.url} was disabled`,
-    text: `The webhook endpoint ${r.endpoint.id} (${r.endpoint.url}) was disabled because ${why}. Fix the receiver, then re-enable the endpoint and recover the failed messages.`,
+    subject: fill(words.subject, values),
+    text: fill(words.text, values),
   });
 }
+
+/** The administrators' email in the company's language. */
+export const DISABLED_EMAIL: Record<
+  Language,
+  { subject: string; text: string; failing_for_5_days: string; url_not_allowed: string }
+> = {
+  en: {
+    subject: 'Webhook endpoint {url} was disabled',
+    text: 'The webhook endpoint {id} ({url}) was disabled because {why}. Fix the receiver, then re-enable the endpoint and recover the failed messages.',
+    failing_for_5_days: 'every delivery to it failed for 5 days',
+    url_not_allowed: 'its address now resolves to an internal network address',
+  },
+  nl: {
+    subject: 'Webhook-endpoint {url} is uitgeschakeld',
+    text: 'Het webhook-endpoint {id} ({url}) is uitgeschakeld omdat {why}. Herstel de ontvanger, schakel het endpoint daarna weer in en haal de mislukte berichten opnieuw op.',
+    failing_for_5_days: 'elke bezorging eraan 5 dagen lang is mislukt',
+    url_not_allowed: 'het adres nu naar een intern netwerkadres verwijst',
+  },
+  de: {
+    subject: 'Webhook-Endpunkt {url} wurde deaktiviert',
+    text: 'Der Webhook-Endpunkt {id} ({url}) wurde deaktiviert, weil {why}. Beheben Sie den Fehler beim Empfänger, aktivieren Sie den Endpunkt dann wieder und stellen Sie die fehlgeschlagenen Nachrichten erneut zu.',
+    failing_for_5_days: 'jede Zustellung an ihn 5 Tage lang fehlgeschlagen ist',
+    url_not_allowed: 'seine Adresse jetzt auf eine interne Netzwerkadresse verweist',
+  },
+  fr: {
+    subject: 'Le point de terminaison webhook {url} a été désactivé',
+    text: 'Le point de terminaison webhook {id} ({url}) a été désactivé parce que {why}. Corrigez le récepteur, puis réactivez le point de terminaison et récupérez les messages en échec.',
+    failing_for_5_days: 'toutes les livraisons ont échoué pendant 5 jours',
+    url_not_allowed: 'son adresse pointe désormais vers une adresse de réseau interne',
+  },
+};
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { serve } from '@hono/node-server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REDOC_LABEL_KEYS, REDOC_LABELS } from '../../src/http/docs-labels.ts';
+import { REDOC_LABEL_KEYS, REDOC_LABELS, REDOC_WORDS } from '../../src/http/docs-labels.ts';
 import { notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { listenOnLoopback } from '../harness/loopback-server.ts';
@@ -155,6 +155,41 @@ describe("Redoc's own labels", () => {
     // Redoc's label hook consults the table before its English.
     expect(html).toContain('translate:(e,t)=>docsLabels[e]??');
     expect(html).not.toContain('translate:(e,t)=>(typeof t==`string`?t:t?.defaultValue)||e||``');
+  });
+
+  it.each(
+    LANGUAGES,
+  )('/docs/%s replaces the English that Redoc writes past its hook ("Enum:", "Payload", …)', async (lang) => {
+    const html = await (await fetch(`${origin}/docs/${lang}`)).text();
+    const words = html.match(/const docsWords = (\{.*\});/);
+    expect(JSON.parse(words?.[1] ?? 'null')).toEqual(REDOC_WORDS[lang]);
+    for (const literal of [
+      'label:`Enum:`',
+      '`Enum:`}',
+      'label:`Payload`',
+      'title:`Payload`',
+      'Kb(`characters`',
+      'Kb(`items`',
+      'r=`Array of `',
+      '`non-empty`',
+      '`$1s$2`',
+    ])
+      expect(html, literal).not.toContain(literal);
+    expect(html).toContain('label:docsWords.enumLabel');
+    if (lang === 'en') return;
+    for (const key of ['enumLabel', 'payload', 'characters', 'nonEmpty', 'arrayOf'] as const)
+      expect(REDOC_WORDS[lang][key], `${lang} ${key}`).not.toBe(REDOC_WORDS.en[key]);
+    expect(REDOC_WORDS[lang].plural.object).not.toBe('objects');
+  });
+
+  it.each(LANGUAGES)('/docs/%s shows the server descriptions without literal backticks', async (lang) => {
+    const html = await (await fetch(`${origin}/docs/${lang}`)).text();
+    const spec = html.match(/const spec = (\{.*\});\n/);
+    const servers = JSON.parse(spec?.[1] ?? '{}').servers as { description: string }[];
+    expect(servers.length).toBeGreaterThan(0);
+    for (const server of servers) expect(server.description).not.toContain('`');
+    // The served contract keeps its Markdown.
+    expect(contractIn(lang).servers.some((s: { description: string }) => s.description.includes('`'))).toBe(true);
   });
 
   it('keep the title from breaking mid-word (Redoc lets headings break anywhere)', async () => {

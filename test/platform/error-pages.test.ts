@@ -119,3 +119,32 @@ describe('GET /errors/{code}', () => {
     expect((await unknown.json()).code).toBe('not_found');
   });
 });
+
+describe('the page’s own problems and the example of validation_failed', () => {
+  it('answers an unknown code or a wrong lang in the language asked for', async () => {
+    const unknown = await page('/errors/no_such_code?lang=de');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-language')).toBe('de');
+    expect((await unknown.json()).detail).toBe('Es gibt keinen Fehlercode mit diesem Namen.');
+    const byHeader = await page('/errors/no_such_code', { 'accept-language': 'fr' });
+    expect((await byHeader.json()).detail).toBe('Il n’existe aucun code d’erreur portant ce nom.');
+    const wrongLang = await page('/errors/not_found?lang=xx', { 'accept-language': 'nl' });
+    expect(wrongLang.status).toBe(422);
+    expect((await wrongLang.json()).title).toBe(problems.validation_failed.titles.nl);
+  });
+
+  it.each(LANGUAGES)('%s: the example on /errors/validation_failed is what the API answers', async (lang) => {
+    const { key } = await api.tenant();
+    const res = await api.call('createCustomer', {
+      key,
+      body: { name: 'Jan Jansen', email: 'jan-at-example.nl' },
+      headers: { 'accept-language': lang },
+    });
+    expect(res.status).toBe(422);
+    const shown = exampleOf(await (await page(`/errors/validation_failed?lang=${lang}`)).text());
+    const { request_id: _sent, ...sent } = res.body as Record<string, unknown>;
+    const { request_id: _example, ...example } = shown;
+    expect(sent).toEqual({ ...example, type: sent.type });
+    expect(String(sent.type).endsWith('/errors/validation_failed')).toBe(true);
+  });
+});

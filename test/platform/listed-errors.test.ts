@@ -19,7 +19,10 @@ function unknownFields(count: number, extra: Record<string, unknown> = {}): Reco
   return body;
 }
 
-const more = (count: number, detail: string | RegExp = `${count} more invalid inputs are not listed.`) => ({
+const more = (
+  count: number,
+  detail: string | RegExp = `${count.toLocaleString('en-GB')} more invalid inputs are not listed.`,
+) => ({
   pointer: null,
   parameter: null,
   code: 'more_errors',

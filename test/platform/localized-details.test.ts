@@ -9,7 +9,7 @@ import { messageCatalogue } from '../../src/resources/index.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 
 describe('the message catalogue', () => {
-  const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\|[^{}]*)?\}/g)].map((m) => m[1]).sort();
 
   it('has every message in nl, en, de and fr, translated, with the placeholders of the English', () => {
     const entries = Object.entries(messageCatalogue);
@@ -31,7 +31,22 @@ describe('the message catalogue', () => {
     expect(localize(methods, 'de')).toBe('Verwenden Sie hier GET oder POST.');
     expect(localize(methods, 'fr')).toBe('Utilisez ici GET ou POST.');
     expect(localize(message('body.too_large', { max: 1048576 }), 'en')).toBe(
-      'The request body is larger than 1048576 bytes.',
+      'The request body is larger than 1,048,576 bytes.',
+    );
+  });
+
+  it('chooses the plural form by the language’s rules and writes the count as the language does', () => {
+    const short = (min: number, language: 'nl' | 'en' | 'de' | 'fr') =>
+      localize(message('field.too_short', { min }), language);
+    expect(short(1, 'fr')).toBe('Doit contenir au moins 1 caractère.');
+    expect(short(2, 'fr')).toBe('Doit contenir au moins 2 caractères.');
+    expect(short(1, 'nl')).toBe('Moet minstens 1 teken lang zijn.');
+    expect(short(3, 'nl')).toBe('Moet minstens 3 tekens lang zijn.');
+    expect(short(1, 'en')).toBe('Must be at least 1 character long.');
+    expect(short(1, 'de')).toBe('Muss mindestens 1 Zeichen lang sein.');
+    expect(localize(message('field.more_errors', { count: 1 }), 'en')).toBe('1 more invalid input is not listed.');
+    expect(localize(message('field.more_errors', { count: 1200 }), 'de')).toBe(
+      '1.200 weitere ungültige Eingaben sind nicht aufgeführt.',
     );
   });
 });
@@ -98,10 +113,10 @@ describe('localized details', () => {
         headers: { ...headers, 'content-type': 'application/json', 'content-length': String(1024 * 1024 + 1) },
       });
     await expectDetails(send, 413, 'payload_too_large', detail, {
-      en: 'The request body is larger than 1048576 bytes.',
-      nl: 'De body van het verzoek is groter dan 1048576 bytes.',
-      de: 'Der Anfrage-Body ist größer als 1048576 Bytes.',
-      fr: 'Le corps de la requête dépasse 1048576 octets.',
+      en: 'The request body is larger than 1,048,576 bytes.',
+      nl: 'De body van het verzoek is groter dan 1.048.576 bytes.',
+      de: 'Der Anfrage-Body ist größer als 1.048.576 Bytes.',
+      fr: 'Le corps de la requête dépasse 1\u202F048\u202F576 octets.',
     });
   });
 

@@ -111,6 +111,8 @@ export const appointments = pgTable(
     invoiceId: uuid('invoice_id'),
     notes: text('notes'),
     cancellationReason: text('cancellation_reason'),
+    /** The language of the last message sent to the customer about it: later ones default to it. */
+    messageLanguage: text('message_language', { enum: ['nl', 'en', 'de', 'fr'] }),
     confirmedAt: ts('confirmed_at'),
     cancelledAt: ts('cancelled_at'),
     rescheduledAt: ts('rescheduled_at'),
@@ -141,6 +143,7 @@ export const appointments = pgTable(
       sql`${t.startsAt} is not null or (${t.status} in ('pending', 'cancelled') and not ${t.allDay})`,
     ),
     check('appointments_confirmed_at', sql`${t.status} <> 'confirmed' or ${t.confirmedAt} is not null`),
+    check('appointments_message_language', sql`${t.messageLanguage} in ('nl', 'en', 'de', 'fr')`),
     check('appointments_cancelled_at', sql`(${t.status} = 'cancelled') = (${t.cancelledAt} is not null)`),
   ],
 );

@@ -137,7 +137,7 @@ export const handlers = {
           tx,
           c.get('deps').config,
           updated,
-          { kind: 'cancellation', channel: 'email', message: null, language: undefined },
+          { kind: 'cancellation', channel: 'email', message: null, language: body.language },
           now,
         );
       return { row: updated, data: await recordAppointmentChange(tx, updated, 'appointment.cancelled') };

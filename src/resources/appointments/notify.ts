@@ -2,12 +2,12 @@
 // notify_customer): which kinds fit which appointment, the checks before sending (unsubscribed: 409; the company's
 // outgoing-message limit: 429), and the email itself through the outbox, with an iCalendar invitation
 // (src/domain/icalendar.ts) whenever the appointment has a time.
-import { eq } from 'drizzle-orm';
-import { DateTime } from 'luxon';
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import { companies } from '../../db/schema/index.ts';
+import { appointments, companies } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { appointmentCalendar } from '../../domain/icalendar.ts';
+import { formatDay, formatTime, labelled } from '../../domain/locale-format.ts';
 import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import type { Language } from '../../languages.ts';
@@ -44,7 +44,7 @@ export function refuseUnfitKind(kind: NotificationKind, row: AppointmentRow, now
 }
 
 type Texts = { subject: string; intro: string };
-const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
+export const APPOINTMENT_TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
   invitation: {
     en: {
       subject: 'Invitation: {title}',
@@ -62,7 +62,7 @@ const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
         'Wir möchten gern einen Termin mit Ihnen vereinbaren. Antworten Sie auf diese E-Mail mit einigen Zeitpunkten, die Ihnen passen, und wir bestätigen einen davon.',
     },
     fr: {
-      subject: 'Invitation : {title}',
+      subject: 'Invitation\u00A0: {title}',
       intro:
         'Nous souhaitons convenir d’un rendez-vous avec vous. Répondez à cet e-mail avec quelques moments qui vous conviennent et nous en confirmerons un.',
     },
@@ -71,13 +71,13 @@ const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
     en: { subject: 'Appointment confirmed: {title}', intro: 'Your appointment is confirmed.' },
     nl: { subject: 'Afspraak bevestigd: {title}', intro: 'Uw afspraak is bevestigd.' },
     de: { subject: 'Termin bestätigt: {title}', intro: 'Ihr Termin ist bestätigt.' },
-    fr: { subject: 'Rendez-vous confirmé : {title}', intro: 'Votre rendez-vous est confirmé.' },
+    fr: { subject: 'Rendez-vous confirmé\u00A0: {title}', intro: 'Votre rendez-vous est confirmé.' },
   },
   reminder: {
     en: { subject: 'Reminder: {title}', intro: 'A reminder of your appointment.' },
     nl: { subject: 'Herinnering: {title}', intro: 'Een herinnering aan uw afspraak.' },
     de: { subject: 'Erinnerung: {title}', intro: 'Eine Erinnerung an Ihren Termin.' },
-    fr: { subject: 'Rappel : {title}', intro: 'Un rappel de votre rendez-vous.' },
+    fr: { subject: 'Rappel\u00A0: {title}', intro: 'Un rappel de votre rendez-vous.' },
   },
   update: {
     en: {
@@ -87,35 +87,37 @@ const TEXTS: Record<NotificationKind, Record<Language, Texts>> = {
     nl: { subject: 'Afspraak gewijzigd: {title}', intro: 'Uw afspraak is gewijzigd; dit zijn de actuele gegevens.' },
     de: { subject: 'Termin geändert: {title}', intro: 'Ihr Termin wurde geändert; dies sind die aktuellen Angaben.' },
     fr: {
-      subject: 'Rendez-vous modifié : {title}',
-      intro: 'Votre rendez-vous a changé ; voici les informations à jour.',
+      subject: 'Rendez-vous modifié\u00A0: {title}',
+      intro: 'Votre rendez-vous a changé\u00A0; voici les informations à jour.',
     },
   },
   cancellation: {
     en: { subject: 'Appointment cancelled: {title}', intro: 'Your appointment has been cancelled.' },
     nl: { subject: 'Afspraak geannuleerd: {title}', intro: 'Uw afspraak is geannuleerd.' },
     de: { subject: 'Termin abgesagt: {title}', intro: 'Ihr Termin wurde abgesagt.' },
-    fr: { subject: 'Rendez-vous annulé : {title}', intro: 'Votre rendez-vous a été annulé.' },
+    fr: { subject: 'Rendez-vous annulé\u00A0: {title}', intro: 'Votre rendez-vous a été annulé.' },
   },
 };
-const LABELS: Record<Language, { when: string; where: string; reason: string }> = {
+export const APPOINTMENT_LABELS: Record<Language, { when: string; where: string; reason: string }> = {
   en: { when: 'When', where: 'Where', reason: 'Reason' },
   nl: { when: 'Wanneer', where: 'Waar', reason: 'Reden' },
   de: { when: 'Wann', where: 'Wo', reason: 'Grund' },
   fr: { when: 'Quand', where: 'Où', reason: 'Motif' },
 };
 
-/** The appointment's time as the customer reads it: in the company's time zone and the message's language. */
+/**
+ * The appointment's time as the customer reads it: in the company's time zone and the message's language, by the
+ * service's one formatter (British English, as on the PDFs).
+ */
 function whenText(row: AppointmentRow, timeZone: string, language: Language): string | null {
   if (!row.startsAt || !row.endsAt) return null;
-  const start = DateTime.fromJSDate(row.startsAt, { zone: timeZone }).setLocale(language);
+  const first = formatDay(row.startsAt, language, timeZone);
   if (row.allDay) {
-    const lastDay = DateTime.fromJSDate(row.endsAt, { zone: timeZone }).setLocale(language).minus({ days: 1 });
-    const first = start.toLocaleString(DateTime.DATE_HUGE);
-    return lastDay.hasSame(start, 'day') ? first : `${first} – ${lastDay.toLocaleString(DateTime.DATE_HUGE)}`;
+    // An all-day appointment ends at the midnight after its last day.
+    const lastDay = formatDay(new Date(row.endsAt.getTime() - 1), language, timeZone);
+    return lastDay === first ? first : `${first} – ${lastDay}`;
   }
-  const end = DateTime.fromJSDate(row.endsAt, { zone: timeZone }).setLocale(language);
-  return `${start.toLocaleString(DateTime.DATETIME_HUGE)} – ${end.toLocaleString(DateTime.TIME_SIMPLE)}`;
+  return `${first}, ${formatTime(row.startsAt, language, timeZone)} – ${formatTime(row.endsAt, language, timeZone)}`;
 }
 
 export type SendRequest = {
@@ -139,7 +141,9 @@ export async function sendAppointmentMessage(
   const customer = await findCustomer(tx, row.companyId, row.customerId);
   const [company] = await tx.select().from(companies).where(eq(companies.id, row.companyId));
   if (!customer || !company) throw new Error('appointment without its customer or company');
-  const language = request.language ?? company.language;
+  // The customer's language: the request's, else the one the last message about this appointment was written in
+  // (a cancellation with notify_customer follows an English invitation), else the company's.
+  const language = request.language ?? row.messageLanguage ?? company.language;
   if (request.channel === 'whatsapp') {
     if (!customer.phone) throw new ApiProblem('conflict', appointmentMessages.message('appointment.whatsapp_no_phone'));
     throw new ApiProblem(
@@ -153,19 +157,19 @@ export async function sendAppointmentMessage(
     appointmentMessages.message('appointment.messages_limit', { limit }),
   );
 
-  const texts = TEXTS[request.kind][language];
-  const labels = LABELS[language];
+  const texts = APPOINTMENT_TEXTS[request.kind][language];
+  const labels = APPOINTMENT_LABELS[language];
   const fill = (text: string) => text.replaceAll('{title}', row.title);
   const when = whenText(row, company.timeZone, language);
   const lines = [
     fill(texts.intro),
     '',
     row.title,
-    ...(when ? [`${labels.when}: ${when}`] : []),
-    ...(row.location ? [`${labels.where}: ${row.location}`] : []),
+    ...(when ? [labelled(labels.when, when, language)] : []),
+    ...(row.location ? [labelled(labels.where, row.location, language)] : []),
     ...(row.description ? ['', row.description] : []),
     ...(request.kind === 'cancellation' && row.cancellationReason
-      ? ['', `${labels.reason}: ${row.cancellationReason}`]
+      ? ['', labelled(labels.reason, row.cancellationReason, language)]
       : []),
     ...(request.message ? ['', request.message] : []),
     '',
@@ -207,5 +211,10 @@ export async function sendAppointmentMessage(
     kind: `appointment_${request.kind}`,
     attachments,
   });
+  if (row.messageLanguage !== language)
+    await tx
+      .update(appointments)
+      .set({ messageLanguage: language })
+      .where(and(eq(appointments.companyId, row.companyId), eq(appointments.id, row.id)));
   return { recipient: customer.email, language };
 }

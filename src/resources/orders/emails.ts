@@ -23,25 +23,25 @@ export const STATUS_NAMES: Readonly<Record<string, Texts>> = {
 const SUBJECTS: Readonly<Record<SettableStatus, Texts>> = {
   processing: {
     en: 'Your order {number} is being prepared',
-    nl: 'Je bestelling {number} wordt klaargemaakt',
+    nl: 'Uw bestelling {number} wordt klaargemaakt',
     de: 'Ihre Bestellung {number} wird vorbereitet',
     fr: 'Votre commande {number} est en préparation',
   },
   shipped: {
     en: 'Your order {number} has been shipped',
-    nl: 'Je bestelling {number} is verzonden',
+    nl: 'Uw bestelling {number} is verzonden',
     de: 'Ihre Bestellung {number} wurde versandt',
     fr: 'Votre commande {number} a été expédiée',
   },
   delivered: {
     en: 'Your order {number} has been delivered',
-    nl: 'Je bestelling {number} is bezorgd',
+    nl: 'Uw bestelling {number} is bezorgd',
     de: 'Ihre Bestellung {number} wurde zugestellt',
     fr: 'Votre commande {number} a été livrée',
   },
   cancelled: {
     en: 'Your order {number} has been cancelled',
-    nl: 'Je bestelling {number} is geannuleerd',
+    nl: 'Uw bestelling {number} is geannuleerd',
     de: 'Ihre Bestellung {number} wurde storniert',
     fr: 'Votre commande {number} a été annulée',
   },
@@ -50,25 +50,25 @@ const SUBJECTS: Readonly<Record<SettableStatus, Texts>> = {
 const BODIES: Readonly<Record<SettableStatus, Texts>> = {
   processing: {
     en: 'We are preparing your order {number}. We will let you know as soon as it is on its way.',
-    nl: 'We maken je bestelling {number} klaar. We laten het je weten zodra hij onderweg is.',
+    nl: 'We maken uw bestelling {number} klaar. We laten het u weten zodra hij onderweg is.',
     de: 'Wir bereiten Ihre Bestellung {number} vor. Wir melden uns, sobald sie unterwegs ist.',
     fr: 'Nous préparons votre commande {number}. Nous vous préviendrons dès qu’elle sera en route.',
   },
   shipped: {
     en: 'Your order {number} is on its way.',
-    nl: 'Je bestelling {number} is onderweg.',
+    nl: 'Uw bestelling {number} is onderweg.',
     de: 'Ihre Bestellung {number} ist unterwegs.',
     fr: 'Votre commande {number} est en route.',
   },
   delivered: {
     en: 'Your order {number} has been delivered. Enjoy it, and thank you for your order!',
-    nl: 'Je bestelling {number} is bezorgd. Veel plezier ermee en bedankt voor je bestelling!',
+    nl: 'Uw bestelling {number} is bezorgd. Veel plezier ermee en bedankt voor uw bestelling!',
     de: 'Ihre Bestellung {number} wurde zugestellt. Viel Freude damit und danke für Ihre Bestellung!',
     fr: 'Votre commande {number} a été livrée. Profitez-en bien, et merci pour votre commande !',
   },
   cancelled: {
     en: 'Your order {number} has been cancelled. If you already paid, the shop will contact you about the refund.',
-    nl: 'Je bestelling {number} is geannuleerd. Heb je al betaald, dan neemt de winkel contact met je op over de terugbetaling.',
+    nl: 'Uw bestelling {number} is geannuleerd. Hebt u al betaald, dan neemt de winkel contact met u op over de terugbetaling.',
     de: 'Ihre Bestellung {number} wurde storniert. Falls Sie bereits bezahlt haben, meldet sich der Shop wegen der Erstattung.',
     fr: 'Votre commande {number} a été annulée. Si vous avez déjà payé, la boutique vous contactera pour le remboursement.',
   },
@@ -82,13 +82,13 @@ const TRACKING_LINE: Texts = {
 };
 const TRACKING_SUBJECT: Texts = {
   en: 'Track and trace for your order {number}',
-  nl: 'Track en trace van je bestelling {number}',
+  nl: 'Track en trace van uw bestelling {number}',
   de: 'Sendungsverfolgung für Ihre Bestellung {number}',
   fr: 'Suivi de votre commande {number}',
 };
 const NOTE_SUBJECT: Texts = {
   en: 'A message about your order {number}',
-  nl: 'Een bericht over je bestelling {number}',
+  nl: 'Een bericht over uw bestelling {number}',
   de: 'Eine Nachricht zu Ihrer Bestellung {number}',
   fr: 'Un message concernant votre commande {number}',
 };

@@ -1,5 +1,7 @@
 // The standard email of a quote or an invoice in the document's language, unless the request gives its own
-// subject or message (the document's number, total and the company's name are always in it).
+// subject or message (the document's number, total and the company's name are always in it). Amounts and dates
+// are written by the same formatter as the PDF it carries (src/domain/locale-format.ts), so the two agree.
+import { formatDate, formatMoney } from '../../domain/locale-format.ts';
 import type { Language } from '../../languages.ts';
 
 type Company = { name: string };
@@ -9,76 +11,103 @@ type Document = {
   currency: string;
   language: Language;
   customer: { name: string | null };
+  amountPaid?: string | null;
+  amountDue?: string | null;
 };
 
-const QUOTE = {
-  en: {
-    subject: 'Quote {number} from {company}',
-    body: 'Dear {name},\n\nPlease find our quote {number} for {total} attached.\n\nKind regards,\n{company}',
-  },
-  nl: {
-    subject: 'Offerte {number} van {company}',
-    body: 'Beste {name},\n\nHierbij ontvangt u onze offerte {number} van {total}.\n\nMet vriendelijke groet,\n{company}',
-  },
-  de: {
-    subject: 'Angebot {number} von {company}',
-    body: 'Guten Tag {name},\n\nanbei erhalten Sie unser Angebot {number} über {total}.\n\nMit freundlichen Grüßen\n{company}',
-  },
-  fr: {
-    subject: 'Devis {number} de {company}',
-    body: 'Bonjour {name},\n\nVeuillez trouver notre devis {number} d’un montant de {total}.\n\nCordialement,\n{company}',
-  },
-} as const;
+type Words = {
+  /** The salutation with the customer's name, and without one (a customer without a name is greeted too). */
+  greeting: (name: string | null) => string;
+  closing: string;
+  quote: { subject: string; body: string };
+  invoice: { subject: string; body: string; open: string };
+};
 
-const INVOICE = {
+// Dutch says "u": the register of every message a business sends its customers.
+export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
   en: {
-    subject: 'Invoice {number} from {company}',
-    body: 'Dear {name},\n\nPlease find invoice {number} for {total}, due on {due}.\n\nKind regards,\n{company}',
+    greeting: (name) => (name ? `Dear ${name},` : 'Dear customer,'),
+    closing: 'Kind regards,',
+    quote: {
+      subject: 'Quote {number} from {company}',
+      body: 'Please find attached our quote {number} for {total}, valid until {valid}.',
+    },
+    invoice: {
+      subject: 'Invoice {number} from {company}',
+      body: 'Please find attached invoice {number} for {total}, due on {due}.',
+      open: 'Of this, {due_amount} is still open.',
+    },
   },
   nl: {
-    subject: 'Factuur {number} van {company}',
-    body: 'Beste {name},\n\nHierbij ontvangt u factuur {number} van {total}, te betalen vóór {due}.\n\nMet vriendelijke groet,\n{company}',
+    greeting: (name) => (name ? `Beste ${name},` : 'Geachte heer, mevrouw,'),
+    closing: 'Met vriendelijke groet,',
+    quote: {
+      subject: 'Offerte {number} van {company}',
+      body: 'In de bijlage vindt u onze offerte {number} van {total}, geldig tot en met {valid}.',
+    },
+    invoice: {
+      subject: 'Factuur {number} van {company}',
+      body: 'In de bijlage vindt u factuur {number} van {total}, te betalen uiterlijk {due}.',
+      open: 'Daarvan staat nog {due_amount} open.',
+    },
   },
   de: {
-    subject: 'Rechnung {number} von {company}',
-    body: 'Guten Tag {name},\n\nanbei erhalten Sie die Rechnung {number} über {total}, fällig am {due}.\n\nMit freundlichen Grüßen\n{company}',
+    greeting: (name) => (name ? `Guten Tag ${name},` : 'Sehr geehrte Damen und Herren,'),
+    closing: 'Mit freundlichen Grüßen',
+    quote: {
+      subject: 'Angebot {number} von {company}',
+      body: 'anbei erhalten Sie unser Angebot {number} über {total}, gültig bis zum {valid}.',
+    },
+    invoice: {
+      subject: 'Rechnung {number} von {company}',
+      body: 'anbei erhalten Sie die Rechnung {number} über {total}, fällig am {due}.',
+      open: 'Davon sind noch {due_amount} offen.',
+    },
   },
   fr: {
-    subject: 'Facture {number} de {company}',
-    body: 'Bonjour {name},\n\nVeuillez trouver la facture {number} d’un montant de {total}, à régler avant le {due}.\n\nCordialement,\n{company}',
+    greeting: (name) => (name ? `Bonjour ${name},` : 'Madame, Monsieur,'),
+    closing: 'Cordialement,',
+    quote: {
+      subject: 'Devis {number} de {company}',
+      body: 'Veuillez trouver ci-joint notre devis {number} d’un montant de {total}, valable jusqu’au {valid}.',
+    },
+    invoice: {
+      subject: 'Facture {number} de {company}',
+      body: 'Veuillez trouver ci-joint la facture {number} d’un montant de {total}, à régler au plus tard le {due}.',
+      open: 'Il reste {due_amount} à régler.',
+    },
   },
-} as const;
+};
 
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
-function compose(
-  templates: Record<Language, { subject: string; body: string }>,
-  doc: Document,
+/** The subject and text of the email that sends a quote or an invoice (an invoice's names its due date). */
+export function documentEmail(
+  doc: Document & { kind: 'quote' | 'invoice'; dueDate?: string | null; validUntil?: string | null },
   company: Company,
   custom: { subject?: string; message?: string },
-  extra: Record<string, string> = {},
 ) {
+  const words = DOCUMENT_EMAIL_WORDS[doc.language];
+  const money = (amount: string) => formatMoney(amount, doc.currency, doc.language);
+  const date = (value: string | null | undefined) => (value ? formatDate(value, doc.language) : '');
   const values = {
     number: doc.number,
-    total: `${doc.currency} ${doc.total}`,
+    total: money(doc.total),
     company: company.name,
-    name: doc.customer.name ?? '',
-    ...extra,
+    due: date(doc.dueDate),
+    valid: date(doc.validUntil),
+    due_amount: doc.amountDue ? money(doc.amountDue) : '',
   };
-  const template = templates[doc.language];
-  const text = custom.message ?? fill(template.body, values);
+  const template = words[doc.kind];
+  // Part paid: the customer is told what is still open, as the PDF asks only for that.
+  const partlyPaid =
+    doc.kind === 'invoice' && doc.amountDue && doc.amountPaid && Number(doc.amountPaid) > 0 && doc.amountDue !== '0.00';
+  const sentence = [fill(template.body, values), ...(partlyPaid ? [fill(words.invoice.open, values)] : [])].join(' ');
+  const text =
+    custom.message ??
+    [words.greeting(doc.customer.name?.trim() || null), '', sentence, '', words.closing, company.name].join('\n');
   // A message of the request's own still names the document, so the customer can tell what it is about.
   const footer = custom.message ? `\n\n${doc.number} · ${values.total}` : '';
   return { subject: custom.subject ?? fill(template.subject, values), text: `${text}${footer}` };
 }
-
-/** The subject and text of the email that sends a quote or an invoice (an invoice's names its due date). */
-export const documentEmail = (
-  doc: Document & { kind: 'quote' | 'invoice'; dueDate?: string | null },
-  company: Company,
-  custom: { subject?: string; message?: string },
-) =>
-  doc.kind === 'quote'
-    ? compose(QUOTE, doc, company, custom)
-    : compose(INVOICE, doc, company, custom, { due: doc.dueDate ?? '' });

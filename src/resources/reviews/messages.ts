@@ -27,10 +27,10 @@ export const reviewMessages = defineMessages({
     fr: 'Règle « une demande ouverte » : ce destinataire a déjà une demande d’avis ouverte (planifiée, envoyée ou ouverte).',
   },
   'review_request.cooldown': {
-    en: 'Rule "cooldown": this recipient was asked for a review less than {days} days ago (on {date}).',
-    nl: 'Regel "wachttijd": deze ontvanger is minder dan {days} dagen geleden om een review gevraagd (op {date}).',
-    de: 'Regel „Wartezeit“: Dieser Empfänger wurde vor weniger als {days} Tagen um eine Bewertung gebeten (am {date}).',
-    fr: 'Règle « délai » : ce destinataire a été sollicité il y a moins de {days} jours (le {date}).',
+    en: 'Rule "cooldown": this recipient was asked for a review less than {days|one:# day|other:# days} ago (on {date}).',
+    nl: 'Regel "wachttijd": deze ontvanger is minder dan {days|one:# dag|other:# dagen} geleden om een review gevraagd (op {date}).',
+    de: 'Regel „Wartezeit“: Dieser Empfänger wurde vor weniger als {days|one:# Tag|other:# Tagen} um eine Bewertung gebeten (am {date}).',
+    fr: 'Règle « délai » : ce destinataire a été sollicité il y a moins de {days|one:# jour|other:# jours} (le {date}).',
   },
   'review_request.unsubscribed': {
     en: 'Rule "unsubscribed": this recipient opted out of emails or review requests and gets none.',

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { withTenant } from '../../db/tenant.ts';
+import { formatDate, formatNumber } from '../../domain/locale-format.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { iso, isoOrNull } from '../../http/serialize.ts';
@@ -86,7 +87,7 @@ export function jsonLd(feed: Feed) {
   };
 }
 
-const WIDGET_TEXTS = {
+export const WIDGET_TEXTS = {
   title: { en: 'Reviews of {shop}', nl: 'Reviews van {shop}', de: 'Bewertungen von {shop}', fr: 'Avis sur {shop}' },
   summary: {
     en: '{average} out of 5 from {count} reviews',
@@ -112,25 +113,46 @@ ul{list-style:none;margin:0;padding:0}li{border-top:1px solid #e4e4e7;padding:12
 .stars{color:#b45309;letter-spacing:2px}.author{font-weight:600}.meta{color:#52525b;font-size:13px}
 .reply{margin:8px 0 0 12px;padding-left:10px;border-left:3px solid #1d4ed8}`;
 
+/** The widget's words, its average and its dates in one language, formatted as that language writes them. */
+function widgetLanguage(feed: Feed, language: Language) {
+  const shop = feed.company.name;
+  const { average, count } = feed.aggregate_rating;
+  return {
+    texts: Object.fromEntries(
+      Object.entries(WIDGET_TEXTS).map(([key, value]) => [key, value[language].replaceAll('{shop}', shop)]),
+    ),
+    average: average === null ? null : formatNumber(average, language, 2),
+    count: formatNumber(count, language),
+    dates: feed.data.map((r) => formatDate(r.reviewed_at, language)),
+  };
+}
+
 /**
  * The widget: a script with the feed, its texts and the JSON-LD in it. It builds its elements with textContent
- * only (a review's text can never become markup) inside a shadow root after its own script tag.
+ * only (a review's text can never become markup) inside a shadow root after its own script tag. It carries all
+ * four languages and speaks the page's (the nearest `lang` attribute), unless `fixed` (the request's `lang`); a
+ * page in another language gets `language`.
  */
-export function widgetScript(feed: Feed, language: Language): string {
-  const shop = feed.company.name;
-  const texts = Object.fromEntries(
-    Object.entries(WIDGET_TEXTS).map(([key, value]) => [key, value[language].replaceAll('{shop}', shop)]),
-  );
-  const data = { feed, texts, css: WIDGET_CSS, jsonLd: jsonLd(feed), lang: language };
+export function widgetScript(feed: Feed, language: Language, fixed = false): string {
+  const i18n = Object.fromEntries(LANGUAGES.map((l) => [l, widgetLanguage(feed, l)]));
+  const data = { feed, i18n, css: WIDGET_CSS, jsonLd: jsonLd(feed), lang: language, fixed };
   // `<` escaped: the data can never close a script element if a site inlines the widget.
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   return `/* Reviews widget: ${feed.data.length} of ${feed.aggregate_rating.count} published reviews. */
 (function () {
   var d = ${json};
   var s = document.currentScript;
+  function pageLang() {
+    var holder = s && s.closest ? s.closest('[lang]') : null;
+    var tag = (holder && holder.getAttribute('lang')) || document.documentElement.getAttribute('lang') || '';
+    var primary = tag.toLowerCase().split('-')[0];
+    return Object.prototype.hasOwnProperty.call(d.i18n, primary) ? primary : d.lang;
+  }
+  var lang = d.fixed ? d.lang : pageLang();
+  var L = d.i18n[lang];
   var host = document.createElement('div');
   host.setAttribute('data-crm-reviews', '');
-  host.setAttribute('lang', d.lang);
+  host.setAttribute('lang', lang);
   if (s && s.parentNode) s.parentNode.insertBefore(host, s.nextSibling); else document.body.appendChild(host);
   var root = host.attachShadow ? host.attachShadow({ mode: 'open' }) : host;
   function el(tag, cls, text) {
@@ -142,27 +164,27 @@ export function widgetScript(feed: Feed, language: Language): string {
   function fill(t, v) { return t.replace(/\\{(\\w+)\\}/g, function (_, k) { return v[k]; }); }
   root.appendChild(el('style', null, d.css));
   var box = el('section');
-  box.setAttribute('aria-label', d.texts.title);
-  box.appendChild(el('h2', null, d.texts.title));
+  box.setAttribute('aria-label', L.texts.title);
+  box.appendChild(el('h2', null, L.texts.title));
   var a = d.feed.aggregate_rating;
-  box.appendChild(el('p', 'summary', a.count > 0 ? fill(d.texts.summary, { average: a.average, count: a.count }) : d.texts.none));
+  box.appendChild(el('p', 'summary', a.count > 0 ? fill(L.texts.summary, { average: L.average, count: L.count }) : L.texts.none));
   var list = el('ul');
-  d.feed.data.forEach(function (r) {
+  d.feed.data.forEach(function (r, i) {
     var item = el('li');
     var stars = el('span', 'stars', '\\u2605\\u2605\\u2605\\u2605\\u2605'.slice(0, r.rating) + '\\u2606\\u2606\\u2606\\u2606\\u2606'.slice(r.rating));
     stars.setAttribute('role', 'img');
-    stars.setAttribute('aria-label', fill(d.texts.stars, { n: r.rating }));
+    stars.setAttribute('aria-label', fill(L.texts.stars, { n: r.rating }));
     item.appendChild(stars);
     var who = el('div', 'meta');
     who.appendChild(el('span', 'author', r.author.name));
     if (r.author.city) who.appendChild(document.createTextNode(', ' + r.author.city));
-    if (r.is_verified) who.appendChild(document.createTextNode(' \\u00b7 ' + d.texts.verified));
-    who.appendChild(document.createTextNode(' \\u00b7 ' + r.reviewed_at.slice(0, 10)));
+    if (r.is_verified) who.appendChild(document.createTextNode(' \\u00b7 ' + L.texts.verified));
+    who.appendChild(document.createTextNode(' \\u00b7 ' + L.dates[i]));
     item.appendChild(who);
     if (r.comment) item.appendChild(el('p', 'comment', r.comment));
     if (r.reply) {
       var reply = el('div', 'reply');
-      reply.appendChild(el('div', 'meta', d.texts.reply));
+      reply.appendChild(el('div', 'meta', L.texts.reply));
       reply.appendChild(el('p', null, r.reply));
       item.appendChild(reply);
     }

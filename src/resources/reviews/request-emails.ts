@@ -6,13 +6,13 @@ type Texts = Readonly<Record<Language, string>>;
 
 const SUBJECT: Texts = {
   en: 'How did we do? Share your experience with {shop}',
-  nl: 'Hoe hebben we het gedaan? Deel je ervaring met {shop}',
+  nl: 'Hoe hebben we het gedaan? Deel uw ervaring met {shop}',
   de: 'Wie waren wir? Teilen Sie Ihre Erfahrung mit {shop}',
   fr: 'Votre avis compte : partagez votre expérience avec {shop}',
 };
 const BODY: Texts = {
   en: 'Hello {name},\n\nThank you for choosing {shop}. Would you tell us how it went? It takes a minute:\n{url}\n\nKind regards,\n{shop}\n\nNo more review requests from {shop}? Unsubscribe: {unsubscribe}',
-  nl: 'Beste {name},\n\nBedankt dat je voor {shop} hebt gekozen. Wil je ons laten weten hoe het ging? Het kost een minuut:\n{url}\n\nMet vriendelijke groet,\n{shop}\n\nGeen reviewverzoeken meer van {shop}? Afmelden: {unsubscribe}',
+  nl: 'Beste {name},\n\nBedankt dat u voor {shop} hebt gekozen. Wilt u ons laten weten hoe het ging? Het kost een minuut:\n{url}\n\nMet vriendelijke groet,\n{shop}\n\nGeen reviewverzoeken meer van {shop}? Afmelden: {unsubscribe}',
   de: 'Hallo {name},\n\ndanke, dass Sie sich für {shop} entschieden haben. Erzählen Sie uns, wie es war? Es dauert eine Minute:\n{url}\n\nMit freundlichen Grüßen\n{shop}\n\nKeine Bewertungsanfragen mehr von {shop}? Abmelden: {unsubscribe}',
   fr: 'Bonjour {name},\n\nMerci d’avoir choisi {shop}. Nous direz-vous comment cela s’est passé ? Cela prend une minute :\n{url}\n\nCordialement,\n{shop}\n\nPlus de demandes d’avis de {shop} ? Se désinscrire : {unsubscribe}',
 };

@@ -15,7 +15,7 @@ type Texts = Readonly<Record<Language, string>>;
 
 const TEXT: Texts = {
   en: 'Hello {name}, thank you for choosing {shop}. Would you tell us how it went? It takes a minute: {url}\n\nNo more review requests? {unsubscribe}',
-  nl: 'Beste {name}, bedankt dat je voor {shop} hebt gekozen. Wil je ons laten weten hoe het ging? Het kost een minuut: {url}\n\nGeen reviewverzoeken meer? {unsubscribe}',
+  nl: 'Beste {name}, bedankt dat u voor {shop} hebt gekozen. Wilt u ons laten weten hoe het ging? Het kost een minuut: {url}\n\nGeen reviewverzoeken meer? {unsubscribe}',
   de: 'Hallo {name}, danke, dass Sie sich für {shop} entschieden haben. Erzählen Sie uns, wie es war? Es dauert eine Minute: {url}\n\nKeine Bewertungsanfragen mehr? {unsubscribe}',
   fr: 'Bonjour {name}, merci d’avoir choisi {shop}. Nous direz-vous comment cela s’est passé ? Cela prend une minute : {url}\n\nPlus de demandes d’avis ? {unsubscribe}',
 };

@@ -13,22 +13,22 @@ export const PAGE_TEXTS = {
   },
   intro: {
     en: 'Thank you for taking a minute to tell us how it went.',
-    nl: 'Bedankt dat je even de tijd neemt om te vertellen hoe het ging.',
+    nl: 'Bedankt dat u even de tijd neemt om te vertellen hoe het ging.',
     de: 'Danke, dass Sie sich eine Minute Zeit nehmen, um uns zu erzählen, wie es war.',
     fr: 'Merci de prendre une minute pour nous dire comment cela s’est passé.',
   },
-  rating: { en: 'Your rating', nl: 'Je beoordeling', de: 'Ihre Bewertung', fr: 'Votre note' },
-  comment: { en: 'Your review', nl: 'Je review', de: 'Ihre Bewertung in Worten', fr: 'Votre avis' },
+  rating: { en: 'Your rating', nl: 'Uw beoordeling', de: 'Ihre Bewertung', fr: 'Votre note' },
+  comment: { en: 'Your review', nl: 'Uw review', de: 'Ihre Bewertung in Worten', fr: 'Votre avis' },
   commentHint: {
     en: 'Optional. What went well, what could be better?',
     nl: 'Optioneel. Wat ging goed, wat kan beter?',
     de: 'Optional. Was war gut, was könnte besser sein?',
     fr: 'Facultatif. Qu’est-ce qui était bien, que pourrions-nous améliorer ?',
   },
-  name: { en: 'Your name', nl: 'Je naam', de: 'Ihr Name', fr: 'Votre nom' },
+  name: { en: 'Your name', nl: 'Uw naam', de: 'Ihr Name', fr: 'Votre nom' },
   city: {
     en: 'Your town or city (optional)',
-    nl: 'Je woonplaats (optioneel)',
+    nl: 'Uw woonplaats (optioneel)',
     de: 'Ihr Wohnort (optional)',
     fr: 'Votre ville (facultatif)',
   },
@@ -48,7 +48,7 @@ export const PAGE_TEXTS = {
   thanksTitle: { en: 'Thank you!', nl: 'Bedankt!', de: 'Vielen Dank!', fr: 'Merci !' },
   thanks: {
     en: 'We have received your review. {shop} thanks you for your time.',
-    nl: 'We hebben je review ontvangen. {shop} bedankt je voor de moeite.',
+    nl: 'We hebben uw review ontvangen. {shop} bedankt u voor de moeite.',
     de: 'Wir haben Ihre Bewertung erhalten. {shop} dankt Ihnen für Ihre Zeit.',
     fr: 'Nous avons bien reçu votre avis. {shop} vous remercie de votre temps.',
   },
@@ -79,7 +79,7 @@ export const PAGE_TEXTS = {
   unknownTitle: { en: 'Link not found', nl: 'Link niet gevonden', de: 'Link nicht gefunden', fr: 'Lien introuvable' },
   unknown: {
     en: 'This link is not valid. Please check that you copied the whole address from the message.',
-    nl: 'Deze link is niet geldig. Controleer of je het hele adres uit het bericht hebt gekopieerd.',
+    nl: 'Deze link is niet geldig. Controleer of u het hele adres uit het bericht hebt gekopieerd.',
     de: 'Dieser Link ist ungültig. Bitte prüfen Sie, ob Sie die ganze Adresse aus der Nachricht kopiert haben.',
     fr: 'Ce lien n’est pas valide. Vérifiez que vous avez copié l’adresse complète du message.',
   },
@@ -91,7 +91,7 @@ export const PAGE_TEXTS = {
   },
   forbidden: {
     en: 'The form was too old or did not come from this page. Please open the page again and send your review from there.',
-    nl: 'Het formulier was te oud of kwam niet van deze pagina. Open de pagina opnieuw en verstuur je review vanaf daar.',
+    nl: 'Het formulier was te oud of kwam niet van deze pagina. Open de pagina opnieuw en verstuur uw review vanaf daar.',
     de: 'Das Formular war zu alt oder stammte nicht von dieser Seite. Bitte öffnen Sie die Seite erneut und senden Sie Ihre Bewertung von dort.',
     fr: 'Le formulaire était trop ancien ou ne provenait pas de cette page. Veuillez rouvrir la page et envoyer votre avis depuis celle-ci.',
   },
@@ -135,13 +135,13 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
   name: {
     required: {
       en: 'Enter your name.',
-      nl: 'Vul je naam in.',
+      nl: 'Vul uw naam in.',
       de: 'Geben Sie Ihren Namen ein.',
       fr: 'Saisissez votre nom.',
     },
     too_long: {
       en: 'Your name can be at most 100 characters.',
-      nl: 'Je naam mag hoogstens 100 tekens zijn.',
+      nl: 'Uw naam mag hoogstens 100 tekens zijn.',
       de: 'Ihr Name darf höchstens 100 Zeichen lang sein.',
       fr: 'Votre nom peut comporter au plus 100 caractères.',
     },
@@ -149,7 +149,7 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
   city: {
     too_long: {
       en: 'Your town can be at most 100 characters.',
-      nl: 'Je woonplaats mag hoogstens 100 tekens zijn.',
+      nl: 'Uw woonplaats mag hoogstens 100 tekens zijn.',
       de: 'Ihr Wohnort darf höchstens 100 Zeichen lang sein.',
       fr: 'Votre ville peut comporter au plus 100 caractères.',
     },
@@ -157,7 +157,7 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
   comment: {
     too_long: {
       en: 'Your review can be at most 5000 characters.',
-      nl: 'Je review mag hoogstens 5000 tekens zijn.',
+      nl: 'Uw review mag hoogstens 5000 tekens zijn.',
       de: 'Ihre Bewertung darf höchstens 5000 Zeichen lang sein.',
       fr: 'Votre avis peut comporter au plus 5000 caractères.',
     },

@@ -13,6 +13,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { Child } from 'hono/jsx';
 import { withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
+import { pageLanguage } from '../../http/language.ts';
 import type { Language } from '../../languages.ts';
 import {
   ANSWER_LIMITS,
@@ -252,8 +253,16 @@ export function reviewPages(deps: Deps) {
   const tokens = new ReviewFormTokens(deps.config.fileLinkSecret);
   const secureCookie = deps.config.publicUrl.startsWith('https:');
   const pages = new Hono();
-  const unknown = (c: Context, status: 404 | 403 = 404) =>
-    message(c, 'en', '', PAGE_TEXTS.unknownTitle.en, PAGE_TEXTS.unknown.en, status);
+  // Without a request to take the language from, the page answers in the one the visitor asks for.
+  const asked = (c: Context) => pageLanguage(c.req.query('lang'), c.req.header('accept-language'));
+  const unknown = (c: Context, status: 404 | 403 = 404) => {
+    const l = asked(c);
+    return message(c, l, '', PAGE_TEXTS.unknownTitle[l], PAGE_TEXTS.unknown[l], status);
+  };
+  const forbidden = (c: Context, status: 403 | 413 | 415, pageUrl: string) => {
+    const l = asked(c);
+    return message(c, l, '', PAGE_TEXTS.forbiddenTitle[l], PAGE_TEXTS.forbidden[l], status, pageUrl);
+  };
 
   pages.get('/:token', async (c) => {
     const token = c.req.param('token');
@@ -297,17 +306,13 @@ export function reviewPages(deps: Deps) {
     const companyId = companyOfToken(token);
     if (!companyId) return unknown(c);
     const pageUrl = c.req.path;
-    if (crossSite(c, deps.config.publicUrl))
-      return message(c, 'en', '', PAGE_TEXTS.forbiddenTitle.en, PAGE_TEXTS.forbidden.en, 403, pageUrl);
+    if (crossSite(c, deps.config.publicUrl)) return forbidden(c, 403, pageUrl);
     const type = c.req.header('content-type') ?? '';
-    if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded'))
-      return message(c, 'en', '', PAGE_TEXTS.forbiddenTitle.en, PAGE_TEXTS.forbidden.en, 415, pageUrl);
+    if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return forbidden(c, 415, pageUrl);
     const length = Number(c.req.header('content-length') ?? '0');
-    if (length > MAX_FORM_BYTES)
-      return message(c, 'en', '', PAGE_TEXTS.forbiddenTitle.en, PAGE_TEXTS.forbidden.en, 413, pageUrl);
+    if (length > MAX_FORM_BYTES) return forbidden(c, 413, pageUrl);
     const raw = await c.req.text();
-    if (Buffer.byteLength(raw) > MAX_FORM_BYTES)
-      return message(c, 'en', '', PAGE_TEXTS.forbiddenTitle.en, PAGE_TEXTS.forbidden.en, 413, pageUrl);
+    if (Buffer.byteLength(raw) > MAX_FORM_BYTES) return forbidden(c, 413, pageUrl);
     const form = Object.fromEntries(new URLSearchParams(raw));
     const nonce = getCookie(c, FORM_COOKIE);
 

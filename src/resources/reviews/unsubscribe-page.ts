@@ -2,15 +2,16 @@
 // and the request): GET shows a confirmation with one button (so that a mail scanner following links does not
 // unsubscribe anyone), POST records the opt-out of the request's address and number (RFC 8058 one-click posts
 // here too). An unknown link gets a plain page, never a stack trace.
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
+import { pageLanguage } from '../../http/language.ts';
 import type { Language } from '../../languages.ts';
 import * as q from './queries.ts';
 import { companyOfToken } from './tokens.ts';
 
-const TEXTS = {
+export const UNSUBSCRIBE_TEXTS = {
   title: { en: 'Unsubscribe', nl: 'Afmelden', de: 'Abmelden', fr: 'Se désinscrire' },
   ask: {
     en: 'Receive no more review requests from this company?',
@@ -21,7 +22,7 @@ const TEXTS = {
   button: { en: 'Unsubscribe', nl: 'Afmelden', de: 'Abmelden', fr: 'Se désinscrire' },
   done: {
     en: 'You will receive no more review requests from this company.',
-    nl: 'Je ontvangt geen reviewverzoeken meer van dit bedrijf.',
+    nl: 'U ontvangt geen reviewverzoeken meer van dit bedrijf.',
     de: 'Sie erhalten keine Bewertungsanfragen mehr von diesem Unternehmen.',
     fr: 'Vous ne recevrez plus de demandes d’avis de cette entreprise.',
   },
@@ -36,11 +37,11 @@ const TEXTS = {
 function page(language: Language, body: ReturnType<typeof html>) {
   return html`<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${TEXTS.title[language]}</title>
+<title>${UNSUBSCRIBE_TEXTS.title[language]}</title>
 <style>body{font:1.1rem/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#111;background:#fff}
 button{font:inherit;padding:.6rem 1.2rem;background:#1d4ed8;color:#fff;border:0;border-radius:.3rem;cursor:pointer}
 button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}</style></head>
-<body><main><h1>${TEXTS.title[language]}</h1>${body}</main></body></html>`;
+<body><main><h1>${UNSUBSCRIBE_TEXTS.title[language]}</h1>${body}</main></body></html>`;
 }
 
 async function requestOf(deps: Deps, token: string) {
@@ -50,14 +51,23 @@ async function requestOf(deps: Deps, token: string) {
   return found ? { companyId, request: found } : null;
 }
 
+/** An unknown link names no request to take the language from: the visitor's (`?lang=`, Accept-Language). */
+function unknownLink(c: Context) {
+  const l = pageLanguage(c.req.query('lang'), c.req.header('accept-language'));
+  return c.html(page(l, html`<p>${UNSUBSCRIBE_TEXTS.unknown[l]}</p>`), 404, { 'Content-Language': l });
+}
+
 export function unsubscribePages(deps: Deps) {
   const pages = new Hono();
   pages.get('/:token/unsubscribe', async (c) => {
     const found = await requestOf(deps, c.req.param('token'));
-    if (!found) return c.html(page('en', html`<p>${TEXTS.unknown.en}</p>`), 404);
+    if (!found) return unknownLink(c);
     const l = found.request.language;
     return c.html(
-      page(l, html`<p>${TEXTS.ask[l]}</p><form method="post"><button type="submit">${TEXTS.button[l]}</button></form>`),
+      page(
+        l,
+        html`<p>${UNSUBSCRIBE_TEXTS.ask[l]}</p><form method="post"><button type="submit">${UNSUBSCRIBE_TEXTS.button[l]}</button></form>`,
+      ),
     );
   });
   pages.post('/:token/unsubscribe', async (c) => {
@@ -72,8 +82,8 @@ export function unsubscribePages(deps: Deps) {
           return request.language;
         })
       : null;
-    if (!language) return c.html(page('en', html`<p>${TEXTS.unknown.en}</p>`), 404);
-    return c.html(page(language, html`<p>${TEXTS.done[language]}</p>`));
+    if (!language) return unknownLink(c);
+    return c.html(page(language, html`<p>${UNSUBSCRIBE_TEXTS.done[language]}</p>`));
   });
   return pages;
 }

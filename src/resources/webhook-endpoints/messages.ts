@@ -69,10 +69,10 @@ export const webhookMessages = defineMessages({
     fr: 'La réception de {type} nécessite la portée {scopes}.',
   },
   'webhook.since_too_old': {
-    en: 'Must be at most {days} days ago.',
-    nl: 'Mag hoogstens {days} dagen geleden zijn.',
-    de: 'Darf höchstens {days} Tage zurückliegen.',
-    fr: 'Ne doit pas remonter à plus de {days} jours.',
+    en: 'Must be at most {days|one:# day|other:# days} ago.',
+    nl: 'Mag hoogstens {days|one:# dag|other:# dagen} geleden zijn.',
+    de: 'Darf höchstens {days|one:# Tag|other:# Tage} zurückliegen.',
+    fr: 'Ne doit pas remonter à plus de {days|one:# jour|other:# jours}.',
   },
   'webhook.until_before_since': {
     en: 'Must be after since.',
@@ -88,10 +88,10 @@ export const webhookMessages = defineMessages({
   },
   // The URL guard's refusals (src/webhooks/url-guard.ts reasons, url-refusals.ts)
   'url.too_long': {
-    en: 'Longer than {max} characters.',
-    nl: 'Langer dan {max} tekens.',
-    de: 'Länger als {max} Zeichen.',
-    fr: 'Plus de {max} caractères.',
+    en: 'Longer than {max|one:# character|other:# characters}.',
+    nl: 'Langer dan {max|one:# teken|other:# tekens}.',
+    de: 'Länger als {max|one:# Zeichen|other:# Zeichen}.',
+    fr: 'Plus de {max|one:# caractère|other:# caractères}.',
   },
   'url.spaces_or_controls': {
     en: 'Contains spaces or control characters.',

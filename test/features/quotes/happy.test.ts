@@ -1,6 +1,7 @@
 // Quotes: creation with numbers and totals, drafts-only updates, send (email through the outbox, counted in the
 // company's outgoing limit), accept/reject on the customer's behalf, events and the deal's value.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney } from '../../../src/domain/locale-format.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import { customerOf, dealOf, pipelineOf } from '../deals/fixtures.ts';
 
@@ -126,7 +127,9 @@ describe('sendQuote', () => {
       select "to", subject, body, kind from outbound_emails where company_id = ${companyId} and subject like ${`%${quote.number}%`}`;
     expect(emails).toHaveLength(2);
     expect(emails[0]).toMatchObject({ to: [quote.customer.email], kind: 'quote_sent' });
-    expect(emails[0].body).toContain('1801.31');
+    // Written as the PDF writes it (src/domain/locale-format.ts), not as the API's decimal string.
+    expect(emails[0].body).toContain(formatMoney('1801.31', quote.currency, quote.language));
+    expect(emails[0].body).not.toContain('1801.31');
     expect((await eventsOf('quote.sent')).filter((e) => e.data.object.id === quote.id)).toHaveLength(1);
   });
 

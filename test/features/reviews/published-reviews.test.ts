@@ -127,7 +127,8 @@ describe('getReviewWidget', () => {
         await expect(host.count()).resolves.toBe(1);
         const text = await host.evaluate((el) => el.shadowRoot?.textContent ?? '');
         expect(text).toContain('Reviews van Schildersbedrijf De Kwast');
-        expect(text).toContain('4.33 van 5 uit 3 reviews');
+        expect(text).toContain('4,33 van 5 uit 3 reviews');
+        expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
         expect(text).toContain('Reactie van Schildersbedrijf De Kwast');
         expect(text).toContain('Dank je wel, Fatima!');
         // A review's text stays text: no script element was made from it.
@@ -140,6 +141,23 @@ describe('getReviewWidget', () => {
         });
         expect(ld.review).toHaveLength(3);
         await page.screenshot({ path: 'test-results/review-page/widget.png', fullPage: true });
+
+        // Without ?lang= the widget speaks the page's language (its lang attribute), with German numbers and dates.
+        const german = `<!doctype html><html lang="de-AT"><head><title>Shop</title></head><body>
+          <script src="${origin}${feedPath()}/widget.js"></script></body></html>`;
+        const deSite = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(german));
+        await new Promise<void>((resolve) => deSite.listen(0, '127.0.0.1', resolve));
+        await page.goto(`http://127.0.0.1:${(deSite.address() as AddressInfo).port}/shop`);
+        deSite.close();
+        const deHost = page.locator('[data-crm-reviews]');
+        expect(await deHost.getAttribute('lang')).toBe('de');
+        const deText = await deHost.evaluate((el) => el.shadowRoot?.textContent ?? '');
+        expect(deText).toContain('Bewertungen von Schildersbedrijf De Kwast');
+        expect(deText).toContain('4,33 von 5 aus 3 Bewertungen');
+        expect(deText).toMatch(
+          /\d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}/,
+        );
+        expect(deText).not.toMatch(/\d{4}-\d{2}-\d{2}/);
       } finally {
         await browser.close();
       }

@@ -206,7 +206,7 @@ describe('the unsubscribe link (no key)', () => {
     expect(await api.sql`select 1 from review_opt_outs where address = ${address}`).toHaveLength(0);
     const done = await api.app.request(path, { method: 'POST' });
     expect(done.status).toBe(200);
-    expect(await done.text()).toContain('Je ontvangt geen reviewverzoeken meer');
+    expect(await done.text()).toContain('U ontvangt geen reviewverzoeken meer');
     expect(await api.sql`select 1 from review_opt_outs where address = ${address}`).toHaveLength(1);
     await api.sql`update review_requests set status = 'completed' where id = ${res.body.data.id}`;
     const next = await api.call('createReviewRequest', {

@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)('the review page in Chromium', () => {
       language: 'nl' as const,
       title: 'Beoordeel Schildersbedrijf De Kwast',
       legend: 'Je beoordeling',
-      thanks: 'We hebben je review ontvangen',
+      thanks: 'We hebben uw review ontvangen',
       already: 'al beantwoord',
       name: 'Daan de Vries',
       city: 'Zwolle',

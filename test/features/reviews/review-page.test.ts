@@ -83,7 +83,7 @@ describe('the review page', () => {
     expect(res.headers.get('location')).toBe(path);
     const thanks = await api.app.request(`http://api.test${path}`);
     expect(thanks.status).toBe(200);
-    expect(await thanks.text()).toContain('We hebben je review ontvangen');
+    expect(await thanks.text()).toContain('We hebben uw review ontvangen');
     const request = await requestOf(id);
     expect(request).toMatchObject({ status: 'completed' });
     expect(request.completed_at).not.toBeNull();
