@@ -78,7 +78,7 @@ async function startApi(url: string): Promise<{ port: number; child: ChildProces
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error('the API did not start in 60 s')), 60_000);
+    const timer = setTimeout(() => fail(new Error('the API did not start in 180 s')), 180_000);
     child.stdout?.on('data', (d: Buffer) => {
       if (String(d).includes('READY')) {
         clearTimeout(timer);
