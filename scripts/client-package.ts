@@ -45,8 +45,7 @@ try {
       include: ['src'],
     }),
   );
-  execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(stage, 'tsconfig.json')], { stdio: 'inherit' });
-  copyFileSync(join(stage, 'src/api.d.ts'), join(stage, 'dist/api.d.ts'));
+  // Written first: `type: module` makes tsc emit ES modules (NodeNext follows the nearest package.json).
   writeFileSync(
     join(stage, 'package.json'),
     `${JSON.stringify(
@@ -66,6 +65,8 @@ try {
       2,
     )}\n`,
   );
+  execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(stage, 'tsconfig.json')], { stdio: 'inherit' });
+  copyFileSync(join(stage, 'src/api.d.ts'), join(stage, 'dist/api.d.ts'));
   writeFileSync(
     join(stage, 'README.md'),
     `# @crm-workflow/client\n\nThe typed client of the CRM and workflow API ${contract.info.version}: see the service's README, "For integrators".\n`,
