@@ -72,7 +72,10 @@ function unreadable(item: unknown): FailedLine['errors'] | null {
 /** The field errors of a failed item, pointers made relative to the line (`/items/7/email` → `email`). */
 function errorsOf(problem: ApiProblem): FailedLine['errors'] {
   const errors = problem.extras.errors ?? [];
-  if (errors.length === 0) return [{ field: null, code: problem.code, detail: problem.detail ? localize(problem.detail, 'en') : problem.code }];
+  if (errors.length === 0)
+    return [
+      { field: null, code: problem.code, detail: problem.detail ? localize(problem.detail, 'en') : problem.code },
+    ];
   return errors.map((error) => ({
     field: error.pointer === null ? null : error.pointer.replace(/^\/items\/\d+\/?/, '') || null,
     code: error.code,
