@@ -88,6 +88,43 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/customers/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or update customers in a batch
+     * @description Up to 100 customers in one request, for imports and synchronisation. Each item is matched, in this order, on
+     *     its `id` (an existing customer; an unknown id fails the item with `invalid_reference`) or on its `email`
+     *     (compared case-insensitively; `email` is then required). A matched customer gets the fields the item sends
+     *     (fields left out keep their value, as with *Update a customer*) and is `updated`, or `unchanged` when nothing
+     *     differs; an unmatched email is created as a lead (`created`), with the defaults of *Create a lead*. Every
+     *     item is checked like the body of those operations; problems are RFC 9457 problems whose `errors` point into
+     *     this request's body (`/items/7/email`). An item that repeats the `id` or email of an earlier item of the
+     *     batch fails with the field code `duplicate_in_batch`.
+     *
+     *     By default each item stands alone (`atomic` `false`): the answer is `200` and lists every item in order with
+     *     its outcome, the failed ones with their problem; the others are written. With `?atomic=true` the batch is
+     *     all or nothing: one failed item and nothing is written, the answer is `422 validation_failed` listing the
+     *     invalid inputs of every failed item. Items are written in one transaction in either mode, with their events
+     *     (`customer.created`, `customer.updated`) in item order, so webhooks are sent for them in that order too.
+     *
+     *     Two batches (or a batch and *Create a lead*) that send the same new email at the same time create one
+     *     customer: the later one updates it. An `Idempotency-Key` replays the whole first answer byte for byte. A
+     *     batch counts as one request against the rate limits, whatever its number of items.
+     */
+    post: operations['upsertCustomers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customers/{customer}': {
     parameters: {
       query?: never;
@@ -4197,7 +4234,7 @@ export type components = {
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
        *     `invalid_reference`, `invalid_combination` (the value does not go with another field of the request, such as
        *     an appointment without a start that is sent as `confirmed`, or both prices of a document line),
-       *     `invalid_json` or `more_errors` (the last item when more invalid inputs were found than are listed). New
+       *     `duplicate_in_batch` (an item of a batch repeats an earlier item's id or email), `invalid_json` or `more_errors` (the last item when more invalid inputs were found than are listed). New
        *     codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).
@@ -4565,6 +4602,110 @@ export type components = {
     /** @description One customer. */
     CustomerEnvelope: {
       data: components['schemas']['Customer'];
+    };
+    /**
+     * @description One customer of a batch: its `id`, or its `email` when there is no `id`, says which customer it is (see
+     *     *Create or update customers in a batch*); the other fields are those of *Create a lead*.
+     */
+    CustomerBatchItem: {
+      /** @description Id of an existing customer to update. */
+      id?: components['schemas']['Uuid'];
+      /**
+       * Format: email
+       * @description Email address; matches an existing customer case-insensitively. Required without `id`.
+       */
+      email?: string;
+      /**
+       * @description A private person or a business (`individual` for a new lead when left out).
+       * @enum {string}
+       */
+      type?: 'individual' | 'business';
+      /** @description Contact person. */
+      name?: string | null;
+      /** @description Phone number. */
+      phone?: string | null;
+      /** @description Street and house number. */
+      address?: string | null;
+      /** @description City. */
+      city?: string | null;
+      /** @description Postal code. */
+      postal_code?: string | null;
+      /** @description ISO 3166-1 alpha-2 country code (upper case is stored). */
+      country?: string | null;
+      /** @description Name of the customer's business. */
+      company_name?: string | null;
+      /** @description VAT identification number. */
+      vat_number?: string | null;
+      /** @description Chamber of Commerce number. */
+      coc_number?: string | null;
+    };
+    /** @description The customers to create or update, 1 to 100. */
+    CustomerBatch: {
+      /** @description The items, answered in this order. */
+      items: components['schemas']['CustomerBatchItem'][];
+    };
+    /** @description An item that was written, or that matched a customer with nothing to change. */
+    CustomerBatchWritten: {
+      /**
+       * Format: int32
+       * @description Position of the item in `items`, from 0.
+       */
+      index: number;
+      /**
+       * @description `created` (a new lead), `updated` (the customer changed) or `unchanged` (nothing differed).
+       * @enum {string}
+       */
+      outcome: 'created' | 'updated' | 'unchanged';
+      data: components['schemas']['Customer'];
+    };
+    /** @description An item that was not written. */
+    CustomerBatchFailed: {
+      /**
+       * Format: int32
+       * @description Position of the item in `items`, from 0.
+       */
+      index: number;
+      /**
+       * @description Always `failed`.
+       * @constant
+       */
+      outcome: 'failed';
+      problem: components['schemas']['Problem'];
+    };
+    /** @description The outcome of a batch, item by item. */
+    CustomerBatchResult: {
+      /**
+       * @description Always `customer_batch`.
+       * @constant
+       */
+      object: 'customer_batch';
+      /** @description Whether the batch was all or nothing (`?atomic=true`) or item by item. */
+      atomic: boolean;
+      /** @description How many items had each outcome. */
+      counts: {
+        /**
+         * Format: int32
+         * @description Items created.
+         */
+        created: number;
+        /**
+         * Format: int32
+         * @description Items updated.
+         */
+        updated: number;
+        /**
+         * Format: int32
+         * @description Items matched with nothing to change.
+         */
+        unchanged: number;
+        /**
+         * Format: int32
+         * @description Items not written.
+         */
+        failed: number;
+      };
+      /** @description Every item of the request, in its order. */
+      items: (components['schemas']['CustomerBatchWritten'] | components['schemas']['CustomerBatchFailed'])[];
     };
     /** @description Fields to change; only the fields sent change. `status` cannot be changed here (use *Convert a lead*). */
     CustomerUpdate: {
@@ -9719,6 +9860,54 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CustomerEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyInProgress'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailedIdempotent'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  upsertCustomers: {
+    parameters: {
+      query?: {
+        /** @description `true`: all items or none (one failed item fails the batch with `422`). `false`: each item on its own. */
+        atomic?: boolean;
+      };
+      header?: {
+        /**
+         * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
+         *     response (with `Idempotent-Replayed: true`) instead of creating again.
+         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomerBatch'];
+      };
+    };
+    responses: {
+      /** @description Every item in order with its outcome. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerBatchResult'];
         };
       };
       401: components['responses']['Unauthorized'];

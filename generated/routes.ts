@@ -402,6 +402,108 @@ export const CustomerSchema = z
     updated_at: TimestampSchema,
   })
   .openapi('Customer');
+export const CustomerBatchItemSchema = z
+  .strictObject({
+    id: UuidSchema.optional(),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .max(255)
+      .optional(),
+    type: z.enum(['individual', 'business']).optional(),
+    name: z.string().max(255).nullable().optional(),
+    phone: z.string().max(255).nullable().optional(),
+    address: z.string().max(255).nullable().optional(),
+    city: z.string().max(255).nullable().optional(),
+    postal_code: z.string().max(64).nullable().optional(),
+    country: z
+      .string()
+      .min(2)
+      .max(2)
+      .regex(/^[A-Za-z]*$/)
+      .nullable()
+      .optional(),
+    company_name: z.string().max(255).nullable().optional(),
+    vat_number: z.string().max(20).nullable().optional(),
+    coc_number: z.string().max(30).nullable().optional(),
+  })
+  .openapi('CustomerBatchItem');
+export const CustomerBatchSchema = z
+  .strictObject({ items: z.array(CustomerBatchItemSchema).min(1).max(100) })
+  .openapi('CustomerBatch');
+export const FieldErrorSchema = z
+  .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
+  .openapi('FieldError');
+export const ProblemCodeSchema = z
+  .enum([
+    'unauthenticated',
+    'invalid_api_key',
+    'api_key_revoked',
+    'api_key_expired',
+    'ip_not_allowed',
+    'account_suspended',
+    'subscription_inactive',
+    'feature_not_available',
+    'insufficient_scope',
+    'limit_reached',
+    'not_found',
+    'method_not_allowed',
+    'conflict',
+    'idempotency_in_progress',
+    'precondition_failed',
+    'payload_too_large',
+    'unsupported_media_type',
+    'validation_failed',
+    'unknown_field',
+    'idempotency_key_reused',
+    'rate_limited',
+    'internal_error',
+    'not_implemented',
+    'service_unavailable',
+    'verification_failed',
+  ])
+  .openapi('ProblemCode');
+export const ProblemSchema = z
+  .object({
+    type: z.url(),
+    title: z.string(),
+    status: z.number().int().min(400).max(599),
+    code: ProblemCodeSchema,
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    request_id: z.string().regex(/^req_[0-9A-Za-z]+$/),
+    required_scope: z.string().optional(),
+    deal_id: z.uuid().optional(),
+    errors: z.array(FieldErrorSchema).max(51).optional(),
+  })
+  .openapi('Problem');
+export const CustomerBatchFailedSchema = z
+  .object({ index: z.number().int().min(0).max(99), outcome: z.literal('failed'), problem: ProblemSchema })
+  .openapi('CustomerBatchFailed');
+export const CustomerBatchWrittenSchema = z
+  .object({
+    index: z.number().int().min(0).max(99),
+    outcome: z.enum(['created', 'updated', 'unchanged']),
+    data: CustomerSchema,
+  })
+  .openapi('CustomerBatchWritten');
+export const CustomerBatchResultSchema = z
+  .object({
+    object: z.literal('customer_batch'),
+    atomic: z.boolean(),
+    counts: z.object({
+      created: z.number().int().min(0).max(100),
+      updated: z.number().int().min(0).max(100),
+      unchanged: z.number().int().min(0).max(100),
+      failed: z.number().int().min(0).max(100),
+    }),
+    items: z.array(z.union([CustomerBatchWrittenSchema, CustomerBatchFailedSchema])).max(100),
+  })
+  .openapi('CustomerBatchResult');
 export const CustomerCreateSchema = z
   .strictObject({
     email: z
@@ -1122,9 +1224,6 @@ export const EventEnvelopeSchema = z.object({ data: EventSchema }).openapi('Even
 export const EventListSchema = z
   .object({ data: z.array(EventSchema).max(100), meta: ListMetaSchema })
   .openapi('EventList');
-export const FieldErrorSchema = z
-  .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
-  .openapi('FieldError');
 export const FileBinarySchema = z.union([z.instanceof(Blob), z.string()]).openapi('FileBinary');
 export const InvoiceCreateSchema = z
   .strictObject({
@@ -1338,49 +1437,6 @@ export const PipelineStageSchema = z
 export const PipelineStageListSchema = z
   .object({ data: z.array(PipelineStageSchema).max(100), meta: ListMetaSchema })
   .openapi('PipelineStageList');
-export const ProblemCodeSchema = z
-  .enum([
-    'unauthenticated',
-    'invalid_api_key',
-    'api_key_revoked',
-    'api_key_expired',
-    'ip_not_allowed',
-    'account_suspended',
-    'subscription_inactive',
-    'feature_not_available',
-    'insufficient_scope',
-    'limit_reached',
-    'not_found',
-    'method_not_allowed',
-    'conflict',
-    'idempotency_in_progress',
-    'precondition_failed',
-    'payload_too_large',
-    'unsupported_media_type',
-    'validation_failed',
-    'unknown_field',
-    'idempotency_key_reused',
-    'rate_limited',
-    'internal_error',
-    'not_implemented',
-    'service_unavailable',
-    'verification_failed',
-  ])
-  .openapi('ProblemCode');
-export const ProblemSchema = z
-  .object({
-    type: z.url(),
-    title: z.string(),
-    status: z.number().int().min(400).max(599),
-    code: ProblemCodeSchema,
-    detail: z.string().optional(),
-    instance: z.string().optional(),
-    request_id: z.string().regex(/^req_[0-9A-Za-z]+$/),
-    required_scope: z.string().optional(),
-    deal_id: z.uuid().optional(),
-    errors: z.array(FieldErrorSchema).max(51).optional(),
-  })
-  .openapi('Problem');
 export const PublishedReviewSchema = z
   .object({
     object: z.literal('published_review'),
@@ -2399,6 +2455,80 @@ export const createCustomer = createRoute({
   },
   responses: {
     201: { description: 'The new lead.', content: { 'application/json': { schema: CustomerEnvelopeSchema } } },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description:
+        '`idempotency_in_progress`: a request with the same `Idempotency-Key` is still running; retry in a moment.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const upsertCustomers = createRoute({
+  operationId: 'upsertCustomers',
+  method: 'post',
+  path: '/customers/batch',
+  tags: ['Customers'],
+  summary: 'Create or update customers in a batch',
+  security: [{ ApiKey: [] }],
+  request: {
+    query: z.strictObject({
+      atomic: z
+        .enum(['true', 'false'])
+        .transform((v) => v === 'true')
+        .default(false),
+    }),
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[\x21-\x7E]+$/)
+        .optional(),
+    }),
+    body: { required: true, content: { 'application/json': { schema: CustomerBatchSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'Every item in order with its outcome.',
+      content: { 'application/json': { schema: CustomerBatchResultSchema } },
+    },
     401: {
       description:
         'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
@@ -9692,6 +9822,7 @@ export const routes = {
   listUsers,
   listCustomers,
   createCustomer,
+  upsertCustomers,
   getCustomer,
   updateCustomer,
   convertCustomer,

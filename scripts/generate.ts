@@ -25,7 +25,12 @@ type Operation = {
   summary?: string;
   description?: string;
   parameters?: (Parameter | { $ref: string })[];
-  requestBody?: { required?: boolean; 'x-raw-body-max-bytes'?: number; content: Record<string, MediaType> };
+  requestBody?: {
+    required?: boolean;
+    'x-raw-body-max-bytes'?: number;
+    'x-validated-per-item'?: boolean;
+    content: Record<string, MediaType>;
+  };
   responses: Record<string, Response | { $ref: string }>;
   security?: unknown[];
   'x-required-scope'?: string;
@@ -193,6 +198,8 @@ function operationsTs(doc: Doc): string {
       hasBody: op.requestBody !== undefined,
       // A body the handler reads as bytes, unvalidated (a signature over it, a raw email): at most this many.
       rawBodyMaxBytes: op.requestBody?.['x-raw-body-max-bytes'] ?? null,
+      // A batch whose items fail one by one: its handler validates the body (each item on its own), not the route.
+      validatedPerItem: op.requestBody?.['x-validated-per-item'] === true,
       statuses: Object.keys(op.responses).map(Number),
       // A success answered with bytes (a file, a PDF), not JSON.
       binary: Object.entries(op.responses).some(

@@ -33,7 +33,11 @@ import { serveWidgetScript } from './resources/widget/script.ts';
  * widget's visitor API, the public review feed, the incoming channels: no scheme of theirs there).
  */
 export const inRoutesDocument = (id: OperationId): boolean =>
-  !takesUpload(id) && operations[id].rawBodyMaxBytes === null && !operations[id].binary && operations[id].authenticated;
+  boundWithBodyValidator(id) && !operations[id].binary && operations[id].authenticated;
+
+/** Whether the route validates the body; uploads, raw bodies and per-item batches are judged by their handler. */
+const boundWithBodyValidator = (id: OperationId): boolean =>
+  !takesUpload(id) && operations[id].rawBodyMaxBytes === null && !operations[id].validatedPerItem;
 
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
@@ -91,13 +95,14 @@ export function createApp(deps: Deps) {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: app.defaultHook });
   api.use('*', apiPipeline());
   for (const id of builtOperations) {
-    if (!takesUpload(id) && operations[id].rawBodyMaxBytes === null) {
+    if (boundWithBodyValidator(id)) {
       api.openapiRoutes([{ route: { ...routes[id], hide: !inRoutesDocument(id) }, handler: handlers[id] }]);
       continue;
     }
     // An upload's body is streamed by its handler (src/http/upload.ts), and a raw body (a signed webhook, an email)
     // is read as bytes by its handler: bound without the body's validator, which would read and judge the body
-    // before the handler could authenticate it, and not listed in the routes' own document.
+    // before the handler could authenticate it, and not listed in the routes' own document. A batch validated per
+    // item (POST /customers/batch) answers an invalid item in that item's outcome, not with one 422 for the body.
     const { request, ...route } = routes[id];
     const withoutBody = Object.fromEntries(Object.entries(request).filter(([part]) => part !== 'body'));
     api.openapiRoutes([{ route: { ...route, request: withoutBody, hide: true }, handler: handlers[id] }]);

@@ -1,5 +1,5 @@
 // The operator commands' arguments, checked before the database is opened so a typo fails at once.
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
@@ -33,6 +33,10 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   events tail [--api-url URL] [--key KEY] [--types LIST] [--since 10m|2h|1d|ISO-TIME]
               [--forward-to URL [--secret whsec_...]] [--interval 2s]
   orders import FILE.json --company ID   (the contract's Order shape; an order number already there is skipped)
+  customers import FILE.csv|FILE.jsonl --company ID
+             (through the batch upsert of POST /customers/batch, 100 lines per transaction: a line creates the
+             customer or updates the one with its id or email; a CSV has a header row of the API's field names,
+             an empty cell is a field left out; a progress bar on stderr and a report of the failed lines)
 
 With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
 PostgreSQL in DATA_DIR (.data) is used. \`events tail\` uses the API instead of the database: its key
@@ -83,7 +87,8 @@ export type Command =
       secret?: string;
       intervalMs: number;
     }
-  | { name: 'orders import'; json: boolean; companyId: string; orders: ImportedOrder[] };
+  | { name: 'orders import'; json: boolean; companyId: string; orders: ImportedOrder[] }
+  | { name: 'customers import'; json: boolean; companyId: string; file: string; format: 'csv' | 'jsonl' };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
@@ -388,6 +393,30 @@ export function parseCommand(argv: string[]): Command {
       json: values.json === true,
       companyId: companyId(command, values.company),
       orders: ordersOf(command, path, readText(command, path)),
+    };
+  }
+
+  if (group === 'customers') {
+    const command = `customers ${sub ?? ''}`.trim();
+    if (sub !== 'import') throw new UsageError(`unknown command "${command}" (customers import)`);
+    const { values, positionals } = parse(command, argv.slice(2), { company: { type: 'string' } });
+    if (values.help) return { name: 'help' };
+    const file = onePositional(command, positionals, 'file');
+    const format = file.toLowerCase().endsWith('.csv') ? 'csv' : file.toLowerCase().endsWith('.jsonl') ? 'jsonl' : null;
+    if (format === null) throw new UsageError(`${command}: the file must end in .csv or .jsonl (got ${file})`);
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      throw new UsageError(
+        `${command}: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return {
+      name: 'customers import',
+      json: values.json === true,
+      companyId: companyId(command, values.company),
+      file,
+      format,
     };
   }
 

@@ -13,6 +13,7 @@ import { deleteCompany, exportCompany, importCompany } from '../services/company
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
 import type { Command } from './args.ts';
+import { importCustomers, importText } from './customers-import.ts';
 import { createDemo } from './demo.ts';
 import {
   companyOutput,
@@ -184,6 +185,11 @@ export async function runCommand(
         json: { company_id: command.companyId, imported, existing: results.length - imported, orders: results },
         text: `Imported ${imported} order(s) into company ${command.companyId}; ${results.length - imported} already there.`,
       };
+    }
+    case 'customers import': {
+      await findCompany(db, command.companyId);
+      const report = await importCustomers(db, command.companyId, command.file, command.format);
+      return { json: { company_id: command.companyId, ...report }, text: importText(command.file, report) };
     }
     case 'demo': {
       const demo = await createDemo(db, command.expiresIn);

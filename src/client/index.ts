@@ -2,6 +2,7 @@
 // openapi-typescript types (generated/api.d.ts), so every path, parameter, header, body and answer is checked by
 // the compiler against the same contract the service is generated from. It imports nothing of the service.
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import { Webhook } from 'standardwebhooks';
 import type { components, operations, paths } from '../../generated/api.d.ts';
 
 export type { components, operations, paths };
@@ -85,3 +86,152 @@ export async function* listAll<T>(
 
 /** A fresh `Idempotency-Key` for one creation: keep it with the request and send the same key when retrying. */
 export const newIdempotencyKey = (): string => crypto.randomUUID();
+
+// ---------------------------------------------------------------------------------------------------------------
+// The installable SDK (`npm run build:client` packs it): resources with auto-paging, retries, timeouts, typed errors.
+
+/** A problem answer thrown by the SDK: its `code`, field `errors[]` and `request_id` to quote to support. */
+export class CrmError extends CrmApiError {
+  readonly code: string | undefined;
+  readonly errors: NonNullable<Problem['errors']>;
+  readonly request_id: string | null;
+  constructor(status: number, problem: Problem | undefined, requestId: string | null) {
+    super(status, problem, requestId);
+    this.name = 'CrmError';
+    this.code = problem?.code;
+    this.errors = problem?.errors ?? [];
+    this.request_id = problem?.request_id ?? requestId;
+  }
+}
+
+export type SdkOptions = Partial<Omit<CrmClientOptions, 'fetch'>> & {
+  /** Retries of 429, 503 and network errors (default 3), with backoff that honours `Retry-After`. */
+  maxRetries?: number;
+  /** Milliseconds per attempt before it is aborted and retried (default 30 000). */
+  timeoutMs?: number;
+  /** Another fetch (tests, proxies). */
+  fetch?: typeof fetch;
+};
+
+const RETRY_STATUSES = new Set([429, 503]);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds of `Retry-After` (seconds or an HTTP date), else exponential backoff with jitter from 0.5 s, at most 20 s. */
+function backoffMs(response: Response | undefined, attempt: number): number {
+  const header = response?.headers.get('retry-after');
+  if (header) {
+    const seconds = Number(header);
+    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+    if (ms >= 0) return Math.min(ms, 60_000);
+  }
+  return Math.min(20_000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
+}
+
+/**
+ * fetch with retries and a timeout per attempt. A POST gets one `Idempotency-Key` (unless it has one) before the
+ * first attempt, so every retry of a creation is the same request to the service: it is never created twice.
+ */
+export function retryingFetch(options: { maxRetries: number; timeoutMs: number; fetch: typeof fetch }) {
+  return async (input: Request): Promise<Response> => {
+    const request = input.clone();
+    if (request.method === 'POST' && !request.headers.has('idempotency-key')) {
+      request.headers.set('Idempotency-Key', newIdempotencyKey());
+    }
+    const body = request.body === null ? undefined : await request.arrayBuffer();
+    for (let attempt = 0; ; attempt++) {
+      let response: Response | undefined;
+      let failure: unknown;
+      try {
+        response = await options.fetch(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body,
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
+      } catch (error) {
+        failure = error;
+      }
+      const retryable = response === undefined || RETRY_STATUSES.has(response.status);
+      if (!retryable && response) return response;
+      if (attempt >= options.maxRetries) {
+        if (response) return response;
+        throw failure;
+      }
+      await response?.body?.cancel();
+      await sleep(backoffMs(response, attempt));
+    }
+  };
+}
+
+/** The body of a 2xx answer, or a thrown CrmError. */
+function data<R extends { data?: unknown; error?: unknown; response: Response }>(result: R): NonNullable<R['data']> {
+  if (result.response.ok && result.data !== undefined) return result.data as NonNullable<R['data']>;
+  const problem = result.error && typeof result.error === 'object' ? (result.error as Problem) : undefined;
+  throw new CrmError(result.response.status, problem, result.response.headers.get('X-Request-Id'));
+}
+
+type ListCustomersQuery = NonNullable<operations['listCustomers']['parameters']['query']>;
+type CustomerCreate = Schemas['CustomerCreate'];
+type CustomerUpdate = Schemas['CustomerUpdate'];
+type CustomerBatchItem = Schemas['CustomerBatchItem'];
+
+/**
+ * The SDK: `const crm = new Crm()` (key and base from CRM_API_KEY and CRM_API_URL, or the options). Resources
+ * answer the contract's objects and throw CrmError; `crm.api` is the typed client of every operation.
+ */
+export class Crm {
+  readonly api: CrmClient;
+  constructor(options: SdkOptions = {}) {
+    const env = typeof process === 'undefined' ? {} : process.env;
+    const apiKey = options.apiKey ?? env.CRM_API_KEY;
+    if (!apiKey) throw new Error('no API key: pass { apiKey } or set CRM_API_KEY');
+    const fetcher = retryingFetch({
+      maxRetries: options.maxRetries ?? 3,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      fetch: options.fetch ?? globalThis.fetch,
+    });
+    this.api = createCrmClient({ ...options, apiKey, baseUrl: options.baseUrl ?? env.CRM_API_URL, fetch: fetcher });
+  }
+
+  readonly customers = {
+    /** Every customer matching `query`, page after page: `for await (const c of crm.customers.list())`. */
+    list: (query: Omit<ListCustomersQuery, 'cursor'> = {}) =>
+      listAll((cursor) => this.api.GET('/customers', { params: { query: { ...query, cursor } } })),
+    get: async (id: string) =>
+      data(await this.api.GET('/customers/{customer}', { params: { path: { customer: id } } })).data,
+    /** A lead; retried safely (one Idempotency-Key for every attempt, or yours). */
+    create: async (body: CustomerCreate, opts: { idempotencyKey?: string } = {}) =>
+      data(
+        await this.api.POST('/customers', {
+          body,
+          params: { header: opts.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : {} },
+        }),
+      ).data,
+    update: async (id: string, body: CustomerUpdate) =>
+      data(await this.api.PATCH('/customers/{customer}', { params: { path: { customer: id } }, body })).data,
+    /** Up to 100 customers created or updated (POST /customers/batch). */
+    batch: async (items: CustomerBatchItem[], opts: { atomic?: boolean; idempotencyKey?: string } = {}) =>
+      data(
+        await this.api.POST('/customers/batch', {
+          body: { items },
+          params: {
+            query: { atomic: opts.atomic ?? false },
+            header: opts.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : {},
+          },
+        }),
+      ),
+  };
+}
+
+/**
+ * Checks a webhook message's Standard Webhooks signature (and its timestamp: at most 5 minutes off) on the raw
+ * body, and answers the parsed event; throws when the message is not from the service.
+ */
+export function verifyWebhook(
+  body: string,
+  headers: Headers | Record<string, string>,
+  secret: string,
+): Schemas['Event'] {
+  const plain = headers instanceof Headers ? Object.fromEntries(headers.entries()) : headers;
+  return new Webhook(secret).verify(body, plain) as Schemas['Event'];
+}

@@ -3,7 +3,7 @@
 // Recover failed deliveries can send them after re-enabling). A committed change always has its event and
 // its job; a rolled-back change has neither.
 import { type SQL, sql } from 'drizzle-orm';
-import { queueJob } from '../db/job-queue.ts';
+import { queueJob, type TaskPayload } from '../db/job-queue.ts';
 import type { Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
@@ -33,4 +33,43 @@ export async function recordEvent(tx: Tx, companyId: string, event: EventRecord,
     from inserted
     where app_has_webhook_endpoint(${companyId})`);
   return id;
+}
+
+/**
+ * Records many events of one change set (a batch) in one statement: their rows, in the order given (their ids
+ * count up, so they list in that order), and their fan-out jobs through one app_queue_jobs call when an endpoint
+ * exists. Returns the event ids in that order. add_jobs does not keep the order of its array in the job ids, so
+ * each job runs a microsecond after the one before (the worker takes jobs by priority, then run_at): the fan-outs
+ * start in the order of the events.
+ */
+export async function recordEvents(tx: Tx, companyId: string, events: readonly EventRecord[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((event, ord) => {
+    const id = prefixedId('evt');
+    const job: TaskPayload<'webhook_fanout'> = { companyId, eventId: id };
+    return {
+      id,
+      ord,
+      type: event.type,
+      scope: event.scope,
+      customer_id: event.customerId,
+      data: { object: event.object },
+      job,
+    };
+  });
+  await tx.execute(sql`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as e(id text, ord int, type text, scope text, customer_id uuid, data jsonb, job json)
+    ), inserted as (
+      insert into events (company_id, id, type, scope, customer_id, data)
+      select ${companyId}, id, type, scope, customer_id, data from input
+      returning id
+    )
+    select app_queue_jobs(array_agg('webhook_fanout'::text), array_agg(i.job),
+                          array_agg(now() + make_interval(secs => i.ord / 1000000.0)), null,
+                          array_agg(${FANOUT_PRIORITY}::int))
+    from inserted join input i using (id)
+    where app_has_webhook_endpoint(${companyId})`);
+  return rows.map((row) => row.id);
 }

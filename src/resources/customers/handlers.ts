@@ -1,6 +1,4 @@
 import { sql } from 'drizzle-orm';
-import type { z } from 'zod';
-import type { CustomerUpdateSchema } from '../../../generated/routes.ts';
 import { violatedConstraint } from '../../db/errors.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../../events/record.ts';
@@ -8,8 +6,10 @@ import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, precondi
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { pageOf } from '../../http/pagination.ts';
-import { ApiProblem } from '../../http/problems.ts';
+import { ApiProblem, problemBody } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
+import { readBatch, runBatch } from './batch.ts';
+import { columnsOf } from './input.ts';
 import { customerMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type CustomerRow, serializeCustomer } from './serialize.ts';
@@ -17,25 +17,6 @@ import { listTimeline, serializeTimelineEntry } from './timeline.ts';
 
 const notFound = () => new ApiProblem('not_found', customerMessages.message('customer.not_found'));
 const emailTaken = () => invalidField('/email', 'already_exists', customerMessages.message('customer.email_taken'));
-
-type Input = z.output<typeof CustomerUpdateSchema>;
-
-/** Body fields → columns, only for the fields that were sent. */
-function columnsOf(body: Input): q.CustomerFields {
-  const map: q.CustomerFields = {};
-  if (body.email !== undefined) map.email = body.email;
-  if (body.type !== undefined) map.type = body.type;
-  if (body.name !== undefined) map.name = body.name;
-  if (body.phone !== undefined) map.phone = body.phone;
-  if (body.address !== undefined) map.address = body.address;
-  if (body.city !== undefined) map.city = body.city;
-  if (body.postal_code !== undefined) map.postalCode = body.postal_code;
-  if (body.country !== undefined) map.country = body.country?.toUpperCase() ?? null;
-  if (body.company_name !== undefined) map.companyName = body.company_name;
-  if (body.vat_number !== undefined) map.vatNumber = body.vat_number;
-  if (body.coc_number !== undefined) map.cocNumber = body.coc_number;
-  return map;
-}
 
 /** A write that failed on the unique index of emails: the email is another customer's. */
 const emailConflict = (error: unknown): never => {
@@ -133,6 +114,37 @@ export const handlers = {
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) }, event };
     });
     return c.json(created.body, created.status, created.headers);
+  },
+
+  upsertCustomers: async (c) => {
+    const { atomic } = c.req.valid('query');
+    const { companyId } = c.get('tenant');
+    // Validated here, item by item (the route does not validate this body: x-validated-per-item).
+    const items = readBatch(await c.req.json());
+    const context = {
+      errorsUrl: c.get('errorsUrl'),
+      language: c.get('language'),
+      requestId: c.get('requestId'),
+      instance: new URL(c.req.url).pathname,
+    };
+    const done = await runCreation(c, async (tx) => {
+      const outcomes = await runBatch(tx, companyId, items, atomic);
+      const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
+      for (const { outcome } of outcomes) counts[outcome]++;
+      const body = {
+        object: 'customer_batch' as const,
+        atomic,
+        counts,
+        items: outcomes.map((o, index) =>
+          o.outcome === 'failed'
+            ? { index, outcome: o.outcome, problem: problemBody(o.problem, context) }
+            : { index, outcome: o.outcome, data: serializeCustomer(o.row) },
+        ),
+      };
+      // The problems of failed items are in the request's language (a replay sends them as they were).
+      return { status: 200 as const, body, headers: { 'Content-Language': context.language } };
+    });
+    return c.json(done.body, done.status, done.headers);
   },
 
   updateCustomer: async (c) => {

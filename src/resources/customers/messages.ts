@@ -26,4 +26,10 @@ export const customerMessages = defineMessages({
     de: 'Kein Kunde und kein Lead hat diese ID.',
     fr: 'Aucun client ni prospect n’a cet identifiant.',
   },
+  'customer.duplicate_in_batch': {
+    en: 'An earlier item of this batch already names this customer or email address.',
+    nl: 'Een eerder item van deze batch noemt deze klant of dit e-mailadres al.',
+    de: 'Ein früheres Element dieses Stapels nennt diesen Kunden oder diese E-Mail-Adresse bereits.',
+    fr: 'Un élément précédent de ce lot désigne déjà ce client ou cette adresse e-mail.',
+  },
 } as const);

@@ -318,3 +318,118 @@ export async function contactOf(tx: Tx, companyId: string, customerId: string): 
     .where(and(eq(customers.companyId, companyId), eq(customers.id, customerId)));
   return row;
 }
+
+/**
+ * The customers a batch names (by id, or by lowercase email), locked until the transaction ends, in id order so
+ * that two batches naming the same customers queue rather than deadlock. The change time is taken after the
+ * locks, as lockCustomer does (the volatile condition stays above the locking subquery).
+ */
+export async function lockCustomersOfBatch(
+  tx: Tx,
+  companyId: string,
+  ids: string[],
+  emailsLower: string[],
+): Promise<CustomerRow[]> {
+  if (ids.length === 0 && emailsLower.length === 0) return [];
+  const locked = tx
+    .select()
+    .from(customers)
+    .where(
+      and(
+        eq(customers.companyId, companyId),
+        or(
+          ids.length ? inArray(customers.id, ids) : undefined,
+          emailsLower.length ? inArray(customers.emailLower, emailsLower) : undefined,
+        ),
+      ),
+    )
+    .orderBy(customers.id)
+    .for('update')
+    .as('locked');
+  return tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+}
+
+/** The columns a batch writes: every field of the customer a batch item can send. */
+export type BatchColumns = Required<
+  Pick<
+    CustomerFields,
+    | 'email'
+    | 'type'
+    | 'name'
+    | 'phone'
+    | 'address'
+    | 'city'
+    | 'postalCode'
+    | 'country'
+    | 'companyName'
+    | 'vatNumber'
+    | 'cocNumber'
+  >
+>;
+
+/**
+ * New leads of a batch in one statement. A row whose email another transaction created meanwhile is skipped (the
+ * unique index answers, after waiting for that transaction): it is not returned, and the batch matches it again.
+ */
+export async function insertCustomersUnlessEmailTaken(
+  tx: Tx,
+  companyId: string,
+  rows: (BatchColumns & { id: string })[],
+): Promise<CustomerRow[]> {
+  if (rows.length === 0) return [];
+  return tx
+    .insert(customers)
+    .values(rows.map((row) => ({ ...row, companyId, status: 'lead' as const })))
+    .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
+    .returning();
+}
+
+/**
+ * Changed customers of a batch in one statement: each (locked by lockCustomersOfBatch) gets its new columns and
+ * the next version, at the change time the locks took.
+ */
+export async function updateCustomersOfBatch(
+  tx: Tx,
+  companyId: string,
+  rows: (BatchColumns & { id: string })[],
+): Promise<CustomerRow[]> {
+  if (rows.length === 0) return [];
+  const input = rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    type: row.type,
+    name: row.name,
+    phone: row.phone,
+    address: row.address,
+    city: row.city,
+    postal_code: row.postalCode,
+    country: row.country,
+    company_name: row.companyName,
+    vat_number: row.vatNumber,
+    coc_number: row.cocNumber,
+  }));
+  const u = (column: string) => sql.raw(`u.${column}`);
+  return tx
+    .update(customers)
+    .set({
+      email: sql`${u('email')}`,
+      type: sql`${u('type')}`,
+      name: sql`${u('name')}`,
+      phone: sql`${u('phone')}`,
+      address: sql`${u('address')}`,
+      city: sql`${u('city')}`,
+      postalCode: sql`${u('postal_code')}`,
+      country: sql`${u('country')}`,
+      companyName: sql`${u('company_name')}`,
+      vatNumber: sql`${u('vat_number')}`,
+      cocNumber: sql`${u('coc_number')}`,
+      updatedAt: sql`app_now()`,
+      version: sql`${customers.version} + 1`,
+    })
+    .from(
+      sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, email text, type text, name text, phone text,
+            address text, city text, postal_code text, country text, company_name text, vat_number text, coc_number text)`,
+    )
+    .where(and(eq(customers.companyId, companyId), sql`${customers.id} = u.id`))
+    .returning();
+}
