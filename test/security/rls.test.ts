@@ -266,7 +266,9 @@ describe('a tenant transaction', () => {
     for (const { table, insert, update } of tables) {
       expect(insert || update, `app_api can neither insert into nor update ${table}`).toBe(true);
       const columns = await insertableColumns(table);
-      const [{ count }] = await api.sql.unsafe(`select count(*)::int as count from ${table} where company_id = $1`, [a]);
+      const [{ count }] = await api.sql.unsafe(`select count(*)::int as count from ${table} where company_id = $1`, [
+        a,
+      ]);
       expect(count, `no row of ${table} to copy: seed() needs one`).toBeGreaterThan(0);
       if (insert) {
         // A copy of one of its own rows with the other company's id: every other column is valid as it is.

@@ -79,7 +79,11 @@ describe('links on update', () => {
     expect(invalid(tooMany.body)).toEqual([['/links', 'too_big']]);
     const [{ count }] = await api.sql`select count(*)::int as count from task_links where task_id = ${task.id}`;
     expect(count).toBe(1);
-    const twenty = await api.call('updateTask', { key, params: { task: task.id }, body: { links: links.slice(0, 20) } });
+    const twenty = await api.call('updateTask', {
+      key,
+      params: { task: task.id },
+      body: { links: links.slice(0, 20) },
+    });
     expect(twenty.status).toBe(200);
     expect(twenty.body.data.links).toHaveLength(20);
   });
