@@ -79,12 +79,14 @@ export const ApiKeyEnvelopeSchema = z.object({ data: ApiKeySchema }).openapi('Ap
 export const AppointmentContactSchema = z
   .object({
     name: z.string().nullable(),
-    email: z.email({
-      pattern: new RegExp(
-        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-        'i',
-      ),
-    }),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
     phone: z.string().nullable(),
   })
   .openapi('AppointmentContact');
@@ -269,6 +271,7 @@ export const CompanySchema = z
           'i',
         ),
       })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
     website: z.string().nullable(),
@@ -302,6 +305,7 @@ export const ConversationCustomerSchema = z
           'i',
         ),
       })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
   })
@@ -377,12 +381,14 @@ export const CustomerSchema = z
     type: z.enum(['individual', 'business']),
     status: z.enum(['lead', 'customer']),
     name: z.string().nullable(),
-    email: z.email({
-      pattern: new RegExp(
-        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-        'i',
-      ),
-    }),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
     phone: z.string().nullable(),
     company_name: z.string().nullable(),
     vat_number: z.string().nullable(),
@@ -410,7 +416,8 @@ export const CustomerCreateSchema = z
           'i',
         ),
       })
-      .max(255),
+      .max(255)
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
     type: z.enum(['individual', 'business']).default('individual'),
     name: z.string().max(255).nullable().optional(),
     phone: z.string().max(255).nullable().optional(),
@@ -453,6 +460,7 @@ export const CustomerUpdateSchema = z
         ),
       })
       .max(255)
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     type: z.enum(['individual', 'business']).optional(),
     name: z.string().max(255).nullable().optional(),
@@ -572,6 +580,7 @@ export const DocumentCustomerSchema = z
           'i',
         ),
       })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
     address: z.string().nullable(),
@@ -725,12 +734,14 @@ export const OrderAddressSchema = z
 export const OrderCustomerSchema = z
   .object({
     name: z.string().nullable(),
-    email: z.email({
-      pattern: new RegExp(
-        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-        'i',
-      ),
-    }),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
     phone: z.string().nullable(),
     company_name: z.string().nullable(),
     vat_number: z.string().nullable(),
@@ -889,6 +900,7 @@ export const ReviewRequestRecipientSchema = z
           'i',
         ),
       })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
   })
@@ -969,6 +981,7 @@ export const WorkOrderCustomerSchema = z
           'i',
         ),
       })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
     address: z.string().nullable(),
@@ -1192,6 +1205,7 @@ export const InvoiceSendSchema = z
         ),
       })
       .max(255)
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     cc: z
       .array(
@@ -1202,7 +1216,8 @@ export const InvoiceSendSchema = z
               'i',
             ),
           })
-          .max(255),
+          .max(255)
+          .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
       )
       .max(5)
       .optional(),
@@ -1481,6 +1496,7 @@ export const QuoteSendSchema = z
         ),
       })
       .max(255)
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     cc: z
       .array(
@@ -1491,7 +1507,8 @@ export const QuoteSendSchema = z
               'i',
             ),
           })
-          .max(255),
+          .max(255)
+          .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
       )
       .max(5)
       .optional(),
@@ -1555,6 +1572,7 @@ export const ReviewRequestCreateSchema = z
         ),
       })
       .max(255)
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable()
       .optional(),
     phone: z.string().max(50).nullable().optional(),
@@ -1687,12 +1705,14 @@ export const UserSchema = z
     object: z.literal('user'),
     id: IntegerIdSchema,
     name: z.string(),
-    email: z.email({
-      pattern: new RegExp(
-        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-        'i',
-      ),
-    }),
+    email: z
+      .email({
+        pattern: new RegExp(
+          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+          'i',
+        ),
+      })
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
     role: z.string().nullable(),
     is_owner: z.boolean(),
     status: z.enum(['active', 'inactive']),
@@ -2078,6 +2098,7 @@ export const WidgetSessionCreateSchema = z
         ),
       })
       .max(254)
+      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     page_url: z.url().max(2000).optional(),
   })
@@ -2211,7 +2232,8 @@ export const getMe = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2251,7 +2273,8 @@ export const getCompany = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2302,7 +2325,8 @@ export const listUsers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2358,7 +2382,8 @@ export const listCustomers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2468,7 +2493,8 @@ export const getCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2530,7 +2556,8 @@ export const updateCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2589,7 +2616,8 @@ export const convertCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2645,7 +2673,8 @@ export const listCustomerTimeline = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2700,7 +2729,8 @@ export const listCustomerNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2833,7 +2863,8 @@ export const updateCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2885,7 +2916,8 @@ export const deleteCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2958,7 +2990,8 @@ export const listDeals = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3068,7 +3101,8 @@ export const getDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3130,7 +3164,8 @@ export const updateDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3197,7 +3232,8 @@ export const moveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3264,7 +3300,8 @@ export const winDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3331,7 +3368,8 @@ export const loseDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3387,7 +3425,8 @@ export const archiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3446,7 +3485,8 @@ export const unarchiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3501,7 +3541,8 @@ export const listDealNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3634,7 +3675,8 @@ export const updateDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3686,7 +3728,8 @@ export const deleteDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3740,7 +3783,8 @@ export const listPipelineStages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3800,7 +3844,8 @@ export const listConversations = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3844,7 +3889,8 @@ export const getConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3903,7 +3949,8 @@ export const listConversationMessages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4028,7 +4075,8 @@ export const closeConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4079,7 +4127,8 @@ export const reopenConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4141,7 +4190,8 @@ export const listTasks = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4251,7 +4301,8 @@ export const getTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4313,7 +4364,8 @@ export const updateTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4375,7 +4427,8 @@ export const moveTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4431,7 +4484,8 @@ export const completeTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4487,7 +4541,8 @@ export const reopenTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4543,7 +4598,8 @@ export const cancelTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4599,7 +4655,8 @@ export const listTaskComments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4720,7 +4777,8 @@ export const listTaskBoards = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4776,7 +4834,8 @@ export const listInvoices = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4886,7 +4945,8 @@ export const getInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4952,7 +5012,8 @@ export const updateInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5003,7 +5064,8 @@ export const deleteInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5135,7 +5197,8 @@ export const cancelInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5253,7 +5316,8 @@ export const getInvoicePdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5309,7 +5373,8 @@ export const listQuotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5419,7 +5484,8 @@ export const getQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5485,7 +5551,8 @@ export const updateQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5617,7 +5684,8 @@ export const acceptQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5683,7 +5751,8 @@ export const rejectQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5727,7 +5796,8 @@ export const getQuotePdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5786,7 +5856,8 @@ export const listQuoteAttachments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5907,7 +5978,8 @@ export const deleteQuoteAttachment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5967,7 +6039,8 @@ export const listWorkOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6077,7 +6150,8 @@ export const getWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6146,7 +6220,8 @@ export const updateWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6205,7 +6280,8 @@ export const deleteWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6274,7 +6350,8 @@ export const changeWorkOrderStatus = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6331,7 +6408,8 @@ export const listWorkOrderPhotos = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6450,7 +6528,8 @@ export const deleteWorkOrderPhoto = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6519,7 +6598,8 @@ export const signWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6563,7 +6643,8 @@ export const getWorkOrderPdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6626,7 +6707,8 @@ export const listAppointments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6739,7 +6821,8 @@ export const getAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6808,7 +6891,8 @@ export const updateAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6863,7 +6947,8 @@ export const deleteAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6922,7 +7007,8 @@ export const confirmAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6991,7 +7077,8 @@ export const cancelAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7050,7 +7137,8 @@ export const completeAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7182,7 +7270,8 @@ export const listAppointmentTypes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7243,7 +7332,8 @@ export const getAppointmentAvailability = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7299,7 +7389,8 @@ export const listOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7343,7 +7434,8 @@ export const getOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7560,7 +7652,8 @@ export const listOrderNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7694,7 +7787,8 @@ export const listReviews = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7738,7 +7832,8 @@ export const getReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7803,7 +7898,8 @@ export const replyToReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7858,7 +7954,8 @@ export const deleteReviewReply = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7923,7 +8020,8 @@ export const hideReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7978,7 +8076,8 @@ export const publishReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8037,7 +8136,8 @@ export const listReviewRequests = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8157,7 +8257,8 @@ export const listPublishedReviews = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8212,7 +8313,8 @@ export const getReviewWidget = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8259,7 +8361,8 @@ export const getReviewRequest = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8314,7 +8417,8 @@ export const listWebhookEndpoints = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8438,7 +8542,8 @@ export const getWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8508,7 +8613,8 @@ export const updateWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8568,7 +8674,8 @@ export const deleteWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8623,7 +8730,8 @@ export const testWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8853,7 +8961,8 @@ export const listWebhookEndpointDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8909,7 +9018,8 @@ export const getWebhookDelivery = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8974,7 +9084,8 @@ export const listWebhookDeliveryAttempts = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9105,7 +9216,8 @@ export const listEvents = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9157,7 +9269,8 @@ export const getEvent = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9222,7 +9335,8 @@ export const listEventDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9279,7 +9393,8 @@ export const downloadFile = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9330,7 +9445,8 @@ export const getWidget = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9391,7 +9507,8 @@ export const createWidgetSession = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9455,7 +9572,8 @@ export const listWidgetMessages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9521,7 +9639,8 @@ export const createWidgetMessage = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9561,7 +9680,8 @@ export const verifyWhatsAppWebhook = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9612,7 +9732,8 @@ export const receiveWhatsAppWebhook = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9665,7 +9786,8 @@ export const receiveInboundEmail = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        "`validation_failed`: a mail that can never be taken, so that the relay stops retrying it (a `5xx` would be\nretried for ever). The mail has no sender address (`invalid_format`), one longer than 254 characters\n(`too_long`), or more than 1 000 MIME parts or over 1 MB of headers in a part (`too_big`); the reason is\nlogged at warning level, without the mail's addresses or text. A Message-ID longer than 250 characters is\nno refusal: it is kept as a digest of itself, so threading and duplicates still work.\n",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {

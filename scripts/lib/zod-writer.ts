@@ -55,7 +55,10 @@ const SUPPORTED = new Set([
   'additionalProperties',
   'oneOf',
   'default',
+  // Checked by the handlers, which name the field in their own words: duplicate webhook events
+  // (webhook-endpoints/rules.ts), a deal value with more than two decimals (deals/inputs.ts).
   'uniqueItems',
+  'multipleOf',
 ]);
 
 export type ZodWriterOptions = {
