@@ -79,14 +79,12 @@ export const ApiKeyEnvelopeSchema = z.object({ data: ApiKeySchema }).openapi('Ap
 export const AppointmentContactSchema = z
   .object({
     name: z.string().nullable(),
-    email: z
-      .email({
-        pattern: new RegExp(
-          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-          'i',
-        ),
-      })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     phone: z.string().nullable(),
   })
   .openapi('AppointmentContact');
@@ -271,7 +269,6 @@ export const CompanySchema = z
           'i',
         ),
       })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
     website: z.string().nullable(),
@@ -305,7 +302,6 @@ export const ConversationCustomerSchema = z
           'i',
         ),
       })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
   })
@@ -381,14 +377,12 @@ export const CustomerSchema = z
     type: z.enum(['individual', 'business']),
     status: z.enum(['lead', 'customer']),
     name: z.string().nullable(),
-    email: z
-      .email({
-        pattern: new RegExp(
-          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-          'i',
-        ),
-      })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     phone: z.string().nullable(),
     company_name: z.string().nullable(),
     vat_number: z.string().nullable(),
@@ -416,8 +410,7 @@ export const CustomerCreateSchema = z
           'i',
         ),
       })
-      .max(255)
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
+      .max(255),
     type: z.enum(['individual', 'business']).default('individual'),
     name: z.string().max(255).nullable().optional(),
     phone: z.string().max(255).nullable().optional(),
@@ -460,7 +453,6 @@ export const CustomerUpdateSchema = z
         ),
       })
       .max(255)
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     type: z.enum(['individual', 'business']).optional(),
     name: z.string().max(255).nullable().optional(),
@@ -580,7 +572,6 @@ export const DocumentCustomerSchema = z
           'i',
         ),
       })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
     address: z.string().nullable(),
@@ -734,14 +725,12 @@ export const OrderAddressSchema = z
 export const OrderCustomerSchema = z
   .object({
     name: z.string().nullable(),
-    email: z
-      .email({
-        pattern: new RegExp(
-          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-          'i',
-        ),
-      })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     phone: z.string().nullable(),
     company_name: z.string().nullable(),
     vat_number: z.string().nullable(),
@@ -900,7 +889,6 @@ export const ReviewRequestRecipientSchema = z
           'i',
         ),
       })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
   })
@@ -981,7 +969,6 @@ export const WorkOrderCustomerSchema = z
           'i',
         ),
       })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable(),
     phone: z.string().nullable(),
     address: z.string().nullable(),
@@ -1205,7 +1192,6 @@ export const InvoiceSendSchema = z
         ),
       })
       .max(255)
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     cc: z
       .array(
@@ -1216,8 +1202,7 @@ export const InvoiceSendSchema = z
               'i',
             ),
           })
-          .max(255)
-          .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
+          .max(255),
       )
       .max(5)
       .optional(),
@@ -1496,7 +1481,6 @@ export const QuoteSendSchema = z
         ),
       })
       .max(255)
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     cc: z
       .array(
@@ -1507,8 +1491,7 @@ export const QuoteSendSchema = z
               'i',
             ),
           })
-          .max(255)
-          .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
+          .max(255),
       )
       .max(5)
       .optional(),
@@ -1572,7 +1555,6 @@ export const ReviewRequestCreateSchema = z
         ),
       })
       .max(255)
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .nullable()
       .optional(),
     phone: z.string().max(50).nullable().optional(),
@@ -1705,14 +1687,12 @@ export const UserSchema = z
     object: z.literal('user'),
     id: IntegerIdSchema,
     name: z.string(),
-    email: z
-      .email({
-        pattern: new RegExp(
-          "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
-          'i',
-        ),
-      })
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/),
+    email: z.email({
+      pattern: new RegExp(
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        'i',
+      ),
+    }),
     role: z.string().nullable(),
     is_owner: z.boolean(),
     status: z.enum(['active', 'inactive']),
@@ -2098,7 +2078,6 @@ export const WidgetSessionCreateSchema = z
         ),
       })
       .max(254)
-      .regex(/^[^@\s]+@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/)
       .optional(),
     page_url: z.url().max(2000).optional(),
   })

@@ -182,7 +182,10 @@ function stringSchema(schema: JsonSchema): string {
   }
   if (schema.minLength !== undefined) code += `.min(${schema.minLength})`;
   if (schema.maxLength !== undefined) code += `.max(${schema.maxLength})`;
-  if (schema.pattern !== undefined && schema.format !== 'uri') code += regexOf(schema.pattern);
+  // An email's pattern states for generators and fuzzers what z.email's own (ajv's) definition already checks: a
+  // second check would report one bad address twice.
+  if (schema.pattern !== undefined && schema.format !== 'uri' && schema.format !== 'email')
+    code += regexOf(schema.pattern);
   return code;
 }
 
