@@ -9345,7 +9345,10 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `validation_failed` (the invalid inputs in `errors`) or `unknown_field`. */
+    /**
+     * @description `validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,
+     *     multipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.
+     */
     ValidationFailed: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9557,7 +9560,7 @@ export type components = {
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
      *     using it with another `sort` answers `422 validation_failed`.
-     * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+     * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     Cursor: string;
     /**
@@ -9723,7 +9726,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Only active or only inactive users. */
@@ -9766,7 +9769,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -10064,7 +10067,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
       };
@@ -10119,7 +10122,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
       };
@@ -10322,7 +10325,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. `stage_changed_at` orders by the moment deals entered their current stage. */
@@ -10853,7 +10856,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
       };
@@ -11056,7 +11059,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
       };
@@ -11104,7 +11107,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /**
@@ -11201,7 +11204,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `created_at` (default) is oldest first, `-created_at` newest first. */
@@ -11376,7 +11379,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -11765,7 +11768,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `created_at` (default) is oldest first, `-created_at` newest first. */
@@ -11866,7 +11869,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
       };
@@ -11907,7 +11910,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -12343,7 +12346,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -12749,7 +12752,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -12891,7 +12894,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -13184,7 +13187,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. Default is display order, oldest first. */
@@ -13426,7 +13429,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. With a `starts_at` sort, appointments without a start are left out. */
@@ -13864,7 +13867,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -13905,12 +13908,14 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description Start of the period (date-time with a time zone).
+         * @description Start of the period (date-time with a time zone); at most ten years before now (`422 validation_failed`,
+         *     `too_small`).
          * @example 2026-03-16T00:00:00+01:00
          */
         from: string;
         /**
-         * @description End of the period (date-time with a time zone), after `from` and at most 31 days later.
+         * @description End of the period (date-time with a time zone), after `from` and at most 31 days later, and at most ten
+         *     years after now (`422 validation_failed`, `too_big`).
          * @example 2026-03-21T00:00:00+01:00
          */
         until: string;
@@ -13932,7 +13937,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
       };
@@ -13973,7 +13978,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -14191,7 +14196,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. Default oldest first. */
@@ -14292,7 +14297,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -14585,7 +14590,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -14859,7 +14864,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -15224,7 +15229,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -15324,7 +15329,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -15429,7 +15434,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-created_at` is newest first, `created_at` the order of occurrence. */
@@ -15520,7 +15525,7 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5MiJdLCJkIjoibiJ9
+         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
         /** @description Sort order; `-` means descending. */
@@ -16026,7 +16031,25 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      422: components['responses']['ValidationFailed'];
+      /**
+       * @description `validation_failed`: a mail that can never be taken, so that the relay stops retrying it (a `5xx` would be
+       *     retried for ever). The mail has no sender address (`invalid_format`), one longer than 254 characters
+       *     (`too_long`), or more than 1 000 MIME parts or over 1 MB of headers in a part (`too_big`); the reason is
+       *     logged at warning level, without the mail's addresses or text. A Message-ID longer than 250 characters is
+       *     no refusal: it is kept as a digest of itself, so threading and duplicates still work.
+       */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -2268,7 +2268,8 @@ export const getMe = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2308,7 +2309,8 @@ export const getCompany = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2359,7 +2361,8 @@ export const listUsers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2415,7 +2418,8 @@ export const listCustomers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2599,7 +2603,8 @@ export const getCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2661,7 +2666,8 @@ export const updateCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2720,7 +2726,8 @@ export const convertCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2776,7 +2783,8 @@ export const listCustomerTimeline = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2831,7 +2839,8 @@ export const listCustomerNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -2964,7 +2973,8 @@ export const updateCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3016,7 +3026,8 @@ export const deleteCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3089,7 +3100,8 @@ export const listDeals = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3199,7 +3211,8 @@ export const getDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3261,7 +3274,8 @@ export const updateDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3328,7 +3342,8 @@ export const moveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3395,7 +3410,8 @@ export const winDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3462,7 +3478,8 @@ export const loseDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3518,7 +3535,8 @@ export const archiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3577,7 +3595,8 @@ export const unarchiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3632,7 +3651,8 @@ export const listDealNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3765,7 +3785,8 @@ export const updateDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3817,7 +3838,8 @@ export const deleteDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3871,7 +3893,8 @@ export const listPipelineStages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3931,7 +3954,8 @@ export const listConversations = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -3975,7 +3999,8 @@ export const getConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4034,7 +4059,8 @@ export const listConversationMessages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4159,7 +4185,8 @@ export const closeConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4210,7 +4237,8 @@ export const reopenConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4272,7 +4300,8 @@ export const listTasks = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4382,7 +4411,8 @@ export const getTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4444,7 +4474,8 @@ export const updateTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4506,7 +4537,8 @@ export const moveTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4562,7 +4594,8 @@ export const completeTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4618,7 +4651,8 @@ export const reopenTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4674,7 +4708,8 @@ export const cancelTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4730,7 +4765,8 @@ export const listTaskComments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4851,7 +4887,8 @@ export const listTaskBoards = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -4907,7 +4944,8 @@ export const listInvoices = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5017,7 +5055,8 @@ export const getInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5083,7 +5122,8 @@ export const updateInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5134,7 +5174,8 @@ export const deleteInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5266,7 +5307,8 @@ export const cancelInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5384,7 +5426,8 @@ export const getInvoicePdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5440,7 +5483,8 @@ export const listQuotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5550,7 +5594,8 @@ export const getQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5616,7 +5661,8 @@ export const updateQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5748,7 +5794,8 @@ export const acceptQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5814,7 +5861,8 @@ export const rejectQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5858,7 +5906,8 @@ export const getQuotePdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -5917,7 +5966,8 @@ export const listQuoteAttachments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6038,7 +6088,8 @@ export const deleteQuoteAttachment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6098,7 +6149,8 @@ export const listWorkOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6208,7 +6260,8 @@ export const getWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6277,7 +6330,8 @@ export const updateWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6336,7 +6390,8 @@ export const deleteWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6405,7 +6460,8 @@ export const changeWorkOrderStatus = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6462,7 +6518,8 @@ export const listWorkOrderPhotos = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6581,7 +6638,8 @@ export const deleteWorkOrderPhoto = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6650,7 +6708,8 @@ export const signWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6694,7 +6753,8 @@ export const getWorkOrderPdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6757,7 +6817,8 @@ export const listAppointments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6870,7 +6931,8 @@ export const getAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6939,7 +7001,8 @@ export const updateAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -6994,7 +7057,8 @@ export const deleteAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7053,7 +7117,8 @@ export const confirmAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7122,7 +7187,8 @@ export const cancelAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7181,7 +7247,8 @@ export const completeAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7313,7 +7380,8 @@ export const listAppointmentTypes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7374,7 +7442,8 @@ export const getAppointmentAvailability = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7430,7 +7499,8 @@ export const listOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7474,7 +7544,8 @@ export const getOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7691,7 +7762,8 @@ export const listOrderNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7825,7 +7897,8 @@ export const listReviews = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7869,7 +7942,8 @@ export const getReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7934,7 +8008,8 @@ export const replyToReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -7989,7 +8064,8 @@ export const deleteReviewReply = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8054,7 +8130,8 @@ export const hideReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8109,7 +8186,8 @@ export const publishReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8168,7 +8246,8 @@ export const listReviewRequests = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8288,7 +8367,8 @@ export const listPublishedReviews = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8343,7 +8423,8 @@ export const getReviewWidget = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8390,7 +8471,8 @@ export const getReviewRequest = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8445,7 +8527,8 @@ export const listWebhookEndpoints = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8569,7 +8652,8 @@ export const getWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8639,7 +8723,8 @@ export const updateWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8699,7 +8784,8 @@ export const deleteWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8754,7 +8840,8 @@ export const testWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -8984,7 +9071,8 @@ export const listWebhookEndpointDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9040,7 +9128,8 @@ export const getWebhookDelivery = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9105,7 +9194,8 @@ export const listWebhookDeliveryAttempts = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9236,7 +9326,8 @@ export const listEvents = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9288,7 +9379,8 @@ export const getEvent = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9353,7 +9445,8 @@ export const listEventDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9410,7 +9503,8 @@ export const downloadFile = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9461,7 +9555,8 @@ export const getWidget = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9522,7 +9617,8 @@ export const createWidgetSession = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9586,7 +9682,8 @@ export const listWidgetMessages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9652,7 +9749,8 @@ export const createWidgetMessage = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9692,7 +9790,8 @@ export const verifyWhatsAppWebhook = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9743,7 +9842,8 @@ export const receiveWhatsAppWebhook = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -9796,7 +9896,8 @@ export const receiveInboundEmail = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
-      description: '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`.',
+      description:
+        "`validation_failed`: a mail that can never be taken, so that the relay stops retrying it (a `5xx` would be\nretried for ever). The mail has no sender address (`invalid_format`), one longer than 254 characters\n(`too_long`), or more than 1 000 MIME parts or over 1 MB of headers in a part (`too_big`); the reason is\nlogged at warning level, without the mail's addresses or text. A Message-ID longer than 250 characters is\nno refusal: it is kept as a digest of itself, so threading and duplicates still work.\n",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {

@@ -579,4 +579,104 @@ export function casesFor(
   return cases;
 }
 
+// ----- extremes -----
+
+/** 10 000 characters of ordinary text (with a non-ASCII letter, so byte and character counts differ). */
+const LONG_TEXT = 'Zeer lang é'.repeat(910).slice(0, 10_000);
+const DATE_EXTREMES: Record<string, string[]> = {
+  'date-time': ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '9999-12-31T23:59:59.999999+14:00'],
+  date: ['0001-01-01', '9999-12-31'],
+};
+
+/** Every text field with its place in a body: a top-level property, or one inside an object or the first item. */
+type TextField = { pointer: string; schema: Schema; place: (body: Record<string, unknown>, value: string) => unknown };
+
+const stringSchemasOf = (input: Schema): Schema[] =>
+  [input, ...(resolveSchema(input).oneOf ?? []), ...(resolveSchema(input).anyOf ?? [])]
+    .map(resolveSchema)
+    .filter((s) => typesOf(s).includes('string'));
+
+function textFields(schema: Schema, seed: number, depth = 0): TextField[] {
+  const out: TextField[] = [];
+  for (const [name, input] of Object.entries(resolveSchema(schema).properties ?? {})) {
+    const property = resolveSchema(input);
+    for (const s of stringSchemasOf(input)) {
+      out.push({ pointer: `/${name}`, schema: s, place: (body, value) => ({ ...body, [name]: value }) });
+    }
+    if (depth >= 2) continue;
+    // Nested text: inside an object property, and inside the first item of an array of objects, each around a
+    // valid value of its own (sampled tame, as the bases are).
+    const object = [property, ...(property.oneOf ?? [])].map(resolveSchema).find((s) => typesOf(s).includes('object'));
+    const items = property.items ? resolveSchema(property.items) : undefined;
+    const inner = object ?? (items && typesOf(items).includes('object') ? items : undefined);
+    if (!inner?.properties) continue;
+    const [valid] = fc.sample(checkedValue(inner, true), { seed, numRuns: 1 }) as Record<string, unknown>[];
+    if (valid === undefined) continue;
+    for (const field of textFields(inner, seed, depth + 1)) {
+      const wrap = (value: string) => field.place(valid, value);
+      out.push({
+        pointer: `/${name}${object ? '' : '/0'}${field.pointer}`,
+        schema: field.schema,
+        place: (body, value) => ({ ...body, [name]: object ? wrap(value) : [wrap(value)] }),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Every text field of the body and the query with NUL, an unpaired surrogate and 10 000 characters, and every date
+ * field with the ends of the calendar: each case is run (not sampled), and none may get a 5xx. Where the contract
+ * refuses the value (NUL and surrogates everywhere, a length over `maxLength`, a format), the refusal must name the
+ * field; elsewhere any declared answer below 500 will do (an appointment in year 9999 may be stored or refused).
+ */
+export function extremeCases(id: OperationId, fixtures: Fixtures, seed: number): FuzzCase[] {
+  const shape = shapeOf(id);
+  const [base] = fc.sample(validRequest(shape, fixtures, true), { seed, numRuns: 1 });
+  const required = new Set(shape.query.filter((p) => p.required).map((p) => p.name));
+  const request: FuzzRequest = {
+    ...base,
+    headers: {},
+    query: Object.fromEntries(Object.entries(base.query).filter(([name]) => required.has(name))),
+  };
+  const declared = Object.keys(operationById(id).operation.responses ?? {})
+    .map(Number)
+    .filter((status) => status < 500);
+  const cases: FuzzCase[] = [];
+  const refused = (mistake: string, changed: FuzzRequest, at: Refusal['at']) =>
+    cases.push({ kind: 'invalid', mistake, request: changed, expect: { status: 422, code: 'validation_failed', at } });
+  const anyAnswer = (mistake: string, changed: FuzzRequest) =>
+    cases.push({ kind: 'odd', mistake, request: changed, statuses: declared });
+  if (shape.body?.type === 'application/json') {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    for (const field of textFields(shape.body.schema, seed)) {
+      const withValue = (value: string): FuzzRequest => ({ ...request, body: field.place(body, value) });
+      const at = { pointer: field.pointer };
+      refused(`body ${field.pointer}: contains U+0000`, withValue('Bakkerij\u0000Jansen'), at);
+      refused(`body ${field.pointer}: an unpaired surrogate`, withValue('Bakkerij \ud800 Jansen'), at);
+      const { maxLength, format, pattern } = field.schema;
+      const long = format === 'email' ? `${LONG_TEXT.replaceAll(/[^a-z]/g, 'a')}@example.nl` : LONG_TEXT;
+      if ((maxLength !== undefined && maxLength < long.length) || field.schema.enum || pattern || format)
+        refused(`body ${field.pointer}: ${long.length} characters`, withValue(long), at);
+      else anyAnswer(`body ${field.pointer}: ${long.length} characters`, withValue(long));
+      for (const date of DATE_EXTREMES[format ?? ''] ?? [])
+        anyAnswer(`body ${field.pointer}: the date ${date}`, withValue(date));
+    }
+  }
+  for (const p of shape.query) {
+    if (p.name === 'cursor') continue;
+    for (const s of stringSchemasOf(p.schema)) {
+      const withValue = (value: string): FuzzRequest => ({ ...request, query: { ...request.query, [p.name]: value } });
+      const at = { parameter: p.name };
+      refused(`query ${p.name}: contains U+0000`, withValue('a\u0000b'), at);
+      if ((s.maxLength !== undefined && s.maxLength < LONG_TEXT.length) || s.enum || s.pattern || s.format)
+        refused(`query ${p.name}: ${LONG_TEXT.length} characters`, withValue(LONG_TEXT), at);
+      else anyAnswer(`query ${p.name}: ${LONG_TEXT.length} characters`, withValue(LONG_TEXT));
+      for (const date of DATE_EXTREMES[s.format ?? ''] ?? [])
+        anyAnswer(`query ${p.name}: the date ${date}`, withValue(date));
+    }
+  }
+  return cases;
+}
+
 export const operationMeta = (id: OperationId) => operations[id];

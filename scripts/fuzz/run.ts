@@ -4,7 +4,7 @@
 import type { OperationId } from '../../generated/operations.ts';
 import { operations } from '../../generated/operations.ts';
 import type { CallOptions, CallResult } from '../../test/harness/api.ts';
-import { casesFor, type Fixtures, type FuzzCase, type FuzzRequest, type Refusal } from './requests.ts';
+import { casesFor, extremeCases, type Fixtures, type FuzzCase, type FuzzRequest, type Refusal } from './requests.ts';
 
 export type Call = (id: OperationId, opts: CallOptions) => Promise<CallResult>;
 
@@ -127,6 +127,8 @@ export type FuzzOptions = {
   seed: number;
   valid: number;
   invalid: number;
+  /** Also every text field with NUL, a lone surrogate and 10 000 characters, every date with its extremes. */
+  extremes?: boolean;
   /** Send nothing more after this moment (ms since epoch). */
   deadline?: number;
   log?: (line: string) => void;
@@ -148,6 +150,7 @@ export async function fuzz(
     }
     const seed = operationSeed(opts.seed, id);
     const cases = casesFor(id, fixtures(), { seed, valid: opts.valid, invalid: opts.invalid });
+    if (opts.extremes) cases.push(...extremeCases(id, fixtures(), seed));
     const entry: OperationReport = { operation: id, valid: 0, invalid: 0, statuses: {} };
     for (const [index, c] of cases.entries()) {
       if (opts.deadline && Date.now() > opts.deadline) {

@@ -3,7 +3,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
-import { type ImportedOrder, OrdersList, OrdersObject, totalsProblems } from '../resources/orders/import.ts';
+import { BadRow, checkedOrder, type ImportedOrder } from '../resources/orders/import.ts';
 import type { ChannelSettingsChange } from '../services/channel-settings.ts';
 import { featuresFrom, type RateLimitChange } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
@@ -32,7 +32,10 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   demo [--expires-in 30d|90d|365d|never]
   events tail [--api-url URL] [--key KEY] [--types LIST] [--since 10m|2h|1d|ISO-TIME]
               [--forward-to URL [--secret whsec_...]] [--interval 2s]
-  orders import FILE.json --company ID   (the contract's Order shape; an order number already there is skipped)
+  orders import FILE.json|FILE.jsonl --company ID [--all-or-nothing]
+                                         (the contract's Order shape and the API's checks; a bad row is
+                                         reported with its line and the others import, or none with
+                                         --all-or-nothing; an order number already there is skipped)
   customers import FILE.csv|FILE.jsonl --company ID
              (through the batch upsert of POST /customers/batch, 100 lines per transaction: a line creates the
              customer or updates the one with its id or email; a CSV has a header row of the API's field names,
@@ -87,7 +90,14 @@ export type Command =
       secret?: string;
       intervalMs: number;
     }
-  | { name: 'orders import'; json: boolean; companyId: string; orders: ImportedOrder[] }
+  | {
+      name: 'orders import';
+      json: boolean;
+      companyId: string;
+      allOrNothing: boolean;
+      orders: ImportRow[];
+      badRows: BadImportRow[];
+    }
   | { name: 'customers import'; json: boolean; companyId: string; file: string; format: 'csv' | 'jsonl' };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
@@ -385,14 +395,20 @@ export function parseCommand(argv: string[]): Command {
   if (group === 'orders') {
     const command = `orders ${sub ?? ''}`.trim();
     if (sub !== 'import') throw new UsageError(`unknown command "${command}" (orders import)`);
-    const { values, positionals } = parse(command, argv.slice(2), { company: { type: 'string' } });
+    const { values, positionals } = parse(command, argv.slice(2), {
+      company: { type: 'string' },
+      'all-or-nothing': { type: 'boolean' },
+    });
     if (values.help) return { name: 'help' };
     const path = onePositional(command, positionals, 'file');
+    const { orders, badRows } = ordersOf(command, path, readText(command, path));
     return {
       name: 'orders import',
       json: values.json === true,
       companyId: companyId(command, values.company),
-      orders: ordersOf(command, path, readText(command, path)),
+      allOrNothing: values['all-or-nothing'] === true,
+      orders,
+      badRows,
     };
   }
 
@@ -497,32 +513,92 @@ function eventsTail(command: string, rest: string[]): Command {
   };
 }
 
-/** The orders of an import file, checked against the contract's Order shape and their totals. */
-function ordersOf(command: string, path: string, text: string): ImportedOrder[] {
+/** An order of the file with the line it starts on. */
+export type ImportRow = { line: number; order: ImportedOrder };
+/** A row refused: its line, its order number when it has one, and why. */
+export type BadImportRow = { line: number; number: string | null; reason: string };
+
+/**
+ * The line each element of the file's list of orders starts on: the elements of the top-level array, or of the
+ * array under `orders` (a JSON scan that skips strings, so brackets inside text do not count).
+ */
+function elementLines(text: string, listDepth: number): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let expectValue = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n') line++;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (expectValue && !/\s/.test(ch) && ch !== ']') {
+      lines.push(line);
+      expectValue = false;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') {
+      depth++;
+      if (ch === '[' && depth === listDepth) expectValue = true;
+    } else if (ch === ']' || ch === '}') depth--;
+    else if (ch === ',' && depth === listDepth) expectValue = true;
+  }
+  return lines;
+}
+
+/** The rows of a JSON file (a list of orders, or `{ "orders": [...] }`) or a JSON Lines file, with their lines. */
+function rowsOf(command: string, path: string, text: string): { line: number; value: unknown }[] {
+  if (path.endsWith('.jsonl')) {
+    return text.split('\n').flatMap((content, i) => {
+      if (content.trim() === '') return [];
+      try {
+        return [{ line: i + 1, value: JSON.parse(content) as unknown }];
+      } catch {
+        return [{ line: i + 1, value: undefined }];
+      }
+    });
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${command}: ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  // Parsed with the schema of the file's form, so that an error names the field's path.
-  const parsed = Array.isArray(json)
-    ? OrdersList.safeParse(json)
-    : OrdersObject.transform((file) => file.orders).safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 20)
-      .map((issue) => `  /${issue.path.join('/')}: ${issue.message}`)
-      .join('\n');
-    throw new UsageError(`${command}: ${path} does not match the contract's Order shape:\n${issues}`);
-  }
-  const orders = parsed.data;
+  const wrapped = json !== null && typeof json === 'object' && !Array.isArray(json);
+  const list = wrapped ? (json as Record<string, unknown>).orders : json;
+  if (!Array.isArray(list) || (wrapped && Object.keys(json as object).length !== 1))
+    throw new UsageError(`${command}: ${path} is neither a list of orders nor { "orders": [...] }`);
+  const lines = elementLines(text, wrapped ? 2 : 1);
+  return list.map((value, i) => ({ line: lines[i] ?? 0, value }));
+}
+
+/** The orders of an import file, each checked as the API would (import.ts); the bad rows with their reasons. */
+function ordersOf(command: string, path: string, text: string): { orders: ImportRow[]; badRows: BadImportRow[] } {
+  const orders: ImportRow[] = [];
+  const badRows: BadImportRow[] = [];
   const numbers = new Set<string>();
-  const problems = totalsProblems(orders);
-  for (const order of orders) {
-    if (numbers.has(order.number)) problems.push(`order ${order.number} appears twice`);
-    numbers.add(order.number);
+  for (const { line, value } of rowsOf(command, path, text)) {
+    const number =
+      value !== null && typeof value === 'object' && typeof (value as { number?: unknown }).number === 'string'
+        ? (value as { number: string }).number.slice(0, 100)
+        : null;
+    if (value === undefined) {
+      badRows.push({ line, number, reason: 'not JSON' });
+      continue;
+    }
+    try {
+      const order = checkedOrder(value);
+      if (numbers.has(order.number)) throw new BadRow(`/number: order ${order.number} appears twice in the file`);
+      numbers.add(order.number);
+      orders.push({ line, order });
+    } catch (error) {
+      if (!(error instanceof BadRow)) throw error;
+      badRows.push({ line, number, reason: error.message });
+    }
   }
-  if (problems.length) throw new UsageError(`${command}: ${path}:\n  ${problems.join('\n  ')}`);
-  return orders;
+  return { orders, badRows };
 }

@@ -6,13 +6,13 @@ import { DEFAULT_GRAPH_API } from '../channels/whatsapp.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
-import { importOrder } from '../resources/orders/import.ts';
+import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
 import { createCompany, setFeatures, setRateLimits, setSubscription, suspendCompany } from '../services/companies.ts';
 import { deleteCompany, exportCompany, importCompany } from '../services/company-archive.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
-import type { Command } from './args.ts';
+import type { BadImportRow, Command } from './args.ts';
 import { importCustomers, importText } from './customers-import.ts';
 import { createDemo } from './demo.ts';
 import {
@@ -174,16 +174,26 @@ export async function runCommand(
     }
     case 'orders import': {
       await findCompany(db, command.companyId);
-      // One transaction: a file is imported whole or not at all.
-      const results = await withTenant(db, command.companyId, async (tx) => {
-        const done = [];
-        for (const order of command.orders) done.push(await importOrder(tx, command.companyId, order));
-        return done;
-      });
+      const { results, badRows } = await importOrders(db, command);
       const imported = results.filter((r) => r.result === 'imported').length;
+      const existing = results.length - imported;
+      const refused = badRows.map(
+        (row) => `  line ${row.line}${row.number ? ` (order ${row.number})` : ''}: ${row.reason}`,
+      );
+      const summary =
+        command.allOrNothing && badRows.length > 0
+          ? `Imported nothing into company ${command.companyId} (--all-or-nothing): ${badRows.length} bad row(s).`
+          : `Imported ${imported} order(s) into company ${command.companyId}; ${existing} already there; ${badRows.length} bad row(s).`;
       return {
-        json: { company_id: command.companyId, imported, existing: results.length - imported, orders: results },
-        text: `Imported ${imported} order(s) into company ${command.companyId}; ${results.length - imported} already there.`,
+        json: {
+          company_id: command.companyId,
+          imported,
+          existing,
+          orders: results,
+          bad_rows: badRows,
+        },
+        text: [summary, ...refused].join('\n'),
+        exitCode: badRows.length > 0 ? 1 : 0,
       };
     }
     case 'customers import': {
@@ -203,4 +213,37 @@ export async function runCommand(
       };
     }
   }
+}
+
+class RolledBack extends Error {}
+
+/**
+ * The file's good rows, each in a savepoint of one transaction: a row refused while importing (another company's
+ * invoice) is reported and the rest go on. With --all-or-nothing, a bad row anywhere imports nothing.
+ */
+async function importOrders(
+  db: Db,
+  command: Extract<DbCommand, { name: 'orders import' }>,
+): Promise<{ results: ImportResult[]; badRows: BadImportRow[] }> {
+  const badRows = [...command.badRows];
+  if (command.allOrNothing && badRows.length > 0) return { results: [], badRows };
+  const results: ImportResult[] = [];
+  const outcome = await withTenant(db, command.companyId, async (tx) => {
+    for (const { line, order } of command.orders) {
+      try {
+        results.push(await tx.transaction((row) => importOrder(row, command.companyId, order)));
+      } catch (error) {
+        if (!(error instanceof BadRow)) throw error;
+        badRows.push({ line, number: order.number, reason: error.message });
+        // Thrown, not returned: the transaction must roll back what the rows before imported.
+        if (command.allOrNothing) throw new RolledBack();
+      }
+    }
+    return 'done' as const;
+  }).catch((error: unknown) => {
+    if (error instanceof RolledBack) return 'rolled back' as const;
+    throw error;
+  });
+  badRows.sort((a, b) => a.line - b.line);
+  return { results: outcome === 'done' ? results : [], badRows };
 }

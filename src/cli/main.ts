@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     const output = await execute(command, database);
     // null: the command wrote its own lines (an export).
     if (output) await write(process.stdout, command.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
-    return 0;
+    return output?.exitCode ?? 0;
   } finally {
     await database.stop();
   }

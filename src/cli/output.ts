@@ -7,7 +7,8 @@ import { serializeCompany } from '../resources/company/serialize.ts';
 import { serializeStage } from '../resources/pipeline-stages/serialize.ts';
 import type { StageRow } from '../services/pipelines.ts';
 
-export type Output = { json: Record<string, unknown>; text: string };
+/** What a command prints; `exitCode` when it is not 0 (an import with bad rows). */
+export type Output = { json: Record<string, unknown>; text: string; exitCode?: number };
 
 export function companyOutput(row: typeof companies.$inferSelect): Record<string, unknown> {
   return {

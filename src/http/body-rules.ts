@@ -9,6 +9,7 @@ import type { AppEnv } from './app-env.ts';
 import { keepBodyReader } from './lingering-close.ts';
 import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
+import { type Unstorable, unstorable } from './storable-text.ts';
 import { takesUpload } from './upload.ts';
 import { InvalidInputs, invalidFields } from './validation.ts';
 
@@ -33,13 +34,6 @@ function refuseNulInQuery(c: Context<AppEnv>): void {
     if (name.includes('\u0000') || value.includes('\u0000')) throw nulProblem({ pointer: null, parameter: name });
   }
 }
-
-// Text PostgreSQL cannot store: U+0000, and an unpaired surrogate (JSON can escape one, e.g. "\ud800"; it is
-// no character, UTF-8 cannot encode it, and the database driver would silently write U+FFFD instead).
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-type Unstorable = 'nul' | 'surrogate';
-const unstorable = (text: string): Unstorable | null =>
-  text.includes('\u0000') ? 'nul' : LONE_SURROGATE.test(text) ? 'surrogate' : null;
 
 /** The JSON Pointer of the first string (or member name) in `value` that cannot be stored, and why. */
 function unstorablePointer(value: unknown, at = ''): { pointer: string; why: Unstorable } | null {

@@ -31,9 +31,17 @@ async function inputOf(c: Context<AppEnv>, part: Part): Promise<unknown> {
   }
   if (part === 'param') return c.req.param();
   if (part === 'header') return c.req.header();
-  // No JSON body (an optional one left out): the route hands the handler `{}`, nothing to check.
+  // No JSON body (an optional one left out): the route hands the handler `{}`, nothing to check. A raw body (a
+  // webhook, a raw email) is its handler's to parse, after it has authenticated it: not read here, where a body
+  // that is not JSON (`T=`) would fail the parse behind a header's refusal.
   if (!/^application\/json/i.test(c.req.header('content-type') ?? '')) return undefined;
-  return c.req.json();
+  if (c.get('operation').rawBodyMaxBytes !== null) return undefined;
+  try {
+    return await c.req.json();
+  } catch {
+    // The body rules refused malformed JSON before; should one pass, the part's own refusal stands alone.
+    return undefined;
+  }
 }
 
 /** Adds the invalid inputs of the parts zod-openapi has not checked yet, after `failed`, to `found`. */

@@ -14,6 +14,7 @@ import type { AppEnv } from './app-env.ts';
 import { keepBodyReader } from './lingering-close.ts';
 import { message } from './messages.ts';
 import { ApiProblem, type FieldError } from './problems.ts';
+import { unstorable } from './storable-text.ts';
 import { invalidFields } from './validation.ts';
 
 /** 10 MB (10 485 760 bytes), the contract's limit for every uploaded file. */
@@ -89,6 +90,10 @@ export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promi
     } else if (file) {
       errors.push(fieldError('/file', 'invalid_type', message('upload.file_twice')));
       stream.resume();
+    } else if (info.filename && unstorable(info.filename)) {
+      // A name such as `filename*=UTF-8''a%00.pdf`: refused like any text the database cannot store.
+      errors.push(fieldError('/file', 'invalid_format', unstorableDetail(info.filename)));
+      stream.resume();
     } else {
       const received = { name: info.filename || 'file', chunks: [] as Uint8Array[], size: 0 };
       file = received;
@@ -111,6 +116,8 @@ export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promi
       else errors.push(fieldError(`/${name}`, 'invalid_type', message('upload.boolean')));
     } else if (info.valueTruncated || [...value].length > field.maxLength) {
       errors.push(fieldError(`/${name}`, 'too_long', message('upload.too_long', { max: field.maxLength })));
+    } else if (unstorable(value)) {
+      errors.push(fieldError(`/${name}`, 'invalid_format', unstorableDetail(value)));
     } else fields[name] = value === '' ? null : value;
   });
   const finished = new Promise<void>((resolve, reject) => {
@@ -166,6 +173,9 @@ export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promi
     .digest('hex');
   return { name: file.name, type, size: file.size, chunks: file.chunks, fields, digest };
 }
+
+const unstorableDetail = (text: string) =>
+  message(unstorable(text) === 'nul' ? 'body.nul_character' : 'body.lone_surrogate');
 
 function malformed(error: unknown): ApiProblem {
   const reason = error instanceof Error ? error.message : String(error);

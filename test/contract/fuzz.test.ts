@@ -1,6 +1,7 @@
 // Schema-driven fuzzing of every built operation (scripts/fuzz): requests generated from the contract's
-// schemas, valid ones and ones with one deliberate mistake, each answer checked against the contract by the
-// test client. Short and seeded here; `npm run fuzz` runs the same with more requests and a time bound.
+// schemas, valid ones and ones with one deliberate mistake, and every text field with NUL, a lone surrogate and
+// 10 000 characters and every date field with the ends of the calendar (never a 5xx); each answer checked against
+// the contract by the test client. Short and seeded here; `npm run fuzz` runs the same with more requests and a time bound.
 // Replay a failure with FUZZ_SEED=<seed printed below>.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
@@ -114,6 +115,7 @@ describe(`fuzzing every built operation (seed ${SEED})`, () => {
         seed: SEED,
         valid: VALID,
         invalid: INVALID,
+        extremes: true,
         deadline: DEADLINE,
         log: process.env.FUZZ_VERBOSE ? (line) => console.log(line) : undefined,
       });

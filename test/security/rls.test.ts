@@ -177,6 +177,16 @@ const companiesIn = async (tx: postgres.TransactionSql, table: Table) => {
   return rows.map((r) => r.company as string);
 };
 
+/** The columns an INSERT may name: not generated, not `GENERATED ALWAYS AS IDENTITY`. */
+async function insertableColumns(table: string): Promise<string[]> {
+  const rows = await api.sql<{ name: string }[]>`
+    select a.attname as name from pg_attribute a
+    where a.attrelid = ${table}::regclass and a.attnum > 0 and not a.attisdropped
+      and a.attgenerated = '' and a.attidentity <> 'a'
+    order by a.attnum`;
+  return rows.map((r) => r.name);
+}
+
 beforeAll(async () => {
   api = await setupApi();
   a = (await api.company({ name: 'A' })).id;
@@ -230,6 +240,51 @@ describe('a tenant transaction', () => {
     expect(deleted.count).toBe(0);
     const [{ count }] = await api.sql`select count(*)::int as count from notes where company_id = ${b}`;
     expect(count).toBe(1);
+  });
+
+  // Generic over the catalog, not only customers: a policy whose WITH CHECK lets rows through on one table (e.g.
+  // `WITH CHECK (true)` on work_orders) lets a tenant write rows into another company. The error must be row-level
+  // security's own; a foreign-key or unique violation, or success, means the policy let the row through.
+  it('cannot insert a row into another company, nor move one there, in any table with a company_id', async () => {
+    const tables = await api.sql<{ table: string; insert: boolean; update: boolean }[]>`
+      select c.relname as table, has_table_privilege('app_api', c.oid, 'INSERT') as insert,
+             has_table_privilege('app_api', c.oid, 'UPDATE') as update
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+      join pg_attribute a on a.attrelid = c.oid and a.attname = 'company_id' and not a.attisdropped
+      where c.relkind in ('r', 'p') order by 1`;
+    expect(tables.length).toBeGreaterThanOrEqual(TABLES.length - 1);
+    const letThrough: string[] = [];
+    const attempt = async (what: string, statement: string, params: string[]) => {
+      const error = await asTenant(a, (tx) => tx.unsafe(statement, params)).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      if (!/new row violates row-level security policy/.test(error?.message ?? '')) {
+        letThrough.push(`${what}: ${error ? error.message : 'accepted'}`);
+      }
+    };
+    for (const { table, insert, update } of tables) {
+      expect(insert || update, `app_api can neither insert into nor update ${table}`).toBe(true);
+      const columns = await insertableColumns(table);
+      const [{ count }] = await api.sql.unsafe(`select count(*)::int as count from ${table} where company_id = $1`, [
+        a,
+      ]);
+      expect(count, `no row of ${table} to copy: seed() needs one`).toBeGreaterThan(0);
+      if (insert) {
+        // A copy of one of its own rows with the other company's id: every other column is valid as it is.
+        const list = columns.map((c) => `"${c}"`).join(', ');
+        const values = columns.map((c) => (c === 'company_id' ? '$1::uuid' : `"${c}"`)).join(', ');
+        await attempt(
+          `insert into ${table}`,
+          `insert into ${table} (${list}) select ${values} from ${table} where company_id = $2 limit 1`,
+          [b, a],
+        );
+      }
+      if (update) {
+        await attempt(`move a row of ${table}`, `update ${table} set company_id = $1 where company_id = $2`, [b, a]);
+      }
+    }
+    expect(letThrough).toEqual([]);
   });
 
   it('queues jobs only for its own company (migration 0018), one at a time or many at once', async () => {

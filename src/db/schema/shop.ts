@@ -17,6 +17,7 @@ import {
 import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
 import { customers } from './crm.ts';
 import { companies } from './platform.ts';
+import { invoices, quotes } from './sales.ts';
 
 export type OrderAddressValue = {
   address: string | null;
@@ -78,6 +79,12 @@ export const orders = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
     foreignKey({ columns: [t.companyId, t.customerId], foreignColumns: [customers.companyId, customers.id] }),
+    // Another company's invoice or quote cannot be referred to (migration 0035; `ON DELETE SET NULL (<column>)` is
+    // written by hand there, as for work orders).
+    foreignKey({ columns: [t.companyId, t.invoiceId], foreignColumns: [invoices.companyId, invoices.id] }),
+    foreignKey({ columns: [t.companyId, t.quoteId], foreignColumns: [quotes.companyId, quotes.id] }),
+    index('orders_invoice').on(t.companyId, t.invoiceId).where(sql`${t.invoiceId} is not null`),
+    index('orders_quote').on(t.companyId, t.quoteId).where(sql`${t.quoteId} is not null`),
     // The import is idempotent per order number (cli orders import).
     uniqueIndex('orders_number').on(t.companyId, t.number),
     index('orders_created').on(t.companyId, t.createdAt, t.id),

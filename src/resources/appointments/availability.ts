@@ -20,6 +20,13 @@ const DEFAULT_HOURS: WorkingHours[] = [1, 2, 3, 4, 5].map((weekday) => ({
 }));
 const MAX_DAYS = 31;
 const DAY = 86_400_000;
+/**
+ * Availability is given for periods within ten years of now, either way: further out no appointment can be
+ * booked, and at the ends of the calendar (years 0001 and 9999) the margins around the period leave the range
+ * PostgreSQL and RFC 3339 share.
+ */
+const HORIZON_YEARS = 10;
+const HORIZON = HORIZON_YEARS * 366 * DAY;
 
 type Query = {
   from: string;
@@ -70,6 +77,9 @@ export async function availabilityPage(tx: Tx, companyId: string, query: Query, 
   const from = new Date(query.from);
   const until = new Date(query.until);
   const errors: FieldError[] = [];
+  const horizon = appointmentMessages.message('availability.beyond_horizon', { years: HORIZON_YEARS });
+  if (from.getTime() < now.getTime() - HORIZON) errors.push(parameterError('from', 'too_small', horizon));
+  if (until.getTime() > now.getTime() + HORIZON) errors.push(parameterError('until', 'too_big', horizon));
   if (until <= from)
     errors.push(parameterError('until', 'too_small', appointmentMessages.message('availability.until_not_after_from')));
   else if (until.getTime() - from.getTime() > MAX_DAYS * DAY)

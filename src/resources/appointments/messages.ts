@@ -134,6 +134,12 @@ export const appointmentMessages = defineMessages({
     de: 'until muss nach from liegen.',
     fr: 'until doit être après from.',
   },
+  'availability.beyond_horizon': {
+    en: 'Availability is given for periods within {years} years of now.',
+    nl: 'Beschikbaarheid wordt gegeven voor periodes binnen {years} jaar van nu.',
+    de: 'Verfügbarkeit wird für Zeiträume innerhalb von {years} Jahren ab jetzt angegeben.',
+    fr: 'La disponibilité est donnée pour des périodes à moins de {years} ans d’aujourd’hui.',
+  },
   'availability.too_long': {
     en: 'until may be at most 31 days after from.',
     nl: 'until mag hoogstens 31 dagen na from liggen.',

@@ -15,14 +15,41 @@ const firstAddress = (from: AddressObject | AddressObject[] | undefined) => {
   return list.flatMap((object) => object.value).find((address) => address.address);
 };
 
-const messageIds = (value: string | string[] | undefined): string[] =>
-  (Array.isArray(value) ? value : value ? [value] : []).flatMap((item) => item.match(/<[^<>\s]+>/g) ?? []);
+/**
+ * Message-IDs are kept as sent up to this length. A longer one (RFC 5322 sets no limit; real ones are under 100
+ * characters) is kept as a digest of itself, the same wherever it appears (Message-ID, In-Reply-To, References), so
+ * threading and deduplication still work and no index entry grows past what PostgreSQL can hold.
+ */
+const MAX_MESSAGE_ID_CHARS = 250;
 
-/** The message for receiveCustomerMessage, or null when the mail has no sender address to answer. */
-export async function parseInboundEmail(raw: Buffer): Promise<IncomingMessage | null> {
-  const mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true });
+/** The longest address SMTP can carry (RFC 5321: a 254-character path); the API takes no longer one either. */
+const MAX_ADDRESS_CHARS = 254;
+
+const keptMessageId = (id: string) =>
+  id.length <= MAX_MESSAGE_ID_CHARS ? id : `<${createHash('sha256').update(id).digest('hex')}@long-id.invalid>`;
+
+const messageIds = (value: string | string[] | undefined): string[] =>
+  (Array.isArray(value) ? value : value ? [value] : [])
+    .flatMap((item) => item.match(/<[^<>\s]+>/g) ?? [])
+    .map(keptMessageId);
+
+/** Why a mail is not taken: it names no sender to answer, or is past the parser's bounds. Said in the answer. */
+export type EmailRefusal = 'no_sender' | 'sender_too_long' | 'too_complex';
+
+/** The message for receiveCustomerMessage, or why the mail is refused. */
+export async function parseInboundEmail(raw: Buffer): Promise<IncomingMessage | { refused: EmailRefusal }> {
+  let mail: Awaited<ReturnType<typeof simpleParser>>;
+  try {
+    mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true });
+  } catch (error) {
+    // mailsplit's bounds (a header block over its size, more MIME parts than it takes): a mail no client would
+    // show either. Anything else is a failure of ours and passes on.
+    if ((error as { code?: unknown }).code === 'EMAXLEN') return { refused: 'too_complex' };
+    throw error;
+  }
   const from = firstAddress(mail.from);
-  if (!from?.address || !/^[^@\s]+@[^@\s]+$/.test(from.address)) return null;
+  if (!from?.address || !/^[^@\s]+@[^@\s]+$/.test(from.address)) return { refused: 'no_sender' };
+  if (from.address.length > MAX_ADDRESS_CHARS) return { refused: 'sender_too_long' };
   const files = mail.attachments.filter((file) => !file.related);
   let body = storable(mail.text ?? '')
     .replace(/\r\n/g, '\n')

@@ -14,7 +14,7 @@ import { invalidField } from '../../http/validation.ts';
 import { receiveCustomerMessage } from '../conversations/incoming.ts';
 import { advanceWhatsAppStatus } from '../conversations/queries.ts';
 import { serializeMessage } from '../conversations/serialize.ts';
-import { parseInboundEmail } from './email.ts';
+import { type EmailRefusal, parseInboundEmail } from './email.ts';
 import { channelInboundMessages as texts } from './messages.ts';
 import { companiesOfNumbers, companyOfInboundSecret, verifyTokenKnown } from './settings.ts';
 import { changesOf, signatureValid } from './whatsapp.ts';
@@ -69,6 +69,12 @@ function webhookJson(raw: Uint8Array): unknown {
     return undefined;
   }
 }
+
+const EMAIL_REFUSALS = {
+  no_sender: { code: 'invalid_format', text: 'channel_inbound.email_without_sender' },
+  sender_too_long: { code: 'too_long', text: 'channel_inbound.email_sender_too_long' },
+  too_complex: { code: 'too_big', text: 'channel_inbound.email_too_complex' },
+} as const satisfies Record<EmailRefusal, { code: string; text: string }>;
 
 export const handlers = {
   verifyWhatsAppWebhook: async (c) => {
@@ -143,7 +149,13 @@ export const handlers = {
     const companyId = await companyOfInboundSecret(deps.db, secret);
     if (!companyId) return unauthenticated(c, clientIp, texts.message('channel_inbound.secret_unknown'));
     const incoming = await parseInboundEmail(Buffer.from(await c.req.arrayBuffer()));
-    if (!incoming) throw invalidField('', 'invalid_format', texts.message('channel_inbound.email_without_sender'));
+    if ('refused' in incoming) {
+      // A relay retries a 5xx for ever: a mail it can never deliver gets a 4xx, and the operator a warning that
+      // says why (never the mail's addresses or text).
+      const { code, text } = EMAIL_REFUSALS[incoming.refused];
+      deps.log.warn({ requestId: c.get('requestId'), companyId, reason: incoming.refused }, 'inbound email refused');
+      throw invalidField('', code, texts.message(text));
+    }
     const received = await tenantOf(deps, companyId).transaction((tx) =>
       receiveCustomerMessage(tx, companyId, incoming),
     );

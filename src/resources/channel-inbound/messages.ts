@@ -32,6 +32,18 @@ export const channelInboundMessages = defineMessages({
     de: 'Dieses Geheimnis für eingehende E-Mails gehört zu keinem Unternehmen (es wurde vielleicht durch ein neues ersetzt). Es wurde nichts gespeichert.',
     fr: 'Ce secret d’e-mail entrant n’appartient à aucune entreprise (il a peut-être été remplacé par un nouveau). Rien n’a été enregistré.',
   },
+  'channel_inbound.email_sender_too_long': {
+    en: 'The email’s sender address (From) is longer than the 254 characters an address can have; nothing was stored.',
+    nl: 'Het afzenderadres (From) van de e-mail is langer dan de 254 tekens die een adres mag hebben; er is niets opgeslagen.',
+    de: 'Die Absenderadresse (From) der E-Mail ist länger als die 254 Zeichen, die eine Adresse haben darf; es wurde nichts gespeichert.',
+    fr: 'L’adresse d’expéditeur (From) de l’e-mail dépasse les 254 caractères qu’une adresse peut avoir ; rien n’a été enregistré.',
+  },
+  'channel_inbound.email_too_complex': {
+    en: 'The email has more MIME parts (at most 1 000) or larger headers (at most 1 MB per part) than are read; nothing was stored.',
+    nl: 'De e-mail heeft meer MIME-delen (hoogstens 1 000) of grotere headers (hoogstens 1 MB per deel) dan gelezen worden; er is niets opgeslagen.',
+    de: 'Die E-Mail hat mehr MIME-Teile (höchstens 1 000) oder größere Header (höchstens 1 MB pro Teil), als gelesen werden; es wurde nichts gespeichert.',
+    fr: 'L’e-mail a plus de parties MIME (au plus 1 000) ou des en-têtes plus grands (au plus 1 Mo par partie) que ce qui est lu ; rien n’a été enregistré.',
+  },
   'channel_inbound.email_without_sender': {
     en: 'The email has no sender address (From) to answer; nothing was stored.',
     nl: 'De e-mail heeft geen afzenderadres (From) om op te antwoorden; er is niets opgeslagen.',

@@ -8,7 +8,7 @@ import { invalidField } from '../../http/validation.ts';
 import { customerNoteEmail, noteText, statusEmail, statusName, trackingEmail } from './emails.ts';
 import { orderMessages } from './messages.ts';
 import * as q from './queries.ts';
-import { ALLOWED_FROM, mayMove, TIME_OF, TRACKING_STATUSES } from './rules.ts';
+import { ALLOWED_FROM, mayMove, TIME_OF, TRACKING_STATUSES, trackingUrlAllowed } from './rules.ts';
 import { serializeOrder, serializeOrderNote } from './serialize.ts';
 import { emailBuyer, onLockedOrder, orderNotFound, shopOf } from './writes.ts';
 
@@ -77,8 +77,7 @@ export const handlers = {
     const body = c.req.valid('json');
     const shop = shopOf(c);
     const trackingUrl = body.tracking_url ?? null;
-    // A link the customer is emailed and may click: only web addresses (not javascript: or data:).
-    if (trackingUrl !== null && !/^https?:\/\//i.test(trackingUrl))
+    if (trackingUrl !== null && !trackingUrlAllowed(trackingUrl))
       throw invalidField('/tracking_url', 'invalid_format', orderMessages.message('order.tracking_url_scheme'));
     const done = await onLockedOrder(c, order, async (tx, current) => {
       if (!TRACKING_STATUSES.includes(current.status))

@@ -1,15 +1,19 @@
-// Orders placed in webshop forms outside this service, brought in by the operator (`cli orders import FILE.json`).
+// Orders placed in webshop forms outside this service, brought in by the operator (`cli orders import FILE`).
 // Each order has the contract's Order shape (generated OrderSchema); what the service assigns itself (`object`,
 // `id`, `customer_id`, `notes`, `updated_at`) may be left out and is ignored when sent. An order number that is
-// there already is skipped, so the same file can be imported again.
+// there already is skipped, so the same file can be imported again. Each order meets the API's own checks (text
+// PostgreSQL can store, the buyer as a customer the API would take, a tracking link on the web, the company's own
+// invoice and quote): one that does not is a bad row, reported with its line and reason, and the others import.
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { OrderItemSchema, OrderSchema } from '../../../generated/routes.ts';
-import { customers } from '../../db/schema/index.ts';
+import { CustomerCreateSchema, OrderItemSchema, OrderSchema } from '../../../generated/routes.ts';
+import { customers, invoices, quotes } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { toCents } from '../../domain/money.ts';
+import { unstorable } from '../../http/storable-text.ts';
 import { insertCustomer } from '../customers/queries.ts';
 import * as q from './queries.ts';
+import { trackingUrlAllowed } from './rules.ts';
 
 const ImportedItem = OrderItemSchema.partial({ object: true });
 const ImportedOrder = OrderSchema.partial({
@@ -20,26 +24,77 @@ const ImportedOrder = OrderSchema.partial({
   created_at: true,
   updated_at: true,
 }).extend({ items: z.array(ImportedItem).max(1000) });
-/** A file is a list of orders, or `{ "orders": [...] }`. */
-export const OrdersList = z.array(ImportedOrder);
-export const OrdersObject = z.strictObject({ orders: OrdersList });
 
 export type ImportedOrder = z.infer<typeof ImportedOrder>;
 export type ImportResult = { number: string; id: string; result: 'imported' | 'existing' };
 
-/** Problems of the file beyond its shape, each naming the order: the totals must add up. */
-export function totalsProblems(list: ImportedOrder[]): string[] {
-  const problems: string[] = [];
-  for (const order of list) {
-    const expected =
-      toCents(order.subtotal) -
-      toCents(order.discount_amount) +
-      toCents(order.shipping_cost) +
-      toCents(order.tax_amount);
-    if (expected !== toCents(order.total))
-      problems.push(`order ${order.number}: total ${order.total} is not subtotal − discount + shipping + tax`);
+/** A row the import refuses, with why (a line of the report). */
+export class BadRow extends Error {}
+
+/** The JSON Pointer of the first text in `value` PostgreSQL cannot store (U+0000, an unpaired surrogate). */
+function unstorableAt(value: unknown, at = ''): string | null {
+  if (typeof value === 'string') return unstorable(value) ? at || '/' : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = unstorable(key) ? `${at}/${key}` : unstorableAt(item, `${at}/${key}`);
+    if (found) return found;
   }
-  return problems;
+  return null;
+}
+
+const issueText = (issues: z.core.$ZodIssue[]) =>
+  issues
+    .slice(0, 3)
+    .map((issue) => `/${issue.path.join('/')}: ${issue.message}`)
+    .join('; ');
+
+/**
+ * The order of one row of the file, or why it is refused: the contract's Order shape, text that can be stored,
+ * the buyer as the API takes a new customer, a tracking link on the web (it is emailed), totals that add up.
+ */
+export function checkedOrder(row: unknown): ImportedOrder {
+  // First: a NUL would otherwise reach PostgreSQL as its own error.
+  const unstorableText = unstorableAt(row);
+  if (unstorableText) throw new BadRow(`${unstorableText}: text with U+0000 or an unpaired surrogate cannot be stored`);
+  const parsed = ImportedOrder.safeParse(row);
+  if (!parsed.success) throw new BadRow(issueText(parsed.error.issues));
+  const order = parsed.data;
+  const buyer = CustomerCreateSchema.safeParse({
+    email: order.customer.email,
+    name: order.customer.name,
+    phone: order.customer.phone,
+    company_name: order.customer.company_name,
+    vat_number: order.customer.vat_number,
+  });
+  if (!buyer.success) {
+    const issues = buyer.error.issues.map((issue) => ({ ...issue, path: ['customer', ...issue.path] }));
+    throw new BadRow(issueText(issues));
+  }
+  if (order.tracking_url !== null && !trackingUrlAllowed(order.tracking_url))
+    throw new BadRow('/tracking_url: the link must start with http:// or https://');
+  const expected =
+    toCents(order.subtotal) - toCents(order.discount_amount) + toCents(order.shipping_cost) + toCents(order.tax_amount);
+  if (expected !== toCents(order.total))
+    throw new BadRow(`/total: ${order.total} is not subtotal − discount + shipping + tax`);
+  return order;
+}
+
+/** The invoice and quote an order names must be the company's (the foreign keys say so too). */
+async function checkReferences(tx: Tx, companyId: string, order: ImportedOrder): Promise<void> {
+  if (order.invoice_id) {
+    const [found] = await tx
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.companyId, companyId), eq(invoices.id, order.invoice_id)));
+    if (!found) throw new BadRow(`/invoice_id: no invoice ${order.invoice_id} in this company`);
+  }
+  if (order.quote_id) {
+    const [found] = await tx
+      .select({ id: quotes.id })
+      .from(quotes)
+      .where(and(eq(quotes.companyId, companyId), eq(quotes.id, order.quote_id)));
+    if (!found) throw new BadRow(`/quote_id: no quote ${order.quote_id} in this company`);
+  }
 }
 
 /** The customer with the buyer's email address (case-insensitive), or a new customer. */
@@ -71,6 +126,7 @@ const dateOrNull = (value: string | null) => (value === null ? null : new Date(v
 export async function importOrder(tx: Tx, companyId: string, order: ImportedOrder): Promise<ImportResult> {
   const existing = await q.findOrderByNumber(tx, companyId, order.number);
   if (existing) return { number: order.number, id: existing.id, result: 'existing' };
+  await checkReferences(tx, companyId, order);
   const customerId = await customerFor(tx, companyId, order);
   const id = await q.insertOrder(
     tx,

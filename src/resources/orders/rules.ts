@@ -19,3 +19,6 @@ export const TRACKING_STATUSES: readonly OrderStatus[] = ['paid', 'processing', 
 
 /** The time column a status records (`processing` has none). */
 export const TIME_OF = { shipped: 'shippedAt', delivered: 'deliveredAt', cancelled: 'cancelledAt' } as const;
+
+/** A link the customer is emailed and may click: only web addresses (not javascript: or data:). */
+export const trackingUrlAllowed = (url: string): boolean => /^https?:\/\//i.test(url);

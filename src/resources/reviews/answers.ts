@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
+import { unstorable } from '../../http/storable-text.ts';
 import * as q from './queries.ts';
 import { REQUEST_VALID_DAYS } from './requests.ts';
 import { type ReviewRequestRow, serializeReview, serializeReviewRequest } from './serialize.ts';
@@ -47,6 +48,8 @@ export function readAnswer(form: Record<string, string | undefined>) {
   const text = (field: 'comment' | 'name' | 'city') => {
     const value = (form[field] ?? '').trim();
     if (value.length > ANSWER_LIMITS[field]) errors[field] = 'too_long';
+    // U+0000 (`%00` in the form) cannot be stored: shown next to the field like any other mistake.
+    else if (unstorable(value)) errors[field] = 'invalid';
     return value === '' ? null : value;
   };
   const ratingText = form.rating ?? '';

@@ -133,6 +133,12 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
     },
   },
   name: {
+    invalid: {
+      en: 'Remove the invisible control characters from your name.',
+      nl: 'Haal de onzichtbare stuurtekens uit je naam.',
+      de: 'Entfernen Sie die unsichtbaren Steuerzeichen aus Ihrem Namen.',
+      fr: 'Retirez les caractères de contrôle invisibles de votre nom.',
+    },
     required: {
       en: 'Enter your name.',
       nl: 'Vul uw naam in.',
@@ -147,6 +153,12 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
     },
   },
   city: {
+    invalid: {
+      en: 'Remove the invisible control characters from your town.',
+      nl: 'Haal de onzichtbare stuurtekens uit je woonplaats.',
+      de: 'Entfernen Sie die unsichtbaren Steuerzeichen aus Ihrem Wohnort.',
+      fr: 'Retirez les caractères de contrôle invisibles de votre ville.',
+    },
     too_long: {
       en: 'Your town can be at most 100 characters.',
       nl: 'Uw woonplaats mag hoogstens 100 tekens zijn.',
@@ -155,6 +167,12 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
     },
   },
   comment: {
+    invalid: {
+      en: 'Remove the invisible control characters from your review.',
+      nl: 'Haal de onzichtbare stuurtekens uit je review.',
+      de: 'Entfernen Sie die unsichtbaren Steuerzeichen aus Ihrer Bewertung.',
+      fr: 'Retirez les caractères de contrôle invisibles de votre avis.',
+    },
     too_long: {
       en: 'Your review can be at most 5000 characters.',
       nl: 'Uw review mag hoogstens 5000 tekens zijn.',

@@ -155,6 +155,24 @@ describe('the review page', () => {
     expect(notForm.status).toBe(415);
   });
 
+  it('refuses the form’s valid token with another form’s cookie (403): the token is bound to its cookie', async () => {
+    const { id, path } = await newRequest();
+    const { token, cookie } = await open(path);
+    expect(token).not.toBe('');
+    // The same page opened again (a second tab: a new cookie) and another request's page.
+    const again = await open(path);
+    const other = await open((await newRequest()).path);
+    expect(again.cookie).not.toBe(cookie);
+    for (const otherCookie of [again.cookie, other.cookie]) {
+      const res = await submit(path, { ...answer, form_token: token }, { cookie: otherCookie });
+      expect(res.status).toBe(403);
+    }
+    expect((await requestOf(id)).status).toBe('opened');
+    // The token with its own cookie is accepted, so the refusals above were the cookie's.
+    const ok = await submit(path, { ...answer, form_token: token }, { cookie });
+    expect(ok.status).toBe(303);
+  });
+
   it('shows errors next to the fields (422) and keeps what was typed', async () => {
     const { id, path } = await newRequest('fr');
     const { token, cookie } = await open(path);

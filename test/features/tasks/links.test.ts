@@ -70,6 +70,23 @@ describe('links on creation', () => {
 });
 
 describe('links on update', () => {
+  it('refuses 21 links (as on create) and changes nothing', async () => {
+    const customers = await Promise.all(Array.from({ length: 21 }, (_, i) => customerOf(api, key, `Klant ${i}`)));
+    const links = customers.map((id) => ({ object: 'customer', id }));
+    const task = await taskOf(api, key, { links: links.slice(0, 1) });
+    const tooMany = await api.call('updateTask', { key, params: { task: task.id }, body: { links } });
+    expect(tooMany.status).toBe(422);
+    expect(invalid(tooMany.body)).toEqual([['/links', 'too_big']]);
+    const [{ count }] = await api.sql`select count(*)::int as count from task_links where task_id = ${task.id}`;
+    expect(count).toBe(1);
+    const twenty = await api.call('updateTask', {
+      key,
+      params: { task: task.id },
+      body: { links: links.slice(0, 20) },
+    });
+    expect(twenty.status).toBe(200);
+    expect(twenty.body.data.links).toHaveLength(20);
+  });
   it('replaces the exposed links, keeps a conversation link, and identical links change nothing', async () => {
     const a = await customerOf(api, key);
     const b = await customerOf(api, key);
