@@ -28,6 +28,13 @@ export interface PdfLabels {
   payBy: (amount: string, date: string, iban: string | null, number: string) => string;
   validity: (date: string) => string;
   notes: string;
+  /** Work orders' sections: what had to be done, what was done, the checklist, the customer's remarks. */
+  workDescription: string;
+  workPerformed: string;
+  checklist: string;
+  checklistDone: (done: number, total: number) => string;
+  required: string;
+  customerNotes: string;
   photos: string;
   photoNotShown: (type: string) => string;
   signature: string;
@@ -67,6 +74,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Gelieve ${amount} uiterlijk ${date} over te maken${iban ? ` op ${iban}` : ''} onder vermelding van ${number}.`,
     validity: (date) => `Deze offerte is geldig tot en met ${date}.`,
     notes: 'Opmerkingen',
+    workDescription: 'Uit te voeren werkzaamheden',
+    workPerformed: 'Uitgevoerde werkzaamheden',
+    checklist: 'Checklist',
+    checklistDone: (done, total) => `${done} van ${total} afgevinkt`,
+    required: '(verplicht)',
+    customerNotes: 'Opmerkingen van de klant',
     photos: "Foto's",
     photoNotShown: (type) => `(foto van het type ${type} niet weergegeven)`,
     signature: 'Handtekening',
@@ -104,6 +117,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Please pay ${amount} by ${date}${iban ? ` to ${iban}` : ''}, quoting ${number}.`,
     validity: (date) => `This quote is valid until ${date}.`,
     notes: 'Notes',
+    workDescription: 'Work to be done',
+    workPerformed: 'Work performed',
+    checklist: 'Checklist',
+    checklistDone: (done, total) => `${done} of ${total} done`,
+    required: '(required)',
+    customerNotes: "Customer's notes",
     photos: 'Photos',
     photoNotShown: (type) => `(photo of type ${type} not shown)`,
     signature: 'Signature',
@@ -141,6 +160,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Bitte überweisen Sie ${amount} bis zum ${date}${iban ? ` auf ${iban}` : ''} unter Angabe von ${number}.`,
     validity: (date) => `Dieses Angebot ist gültig bis zum ${date}.`,
     notes: 'Anmerkungen',
+    workDescription: 'Auszuführende Arbeiten',
+    workPerformed: 'Ausgeführte Arbeiten',
+    checklist: 'Checkliste',
+    checklistDone: (done, total) => `${done} von ${total} erledigt`,
+    required: '(Pflicht)',
+    customerNotes: 'Anmerkungen des Kunden',
     photos: 'Fotos',
     photoNotShown: (type) => `(Foto vom Typ ${type} nicht dargestellt)`,
     signature: 'Unterschrift',
@@ -178,6 +203,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Merci de régler ${amount} au plus tard le ${date}${iban ? ` sur le compte ${iban}` : ''} en indiquant ${number}.`,
     validity: (date) => `Ce devis est valable jusqu'au ${date}.`,
     notes: 'Remarques',
+    workDescription: 'Travaux à réaliser',
+    workPerformed: 'Travaux réalisés',
+    checklist: 'Liste de contrôle',
+    checklistDone: (done, total) => `${done} sur ${total} effectués`,
+    required: '(obligatoire)',
+    customerNotes: 'Remarques du client',
     photos: 'Photos',
     photoNotShown: (type) => `(photo de type ${type} non affichée)`,
     signature: 'Signature',
@@ -200,16 +231,29 @@ const LOCALES: Record<Language, string> = { nl: 'nl-NL', en: 'en-GB', de: 'de-DE
  */
 const winAnsiSpaces = (text: string) => text.replace(/[\u202F\u2009]/g, '\u00A0');
 
+// Building an Intl formatter costs far more than using one (a 200-line document formats about a thousand
+// figures), so each is built once per language and options.
+const formatters = new Map<string, Intl.NumberFormat>();
+const numberFormat = (language: Language, options: Intl.NumberFormatOptions) => {
+  const key = `${language} ${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALES[language], options);
+    formatters.set(key, format);
+  }
+  return format;
+};
+
 /** An amount (a decimal string such as `-1234.50`) as money in the language's format; exact, no float on the way. */
 export function formatMoney(amount: string, currency: string, language: Language): string {
-  const format = new Intl.NumberFormat(LOCALES[language], { style: 'currency', currency });
+  const format = numberFormat(language, { style: 'currency', currency });
   // Intl formats decimal strings exactly (NumberFormat v3); its type still says number.
   return winAnsiSpaces(format.format(amount as unknown as number));
 }
 
 /** A quantity or rate (`2.00`, `21.00`, `5.50`) without needless decimals: 2, 21, 5,5. */
 export function formatNumber(value: string, language: Language): string {
-  const format = new Intl.NumberFormat(LOCALES[language], { maximumFractionDigits: 4 });
+  const format = numberFormat(language, { maximumFractionDigits: 4 });
   return winAnsiSpaces(format.format(value as unknown as number));
 }
 
