@@ -110,11 +110,11 @@ const LINE_GREY = '#BBBBBB';
 type Doc = PDFKit.PDFDocument;
 
 /**
- * Most pages a document may take. The contract's largest documents stay well below (a work order with 200 lines
- * and every text at its longest takes about 250, scripts/bench/README.md); the bound keeps a layout fault or a
- * future larger limit from growing a PDF without end.
+ * Most pages a document may take. The contract's largest documents stay below (a work order with 200 lines and
+ * every text and checklist point at its longest takes about 450 pages); the bound keeps a layout fault or a future
+ * larger limit from growing a PDF without end.
  */
-export const MAX_PAGES = 500;
+export const MAX_PAGES = 1000;
 
 /** Thrown when a document would need more than its page bound. */
 export class PageLimitError extends Error {
