@@ -99,6 +99,7 @@ describe('rendering off the event loop', () => {
       key: tenant.key,
       body: {
         customer_id: customer.body.data.id,
+        title: 'Malerarbeiten',
         items: Array.from({ length: 60 }, () => ({
           name: 'Malerarbeiten',
           description: prose,
