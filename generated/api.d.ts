@@ -1772,12 +1772,18 @@ export type paths = {
     };
     /**
      * Download the work order as PDF
-     * @description The work order as a PDF document in its `language`: the company and the customer, the lines with the totals,
-     *     what had to be done and what was done, the photos in display order with their captions (GIF and WebP photos
-     *     are converted and large photos scaled down for printing; the stored photos are unchanged) and the signature
-     *     block (the signer's name and time, or an empty line to sign on paper). Made when asked, never stored; any
-     *     status can be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number
-     *     as the file name and `Cache-Control: private, no-store`.
+     * @description The work order as a PDF document in its `language`: the company and the customer, what had to be done
+     *     (`description`), the lines with the totals, the work performed (`work_performed`), the checklist (each point
+     *     with a ticked or empty box, required points marked, its note below, and how many points are done), the
+     *     customer's notes (`customer_notes`), each as its own section, then the photos in display order with their
+     *     captions and the signature block (the signer's name and time, or an empty line to sign on paper). Photos are
+     *     printed as JPEG of at most 800 pixels on their longest side (about 240 dpi in their box; GIF and WebP become
+     *     their first frame, transparency becomes white); the stored photos are unchanged. Long words wrap at the end
+     *     of the line. A PDF has at most 1 000 pages (the contract's largest work order takes about 450) and is rendered
+     *     within a time and memory limit, apart from the rest of the API: past a limit, or with too many PDFs waiting,
+     *     the answer is `503 pdf_render_limit_exceeded` with `Retry-After`. Made when asked, never stored; any status
+     *     can be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number as the
+     *     file name and `Cache-Control: private, no-store`.
      */
     get: operations['getWorkOrderPdf'];
     put?: never;
@@ -4216,7 +4222,8 @@ export type components = {
       | 'internal_error'
       | 'not_implemented'
       | 'service_unavailable'
-      | 'verification_failed';
+      | 'verification_failed'
+      | 'pdf_render_limit_exceeded';
     /** @description One invalid input of a `validation_failed` or `unknown_field` problem. */
     FieldError: {
       /**
@@ -9524,6 +9531,20 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
+    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. */
+    PdfServiceUnavailable: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        'Content-Language': components['headers']['Content-Language'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
     /** @description The key may not do this (`ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope`, `feature_not_available`), or a count limit is reached (`limit_reached`). */
     ForbiddenFeatureLimit: {
       headers: {
@@ -12179,7 +12200,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['PdfServiceUnavailable'];
     };
   };
   cancelInvoice: {
@@ -12332,7 +12353,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['PdfServiceUnavailable'];
     };
   };
   listQuotes: {
@@ -12586,7 +12607,7 @@ export interface operations {
       422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['PdfServiceUnavailable'];
     };
   };
   acceptQuote: {
@@ -12738,7 +12759,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['PdfServiceUnavailable'];
     };
   };
   listQuoteAttachments: {
@@ -13415,7 +13436,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['PdfServiceUnavailable'];
     };
   };
   listAppointments: {

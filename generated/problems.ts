@@ -1229,6 +1229,65 @@ export const problems = {
       },
     },
   },
+  pdf_render_limit_exceeded: {
+    status: 503,
+    titles: {
+      en: 'PDF rendering limit exceeded',
+      nl: 'Limiet voor het maken van pdf’s overschreden',
+      de: 'Limit für die PDF-Erstellung überschritten',
+      fr: 'Limite de production des PDF dépassée',
+    },
+    pages: {
+      en: {
+        happened:
+          'A quote, invoice or work-order PDF could not be made within the limits every document is rendered under, so the request (a download, or a send with its attachment) did nothing.',
+        causes:
+          '- Too many PDFs were already waiting to be rendered (the service renders a few at a time, on threads of their own).\n- The machine was so busy that the document did not finish within the time limit (20 seconds by default).\n- The document would need more than 1 000 pages, or more memory than one document may use (512 MB by default).\n',
+        fix: "Try again after the number of seconds in `Retry-After`. A document within the contract's limits fits the page and memory limits; when the `detail` names one of those, shorten the document's texts.",
+        example: {
+          detail:
+            'The PDF did not finish within 20 seconds, the time limit of one document; try again after Retry-After seconds.',
+          instance: '/api/v1/invoices/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/pdf',
+        },
+      },
+      nl: {
+        happened:
+          'Een pdf van een offerte, factuur of werkbon kon niet worden gemaakt binnen de limieten waaronder elk document wordt gemaakt; het verzoek (een download, of een verzending met de pdf als bijlage) heeft niets gedaan.',
+        causes:
+          '- Er wachtten al te veel pdf’s om te worden gemaakt (de dienst maakt er een paar tegelijk, op eigen threads).\n- De machine was zo druk dat het document niet binnen de tijdslimiet klaar was (standaard 20 seconden).\n- Het document zou meer dan 1 000 pagina’s nodig hebben, of meer geheugen dan één document mag gebruiken (standaard 512 MB).\n',
+        fix: 'Probeer het opnieuw na het aantal seconden in `Retry-After`. Een document binnen de limieten van het contract past binnen de pagina- en geheugenlimiet; noemt de `detail` een van die twee, maak dan de teksten van het document korter.',
+        example: {
+          detail:
+            'De pdf was niet binnen 20 seconden klaar, de tijdslimiet van één document; probeer het opnieuw na Retry-After seconden.',
+          instance: '/api/v1/invoices/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/pdf',
+        },
+      },
+      de: {
+        happened:
+          'Ein PDF eines Angebots, einer Rechnung oder eines Arbeitsauftrags konnte nicht innerhalb der Limits erstellt werden, unter denen jedes Dokument erstellt wird; die Anfrage (ein Download oder ein Versand mit dem PDF als Anhang) hat nichts bewirkt.',
+        causes:
+          '- Es warteten bereits zu viele PDFs auf ihre Erstellung (der Dienst erstellt einige gleichzeitig, in eigenen Threads).\n- Die Maschine war so ausgelastet, dass das Dokument nicht innerhalb des Zeitlimits fertig wurde (standardmäßig 20 Sekunden).\n- Das Dokument bräuchte mehr als 1 000 Seiten oder mehr Speicher, als ein Dokument nutzen darf (standardmäßig 512 MB).\n',
+        fix: 'Versuchen Sie es nach der Anzahl Sekunden in `Retry-After` erneut. Ein Dokument innerhalb der Limits des Vertrags passt in das Seiten- und Speicherlimit; nennt das `detail` eines davon, kürzen Sie die Texte des Dokuments.',
+        example: {
+          detail:
+            'Das PDF war nicht innerhalb von 20 Sekunden fertig, dem Zeitlimit eines Dokuments; versuchen Sie es nach Retry-After Sekunden erneut.',
+          instance: '/api/v1/invoices/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/pdf',
+        },
+      },
+      fr: {
+        happened:
+          'Le PDF d’un devis, d’une facture ou d’un bon d’intervention n’a pas pu être produit dans les limites imposées à chaque document ; la requête (un téléchargement, ou un envoi avec le PDF en pièce jointe) n’a rien fait.',
+        causes:
+          '- Trop de PDF attendaient déjà d’être produits (le service en produit quelques-uns à la fois, sur des threads à part).\n- La machine était si occupée que le document n’a pas été terminé dans la limite de temps (20 secondes par défaut).\n- Le document demanderait plus de 1 000 pages, ou plus de mémoire qu’un document ne peut en utiliser (512 Mo par défaut).\n',
+        fix: 'Réessayez après le nombre de secondes indiqué dans `Retry-After`. Un document dans les limites du contrat tient dans les limites de pages et de mémoire ; si le `detail` nomme l’une d’elles, raccourcissez les textes du document.',
+        example: {
+          detail:
+            'Le PDF n’a pas été terminé en 20 secondes, la limite de temps d’un document ; réessayez après Retry-After secondes.',
+          instance: '/api/v1/invoices/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/pdf',
+        },
+      },
+    },
+  },
 } as const;
 
 export type ProblemCode = keyof typeof problems;

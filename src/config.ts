@@ -27,6 +27,13 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** How long an idle keep-alive connection stays open for a next request. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  /** Worker threads rendering PDFs (src/pdf/render-pool.ts); default one fewer than the cores, at least one. */
+  PDF_RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /** PDFs that may wait for a rendering thread; one more answers 503 pdf_render_limit_exceeded. */
+  PDF_RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /** Most time one PDF may take to render, and the most JavaScript heap its thread may use. */
+  PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
+  PDF_RENDER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string; trustedProxies: string[]; fileLinkSecret: string };

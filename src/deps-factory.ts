@@ -21,6 +21,8 @@ import {
   WIDGET_WINDOWS,
 } from './http/rate-limit.ts';
 import { API_PREFIX } from './http/request-address.ts';
+import { MAX_PAGES } from './pdf/document-pdf.ts';
+import { defaultRenderThreads, PdfRenderer } from './pdf/render-pool.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
   const log = pino({ level: config.LOG_LEVEL });
@@ -56,10 +58,18 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     fileStorage: postgresFileStorage,
     fileLinks: new FileLinks(config.fileLinkSecret, `${config.publicUrl}${API_PREFIX}/files`),
     log,
+    pdfRenderer: new PdfRenderer({
+      threads: config.PDF_RENDER_THREADS ?? defaultRenderThreads(),
+      queue: config.PDF_RENDER_QUEUE,
+      timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
+      memoryMb: config.PDF_RENDER_MEMORY_MB,
+      maxPages: MAX_PAGES,
+    }),
     metrics: new Metrics(),
     close: async () => {
       await keys.close();
       redis?.disconnect();
+      await deps.pdfRenderer.close();
       await Promise.all([sql.end({ timeout: 5 }), tenantSql.end({ timeout: 5 }), probeSql.end({ timeout: 5 })]);
     },
   };

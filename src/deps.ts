@@ -9,6 +9,7 @@ import type { FileLinks } from './files/signed-links.ts';
 import type { FileStorage } from './files/storage.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
+import type { PdfRenderer } from './pdf/render-pool.ts';
 
 export type Deps = {
   config: Config;
@@ -37,6 +38,8 @@ export type Deps = {
   /** Signs and checks download links (FILE_LINK_SECRET). */
   fileLinks: FileLinks;
   log: Logger;
+  /** Renders quote, invoice and work-order PDFs on worker threads, within time, memory and page limits. */
+  pdfRenderer: PdfRenderer;
   /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;
   /**

@@ -1,7 +1,8 @@
 // The PDF of a quote, invoice or work order (pdfkit). It takes a plain view of the document, already calculated
 // and copied (amounts as decimal strings, the customer copy as printed), so the renderer decides only how things
 // look: it computes no totals and reads no database. Only the standard PDF fonts are used and nothing is fetched:
-// the output depends on the view alone.
+// the output depends on the view alone. The view is plain data (strings, numbers, byte arrays) so that it can be
+// posted to the worker thread that renders it (render-pool.ts).
 import PDFDocument from 'pdfkit';
 import type { Language } from '../languages.ts';
 import {
@@ -13,6 +14,7 @@ import {
   PDF_LABELS,
   type PdfLabels,
 } from './labels.ts';
+import { drawLines, lineHeight, type TextStyle, wrapText } from './text-layout.ts';
 
 export type { DocumentKind } from './labels.ts';
 
@@ -88,6 +90,13 @@ export interface DocumentPdfView {
   /** Free text of the company's or document's payment terms, printed as given. */
   paymentTerms?: string | null;
   notes?: string | null;
+  /** Work orders: what had to be done, what was done, the checklist and the customer's notes, each its own section. */
+  work?: {
+    description?: string | null;
+    workPerformed?: string | null;
+    customerNotes?: string | null;
+    checklist?: { label: string; checked: boolean; required: boolean; note?: string | null }[];
+  } | null;
   /** Work orders: photos in display order. JPEG and PNG are drawn; other types are named only. */
   photos?: { image: Uint8Array; mimeType: string; caption?: string | null }[];
   /** Work orders: the signature block; `null` prints an empty one to sign on paper. */
@@ -100,7 +109,23 @@ const LINE_GREY = '#BBBBBB';
 
 type Doc = PDFKit.PDFDocument;
 
-export async function renderDocumentPdf(view: DocumentPdfView): Promise<Buffer> {
+/**
+ * Most pages a document may take. The contract's largest documents stay below (a work order with 200 lines and
+ * every text and checklist point at its longest takes about 450 pages); the bound keeps a layout fault or a future
+ * larger limit from growing a PDF without end.
+ */
+export const MAX_PAGES = 1000;
+
+/** Thrown when a document would need more than its page bound. */
+export class PageLimitError extends Error {
+  constructor(readonly maxPages: number) {
+    super(`the document needs more than ${maxPages} pages`);
+  }
+}
+
+export type RenderOptions = { maxPages?: number };
+
+export async function renderDocumentPdf(view: DocumentPdfView, options: RenderOptions = {}): Promise<Buffer> {
   const labels = PDF_LABELS[view.language];
   const doc = new PDFDocument({
     size: 'A4',
@@ -116,6 +141,12 @@ export async function renderDocumentPdf(view: DocumentPdfView): Promise<Buffer> 
       CreationDate: new Date(`${view.issueDate.slice(0, 10)}T00:00:00Z`),
     },
   });
+  const maxPages = options.maxPages ?? MAX_PAGES;
+  let pages = 1;
+  doc.on('pageAdded', () => {
+    pages += 1;
+    if (pages > maxPages) throw new PageLimitError(maxPages);
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -127,8 +158,12 @@ export async function renderDocumentPdf(view: DocumentPdfView): Promise<Buffer> 
   header(doc, view, labels);
   addresses(doc, view, labels);
   documentFacts(doc, view, labels);
+  section(doc, labels.workDescription, view.work?.description);
   lineTable(doc, view, labels, money);
   totals(doc, view, labels, money);
+  section(doc, labels.workPerformed, view.work?.workPerformed);
+  checklist(doc, view, labels);
+  section(doc, labels.customerNotes, view.work?.customerNotes);
   terms(doc, view, labels, money);
   if (view.kind === 'work_order' || view.photos?.length) photos(doc, view, labels);
   if (view.kind === 'work_order' || view.signature) signature(doc, view, labels);
@@ -141,7 +176,86 @@ const width = (doc: Doc) => doc.page.width - 2 * MARGIN;
 
 /** Starts a new page when fewer than `height` points are left above the bottom margin. */
 function ensureSpace(doc: Doc, height: number): void {
-  if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  if (doc.y + height > bottomOf(doc)) doc.addPage();
+}
+
+const bottomOf = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
+
+const BODY: TextStyle = { font: 'Helvetica', size: 9 };
+const HEADING: TextStyle = { font: 'Helvetica-Bold', size: 11 };
+
+/**
+ * Running text from the left margin across the page, wrapped by text-layout.ts and continued on new pages; `onNewPage`
+ * draws what a continued block repeats at the top (a table's header).
+ */
+function flow(
+  doc: Doc,
+  lines: string[],
+  style: TextStyle,
+  x: number,
+  color: string,
+  onNewPage: () => void = () => {},
+): void {
+  const height = lineHeight(doc, style);
+  for (const line of lines) {
+    if (doc.y + height > bottomOf(doc)) {
+      doc.addPage();
+      onNewPage();
+      doc.font(style.font).fontSize(style.size);
+    }
+    doc.fillColor(color);
+    drawLines(doc, [line], style, x, doc.y);
+    doc.y += height;
+  }
+}
+
+/** A heading with its text below, both across the page; nothing when the text is empty. */
+function section(doc: Doc, heading: string, text: string | null | undefined): void {
+  if (!text?.trim()) return;
+  ensureSpace(doc, 50);
+  doc.font(HEADING.font).fontSize(HEADING.size).fillColor('black').text(heading, MARGIN, doc.y);
+  doc.moveDown(0.2);
+  flow(doc, wrapText(doc, text, BODY, width(doc)), BODY, MARGIN, 'black');
+  doc.x = MARGIN;
+  doc.moveDown(1);
+}
+
+/** The checklist: a box per point, ticked when done, the label (required points marked) and the note below. */
+function checklist(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
+  const points = view.work?.checklist ?? [];
+  if (points.length === 0) return;
+  ensureSpace(doc, 60);
+  const done = points.filter((point) => point.checked).length;
+  doc.font(HEADING.font).fontSize(HEADING.size).fillColor('black').text(labels.checklist, MARGIN, doc.y);
+  doc.font(BODY.font).fontSize(BODY.size).fillColor(GREY).text(labels.checklistDone(done, points.length), MARGIN);
+  doc.moveDown(0.3);
+  const textX = MARGIN + 16;
+  const textWidth = width(doc) - 16;
+  const note: TextStyle = { font: 'Helvetica', size: 8 };
+  for (const point of points) {
+    const label = point.required ? `${point.label} ${labels.required}` : point.label;
+    const labelLines = wrapText(doc, label, BODY, textWidth);
+    ensureSpace(doc, lineHeight(doc, BODY) * Math.min(labelLines.length, 3) + 4);
+    const y = doc.y;
+    doc
+      .rect(MARGIN + 1, y + 0.5, 8, 8)
+      .lineWidth(0.6)
+      .strokeColor('black')
+      .stroke();
+    // ZapfDingbats "4" is the check mark ✔ (a standard font, so nothing is embedded).
+    if (point.checked)
+      doc
+        .font('ZapfDingbats')
+        .fontSize(8)
+        .fillColor('black')
+        .text('4', MARGIN + 1.5, y + 0.5, { lineBreak: false });
+    doc.y = y;
+    flow(doc, labelLines, BODY, textX, 'black');
+    if (point.note) flow(doc, wrapText(doc, point.note, note, textWidth), note, textX, GREY);
+    doc.y += 3;
+  }
+  doc.x = MARGIN;
+  doc.moveDown(1);
 }
 
 const addressLines = (address: PdfAddress | null | undefined): string[] => {
@@ -243,42 +357,44 @@ function lineTable(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a
   };
   ensureSpace(doc, 60);
   tableHeader();
+  const nameWidth = columns[0].width - 4;
+  const nameStyle = (line: DocumentPdfLine): TextStyle => ({
+    font: line.type === 'text' ? 'Helvetica-Bold' : 'Helvetica',
+    size: 9,
+  });
+  const descriptionStyle: TextStyle = { font: 'Helvetica', size: 8 };
   for (const line of view.lines) {
-    doc.font('Helvetica').fontSize(9);
-    const description = line.description ?? '';
-    const nameHeight = doc.heightOfString(line.name, { width: columns[0].width - 4 });
-    const descriptionHeight = description
-      ? doc.fontSize(8).heightOfString(description, { width: columns[0].width - 4 })
-      : 0;
-    const height = nameHeight + descriptionHeight + 6;
-    if (doc.y + height > doc.page.height - doc.page.margins.bottom) {
+    const style = nameStyle(line);
+    const nameLines = wrapText(doc, line.name, style, nameWidth);
+    const descriptionLines = line.description ? wrapText(doc, line.description, descriptionStyle, nameWidth) : [];
+    // A row starts where its name and the first lines of its description fit; a longer description continues on
+    // the next pages under the repeated table header.
+    const startHeight =
+      lineHeight(doc, style) * nameLines.length +
+      lineHeight(doc, descriptionStyle) * Math.min(descriptionLines.length, 3) +
+      6;
+    if (doc.y + startHeight > bottomOf(doc)) {
       doc.addPage();
       tableHeader();
     }
     const y = doc.y + 3;
-    let x = MARGIN;
-    doc
-      .font(line.type === 'text' ? 'Helvetica-Bold' : 'Helvetica')
-      .fontSize(9)
-      .fillColor('black');
-    doc.text(line.name, x + 2, y, { width: columns[0].width - 4 });
-    if (description)
-      doc
-        .font('Helvetica')
-        .fontSize(8)
-        .fillColor(GREY)
-        .text(description, { width: columns[0].width - 4 });
+    doc.y = y;
+    flow(doc, nameLines, style, MARGIN + 2, 'black');
+    const nameBottom = doc.y;
     if (line.type !== 'text') {
-      x += columns[0].width;
+      let x = MARGIN + columns[0].width;
       doc.font('Helvetica').fontSize(9).fillColor('black');
       for (const column of columns.slice(1)) {
         doc.text(column.cell(line), x + 2, y, { width: column.width - 4, align: column.align });
         x += column.width;
       }
+      doc.y = Math.max(doc.y, nameBottom);
     }
-    doc.y = y + height - 3;
+    flow(doc, descriptionLines, descriptionStyle, MARGIN + 2, GREY, tableHeader);
+    doc.y += 3;
     rule(doc, LINE_GREY);
   }
+  doc.x = MARGIN;
   doc.moveDown(1);
 }
 
@@ -339,11 +455,8 @@ function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: st
   for (const [heading, text] of paragraphs) {
     ensureSpace(doc, 40);
     if (heading) doc.font('Helvetica-Bold').fontSize(9).fillColor('black').text(heading, MARGIN);
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor('black')
-      .text(text, MARGIN, doc.y, { width: width(doc) });
+    flow(doc, wrapText(doc, text, BODY, width(doc)), BODY, MARGIN, 'black');
+    doc.x = MARGIN;
     doc.moveDown(0.8);
   }
 }

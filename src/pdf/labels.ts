@@ -29,6 +29,13 @@ export interface PdfLabels {
   payBy: (amount: string, date: string, iban: string | null, number: string) => string;
   validity: (date: string) => string;
   notes: string;
+  /** Work orders' sections: what had to be done, what was done, the checklist, the customer's remarks. */
+  workDescription: string;
+  workPerformed: string;
+  checklist: string;
+  checklistDone: (done: number, total: number) => string;
+  required: string;
+  customerNotes: string;
   photos: string;
   photoNotShown: (type: string) => string;
   signature: string;
@@ -68,6 +75,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Gelieve ${amount} uiterlijk ${date} over te maken${iban ? ` op ${iban}` : ''} onder vermelding van ${number}.`,
     validity: (date) => `Deze offerte is geldig tot en met ${date}.`,
     notes: 'Opmerkingen',
+    workDescription: 'Uit te voeren werkzaamheden',
+    workPerformed: 'Uitgevoerde werkzaamheden',
+    checklist: 'Checklist',
+    checklistDone: (done, total) => `${done} van ${total} afgevinkt`,
+    required: '(verplicht)',
+    customerNotes: 'Opmerkingen van de klant',
     photos: "Foto's",
     photoNotShown: (type) => `(foto van het type ${type} niet weergegeven)`,
     signature: 'Handtekening',
@@ -105,6 +118,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Please pay ${amount} by ${date}${iban ? ` to ${iban}` : ''}, quoting ${number}.`,
     validity: (date) => `This quote is valid until ${date}.`,
     notes: 'Notes',
+    workDescription: 'Work to be done',
+    workPerformed: 'Work performed',
+    checklist: 'Checklist',
+    checklistDone: (done, total) => `${done} of ${total} done`,
+    required: '(required)',
+    customerNotes: "Customer's notes",
     photos: 'Photos',
     photoNotShown: (type) => `(photo of type ${type} not shown)`,
     signature: 'Signature',
@@ -142,6 +161,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Bitte überweisen Sie ${amount} bis zum ${date}${iban ? ` auf ${iban}` : ''} unter Angabe von ${number}.`,
     validity: (date) => `Dieses Angebot ist gültig bis zum ${date}.`,
     notes: 'Anmerkungen',
+    workDescription: 'Auszuführende Arbeiten',
+    workPerformed: 'Ausgeführte Arbeiten',
+    checklist: 'Checkliste',
+    checklistDone: (done, total) => `${done} von ${total} erledigt`,
+    required: '(Pflicht)',
+    customerNotes: 'Anmerkungen des Kunden',
     photos: 'Fotos',
     photoNotShown: (type) => `(Foto vom Typ ${type} nicht dargestellt)`,
     signature: 'Unterschrift',
@@ -179,6 +204,12 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
       `Merci de régler ${amount} au plus tard le ${date}${iban ? ` sur le compte ${iban}` : ''} en indiquant ${number}.`,
     validity: (date) => `Ce devis est valable jusqu'au ${date}.`,
     notes: 'Remarques',
+    workDescription: 'Travaux à réaliser',
+    workPerformed: 'Travaux réalisés',
+    checklist: 'Liste de contrôle',
+    checklistDone: (done, total) => `${done} sur ${total} effectués`,
+    required: '(obligatoire)',
+    customerNotes: 'Remarques du client',
     photos: 'Photos',
     photoNotShown: (type) => `(photo de type ${type} non affichée)`,
     signature: 'Signature',

@@ -1,23 +1,30 @@
-// Photos as the PDF can carry them: pdfkit embeds only JPEG and PNG, and embeds them as they are, so a GIF or WebP
-// photo is converted to PNG (its first frame; transparency kept) and a photo larger than print needs is scaled
-// down (a 12-megapixel phone photo would otherwise make a PDF of tens of megabytes). Orientation from EXIF is
-// applied first, as a phone shows the photo.
+// Photos as the PDF prints them. pdfkit embeds an image's bytes as they are, so a 10 MB phone photo would make a
+// 10 MB page (a work order holds 30): every photo is decoded and written again at print size with sharp, before
+// it goes to the rendering thread. Orientation from EXIF is applied first, as a phone shows the photo; GIF and
+// WebP become their first frame; transparency is flattened onto the page's white.
 import sharp from 'sharp';
 
-/** Longest side in pixels: two photos side by side on A4 at about 300 dpi. */
-export const MAX_PRINT_PIXELS = 1600;
+/**
+ * Longest side in pixels. A photo box on the page is 237 × 180 points (two side by side on A4), so 800 pixels is
+ * about 240 dpi across its width and 320 dpi down its height: print quality, and at JPEG quality 75 at most about
+ * 230 KB even for pure noise, so 30 photos stay under 7 MB.
+ */
+export const MAX_PRINT_PIXELS = 800;
+export const PRINT_JPEG_QUALITY = 75;
 
-export type PrintablePhoto = { image: Buffer; mimeType: 'image/jpeg' | 'image/png' };
+export type PrintablePhoto = { image: Buffer; mimeType: 'image/jpeg' };
 
-export async function printablePhoto(bytes: Buffer, mimeType: string): Promise<PrintablePhoto> {
-  const image = sharp(bytes, { failOn: 'none' });
-  const { width = 0, height = 0, orientation } = await image.metadata();
-  const large = Math.max(width, height) > MAX_PRINT_PIXELS;
-  const rotated = orientation !== undefined && orientation !== 1;
-  if ((mimeType === 'image/jpeg' || mimeType === 'image/png') && !large && !rotated) return { image: bytes, mimeType };
-  const fitted = image
-    .rotate()
-    .resize({ width: MAX_PRINT_PIXELS, height: MAX_PRINT_PIXELS, fit: 'inside', withoutEnlargement: true });
-  if (mimeType === 'image/jpeg') return { image: await fitted.jpeg({ quality: 82 }).toBuffer(), mimeType };
-  return { image: await fitted.png({ compressionLevel: 9 }).toBuffer(), mimeType: 'image/png' };
+/** The photo at print size as JPEG, or undefined when its bytes cannot be decoded (the PDF then names it only). */
+export async function printablePhoto(bytes: Buffer): Promise<PrintablePhoto | undefined> {
+  try {
+    const image = await sharp(bytes, { failOn: 'none' })
+      .rotate()
+      .resize({ width: MAX_PRINT_PIXELS, height: MAX_PRINT_PIXELS, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: PRINT_JPEG_QUALITY })
+      .toBuffer();
+    return { image, mimeType: 'image/jpeg' };
+  } catch {
+    return undefined;
+  }
 }

@@ -237,7 +237,7 @@ export const handlers = {
   getInvoicePdf: async (c) => {
     const { invoice } = c.req.valid('param');
     const tenant = c.get('tenant');
-    const download = await pdfDownload(tenant, async (tx) => {
+    const download = await pdfDownload(tenant, c.get('deps').pdfRenderer, async (tx) => {
       const row = await q.findInvoice(tx, tenant.companyId, invoice);
       return row && invoicePdf(row);
     });
@@ -297,7 +297,7 @@ export const handlers = {
       if (!current) throw invoiceNotFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
-      await sendSalesDocument(tx, companyId, invoicePdf(current), body);
+      await sendSalesDocument(tx, companyId, invoicePdf(current), body, c.get('deps').pdfRenderer);
       let row = current;
       if (current.status === 'draft') {
         row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });

@@ -185,7 +185,7 @@ export const handlers = {
   getQuotePdf: async (c) => {
     const { quote } = c.req.valid('param');
     const tenant = c.get('tenant');
-    const download = await pdfDownload(tenant, async (tx) => {
+    const download = await pdfDownload(tenant, c.get('deps').pdfRenderer, async (tx) => {
       const row = await q.findQuote(tx, tenant.companyId, quote);
       return row && quotePdf(row);
     });
@@ -231,7 +231,7 @@ export const handlers = {
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', 'pending_review', 'sent', 'viewed'].includes(current.status))
         throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status }));
-      await sendSalesDocument(tx, companyId, quotePdf(current), body);
+      await sendSalesDocument(tx, companyId, quotePdf(current), body, c.get('deps').pdfRenderer);
       let row = current;
       if (current.status === 'draft' || current.status === 'pending_review') {
         row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });

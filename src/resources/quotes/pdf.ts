@@ -3,8 +3,10 @@
 import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import { documentTotals } from '../../domain/totals.ts';
+import { renderPdf } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
-import { type DocumentPdfView, renderDocumentPdf } from '../../pdf/document-pdf.ts';
+import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
+import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { type CompanyDefaults, companyDefaults, itemsAsInput } from './documents.ts';
 
@@ -106,11 +108,15 @@ export const pdfFileName = (doc: { number: string }) =>
   `${doc.number.replace(/[^A-Za-z0-9._-]/g, '_') || 'document'}.pdf`;
 
 /** The PDF as an email attachment named after the document's number. */
-export async function pdfAttachment(doc: PdfDocument, company: CompanyDefaults): Promise<EmailAttachment> {
+export async function pdfAttachment(
+  doc: PdfDocument,
+  company: CompanyDefaults,
+  renderer: PdfRenderer,
+): Promise<EmailAttachment> {
   return {
     filename: pdfFileName(doc),
     contentType: 'application/pdf',
-    content: await renderDocumentPdf(pdfViewOf(doc, company)),
+    content: await renderPdf(renderer, pdfViewOf(doc, company)),
   };
 }
 
@@ -133,12 +139,17 @@ function pdfDownloadHeaders(doc: PdfDocument, pdf: Buffer): Record<string, strin
  * The PDF download of the document `find` reads (undefined when there is none), rendered with the company's
  * current details read in the same tenant transaction.
  */
-export async function pdfDownload(tenant: Tenant, find: (tx: Tx) => Promise<PdfDocument | undefined>) {
+export async function pdfDownload(
+  tenant: Tenant,
+  renderer: PdfRenderer,
+  find: (tx: Tx) => Promise<PdfDocument | undefined>,
+) {
   const found = await tenant.transaction(async (tx) => {
     const doc = await find(tx);
     return doc && { doc, company: await companyDefaults(tx, tenant.companyId) };
   });
   if (!found) return undefined;
-  const pdf = await renderDocumentPdf(pdfViewOf(found.doc, found.company));
+  // Rendered after the transaction: its connection goes back to the pool while the PDF is made.
+  const pdf = await renderPdf(renderer, pdfViewOf(found.doc, found.company));
   return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(found.doc, pdf) };
 }

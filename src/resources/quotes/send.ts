@@ -6,6 +6,7 @@ import type { Tx } from '../../db/tenant.ts';
 import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { queueEmail } from '../../mail/outbox.ts';
 import { COMPANY_SCOPE } from '../../mail/outgoing-limit.ts';
+import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { companyDefaults, DocumentProblems } from './documents.ts';
 import { documentEmail } from './email.ts';
 import { quoteMessages } from './messages.ts';
@@ -30,10 +31,16 @@ function recipientsOf(body: SendBody, customer: DocumentCustomerCopy): string[] 
  * (shared with the inbox): past the limit it answers 429 rate_limited with Retry-After, and the caller's
  * transaction (with its count) rolls back.
  */
-export async function sendSalesDocument(tx: Tx, companyId: string, doc: PdfDocument, body: SendBody): Promise<void> {
+export async function sendSalesDocument(
+  tx: Tx,
+  companyId: string,
+  doc: PdfDocument,
+  body: SendBody,
+  renderer: PdfRenderer,
+): Promise<void> {
   const company = await companyDefaults(tx, companyId);
   const to = recipientsOf(body, doc.customer);
-  const attachment = await pdfAttachment(doc, company);
+  const attachment = await pdfAttachment(doc, company, renderer);
   await countOutgoingMessage(tx, companyId, [COMPANY_SCOPE], ({ limit }) =>
     quoteMessages.message('document.outgoing_limit', { limit }),
   );

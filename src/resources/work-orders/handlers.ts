@@ -359,7 +359,8 @@ export const handlers = {
       company: await companyDefaults(tx, tenant.companyId),
     }));
     if (!row) throw workOrderNotFound();
-    const pdf = await workOrderPdf(row, company, { storage: c.get('deps').fileStorage, tenant });
+    const deps = c.get('deps');
+    const pdf = await workOrderPdf(row, company, { storage: deps.fileStorage, tenant }, deps.pdfRenderer);
     return c.body(new Uint8Array(pdf), 200, {
       'Content-Type': 'application/pdf',
       'Content-Length': String(pdf.byteLength),

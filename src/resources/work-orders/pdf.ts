@@ -1,11 +1,14 @@
-// The PDF of a work order (src/pdf/document-pdf.ts renders it): the company, the customer copy, the lines as stored
-// with tax per rate recalculated by the totals engine, the texts of the work, the photos in display order made
-// printable, and the signature; in the work order's language.
+// The PDF of a work order (src/pdf/document-pdf.ts renders it, on a rendering thread): the company, the customer
+// copy, the lines as stored with tax per rate recalculated by the totals engine, what had to be done, what was done,
+// the checklist and the customer's notes each as its own section, the photos in display order reduced to print
+// size, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
 import { documentTotals } from '../../domain/totals.ts';
 import type { FileStorage } from '../../files/storage.ts';
-import { type DocumentPdfView, renderDocumentPdf } from '../../pdf/document-pdf.ts';
+import { renderPdf } from '../../http/pdf-render.ts';
+import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
 import { printablePhoto } from '../../pdf/printable-photo.ts';
+import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { type CompanyDefaults, itemsAsInput } from '../quotes/documents.ts';
 import { letterheadOf } from '../quotes/pdf.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
@@ -23,6 +26,7 @@ export async function workOrderPdf(
   row: WorkOrderWithPhotos,
   company: CompanyDefaults,
   files: { storage: FileStorage; tenant: Tenant },
+  renderer: PdfRenderer,
 ): Promise<Buffer> {
   const recalculated = documentTotals({
     lines: itemsAsInput(row.items),
@@ -35,14 +39,16 @@ export async function workOrderPdf(
         .filter((t) => t.rate !== '0.00')
         .map((t) => ({ rate: t.rate, base: t.taxable, amount: t.tax }))
     : [];
-  // One photo at a time: a work order holds up to 30 photos of up to 10 MB each.
+  // One photo at a time (a work order holds up to 30 photos of up to 10 MB each), reduced by sharp on its own
+  // threads; only the reduced photos go to the rendering thread.
   const photos: NonNullable<DocumentPdfView['photos']> = [];
   for (const photo of row.photos) {
-    const printable = await printablePhoto(
-      await bytesOf(files.storage, files.tenant, photo.fileId),
-      photo.file.mimeType,
-    );
-    photos.push({ ...printable, caption: photo.caption });
+    const printable = await printablePhoto(await bytesOf(files.storage, files.tenant, photo.fileId));
+    photos.push({
+      image: printable?.image ?? new Uint8Array(0),
+      mimeType: printable?.mimeType ?? photo.file.mimeType,
+      caption: photo.caption,
+    });
   }
   const c = row.customer;
   const view: DocumentPdfView = {
@@ -72,10 +78,20 @@ export async function workOrderPdf(
       total: line.line_total,
     })),
     totals: { subtotal: row.subtotal, taxes, total: row.total },
-    notes: [row.description, row.workPerformed, row.customerNotes].filter((t) => t).join('\n\n') || null,
+    work: {
+      description: row.description,
+      workPerformed: row.workPerformed,
+      customerNotes: row.customerNotes,
+      checklist: row.checklist.map((point) => ({
+        label: point.label,
+        checked: point.checked,
+        required: point.required,
+        note: point.note,
+      })),
+    },
     photos,
     signature:
       row.signedAt && row.signedByName ? { signedBy: row.signedByName, signedAt: row.signedAt.toISOString() } : null,
   };
-  return renderDocumentPdf(view);
+  return renderPdf(renderer, view);
 }

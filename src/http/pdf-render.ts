@@ -1,0 +1,67 @@
+// Rendering a document PDF for a request: on the pool of rendering threads (src/pdf/render-pool.ts), and a limit it
+// hits answered as `503 pdf_render_limit_exceeded` with Retry-After, in the request's language. One place for the
+// downloads of quotes, invoices and work orders and the PDFs attached when a quote or invoice is sent.
+import type { DocumentPdfView } from '../pdf/document-pdf.ts';
+import { type PdfRenderer, PdfRenderLimitError, type RenderLimit } from '../pdf/render-pool.ts';
+import { defineMessages } from './messages.ts';
+import { ApiProblem } from './problems.ts';
+
+/** Seconds to wait before asking again: about the time a few large documents take to render. */
+const RETRY_AFTER_SECONDS = 5;
+
+const texts = defineMessages({
+  'pdf.limit_time': {
+    en: 'The PDF did not finish within {seconds} seconds, the time limit of one document; try again after Retry-After seconds.',
+    nl: 'De pdf was niet binnen {seconds} seconden klaar, de tijdslimiet van één document; probeer het opnieuw na Retry-After seconden.',
+    de: 'Das PDF war nicht innerhalb von {seconds} Sekunden fertig, dem Zeitlimit eines Dokuments; versuchen Sie es nach Retry-After Sekunden erneut.',
+    fr: 'Le PDF n’a pas été terminé en {seconds} secondes, la limite de temps d’un document ; réessayez après Retry-After secondes.',
+  },
+  'pdf.limit_memory': {
+    en: 'The PDF needed more than {megabytes} MB, the memory limit of one document; shorten the document’s texts.',
+    nl: 'De pdf had meer dan {megabytes} MB nodig, de geheugenlimiet van één document; maak de teksten van het document korter.',
+    de: 'Das PDF brauchte mehr als {megabytes} MB, das Speicherlimit eines Dokuments; kürzen Sie die Texte des Dokuments.',
+    fr: 'Le PDF demandait plus de {megabytes} Mo, la limite de mémoire d’un document ; raccourcissez les textes du document.',
+  },
+  'pdf.limit_pages': {
+    en: 'The PDF would have more than {pages} pages, the most one document may have; shorten the document’s texts.',
+    nl: 'De pdf zou meer dan {pages} pagina’s krijgen, het maximum voor één document; maak de teksten van het document korter.',
+    de: 'Das PDF hätte mehr als {pages} Seiten, das Höchste für ein Dokument; kürzen Sie die Texte des Dokuments.',
+    fr: 'Le PDF aurait plus de {pages} pages, le maximum pour un document ; raccourcissez les textes du document.',
+  },
+  'pdf.limit_queue': {
+    en: 'Too many PDFs are waiting to be rendered; try again after Retry-After seconds.',
+    nl: 'Er wachten te veel pdf’s om te worden gemaakt; probeer het opnieuw na Retry-After seconden.',
+    de: 'Zu viele PDFs warten darauf, erstellt zu werden; versuchen Sie es nach Retry-After Sekunden erneut.',
+    fr: 'Trop de PDF attendent d’être produits ; réessayez après Retry-After secondes.',
+  },
+} as const);
+
+function detailOf(limit: RenderLimit, value: number) {
+  switch (limit) {
+    case 'time':
+      return texts.message('pdf.limit_time', { seconds: Math.ceil(value / 1000) });
+    case 'memory':
+      return texts.message('pdf.limit_memory', { megabytes: value });
+    case 'pages':
+      return texts.message('pdf.limit_pages', { pages: value });
+    case 'queue':
+      return texts.message('pdf.limit_queue');
+  }
+}
+
+/** The PDF of `view`; a limit hit becomes the API's problem. */
+export async function renderPdf(renderer: PdfRenderer, view: DocumentPdfView): Promise<Buffer> {
+  try {
+    return await renderer.render(view);
+  } catch (error) {
+    if (!(error instanceof PdfRenderLimitError)) throw error;
+    throw new ApiProblem(
+      'pdf_render_limit_exceeded',
+      detailOf(error.limit, error.value),
+      {},
+      {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      },
+    );
+  }
+}
