@@ -87,9 +87,11 @@ export function vtimezone(zone: string, around: Date): string {
  */
 export function parameterText(name: string): string {
   return name
-    .replace(/\r\n|\r|\n/g, '\n')
-    .replace(/[\\\u0000-\u0009\u000B-\u001F\u007F]/g, '')
-    .replace(/[\^"\n]/g, (character) => (character === '^' ? '^^' : character === '"' ? "^'" : '^n'));
+    .replace(/\r\n?/g, '\n')
+    .replace(/\^/g, '^^')
+    .replace(/"/g, "^'")
+    .replace(/\n/g, '^n')
+    .replace(/[\\\p{Cc}]/gu, '');
 }
 
 /** The .ics text of one appointment message. */
