@@ -1,14 +1,14 @@
 // The PDF of a work order (src/pdf/document-pdf.ts renders it): the company, the customer copy, the lines as stored
-// with tax per rate recalculated by the totals engine, the texts of the work, the photos in display order made
+// with the figures of the API's answer (workOrderFigures), the texts of the work, the photos in display order made
 // printable, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
-import { documentTotals } from '../../domain/totals.ts';
 import type { FileStorage } from '../../files/storage.ts';
 import { type DocumentPdfView, renderDocumentPdf } from '../../pdf/document-pdf.ts';
 import { printablePhoto } from '../../pdf/printable-photo.ts';
-import { type CompanyDefaults, itemsAsInput } from '../quotes/documents.ts';
-import { letterheadOf } from '../quotes/pdf.ts';
+import type { CompanyDefaults } from '../quotes/documents.ts';
+import { letterheadOf, pdfTotals } from '../quotes/pdf.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
+import { workOrderFigures } from './serialize.ts';
 
 async function bytesOf(storage: FileStorage, tenant: Tenant, fileId: string): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
@@ -24,17 +24,6 @@ export async function workOrderPdf(
   company: CompanyDefaults,
   files: { storage: FileStorage; tenant: Tenant },
 ): Promise<Buffer> {
-  const recalculated = documentTotals({
-    lines: itemsAsInput(row.items),
-    discount_percentage: 0,
-    discount_amount: 0,
-    default_tax_rate: '0',
-  });
-  const taxes = recalculated.ok
-    ? recalculated.totals.taxes
-        .filter((t) => t.rate !== '0.00')
-        .map((t) => ({ rate: t.rate, base: t.taxable, amount: t.tax }))
-    : [];
   // One photo at a time: a work order holds up to 30 photos of up to 10 MB each.
   const photos: NonNullable<DocumentPdfView['photos']> = [];
   for (const photo of row.photos) {
@@ -69,9 +58,10 @@ export async function workOrderPdf(
       unitPrice: line.unit_price,
       discount: line.discount_amount,
       taxRate: line.tax_rate,
+      isTaxable: line.is_taxable,
       total: line.line_total,
     })),
-    totals: { subtotal: row.subtotal, taxes, total: row.total },
+    totals: pdfTotals({ ...workOrderFigures(row), discount_amount: '0.00' }),
     notes: [row.description, row.workPerformed, row.customerNotes].filter((t) => t).join('\n\n') || null,
     photos,
     signature:
