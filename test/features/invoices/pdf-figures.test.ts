@@ -47,7 +47,7 @@ async function pdfText(path: string, name: string): Promise<string[]> {
 }
 
 const squash = (text: string) => text.replace(/[\s\u00A0]+/g, ' ').trim();
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 type Breakdown = { tax_rate: string; is_taxable: boolean; taxable_amount: string; tax_amount: string }[];
 type Figures = {
@@ -79,7 +79,7 @@ function expectFigures(lines: string[], doc: Figures) {
   for (const row of expected) expect(lines, row).toContain(row);
   // Any VAT row at all, in this language's words: exactly as many as the breakdown has.
   const anyRow = (template: string) =>
-    new RegExp(`^${escape(squash(template)).replace('RATE', '\\S+').replace('BASE', '.+')} `);
+    new RegExp(`^${escapeRegExp(squash(template)).replace('RATE', '\\S+').replace('BASE', '.+')} `);
   const rowPatterns = [anyRow(labels.taxAt('RATE', 'BASE')), anyRow(labels.taxExempt('BASE'))];
   expect(lines.filter((line) => rowPatterns.some((pattern) => pattern.test(line)))).toHaveLength(
     doc.tax_breakdown.length,
