@@ -5593,7 +5593,8 @@ export type components = {
      *     their own (`is_taxable` `false`, `tax_rate` `0.00`) before the row of the lines taxed at 0 %. Rates without
      *     lines have no row; `text` lines count nowhere. The `tax_amount` values add up to the document's
      *     `tax_amount`, the `subtotal` values to its `subtotal` and the `discount_amount` values to its
-     *     `discount_amount`. The document's PDF prints exactly these rows.
+     *     `discount_amount`. The document's PDF prints exactly these rows. Always present in answers of this
+     *     version; not yet listed as required, so that examples and stored event payloads written before it stay valid.
      */
     DocumentTaxBreakdown: components['schemas']['DocumentTaxRate'][];
     /**
@@ -5882,7 +5883,7 @@ export type components = {
        * @example 2292.25
        */
       subtotal: components['schemas']['Decimal'];
-      tax_breakdown: components['schemas']['DocumentTaxBreakdown'];
+      tax_breakdown?: components['schemas']['DocumentTaxBreakdown'];
       /**
        * @description Total tax, calculated per rate after the document discount.
        * @example 481.37
@@ -6409,7 +6410,7 @@ export type components = {
        * @example 1692.00
        */
       subtotal: components['schemas']['Decimal'];
-      tax_breakdown: components['schemas']['DocumentTaxBreakdown'];
+      tax_breakdown?: components['schemas']['DocumentTaxBreakdown'];
       /**
        * @description Total tax, calculated per rate after the document discount.
        * @example 193.91
@@ -6911,7 +6912,7 @@ export type components = {
       currency: components['schemas']['Currency'];
       /** @description Total of the lines excluding tax, calculated with the same rules as quotes and invoices. */
       subtotal: components['schemas']['Decimal'];
-      tax_breakdown: components['schemas']['DocumentTaxBreakdown'];
+      tax_breakdown?: components['schemas']['DocumentTaxBreakdown'];
       /** @description Total tax over the lines, per tax rate, calculated with the same rules as quotes and invoices. */
       tax_amount: components['schemas']['Decimal'];
       /** @description `subtotal` plus `tax_amount`. */
