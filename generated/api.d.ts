@@ -1251,6 +1251,14 @@ export type paths = {
      *     downloaded; a `draft` already carries its number (assigned at creation), so the PDF of a draft is the
      *     preview of what will be sent.
      *
+     *     The PDF prints the invoice's figures exactly as the invoice answers them: `subtotal`, the document
+     *     discount, every row of `tax_breakdown` (a 0 % rate as 0 %, exempt lines as exempt), `total`,
+     *     `amount_paid` and `amount_due`. What it says about payment follows the `status`: a `cancelled`,
+     *     `refunded` or `paid` invoice carries that mark by its title and says that nothing is to be paid; an
+     *     invoice with an amount paid and an amount still due (`partial`, or `overdue` after a part payment) is
+     *     marked as partly paid; only an invoice with an amount due asks for payment, and only of `amount_due`, by
+     *     `due_date`.
+     *
      *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
      *     `<number>.pdf` (the number as assigned, for example `F2026-0042.pdf`; characters outside letters, digits,
      *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
@@ -5697,6 +5705,46 @@ export type components = {
      * @example 2026-03-14
      */
     CalendarDate: string;
+    /** @description The VAT of one rate of a document (or of its lines exempt from VAT). */
+    DocumentTaxRate: {
+      /**
+       * @description The VAT rate in percent; `0.00` for the exempt row.
+       * @example 21.00
+       */
+      tax_rate: components['schemas']['Decimal'];
+      /** @description `false` for the row of the lines exempt from VAT, `true` for a rate (0 % included). */
+      is_taxable: boolean;
+      /**
+       * @description Sum of the line totals at this rate, excluding VAT, before the document discount.
+       * @example 432.00
+       */
+      subtotal: components['schemas']['Decimal'];
+      /**
+       * @description This rate's share of the document discount.
+       * @example 21.60
+       */
+      discount_amount: components['schemas']['Decimal'];
+      /**
+       * @description `subtotal − discount_amount`: the amount the VAT is calculated on.
+       * @example 410.40
+       */
+      taxable_amount: components['schemas']['Decimal'];
+      /**
+       * @description `taxable_amount × tax_rate / 100`, rounded half up to cents; `0.00` for the exempt row.
+       * @example 86.18
+       */
+      tax_amount: components['schemas']['Decimal'];
+    };
+    /**
+     * @description VAT per rate of the document, calculated by the service as described at the document's `total`: one row per
+     *     `tax_rate` of its lines, lowest rate first, with the lines exempt from VAT (`is_taxable` `false`) in a row of
+     *     their own (`is_taxable` `false`, `tax_rate` `0.00`) before the row of the lines taxed at 0 %. Rates without
+     *     lines have no row; `text` lines count nowhere. The `tax_amount` values add up to the document's
+     *     `tax_amount`, the `subtotal` values to its `subtotal` and the `discount_amount` values to its
+     *     `discount_amount`. The document's PDF prints exactly these rows. Always present in answers of this
+     *     version; not yet listed as required, so that examples and stored event payloads written before it stay valid.
+     */
+    DocumentTaxBreakdown: components['schemas']['DocumentTaxRate'][];
     /**
      * @description Total of the document including tax, calculated by the service; it is never sent. How the totals are
      *     calculated from the lines (see `line_total` of a line):
@@ -5983,6 +6031,7 @@ export type components = {
        * @example 2292.25
        */
       subtotal: components['schemas']['Decimal'];
+      tax_breakdown?: components['schemas']['DocumentTaxBreakdown'];
       /**
        * @description Total tax, calculated per rate after the document discount.
        * @example 481.37
@@ -6129,10 +6178,19 @@ export type components = {
        * @description Makes a term (instalment) invoice for this percentage of the quote `quote_id` (required with it),
        *     rounded half-up to two decimals. The quote must be `accepted` or `completed`, and the term invoices of the quote that
        *     are not `cancelled` may together invoice at most 100 % of it (`too_big` above what is left). The
-       *     service writes one line per VAT rate of the quote: the percentage of the quote's amount excluding VAT at
-       *     that rate (after the quote's discount), rounded half-up to cents, named after the term and the quote's
-       *     number in the invoice's language; `items`, `discount_percentage` and `discount_amount` go not with it
-       *     (`invalid_combination`). The invoice answers with `is_term_invoice: true` and this `term_percentage`.
+       *     service writes one line per row of the quote's `tax_breakdown` (an exempt row gives an exempt line,
+       *     `is_taxable: false`), named after the term and the quote's number in the invoice's language; `items`,
+       *     `discount_percentage` and `discount_amount` go not with it (`invalid_combination`). The invoice answers
+       *     with `is_term_invoice: true` and this `term_percentage`.
+       *
+       *     Rounding: the terms of a quote never add up to more than the quote, and the term that reaches 100 %
+       *     takes the remainder. Per row, the term aims at `(taxable_amount + tax_amount) × (earlier + this) / 100`,
+       *     rounded half up to cents, where `taxable_amount` and `tax_amount` are the quote row's and `earlier` is the
+       *     percentage of the quote's earlier terms that are not cancelled, minus what those earlier terms invoiced at
+       *     that row including VAT; its line is the largest amount excluding VAT
+       *     whose total with VAT (calculated as on every invoice) is not above that aim. The terms of a quote then
+       *     add up to the quote exactly, except that VAT rounding can leave no amount that fits exactly, in which
+       *     case the last term is one cent below the aim for that row.
        * @example 30
        */
       term_percentage?: number;
@@ -6500,6 +6558,7 @@ export type components = {
        * @example 1692.00
        */
       subtotal: components['schemas']['Decimal'];
+      tax_breakdown?: components['schemas']['DocumentTaxBreakdown'];
       /**
        * @description Total tax, calculated per rate after the document discount.
        * @example 193.91
@@ -7001,6 +7060,7 @@ export type components = {
       currency: components['schemas']['Currency'];
       /** @description Total of the lines excluding tax, calculated with the same rules as quotes and invoices. */
       subtotal: components['schemas']['Decimal'];
+      tax_breakdown?: components['schemas']['DocumentTaxBreakdown'];
       /** @description Total tax over the lines, per tax rate, calculated with the same rules as quotes and invoices. */
       tax_amount: components['schemas']['Decimal'];
       /** @description `subtotal` plus `tax_amount`. */

@@ -711,6 +711,17 @@ export const DocumentItemInputSchema = z
   })
   .openapi('DocumentItemInput');
 export const DocumentLineTotalSchema = DecimalSchema.openapi('DocumentLineTotal');
+export const DocumentTaxRateSchema = z
+  .strictObject({
+    tax_rate: DecimalSchema,
+    is_taxable: z.boolean(),
+    subtotal: DecimalSchema,
+    discount_amount: DecimalSchema,
+    taxable_amount: DecimalSchema,
+    tax_amount: DecimalSchema,
+  })
+  .openapi('DocumentTaxRate');
+export const DocumentTaxBreakdownSchema = z.array(DocumentTaxRateSchema).openapi('DocumentTaxBreakdown');
 export const DocumentTotalSchema = DecimalSchema.openapi('DocumentTotal');
 export const InvoiceItemSchema = z
   .object({
@@ -783,6 +794,7 @@ export const InvoiceSchema = z
     discount_amount: DecimalSchema,
     discount_description: z.string().nullable(),
     subtotal: DecimalSchema,
+    tax_breakdown: DocumentTaxBreakdownSchema.optional(),
     tax_amount: DecimalSchema,
     total: DocumentTotalSchema,
     amount_paid: DecimalSchema,
@@ -946,6 +958,7 @@ export const QuoteSchema = z
     discount_amount: DecimalSchema,
     discount_description: z.string().nullable(),
     subtotal: DecimalSchema,
+    tax_breakdown: DocumentTaxBreakdownSchema.optional(),
     tax_amount: DecimalSchema,
     total: DocumentTotalSchema,
     sent_at: NullableTimestampSchema,
@@ -1139,6 +1152,7 @@ export const WorkOrderSchema = z
     language: LanguageSchema,
     currency: CurrencySchema,
     subtotal: DecimalSchema,
+    tax_breakdown: DocumentTaxBreakdownSchema.optional(),
     tax_amount: DecimalSchema,
     total: DecimalSchema,
     scheduled_at: NullableTimestampSchema,

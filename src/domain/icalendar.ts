@@ -2,7 +2,9 @@
 // METHOD:REQUEST (a new or moved appointment) or CANCEL, one UID per appointment on every message, and a
 // SEQUENCE that grows with every change, so a calendar client moves or removes its entry instead of adding one.
 // Times are written in the company's time zone (TZID) with its VTIMEZONE, whose observances are taken from the
-// time-zone database through luxon for the years around the appointment.
+// time-zone database through luxon for the years around the appointment. DTSTAMP is in UTC (`Z`), as RFC 5545
+// requires; names in parameter values (CN) are encoded per RFC 6868, so no name can end the quoted value and add
+// parameters or another address.
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 
@@ -78,6 +80,20 @@ export function vtimezone(zone: string, around: Date): string {
   return lines.join('\r\n');
 }
 
+/**
+ * A name as a quoted parameter value (CN): RFC 6868 encodes `^`, `"` and line breaks (`^^`, `^'`, `^n`), which a
+ * quoted value cannot carry. Backslashes and other control characters are dropped: ical-generator escapes a
+ * backslash in a quoted value with another, which iCalendar does not know, so a reader would show two.
+ */
+export function parameterText(name: string): string {
+  return name
+    .replace(/\r\n?/g, '\n')
+    .replace(/\^/g, '^^')
+    .replace(/"/g, "^'")
+    .replace(/\n/g, '^n')
+    .replace(/[\\\p{Cc}]/gu, '');
+}
+
 /** The .ics text of one appointment message. */
 export function appointmentCalendar(appointment: CalendarAppointment): string {
   const cancelled = appointment.status === 'cancelled';
@@ -85,7 +101,9 @@ export function appointmentCalendar(appointment: CalendarAppointment): string {
     prodId: { company: 'crm', product: 'appointments', language: 'EN' },
     method: cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
   });
-  calendar.timezone({ name: appointment.timeZone, generator: (zone) => vtimezone(zone, appointment.startsAt) });
+  // No calendar-wide zone: ical-generator would write DTSTAMP in it, without the `Z` RFC 5545 requires. The event's
+  // own zone (TZID on DTSTART and DTEND) still gets its VTIMEZONE from the generator.
+  calendar.timezone({ name: null, generator: (zone) => vtimezone(zone, appointment.startsAt) });
   const zoned = (at: Date) => DateTime.fromJSDate(at, { zone: appointment.timeZone });
   calendar.createEvent({
     id: appointment.uid,
@@ -103,8 +121,14 @@ export function appointmentCalendar(appointment: CalendarAppointment): string {
       : appointment.status === 'pending'
         ? ICalEventStatus.TENTATIVE
         : ICalEventStatus.CONFIRMED,
-    organizer: appointment.organizer,
-    attendees: [{ email: appointment.attendee.email, name: appointment.attendee.name ?? undefined, rsvp: !cancelled }],
+    organizer: { name: parameterText(appointment.organizer.name), email: appointment.organizer.email },
+    attendees: [
+      {
+        email: appointment.attendee.email,
+        name: appointment.attendee.name === null ? undefined : parameterText(appointment.attendee.name),
+        rsvp: !cancelled,
+      },
+    ],
   });
   return calendar.toString();
 }

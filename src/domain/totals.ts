@@ -32,8 +32,19 @@ export type LineTotals = {
   tax_rate: string;
 };
 
-/** The tax of one rate: its lines' base, its share of the document discount, what is taxed, and the tax. */
-export type RateTotals = { rate: string; base: string; discount: string; taxable: string; tax: string };
+/**
+ * The tax of one rate: its lines' base, its share of the document discount, what is taxed, and the tax. Lines
+ * exempt from VAT (`is_taxable` false) have a row of their own (`exempt` true, rate 0), apart from the lines
+ * taxed at 0 %: an invoice must say which is which.
+ */
+export type RateTotals = {
+  rate: string;
+  exempt: boolean;
+  base: string;
+  discount: string;
+  taxable: string;
+  tax: string;
+};
 
 export type DocumentTotals = {
   lines: LineTotals[];
@@ -42,7 +53,7 @@ export type DocumentTotals = {
   discount_amount: string;
   tax_amount: string;
   total: string;
-  /** Per rate, lowest rate first; rates without lines are absent. */
+  /** Per rate, lowest rate first (exempt before 0 %); rates without lines are absent. */
   taxes: RateTotals[];
 };
 
@@ -270,17 +281,15 @@ export function documentTotals(input: DocumentInput): TotalsResult {
     errors.push({ pointer: '/discount_amount', code: 'too_big', reason: 'document_discount_above_subtotal' });
   if (errors.length > 0) return { ok: false, errors };
 
-  const byRate = new Map<bigint, bigint>();
-  for (const line of lines) {
-    if (line.totals.type === 'text') continue;
-    byRate.set(line.rate, (byRate.get(line.rate) ?? 0n) + line.cents);
-  }
-  const bases = [...byRate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rate, base]) => ({ rate, base }));
-  const shares = spreadDiscount(discount, bases);
-  const taxes = bases.map(({ rate, base }, index) => {
-    const taxable = base - shares[index];
-    return { rate, base, discount: shares[index], taxable, tax: roundDiv(taxable * rate, 10000n) };
-  });
+  const taxes = taxesOf(
+    lines.map((line) => ({
+      type: line.totals.type,
+      cents: line.cents,
+      rate: line.rate,
+      exempt: !line.totals.is_taxable,
+    })),
+    discount,
+  );
   const tax = taxes.reduce((sum, t) => sum + t.tax, 0n);
   return {
     ok: true,
@@ -293,6 +302,7 @@ export function documentTotals(input: DocumentInput): TotalsResult {
       total: two(subtotal - discount + tax),
       taxes: taxes.map((t) => ({
         rate: two(t.rate),
+        exempt: t.exempt,
         base: two(t.base),
         discount: two(t.discount),
         taxable: two(t.taxable),
@@ -300,4 +310,82 @@ export function documentTotals(input: DocumentInput): TotalsResult {
       })),
     },
   };
+}
+
+type TaxedLine = { type: DocumentItemType; cents: bigint; rate: bigint; exempt: boolean };
+type RateCents = { rate: bigint; exempt: boolean; base: bigint; discount: bigint; taxable: bigint; tax: bigint };
+
+/**
+ * Tax per rate of calculated lines. The discount is spread over the rates with exempt lines counted at rate 0
+ * (as the contract describes), and rate 0's share is then split between the exempt and the 0 % lines the same
+ * way, so marking exempt lines apart never moves a cent of tax.
+ */
+function taxesOf(lines: readonly TaxedLine[], discount: bigint): RateCents[] {
+  const byRate = new Map<bigint, { base: bigint; zeroRated: bigint | null; exempt: bigint | null }>();
+  for (const line of lines) {
+    if (line.type === 'text') continue;
+    const entry = byRate.get(line.rate) ?? { base: 0n, zeroRated: null, exempt: null };
+    entry.base += line.cents;
+    if (line.exempt) entry.exempt = (entry.exempt ?? 0n) + line.cents;
+    else entry.zeroRated = (entry.zeroRated ?? 0n) + line.cents;
+    byRate.set(line.rate, entry);
+  }
+  const rates = [...byRate.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  const shares = spreadDiscount(
+    discount,
+    rates.map(([rate, entry]) => ({ rate, base: entry.base })),
+  );
+  const result: RateCents[] = [];
+  const push = (rate: bigint, exempt: boolean, base: bigint, share: bigint) => {
+    const taxable = base - share;
+    result.push({ rate, exempt, base, discount: share, taxable, tax: roundDiv(taxable * rate, 10000n) });
+  };
+  for (const [index, [rate, entry]] of rates.entries()) {
+    if (entry.exempt === null) {
+      push(rate, false, entry.base, shares[index]);
+      continue;
+    }
+    // Exempt lines are at rate 0 only; rate 1 (exempt) and 2 (0 %) only order a tie between the two parts.
+    const zeroRated = entry.zeroRated ?? 0n;
+    let [exemptShare, zeroShare] = spreadDiscount(shares[index], [
+      { rate: 1n, base: entry.exempt },
+      { rate: 2n, base: zeroRated },
+    ]);
+    // Parts that do not add up to a positive base take no proportional split: the larger part (or the only one)
+    // carries the share.
+    if (exemptShare + zeroShare !== shares[index]) {
+      const toExempt = entry.zeroRated === null || entry.exempt >= entry.zeroRated;
+      [exemptShare, zeroShare] = toExempt ? [shares[index], 0n] : [0n, shares[index]];
+    }
+    push(rate, true, entry.exempt, exemptShare);
+    if (entry.zeroRated !== null) push(rate, false, zeroRated, zeroShare);
+  }
+  return result;
+}
+
+/** A stored line, as documents keep them (amounts as strings with two decimals). */
+export type StoredLine = { type: DocumentItemType; line_total: string; tax_rate: string; is_taxable: boolean };
+
+/**
+ * Tax per rate of a stored document: its lines as calculated and its effective document discount. It gives what
+ * `documentTotals` gave when the document was written, so the API's answer and the PDF print the same rows.
+ */
+export function taxBreakdown(lines: readonly StoredLine[], discountAmount: string): RateTotals[] {
+  const taxes = taxesOf(
+    lines.map((line) => ({
+      type: line.type,
+      cents: scaled(line.line_total, 2),
+      rate: line.is_taxable ? scaled(line.tax_rate, 2) : 0n,
+      exempt: !line.is_taxable,
+    })),
+    scaled(discountAmount, 2),
+  );
+  return taxes.map((t) => ({
+    rate: two(t.rate),
+    exempt: t.exempt,
+    base: two(t.base),
+    discount: two(t.discount),
+    taxable: two(t.taxable),
+    tax: two(t.tax),
+  }));
 }

@@ -11,12 +11,13 @@ import {
   formatDateTime,
   formatMoney,
   formatNumber,
+  type InvoiceMark,
   PDF_LABELS,
   type PdfLabels,
 } from './labels.ts';
 import { drawLines, lineHeight, type TextStyle, wrapText } from './text-layout.ts';
 
-export type { DocumentKind } from './labels.ts';
+export type { DocumentKind, InvoiceMark } from './labels.ts';
 
 export interface PdfAddress {
   /** Street and house number. */
@@ -39,6 +40,8 @@ export interface DocumentPdfLine {
   /** The effective line discount in money (`0.00` for none). */
   discount: string;
   taxRate: string;
+  /** `false`: exempt from VAT, printed as exempt rather than as 0 %. */
+  isTaxable?: boolean;
   /** Line total excluding tax, after its discount. */
   total: string;
 }
@@ -81,12 +84,17 @@ export interface DocumentPdfView {
     subtotal: string;
     /** The effective document discount in money. */
     discount?: string | null;
-    /** Tax per rate: the base after the discount share, and the tax on it. */
-    taxes: { rate: string; base: string; amount: string }[];
+    /**
+     * Tax per rate as the API answers it: the base after the discount share, and the tax on it; every row is
+     * printed, 0 % included, and an `exempt` row is printed as exempt.
+     */
+    taxes: { rate: string; exempt?: boolean; base: string; amount: string }[];
     total: string;
     amountPaid?: string | null;
     amountDue?: string | null;
   };
+  /** Invoices: a mark of the status by the title; cancelled, refunded and paid invoices ask for no payment. */
+  mark?: InvoiceMark | null;
   /** Free text of the company's or document's payment terms, printed as given. */
   paymentTerms?: string | null;
   notes?: string | null;
@@ -106,6 +114,12 @@ export interface DocumentPdfView {
 const MARGIN = 50;
 const GREY = '#555555';
 const LINE_GREY = '#BBBBBB';
+const MARK_COLOR: Record<InvoiceMark, string> = {
+  cancelled: '#B00020',
+  refunded: '#B00020',
+  paid: '#1B7F3B',
+  partly_paid: '#B26A00',
+};
 
 type Doc = PDFKit.PDFDocument;
 
@@ -295,6 +309,10 @@ function addresses(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
 function documentFacts(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   const { language } = view;
   doc.font('Helvetica-Bold').fontSize(18).fillColor('black').text(`${labels.title[view.kind]} ${view.number}`, MARGIN);
+  if (view.mark) {
+    doc.font('Helvetica-Bold').fontSize(13).fillColor(MARK_COLOR[view.mark]).text(labels.mark[view.mark].toUpperCase());
+    doc.fillColor('black');
+  }
   if (view.title) doc.font('Helvetica').fontSize(11).text(view.title);
   doc.moveDown(0.5);
   const facts: [string, string][] = [[labels.date, formatDate(view.issueDate, language)]];
@@ -338,7 +356,7 @@ function lineTable(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a
       label: labels.tax,
       width: 40,
       align: 'right',
-      cell: (line) => `${formatNumber(line.taxRate, language)}%`,
+      cell: (line) => (line.isTaxable === false ? labels.exemptShort : `${formatNumber(line.taxRate, language)}%`),
     });
     columns.push({ label: labels.amount, width: 80, align: 'right', cell: (line) => money(line.total) });
   }
@@ -413,13 +431,14 @@ function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: s
   const rows: [string, string, boolean][] = [[labels.subtotal, money(t.subtotal), false]];
   if (t.discount && Number(t.discount) !== 0) rows.push([labels.documentDiscount, money(`-${t.discount}`), false]);
   for (const tax of t.taxes) {
-    rows.push([labels.taxAt(formatNumber(tax.rate, language), money(tax.base)), money(tax.amount), false]);
+    const label = tax.exempt
+      ? labels.taxExempt(money(tax.base))
+      : labels.taxAt(formatNumber(tax.rate, language), money(tax.base));
+    rows.push([label, money(tax.amount), false]);
   }
   rows.push([labels.total, money(t.total), true]);
-  if (t.amountPaid && Number(t.amountPaid) !== 0) {
-    rows.push([labels.amountPaid, money(t.amountPaid), false]);
-    if (t.amountDue) rows.push([labels.amountDue, money(t.amountDue), true]);
-  }
+  if (t.amountPaid != null) rows.push([labels.amountPaid, money(t.amountPaid), false]);
+  if (t.amountDue != null) rows.push([labels.amountDue, money(t.amountDue), true]);
   ensureSpace(doc, rows.length * 15 + 10);
   const labelX = MARGIN + width(doc) - 320;
   for (const [label, value, strong] of rows) {
@@ -439,7 +458,11 @@ function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: s
 function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: string) => string): void {
   const paragraphs: [string | null, string][] = [];
   const due = view.totals.amountDue ?? view.totals.total;
-  if (view.kind === 'invoice' && view.dueDate && Number(due) > 0) {
+  // A cancelled, refunded or paid invoice says so instead of asking for a payment.
+  const settled = view.mark ? labels.settled[view.mark] : null;
+  if (settled) {
+    paragraphs.push([labels.paymentTerms, view.paymentTerms ? `${settled}\n${view.paymentTerms}` : settled]);
+  } else if (view.kind === 'invoice' && view.dueDate && Number(due) > 0) {
     const sentence = labels.payBy(
       money(due),
       formatDate(view.dueDate, view.language),

@@ -5,6 +5,9 @@ import type { Language } from '../languages.ts';
 
 export type DocumentKind = 'quote' | 'invoice' | 'work_order';
 
+/** What an invoice's PDF marks it as by its title. */
+export type InvoiceMark = 'cancelled' | 'refunded' | 'paid' | 'partly_paid';
+
 export interface PdfLabels {
   title: Record<DocumentKind, string>;
   number: string;
@@ -22,6 +25,13 @@ export interface PdfLabels {
   subtotal: string;
   documentDiscount: string;
   taxAt: (rate: string, base: string) => string;
+  /** The totals row of the lines exempt from VAT. */
+  taxExempt: (base: string) => string;
+  /** An exempt line's VAT column (narrow). */
+  exemptShort: string;
+  mark: Record<InvoiceMark, string>;
+  /** What a settled invoice says instead of asking for payment (null: it still asks for what is due). */
+  settled: Record<InvoiceMark, string | null>;
   total: string;
   amountPaid: string;
   amountDue: string;
@@ -67,6 +77,15 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     subtotal: 'Subtotaal',
     documentDiscount: 'Korting',
     taxAt: (rate, base) => `Btw ${rate}% over ${base}`,
+    taxExempt: (base) => `Vrijgesteld van btw over ${base}`,
+    exemptShort: 'vrij',
+    mark: { cancelled: 'Geannuleerd', refunded: 'Terugbetaald', paid: 'Betaald', partly_paid: 'Deels betaald' },
+    settled: {
+      cancelled: 'Deze factuur is geannuleerd; er hoeft niets betaald te worden.',
+      refunded: 'Deze factuur is terugbetaald; er hoeft niets betaald te worden.',
+      paid: 'Deze factuur is volledig betaald. Hartelijk dank.',
+      partly_paid: null,
+    },
     total: 'Totaal',
     amountPaid: 'Betaald',
     amountDue: 'Te betalen',
@@ -110,6 +129,15 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     subtotal: 'Subtotal',
     documentDiscount: 'Discount',
     taxAt: (rate, base) => `VAT ${rate}% on ${base}`,
+    taxExempt: (base) => `VAT exempt on ${base}`,
+    exemptShort: 'exempt',
+    mark: { cancelled: 'Cancelled', refunded: 'Refunded', paid: 'Paid', partly_paid: 'Partly paid' },
+    settled: {
+      cancelled: 'This invoice has been cancelled; nothing is to be paid.',
+      refunded: 'This invoice has been refunded; nothing is to be paid.',
+      paid: 'This invoice has been paid in full. Thank you.',
+      partly_paid: null,
+    },
     total: 'Total',
     amountPaid: 'Paid',
     amountDue: 'Amount due',
@@ -153,6 +181,15 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     subtotal: 'Zwischensumme',
     documentDiscount: 'Rabatt',
     taxAt: (rate, base) => `MwSt. ${rate} % auf ${base}`,
+    taxExempt: (base) => `MwSt.-befreit auf ${base}`,
+    exemptShort: 'befreit',
+    mark: { cancelled: 'Storniert', refunded: 'Erstattet', paid: 'Bezahlt', partly_paid: 'Teilweise bezahlt' },
+    settled: {
+      cancelled: 'Diese Rechnung wurde storniert; es ist nichts zu zahlen.',
+      refunded: 'Diese Rechnung wurde erstattet; es ist nichts zu zahlen.',
+      paid: 'Diese Rechnung ist vollständig bezahlt. Vielen Dank.',
+      partly_paid: null,
+    },
     total: 'Gesamtbetrag',
     amountPaid: 'Bezahlt',
     amountDue: 'Offener Betrag',
@@ -196,6 +233,15 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     subtotal: 'Sous-total',
     documentDiscount: 'Remise',
     taxAt: (rate, base) => `TVA ${rate} % sur ${base}`,
+    taxExempt: (base) => `Exonéré de TVA sur ${base}`,
+    exemptShort: 'exonéré',
+    mark: { cancelled: 'Annulée', refunded: 'Remboursée', paid: 'Payée', partly_paid: 'Partiellement payée' },
+    settled: {
+      cancelled: 'Cette facture a été annulée\u00A0; aucun paiement n’est dû.',
+      refunded: 'Cette facture a été remboursée\u00A0; aucun paiement n’est dû.',
+      paid: 'Cette facture a été intégralement payée. Merci.',
+      partly_paid: null,
+    },
     total: 'Total',
     amountPaid: 'Payé',
     amountDue: 'Reste à payer',

@@ -12,6 +12,7 @@ import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
+import type { InvoiceMark } from '../../pdf/document-pdf.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
 import { dealFollowsQuotes } from '../deals/from-quotes.ts';
 import {
@@ -30,7 +31,7 @@ import { lockQuote } from '../quotes/queries.ts';
 import { sendSalesDocument } from '../quotes/send.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
-import { amountDue, type InvoiceRow, serializeInvoice } from './serialize.ts';
+import { amountDue, type InvoiceRow, invoiceFigures, serializeInvoice } from './serialize.ts';
 import { termItems } from './terms.ts';
 
 const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
@@ -204,14 +205,24 @@ async function releaseQuote(tx: Tx, invoice: InvoiceRow) {
 
 const PAYABLE = ['sent', 'viewed', 'overdue', 'partial'];
 
-/** What the PDF of an invoice shows. */
+/**
+ * What an invoice's PDF marks it as: cancelled, refunded and paid invoices say so (and ask for nothing); an
+ * invoice with an amount paid and an amount still due is partly paid, whether `partial` or already `overdue`.
+ */
+export function invoiceMark(row: InvoiceRow): InvoiceMark | null {
+  if (row.status === 'cancelled' || row.status === 'refunded' || row.status === 'paid') return row.status;
+  if (row.status !== 'draft' && toCents(row.amountPaid) > 0n && toCents(amountDue(row)) > 0n) return 'partly_paid';
+  return null;
+}
+
+/** What the PDF of an invoice shows: the figures of its answer and its mark. */
 export const invoicePdf = (row: InvoiceRow): PdfDocument => ({
   ...row,
   kind: 'invoice',
   issueDate: row.invoiceDate,
   dueDate: row.dueDate,
-  amountPaid: row.amountPaid === '0.00' ? null : row.amountPaid,
-  amountDue: row.amountPaid === '0.00' ? null : amountDue(row),
+  figures: invoiceFigures(row),
+  mark: invoiceMark(row),
 });
 
 export const handlers = {

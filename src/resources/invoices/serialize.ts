@@ -1,7 +1,7 @@
 import type { invoicePayments, invoices } from '../../db/schema/index.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
 import { iso, isoOrNull } from '../../http/serialize.ts';
-import { serializeLine } from '../quotes/serialize.ts';
+import { serializeLine, serializeTaxBreakdown } from '../quotes/serialize.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type PaymentRow = typeof invoicePayments.$inferSelect;
@@ -12,6 +12,17 @@ export const amountDue = (row: InvoiceRow): string =>
   row.status === 'cancelled' || row.status === 'refunded'
     ? '0.00'
     : fromCents(toCents(row.total) - toCents(row.amountPaid));
+
+/** The figures of an invoice, as its answer and its PDF show them. */
+export const invoiceFigures = (row: InvoiceRow) => ({
+  subtotal: row.subtotal,
+  discount_amount: row.discountAmount,
+  tax_breakdown: serializeTaxBreakdown(row.items, row.discountAmount),
+  tax_amount: row.taxAmount,
+  total: row.total,
+  amount_paid: row.amountPaid,
+  amount_due: amountDue(row),
+});
 
 export function serializePayment(row: PaymentRow) {
   return {
@@ -51,13 +62,8 @@ export function serializeInvoice(row: InvoiceWithPayments) {
     outro_text: row.outroText,
     hide_line_amounts: row.hideLineAmounts,
     discount_percentage: row.discountPercentage,
-    discount_amount: row.discountAmount,
     discount_description: row.discountDescription,
-    subtotal: row.subtotal,
-    tax_amount: row.taxAmount,
-    total: row.total,
-    amount_paid: row.amountPaid,
-    amount_due: amountDue(row),
+    ...invoiceFigures(row),
     sent_at: isoOrNull(row.sentAt),
     viewed_at: isoOrNull(row.viewedAt),
     paid_at: isoOrNull(row.paidAt),

@@ -1,14 +1,15 @@
-// Term (instalment) invoices: a percentage of an accepted quote, billed as one line per VAT rate of the quote
-// (the percentage of what the quote taxes at that rate, after its discount), so that the terms of a quote add up
-// to the quote and every term carries the quote's VAT split. The quote is locked while its terms are counted,
-// so two terms created at once cannot pass 100 % together.
+// Term (instalment) invoices: a percentage of an accepted quote, billed as one line per row of the quote's VAT
+// breakdown (exempt lines stay exempt), so that every term carries the quote's VAT split. Each row is rounded on
+// what has been billed so far, including VAT: a term brings the billed part to its cumulative percentage of the
+// quote, never above it, so the terms never add up to more than the quote and the one reaching 100 % takes the
+// remainder. The quote is locked while its terms are counted, so two terms created at once cannot pass 100 %.
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { invoices } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
-import { documentTotals, roundDiv, scaled } from '../../domain/totals.ts';
+import { roundDiv, scaled, taxBreakdown } from '../../domain/totals.ts';
 import type { Language } from '../../languages.ts';
-import { type DocumentProblems, type ItemBody, itemsAsInput } from '../quotes/documents.ts';
+import type { DocumentProblems, ItemBody } from '../quotes/documents.ts';
 import { lockQuote } from '../quotes/queries.ts';
 import { invoiceMessages } from './messages.ts';
 
@@ -67,8 +68,8 @@ export async function termItems(
       'invalid_combination',
       invoiceMessages.message('invoice.term_quote_state', { status: quote.status }),
     );
-  const [{ billed }] = await tx
-    .select({ billed: sql<string>`coalesce(sum(${invoices.termPercentage}), 0)::text` })
+  const earlier = await tx
+    .select({ percentage: sql<string>`${invoices.termPercentage}::text`, items: invoices.items })
     .from(invoices)
     .where(
       and(
@@ -78,7 +79,8 @@ export async function termItems(
         ne(invoices.status, 'cancelled'),
       ),
     );
-  const left = 10000n - toCents(billed);
+  const billed = earlier.reduce((sum, row) => sum + toCents(row.percentage ?? '0'), 0n);
+  const left = 10000n - billed;
   if (percentage > left)
     problems.add(
       '/term_percentage',
@@ -87,25 +89,41 @@ export async function termItems(
     );
   if (problems.errors.length > before) return undefined;
 
-  const totals = documentTotals({
-    lines: itemsAsInput(quote.items),
-    discount_percentage: quote.discountPercentage,
-    discount_amount: quote.discountAmount,
-    default_tax_rate: '0',
-  });
-  if (!totals.ok) throw new Error(`quote ${quote.id} has lines its own totals refuse`);
+  // What the earlier terms billed per row, including VAT (a term invoice has no discount).
+  const billedIncl = new Map<string, bigint>();
+  for (const row of earlier)
+    for (const rate of taxBreakdown(row.items, '0.00')) {
+      const key = rowKey(rate);
+      billedIncl.set(key, (billedIncl.get(key) ?? 0n) + toCents(rate.taxable) + toCents(rate.tax));
+    }
   const name = TERM_LINE[language]
     .replace('{percentage}', shownPercentage(percentage, language))
     .replace('{number}', quote.number);
-  const lines = totals.totals.taxes
+  const lines: ItemBody[] = taxBreakdown(quote.items, quote.discountAmount)
     .filter((rate) => toCents(rate.taxable) !== 0n)
-    .map((rate) => ({
-      type: 'service' as const,
-      name,
-      quantity: 1,
-      unit_price: fromCents(roundDiv(toCents(rate.taxable) * percentage, 10000n)),
-      tax_rate: rate.rate,
-    }));
+    .map((rate) => {
+      const quoteIncl = toCents(rate.taxable) + toCents(rate.tax);
+      const aim = roundDiv(quoteIncl * (billed + percentage), 10000n) - (billedIncl.get(rowKey(rate)) ?? 0n);
+      const amount = fromCents(largestBase(aim, rate.exempt ? 0n : toCents(rate.rate)));
+      return rate.exempt
+        ? { type: 'service' as const, name, quantity: 1, unit_price: amount, is_taxable: false }
+        : { type: 'service' as const, name, quantity: 1, unit_price: amount, tax_rate: rate.rate };
+    });
   // A quote of text lines only (or discounted to nothing) still gets one line, of nothing.
   return lines.length > 0 ? lines : [{ type: 'service', name, quantity: 1, unit_price: '0.00', tax_rate: '0' }];
+}
+
+const rowKey = (rate: { rate: string; exempt: boolean }) => `${rate.rate}/${rate.exempt}`;
+
+/**
+ * The largest amount excluding VAT whose total with VAT at `rate` (hundredths of a percent), calculated as every
+ * invoice does (VAT rounded half up), is at most `incl` (cents). The total grows with the amount in steps of one
+ * or two cents, so the answer is exact unless VAT rounding skips `incl`, then it is one cent below.
+ */
+function largestBase(incl: bigint, rate: bigint): bigint {
+  const withVat = (base: bigint) => base + roundDiv(base * rate, 10000n);
+  let base = roundDiv(incl * 10000n, 10000n + rate);
+  while (withVat(base) > incl) base -= 1n;
+  while (withVat(base + 1n) <= incl) base += 1n;
+  return base;
 }

@@ -27,7 +27,7 @@ import { quoteMessages } from './messages.ts';
 import { type PdfDocument, pdfDownload } from './pdf.ts';
 import * as q from './queries.ts';
 import { sendSalesDocument } from './send.ts';
-import { type QuoteRow, serializeQuote } from './serialize.ts';
+import { type QuoteRow, quoteFigures, serializeQuote } from './serialize.ts';
 
 const quoteNotFound = () => new ApiProblem('not_found', quoteMessages.message('quote.not_found'));
 const respond = (row: QuoteRow) => [{ data: serializeQuote(row) }, 200, { ETag: etagOf(row.version) }] as const;
@@ -157,6 +157,7 @@ export const quotePdf = (row: QuoteRow): PdfDocument => ({
   kind: 'quote',
   issueDate: row.quoteDate,
   validUntil: row.validUntil,
+  figures: quoteFigures(row),
 });
 
 export const handlers = {

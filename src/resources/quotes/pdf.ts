@@ -1,14 +1,15 @@
 // The PDF of a quote or an invoice (src/pdf/document-pdf.ts renders it): the company, the customer copy, the
-// lines as stored, tax per rate recalculated from the lines by the totals engine, the document's language.
+// lines as stored, the figures exactly as the API answers them (quoteFigures, invoiceFigures), the document's
+// language.
 import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { documentTotals } from '../../domain/totals.ts';
 import { renderPdf } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
-import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
+import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-pdf.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
-import { type CompanyDefaults, companyDefaults, itemsAsInput } from './documents.ts';
+import { type CompanyDefaults, companyDefaults } from './documents.ts';
+import type { TaxBreakdown } from './serialize.ts';
 
 export type PdfDocument = {
   kind: 'quote' | 'invoice';
@@ -22,12 +23,20 @@ export type PdfDocument = {
   customer: DocumentCustomerCopy;
   items: DocumentLine[];
   hideLineAmounts: boolean;
-  discountPercentage: string;
-  discountAmount: string;
-  subtotal: string;
+  /** The total the email's text names (the same as `figures.total`). */
   total: string;
-  amountPaid?: string | null;
-  amountDue?: string | null;
+  /** The figures of the API's answer, printed as they are (nothing is recalculated for the PDF). */
+  figures: {
+    subtotal: string;
+    discount_amount: string;
+    tax_breakdown: TaxBreakdown;
+    total: string;
+    /** Invoices only. */
+    amount_paid?: string;
+    amount_due?: string;
+  };
+  /** Invoices: what the PDF marks it as (cancelled, refunded, paid, partly paid), or null. */
+  mark?: InvoiceMark | null;
   termsConditions: string | null;
   outroText: string | null;
 };
@@ -45,17 +54,7 @@ export const letterheadOf = (company: CompanyDefaults): DocumentPdfView['company
 });
 
 export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentPdfView {
-  const recalculated = documentTotals({
-    lines: itemsAsInput(doc.items),
-    discount_percentage: doc.discountPercentage,
-    discount_amount: doc.discountAmount,
-    default_tax_rate: '0',
-  });
-  const taxes = recalculated.ok
-    ? recalculated.totals.taxes
-        .filter((t) => t.rate !== '0.00')
-        .map((t) => ({ rate: t.rate, base: t.taxable, amount: t.tax }))
-    : [];
+  const { figures } = doc;
   return {
     kind: doc.kind,
     number: doc.number,
@@ -87,21 +86,31 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
       unitPrice: line.unit_price,
       discount: line.discount_amount,
       taxRate: line.tax_rate,
+      isTaxable: line.is_taxable,
       total: line.line_total,
     })),
     hideLineAmounts: doc.hideLineAmounts,
-    totals: {
-      subtotal: doc.subtotal,
-      discount: doc.discountAmount === '0.00' ? null : doc.discountAmount,
-      taxes,
-      total: doc.total,
-      amountPaid: doc.amountPaid ?? null,
-      amountDue: doc.amountDue ?? null,
-    },
+    totals: pdfTotals(figures),
+    mark: doc.mark ?? null,
     paymentTerms: doc.termsConditions,
     notes: doc.outroText,
   };
 }
+
+/** The API's figures as the renderer takes them: every row of the tax breakdown, 0 % and exempt included. */
+export const pdfTotals = (figures: PdfDocument['figures']): DocumentPdfView['totals'] => ({
+  subtotal: figures.subtotal,
+  discount: figures.discount_amount === '0.00' ? null : figures.discount_amount,
+  taxes: figures.tax_breakdown.map((rate) => ({
+    rate: rate.tax_rate,
+    exempt: !rate.is_taxable,
+    base: rate.taxable_amount,
+    amount: rate.tax_amount,
+  })),
+  total: figures.total,
+  amountPaid: figures.amount_paid ?? null,
+  amountDue: figures.amount_due ?? null,
+});
 
 /** The PDF's file name: the document's number with anything but letters, digits, `-`, `_` and `.` as `_`. */
 export const pdfFileName = (doc: { number: string }) =>

@@ -1,4 +1,5 @@
 import type { DocumentLine, quotes } from '../../db/schema/index.ts';
+import { type StoredLine, taxBreakdown } from '../../domain/totals.ts';
 import { idString, iso, isoOrNull } from '../../http/serialize.ts';
 
 export type QuoteRow = typeof quotes.$inferSelect;
@@ -7,6 +8,31 @@ export type QuoteRow = typeof quotes.$inferSelect;
 export const serializeLine = <O extends string>(object: O, { input: _input, ...line }: DocumentLine) => ({
   object,
   ...line,
+});
+
+/**
+ * VAT per rate of a document as the API shows it (quotes, invoices, work orders); the PDF prints these rows, so
+ * both say the same.
+ */
+export const serializeTaxBreakdown = (lines: readonly StoredLine[], discountAmount: string) =>
+  taxBreakdown(lines, discountAmount).map((rate) => ({
+    tax_rate: rate.rate,
+    is_taxable: !rate.exempt,
+    subtotal: rate.base,
+    discount_amount: rate.discount,
+    taxable_amount: rate.taxable,
+    tax_amount: rate.tax,
+  }));
+
+export type TaxBreakdown = ReturnType<typeof serializeTaxBreakdown>;
+
+/** The figures of a quote, as its answer and its PDF show them. */
+export const quoteFigures = (row: QuoteRow) => ({
+  subtotal: row.subtotal,
+  discount_amount: row.discountAmount,
+  tax_breakdown: serializeTaxBreakdown(row.items, row.discountAmount),
+  tax_amount: row.taxAmount,
+  total: row.total,
 });
 
 export function serializeQuote(row: QuoteRow) {
@@ -31,11 +57,8 @@ export function serializeQuote(row: QuoteRow) {
     notes: row.notes,
     hide_line_amounts: row.hideLineAmounts,
     discount_percentage: row.discountPercentage,
-    discount_amount: row.discountAmount,
     discount_description: row.discountDescription,
-    subtotal: row.subtotal,
-    tax_amount: row.taxAmount,
-    total: row.total,
+    ...quoteFigures(row),
     sent_at: isoOrNull(row.sentAt),
     viewed_at: isoOrNull(row.viewedAt),
     accepted_at: isoOrNull(row.acceptedAt),

@@ -1,17 +1,17 @@
 // The PDF of a work order (src/pdf/document-pdf.ts renders it, on a rendering thread): the company, the customer
-// copy, the lines as stored with tax per rate recalculated by the totals engine, what had to be done, what was done,
-// the checklist and the customer's notes each as its own section, the photos in display order reduced to print
+// copy, the lines as stored with the figures of the API's answer (workOrderFigures), what had to be done, what was
+// done, the checklist and the customer's notes each as its own section, the photos in display order reduced to print
 // size, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
-import { documentTotals } from '../../domain/totals.ts';
 import type { FileStorage } from '../../files/storage.ts';
 import { renderPdf } from '../../http/pdf-render.ts';
 import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
 import { printablePhoto } from '../../pdf/printable-photo.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
-import { type CompanyDefaults, itemsAsInput } from '../quotes/documents.ts';
-import { letterheadOf } from '../quotes/pdf.ts';
+import type { CompanyDefaults } from '../quotes/documents.ts';
+import { letterheadOf, pdfTotals } from '../quotes/pdf.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
+import { workOrderFigures } from './serialize.ts';
 
 async function bytesOf(storage: FileStorage, tenant: Tenant, fileId: string): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
@@ -28,17 +28,6 @@ export async function workOrderPdf(
   files: { storage: FileStorage; tenant: Tenant },
   renderer: PdfRenderer,
 ): Promise<Buffer> {
-  const recalculated = documentTotals({
-    lines: itemsAsInput(row.items),
-    discount_percentage: 0,
-    discount_amount: 0,
-    default_tax_rate: '0',
-  });
-  const taxes = recalculated.ok
-    ? recalculated.totals.taxes
-        .filter((t) => t.rate !== '0.00')
-        .map((t) => ({ rate: t.rate, base: t.taxable, amount: t.tax }))
-    : [];
   // One photo at a time (a work order holds up to 30 photos of up to 10 MB each), reduced by sharp on its own
   // threads; only the reduced photos go to the rendering thread.
   const photos: NonNullable<DocumentPdfView['photos']> = [];
@@ -75,9 +64,10 @@ export async function workOrderPdf(
       unitPrice: line.unit_price,
       discount: line.discount_amount,
       taxRate: line.tax_rate,
+      isTaxable: line.is_taxable,
       total: line.line_total,
     })),
-    totals: { subtotal: row.subtotal, taxes, total: row.total },
+    totals: pdfTotals({ ...workOrderFigures(row), discount_amount: '0.00' }),
     work: {
       description: row.description,
       workPerformed: row.workPerformed,

@@ -1,6 +1,7 @@
 import type { ChecklistPoint, WorkOrderLine } from '../../db/schema/index.ts';
 import type { FileLinks } from '../../files/signed-links.ts';
 import { idString, iso, isoOrNull } from '../../http/serialize.ts';
+import { serializeTaxBreakdown } from '../quotes/serialize.ts';
 import type { PhotoRow, WorkOrderWithPhotos } from './queries.ts';
 
 export function serializePhoto(row: PhotoRow, links: FileLinks) {
@@ -36,6 +37,14 @@ const serializeItem = (line: WorkOrderLine) => ({
 
 const serializePoint = (point: ChecklistPoint) => ({ object: 'work_order_checklist_item' as const, ...point });
 
+/** The figures of a work order (it has no document discount), as its answer and its PDF show them. */
+export const workOrderFigures = (row: Pick<WorkOrderWithPhotos, 'items' | 'subtotal' | 'taxAmount' | 'total'>) => ({
+  subtotal: row.subtotal,
+  tax_breakdown: serializeTaxBreakdown(row.items, '0.00'),
+  tax_amount: row.taxAmount,
+  total: row.total,
+});
+
 export function serializeWorkOrder(row: WorkOrderWithPhotos, links: FileLinks) {
   const c = row.customer;
   return {
@@ -67,9 +76,7 @@ export function serializeWorkOrder(row: WorkOrderWithPhotos, links: FileLinks) {
     assigned_user_id: row.assignedUserId === null ? null : idString(row.assignedUserId),
     language: row.language,
     currency: row.currency,
-    subtotal: row.subtotal,
-    tax_amount: row.taxAmount,
-    total: row.total,
+    ...workOrderFigures(row),
     scheduled_at: isoOrNull(row.scheduledAt),
     started_at: isoOrNull(row.startedAt),
     completed_at: isoOrNull(row.completedAt),

@@ -104,7 +104,10 @@ describe('orders import', () => {
     const lines = readFileSync(path, 'utf8').split('\n');
     // An order's `{` is the line before its number (the last one: the second OK-2 is the refused one); lines count
     // from 1, indexes from 0.
-    const lineOf = (number: string) => lines.findLastIndex((l) => l.includes(`"number": "${number}"`));
+    const lineOf = (number: string) => {
+      for (let i = lines.length - 1; i >= 0; i--) if (lines[i].includes(`"number": "${number}"`)) return i;
+      return -1;
+    };
     const command = parseCommand(['orders', 'import', path, '--company', companyId, '--json']);
     if (command.name !== 'orders import') throw new Error('unexpected');
     const out = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
