@@ -253,6 +253,22 @@ export function spreadDiscount(discount: bigint, bases: readonly { rate: bigint;
 }
 
 /**
+ * The tax per rate of lines (rate in hundredths of a percent, amount in cents) and a document discount in cents:
+ * each rate's base, its share of the discount, what is taxed and the tax, lowest rate first. documentTotals
+ * uses it, and so does the e-invoice (src/einvoicing), whose VAT breakdown must be these very figures.
+ */
+export function taxesByRate(lines: readonly { rate: bigint; cents: bigint }[], discount: bigint) {
+  const byRate = new Map<bigint, bigint>();
+  for (const line of lines) byRate.set(line.rate, (byRate.get(line.rate) ?? 0n) + line.cents);
+  const bases = [...byRate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rate, base]) => ({ rate, base }));
+  const shares = spreadDiscount(discount, bases);
+  return bases.map(({ rate, base }, index) => {
+    const taxable = base - shares[index];
+    return { rate, base, discount: shares[index], taxable, tax: roundDiv(taxable * rate, 10000n) };
+  });
+}
+
+/**
  * The totals of a document. Errors are collected for every line and the document discount, so one answer
  * names every refused input.
  */
@@ -270,17 +286,10 @@ export function documentTotals(input: DocumentInput): TotalsResult {
     errors.push({ pointer: '/discount_amount', code: 'too_big', reason: 'document_discount_above_subtotal' });
   if (errors.length > 0) return { ok: false, errors };
 
-  const byRate = new Map<bigint, bigint>();
-  for (const line of lines) {
-    if (line.totals.type === 'text') continue;
-    byRate.set(line.rate, (byRate.get(line.rate) ?? 0n) + line.cents);
-  }
-  const bases = [...byRate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rate, base]) => ({ rate, base }));
-  const shares = spreadDiscount(discount, bases);
-  const taxes = bases.map(({ rate, base }, index) => {
-    const taxable = base - shares[index];
-    return { rate, base, discount: shares[index], taxable, tax: roundDiv(taxable * rate, 10000n) };
-  });
+  const taxes = taxesByRate(
+    lines.filter((line) => line.totals.type !== 'text'),
+    discount,
+  );
   const tax = taxes.reduce((sum, t) => sum + t.tax, 0n);
   return {
     ok: true,

@@ -34,6 +34,7 @@ function columnsOf(body: Input): q.CustomerFields {
   if (body.company_name !== undefined) map.companyName = body.company_name;
   if (body.vat_number !== undefined) map.vatNumber = body.vat_number;
   if (body.coc_number !== undefined) map.cocNumber = body.coc_number;
+  if (body.peppol_id !== undefined) map.peppolId = body.peppol_id;
   return map;
 }
 
