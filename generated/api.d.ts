@@ -6274,6 +6274,11 @@ export type components = {
      * @example %PDF-1.3 …
      */
     PdfBinary: string;
+    /**
+     * @description A UBL 2.1 `Invoice` or `CreditNote` document (`application/xml`).
+     * @example <?xml version="1.0" encoding="UTF-8"?><Invoice …>
+     */
+    UblDocument: string;
     /** @description One line of a quote. See `line_total` for how it is calculated. */
     QuoteItem: {
       /**
@@ -12280,7 +12285,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/xml': string;
+          'application/xml': components['schemas']['UblDocument'];
         };
       };
       401: components['responses']['Unauthorized'];

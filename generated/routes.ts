@@ -285,6 +285,7 @@ export const CompanySchema = z
     bic: z.string().nullable(),
     peppol_id: z
       .string()
+      .max(130)
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable(),
     prices_include_tax: z.boolean(),
@@ -394,6 +395,7 @@ export const CustomerSchema = z
     coc_number: z.string().nullable(),
     peppol_id: z
       .string()
+      .max(130)
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable(),
     address: z.string().nullable(),
@@ -438,6 +440,7 @@ export const CustomerCreateSchema = z
     coc_number: z.string().max(30).nullable().optional(),
     peppol_id: z
       .string()
+      .max(130)
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable()
       .optional(),
@@ -486,6 +489,7 @@ export const CustomerUpdateSchema = z
     coc_number: z.string().max(30).nullable().optional(),
     peppol_id: z
       .string()
+      .max(130)
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable()
       .optional(),
@@ -1705,6 +1709,7 @@ export const TimelineEntrySchema = z
 export const TimelineListSchema = z
   .object({ data: z.array(TimelineEntrySchema).max(100), meta: ListMetaSchema })
   .openapi('TimelineList');
+export const UblDocumentSchema = z.string().max(104857600).openapi('UblDocument');
 export const UserSchema = z
   .object({
     object: z.literal('user'),
@@ -5313,7 +5318,7 @@ export const getInvoiceUbl = createRoute({
     }),
   },
   responses: {
-    200: { description: 'The UBL document.', content: { 'application/xml': { schema: z.string().max(104857600) } } },
+    200: { description: 'The UBL document.', content: { 'application/xml': { schema: UblDocumentSchema } } },
     401: {
       description:
         'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
