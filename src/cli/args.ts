@@ -275,13 +275,18 @@ export function parseCommand(argv: string[]): Command {
           const raw = values[flag];
           if (typeof raw !== 'string') continue;
           const value = raw.trim() === 'none' ? null : raw.trim();
-          if (column === 'country' && value !== null && !/^[A-Za-z]{2}$/.test(value))
-            throw new UsageError(`${command}: --country must be an ISO 3166-1 alpha-2 code such as NL`);
+          if (column === 'country') {
+            // The country is always set (documents need it): none does not clear it.
+            if (value === null || !/^[A-Za-z]{2}$/.test(value))
+              throw new UsageError(`${command}: --country must be an ISO 3166-1 alpha-2 code such as NL`);
+            details.country = value.toUpperCase();
+            continue;
+          }
           if (column === 'peppolId' && value !== null && !PEPPOL_ID.test(value))
             throw new UsageError(
               `${command}: --peppol-id must be SCHEME:ID with a four-digit EAS scheme (0106:24123456)`,
             );
-          details[column] = column === 'country' && value !== null ? value.toUpperCase() : value;
+          details[column] = value;
         }
         if (Object.keys(details).length === 0) throw new UsageError(`${command}: give at least one detail to set`);
         return { name: 'company details', json: values.json === true, id, details };
