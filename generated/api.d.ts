@@ -1275,6 +1275,49 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/invoices/{invoice}/ubl': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the invoice.
+         * @example 0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d
+         */
+        invoice: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Download the e-invoice (UBL) of an invoice
+     * @description The invoice as a structured e-invoice: UBL 2.1 per Peppol BIS Billing 3.0 (EN 16931), ready for the Peppol
+     *     network or an accounting package. Its lines, discounts, VAT breakdown and totals are the invoice's own figures.
+     *     Lines at 0 % are reverse charge (`AE`) for a customer with a VAT number of another EU country, exempt (`E`)
+     *     when they are not taxable, zero rated (`Z`) otherwise. The payment reference is the invoice number; with no
+     *     buyer reference of its own, the invoice number is the buyer reference too.
+     *
+     *     `document=credit_note` answers the `CreditNote` that credits the whole invoice, for a `cancelled` invoice
+     *     that was sent and for a `refunded` one; its number is the invoice's with `-C`, it refers to the invoice and
+     *     is dated the day it was cancelled or fully refunded. Other invoices answer `409 conflict` for it.
+     *
+     *     What the rules need must be filled in first: the company's VAT number, address and IBAN (set by the
+     *     operator), and for the customer a name, country, and for Dutch customers of a Dutch company the
+     *     address. The Peppol addresses (`peppol_id`, `scheme:identifier`) are the company's and the customer's
+     *     own, else derived from a Dutch KvK (`0106`) or Belgian enterprise number (`0208`), else from the VAT
+     *     number. When something is missing the answer is `409 conflict` with `missing`: each field and the rule
+     *     it breaks; never an invalid document. `embed_pdf=true` embeds the invoice's PDF as an additional document.
+     *     A draft can be downloaded too (a preview); no `ETag`, like the PDF, because the company's details change
+     *     apart from the invoice.
+     */
+    get: operations['getInvoiceUbl'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/quotes': {
     parameters: {
       query?: never;
@@ -4262,6 +4305,25 @@ export type components = {
        */
       detail: string;
     };
+    /** @description A field an e-invoice needs and the data lacks. */
+    MissingField: {
+      /**
+       * @description `company.<field>` (set by the operator), `customer.<field>` (the customer's
+       *     record) or `invoice.items`.
+       * @example company.vat_number
+       */
+      field: string;
+      /**
+       * @description The identifier of the EN 16931 or Peppol BIS rule the e-invoice would break.
+       * @example BR-S-02
+       */
+      rule: string;
+      /**
+       * @description Explanation in the request's language.
+       * @example The company's VAT number is needed.
+       */
+      detail: string;
+    };
     /** @description An RFC 9457 problem detail, extended with a machine-readable `code` and the request id. */
     Problem: {
       /**
@@ -4314,6 +4376,11 @@ export type components = {
        *     `code` `more_errors`, `pointer` and `parameter` `null`, and a `detail` that says how many more there are.
        */
       errors?: components['schemas']['FieldError'][];
+      /**
+       * @description On the `conflict` of an e-invoice (`GET /invoices/{invoice}/ubl`), what must be filled in first: each
+       *     field (`company.vat_number`, `customer.peppol_id`, …) with the EN 16931 or Peppol rule it breaks.
+       */
+      missing?: components['schemas']['MissingField'][];
     };
     /**
      * @description A language of the service.
@@ -4408,6 +4475,18 @@ export type components = {
        * @example NL91ABNA0417164300
        */
       iban: string | null;
+      /**
+       * @description BIC of the bank account, given in e-invoices next to the IBAN.
+       * @example ABNANL2A
+       */
+      bic: string | null;
+      /**
+       * @description The company's address on the Peppol network, `scheme:identifier` (the scheme an EAS code, for example
+       *     `0106` with a KvK number). `null`: e-invoices derive it from the KvK or enterprise number, else the VAT
+       *     number. Set by the operator, like the VAT number, address, IBAN and BIC.
+       * @example 0106:24123456
+       */
+      peppol_id: string | null;
       /** @description Whether prices entered in the web application include VAT by default. */
       prices_include_tax: boolean;
       /** @description Default VAT rate in percent for new lines. */
@@ -4545,6 +4624,13 @@ export type components = {
        */
       coc_number: string | null;
       /**
+       * @description The customer's address on the Peppol network, `scheme:identifier` (the scheme an EAS code, for example
+       *     `0106` with a KvK number, `0208` with a Belgian enterprise number). Where it is `null`, e-invoices derive
+       *     it from the KvK or enterprise number, else the VAT number.
+       * @example 0106:34123456
+       */
+      peppol_id: string | null;
+      /**
        * @description Street and house number.
        * @example Prinsengracht 263
        */
@@ -4613,6 +4699,13 @@ export type components = {
       vat_number?: string | null;
       /** @description Chamber of Commerce number. */
       coc_number?: string | null;
+      /**
+       * @description The customer's address on the Peppol network, `scheme:identifier` (the scheme an EAS code, for example
+       *     `0106` with a KvK number, `0208` with a Belgian enterprise number). Where it is `null`, e-invoices derive
+       *     it from the KvK or enterprise number, else the VAT number.
+       * @example 0106:34123456
+       */
+      peppol_id?: string | null;
     };
     /** @description One customer. */
     CustomerEnvelope: {
@@ -4653,6 +4746,8 @@ export type components = {
       vat_number?: string | null;
       /** @description Chamber of Commerce number. */
       coc_number?: string | null;
+      /** @description The customer's address on the Peppol network, `scheme:identifier` (see *Create a lead*). */
+      peppol_id?: string | null;
     };
     /** @description The customers to create or update, 1 to 100. */
     CustomerBatch: {
@@ -4752,6 +4847,13 @@ export type components = {
       vat_number?: string | null;
       /** @description Chamber of Commerce number. */
       coc_number?: string | null;
+      /**
+       * @description The customer's address on the Peppol network, `scheme:identifier` (the scheme an EAS code, for example
+       *     `0106` with a KvK number, `0208` with a Belgian enterprise number). Where it is `null`, e-invoices derive
+       *     it from the KvK or enterprise number, else the VAT number.
+       * @example 0106:34123456
+       */
+      peppol_id?: string | null;
     };
     /** @description A reference to another object. */
     ObjectRef: {
@@ -6380,6 +6482,11 @@ export type components = {
      * @example %PDF-1.3 …
      */
     PdfBinary: string;
+    /**
+     * @description A UBL 2.1 `Invoice` or `CreditNote` document (`application/xml`).
+     * @example <?xml version="1.0" encoding="UTF-8"?><Invoice …>
+     */
+    UblDocument: string;
     /** @description One line of a quote. See `line_total` for how it is calculated. */
     QuoteItem: {
       /**
@@ -12414,6 +12521,64 @@ export interface operations {
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['PdfServiceUnavailable'];
+    };
+  };
+  getInvoiceUbl: {
+    parameters: {
+      query?: {
+        /**
+         * @description `invoice` (the default) or `credit_note`, the credit note of a cancelled or refunded invoice.
+         * @example invoice
+         */
+        document?: 'invoice' | 'credit_note';
+        /**
+         * @description Whether the invoice's PDF is embedded (base64) as an additional document.
+         * @example false
+         */
+        embed_pdf?: boolean;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description Id of the invoice.
+         * @example 0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d
+         */
+        invoice: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The UBL document. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /**
+           * @description Always `attachment`, with the file name `<number>.xml`.
+           * @example attachment; filename="F2026-0042.xml"
+           */
+          'Content-Disposition': string;
+          /**
+           * @description The document is made on every request and never stored by a cache.
+           * @example private, no-store
+           */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['UblDocument'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listQuotes: {

@@ -283,6 +283,12 @@ export const CompanySchema = z
     vat_number: z.string().nullable(),
     coc_number: z.string().nullable(),
     iban: z.string().nullable(),
+    bic: z.string().nullable(),
+    peppol_id: z
+      .string()
+      .max(130)
+      .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
+      .nullable(),
     prices_include_tax: z.boolean(),
     default_tax_rate: DecimalSchema,
     default_payment_term_days: z.number().int().min(0).max(365),
@@ -388,6 +394,11 @@ export const CustomerSchema = z
     company_name: z.string().nullable(),
     vat_number: z.string().nullable(),
     coc_number: z.string().nullable(),
+    peppol_id: z
+      .string()
+      .max(130)
+      .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
+      .nullable(),
     address: z.string().nullable(),
     postal_code: z.string().nullable(),
     city: z.string().nullable(),
@@ -430,6 +441,12 @@ export const CustomerBatchItemSchema = z
     company_name: z.string().max(255).nullable().optional(),
     vat_number: z.string().max(20).nullable().optional(),
     coc_number: z.string().max(30).nullable().optional(),
+    peppol_id: z
+      .string()
+      .max(130)
+      .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
+      .nullable()
+      .optional(),
   })
   .openapi('CustomerBatchItem');
 export const CustomerBatchSchema = z
@@ -438,6 +455,9 @@ export const CustomerBatchSchema = z
 export const FieldErrorSchema = z
   .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
   .openapi('FieldError');
+export const MissingFieldSchema = z
+  .object({ field: z.string(), rule: z.string(), detail: z.string() })
+  .openapi('MissingField');
 export const ProblemCodeSchema = z
   .enum([
     'unauthenticated',
@@ -480,6 +500,7 @@ export const ProblemSchema = z
     required_scope: z.string().optional(),
     deal_id: z.uuid().optional(),
     errors: z.array(FieldErrorSchema).max(51).optional(),
+    missing: z.array(MissingFieldSchema).max(20).optional(),
   })
   .openapi('Problem');
 export const CustomerBatchFailedSchema = z
@@ -531,6 +552,12 @@ export const CustomerCreateSchema = z
     company_name: z.string().max(255).nullable().optional(),
     vat_number: z.string().max(20).nullable().optional(),
     coc_number: z.string().max(30).nullable().optional(),
+    peppol_id: z
+      .string()
+      .max(130)
+      .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
+      .nullable()
+      .optional(),
   })
   .openapi('CustomerCreate');
 export const CustomerEnvelopeSchema = z.object({ data: CustomerSchema }).openapi('CustomerEnvelope');
@@ -574,6 +601,12 @@ export const CustomerUpdateSchema = z
     company_name: z.string().max(255).nullable().optional(),
     vat_number: z.string().max(20).nullable().optional(),
     coc_number: z.string().max(30).nullable().optional(),
+    peppol_id: z
+      .string()
+      .max(130)
+      .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
+      .nullable()
+      .optional(),
   })
   .openapi('CustomerUpdate');
 export const IntegerIdSchema = z
@@ -1754,6 +1787,7 @@ export const TimelineEntrySchema = z
 export const TimelineListSchema = z
   .object({ data: z.array(TimelineEntrySchema).max(100), meta: ListMetaSchema })
   .openapi('TimelineList');
+export const UblDocumentSchema = z.string().max(104857600).openapi('UblDocument');
 export const UserSchema = z
   .object({
     object: z.literal('user'),
@@ -5457,6 +5491,64 @@ export const getInvoicePdf = createRoute({
     503: {
       description:
         "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const getInvoiceUbl = createRoute({
+  operationId: 'getInvoiceUbl',
+  method: 'get',
+  path: '/invoices/{invoice}/ubl',
+  tags: ['Invoices'],
+  summary: 'Download the e-invoice (UBL) of an invoice',
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ invoice: z.uuid() }),
+    query: z.strictObject({
+      document: z.enum(['invoice', 'credit_note']).default('invoice'),
+      embed_pdf: z
+        .enum(['true', 'false'])
+        .transform((v) => v === 'true')
+        .default(false),
+    }),
+  },
+  responses: {
+    200: { description: 'The UBL document.', content: { 'application/xml': { schema: UblDocumentSchema } } },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description: "`conflict`: the request conflicts with the record's current state; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9987,6 +10079,7 @@ export const routes = {
   cancelInvoice,
   createInvoicePayment,
   getInvoicePdf,
+  getInvoiceUbl,
   listQuotes,
   createQuote,
   getQuote,

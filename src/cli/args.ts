@@ -3,9 +3,10 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
+import { PEPPOL_ID } from '../einvoicing/from-invoice.ts';
 import { BadRow, checkedOrder, type ImportedOrder } from '../resources/orders/import.ts';
 import type { ChannelSettingsChange } from '../services/channel-settings.ts';
-import { featuresFrom, type RateLimitChange } from '../services/companies.ts';
+import { type CompanyDetailsChange, featuresFrom, type RateLimitChange } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
 import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
 
@@ -18,6 +19,9 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company features ID --set all|none|LIST
   company stages ID [--file STAGES.json | --default]
   company limits ID [--per-minute N|default] [--per-hour N|default]   (without either: shows the limits in force)
+  company details ID [--legal-name T] [--address T] [--postal-code T] [--city T] [--country CC]
+             [--vat-number T] [--coc-number T] [--iban T] [--bic T] [--peppol-id SCHEME:ID]
+             (what invoices and e-invoices print; the value none clears one)
   company export ID > FILE.jsonl      the company's complete data as a JSON Lines archive
   company import FILE.jsonl           restores an archive (same ids) into this installation
   company delete ID --confirm NAME    erases every row of the company, in one transaction
@@ -60,6 +64,7 @@ export type Command =
   | { name: 'company subscription'; json: boolean; id: string; active: boolean }
   | { name: 'company features'; json: boolean; id: string; features: string[] }
   | { name: 'company limits'; json: boolean; id: string; limits: RateLimitChange }
+  | { name: 'company details'; json: boolean; id: string; details: CompanyDetailsChange }
   | { name: 'company channels'; json: boolean; id: string; change: ChannelSettingsChange }
   /** `stages` null: show the pipeline. */
   | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
@@ -261,6 +266,44 @@ export function parseCommand(argv: string[]): Command {
         // Without --per-minute or --per-hour the command shows the limits in force and changes nothing.
         return { name: 'company limits', json: values.json === true, id, limits };
       }
+      case 'details': {
+        const flags = {
+          'legal-name': 'legalName',
+          address: 'address',
+          'postal-code': 'postalCode',
+          city: 'city',
+          country: 'country',
+          'vat-number': 'vatNumber',
+          'coc-number': 'cocNumber',
+          iban: 'iban',
+          bic: 'bic',
+          'peppol-id': 'peppolId',
+        } as const;
+        const options = Object.fromEntries(Object.keys(flags).map((flag) => [flag, { type: 'string' as const }]));
+        const { values, positionals } = parse(command, rest, options);
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        const details: CompanyDetailsChange = {};
+        for (const [flag, column] of Object.entries(flags)) {
+          const raw = values[flag];
+          if (typeof raw !== 'string') continue;
+          const value = raw.trim() === 'none' ? null : raw.trim();
+          if (column === 'country') {
+            // The country is always set (documents need it): none does not clear it.
+            if (value === null || !/^[A-Za-z]{2}$/.test(value))
+              throw new UsageError(`${command}: --country must be an ISO 3166-1 alpha-2 code such as NL`);
+            details.country = value.toUpperCase();
+            continue;
+          }
+          if (column === 'peppolId' && value !== null && !PEPPOL_ID.test(value))
+            throw new UsageError(
+              `${command}: --peppol-id must be SCHEME:ID with a four-digit EAS scheme (0106:24123456)`,
+            );
+          details[column] = value;
+        }
+        if (Object.keys(details).length === 0) throw new UsageError(`${command}: give at least one detail to set`);
+        return { name: 'company details', json: values.json === true, id, details };
+      }
       case 'export': {
         const { values, positionals } = parse(command, rest, {});
         if (values.help) return { name: 'help' };
@@ -327,7 +370,7 @@ export function parseCommand(argv: string[]): Command {
       }
       default:
         throw new UsageError(
-          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|channels|export|import|delete)`,
+          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|details|channels|export|import|delete)`,
         );
     }
   }

@@ -8,7 +8,14 @@ import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
 import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
-import { createCompany, setFeatures, setRateLimits, setSubscription, suspendCompany } from '../services/companies.ts';
+import {
+  createCompany,
+  setCompanyDetails,
+  setFeatures,
+  setRateLimits,
+  setSubscription,
+  suspendCompany,
+} from '../services/companies.ts';
 import { deleteCompany, exportCompany, importCompany } from '../services/company-archive.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
@@ -87,6 +94,10 @@ export async function runCommand(
     case 'company features': {
       const row = await setFeatures(db, command.id, command.features);
       return { json: companyOutput(row), text: `Features changed: ${companyText(row)}` };
+    }
+    case 'company details': {
+      const row = await setCompanyDetails(db, command.id, command.details);
+      return { json: companyOutput(row), text: `Details changed: ${companyText(row)}` };
     }
     case 'company limits': {
       const changes = command.limits.perMinute !== undefined || command.limits.perHour !== undefined;

@@ -7,7 +7,14 @@ import { answerWhileLingering } from './lingering-close.ts';
 import { localize, type Message } from './messages.ts';
 
 export type FieldError = { pointer: string | null; parameter: string | null; code: string; detail: Message };
-export type ProblemExtras = { required_scope?: string; deal_id?: string; errors?: FieldError[] };
+/** A field an e-invoice needs and the data lacks, with the EN 16931 or Peppol rule it breaks. */
+export type MissingField = { field: string; rule: string; detail: Message };
+export type ProblemExtras = {
+  required_scope?: string;
+  deal_id?: string;
+  errors?: FieldError[];
+  missing?: MissingField[];
+};
 
 /** A body rendered before (a problem stored with an idempotency key), with its status and language. */
 export type StoredAnswer = { status: number; body: unknown; language?: Language };
@@ -41,7 +48,7 @@ export function problemBody(
   problem: ApiProblem,
   opts: { errorsUrl: string; language: Language; requestId: string; instance: string },
 ) {
-  const { errors, ...extras } = problem.extras;
+  const { errors, missing, ...extras } = problem.extras;
   return {
     type: `${opts.errorsUrl}/${problem.code}`,
     title: problemTitle(problem.code, opts.language),
@@ -52,6 +59,7 @@ export function problemBody(
     request_id: opts.requestId,
     ...extras,
     ...(errors ? { errors: errors.map((error) => ({ ...error, detail: localize(error.detail, opts.language) })) } : {}),
+    ...(missing ? { missing: missing.map((m) => ({ ...m, detail: localize(m.detail, opts.language) })) } : {}),
   };
 }
 

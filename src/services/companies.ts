@@ -78,3 +78,25 @@ export type RateLimitChange = { perMinute?: number | null; perHour?: number | nu
 /** New limits count from the next request everywhere: the update's NOTIFY empties every key cache. */
 export const setRateLimits = (db: Db, id: string, limits: RateLimitChange) =>
   change(db, id, { rateLimitPerMinute: limits.perMinute, rateLimitPerHour: limits.perHour });
+
+/**
+ * The company's details that documents and e-invoices print (CLI `company details`); null clears one, undefined
+ * leaves it. The API shows them read-only (GET /company).
+ */
+export type CompanyDetailsChange = Partial<
+  Pick<
+    typeof companies.$inferInsert,
+    | 'legalName'
+    | 'address'
+    | 'postalCode'
+    | 'city'
+    | 'country'
+    | 'vatNumber'
+    | 'cocNumber'
+    | 'iban'
+    | 'bic'
+    | 'peppolId'
+  >
+>;
+
+export const setCompanyDetails = (db: Db, id: string, details: CompanyDetailsChange) => change(db, id, details);

@@ -48,6 +48,8 @@ export const customers = pgTable(
       .generatedAlwaysAs(sql`regexp_replace(coalesce(phone, ''), '[^0-9]+', '', 'g')`),
     vatNumber: text('vat_number'),
     cocNumber: text('coc_number'),
+    /** Its address on the Peppol network, `scheme:identifier` (drizzle/0035). */
+    peppolId: text('peppol_id'),
     address: text('address'),
     postalCode: text('postal_code'),
     city: text('city'),
@@ -64,6 +66,7 @@ export const customers = pgTable(
     uniqueIndex('customers_email').on(t.companyId, t.emailLower),
     index('customers_created').on(t.companyId, t.createdAt, t.id),
     index('customers_updated').on(t.companyId, t.updatedAt, t.id),
+    check('customers_peppol_id', sql`${t.peppolId} ~ '^[0-9]{4}:[^[:space:]:]{1,125}$'`),
   ],
 );
 

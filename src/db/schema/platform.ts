@@ -37,6 +37,9 @@ export const companies = pgTable(
     vatNumber: text('vat_number'),
     cocNumber: text('coc_number'),
     iban: text('iban'),
+    bic: text('bic'),
+    /** Its address on the Peppol network, `scheme:identifier` (drizzle/0035); e-invoices derive one without it. */
+    peppolId: text('peppol_id'),
     pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
     defaultTaxRate: numeric('default_tax_rate', { precision: 5, scale: 2 }).notNull().default('21.00'),
     defaultPaymentTermDays: integer('default_payment_term_days').notNull().default(14),
@@ -53,6 +56,7 @@ export const companies = pgTable(
   (t) => [
     check('companies_rate_limit_per_minute', sql`${t.rateLimitPerMinute} > 0`),
     check('companies_rate_limit_per_hour', sql`${t.rateLimitPerHour} > 0`),
+    check('companies_peppol_id', sql`${t.peppolId} ~ '^[0-9]{4}:[^[:space:]:]{1,125}$'`),
   ],
 );
 

@@ -20,6 +20,8 @@ export function serializeCompany(row: typeof companies.$inferSelect) {
     vat_number: row.vatNumber,
     coc_number: row.cocNumber,
     iban: row.iban,
+    bic: row.bic,
+    peppol_id: row.peppolId,
     prices_include_tax: row.pricesIncludeTax,
     default_tax_rate: row.defaultTaxRate,
     default_payment_term_days: row.defaultPaymentTermDays,

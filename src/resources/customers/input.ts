@@ -19,5 +19,6 @@ export function columnsOf(body: CustomerInput): CustomerFields {
   if (body.company_name !== undefined) map.companyName = body.company_name;
   if (body.vat_number !== undefined) map.vatNumber = body.vat_number;
   if (body.coc_number !== undefined) map.cocNumber = body.coc_number;
+  if (body.peppol_id !== undefined) map.peppolId = body.peppol_id;
   return map;
 }

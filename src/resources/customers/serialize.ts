@@ -15,6 +15,7 @@ export function serializeCustomer(row: CustomerRow) {
     company_name: row.companyName,
     vat_number: row.vatNumber,
     coc_number: row.cocNumber,
+    peppol_id: row.peppolId,
     address: row.address,
     postal_code: row.postalCode,
     city: row.city,

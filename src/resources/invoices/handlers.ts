@@ -33,6 +33,7 @@ import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, invoiceFigures, serializeInvoice } from './serialize.ts';
 import { termItems } from './terms.ts';
+import { invoiceUbl, ublHeaders } from './ubl.ts';
 
 const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
 type StatusKey =
@@ -254,6 +255,15 @@ export const handlers = {
     });
     if (!download) throw invoiceNotFound();
     return c.body(download.pdf, 200, download.headers);
+  },
+
+  getInvoiceUbl: async (c) => {
+    const { invoice } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const request = { document: query.document ?? 'invoice', embedPdf: query.embed_pdf === true };
+    const found = await invoiceUbl(c.get('tenant'), invoice, request, invoicePdf);
+    if (!found) throw invoiceNotFound();
+    return c.body(found.xml, 200, ublHeaders(found.filename, found.xml));
   },
 
   createInvoice: async (c) => {

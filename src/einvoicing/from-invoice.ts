@@ -1,0 +1,374 @@
+// The e-invoice of an invoice: its lines and the API's totals, the company as seller and the customer as buyer.
+// What the rules need and the data lacks is answered as a list of missing fields, each with the rule it breaks,
+// never as an invalid document. Pure: the caller reads the rows (src/resources/invoices/ubl.ts).
+import { fromCents, toCents } from '../domain/money.ts';
+import { scaled, taxesByRate } from '../domain/totals.ts';
+import type { EInvoice, ELine, EParty, ETaxGroup, PeppolId, VatCategory } from './model.ts';
+
+export type SourceLine = {
+  type: string;
+  name: string;
+  description: string | null;
+  sku: string | null;
+  quantity: string;
+  unit: string | null;
+  unit_price: string;
+  unit_price_incl: string | null;
+  discount_amount: string;
+  discount_description: string | null;
+  line_total: string;
+  is_taxable: boolean;
+  tax_rate: string;
+};
+
+export type SourceCompany = {
+  name: string;
+  legalName: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  postalCode: string | null;
+  city: string | null;
+  country: string;
+  vatNumber: string | null;
+  cocNumber: string | null;
+  iban: string | null;
+  bic: string | null;
+  peppolId: string | null;
+};
+
+export type SourceCustomer = {
+  type: 'individual' | 'business';
+  name: string | null;
+  company_name: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+  vat_number: string | null;
+  coc_number: string | null;
+  peppol_id: string | null;
+};
+
+export type SourceInvoice = {
+  number: string;
+  title: string;
+  language: 'nl' | 'en' | 'de' | 'fr';
+  currency: string;
+  invoiceDate: string;
+  dueDate: string;
+  subtotal: string;
+  discountAmount: string;
+  discountDescription: string | null;
+  taxAmount: string;
+  total: string;
+  items: readonly SourceLine[];
+  customer: SourceCustomer;
+};
+
+export type Missing = { field: MissingField; rule: string };
+export type MissingField =
+  | 'invoice.items'
+  | 'company.vat_number'
+  | 'company.peppol_id'
+  | 'company.address'
+  | 'company.postal_code'
+  | 'company.city'
+  | 'company.iban'
+  | 'customer.name'
+  | 'customer.country'
+  | 'customer.vat_number'
+  | 'customer.peppol_id'
+  | 'customer.address'
+  | 'customer.postal_code'
+  | 'customer.city';
+
+export type EInvoiceResult = { ok: true; document: EInvoice } | { ok: false; missing: Missing[] };
+
+/** A Peppol id as the API stores it: `scheme:identifier`, the scheme a four-digit EAS code (0106:24123456). */
+export const PEPPOL_ID = /^(\d{4}):([^\s:]{1,125})$/;
+
+export function parsePeppolId(value: string | null): PeppolId | null {
+  const match = value ? PEPPOL_ID.exec(value) : null;
+  return match ? { scheme: match[1], id: match[2] } : null;
+}
+
+/** EU member states (ISO 3166-1; Greece as GR, which its VAT numbers write EL). */
+const EU = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
+/** The Peppol EAS scheme of a VAT number, per country (EAS code list). */
+const VAT_SCHEME: Record<string, string> = { NL: '9944', BE: '9925', DE: '9930', FR: '9957', LU: '9938', AT: '9914' };
+/** The ICD scheme of a chamber-of-commerce or enterprise number, per country: Dutch KvK, Belgian KBO/BCE. */
+const LEGAL_SCHEME: Record<string, string> = { NL: '0106', BE: '0208' };
+
+const compact = (value: string | null): string | null => {
+  const text = value?.replace(/[\s.]/g, '').toUpperCase() ?? '';
+  return text === '' ? null : text;
+};
+const vatCountry = (vat: string | null) => {
+  const prefix = vat?.slice(0, 2) ?? '';
+  return prefix === 'EL' ? 'GR' : /^[A-Z]{2}$/.test(prefix) ? prefix : null;
+};
+
+/**
+ * The party's Peppol address: the one it has, else one the network accepts from its registration: the Dutch KvK
+ * or Belgian enterprise number, else its VAT number where the country has a VAT scheme.
+ */
+function endpointOf(explicit: string | null, country: string, coc: string | null, vat: string | null): PeppolId | null {
+  const own = parsePeppolId(explicit);
+  if (own) return own;
+  const legal = LEGAL_SCHEME[country];
+  if (legal && coc) return { scheme: legal, id: country === 'BE' ? coc.replace(/\D/g, '') : coc };
+  const vatScheme = vat ? VAT_SCHEME[vatCountry(vat) ?? ''] : undefined;
+  return vatScheme && vat ? { scheme: vatScheme, id: vat } : null;
+}
+
+const EXEMPT: Record<SourceInvoice['language'], string> = {
+  nl: 'Vrijgesteld van btw',
+  en: 'Exempt from VAT',
+  de: 'Von der Umsatzsteuer befreit',
+  fr: 'Exonéré de TVA',
+};
+const REVERSE_CHARGE: Record<SourceInvoice['language'], string> = {
+  nl: 'Btw verlegd',
+  en: 'Reverse charge',
+  de: 'Steuerschuldnerschaft des Leistungsempfängers',
+  fr: 'Autoliquidation',
+};
+const DISCOUNT: Record<SourceInvoice['language'], string> = {
+  nl: 'Korting',
+  en: 'Discount',
+  de: 'Rabatt',
+  fr: 'Remise',
+};
+
+/** UN/ECE Recommendation 20 codes of the units people write; anything else is a piece (C62, "one"). */
+const UNITS: Record<string, string> = {
+  uur: 'HUR',
+  u: 'HUR',
+  hour: 'HUR',
+  hours: 'HUR',
+  h: 'HUR',
+  stunde: 'HUR',
+  std: 'HUR',
+  heure: 'HUR',
+  dag: 'DAY',
+  day: 'DAY',
+  tag: 'DAY',
+  jour: 'DAY',
+  m: 'MTR',
+  m1: 'MTR',
+  m2: 'MTK',
+  'm²': 'MTK',
+  m3: 'MTQ',
+  'm³': 'MTQ',
+  kg: 'KGM',
+  km: 'KMT',
+  l: 'LTR',
+  liter: 'LTR',
+  litre: 'LTR',
+};
+const unitCode = (unit: string | null) => UNITS[unit?.trim().toLowerCase() ?? ''] ?? 'C62';
+
+const negate = (amount: string) => fromCents(-toCents(amount));
+
+/**
+ * The net price of a line without VAT: the API's unit price, or for a price including VAT that price divided by
+ * (1 + rate) to six decimals, so that quantity × price is the line's amount (PEPPOL-EN16931-R120).
+ */
+function netPrice(line: SourceLine): bigint {
+  if (line.unit_price_incl === null) return scaled(line.unit_price, 6);
+  const incl = scaled(line.unit_price_incl, 6); // millionths
+  const factor = 10000n + scaled(line.tax_rate, 2);
+  const n = incl * 10000n;
+  const q = (2n * (n < 0n ? -n : n) + factor) / (2n * factor);
+  return n < 0n ? -q : q;
+}
+
+function decimal(millionths: bigint): string {
+  const sign = millionths < 0n ? '-' : '';
+  const abs = millionths < 0n ? -millionths : millionths;
+  const fraction = String(abs % 1_000_000n)
+    .padStart(6, '0')
+    .replace(/0{1,4}$/, '');
+  return `${sign}${abs / 1_000_000n}.${fraction.padEnd(2, '0')}`;
+}
+
+export function eInvoiceOf(
+  invoice: SourceInvoice,
+  company: SourceCompany,
+  options: {
+    kind: 'invoice' | 'credit_note';
+    /** A credit note's own date (the day of the cancellation or refund); an invoice's is its invoice date. */
+    issueDate?: string;
+    attachment?: EInvoice['attachment'];
+  },
+): EInvoiceResult {
+  const missing: Missing[] = [];
+  const customer = invoice.customer;
+  const sellerCountry = company.country.toUpperCase();
+  const sellerVat = compact(company.vatNumber);
+  const buyerVat = compact(customer.vat_number);
+  const buyerCountry = customer.country?.toUpperCase() ?? vatCountry(buyerVat);
+  const lines = invoice.items.filter((line) => line.type !== 'text');
+
+  // Reverse charge within the EU: a business buyer with a VAT number of another member state than the seller's.
+  const reverseCharge =
+    buyerVat !== null &&
+    EU.has(sellerCountry) &&
+    EU.has(vatCountry(buyerVat) ?? '') &&
+    vatCountry(buyerVat) !== (vatCountry(sellerVat) ?? sellerCountry);
+  const zeroCategory: VatCategory = reverseCharge
+    ? 'AE'
+    : lines.every((line) => scaled(line.tax_rate, 2) !== 0n || !line.is_taxable)
+      ? 'E'
+      : 'Z';
+  const categoryOf = (rate: bigint): VatCategory => (rate === 0n ? zeroCategory : 'S');
+
+  const taxes = taxesByRate(
+    lines.map((line) => ({ rate: scaled(line.tax_rate, 2), cents: toCents(line.line_total) })),
+    toCents(invoice.discountAmount),
+  );
+  const groups: ETaxGroup[] = taxes.map((t) => {
+    const category = categoryOf(t.rate);
+    return {
+      category,
+      rate: fromCents(t.rate),
+      discount: fromCents(t.discount),
+      taxable: fromCents(t.taxable),
+      tax: fromCents(t.tax),
+      exemption:
+        category === 'AE'
+          ? { code: 'VATEX-EU-AE', text: REVERSE_CHARGE[invoice.language] }
+          : category === 'E'
+            ? // No exemption reason is kept per line yet: a text says it, without a VATEX code.
+              { code: null, text: EXEMPT[invoice.language] }
+            : null,
+    };
+  });
+  // The breakdown is the API's own: the same function computed the stored totals.
+  const tax = taxes.reduce((sum, t) => sum + t.tax, 0n);
+  const base = taxes.reduce((sum, t) => sum + t.base, 0n);
+  if (fromCents(tax) !== invoice.taxAmount || fromCents(base) !== invoice.subtotal)
+    throw new Error(`invoice ${invoice.number}: stored totals differ from its lines`);
+
+  // An invoice of text lines only has nothing to invoice.
+  if (lines.length === 0) missing.push({ field: 'invoice.items', rule: 'BR-16' });
+  // The seller.
+  if (!sellerVat) missing.push({ field: 'company.vat_number', rule: `BR-${groups[0]?.category ?? 'S'}-02` });
+  else if (!vatCountry(sellerVat)) missing.push({ field: 'company.vat_number', rule: 'BR-CO-09' });
+  const sellerCoc = compact(company.cocNumber);
+  const sellerEndpoint = endpointOf(company.peppolId, sellerCountry, sellerCoc, sellerVat);
+  if (!sellerEndpoint) missing.push({ field: 'company.peppol_id', rule: 'PEPPOL-EN16931-R020' });
+  if (sellerCountry === 'NL') {
+    if (!company.address) missing.push({ field: 'company.address', rule: 'NL-R-002' });
+    if (!company.postalCode) missing.push({ field: 'company.postal_code', rule: 'NL-R-002' });
+    if (!company.city) missing.push({ field: 'company.city', rule: 'NL-R-002' });
+  }
+  const payable = options.kind === 'invoice' && toCents(invoice.total) > 0n;
+  if (payable && !company.iban) missing.push({ field: 'company.iban', rule: 'BR-61' });
+
+  // The buyer.
+  const buyerName =
+    (customer.type === 'business' ? customer.company_name : null) ?? customer.name ?? customer.company_name;
+  if (!buyerName) missing.push({ field: 'customer.name', rule: 'BR-07' });
+  if (!buyerCountry) missing.push({ field: 'customer.country', rule: 'BR-11' });
+  if (buyerVat && !vatCountry(buyerVat)) missing.push({ field: 'customer.vat_number', rule: 'BR-CO-09' });
+  const buyerCoc = compact(customer.coc_number);
+  const buyerEndpoint = endpointOf(customer.peppol_id, buyerCountry ?? '', buyerCoc, buyerVat);
+  if (!buyerEndpoint) missing.push({ field: 'customer.peppol_id', rule: 'PEPPOL-EN16931-R010' });
+  if (sellerCountry === 'NL' && buyerCountry === 'NL') {
+    if (!customer.address) missing.push({ field: 'customer.address', rule: 'NL-R-004' });
+    if (!customer.postal_code) missing.push({ field: 'customer.postal_code', rule: 'NL-R-004' });
+    if (!customer.city) missing.push({ field: 'customer.city', rule: 'NL-R-004' });
+  }
+  if (missing.length > 0 || !sellerEndpoint || !buyerEndpoint || !buyerName || !buyerCountry)
+    return { ok: false, missing };
+
+  const seller: EParty = {
+    name: company.name,
+    legalName: company.legalName ?? company.name,
+    street: company.address,
+    city: company.city,
+    postalCode: company.postalCode,
+    country: sellerCountry,
+    vatNumber: sellerVat,
+    legalId: sellerCoc ? { scheme: LEGAL_SCHEME[sellerCountry] ?? null, id: sellerCoc } : null,
+    endpoint: sellerEndpoint,
+    email: company.email,
+    phone: company.phone,
+  };
+  const buyer: EParty = {
+    name: buyerName,
+    legalName: buyerName,
+    street: customer.address,
+    city: customer.city,
+    postalCode: customer.postal_code,
+    country: buyerCountry,
+    vatNumber: buyerVat,
+    legalId: buyerCoc ? { scheme: LEGAL_SCHEME[buyerCountry] ?? null, id: buyerCoc } : null,
+    endpoint: buyerEndpoint,
+    email: customer.email,
+    phone: customer.phone,
+  };
+
+  const eLines: ELine[] = lines.map((line, index) => {
+    let price = netPrice(line);
+    let quantity = line.quantity;
+    // An item's price is never negative (BR-27): a deduction is a negative quantity of a positive price.
+    if (price < 0n) {
+      price = -price;
+      quantity = negate(quantity);
+    }
+    return {
+      id: String(index + 1),
+      name: line.name,
+      description: line.description,
+      sku: line.sku,
+      quantity,
+      unitCode: unitCode(line.unit),
+      price: decimal(price),
+      discount: line.discount_amount,
+      discountReason: line.discount_description ?? DISCOUNT[invoice.language],
+      lineTotal: line.line_total,
+      category: categoryOf(scaled(line.tax_rate, 2)),
+      rate: fromCents(scaled(line.tax_rate, 2)),
+    };
+  });
+
+  const taxExclusive = fromCents(toCents(invoice.subtotal) - toCents(invoice.discountAmount));
+  return {
+    ok: true,
+    document: {
+      kind: options.kind,
+      number: options.kind === 'credit_note' ? `${invoice.number}-C` : invoice.number,
+      issueDate: options.issueDate ?? invoice.invoiceDate,
+      dueDate: options.kind === 'invoice' ? invoice.dueDate : null,
+      currency: invoice.currency,
+      note: invoice.title,
+      // No buyer reference is kept yet: the invoice number stands in (Peppol needs one, PEPPOL-EN16931-R003).
+      buyerReference: invoice.number,
+      invoiceReference:
+        options.kind === 'credit_note' ? { number: invoice.number, issueDate: invoice.invoiceDate } : null,
+      seller,
+      buyer,
+      payment:
+        payable && company.iban
+          ? { iban: compact(company.iban) ?? '', bic: compact(company.bic), reference: invoice.number }
+          : null,
+      lines: eLines,
+      documentDiscountReason: invoice.discountDescription ?? DISCOUNT[invoice.language],
+      taxes: groups,
+      totals: {
+        lines: invoice.subtotal,
+        discount: invoice.discountAmount,
+        taxExclusive,
+        tax: invoice.taxAmount,
+        taxInclusive: invoice.total,
+        payable: invoice.total,
+      },
+      attachment: options.attachment ?? null,
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The official e-invoicing validation rules, run with Saxon-HE (Debian libsaxonhe-java): the CEN/TC 434 EN 16931
+// rules for UBL and CII and the Peppol BIS Billing 3.0 rules, as XSLT kept in test/fixtures/einvoicing (see its
+// README for versions and origin). Each rule set runs once per batch of documents (Saxon's directory mode), so a
+// whole property run costs one JVM start per rule set, not one per document.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { create } from 'xmlbuilder2';
+
+const run = promisify(execFile);
+
+export const SAXON_JAR = '/usr/share/java/Saxon-HE.jar';
+export const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'einvoicing');
+
+export const RULES = {
+  'en16931-ubl': join(FIXTURES, 'en16931', 'EN16931-UBL-validation.xslt'),
+  'en16931-cii': join(FIXTURES, 'en16931', 'EN16931-CII-validation.xslt'),
+  'peppol-ubl': join(FIXTURES, 'peppol', 'PEPPOL-EN16931-UBL.xslt'),
+} as const;
+export type RuleSet = keyof typeof RULES;
+/** What a UBL document must pass, and a CII one. */
+export const UBL_RULES: RuleSet[] = ['en16931-ubl', 'peppol-ubl'];
+export const CII_RULES: RuleSet[] = ['en16931-cii'];
+
+/** Why the rules cannot run here, or null when java and Saxon-HE are present. */
+export function rulesUnavailable(): string | null {
+  if (!existsSync(SAXON_JAR))
+    return `${SAXON_JAR} is missing (Debian package libsaxonhe-java): the e-invoicing validation tests skip`;
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+  } catch {
+    return 'java is missing (Debian package default-jre-headless): the e-invoicing validation tests skip';
+  }
+  return null;
+}
+
+/** One failed assertion of a rule set's SVRL report. */
+export type Failure = { id: string; flag: string; location: string; text: string };
+export type Report = { ruleSet: RuleSet; failures: Failure[] };
+
+const SVRL = 'http://purl.oclc.org/dsdl/svrl';
+
+/** The failed assertions of an SVRL report, parsed as XML (their attributes may span several lines). */
+export function failuresOf(svrl: string): Failure[] {
+  const doc = create(svrl).root().node.ownerDocument;
+  if (!doc) throw new Error('SVRL without a document');
+  const failures: Failure[] = [];
+  const nodes = doc.getElementsByTagNameNS(SVRL, 'failed-assert');
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes.item(i);
+    if (!node) continue;
+    failures.push({
+      id: node.getAttribute('id') ?? '',
+      flag: node.getAttribute('flag') ?? '',
+      location: node.getAttribute('location') ?? '',
+      text: (node.getElementsByTagNameNS(SVRL, 'text').item(0)?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    });
+  }
+  return failures;
+}
+
+export const fatal = (failures: readonly Failure[]) => failures.filter((f) => f.flag === 'fatal');
+
+/**
+ * Runs every rule set over every document (name → XML), the rule sets side by side, one Saxon run each; answers
+ * per document name its reports. Names must be distinct file names ending in .xml.
+ */
+export async function validate(
+  documents: ReadonlyMap<string, string | Buffer>,
+  ruleSets: readonly RuleSet[],
+): Promise<Map<string, Report[]>> {
+  const dir = mkdtempSync(join(tmpdir(), 'einvoicing-rules-'));
+  try {
+    const input = join(dir, 'in');
+    mkdirSync(input);
+    for (const [name, xml] of documents) writeFileSync(join(input, name), xml);
+    await Promise.all(
+      ruleSets.map(async (ruleSet) => {
+        const output = join(dir, ruleSet);
+        mkdirSync(output);
+        await run(
+          'java',
+          ['-cp', SAXON_JAR, 'net.sf.saxon.Transform', `-s:${input}`, `-o:${output}`, `-xsl:${RULES[ruleSet]}`],
+          {
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        );
+      }),
+    );
+    const reports = new Map<string, Report[]>();
+    for (const name of documents.keys()) {
+      reports.set(
+        name,
+        ruleSets.map((ruleSet) => {
+          // Saxon writes each report under its input's name, its extension as .xml (BIS3_Invoice_negativ.XML).
+          const file = readdirSync(join(dir, ruleSet)).find((f) => f.toLowerCase() === name.toLowerCase());
+          if (!file) throw new Error(`${ruleSet} wrote no report for ${name}`);
+          return { ruleSet, failures: failuresOf(readFileSync(join(dir, ruleSet, file), 'utf8')) };
+        }),
+      );
+    }
+    return reports;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The fatal failures of a document's reports as readable lines (empty when it passes), for assertion messages. */
+export const fatalLines = (reports: readonly Report[]): string[] =>
+  reports.flatMap((r) => fatal(r.failures).map((f) => `${r.ruleSet} ${f.id} at ${f.location}: ${f.text}`));
