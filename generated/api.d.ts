@@ -12578,7 +12578,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['PdfServiceUnavailable'];
     };
   };
   listQuotes: {

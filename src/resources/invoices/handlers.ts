@@ -261,7 +261,7 @@ export const handlers = {
     const { invoice } = c.req.valid('param');
     const query = c.req.valid('query');
     const request = { document: query.document ?? 'invoice', embedPdf: query.embed_pdf === true };
-    const found = await invoiceUbl(c.get('tenant'), invoice, request, invoicePdf);
+    const found = await invoiceUbl(c.get('tenant'), invoice, request, invoicePdf, c.get('deps').pdfRenderer);
     if (!found) throw invoiceNotFound();
     return c.body(found.xml, 200, ublHeaders(found.filename, found.xml));
   },

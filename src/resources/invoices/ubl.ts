@@ -1,5 +1,6 @@
 // GET /invoices/{invoice}/ubl: the invoice (or the credit note of a cancelled or refunded one) as UBL per Peppol
 // BIS Billing 3.0. The rows are read in one tenant transaction; src/einvoicing builds and writes the document.
+
 import { and, eq } from 'drizzle-orm';
 import { companies, customers } from '../../db/schema/index.ts';
 import type { Tenant } from '../../db/tenant.ts';
@@ -7,6 +8,7 @@ import { eInvoiceOf, type Missing } from '../../einvoicing/from-invoice.ts';
 import type { EInvoice } from '../../einvoicing/model.ts';
 import { ublXml } from '../../einvoicing/ubl.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { companyDefaults } from '../quotes/documents.ts';
 import { type PdfDocument, pdfAttachment } from '../quotes/pdf.ts';
@@ -33,6 +35,7 @@ export async function invoiceUbl(
   id: string,
   request: UblRequest,
   pdfOf: (row: InvoiceRow) => PdfDocument,
+  renderer: PdfRenderer,
 ) {
   const found = await tenant.transaction(async (tx) => {
     const invoice = await q.findInvoice(tx, tenant.companyId, id);
@@ -66,7 +69,7 @@ export async function invoiceUbl(
 
   let attachment: EInvoice['attachment'] = null;
   if (request.embedPdf) {
-    const pdf = await pdfAttachment(pdfOf(invoice), found.defaults);
+    const pdf = await pdfAttachment(pdfOf(invoice), found.defaults, renderer);
     attachment = {
       filename: pdf.filename,
       mimeCode: 'application/pdf',
