@@ -754,7 +754,7 @@ export const DocumentTaxRateSchema = z
     tax_amount: DecimalSchema,
   })
   .openapi('DocumentTaxRate');
-export const DocumentTaxBreakdownSchema = z.array(DocumentTaxRateSchema).openapi('DocumentTaxBreakdown');
+export const DocumentTaxBreakdownSchema = z.array(DocumentTaxRateSchema).max(201).openapi('DocumentTaxBreakdown');
 export const DocumentTotalSchema = DecimalSchema.openapi('DocumentTotal');
 export const InvoiceItemSchema = z
   .object({
