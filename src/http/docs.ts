@@ -66,11 +66,13 @@ const LOCALIZED_TRANSLATE =
 const REDOC_LITERALS: [literal: string, lookup: string, count: number][] = [
   ['label:`Enum:`', 'label:docsWords.enumLabel', 1],
   [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
     '`${e?.startsWith(`Array`)?`Items `:``}${t===1?`Value:`:`Enum:`}`',
     '(e?.startsWith(`Array`)?(t===1?docsWords.itemsValueLabel:docsWords.itemsEnumLabel):(t===1?docsWords.valueLabel:docsWords.enumLabel))',
     1,
   ],
   [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
     '`${t?.startsWith(`Array`)?`Items `:``}${n.length===1?`Value`:`Enum Value`}`',
     '(t?.startsWith(`Array`)?(n.length===1?docsWords.itemsValueColumn:docsWords.itemsEnumColumn):(n.length===1?docsWords.valueColumn:docsWords.enumColumn))',
     1,
