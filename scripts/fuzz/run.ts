@@ -108,6 +108,17 @@ export function judge(c: FuzzCase, result: CallResult, operation?: OperationId):
       ? null
       : `answered ${result.status} ${body.code ?? ''}, expected one of ${c.statuses}`;
   }
+  if (operation && operations[operation].validatedPerItem && result.status === 200 && c.expect.status === 422) {
+    // A batch validates item by item: a bad item fails on its own (outcome `failed` with its problem) and the
+    // others go on, so the refusal is that item's problem, naming the field.
+    const items = ((result.body ?? {}) as { items?: { outcome: string; problem?: ProblemBody }[] }).items ?? [];
+    const failed = items.filter((item) => item.outcome === 'failed' && item.problem);
+    const at = c.expect.at;
+    if (failed.length === 0) return 'answered 200 with no failed item, expected the bad item to fail';
+    if (at && !failed.some((item) => (item.problem?.errors ?? []).some((e) => names(e, at))))
+      return `no failed item's problem names ${JSON.stringify(at)}: ${JSON.stringify(failed).slice(0, 300)}`;
+    return null;
+  }
   const accepted = [{ status: c.expect.status, code: c.expect.code }, ...(c.expect.or ?? [])];
   const match = accepted.find((a) => a.status === result.status && a.code === body.code);
   if (!match) {
