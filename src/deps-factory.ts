@@ -6,6 +6,7 @@ import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
+import { linkSecrets as loadLinkSecrets } from './files/link-secret.ts';
 import { FileLinks } from './files/signed-links.ts';
 import { postgresFileStorage } from './files/storage.ts';
 import { Metrics } from './http/metrics.ts';
@@ -31,11 +32,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   await keys.listen();
   // Several API nodes share their counters through Redis; one node keeps them in memory.
   const redis = config.REDIS_URL ? rateLimitRedis(config.REDIS_URL) : undefined;
-  if (config.FILE_LINK_SECRET === undefined) {
-    log.warn(
-      'FILE_LINK_SECRET is not set: download links are signed with the development default (set it in production)',
-    );
-  }
+  const linkSecrets = await loadLinkSecrets(config, sql);
   const deps: Deps & { close: () => Promise<void> } = {
     config,
     sql,
@@ -54,7 +51,8 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     widgetSessionLimits: new RateLimits(WIDGET_SESSION_WINDOWS, 'widget_sessions', redis),
     publicLimits: new RateLimits(PUBLIC_WINDOWS, 'public', redis),
     fileStorage: postgresFileStorage,
-    fileLinks: new FileLinks(config.fileLinkSecret, `${config.publicUrl}${API_PREFIX}/files`),
+    fileLinks: new FileLinks(linkSecrets.current, `${config.publicUrl}${API_PREFIX}/files`, linkSecrets.previous),
+    linkSecrets,
     log,
     metrics: new Metrics(),
     close: async () => {

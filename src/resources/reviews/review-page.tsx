@@ -249,7 +249,7 @@ function crossSite(c: Context, publicUrl: string): boolean {
 }
 
 export function reviewPages(deps: Deps) {
-  const tokens = new ReviewFormTokens(deps.config.fileLinkSecret);
+  const tokens = new ReviewFormTokens(deps.linkSecrets.current, deps.linkSecrets.previous);
   const secureCookie = deps.config.publicUrl.startsWith('https:');
   const pages = new Hono();
   const unknown = (c: Context, status: 404 | 403 = 404) =>
