@@ -7870,10 +7870,14 @@ export type components = {
       language: components['schemas']['Language'];
       /**
        * Format: uri
-       * @description Link to the review page for this customer; share it yourself for channel `link`.
+       * @description Link to the review page for this customer; share it yourself for channel `link`. The link publishes a
+       *     review marked `is_verified`, so it is a credential: it is shown only to keys with the `reviews.write`
+       *     scope and is `null` for a key with `reviews.read` alone and in events (webhooks and `GET /events`).
+       *     The page needs no key and answers 60 visits per minute per client IP address (the `review_pages`
+       *     window), then `429` with `Retry-After`.
        * @example https://crm.example.com/review/9f3KxQ2mLw8T
        */
-      url: string;
+      url: string | null;
       /** @description The review written in answer; `null` until `completed`. */
       review_id: components['schemas']['NullableUuid'];
       /** @description When the message is (or was) due to be sent; `null` for channel `link`. */

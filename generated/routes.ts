@@ -903,7 +903,7 @@ export const ReviewRequestSchema = z
     customer_id: NullableUuidSchema,
     recipient: ReviewRequestRecipientSchema,
     language: LanguageSchema,
-    url: z.url(),
+    url: z.url().nullable(),
     review_id: NullableUuidSchema,
     scheduled_at: NullableTimestampSchema,
     sent_at: NullableTimestampSchema,

@@ -33,6 +33,8 @@ export type Deps = {
   widgetSessionLimits: RateLimits;
   /** The public review feed and widget, per client address. */
   publicLimits: RateLimits;
+  /** The review pages of review requests (outside the API), per client address. */
+  reviewPageLimits: RateLimits;
   /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
   fileStorage: FileStorage;
   /** Signs and checks download links (with linkSecrets). */

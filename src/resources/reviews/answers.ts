@@ -100,7 +100,7 @@ export async function completeRequest(tx: Tx, request: ReviewRequestRow, answer:
     type: 'review_request.completed',
     scope: 'reviews.read',
     customerId: completed.customerId,
-    object: serializeReviewRequest(completed, publicUrl),
+    object: serializeReviewRequest(completed, null),
   });
   return { review, request: completed };
 }

@@ -33,8 +33,8 @@ beforeAll(async () => {
 });
 
 const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
-const download = (app: TestApi['app'], url: string) =>
-  app.request(`http://api.test/api/v1/files/${tokenOf(url)}`).then((r) => r.status);
+const download = async (app: TestApi['app'], url: string) =>
+  (await app.request(`http://api.test/api/v1/files/${tokenOf(url)}`)).status;
 
 describe('without FILE_LINK_SECRET', () => {
   it('refuses a link signed with the published development default, even one valid until 2100', async () => {
