@@ -344,7 +344,7 @@ export function reviewPages(deps: Deps) {
         return { kind: 'forged' as const, request: state.request, shop };
       const { answer, errors } = readAnswer(form);
       if (!answer) return { kind: 'invalid' as const, request: state.request, shop, errors };
-      await completeRequest(tx, state.request, answer, deps.config.publicUrl);
+      await completeRequest(tx, state.request, answer);
       return { kind: 'received' as const, shop };
     });
 
