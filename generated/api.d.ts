@@ -6558,7 +6558,11 @@ export type components = {
       /** @description The quote the file belongs to. */
       quote_id: components['schemas']['Uuid'];
       /**
-       * @description File name as uploaded.
+       * @description File name as uploaded, made safe: control characters and bidirectional controls (such as a
+       *     right-to-left override) are removed, and the extension follows `mime_type`: a name whose extension
+       *     names another type, or none, gets the type's extension added (a PNG uploaded as `x.html` is named
+       *     `x.html.png`). At most 255 characters: a longer name is shortened before its extension. The download
+       *     uses this name.
        * @example kleurenkaart-sikkens.pdf
        */
       name: string;
@@ -15390,7 +15394,7 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           /**
-           * @description Always `attachment`, with the file's name (RFC 6266; non-ASCII names also as `filename*`).
+           * @description Always `attachment`, with the file's name (RFC 6266; non-ASCII names also as `filename*`), without control or bidirectional characters and with the extension of the file's type.
            * @example attachment; filename="kleurenkaart-sikkens.pdf"
            */
           'Content-Disposition': string;

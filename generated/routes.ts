@@ -1411,7 +1411,7 @@ export const QuoteAttachmentSchema = z
     object: z.literal('attachment'),
     id: UuidSchema,
     quote_id: UuidSchema,
-    name: z.string(),
+    name: z.string().max(255),
     mime_type: z.string(),
     size: z.number().int().min(1).max(10485760),
     description: z.string().nullable(),
