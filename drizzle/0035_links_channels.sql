@@ -7,3 +7,9 @@ CREATE TABLE "installation_secrets" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint
 REVOKE ALL ON "installation_secrets" FROM PUBLIC;
+--> statement-breakpoint
+-- Customers' phone numbers also in E.164 (src/domain/phone.ts), what inbound WhatsApp senders are matched on:
+-- whole international numbers only. Filled by the service on every write; the rows written before this migration
+-- are filled by the backfill that runs after the migrations (src/db/phone-backfill.ts).
+ALTER TABLE "customers" ADD COLUMN "phone_e164" text;--> statement-breakpoint
+CREATE INDEX "customers_phone_e164" ON "customers" USING btree ("company_id","phone_e164") WHERE "phone_e164" IS NOT NULL;

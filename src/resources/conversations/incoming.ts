@@ -142,27 +142,18 @@ async function latestConversation(tx: Tx, companyId: string, match: SQL) {
 export const whatsappPlaceholderEmail = (waId: string) => `whatsapp-${waId}@contact.invalid`;
 
 /**
- * The customer with this email address, or with this phone number (its digits, as the number in international
- * form or in national form with a leading 0: `06 12345678` is `31612345678`); otherwise a new lead.
+ * The customer with this email address, or whose phone is this WhatsApp number: the whole international number
+ * (phone_e164, src/domain/phone.ts), never the end of one; otherwise a new lead.
  */
 async function customerOf(tx: Tx, companyId: string, contact: IncomingContact): Promise<CustomerRow> {
   const email = contact.channel === 'email' ? contact.address : whatsappPlaceholderEmail(contact.waId);
-  const byPhone =
-    contact.channel === 'whatsapp'
-      ? sql`(${customers.phoneDigits} in (${contact.waId}, ${`00${contact.waId}`})
-          or (length(ltrim(${customers.phoneDigits}, '0')) >= 8
-              and ${contact.waId} like '%' || ltrim(${customers.phoneDigits}, '0')))`
-      : sql`false`;
+  const byPhone = contact.channel === 'whatsapp' ? eq(customers.phoneE164, `+${contact.waId}`) : undefined;
   const [found] = await tx
     .select()
     .from(customers)
     .where(and(eq(customers.companyId, companyId), or(sql`${customers.emailLower} = lower(${email})`, byPhone)))
-    // The exact address first, then the number as stored in full, then the oldest customer.
-    .orderBy(
-      sql`${customers.emailLower} = lower(${email}) desc`,
-      sql`${customers.phoneDigits} = ${contact.channel === 'whatsapp' ? contact.waId : ''} desc`,
-      customers.createdAt,
-    )
+    // The exact address first, then the oldest customer with the number.
+    .orderBy(sql`${customers.emailLower} = lower(${email}) desc`, customers.createdAt)
     .limit(1);
   if (found) return found;
   const row = await customerQueries.insertCustomer(tx, companyId, {
