@@ -13,3 +13,7 @@ REVOKE ALL ON "installation_secrets" FROM PUBLIC;
 -- are filled by the backfill that runs after the migrations (src/db/phone-backfill.ts).
 ALTER TABLE "customers" ADD COLUMN "phone_e164" text;--> statement-breakpoint
 CREATE INDEX "customers_phone_e164" ON "customers" USING btree ("company_id","phone_e164") WHERE "phone_e164" IS NOT NULL;
+--> statement-breakpoint
+-- The email address a chat visitor typed: kept on the conversation as given and unverified, never used to
+-- attach the conversation to a customer (the visitor becomes a lead of their own).
+ALTER TABLE "conversations" ADD COLUMN "visitor_email" text;

@@ -306,6 +306,9 @@ export const ConversationCustomerSchema = z
     phone: z.string().nullable(),
   })
   .openapi('ConversationCustomer');
+export const ConversationVisitorEmailSchema = z
+  .strictObject({ address: z.string().max(254), verified: z.literal(false) })
+  .openapi('ConversationVisitorEmail');
 export const ConversationSchema = z
   .object({
     object: z.literal('conversation'),
@@ -316,6 +319,7 @@ export const ConversationSchema = z
     subject: z.string().nullable(),
     summary: z.string().nullable(),
     page_url: z.string().nullable(),
+    visitor_email: ConversationVisitorEmailSchema.nullable(),
     customer_id: UuidSchema,
     customer: ConversationCustomerSchema,
     assigned_user_id: NullableIntegerIdSchema,
@@ -2079,7 +2083,12 @@ export const WidgetSessionCreateSchema = z
       })
       .max(254)
       .optional(),
-    page_url: z.url().max(2000).optional(),
+    page_url: z
+      .string()
+      .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//)
+      .check(z.url())
+      .max(2000)
+      .optional(),
   })
   .openapi('WidgetSessionCreate');
 export const WidgetSessionEnvelopeSchema = z

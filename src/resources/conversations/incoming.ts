@@ -63,29 +63,62 @@ export async function receiveCustomerMessage(tx: Tx, companyId: string, incoming
 }
 
 async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage): Promise<MessageRow | undefined> {
-  let match: SQL | undefined;
-  if (incoming.whatsappMessageId) match = eq(conversationMessages.whatsappMessageId, incoming.whatsappMessageId);
-  else if (incoming.emailMessageId) {
-    match = and(
-      eq(conversationMessages.emailMessageId, incoming.emailMessageId),
-      eq(conversationMessages.sender, 'customer'),
-    );
+  const { contact } = incoming;
+  if (incoming.whatsappMessageId) {
+    const [row] = await tx
+      .select()
+      .from(conversationMessages)
+      .where(
+        and(
+          eq(conversationMessages.companyId, companyId),
+          eq(conversationMessages.whatsappMessageId, incoming.whatsappMessageId),
+        ),
+      )
+      .limit(1);
+    return row;
   }
-  if (!match) return undefined;
+  if (!incoming.emailMessageId || contact.channel !== 'email') return undefined;
+  // A Message-ID is chosen by whoever sends the mail: it is the same mail again only when it came from the
+  // same contact, so reusing another person's Message-ID cannot make their mail be dropped as a duplicate.
   const [row] = await tx
-    .select()
+    .select({ message: conversationMessages })
     .from(conversationMessages)
-    .where(and(eq(conversationMessages.companyId, companyId), match))
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
+    .where(
+      and(
+        eq(conversationMessages.companyId, companyId),
+        eq(conversationMessages.emailMessageId, incoming.emailMessageId),
+        eq(conversationMessages.sender, 'customer'),
+        senderIsContact(contact.address),
+      ),
+    )
     .limit(1);
-  return row;
+  return row?.message;
 }
+
+/**
+ * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
+ * address the conversation reaches, or the customer's own. Anyone can name any Message-ID in In-Reply-To.
+ */
+const senderIsContact = (address: string) =>
+  or(eq(conversations.contactAddress, address.toLowerCase()), eq(customers.emailLower, address.toLowerCase()));
 
 /** The conversation the message continues, locked, or a new one (of the customer, or of a new lead). */
 async function conversationFor(tx: Tx, companyId: string, incoming: IncomingMessage): Promise<ConversationRow> {
   const { contact } = incoming;
   const continued =
     contact.channel === 'email'
-      ? await threadConversation(tx, companyId, incoming.threadIds ?? [])
+      ? await threadConversation(tx, companyId, contact.address, incoming.threadIds ?? [])
       : await latestConversation(tx, companyId, eq(conversations.contactAddress, contact.waId));
   if (continued) return continued;
   const customer = await customerOf(tx, companyId, contact);
@@ -104,15 +137,28 @@ async function conversationFor(tx: Tx, companyId: string, incoming: IncomingMess
 
 /**
  * The conversation of the email thread a reply answers: a Message-ID it names is one of a conversation's
- * emails (an incoming one as received, or one we sent, by its outbox id: emailIdOf).
+ * emails (an incoming one as received, or one we sent, by its outbox id: emailIdOf), and the sender is that
+ * conversation's contact. A reply from anyone else (a forwarded thread, a forged In-Reply-To) starts or
+ * continues the sender's own conversation instead of joining another person's as if it were theirs.
  */
-async function threadConversation(tx: Tx, companyId: string, threadIds: string[]) {
+async function threadConversation(tx: Tx, companyId: string, sender: string, threadIds: string[]) {
   const ids = [...new Set(threadIds.map((id) => id.trim()).filter((id) => id.length > 0))].slice(-50);
   if (ids.length === 0) return undefined;
   const outboxIds = ids.map(emailIdOf).filter((id): id is string => id !== null);
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -120,6 +166,7 @@ async function threadConversation(tx: Tx, companyId: string, threadIds: string[]
           inArray(conversationMessages.emailMessageId, ids),
           outboxIds.length > 0 ? inArray(conversationMessages.outboundEmailId, outboxIds) : undefined,
         ),
+        senderIsContact(sender),
       ),
     )
     .orderBy(desc(conversationMessages.createdAt))
