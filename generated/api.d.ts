@@ -3102,9 +3102,11 @@ export type paths = {
      * @description Starts a conversation on the channel `web` with the visitor's first message and returns the visitor token
      *     that reads and writes it. Nothing is stored for a visitor who only opens the widget: a session starts
      *     with a message. The visitor may give a name and an email address (both optional and not verified). The
-     *     conversation belongs to a new lead (with the given name and address; without an address the lead gets a
-     *     placeholder in the reserved domain `.invalid`, which the inbox shows as no address), or to the customer
-     *     who already has that email address (whose record is not changed).
+     *     conversation always belongs to a new lead with the given name: an address anyone can type proves nothing,
+     *     so it never attaches the chat to a customer, not even one who has that address. The lead gets a
+     *     placeholder address in the reserved domain `.invalid` (shown as no address), and the address the visitor
+     *     gave is shown on the conversation as `visitor_email` with `verified: false`. `page_url` must be an `http`
+     *     or `https` address.
      *
      *     The conversation starts `open` with the message as `sender` `customer` and `page_url` as given; it emits
      *     `conversation.created` and `message.created`. The `visitor_token` is returned only in this answer and kept
@@ -5272,6 +5274,20 @@ export type components = {
       data: components['schemas']['PipelineStage'][];
       meta: components['schemas']['ListMeta'];
     };
+    /** @description An email address a chat visitor gave, as given, and whether it was verified. */
+    ConversationVisitorEmail: {
+      /**
+       * @description The address as the visitor typed it.
+       * @example sanne.devries@example.nl
+       */
+      address: string;
+      /**
+       * @description Whether the visitor proved they own the address. Always `false`: the chat widget does not verify
+       *     addresses (a later version that does may answer `true`).
+       * @constant
+       */
+      verified: false;
+    };
     /** @description Contact details of the conversation's customer, as currently stored on the customer. */
     ConversationCustomer: {
       /**
@@ -5351,6 +5367,14 @@ export type components = {
        * @example https://www.zonnegilde.nl/zonnepanelen-zakelijk
        */
       page_url: string | null;
+      /**
+       * @description For `web`: the email address the chat visitor typed when starting the chat, exactly as given, or `null`
+       *     when they gave none (always `null` for WhatsApp and email). Nobody has checked that the visitor owns
+       *     it, so it is marked `verified: false` and the service never uses it to find a customer: a chat
+       *     visitor always becomes a lead of their own (see `customer_id`), whose `customer.email` stays `null`.
+       *     Treat it as a claim; reply by email, or link the lead to an existing customer, only after checking.
+       */
+      visitor_email: null | components['schemas']['ConversationVisitorEmail'];
       /** @description The customer (or lead) the conversation is with. */
       customer_id: components['schemas']['Uuid'];
       customer: components['schemas']['ConversationCustomer'];
@@ -6872,7 +6896,11 @@ export type components = {
       /** @description The quote the file belongs to. */
       quote_id: components['schemas']['Uuid'];
       /**
-       * @description File name as uploaded.
+       * @description File name as uploaded, made safe: control characters and bidirectional controls (such as a
+       *     right-to-left override) are removed, and the extension follows `mime_type`: a name whose extension
+       *     names another type, or none, gets the type's extension added (a PNG uploaded as `x.html` is named
+       *     `x.html.png`). At most 255 characters: a longer name is shortened before its extension. The download
+       *     uses this name.
        * @example kleurenkaart-sikkens.pdf
        */
       name: string;
@@ -8193,10 +8221,14 @@ export type components = {
       language: components['schemas']['Language'];
       /**
        * Format: uri
-       * @description Link to the review page for this customer; share it yourself for channel `link`.
+       * @description Link to the review page for this customer; share it yourself for channel `link`. The link publishes a
+       *     review marked `is_verified`, so it is a credential: it is shown only to keys with the `reviews.write`
+       *     scope and is `null` for a key with `reviews.read` alone and in events (webhooks and `GET /events`).
+       *     The page needs no key and answers 60 visits per minute per client IP address (the `review_pages`
+       *     window), then `429` with `Retry-After`.
        * @example https://crm.example.com/review/9f3KxQ2mLw8T
        */
-      url: string;
+      url: string | null;
       /** @description The review written in answer; `null` until `completed`. */
       review_id: components['schemas']['NullableUuid'];
       /** @description When the message is (or was) due to be sent; `null` for channel `link`. */
@@ -9031,14 +9063,15 @@ export type components = {
       name?: string;
       /**
        * Format: email
-       * @description The visitor's email address, as they gave it (not verified). When a customer of the company already has
-       *     it, the conversation is that customer's (the customer's record is not changed); otherwise the new lead
-       *     gets it.
+       * @description The visitor's email address, as they gave it. It is not verified, so it never attaches the chat to a
+       *     customer, not even one who has this address: every session starts a conversation of a new lead, and
+       *     the address is shown on the conversation as `visitor_email` with `verified: false`.
        */
       email?: string;
       /**
        * Format: uri
-       * @description The page the visitor wrote from (the conversation's `page_url`).
+       * @description The page the visitor wrote from (the conversation's `page_url`): an `http` or `https` address; any
+       *     other scheme (`javascript:`, `data:`, `file:`) answers `422` naming `page_url`.
        */
       page_url?: string;
     };
@@ -15834,7 +15867,7 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           /**
-           * @description Always `attachment`, with the file's name (RFC 6266; non-ASCII names also as `filename*`).
+           * @description Always `attachment`, with the file's name (RFC 6266; non-ASCII names also as `filename*`), without control or bidirectional characters and with the extension of the file's type.
            * @example attachment; filename="kleurenkaart-sikkens.pdf"
            */
           'Content-Disposition': string;

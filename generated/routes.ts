@@ -313,6 +313,9 @@ export const ConversationCustomerSchema = z
     phone: z.string().nullable(),
   })
   .openapi('ConversationCustomer');
+export const ConversationVisitorEmailSchema = z
+  .strictObject({ address: z.string().max(254), verified: z.literal(false) })
+  .openapi('ConversationVisitorEmail');
 export const ConversationSchema = z
   .object({
     object: z.literal('conversation'),
@@ -323,6 +326,7 @@ export const ConversationSchema = z
     subject: z.string().nullable(),
     summary: z.string().nullable(),
     page_url: z.string().nullable(),
+    visitor_email: ConversationVisitorEmailSchema.nullable(),
     customer_id: UuidSchema,
     customer: ConversationCustomerSchema,
     assigned_user_id: NullableIntegerIdSchema,
@@ -1053,7 +1057,7 @@ export const ReviewRequestSchema = z
     customer_id: NullableUuidSchema,
     recipient: ReviewRequestRecipientSchema,
     language: LanguageSchema,
-    url: z.url(),
+    url: z.url().nullable(),
     review_id: NullableUuidSchema,
     scheduled_at: NullableTimestampSchema,
     sent_at: NullableTimestampSchema,
@@ -1516,7 +1520,7 @@ export const QuoteAttachmentSchema = z
     object: z.literal('attachment'),
     id: UuidSchema,
     quote_id: UuidSchema,
-    name: z.string(),
+    name: z.string().max(255),
     mime_type: z.string(),
     size: z.number().int().min(1).max(10485760),
     description: z.string().nullable(),
@@ -2185,7 +2189,12 @@ export const WidgetSessionCreateSchema = z
       })
       .max(254)
       .optional(),
-    page_url: z.url().max(2000).optional(),
+    page_url: z
+      .string()
+      .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//)
+      .check(z.url())
+      .max(2000)
+      .optional(),
   })
   .openapi('WidgetSessionCreate');
 export const WidgetSessionEnvelopeSchema = z

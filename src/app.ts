@@ -22,7 +22,7 @@ import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
-import { reviewPages } from './resources/reviews/review-page.tsx';
+import { reviewPages, reviewPageWindow } from './resources/reviews/review-page.tsx';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
 import { serveWidgetScript } from './resources/widget/script.ts';
 
@@ -64,7 +64,8 @@ export function createApp(deps: Deps) {
   app.get('/docs/:lang', serveDocs(deps.config.publicUrl));
 
   app.get('/errors/:code', errorPage);
-  // Pages for the recipients of review requests: no key, the link's token is the permission.
+  // Pages for the recipients of review requests: no key, the link's token is the permission; a window per address.
+  app.use('/review/*', reviewPageWindow(deps));
   app.route('/review', unsubscribePages(deps));
   // The web-chat widget: its script, and its visitor API, the one part of the API that pages on other origins
   // call (no cookies; the visitor token is a header). Every other operation stays without CORS headers.

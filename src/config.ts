@@ -1,6 +1,14 @@
 // The environment, validated once at start.
 import { z } from 'zod';
 
+/**
+ * Secrets that were published (earlier versions signed links with the first when FILE_LINK_SECRET was unset):
+ * anyone can sign with them, so the service refuses to start with one.
+ */
+const PUBLISHED_SECRETS = new Set(['development-only-file-link-secret-do-not-use-in-production']);
+const unpublished = (secret: string) => !PUBLISHED_SECRETS.has(secret);
+const PUBLISHED_MESSAGE = 'is a published value anyone can sign with: set a random one (openssl rand -base64 48)';
+
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -13,8 +21,13 @@ const schema = z.object({
   MAIL_FROM: z.string().email().optional(),
   /** The bearer token of GET /metrics (Prometheus); without it /metrics is not served. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
-  /** Signs download links (src/files/signed-links.ts); every API node of an installation needs the same one. */
-  FILE_LINK_SECRET: z.string().min(32).optional(),
+  /**
+   * Signs download links and review forms (src/files/link-secret.ts); every API node of an installation needs the
+   * same one. Without it the service generates one and keeps it in the database.
+   */
+  FILE_LINK_SECRET: z.string().min(32).refine(unpublished, PUBLISHED_MESSAGE).optional(),
+  /** The secret before a rotation: links and forms it signed are still accepted (set it for 15 minutes). */
+  FILE_LINK_SECRET_PREVIOUS: z.string().min(32).refine(unpublished, PUBLISHED_MESSAGE).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** Comma list of proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address. */
   TRUSTED_PROXIES: z.string().default(''),
@@ -36,13 +49,7 @@ const schema = z.object({
   PDF_RENDER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
 });
 
-export type Config = z.infer<typeof schema> & { publicUrl: string; trustedProxies: string[]; fileLinkSecret: string };
-
-/**
- * Without FILE_LINK_SECRET links are signed with this published value, so a development setup needs no
- * configuration; anyone can forge links to a server that keeps it, hence the warning at start (deps-factory.ts).
- */
-export const DEVELOPMENT_FILE_LINK_SECRET = 'development-only-file-link-secret-do-not-use-in-production';
+export type Config = z.infer<typeof schema> & { publicUrl: string; trustedProxies: string[] };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema
@@ -58,6 +65,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...parsed,
     publicUrl,
     trustedProxies,
-    fileLinkSecret: parsed.FILE_LINK_SECRET ?? DEVELOPMENT_FILE_LINK_SECRET,
   };
 }

@@ -6,6 +6,7 @@ import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
+import { linkSecrets as loadLinkSecrets } from './files/link-secret.ts';
 import { FileLinks } from './files/signed-links.ts';
 import { postgresFileStorage } from './files/storage.ts';
 import { Metrics } from './http/metrics.ts';
@@ -15,6 +16,7 @@ import {
   KEY_WINDOWS,
   PUBLIC_WINDOWS,
   RateLimits,
+  REVIEW_PAGE_WINDOWS,
   rateLimitRedis,
   WEBHOOK_TEST_WINDOWS,
   WIDGET_SESSION_WINDOWS,
@@ -33,11 +35,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   await keys.listen();
   // Several API nodes share their counters through Redis; one node keeps them in memory.
   const redis = config.REDIS_URL ? rateLimitRedis(config.REDIS_URL) : undefined;
-  if (config.FILE_LINK_SECRET === undefined) {
-    log.warn(
-      'FILE_LINK_SECRET is not set: download links are signed with the development default (set it in production)',
-    );
-  }
+  const linkSecrets = await loadLinkSecrets(config, sql);
   const deps: Deps & { close: () => Promise<void> } = {
     config,
     sql,
@@ -55,8 +53,10 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     widgetLimits: new RateLimits(WIDGET_WINDOWS, 'widget', redis),
     widgetSessionLimits: new RateLimits(WIDGET_SESSION_WINDOWS, 'widget_sessions', redis),
     publicLimits: new RateLimits(PUBLIC_WINDOWS, 'public', redis),
+    reviewPageLimits: new RateLimits(REVIEW_PAGE_WINDOWS, 'review_pages', redis),
     fileStorage: postgresFileStorage,
-    fileLinks: new FileLinks(config.fileLinkSecret, `${config.publicUrl}${API_PREFIX}/files`),
+    fileLinks: new FileLinks(linkSecrets.current, `${config.publicUrl}${API_PREFIX}/files`, linkSecrets.previous),
+    linkSecrets,
     log,
     pdfRenderer: new PdfRenderer({
       threads: config.PDF_RENDER_THREADS ?? defaultRenderThreads(),

@@ -5,6 +5,7 @@ import type { ProcessChannels } from './channels/index.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
+import type { LinkSecrets } from './files/link-secret.ts';
 import type { FileLinks } from './files/signed-links.ts';
 import type { FileStorage } from './files/storage.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -33,10 +34,14 @@ export type Deps = {
   widgetSessionLimits: RateLimits;
   /** The public review feed and widget, per client address. */
   publicLimits: RateLimits;
+  /** The review pages of review requests (outside the API), per client address. */
+  reviewPageLimits: RateLimits;
   /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
   fileStorage: FileStorage;
-  /** Signs and checks download links (FILE_LINK_SECRET). */
+  /** Signs and checks download links (with linkSecrets). */
   fileLinks: FileLinks;
+  /** The installation's link secret (FILE_LINK_SECRET or the generated one) and the one before a rotation. */
+  linkSecrets: LinkSecrets;
   log: Logger;
   /** Renders quote, invoice and work-order PDFs on worker threads, within time, memory and page limits. */
   pdfRenderer: PdfRenderer;

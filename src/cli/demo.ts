@@ -20,6 +20,7 @@ import {
 } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
 import { enterStage } from '../domain/deals.ts';
+import { toE164 } from '../domain/phone.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
 import { postgresFileStorage } from '../files/storage.ts';
@@ -314,6 +315,8 @@ async function addCustomer(
       name: customer.name,
       email: customer.email,
       phone: customer.phone,
+      // The demo company is Dutch (companies.country's default).
+      phoneE164: toE164(customer.phone, 'NL'),
       companyName: customer.companyName ?? null,
       vatNumber: customer.vatNumber ?? null,
       cocNumber: customer.cocNumber ?? null,

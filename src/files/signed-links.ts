@@ -14,19 +14,26 @@ const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ''), 'hex');
 const uuidText = (bytes: Buffer) =>
   bytes.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
+const linkKey = (secret: string) => createHmac('sha256', secret).update('crm file links v1').digest();
+
 export class FileLinks {
   private readonly key: Buffer;
+  /** The key before a rotation, still accepted (never used to sign). */
+  private readonly previousKey: Buffer | undefined;
 
   /**
-   * @param secret FILE_LINK_SECRET; the signing key is derived from it for this one use, so the same secret used
-   *   elsewhere signs nothing a link would accept.
+   * @param secret the installation's link secret (src/files/link-secret.ts); the signing key is derived from it
+   *   for this one use, so the same secret used elsewhere signs nothing a link would accept.
    * @param baseUrl where `GET /files/{token}` is served, e.g. `https://crm.example.com/api/v1/files`.
+   * @param previous the secret before a rotation, accepted for the links it signed until they expire.
    */
   constructor(
     secret: string,
     private readonly baseUrl: string,
+    previous?: string,
   ) {
-    this.key = createHmac('sha256', secret).update('crm file links v1').digest();
+    this.key = linkKey(secret);
+    this.previousKey = previous === undefined ? undefined : linkKey(previous);
   }
 
   /** A link valid for LINK_SECONDS from `now`. */
@@ -40,7 +47,7 @@ export class FileLinks {
     uuidBytes(companyId).copy(payload, 0);
     uuidBytes(fileId).copy(payload, 16);
     payload.writeUInt32BE(expiresAt, 32);
-    return `${payload.toString('base64url')}.${this.sign(payload).toString('base64url')}`;
+    return `${payload.toString('base64url')}.${sign(this.key, payload).toString('base64url')}`;
   }
 
   /** The file a token names, or null for one that is malformed, altered or expired (not saying which). */
@@ -50,13 +57,14 @@ export class FileLinks {
     const payload = Buffer.from(encoded, 'base64url');
     const given = Buffer.from(signature, 'base64url');
     if (payload.length !== 36 || payload.toString('base64url') !== encoded) return null;
-    const expected = this.sign(payload);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const signedBy = (key: Buffer) => {
+      const expected = sign(key, payload);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    };
+    if (!signedBy(this.key) && !(this.previousKey && signedBy(this.previousKey))) return null;
     if (payload.readUInt32BE(32) * 1000 <= now) return null;
     return { companyId: uuidText(payload.subarray(0, 16)), fileId: uuidText(payload.subarray(16, 32)) };
   }
-
-  private sign(payload: Buffer): Buffer {
-    return createHmac('sha256', this.key).update(payload).digest();
-  }
 }
+
+const sign = (key: Buffer, payload: Buffer): Buffer => createHmac('sha256', key).update(payload).digest();

@@ -19,6 +19,11 @@ export const WIDGET_WINDOWS: Window[] = [{ name: 'widget', limit: 120, windowSec
 export const WIDGET_SESSION_WINDOWS: Window[] = [{ name: 'widget_sessions', limit: 10, windowSeconds: 3600 }];
 /** The public review feed and widget (they need no key) per client address. */
 export const PUBLIC_WINDOWS: Window[] = [{ name: 'public', limit: 120, windowSeconds: 60 }];
+/**
+ * The review pages (`/review/{token}`, each visit a database lookup that locks the request's row) per client
+ * address: a customer opens a page a few times, a script opening thousands is held back.
+ */
+export const REVIEW_PAGE_WINDOWS: Window[] = [{ name: 'review_pages', limit: 60, windowSeconds: 60 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 

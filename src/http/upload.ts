@@ -9,6 +9,7 @@ import busboy from 'busboy';
 import type { Context } from 'hono';
 import type { OperationId } from '../../generated/operations.ts';
 import { routes } from '../../generated/routes.ts';
+import { storedFileName } from '../files/file-name.ts';
 import { type DetectedType, detectFileType } from '../files/file-types.ts';
 import type { AppEnv } from './app-env.ts';
 import { keepBodyReader } from './lingering-close.ts';
@@ -171,7 +172,8 @@ export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promi
   const digest = createHash('sha256')
     .update(JSON.stringify([file.name, bytesDigest.digest('hex'), Object.entries(fields).sort()]))
     .digest('hex');
-  return { name: file.name, type, size: file.size, chunks: file.chunks, fields, digest };
+  // Stored under a safe name whose extension is the detected type's (src/files/file-name.ts).
+  return { name: storedFileName(file.name, type), type, size: file.size, chunks: file.chunks, fields, digest };
 }
 
 const unstorableDetail = (text: string) =>

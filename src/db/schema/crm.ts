@@ -46,6 +46,9 @@ export const customers = pgTable(
     phoneDigits: text('phone_digits')
       .notNull()
       .generatedAlwaysAs(sql`regexp_replace(coalesce(phone, ''), '[^0-9]+', '', 'g')`),
+    // The phone in E.164, read with the company's country as the default (src/domain/phone.ts); null when the
+    // phone is empty or not a possible number. What inbound WhatsApp senders are matched on.
+    phoneE164: text('phone_e164'),
     vatNumber: text('vat_number'),
     cocNumber: text('coc_number'),
     /** Its address on the Peppol network, `scheme:identifier` (drizzle/0035). */
@@ -67,6 +70,7 @@ export const customers = pgTable(
     index('customers_created').on(t.companyId, t.createdAt, t.id),
     index('customers_updated').on(t.companyId, t.updatedAt, t.id),
     check('customers_peppol_id', sql`${t.peppolId} ~ '^[0-9]{4}:[^[:space:]:]{1,125}$'`),
+    index('customers_phone_e164').on(t.companyId, t.phoneE164).where(sql`phone_e164 is not null`),
   ],
 );
 

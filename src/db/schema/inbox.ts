@@ -37,6 +37,8 @@ export const conversations = pgTable(
     subject: text('subject'),
     summary: text('summary'),
     pageUrl: text('page_url'),
+    /** The address a chat visitor typed, unverified: shown, never matched against customers. */
+    visitorEmail: text('visitor_email'),
     assignedUserId: bigint('assigned_user_id', { mode: 'number' }),
     // Linked in the web application; their tables belong to other resources, so no foreign key here.
     quoteId: uuid('quote_id'),

@@ -63,29 +63,62 @@ export async function receiveCustomerMessage(tx: Tx, companyId: string, incoming
 }
 
 async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage): Promise<MessageRow | undefined> {
-  let match: SQL | undefined;
-  if (incoming.whatsappMessageId) match = eq(conversationMessages.whatsappMessageId, incoming.whatsappMessageId);
-  else if (incoming.emailMessageId) {
-    match = and(
-      eq(conversationMessages.emailMessageId, incoming.emailMessageId),
-      eq(conversationMessages.sender, 'customer'),
-    );
+  const { contact } = incoming;
+  if (incoming.whatsappMessageId) {
+    const [row] = await tx
+      .select()
+      .from(conversationMessages)
+      .where(
+        and(
+          eq(conversationMessages.companyId, companyId),
+          eq(conversationMessages.whatsappMessageId, incoming.whatsappMessageId),
+        ),
+      )
+      .limit(1);
+    return row;
   }
-  if (!match) return undefined;
+  if (!incoming.emailMessageId || contact.channel !== 'email') return undefined;
+  // A Message-ID is chosen by whoever sends the mail: it is the same mail again only when it came from the
+  // same contact, so reusing another person's Message-ID cannot make their mail be dropped as a duplicate.
   const [row] = await tx
-    .select()
+    .select({ message: conversationMessages })
     .from(conversationMessages)
-    .where(and(eq(conversationMessages.companyId, companyId), match))
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
+    .where(
+      and(
+        eq(conversationMessages.companyId, companyId),
+        eq(conversationMessages.emailMessageId, incoming.emailMessageId),
+        eq(conversationMessages.sender, 'customer'),
+        senderIsContact(contact.address),
+      ),
+    )
     .limit(1);
-  return row;
+  return row?.message;
 }
+
+/**
+ * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
+ * address the conversation reaches, or the customer's own. Anyone can name any Message-ID in In-Reply-To.
+ */
+const senderIsContact = (address: string) =>
+  or(eq(conversations.contactAddress, address.toLowerCase()), eq(customers.emailLower, address.toLowerCase()));
 
 /** The conversation the message continues, locked, or a new one (of the customer, or of a new lead). */
 async function conversationFor(tx: Tx, companyId: string, incoming: IncomingMessage): Promise<ConversationRow> {
   const { contact } = incoming;
   const continued =
     contact.channel === 'email'
-      ? await threadConversation(tx, companyId, incoming.threadIds ?? [])
+      ? await threadConversation(tx, companyId, contact.address, incoming.threadIds ?? [])
       : await latestConversation(tx, companyId, eq(conversations.contactAddress, contact.waId));
   if (continued) return continued;
   const customer = await customerOf(tx, companyId, contact);
@@ -104,15 +137,28 @@ async function conversationFor(tx: Tx, companyId: string, incoming: IncomingMess
 
 /**
  * The conversation of the email thread a reply answers: a Message-ID it names is one of a conversation's
- * emails (an incoming one as received, or one we sent, by its outbox id: emailIdOf).
+ * emails (an incoming one as received, or one we sent, by its outbox id: emailIdOf), and the sender is that
+ * conversation's contact. A reply from anyone else (a forwarded thread, a forged In-Reply-To) starts or
+ * continues the sender's own conversation instead of joining another person's as if it were theirs.
  */
-async function threadConversation(tx: Tx, companyId: string, threadIds: string[]) {
+async function threadConversation(tx: Tx, companyId: string, sender: string, threadIds: string[]) {
   const ids = [...new Set(threadIds.map((id) => id.trim()).filter((id) => id.length > 0))].slice(-50);
   if (ids.length === 0) return undefined;
   const outboxIds = ids.map(emailIdOf).filter((id): id is string => id !== null);
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -120,6 +166,7 @@ async function threadConversation(tx: Tx, companyId: string, threadIds: string[]
           inArray(conversationMessages.emailMessageId, ids),
           outboxIds.length > 0 ? inArray(conversationMessages.outboundEmailId, outboxIds) : undefined,
         ),
+        senderIsContact(sender),
       ),
     )
     .orderBy(desc(conversationMessages.createdAt))
@@ -142,27 +189,18 @@ async function latestConversation(tx: Tx, companyId: string, match: SQL) {
 export const whatsappPlaceholderEmail = (waId: string) => `whatsapp-${waId}@contact.invalid`;
 
 /**
- * The customer with this email address, or with this phone number (its digits, as the number in international
- * form or in national form with a leading 0: `06 12345678` is `31612345678`); otherwise a new lead.
+ * The customer with this email address, or whose phone is this WhatsApp number: the whole international number
+ * (phone_e164, src/domain/phone.ts), never the end of one; otherwise a new lead.
  */
 async function customerOf(tx: Tx, companyId: string, contact: IncomingContact): Promise<CustomerRow> {
   const email = contact.channel === 'email' ? contact.address : whatsappPlaceholderEmail(contact.waId);
-  const byPhone =
-    contact.channel === 'whatsapp'
-      ? sql`(${customers.phoneDigits} in (${contact.waId}, ${`00${contact.waId}`})
-          or (length(ltrim(${customers.phoneDigits}, '0')) >= 8
-              and ${contact.waId} like '%' || ltrim(${customers.phoneDigits}, '0')))`
-      : sql`false`;
+  const byPhone = contact.channel === 'whatsapp' ? eq(customers.phoneE164, `+${contact.waId}`) : undefined;
   const [found] = await tx
     .select()
     .from(customers)
     .where(and(eq(customers.companyId, companyId), or(sql`${customers.emailLower} = lower(${email})`, byPhone)))
-    // The exact address first, then the number as stored in full, then the oldest customer.
-    .orderBy(
-      sql`${customers.emailLower} = lower(${email}) desc`,
-      sql`${customers.phoneDigits} = ${contact.channel === 'whatsapp' ? contact.waId : ''} desc`,
-      customers.createdAt,
-    )
+    // The exact address first, then the oldest customer with the number.
+    .orderBy(sql`${customers.emailLower} = lower(${email}) desc`, customers.createdAt)
     .limit(1);
   if (found) return found;
   const row = await customerQueries.insertCustomer(tx, companyId, {

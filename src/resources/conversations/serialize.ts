@@ -21,6 +21,8 @@ export function serializeConversation(row: ConversationRow, contact: CustomerCon
     subject: row.subject,
     summary: row.summary,
     page_url: row.pageUrl,
+    // Typed by a chat visitor and never checked: marked so, and never taken for the customer's address.
+    visitor_email: row.visitorEmail === null ? null : { address: row.visitorEmail, verified: false as const },
     customer_id: row.customerId,
     customer: {
       name: contact?.name ?? null,

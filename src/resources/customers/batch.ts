@@ -73,6 +73,7 @@ function storedColumns(row: CustomerRow | undefined, email: string): q.BatchColu
     companyName: row?.companyName ?? null,
     vatNumber: row?.vatNumber ?? null,
     cocNumber: row?.cocNumber ?? null,
+    peppolId: row?.peppolId ?? null,
   };
 }
 

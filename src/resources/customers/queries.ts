@@ -3,8 +3,9 @@ import { type AnyColumn, and, eq, getTableColumns, inArray, or, type SQL, sql } 
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { notBefore } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
-import { customers } from '../../db/schema/index.ts';
+import { companies, customers } from '../../db/schema/index.ts';
 import { readAsTenant, type Tenant, type Tx } from '../../db/tenant.ts';
+import { toE164 } from '../../domain/phone.ts';
 import { keyset, type PageRequest, type Related, readPage, relatedRow } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -194,10 +195,26 @@ export async function lockCustomer(tx: Tx, companyId: string, id: string): Promi
 
 export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version'>>;
 
+/**
+ * The fields with the phone also in E.164 (phone_e164) when they set the phone: read with the company's country
+ * as the default region, so that `06 12345678` of a Dutch company is `+31612345678`.
+ */
+async function withE164<F extends { phone?: unknown }>(tx: Tx, companyId: string, fields: F) {
+  if (fields.phone === undefined) return fields;
+  if (fields.phone !== null && typeof fields.phone !== 'string') return fields;
+  if (fields.phone === null) return { ...fields, phoneE164: null };
+  const [company] = await tx
+    .select({ country: companies.country })
+    .from(companies)
+    .where(eq(companies.id, companyId))
+    .limit(1);
+  return { ...fields, phoneE164: toE164(fields.phone, company?.country ?? 'NL') };
+}
+
 export async function insertCustomer(tx: Tx, companyId: string, fields: CustomerFields & { email: string }) {
   const [row] = await tx
     .insert(customers)
-    .values({ ...fields, companyId, id: newId() })
+    .values({ ...(await withE164(tx, companyId, fields)), companyId, id: newId() })
     .returning();
   return row;
 }
@@ -214,7 +231,7 @@ export async function insertCustomerUnlessEmailTaken(
 ): Promise<CustomerRow | undefined> {
   const [row] = await tx
     .insert(customers)
-    .values({ ...fields, companyId, id: newId() })
+    .values({ ...(await withE164(tx, companyId, fields)), companyId, id: newId() })
     .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
     .returning();
   return row;
@@ -246,7 +263,11 @@ async function writeCustomer(
 ): Promise<CustomerRow | undefined> {
   const [row] = await tx
     .update(customers)
-    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
+    .set({
+      ...(await withE164(tx, companyId, fields)),
+      updatedAt: sql`app_now()`,
+      version: sql`${customers.version} + 1`,
+    })
     .where(and(eq(customers.companyId, companyId), eq(customers.id, id), ...conditions))
     .returning();
   return row;
@@ -364,8 +385,19 @@ export type BatchColumns = Required<
     | 'companyName'
     | 'vatNumber'
     | 'cocNumber'
+    | 'peppolId'
   >
 >;
+
+/** A batch's rows with their phones also in E.164, read with the company's country like withE164 (one lookup). */
+async function rowsWithE164<R extends BatchColumns>(tx: Tx, companyId: string, rows: R[]) {
+  const [company] = await tx
+    .select({ country: companies.country })
+    .from(companies)
+    .where(eq(companies.id, companyId))
+    .limit(1);
+  return rows.map((row) => ({ ...row, phoneE164: toE164(row.phone, company?.country ?? 'NL') }));
+}
 
 /**
  * New leads of a batch in one statement. A row whose email another transaction created meanwhile is skipped (the
@@ -379,7 +411,7 @@ export async function insertCustomersUnlessEmailTaken(
   if (rows.length === 0) return [];
   return tx
     .insert(customers)
-    .values(rows.map((row) => ({ ...row, companyId, status: 'lead' as const })))
+    .values((await rowsWithE164(tx, companyId, rows)).map((row) => ({ ...row, companyId, status: 'lead' as const })))
     .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
     .returning();
 }
@@ -394,7 +426,7 @@ export async function updateCustomersOfBatch(
   rows: (BatchColumns & { id: string })[],
 ): Promise<CustomerRow[]> {
   if (rows.length === 0) return [];
-  const input = rows.map((row) => ({
+  const input = (await rowsWithE164(tx, companyId, rows)).map((row) => ({
     id: row.id,
     email: row.email,
     type: row.type,
@@ -407,6 +439,8 @@ export async function updateCustomersOfBatch(
     company_name: row.companyName,
     vat_number: row.vatNumber,
     coc_number: row.cocNumber,
+    peppol_id: row.peppolId,
+    phone_e164: row.phoneE164,
   }));
   const u = (column: string) => sql.raw(`u.${column}`);
   return tx
@@ -423,12 +457,15 @@ export async function updateCustomersOfBatch(
       companyName: sql`${u('company_name')}`,
       vatNumber: sql`${u('vat_number')}`,
       cocNumber: sql`${u('coc_number')}`,
+      peppolId: sql`${u('peppol_id')}`,
+      phoneE164: sql`${u('phone_e164')}`,
       updatedAt: sql`app_now()`,
       version: sql`${customers.version} + 1`,
     })
     .from(
       sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, email text, type text, name text, phone text,
-            address text, city text, postal_code text, country text, company_name text, vat_number text, coc_number text)`,
+            address text, city text, postal_code text, country text, company_name text, vat_number text, coc_number text,
+            peppol_id text, phone_e164 text)`,
     )
     .where(and(eq(customers.companyId, companyId), sql`${customers.id} = u.id`))
     .returning();

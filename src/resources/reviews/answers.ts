@@ -73,7 +73,7 @@ export async function lockedState(tx: Tx, companyId: string, token: string, now:
 }
 
 /** The answer of an open, locked request: its review, and the request completed. */
-export async function completeRequest(tx: Tx, request: ReviewRequestRow, answer: Answer, publicUrl: string) {
+export async function completeRequest(tx: Tx, request: ReviewRequestRow, answer: Answer) {
   const review = await q.insertReview(tx, request.companyId, {
     status: 'published',
     source: 'request',
@@ -103,7 +103,7 @@ export async function completeRequest(tx: Tx, request: ReviewRequestRow, answer:
     type: 'review_request.completed',
     scope: 'reviews.read',
     customerId: completed.customerId,
-    object: serializeReviewRequest(completed, publicUrl),
+    object: serializeReviewRequest(completed, null),
   });
   return { review, request: completed };
 }

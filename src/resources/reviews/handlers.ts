@@ -1,4 +1,6 @@
+import type { Context } from 'hono';
 import type { Delivery } from '../../channels/index.ts';
+import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
@@ -76,7 +78,7 @@ export const handlers = {
         updatedSince: query['filter[updated_since]'],
       }),
     );
-    const publicUrl = c.get('deps').config.publicUrl;
+    const publicUrl = linkBase(c);
     return c.json({ data: data.map((row) => serializeReviewRequest(row, publicUrl)), meta }, 200);
   },
 
@@ -85,7 +87,7 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const row = await c.get('tenant').transaction((tx) => q.findRequest(tx, companyId, review_request));
     if (!row) throw new ApiProblem('not_found', reviewMessages.message('review_request.not_found'));
-    return c.json({ data: serializeReviewRequest(row, c.get('deps').config.publicUrl) }, 200);
+    return c.json({ data: serializeReviewRequest(row, linkBase(c)) }, 200);
   },
 
   createReviewRequest: async (c) => {
@@ -129,3 +131,8 @@ export const handlers = {
     }
   },
 } satisfies Partial<Handlers>;
+
+/** The base of review-page links for this key: null without `reviews.write` (see serializeReviewRequest). */
+function linkBase(c: Context<AppEnv>): string | null {
+  return c.get('auth').scopes.has('reviews.write') ? c.get('deps').config.publicUrl : null;
+}

@@ -95,6 +95,18 @@ export const PAGE_TEXTS = {
     de: 'Das Formular war zu alt oder stammte nicht von dieser Seite. Bitte öffnen Sie die Seite erneut und senden Sie Ihre Bewertung von dort.',
     fr: 'Le formulaire était trop ancien ou ne provenait pas de cette page. Veuillez rouvrir la page et envoyer votre avis depuis celle-ci.',
   },
+  tooManyTitle: {
+    en: 'Too many requests',
+    nl: 'Te veel verzoeken',
+    de: 'Zu viele Anfragen',
+    fr: 'Trop de requêtes',
+  },
+  tooMany: {
+    en: 'This page was opened too often from your address. Please wait a minute and try again.',
+    nl: 'Deze pagina is te vaak geopend vanaf je adres. Wacht een minuut en probeer het opnieuw.',
+    de: 'Diese Seite wurde von Ihrer Adresse aus zu oft geöffnet. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
+    fr: 'Cette page a été ouverte trop souvent depuis votre adresse. Veuillez patienter une minute et réessayer.',
+  },
   reopen: {
     en: 'Open the review page',
     nl: 'Open de reviewpagina',

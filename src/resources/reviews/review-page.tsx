@@ -7,13 +7,15 @@
 // already, 410 one that expired or was cancelled, 413 a body too large, 415 not a form, 422 a form with errors
 // (shown next to the fields).
 
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Child } from 'hono/jsx';
+import { clientAddress } from '../../auth/ip.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
-import { pageLanguage } from '../../http/language.ts';
+import { chooseLanguage, pageLanguage } from '../../http/language.ts';
+import { socketAddress } from '../../http/request-address.ts';
 import type { Language } from '../../languages.ts';
 import {
   ANSWER_LIMITS,
@@ -222,7 +224,7 @@ function message(
   shop: string,
   title: string,
   text: string,
-  status: 200 | 403 | 404 | 409 | 410 | 413 | 415,
+  status: 200 | 403 | 404 | 409 | 410 | 413 | 415 | 429,
   link?: string,
 ) {
   protect(c);
@@ -249,8 +251,29 @@ function crossSite(c: Context, publicUrl: string): boolean {
   return origin !== new URL(publicUrl).origin && origin !== new URL(c.req.url).origin;
 }
 
+/**
+ * The review pages' per-address window (the page and its unsubscribe page): every visit looks up, and a POST
+ * locks, the request's row, so one address gets REVIEW_PAGE_WINDOWS' visits a minute, then a 429 page in the
+ * language its browser asks for (the request's own is not looked up), with Retry-After and the RateLimit headers
+ * the API's keyless operations carry.
+ */
+export function reviewPageWindow(deps: Deps): MiddlewareHandler {
+  return async (c, next) => {
+    const address = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
+    const decision = await deps.reviewPageLimits.consume(address);
+    if (!decision.allowed) {
+      const l = chooseLanguage(c.req.header('accept-language'));
+      for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
+      c.header('Retry-After', String(Math.max(1, decision.retryAfter)));
+      return message(c, l, '', say('tooManyTitle', l, ''), say('tooMany', l, ''), 429);
+    }
+    await next();
+    for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
+  };
+}
+
 export function reviewPages(deps: Deps) {
-  const tokens = new ReviewFormTokens(deps.config.fileLinkSecret);
+  const tokens = new ReviewFormTokens(deps.linkSecrets.current, deps.linkSecrets.previous);
   const secureCookie = deps.config.publicUrl.startsWith('https:');
   const pages = new Hono();
   // Without a request to take the language from, the page answers in the one the visitor asks for.
@@ -325,7 +348,7 @@ export function reviewPages(deps: Deps) {
         return { kind: 'forged' as const, request: state.request, shop };
       const { answer, errors } = readAnswer(form);
       if (!answer) return { kind: 'invalid' as const, request: state.request, shop, errors };
-      await completeRequest(tx, state.request, answer, deps.config.publicUrl);
+      await completeRequest(tx, state.request, answer);
       return { kind: 'received' as const, shop };
     });
 

@@ -29,7 +29,12 @@ export function serializeReview(row: ReviewRow) {
 /** The review page of a request: `{PUBLIC_URL}/review/{token}` (the token also names the company: see tokens.ts). */
 export const reviewPageUrl = (publicUrl: string, token: string) => `${publicUrl}/review/${token}`;
 
-export function serializeReviewRequest(row: ReviewRequestRow, publicUrl: string) {
+/**
+ * @param publicUrl the service's public address when the reader may write reviews, else null: the page link
+ *   publishes a verified review, so it is a write credential and a key with `reviews.read` alone sees `url: null`
+ *   (as do events, which `reviews.read` suffices to receive).
+ */
+export function serializeReviewRequest(row: ReviewRequestRow, publicUrl: string | null) {
   return {
     object: 'review_request' as const,
     id: row.id,
@@ -39,7 +44,7 @@ export function serializeReviewRequest(row: ReviewRequestRow, publicUrl: string)
     customer_id: row.customerId,
     recipient: { name: row.recipientName, email: row.recipientEmail, phone: row.recipientPhone },
     language: row.language,
-    url: reviewPageUrl(publicUrl, row.token),
+    url: publicUrl === null ? null : reviewPageUrl(publicUrl, row.token),
     review_id: row.reviewId,
     scheduled_at: isoOrNull(row.scheduledAt),
     sent_at: isoOrNull(row.sentAt),

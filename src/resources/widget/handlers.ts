@@ -3,7 +3,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { operations } from '../../../generated/operations.ts';
-import { violatedConstraint } from '../../db/errors.ts';
 import { type Tenant, type Tx, tenantOf } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -55,14 +54,14 @@ function asVisitor<T>(
   });
 }
 
-/** The lead a new visitor becomes, or the customer who already has the address they gave. */
-async function visitorCustomer(tx: Tx, companyId: string, visitor: { name?: string; email?: string }) {
-  if (visitor.email) {
-    const existing = await q.customerWithEmail(tx, companyId, visitor.email);
-    if (existing) return existing.id;
-  }
-  // Without an address the lead gets one in the reserved domain `.invalid` (the inbox shows none; isPlaceholderEmail).
-  const email = visitor.email ?? `visitor-${newId()}@widget.invalid`;
+/**
+ * The lead a new visitor becomes. Always a new one: the address a visitor types is unverified, so it never
+ * attaches the chat to the customer who has it (anyone could claim any customer's address and be shown as her);
+ * the conversation keeps it as visitor_email instead. The lead's own address is a placeholder in the reserved
+ * domain `.invalid` (the inbox shows none; isPlaceholderEmail).
+ */
+async function visitorLead(tx: Tx, companyId: string, visitor: { name?: string }) {
+  const email = `visitor-${newId()}@widget.invalid`;
   const row = await insertCustomer(tx, companyId, { name: visitor.name ?? null, email, status: 'lead' });
   await recordEvent(tx, companyId, {
     type: 'customer.created',
@@ -85,28 +84,22 @@ export const handlers = {
     const body = c.req.valid('json');
     const { tenant, companyId } = await openWidget(c, widget_id);
     const visitorToken = `vt_${randomBytes(32).toString('base64url')}`;
-    const write = () =>
-      tenant.transaction(async (tx) => {
-        const customerId = await visitorCustomer(tx, companyId, body);
-        const started = await startConversation(tx, companyId, {
-          customerId,
-          channel: 'web',
-          pageUrl: body.page_url ?? null,
-          visitorTokenHash: tokenHash(visitorToken),
-        });
-        const { message: first, conversation } = await addMessage(tx, started, { sender: 'customer', body: body.body });
-        return {
-          object: 'widget_session' as const,
-          visitor_token: visitorToken,
-          conversation_status: visitorStatus(conversation),
-          messages: [serializeWidgetMessage(first)],
-        };
+    const data = await tenant.transaction(async (tx) => {
+      const customerId = await visitorLead(tx, companyId, body);
+      const started = await startConversation(tx, companyId, {
+        customerId,
+        channel: 'web',
+        pageUrl: body.page_url ?? null,
+        visitorEmail: body.email ?? null,
+        visitorTokenHash: tokenHash(visitorToken),
       });
-    // Two first messages with one new address at once: the second lead's insert fails on the address, and its
-    // retry finds the first one's customer and joins it.
-    const data = await write().catch((error) => {
-      if (violatedConstraint(error) === 'customers_email') return write();
-      throw error;
+      const { message: first, conversation } = await addMessage(tx, started, { sender: 'customer', body: body.body });
+      return {
+        object: 'widget_session' as const,
+        visitor_token: visitorToken,
+        conversation_status: visitorStatus(conversation),
+        messages: [serializeWidgetMessage(first)],
+      };
     });
     return c.json({ data }, 201);
   },

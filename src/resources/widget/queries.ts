@@ -3,7 +3,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import type { Db } from '../../db/client.ts';
-import { channelSettings, companies, conversationMessages, conversations, customers } from '../../db/schema/index.ts';
+import { channelSettings, companies, conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { ConversationRow, MessageRow } from '../conversations/serialize.ts';
 
@@ -42,15 +42,6 @@ export async function conversationOfVisitor(
   if (!lock) return (await query)[0];
   const [row] = await query.for('update');
   if (row) await takeChangeTimeAfterLock(tx);
-  return row;
-}
-
-/** The customer who already has this address (the visitor's conversation joins them). */
-export async function customerWithEmail(tx: Tx, companyId: string, email: string) {
-  const [row] = await tx
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.companyId, companyId), eq(customers.emailLower, email.toLowerCase())));
   return row;
 }
 

@@ -311,6 +311,59 @@ describe('a reply', () => {
   });
 });
 
+describe('another sender', () => {
+  it('naming a conversation’s Message-IDs neither joins it nor is dropped as its duplicate', async () => {
+    const herId = messageId();
+    const hers = await post(
+      mail(
+        { From: 'Lotte Bakker <lotte@bakker-advies.nl>', Subject: 'Offerte gevel', 'Message-ID': herId },
+        'Mijn adres is Dorpsstraat 1, mijn telefoon 06 11122233.',
+      ),
+    );
+    expect(hers.status).toBe(201);
+    const herConversation = hers.body.data.conversation_id;
+
+    // Someone else answers "in her thread": In-Reply-To and References name her mail.
+    const intruder = await post(
+      mail(
+        {
+          From: 'mallory@example.org',
+          Subject: 'Re: Offerte gevel',
+          'Message-ID': messageId(),
+          'In-Reply-To': herId,
+          References: herId,
+        },
+        'Stuur de offerte maar naar dit adres.',
+      ),
+    );
+    expect(intruder.status).toBe(201);
+    expect(intruder.body.data.conversation_id).not.toBe(herConversation);
+    const own = (await conversation(intruder.body.data.conversation_id)).body.data;
+    expect(own.customer.email).toBe('mallory@example.org');
+    expect(own.message_count).toBe(1);
+
+    // And reuses her Message-ID: a mail of its own, stored, not her message answered as a duplicate.
+    const reused = await post(
+      mail({ From: 'mallory@example.org', Subject: 'Nog iets', 'Message-ID': herId }, 'Tweede bericht.'),
+    );
+    expect(reused.status).toBe(201);
+    expect(reused.body.data.id).not.toBe(hers.body.data.id);
+    expect(reused.body.data.conversation_id).not.toBe(herConversation);
+    expect((await conversation(herConversation)).body.data.message_count).toBe(1);
+
+    // Her own reply, from her address in another case, still joins and is still deduplicated.
+    const reply = mail(
+      { From: 'LOTTE@bakker-advies.nl', Subject: 'Re: Offerte gevel', 'Message-ID': messageId(), 'In-Reply-To': herId },
+      'Nog een foto volgt.',
+    );
+    const joined = await post(reply);
+    expect(joined.body.data.conversation_id).toBe(herConversation);
+    const again = await post(reply);
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(joined.body.data.id);
+  });
+});
+
 describe('the relay', () => {
   const simple = () => mail({ From: 'x@example.nl', Subject: 'Test', 'Message-ID': messageId() }, 'Hallo');
 

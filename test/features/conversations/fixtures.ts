@@ -2,6 +2,7 @@
 // (as the inbound channels write them), and a customer to hold them.
 import { randomUUID } from 'node:crypto';
 import { withTenant } from '../../../src/db/tenant.ts';
+import { toE164 } from '../../../src/domain/phone.ts';
 import type { ConversationRow, MessageRow } from '../../../src/resources/conversations/serialize.ts';
 import { addMessage, startConversation } from '../../../src/resources/conversations/writes.ts';
 import type { TestApi } from '../../harness/api.ts';
@@ -14,8 +15,11 @@ export async function customerRow(
   fields: { name?: string; email?: string; phone?: string } = {},
 ): Promise<string> {
   const id = randomUUID();
-  await api.sql`insert into customers (company_id, id, name, email, phone)
-    values (${companyId}, ${id}, ${fields.name ?? 'Jan Jansen'}, ${fields.email ?? `${id}@example.nl`}, ${fields.phone ?? null})`;
+  // The phone also in E.164, as the service stores it (src/domain/phone.ts).
+  const [company] = await api.sql<{ country: string }[]>`select country from companies where id = ${companyId}`;
+  const e164 = toE164(fields.phone, company?.country ?? 'NL');
+  await api.sql`insert into customers (company_id, id, name, email, phone, phone_e164)
+    values (${companyId}, ${id}, ${fields.name ?? 'Jan Jansen'}, ${fields.email ?? `${id}@example.nl`}, ${fields.phone ?? null}, ${e164})`;
   return id;
 }
 

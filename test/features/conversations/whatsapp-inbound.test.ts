@@ -3,6 +3,7 @@
 // conversation (a new number becomes a lead), retries stored once, delivery statuses that never move back.
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { backfillPhoneE164 } from '../../../src/db/phone-backfill.ts';
 import { setChannelSettings } from '../../../src/services/channel-settings.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import { assertConforms } from '../../harness/contract.ts';
@@ -262,6 +263,62 @@ describe('messages', () => {
     expect(after.body.data).toMatchObject({ status: 'waiting_on_team', closed_at: null, message_count: 3 });
     const [message] = await messagesOf(['wamid.REOPEN1']);
     expect(message?.conversation_id).toBe(row.id);
+  });
+});
+
+describe('senders matched on whole international numbers (E.164)', () => {
+  it('a French number never gets the conversation of a Dutch customer whose number ends in the same digits', async () => {
+    // The customer's phone written nationally, as Dutch staff type it: +31 6 19335561 in E.164.
+    const created = await api.call('createCustomer', {
+      key: company.key,
+      body: { name: 'Sanne de Boer', email: 'sanne.deboer@example.nl', phone: '06 19335561' },
+    });
+    expect(created.status).toBe(201);
+    const [stored] = await api.sql`select phone_e164 from customers where id = ${created.body.data.id}`;
+    expect(stored?.phone_e164).toBe('+31619335561');
+    // +33 6 19 33 55 61, a French mobile: the same last nine digits.
+    const answer = await post(delivery({ messages: [textMessage('33619335561', 'wamid.FR1', 'Bonjour')] }));
+    expect(answer.body.data.messages_stored).toBe(1);
+    const [message] = await messagesOf(['wamid.FR1']);
+    const [conversation] = await api.sql`select * from conversations where id = ${message?.conversation_id}`;
+    expect(conversation?.customer_id).not.toBe(created.body.data.id);
+    const [lead] =
+      await api.sql`select email, phone, phone_e164 from customers where id = ${conversation?.customer_id}`;
+    expect(lead).toEqual({
+      email: 'whatsapp-33619335561@contact.invalid',
+      phone: '+33619335561',
+      phone_e164: '+33619335561',
+    });
+    // Her own number, from WhatsApp, finds her.
+    await post(delivery({ messages: [textMessage('31619335561', 'wamid.NL1', 'Hallo')] }));
+    const [own] = await messagesOf(['wamid.NL1']);
+    const [hers] = await api.sql`select customer_id from conversations where id = ${own?.conversation_id}`;
+    expect(hers?.customer_id).toBe(created.body.data.id);
+  });
+
+  it('a changed phone is matched in its new form; rows from before the column are filled by the backfill', async () => {
+    const created = await api.call('createCustomer', {
+      key: company.key,
+      body: { name: 'Kees Mulder', email: 'kees.mulder@example.nl', phone: '020 123 4567' },
+    });
+    const changed = await api.call('updateCustomer', {
+      key: company.key,
+      params: { customer: created.body.data.id },
+      body: { phone: '0031 6 55501234' },
+    });
+    expect(changed.status).toBe(200);
+    const [row] = await api.sql`select phone_e164 from customers where id = ${created.body.data.id}`;
+    expect(row?.phone_e164).toBe('+31655501234');
+    // A customer stored before drizzle/0035 (no phone_e164), then the backfill that runs after the migrations.
+    const id = await customerRow(api, company.companyId, { name: 'Oud', phone: '06-55509876' });
+    await api.sql`update customers set phone_e164 = null where id = ${id}`;
+    expect(await backfillPhoneE164(api.sql)).toBeGreaterThanOrEqual(1);
+    const [filled] = await api.sql`select phone_e164 from customers where id = ${id}`;
+    expect(filled?.phone_e164).toBe('+31655509876');
+    await post(delivery({ messages: [textMessage('31655509876', 'wamid.OLD1', 'Hoi')] }));
+    const [message] = await messagesOf(['wamid.OLD1']);
+    const [conversation] = await api.sql`select customer_id from conversations where id = ${message?.conversation_id}`;
+    expect(conversation?.customer_id).toBe(id);
   });
 });
 

@@ -102,7 +102,9 @@ describe('a visitor session', () => {
       status: 'open',
       message_count: 1,
       page_url: 'https://www.dekwast.nl/binnenschilderwerk',
-      customer: { name: 'Sanne de Vries', email: 'sanne.devries@example.nl' },
+      // The address as given, marked unverified; the lead's own address is none.
+      visitor_email: { address: 'sanne.devries@example.nl', verified: false },
+      customer: { name: 'Sanne de Vries', email: null },
     });
     const [stored] = await api.sql`select visitor_token_hash from conversations where id = ${conversationId}`;
     expect(stored.visitor_token_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -114,31 +116,44 @@ describe('a visitor session', () => {
     expect(events.map((e) => e.type).sort()).toEqual(['conversation.created', 'message.created']);
   });
 
-  it('joins the customer who has the given address, and keeps an anonymous visitor without one', async () => {
+  it('never attaches the chat to the customer who has the given address: a new lead, the address unverified', async () => {
     const existing = await customerRow(api, companyId, { name: 'Jan Jansen', email: 'jan@jansen.nl' });
-    const known = await start({ body: 'Ik ben het weer.', email: 'JAN@jansen.nl', name: 'Iemand anders' });
-    const knownConversation = await conversationOfFirst(known.body.data.messages[0].id);
-    const [row] = await api.sql`select customer_id from conversations where id = ${knownConversation}`;
-    expect(row.customer_id).toBe(existing);
-    const [customer] = await api.sql`select name from customers where id = ${existing}`;
-    expect(customer.name).toBe('Jan Jansen');
+    const [before] = await api.sql`select version from customers where id = ${existing}`;
+    const claimed = await start({
+      body: 'Wat is mijn adres ook alweer?',
+      email: 'JAN@jansen.nl',
+      name: 'Iemand anders',
+    });
+    expect(claimed.status).toBe(201);
+    const conversationId = await conversationOfFirst(claimed.body.data.messages[0].id);
+    const got = await api.call('getConversation', { key, params: { conversation: conversationId } });
+    expect(got.body.data.customer_id).not.toBe(existing);
+    // Staff see the claim as a claim, and none of Jan's data.
+    expect(got.body.data.visitor_email).toEqual({ address: 'JAN@jansen.nl', verified: false });
+    expect(got.body.data.customer).toEqual({ name: 'Iemand anders', email: null, phone: null });
+    const [lead] = await api.sql`select status, email from customers where id = ${got.body.data.customer_id}`;
+    expect(lead?.status).toBe('lead');
+    expect(lead?.email).toMatch(/^visitor-.+@widget\.invalid$/);
+    // Jan's record is untouched and has no conversation.
+    const [after] = await api.sql`select version from customers where id = ${existing}`;
+    expect(after?.version).toBe(before?.version);
+    const [{ count }] = await api.sql`select count(*)::int as count from conversations where customer_id = ${existing}`;
+    expect(count).toBe(0);
 
     const anonymous = await start({ body: 'Wat kost een kozijn schilderen?' });
     const anonymousConversation = await conversationOfFirst(anonymous.body.data.messages[0].id);
-    const got = await api.call('getConversation', { key, params: { conversation: anonymousConversation } });
-    expect(got.body.data.customer).toEqual({ name: null, email: null, phone: null });
+    const plain = await api.call('getConversation', { key, params: { conversation: anonymousConversation } });
+    expect(plain.body.data.customer).toEqual({ name: null, email: null, phone: null });
+    expect(plain.body.data.visitor_email).toBeNull();
   });
 
-  it('gives two simultaneous first messages with one new address one lead', async () => {
-    const both = await Promise.all([
-      start({ body: 'Eerste tabblad', email: 'tweemaal@example.nl' }),
-      start({ body: 'Tweede tabblad', email: 'tweemaal@example.nl' }),
-    ]);
-    expect(both.map((r) => r.status)).toEqual([201, 201]);
-    const rows = await api.sql`select distinct customer_id from conversations c
-      join conversation_messages m on m.company_id = c.company_id and m.conversation_id = c.id
-      where m.id in ${api.sql(both.map((r) => r.body.data.messages[0].id))}`;
-    expect(rows).toHaveLength(1);
+  it('refuses a page_url that is not http or https (422 naming page_url)', async () => {
+    for (const page_url of ['javascript:alert(document.cookie)', 'data:text/html,<b>x</b>', 'file:///etc/passwd']) {
+      const res = await start({ body: 'Hallo', page_url });
+      expect(res.status, page_url).toBe(422);
+      expect(res.body.errors[0]).toMatchObject({ pointer: '/page_url' });
+    }
+    expect((await start({ body: 'Hallo', page_url: 'HTTPS://www.dekwast.nl/' })).status).toBe(201);
   });
 
   it('refuses a missing, unknown or other widget’s token with 401 unauthenticated', async () => {

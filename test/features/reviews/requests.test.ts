@@ -192,6 +192,25 @@ describe('listReviewRequests and getReviewRequest', () => {
   });
 });
 
+describe('url, a write credential', () => {
+  it('is shown only to keys with reviews.write: null for a key that may only read reviews', async () => {
+    const res = await api.call('createReviewRequest', { key, body: { name: 'Els Visser', channel: 'link' } });
+    expect(res.status).toBe(201);
+    const { id, url } = res.body.data;
+    expect(url).toMatch(/^http:\/\/api\.test\/review\//);
+    const reader = await api.key(companyId, { scopes: ['reviews.read'] });
+    const one = await api.call('getReviewRequest', { key: reader.key, params: { review_request: id } });
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id, url: null });
+    const list = await api.call('listReviewRequests', { key: reader.key, query: { limit: 100 } });
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect(list.body.data.every((r: { url: string | null }) => r.url === null)).toBe(true);
+    const writer = await api.key(companyId, { scopes: ['reviews.read', 'reviews.write'] });
+    const seen = await api.call('getReviewRequest', { key: writer.key, params: { review_request: id } });
+    expect(seen.body.data.url).toBe(url);
+  });
+});
+
 describe('the unsubscribe link (no key)', () => {
   it('GET asks, POST opts the address out, and the next request is refused; an unknown link is a plain 404 page', async () => {
     const address = email();
