@@ -120,16 +120,6 @@ function redocRenderer(): string {
   return renderer;
 }
 
-/**
- * Redoc shows a server's description as plain text, so the contract's `code` marks would show as backticks:
- * the docs page drops them (the served contract keeps its Markdown).
- */
-function withPlainServers(contract: { servers?: { description?: string }[] }) {
-  for (const server of contract.servers ?? [])
-    if (server.description) server.description = server.description.replace(/`([^`]*)`/g, '$1');
-  return contract;
-}
-
 const LABELS: Record<Language, string> = { nl: 'Nederlands', en: 'English', de: 'Deutsch', fr: 'Français' };
 const pages = new Map<string, string>();
 
@@ -159,7 +149,7 @@ function docsPage(language: Language, publicUrl: string): string {
 const docsLabels = Object.assign(Object.create(null), ${inlineJson(JSON.stringify(language === 'en' ? {} : REDOC_LABELS[language]))});
 const docsWords = ${inlineJson(JSON.stringify(REDOC_WORDS[language]))};
 ${redocRenderer()}
-const spec = ${inlineJson(JSON.stringify(withPlainServers(JSON.parse(json))))};
+const spec = ${inlineJson(json)};
 init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));
 </script>
 </body></html>`;

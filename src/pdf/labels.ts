@@ -96,7 +96,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     notes: 'Opmerkingen',
     workDescription: 'Uit te voeren werkzaamheden',
     workPerformed: 'Uitgevoerde werkzaamheden',
-    checklist: 'Checklist',
+    checklist: 'Controlelijst',
     checklistDone: (done, total) => `${done} van ${total} afgevinkt`,
     required: '(verplicht)',
     customerNotes: 'Opmerkingen van de klant',

@@ -182,16 +182,6 @@ describe("Redoc's own labels", () => {
     expect(REDOC_WORDS[lang].plural.object).not.toBe('objects');
   });
 
-  it.each(LANGUAGES)('/docs/%s shows the server descriptions without literal backticks', async (lang) => {
-    const html = await (await fetch(`${origin}/docs/${lang}`)).text();
-    const spec = html.match(/const spec = (\{.*\});\n/);
-    const servers = JSON.parse(spec?.[1] ?? '{}').servers as { description: string }[];
-    expect(servers.length).toBeGreaterThan(0);
-    for (const server of servers) expect(server.description).not.toContain('`');
-    // The served contract keeps its Markdown.
-    expect(contractIn(lang).servers.some((s: { description: string }) => s.description.includes('`'))).toBe(true);
-  });
-
   it('keep the title from breaking mid-word (Redoc lets headings break anywhere)', async () => {
     const html = await (await fetch(`${origin}/docs/de`)).text();
     expect(html).toContain('#redoc h1{overflow-wrap:normal;word-break:normal}');

@@ -103,7 +103,7 @@ export const PAGE_TEXTS = {
   },
   tooMany: {
     en: 'This page was opened too often from your address. Please wait a minute and try again.',
-    nl: 'Deze pagina is te vaak geopend vanaf je adres. Wacht een minuut en probeer het opnieuw.',
+    nl: 'Deze pagina is te vaak geopend vanaf uw adres. Wacht een minuut en probeer het opnieuw.',
     de: 'Diese Seite wurde von Ihrer Adresse aus zu oft geöffnet. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
     fr: 'Cette page a été ouverte trop souvent depuis votre adresse. Veuillez patienter une minute et réessayer.',
   },
@@ -147,7 +147,7 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
   name: {
     invalid: {
       en: 'Remove the invisible control characters from your name.',
-      nl: 'Haal de onzichtbare stuurtekens uit je naam.',
+      nl: 'Haal de onzichtbare stuurtekens uit uw naam.',
       de: 'Entfernen Sie die unsichtbaren Steuerzeichen aus Ihrem Namen.',
       fr: 'Retirez les caractères de contrôle invisibles de votre nom.',
     },
@@ -167,7 +167,7 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
   city: {
     invalid: {
       en: 'Remove the invisible control characters from your town.',
-      nl: 'Haal de onzichtbare stuurtekens uit je woonplaats.',
+      nl: 'Haal de onzichtbare stuurtekens uit uw woonplaats.',
       de: 'Entfernen Sie die unsichtbaren Steuerzeichen aus Ihrem Wohnort.',
       fr: 'Retirez les caractères de contrôle invisibles de votre ville.',
     },
@@ -181,7 +181,7 @@ export const FIELD_ERRORS: Readonly<Record<AnswerField, Partial<Record<AnswerPro
   comment: {
     invalid: {
       en: 'Remove the invisible control characters from your review.',
-      nl: 'Haal de onzichtbare stuurtekens uit je review.',
+      nl: 'Haal de onzichtbare stuurtekens uit uw review.',
       de: 'Entfernen Sie die unsichtbaren Steuerzeichen aus Ihrer Bewertung.',
       fr: 'Retirez les caractères de contrôle invisibles de votre avis.',
     },

@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)('the review page in Chromium', () => {
     {
       language: 'nl' as const,
       title: 'Beoordeel Schildersbedrijf De Kwast',
-      legend: 'Je beoordeling',
+      legend: 'Uw beoordeling',
       thanks: 'We hebben uw review ontvangen',
       already: 'al beantwoord',
       name: 'Daan de Vries',

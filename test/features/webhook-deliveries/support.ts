@@ -250,6 +250,7 @@ export const customerObject = (email: string) => ({
   company_name: null,
   vat_number: null,
   coc_number: null,
+  peppol_id: null,
   address: null,
   postal_code: null,
   city: null,
