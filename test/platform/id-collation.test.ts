@@ -28,14 +28,16 @@ describe('text id columns', () => {
       expect(columns.map((c) => c.name)).toEqual(
         expect.arrayContaining(['events.id', 'webhook_deliveries.id', 'webhook_attempts.event_id', 'api_keys.id']),
       );
-      // Identifiers of other systems (RFC 5322 Message-IDs, WhatsApp ids, public widget ids) and one reference to an
+      // Identifiers of other systems (RFC 5322 Message-IDs, WhatsApp ids, public widget ids, Peppol addresses) and one reference to an
       // outbox email, only ever compared for equality, never sorted or paged by: no C collation needed.
       const equalityOnly = new Set([
         'channel_settings.whatsapp_phone_number_id',
         'channel_settings.widget_id',
+        'companies.peppol_id',
         'conversation_messages.email_message_id',
         'conversation_messages.outbound_email_id',
         'conversation_messages.whatsapp_message_id',
+        'customers.peppol_id',
         'outbound_emails.message_id',
         'review_requests.whatsapp_message_id',
       ]);
