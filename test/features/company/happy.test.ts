@@ -37,6 +37,8 @@ describe('getCompany', () => {
       vat_number: null,
       coc_number: null,
       iban: null,
+      bic: null,
+      peppol_id: null,
       prices_include_tax: false,
       default_tax_rate: '21.00',
       default_payment_term_days: 14,

@@ -52,6 +52,7 @@ describe('createCustomer', () => {
       company_name: 'Installatiebedrijf Dekker',
       vat_number: 'NL001234567B01',
       coc_number: '30123456',
+      peppol_id: null,
       address: 'Oudegracht 120',
       postal_code: '3511 AX',
       city: 'Utrecht',
