@@ -20,7 +20,13 @@ type Run = { code: number; stdout: string; stderr: string };
 
 let database: { url: string; drop: () => Promise<void> };
 let sql: postgres.Sql;
-let app: Awaited<ReturnType<typeof appOn>>;
+let app: Awaited<ReturnType<typeof appOn>> | undefined;
+
+/** The app on the CLI's database, made on first use: it reads the database at start, so only after `migrate`. */
+async function api() {
+  app ??= await appOn(database.url, { TRUSTED_PROXIES: '127.0.0.1' });
+  return app;
+}
 
 function cli(...args: string[]): Promise<Run> {
   return new Promise((done) => {
@@ -50,7 +56,7 @@ function json(run: Run) {
 
 /** GET /me with `key` from `ip` (the app trusts X-Forwarded-For from app.request()'s 127.0.0.1). */
 async function me(key: string, ip = '10.1.2.3') {
-  const result = await app.call('getMe', { key, headers: { 'X-Forwarded-For': ip } });
+  const result = await (await api()).call('getMe', { key, headers: { 'X-Forwarded-For': ip } });
   return { status: result.status, code: result.body?.code };
 }
 
@@ -82,7 +88,6 @@ async function emptyDatabase() {
 beforeAll(async () => {
   database = await emptyDatabase();
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  app = await appOn(database.url, { TRUSTED_PROXIES: '127.0.0.1' });
 });
 
 afterAll(async () => {
@@ -265,7 +270,7 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
                                   where company_id = ${demo.company_id} and parent_type = 'deal'`;
     expect(dealNotes.n).toBeGreaterThan(0);
 
-    const result = await app.call('getMe', { key: demo.key });
+    const result = await (await api()).call('getMe', { key: demo.key });
     expect(result.status).toBe(200);
     expect(result.body.data.company).toMatchObject({ id: demo.company_id, name: 'Installatiebedrijf Van Dijk' });
     // Like any key it expires, after 365 days unless `--expires-in never` is asked for (test/cli/demo.test.ts).

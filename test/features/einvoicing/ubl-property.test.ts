@@ -177,12 +177,15 @@ describe.skipIf(unavailable !== null)('UBL of random invoices (property, officia
   let refused = 0;
 
   beforeAll(async () => {
-    const samples = fc.sample(invoice, { seed: SEED, numRuns: RUNS });
-    samples.forEach((sample, index) => {
+    // Samples the totals engine refuses (a line discount above its line, say) are counted and replaced, so that
+    // every seed validates RUNS documents; a generator that mostly makes refused input fails the bound below.
+    const samples = fc.sample(invoice, { seed: SEED, numRuns: RUNS * 10 });
+    for (const [index, sample] of samples.entries()) {
+      if (documents.size === RUNS) break;
       const src = source(sample, index);
       if (!src) {
         refused += 1;
-        return;
+        continue;
       }
       // A credit note only for an invoice with something to credit; an invoice of 0 or less stays an invoice.
       const kind = sample.credit && Number(src.total) > 0 ? 'credit_note' : 'invoice';
@@ -191,17 +194,17 @@ describe.skipIf(unavailable !== null)('UBL of random invoices (property, officia
       if (src.items.every((item) => item.type === 'text')) {
         expect(result).toEqual({ ok: false, missing: [{ field: 'invoice.items', rule: 'BR-16' }] });
         refused += 1;
-        return;
+        continue;
       }
       if (!result.ok) throw new Error(`seed ${SEED} sample ${index}: missing ${JSON.stringify(result.missing)}`);
       documents.set(`${kind}-${index}.xml`, ublXml(result.document));
-    });
+    }
     reports = await validate(documents, UBL_RULES);
   }, 600_000);
 
   it(`passes the EN 16931 and Peppol rules with no fatal assertion (seed ${SEED})`, () => {
-    expect(documents.size + refused).toBe(RUNS);
-    expect(documents.size).toBeGreaterThan(RUNS / 2);
+    expect(documents.size).toBe(RUNS);
+    expect(refused, 'most random invoices should be accepted by the totals engine').toBeLessThan(RUNS * 3);
     const failing = [...documents.keys()]
       .map((name) => ({ name, lines: fatalLines(reports.get(name) ?? []) }))
       .filter((f) => f.lines.length > 0);
