@@ -7,9 +7,9 @@
 // database seeded with 100k customers over 3 companies (and conversations, tasks and invoices of the first),
 // loaded by autocannon on 127.0.0.1; the ratio API ÷ twin is judged against issue 30's targets. Without DATABASE_URL it starts an embedded PostgreSQL (fast mode) in a temporary directory; with
 // DATABASE_URL it creates its own database on that server and drops it afterwards. See README.md.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ import { createDb } from '../../src/db/client.ts';
 import { freePort } from '../../test/harness/processes.ts';
 import { collectGarbage } from '../drills/kit.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
+import { memoryOf, startChild } from './child.ts';
 import { benchDatabase, statementReport } from './database.ts';
 import { seed } from './seed.ts';
 
@@ -107,61 +108,8 @@ const LIMIT = 50; // the API's default page size, used for both list scenarios
 const SEARCH = 'berg'; // in van den Berg, Bergman and some e-mail addresses: a common substring
 
 const log = (line: string) => console.log(`[bench] ${line}`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number | null | undefined, digits = 1) =>
   n === null || n === undefined || Number.isNaN(n) ? null : Math.round(n * 10 ** digits) / 10 ** digits;
-
-// ---------------------------------------------------------------------------------------------------------
-// Child processes: the service and the baseline, each in its own Node process (so that the load generator,
-// which runs here, does not share their event loop, and the service's RSS is its own).
-
-type Child = { process: ChildProcess; port: number; output: () => string; stop: () => Promise<void> };
-
-async function startChild(file: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Child> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (d: Buffer) => {
-    output = (output + d).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} did not start in 60 s:\n${output}`)), 60_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      if (String(d).includes('READY')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${file} exited (${code}) while starting:\n${output}`));
-    });
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await Promise.race([exited, sleep(10_000)]);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  return { process: child, port, output: () => output, stop };
-}
-
-/** VmRSS and VmHWM (peak) of a process in MiB, from /proc (Linux); null elsewhere. */
-function memoryOf(pid: number): { rss: number; peak: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? Number.NaN);
-    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
-  } catch {
-    return null;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Load

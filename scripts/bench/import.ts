@@ -6,7 +6,6 @@
 // as many connections) into another company. Prints both rates and the ratio. The target is 5 000 customers per
 // second through the API. Database: DATABASE_URL's server (a database of its own, dropped after) or an embedded
 // PostgreSQL. See README.md.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
@@ -17,8 +16,8 @@ import { prefixedId } from '../../src/ids.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { createKey } from '../../src/services/keys.ts';
 import { newSecret } from '../../src/webhooks/sign.ts';
-import { freePort } from '../../test/harness/processes.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
+import { startChild } from './child.ts';
 import { benchDatabase } from './database.ts';
 
 const { values: args } = parseArgs({
@@ -34,7 +33,6 @@ const batchSize = Number(args.batch);
 const connections = Number(args.connections);
 const withEndpoint = !args['no-endpoint'];
 const log = (line: string) => console.log(`[bench:import] ${line}`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const CITIES = ['Amsterdam', 'Rotterdam', 'Utrecht', 'Delft', 'Gouda', 'Zwolle', 'Breda', 'Leiden'];
 /** The i-th customer of the import: realistic field sizes, every email distinct. */
@@ -71,25 +69,6 @@ async function timed(all: unknown[][], work: (batch: unknown[]) => Promise<void>
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-async function startApi(url: string): Promise<{ port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve('scripts/bench/serve-api.ts')], {
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error('the API did not start in 180 s')), 180_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      if (String(d).includes('READY')) {
-        clearTimeout(timer);
-        ok();
-      }
-    });
-    child.once('exit', (code) => fail(new Error(`the API exited (${code})`)));
-  });
-  return { port, child };
-}
-
 async function main() {
   const run = boundedRun(30 * 60 * 1000, log);
   try {
@@ -110,14 +89,8 @@ async function main() {
         }),
       );
     }
-    const api = await startApi(url);
-    run.cleanups.push({
-      name: 'API server',
-      run: async () => {
-        api.child.kill('SIGTERM');
-        await sleep(500);
-      },
-    });
+    const api = await startChild(resolve('scripts/bench/serve-api.ts'), { DATABASE_URL: url, LOG_LEVEL: 'warn' });
+    run.cleanups.push({ name: 'API server', run: api.stop });
     const all = batches();
     log(
       `${total} customers in ${all.length} batches of ${batchSize}, ${connections} at once; PostgreSQL ${pgVersion.split(' ')[1]}`,

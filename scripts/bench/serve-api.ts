@@ -5,7 +5,9 @@
 // The one difference from production: the per-key rate-limit windows keep their names and count every
 // request, but their limits are raised so that a benchmark's thousands of requests per second are answered
 // rather than refused with 429 (which would measure the refusal). Prints `READY` when it listens; stops
-// cleanly on SIGTERM (so that `--cpu-prof` writes its profile).
+// cleanly on SIGTERM (so that `--cpu-prof` writes its profile). On SIGUSR2 it prints its event-loop delay since
+// the last SIGUSR2 (`EVENT_LOOP {"p50":…,"p99":…,"max":…}` in ms) for the benchmarks that judge it.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -23,6 +25,16 @@ deps.keyLimits = new RateLimits(
 );
 const app = createApp(deps);
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: '127.0.0.1' }, () => console.log('READY'));
+
+const loop = monitorEventLoopDelay({ resolution: 5 });
+loop.enable();
+const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+process.on('SIGUSR2', () => {
+  console.log(
+    `EVENT_LOOP ${JSON.stringify({ p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) })}`,
+  );
+  loop.reset();
+});
 
 let stopping = false;
 async function stop() {
