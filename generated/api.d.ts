@@ -5103,7 +5103,9 @@ export type components = {
     };
     /**
      * @description An amount from 0 to 99999999 with at most two decimals: a JSON number (`18450` or `18450.5`) or a string with
-     *     exactly two decimals (`"18450.50"`), or `null`. A string avoids floating-point surprises.
+     *     exactly two decimals (`"18450.50"`), or `null`. A string avoids floating-point surprises. A number with a third
+     *     decimal answers `422 validation_failed` (`invalid_format`); the schema does not say so with `multipleOf: 0.01`,
+     *     because common validators judge that in floating point and would refuse amounts such as 0.07 or 19.99.
      * @example 18450.00
      */
     DealValueInput: number | string | null;
@@ -9781,6 +9783,12 @@ export type components = {
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
      *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
+     */
+    CursorUsers: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
      * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     Cursor: string;
@@ -9810,6 +9818,48 @@ export type components = {
      * @example 0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30
      */
     CustomerIdFilter: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
+     */
+    CursorPipelineStages: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+     */
+    CursorConversations: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+     */
+    CursorOldestFirst: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
+     */
+    CursorTaskBoards: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
+     */
+    CursorAppointmentTypes: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
+     */
+    CursorAvailability: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
+     *     using it with another `sort` answers `422 validation_failed`.
+     * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
+     */
+    CursorReviews: string;
     /**
      * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
      *     message can arrive more than once. Look the event up with *Get an event*.
@@ -9947,9 +9997,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorUsers'];
         /** @description Only active or only inactive users. */
         'filter[status]'?: 'active' | 'inactive';
       };
@@ -11280,9 +11330,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorPipelineStages'];
       };
       header?: {
         /**
@@ -11328,9 +11378,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorConversations'];
         /**
          * @description Sort order; `-` means descending. The default puts the conversation with the most recent message
          *     first; conversations without messages come last with `-last_message_at` and first with
@@ -11425,9 +11475,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorOldestFirst'];
         /** @description Sort order; `created_at` (default) is oldest first, `-created_at` newest first. */
         sort?: 'created_at' | '-created_at';
       };
@@ -11989,9 +12039,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorOldestFirst'];
         /** @description Sort order; `created_at` (default) is oldest first, `-created_at` newest first. */
         sort?: 'created_at' | '-created_at';
       };
@@ -12090,9 +12140,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorTaskBoards'];
       };
       header?: never;
       path?: never;
@@ -13031,9 +13081,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorOldestFirst'];
         /** @description Sort order; `-` means descending. */
         sort?: 'created_at' | '-created_at';
       };
@@ -13466,9 +13516,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorOldestFirst'];
         /** @description Sort order; `-` means descending. Default is display order, oldest first. */
         sort?: 'created_at' | '-created_at';
         /** @description Only photos of this kind. */
@@ -14146,9 +14196,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorAppointmentTypes'];
         /** @description Sort order; `-` means descending. */
         sort?: 'name' | '-name' | '-created_at' | 'created_at';
         /**
@@ -14216,9 +14266,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorAvailability'];
       };
       header?: never;
       path?: never;
@@ -14475,9 +14525,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorOldestFirst'];
         /** @description Sort order; `-` means descending. Default oldest first. */
         sort?: 'created_at' | '-created_at';
       };
@@ -14576,9 +14626,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorReviews'];
         /** @description Sort order; `-` means descending. */
         sort?: '-reviewed_at' | 'reviewed_at' | '-created_at' | 'created_at' | '-updated_at' | 'updated_at';
         /**
@@ -15143,9 +15193,9 @@ export interface operations {
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
          *     using it with another `sort` answers `422 validation_failed`.
-         * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
-        cursor?: components['parameters']['Cursor'];
+        cursor?: components['parameters']['CursorOldestFirst'];
         /** @description Sort order; `-` means descending. */
         sort?: 'created_at' | '-created_at';
         /** @description Only active or only disabled endpoints. */

@@ -55,10 +55,10 @@ const SUPPORTED = new Set([
   'additionalProperties',
   'oneOf',
   'default',
-  // Checked by the handlers, which name the field in their own words: duplicate webhook events
-  // (webhook-endpoints/rules.ts), a deal value with more than two decimals (deals/inputs.ts).
+  // Checked by the handler, which names the field in its own words: duplicate webhook events
+  // (webhook-endpoints/rules.ts). No `multipleOf`: a fractional one is judged in floating point by common
+  // validators (Prism's ajv refuses 0.07 as a multiple of 0.01), so the contract never uses it.
   'uniqueItems',
-  'multipleOf',
 ]);
 
 export type ZodWriterOptions = {
@@ -72,9 +72,13 @@ export type ZodWriterOptions = {
 
 const lit = (value: unknown) => JSON.stringify(value);
 
-/** ajv-formats' `email` (full mode), the definition the contract's validation uses. */
-const AJV_EMAIL =
-  "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$";
+/**
+ * What the service takes as an email address: ajv-formats' `email` (full mode, the definition the contract's
+ * validation uses) written without its `i` flag, since a JSON Schema pattern has none. Every `format: email` of the
+ * contract carries exactly this pattern, so generators and fuzzers see the service's rule (a@com is refused).
+ */
+export const EMAIL_PATTERN =
+  "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$";
 
 export function zodFor(schema: JsonSchema, opts: ZodWriterOptions): string {
   for (const key of Object.keys(schema)) {
@@ -119,7 +123,7 @@ function base(type: string | undefined, schema: JsonSchema, opts: ZodWriterOptio
   }
   switch (type) {
     case 'string':
-      return stringSchema(schema);
+      return stringSchema(schema, opts.at);
     case 'integer':
     case 'number': {
       let code = 'z.number()';
@@ -149,13 +153,14 @@ function base(type: string | undefined, schema: JsonSchema, opts: ZodWriterOptio
   }
 }
 
-function stringSchema(schema: JsonSchema): string {
+function stringSchema(schema: JsonSchema, at: string): string {
   let code: string;
   switch (schema.format) {
     case 'email':
-      // The contract's validator (ajv-formats, full mode) decides what an email is; zod's own pattern differs
-      // (it accepts `x@a-.nl`, which responses would then carry against the contract).
-      code = `z.email({ pattern: new RegExp(${lit(AJV_EMAIL)}, 'i') })`;
+      // zod's own email pattern differs from the contract's (it accepts `x@a-.nl`, which responses would then
+      // carry against the contract): the contract's pattern is the definition, and it must be the one rule.
+      if (schema.pattern !== EMAIL_PATTERN) throw new Error(`${at}: an email's pattern must be EMAIL_PATTERN`);
+      code = `z.email({ pattern: new RegExp(${lit(EMAIL_PATTERN)}) })`;
       break;
     case 'uuid':
       code = 'z.uuid()';
@@ -182,8 +187,7 @@ function stringSchema(schema: JsonSchema): string {
   }
   if (schema.minLength !== undefined) code += `.min(${schema.minLength})`;
   if (schema.maxLength !== undefined) code += `.max(${schema.maxLength})`;
-  // An email's pattern states for generators and fuzzers what z.email's own (ajv's) definition already checks: a
-  // second check would report one bad address twice.
+  // An email's pattern is z.email's own: a second check would report one bad address twice.
   if (schema.pattern !== undefined && schema.format !== 'uri' && schema.format !== 'email')
     code += regexOf(schema.pattern);
   return code;

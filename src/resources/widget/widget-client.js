@@ -27,6 +27,12 @@
       hint: 'Press Enter to send, Shift+Enter for a new line.',
       failed: 'Your message could not be sent. Please try again.',
       busy: 'Too many messages at once. Please wait a moment.',
+      fix: 'Please correct the marked field.',
+      invalid: {
+        email: 'Check your email address.',
+        name: 'Check your name.',
+        body: 'Check your message.',
+      },
       you: 'You',
       team: '{name}',
     },
@@ -35,14 +41,20 @@
       title: 'Chat met {name}',
       close: 'Chat sluiten',
       log: 'Berichten',
-      name: 'Je naam (niet verplicht)',
-      email: 'Je e-mailadres (niet verplicht)',
-      message: 'Je bericht',
+      name: 'Uw naam (niet verplicht)',
+      email: 'Uw e-mailadres (niet verplicht)',
+      message: 'Uw bericht',
       send: 'Versturen',
       hint: 'Druk op Enter om te versturen, Shift+Enter voor een nieuwe regel.',
-      failed: 'Je bericht kon niet worden verstuurd. Probeer het opnieuw.',
-      busy: 'Te veel berichten tegelijk. Wacht even.',
-      you: 'Jij',
+      failed: 'Uw bericht kon niet worden verstuurd. Probeer het opnieuw.',
+      busy: 'Te veel berichten tegelijk. Wacht u even.',
+      fix: 'Verbeter het gemarkeerde veld.',
+      invalid: {
+        email: 'Controleer uw e-mailadres.',
+        name: 'Controleer uw naam.',
+        body: 'Controleer uw bericht.',
+      },
+      you: 'U',
       team: '{name}',
     },
     de: {
@@ -57,6 +69,12 @@
       hint: 'Enter zum Senden, Umschalt+Enter für eine neue Zeile.',
       failed: 'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
       busy: 'Zu viele Nachrichten auf einmal. Bitte warten Sie einen Moment.',
+      fix: 'Bitte korrigieren Sie das markierte Feld.',
+      invalid: {
+        email: 'Bitte prüfen Sie Ihre E-Mail-Adresse.',
+        name: 'Bitte prüfen Sie Ihren Namen.',
+        body: 'Bitte prüfen Sie Ihre Nachricht.',
+      },
       you: 'Sie',
       team: '{name}',
     },
@@ -72,6 +90,12 @@
       hint: 'Entrée pour envoyer, Maj+Entrée pour une nouvelle ligne.',
       failed: 'Votre message n’a pas pu être envoyé. Veuillez réessayer.',
       busy: 'Trop de messages à la fois. Veuillez patienter un instant.',
+      fix: 'Veuillez corriger le champ signalé.',
+      invalid: {
+        email: 'Vérifiez votre adresse e-mail.',
+        name: 'Vérifiez votre nom.',
+        body: 'Vérifiez votre message.',
+      },
       you: 'Vous',
       team: '{name}',
     },
@@ -154,6 +178,9 @@
     .hint, .status { font-size: 12px; color: #475569; margin: 0; }
     .status:empty { display: none; }
     .status { color: #b91c1c; }
+    .field-error { font-size: 12px; color: #b91c1c; margin: 0; }
+    .field-error[hidden] { display: none; }
+    [aria-invalid="true"] { border-color: #b91c1c; }
     .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   `;
 
@@ -188,25 +215,30 @@
     });
     const name = element('input', { id: 'crm-chat-name', type: 'text', autocomplete: 'name', maxlength: '200' });
     const email = element('input', { id: 'crm-chat-email', type: 'email', autocomplete: 'email', maxlength: '254' });
+    const nameError = fieldError('crm-chat-name');
+    const emailError = fieldError('crm-chat-email');
     const intro = element('div', {}, [
       element('label', { for: 'crm-chat-name', text: t.name }),
       name,
+      nameError,
       element('label', { for: 'crm-chat-email', text: t.email }),
       email,
+      emailError,
     ]);
     intro.style.cssText = 'display:flex;flex-direction:column;gap:4px';
     const text = element('textarea', {
       id: 'crm-chat-message',
       maxlength: '4000',
       required: '',
-      'aria-describedby': 'crm-chat-hint',
+      'aria-describedby': 'crm-chat-hint crm-chat-message-error',
     });
+    const textError = fieldError('crm-chat-message');
     const send = element('button', { type: 'submit', class: 'send', text: t.send });
     const status = element('p', { class: 'status', role: 'status' });
     const form = element('form', { novalidate: '' }, [
       intro,
       element('div', { class: 'row' }, [
-        element('div', {}, [element('label', { for: 'crm-chat-message', text: t.message }), text]),
+        element('div', {}, [element('label', { for: 'crm-chat-message', text: t.message }), text, textError]),
         send,
       ]),
       element('p', { class: 'hint', id: 'crm-chat-hint', text: t.hint }),
@@ -220,7 +252,44 @@
     panel.hidden = true;
     root.append(element('style', { text: CSS }), panel, launcher);
     document.body.append(host);
-    return { launcher, close, log, intro, name, email, text, send, status, form, panel };
+    // The API's body fields (the pointers of its problems) and the inputs they come from.
+    const fields = {
+      '/name': { input: name, error: nameError, words: t.invalid.name },
+      '/email': { input: email, error: emailError, words: t.invalid.email },
+      '/body': { input: text, error: textError, words: t.invalid.body },
+    };
+    return { launcher, close, log, intro, name, email, text, send, status, form, panel, fields };
+  }
+
+  /** The place of an input's own problem, read with the input (aria-describedby). */
+  function fieldError(inputId) {
+    const node = element('p', { class: 'field-error', id: `${inputId}-error` });
+    node.hidden = true;
+    return node;
+  }
+
+  function clearField(field) {
+    field.input.removeAttribute('aria-invalid');
+    field.error.textContent = '';
+    field.error.hidden = true;
+  }
+
+  /**
+   * Shows next to each input the problem the API names for it (`errors[].pointer`), in the visitor's language;
+   * the first such input, or undefined when the refusal names none of the visitor's fields.
+   */
+  function showFieldErrors(ui, errors) {
+    let first;
+    for (const error of Array.isArray(errors) ? errors : []) {
+      const field = ui.fields[error?.pointer];
+      if (!field) continue;
+      field.input.setAttribute('aria-invalid', 'true');
+      if (!field.input.getAttribute('aria-describedby')) field.input.setAttribute('aria-describedby', field.error.id);
+      field.error.textContent = field.words;
+      field.error.hidden = false;
+      first = first || field.input;
+    }
+    return first;
   }
 
   function startPolling(ui) {
@@ -268,6 +337,8 @@
     if (!body || ui.send.disabled) return;
     ui.send.disabled = true;
     ui.status.textContent = '';
+    for (const field of Object.values(ui.fields)) clearField(field);
+    let invalid;
     try {
       let result = token ? await call('/messages', { method: 'POST', auth: true, body: { body } }) : null;
       if (result && result.status === 401) {
@@ -291,13 +362,15 @@
         await poll(ui);
         render(ui, [result.body.data]);
       }
+      if (result.status === 422) invalid = showFieldErrors(ui, result.body?.errors);
       if (result.status === 201) ui.text.value = '';
+      else if (invalid) ui.status.textContent = t.fix;
       else ui.status.textContent = result.status === 429 ? t.busy : t.failed;
     } catch {
       ui.status.textContent = t.failed;
     } finally {
       ui.send.disabled = false;
-      ui.text.focus();
+      (invalid || ui.text).focus();
     }
   }
 
@@ -321,6 +394,7 @@
         submit(ui);
       }
     });
+    for (const field of Object.values(ui.fields)) field.input.addEventListener('input', () => clearField(field));
     ui.form.addEventListener('submit', (event) => {
       event.preventDefault();
       submit(ui);

@@ -22,15 +22,16 @@ let apiOrigin: string;
 let pageUrl: string;
 let browser: Browser;
 
-/** The company's website: another origin than the API, serving one page that embeds the widget. */
+/** The company's website: another origin than the API, serving one page that embeds the widget (`?lang=` its language). */
 async function serveWebsite(widgetScript: string, widgetId: string) {
-  const html = `<!doctype html>
-<html lang="nl"><head><meta charset="utf-8"><title>Schildersbedrijf De Kwast</title></head>
+  const html = (lang: string) => `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><title>Schildersbedrijf De Kwast</title></head>
 <body><main><h1>Schildersbedrijf De Kwast</h1><p>Binnen- en buitenschilderwerk in Utrecht.</p></main>
 <script src="${widgetScript}" data-widget-id="${widgetId}" async></script></body></html>`;
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
+    const lang = new URL(req.url ?? '/', 'http://site').searchParams.get('lang') ?? 'nl';
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(html);
+    res.end(html(/^[a-z]{2}$/.test(lang) ? lang : 'nl'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   afterAll(() => {
@@ -100,7 +101,7 @@ describe.skipIf(!CHROMIUM)('the chat widget in Chromium', () => {
     await page.keyboard.press('Enter');
     const log = page.getByRole('log', { name: 'Berichten' });
     await log.getByText(question).waitFor({ timeout: 10_000 });
-    expect(await page.getByLabel('Je bericht').inputValue()).toBe('');
+    expect(await page.getByLabel('Uw bericht').inputValue()).toBe('');
 
     // The API lists the conversation and the message.
     const list = await api.call<'listConversations'>('listConversations', { key, query: { 'filter[channel]': 'web' } });
@@ -150,6 +151,54 @@ describe.skipIf(!CHROMIUM)('the chat widget in Chromium', () => {
     const origins = new Set(requests.map((url) => new URL(url).origin));
     expect([...origins].sort()).toEqual([apiOrigin, new URL(pageUrl).origin].sort());
     expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('shows the problem of the field the API names next to it, in the visitor’s language; a server error the general message', async () => {
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const page = await context.newPage();
+    await page.goto(`${pageUrl}?lang=de`);
+    await page.getByRole('button', { name: 'Chatten Sie mit uns' }).click();
+    const email = page.getByLabel('Ihre E-Mail-Adresse (optional)');
+    const status = page.getByRole('status');
+    await email.fill('jan@kwast');
+    await page.getByLabel('Ihre Nachricht').fill('Guten Tag, streichen Sie auch Fensterrahmen?');
+    await page.getByRole('button', { name: 'Senden' }).click();
+
+    // The API refused the address (422, pointer /email): its field says so, and holds the focus.
+    await expect.poll(() => email.getAttribute('aria-invalid'), { timeout: 10_000 }).toBe('true');
+    const emailError = page.locator('#crm-chat-email-error');
+    expect(await emailError.textContent()).toBe('Bitte prüfen Sie Ihre E-Mail-Adresse.');
+    expect(await emailError.isVisible()).toBe(true);
+    expect(await email.getAttribute('aria-describedby')).toBe('crm-chat-email-error');
+    expect(await status.textContent()).toBe('Bitte korrigieren Sie das markierte Feld.');
+    expect(await focused(page)).toBe('input#crm-chat-email');
+    expect(await page.locator('#crm-chat-message-error').isVisible()).toBe(false);
+    expect((await api.call('listConversations', { key, query: { 'filter[channel]': 'web' } })).body.data).toHaveLength(
+      1,
+    );
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: new URL('field-error.png', SCREENSHOTS).pathname });
+
+    // Typing in the field takes its problem away.
+    await email.fill('jan@kwast.de');
+    expect(await email.getAttribute('aria-invalid')).toBeNull();
+    expect(await emailError.isVisible()).toBe(false);
+
+    // A refusal that names no field (here the service failing) shows the general message, no field's.
+    await page.route('**/api/v1/widget/*/sessions', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'internal_error' }),
+      }),
+    );
+    await page.getByRole('button', { name: 'Senden' }).click();
+    await expect
+      .poll(() => status.textContent(), { timeout: 10_000 })
+      .toBe('Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es erneut.');
+    expect(await email.getAttribute('aria-invalid')).toBeNull();
+    expect(await emailError.isVisible()).toBe(false);
     await context.close();
   }, 60_000);
 
