@@ -13,11 +13,11 @@ import { postgresFileStorage } from './files/storage.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,
+  DOCUMENT_PAGE_WINDOWS,
   DOWNLOAD_WINDOWS,
   KEY_WINDOWS,
   PUBLIC_WINDOWS,
   RateLimits,
-  DOCUMENT_PAGE_WINDOWS,
   REVIEW_PAGE_WINDOWS,
   rateLimitRedis,
   WEBHOOK_TEST_WINDOWS,

@@ -331,7 +331,9 @@ export const handlers = {
       if (!current) throw invoiceNotFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
-      await sendSalesDocument(tx, companyId, invoicePdf(current), body, c.get('deps').pdfRenderer);
+      const link = { kind: 'invoice' as const, companyId, documentId: current.id };
+      const deps = c.get('deps');
+      await sendSalesDocument(tx, companyId, invoicePdf(current), body, deps.pdfRenderer, deps.documentLinks.url(link));
       let row = current;
       if (current.status === 'draft') {
         row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });

@@ -2,17 +2,16 @@ import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
-import { touchCustomerActivity } from '../customers/queries.ts';
 import { dealFollowsQuotes } from '../deals/from-quotes.ts';
 import { stageMessages } from '../pipeline-stages/messages.ts';
 import { findActiveStage } from '../pipeline-stages/queries.ts';
+import { acceptQuote, recordQuoteEvent, rejectQuote } from './decisions.ts';
 import {
   addDays,
   checkDeal,
@@ -26,7 +25,6 @@ import {
 import { quoteMessages } from './messages.ts';
 import { type PdfDocument, pdfDownload } from './pdf.ts';
 import * as q from './queries.ts';
-import { acceptQuote, recordQuoteEvent, rejectQuote } from './decisions.ts';
 import { sendSalesDocument } from './send.ts';
 import { type QuoteRow, quoteFigures, serializeQuote } from './serialize.ts';
 
@@ -196,7 +194,11 @@ export const handlers = {
       const row = await q.insertQuote(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
       await recordQuoteEvent(tx, row, 'quote.created');
       await followDeals(tx, companyId, row.dealId);
-      return { status: 201 as const, body: { data: serializeQuote(row, quoteUrl(c)(row)) }, headers: { ETag: etagOf(row.version) } };
+      return {
+        status: 201 as const,
+        body: { data: serializeQuote(row, quoteUrl(c)(row)) },
+        headers: { ETag: etagOf(row.version) },
+      };
     });
     return c.json(created.body, created.status, created.headers);
   },
@@ -225,13 +227,19 @@ export const handlers = {
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', 'pending_review', 'sent', 'viewed'].includes(current.status))
         throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status }));
-      await sendSalesDocument(tx, companyId, quotePdf(current), body, c.get('deps').pdfRenderer);
+      const link = { kind: 'quote' as const, companyId, documentId: current.id };
+      const deps = c.get('deps');
+      await sendSalesDocument(tx, companyId, quotePdf(current), body, deps.pdfRenderer, deps.documentLinks.url(link));
       let row = current;
       if (current.status === 'draft' || current.status === 'pending_review') {
         row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });
         await recordQuoteEvent(tx, row, 'quote.sent');
       }
-      return { status: 200 as const, body: { data: serializeQuote(row, quoteUrl(c)(row)) }, headers: { ETag: etagOf(row.version) } };
+      return {
+        status: 200 as const,
+        body: { data: serializeQuote(row, quoteUrl(c)(row)) },
+        headers: { ETag: etagOf(row.version) },
+      };
     });
     return c.json(sent.body, sent.status, sent.headers);
   },
