@@ -100,7 +100,7 @@ const sayText = (c: Context, l: Language, title: DocumentPageText, text: Documen
   message(c, l, say(title, l), say(text, l), status);
 
 /** What the page shows besides the PDF's view. */
-type Extras = {
+export type Extras = {
   pdfUrl: string;
   attachments: { name: string; url: string }[];
   intro: string | null;
@@ -109,7 +109,7 @@ type Extras = {
   action: Child;
 };
 
-function DocumentPage(props: { view: DocumentPdfView; language: Language; extras: Extras }) {
+export function DocumentPage(props: { view: DocumentPdfView; language: Language; extras: Extras }) {
   const { view, language: l, extras } = props;
   const labels = PDF_LABELS[l];
   const money = (amount: string) => formatMoney(amount, view.currency, l);
@@ -249,7 +249,7 @@ function DocumentPage(props: { view: DocumentPdfView; language: Language; extras
 }
 
 /** How an invoice still due is paid: the amount, by when, to which account, with which reference. */
-function PaymentBox(props: { view: DocumentPdfView; bic: string | null; language: Language }) {
+export function PaymentBox(props: { view: DocumentPdfView; bic: string | null; language: Language }) {
   const { view, bic, language: l } = props;
   const labels = PDF_LABELS[l];
   const settled = view.mark ? labels.settled[view.mark] : null;
@@ -288,7 +288,7 @@ function PaymentBox(props: { view: DocumentPdfView; bic: string | null; language
 }
 
 /** The customer's answer: accept, or decline with an optional reason; one form, two buttons. */
-function AnswerForm(props: { language: Language; formToken: string; total: string }) {
+export function AnswerForm(props: { language: Language; formToken: string; total: string }) {
   const l = props.language;
   return (
     <section class="box" aria-labelledby="answer">
