@@ -3815,6 +3815,26 @@ export type webhooks = {
     patch?: never;
     trace?: never;
   };
+  'quote.viewed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A customer opened a quote
+     * @description Sent when the customer first opens the online quote (its `public_url`); later openings send nothing. `data.object` is the quote with `viewed_at` set (`status` `viewed` when it was `sent`). Needs `quotes.read` (subscription `quote.viewed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['quoteViewedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'quote.accepted': {
     parameters: {
       query?: never;
@@ -3889,6 +3909,26 @@ export type webhooks = {
      * @description Sent when an invoice is first sent to the customer (*Send an invoice*); resending sends nothing. `data.object` is the invoice with `sent_at` set. Needs `invoices.read` (subscription `invoice.sent` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['invoiceSentWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.viewed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A customer opened an invoice
+     * @description Sent when the customer first opens the online invoice (its `public_url`); later openings send nothing. `data.object` is the invoice with `viewed_at` set (`status` `viewed` when it was `sent`). Needs `invoices.read` (subscription `invoice.viewed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceViewedWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6055,7 +6095,7 @@ export type components = {
      *     changed. The life of an invoice:
      *
      *     - `draft` → `sent` by *Send an invoice* (resending keeps the status);
-     *     - `sent` → `viewed` when the customer first opens the online invoice;
+     *     - `sent` → `viewed` when the customer first opens the online invoice (`public_url`);
      *     - `sent`, `viewed` or `partial` → `overdue` by a daily job (shortly after midnight, Europe/Amsterdam) once
      *       `due_date` has passed and an amount is still due;
      *     - a payment that leaves an amount due → `partial` (an `overdue` invoice stays `overdue`); a payment that
@@ -6184,6 +6224,19 @@ export type components = {
       paid_at: components['schemas']['NullableTimestamp'];
       /** @description When the invoice was cancelled. */
       cancelled_at: components['schemas']['NullableTimestamp'];
+      /**
+       * Format: uri
+       * @description The online invoice: a page where the customer sees the invoice as its PDF shows it, with its PDF, what is
+       *     still due and how to pay it (bank transfer to the company's IBAN and BIC with the invoice number as the
+       *     payment reference, by the due date; there is no payment provider). The email of *Send an invoice*
+       *     carries this link. It needs no key and works as long as the invoice exists (a cancelled invoice's page
+       *     says so); the first opening sets `viewed_at` (and `sent` becomes `viewed`) and emits `invoice.viewed`.
+       *     Shown only to keys with the `invoices.write` scope; `null` for other keys and in events. The pages
+       *     answer 60 visits per minute per client IP address (the `document_pages` window), then `429` with
+       *     `Retry-After`.
+       * @example https://crm.example.com/invoice/AQGVobAsPX5PilVsfY6fChsBkvXSXG1-j5oLHC0-T1pgAQ.p4Lm9QwZ2s7VkR1tX8bN0g
+       */
+      public_url: string | null;
       /** @description The lines, in printed order. */
       items: components['schemas']['InvoiceItem'][];
       /** @description Payments and refunds, oldest first. */
@@ -6592,11 +6645,12 @@ export type components = {
      *
      *     - `draft` → `pending_review` when a colleague's approval is requested in the web application;
      *     - `draft` or `pending_review` → `sent` by *Send a quote* (resending from `sent` or `viewed` keeps the status);
-     *     - `sent` → `viewed` when the customer first opens the online quote;
+     *     - `sent` → `viewed` when the customer first opens the online quote (`public_url`);
      *     - `sent` or `viewed` → `expired` by a daily job (shortly after midnight, Europe/Amsterdam) once
      *       `valid_until` has passed;
-     *     - `sent`, `viewed` or `expired` → `accepted` or `rejected`, by the customer online or by *Accept a quote*
-     *       and *Reject a quote* on the customer's behalf;
+     *     - `sent` or `viewed` → `accepted` or `rejected` by the customer online; `sent`, `viewed` or `expired` →
+     *       `accepted` or `rejected` by *Accept a quote* and *Reject a quote* on the customer's behalf (the business
+     *       may still take up an expired offer, the customer online cannot);
      *     - `accepted` → `completed` when an invoice is made from the quote (`invoice_id` is then set).
      */
     Quote: {
@@ -6708,6 +6762,18 @@ export type components = {
       rejected_at: components['schemas']['NullableTimestamp'];
       /** @description The (first) invoice made from this quote, or `null`. */
       invoice_id: components['schemas']['NullableUuid'];
+      /**
+       * Format: uri
+       * @description The online quote: a page where the customer sees the quote as its PDF shows it (with its PDF and the
+       *     attachments marked `visible_to_customer`) and, while the quote is `sent` or `viewed`, accepts or rejects
+       *     it. The email of *Send a quote* carries this link. It needs no key and works as long as the quote exists;
+       *     the first opening sets `viewed_at` (and `sent` becomes `viewed`) and emits `quote.viewed`. The page
+       *     accepts the quote in the customer's name, so the link is a credential: it is shown only to keys with the
+       *     `quotes.write` scope and is `null` for other keys and in events. The pages answer 60 visits per minute
+       *     per client IP address (the `document_pages` window), then `429` with `Retry-After`.
+       * @example https://crm.example.com/quote/AAGVobAsPX5PilVsfY6fChsBla2wLD1-T4pbbH2OnwobAQ.Yc3pT0mVg8lQKx7rZ1nE2w
+       */
+      public_url: string | null;
       /** @description The lines, in printed order. */
       items: components['schemas']['QuoteItem'][];
       created_at: components['schemas']['Timestamp'];
@@ -8410,10 +8476,12 @@ export type components = {
       | 'appointment.cancelled'
       | 'quote.created'
       | 'quote.sent'
+      | 'quote.viewed'
       | 'quote.accepted'
       | 'quote.rejected'
       | 'invoice.created'
       | 'invoice.sent'
+      | 'invoice.viewed'
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
@@ -8553,10 +8621,12 @@ export type components = {
         | 'appointment.cancelled'
         | 'quote.created'
         | 'quote.sent'
+        | 'quote.viewed'
         | 'quote.accepted'
         | 'quote.rejected'
         | 'invoice.created'
         | 'invoice.sent'
+        | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
@@ -8675,10 +8745,12 @@ export type components = {
         | 'appointment.cancelled'
         | 'quote.created'
         | 'quote.sent'
+        | 'quote.viewed'
         | 'quote.accepted'
         | 'quote.rejected'
         | 'invoice.created'
         | 'invoice.sent'
+        | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
@@ -8833,10 +8905,12 @@ export type components = {
       | 'appointment.cancelled'
       | 'quote.created'
       | 'quote.sent'
+      | 'quote.viewed'
       | 'quote.accepted'
       | 'quote.rejected'
       | 'invoice.created'
       | 'invoice.sent'
+      | 'invoice.viewed'
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
@@ -9373,7 +9447,7 @@ export type components = {
        * @example quote.created
        * @enum {string}
        */
-      type: 'quote.created' | 'quote.sent' | 'quote.accepted' | 'quote.rejected';
+      type: 'quote.created' | 'quote.sent' | 'quote.viewed' | 'quote.accepted' | 'quote.rejected';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['QuoteEventData'];
     };
@@ -9395,7 +9469,13 @@ export type components = {
        * @example invoice.created
        * @enum {string}
        */
-      type: 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
+      type:
+        | 'invoice.created'
+        | 'invoice.sent'
+        | 'invoice.viewed'
+        | 'invoice.paid'
+        | 'invoice.overdue'
+        | 'invoice.cancelled';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['InvoiceEventData'];
     };
@@ -17367,6 +17447,7 @@ export interface operations {
          *           "accepted_at": null,
          *           "rejected_at": null,
          *           "invoice_id": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "quote_item",
@@ -17525,6 +17606,7 @@ export interface operations {
          *           "accepted_at": null,
          *           "rejected_at": null,
          *           "invoice_id": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "quote_item",
@@ -17586,6 +17668,165 @@ export interface operations {
          *           ],
          *           "created_at": "2026-03-02T09:15:00Z",
          *           "updated_at": "2026-03-02T09:40:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['QuoteEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  quoteViewedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8Q09",
+         *       "type": "quote.viewed",
+         *       "created_at": "2026-03-02T19:12:33Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "quote",
+         *           "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *           "number": "O2026-0017",
+         *           "status": "viewed",
+         *           "title": "Schilderwerk buitenkozijnen",
+         *           "description": "Schilderen van alle buitenkozijnen aan de voor- en achterzijde.",
+         *           "customer_id": "0192f4a2-8e3a-7d5c-9f6b-4c0a7e9d3b52",
+         *           "customer": {
+         *             "type": "individual",
+         *             "name": "Pieter de Boer",
+         *             "email": "pieter.deboer@example.nl",
+         *             "phone": "+31 6 1234 5678",
+         *             "address": "Lange Nieuwstraat 14",
+         *             "postal_code": "3512 PH",
+         *             "city": "Utrecht",
+         *             "country": "NL",
+         *             "company_name": null,
+         *             "vat_number": null,
+         *             "coc_number": null
+         *           },
+         *           "deal_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f31",
+         *           "pipeline_stage_id": "4",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "quote_date": "2026-03-02",
+         *           "valid_until": "2026-04-01",
+         *           "intro_text": "Beste heer De Boer, hierbij ontvangt u onze offerte voor het schilderwerk.",
+         *           "outro_text": "Wij zien uw reactie graag tegemoet.",
+         *           "terms_conditions": "Prijzen zijn geldig tot de vervaldatum van deze offerte.",
+         *           "notes": null,
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "5.00",
+         *           "discount_amount": "84.60",
+         *           "discount_description": "Voorjaarskorting",
+         *           "subtotal": "1692.00",
+         *           "tax_amount": "193.91",
+         *           "total": "1801.31",
+         *           "sent_at": "2026-03-02T09:40:00Z",
+         *           "viewed_at": "2026-03-02T19:12:33Z",
+         *           "accepted_at": null,
+         *           "rejected_at": null,
+         *           "invoice_id": null,
+         *           "public_url": null,
+         *           "items": [
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a21",
+         *               "type": "labor",
+         *               "name": "Schilderwerk buitenkozijnen",
+         *               "description": "Schuren, gronden en twee keer aflakken.",
+         *               "sku": null,
+         *               "quantity": "24.00",
+         *               "unit": "uur",
+         *               "unit_price": "52.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1260.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "9.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a22",
+         *               "type": "material",
+         *               "name": "Verf Sikkens Rubbol XD 2,5 L",
+         *               "description": null,
+         *               "sku": "SIK-RXD-25",
+         *               "quantity": "6.00",
+         *               "unit": "stuk",
+         *               "unit_price": "80.00",
+         *               "unit_price_incl": "96.80",
+         *               "discount_percentage": "10.00",
+         *               "discount_amount": "48.00",
+         *               "discount_description": "Actiekorting Sikkens",
+         *               "line_total": "432.00",
+         *               "line_total_incl": "522.72",
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "quote_item",
+         *               "id": "0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a23",
+         *               "type": "text",
+         *               "name": "Inclusief afplakken en afdekken van ramen en vloeren",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "0.00",
+         *               "unit": null,
+         *               "unit_price": "0.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "0.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": false,
+         *               "tax_rate": "0.00"
+         *             }
+         *           ],
+         *           "created_at": "2026-03-02T09:15:00Z",
+         *           "updated_at": "2026-03-02T19:12:33Z"
          *         }
          *       }
          *     }
@@ -17683,6 +17924,7 @@ export interface operations {
          *           "accepted_at": "2026-03-05T11:00:00Z",
          *           "rejected_at": null,
          *           "invoice_id": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "quote_item",
@@ -17841,6 +18083,7 @@ export interface operations {
          *           "accepted_at": null,
          *           "rejected_at": "2026-03-05T11:00:00Z",
          *           "invoice_id": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "quote_item",
@@ -18002,6 +18245,7 @@ export interface operations {
          *           "viewed_at": null,
          *           "paid_at": null,
          *           "cancelled_at": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -18164,6 +18408,7 @@ export interface operations {
          *           "viewed_at": null,
          *           "paid_at": null,
          *           "cancelled_at": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -18226,6 +18471,169 @@ export interface operations {
          *           "payments": [],
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-14T10:45:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceViewedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I09",
+         *       "type": "invoice.viewed",
+         *       "created_at": "2026-03-14T18:02:10Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "viewed",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746211B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": "2026-03-14T18:02:10Z",
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "public_url": null,
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00"
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-14T18:02:10Z"
          *         }
          *       }
          *     }
@@ -18326,6 +18734,7 @@ export interface operations {
          *           "viewed_at": "2026-03-14T18:02:11Z",
          *           "paid_at": null,
          *           "cancelled_at": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -18500,6 +18909,7 @@ export interface operations {
          *           "viewed_at": null,
          *           "paid_at": null,
          *           "cancelled_at": null,
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -18662,6 +19072,7 @@ export interface operations {
          *           "viewed_at": null,
          *           "paid_at": null,
          *           "cancelled_at": "2026-03-15T08:05:00Z",
+         *           "public_url": null,
          *           "items": [
          *             {
          *               "object": "invoice_item",

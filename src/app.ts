@@ -21,6 +21,7 @@ import { ApiProblem, problemResponse } from './http/problems.ts';
 import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
+import { documentPages, documentPageWindow } from './resources/document-pages/pages.tsx';
 import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
 import { reviewPages, reviewPageWindow } from './resources/reviews/review-page.tsx';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
@@ -67,6 +68,10 @@ export function createApp(deps: Deps) {
   // Pages for the recipients of review requests: no key, the link's token is the permission; a window per address.
   app.use('/review/*', reviewPageWindow(deps));
   app.route('/review', unsubscribePages(deps));
+  // The online quote and invoice (a document's public_url): the same kind of keyless page, a window of its own.
+  app.use('/quote/*', documentPageWindow(deps));
+  app.use('/invoice/*', documentPageWindow(deps));
+  app.route('/', documentPages(deps));
   // The web-chat widget: its script, and its visitor API, the one part of the API that pages on other origins
   // call (no cookies; the visitor token is a header). Every other operation stays without CORS headers.
   app.get('/widget.js', serveWidgetScript);

@@ -6,12 +6,14 @@ import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
+import { DocumentLinks } from './files/document-links.ts';
 import { linkSecrets as loadLinkSecrets } from './files/link-secret.ts';
 import { FileLinks } from './files/signed-links.ts';
 import { postgresFileStorage } from './files/storage.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,
+  DOCUMENT_PAGE_WINDOWS,
   DOWNLOAD_WINDOWS,
   KEY_WINDOWS,
   PUBLIC_WINDOWS,
@@ -54,8 +56,10 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     widgetSessionLimits: new RateLimits(WIDGET_SESSION_WINDOWS, 'widget_sessions', redis),
     publicLimits: new RateLimits(PUBLIC_WINDOWS, 'public', redis),
     reviewPageLimits: new RateLimits(REVIEW_PAGE_WINDOWS, 'review_pages', redis),
+    documentPageLimits: new RateLimits(DOCUMENT_PAGE_WINDOWS, 'document_pages', redis),
     fileStorage: postgresFileStorage,
     fileLinks: new FileLinks(linkSecrets.current, `${config.publicUrl}${API_PREFIX}/files`, linkSecrets.previous),
+    documentLinks: new DocumentLinks(linkSecrets.current, config.publicUrl, linkSecrets.previous),
     linkSecrets,
     log,
     pdfRenderer: new PdfRenderer({

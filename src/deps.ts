@@ -5,6 +5,7 @@ import type { ProcessChannels } from './channels/index.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
+import type { DocumentLinks } from './files/document-links.ts';
 import type { LinkSecrets } from './files/link-secret.ts';
 import type { FileLinks } from './files/signed-links.ts';
 import type { FileStorage } from './files/storage.ts';
@@ -36,10 +37,14 @@ export type Deps = {
   publicLimits: RateLimits;
   /** The review pages of review requests (outside the API), per client address. */
   reviewPageLimits: RateLimits;
+  /** The online quote and invoice pages (outside the API), per client address. */
+  documentPageLimits: RateLimits;
   /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
   fileStorage: FileStorage;
   /** Signs and checks download links (with linkSecrets). */
   fileLinks: FileLinks;
+  /** Signs and checks the links of the online quote and invoice (with linkSecrets). */
+  documentLinks: DocumentLinks;
   /** The installation's link secret (FILE_LINK_SECRET or the generated one) and the one before a rotation. */
   linkSecrets: LinkSecrets;
   log: Logger;

@@ -190,7 +190,7 @@ export async function addDemoSales(
         type,
         scope: 'quotes.read',
         customerId: row.customerId,
-        object: serializeQuote(row),
+        object: serializeQuote(row, null),
       });
     await event(createdAt, 'quote.created');
     if (sentAt) await event(sentAt, 'quote.sent');
@@ -261,7 +261,7 @@ export async function addDemoSales(
         type,
         scope: 'invoices.read',
         customerId: row.customerId,
-        object: serializeInvoice(await invoiceQueries.withPayments(tx, row)),
+        object: serializeInvoice(await invoiceQueries.withPayments(tx, row), null),
       });
     await event(createdAt, 'invoice.created');
     if (fromQuote)

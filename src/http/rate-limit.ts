@@ -24,6 +24,8 @@ export const PUBLIC_WINDOWS: Window[] = [{ name: 'public', limit: 120, windowSec
  * address: a customer opens a page a few times, a script opening thousands is held back.
  */
 export const REVIEW_PAGE_WINDOWS: Window[] = [{ name: 'review_pages', limit: 60, windowSeconds: 60 }];
+/** The online quote and invoice pages (outside the API), per client address: each visit reads the document. */
+export const DOCUMENT_PAGE_WINDOWS: Window[] = [{ name: 'document_pages', limit: 60, windowSeconds: 60 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 

@@ -1,5 +1,7 @@
 // The background jobs a change queued (Graphile Worker's own tables), for tests that check a job exists exactly
 // when its change committed.
+import type { JobHelpers } from 'graphile-worker';
+import { taskList } from '../../src/jobs/worker.ts';
 import type { TestApi } from './api.ts';
 
 export type QueuedJob = { task: string; payload: Record<string, unknown>; runAt: Date; key: string | null };
@@ -12,4 +14,12 @@ export async function queuedJobsOf(api: Pick<TestApi, 'sql'>, task: string, comp
     where t.identifier = ${task} and j.locked_at is null and j.payload->>'companyId' = ${companyId}
     order by j.run_at, j.id`;
   return rows.map((r) => ({ task: r.task, payload: r.payload, runAt: new Date(r.run_at), key: r.key }));
+}
+
+/** Sends every queued email of the company as the worker's email_send job would (to the test's SMTP_URL). */
+export async function deliverQueuedEmails(api: Pick<TestApi, 'sql' | 'deps' | 'config'>, companyId: string) {
+  const rows = await api.sql<{ id: string }[]>`
+    select id from outbound_emails where company_id = ${companyId} and status = 'queued'`;
+  const task = taskList({ ...api.deps, config: api.config }).email_send;
+  for (const { id } of rows) await task({ companyId, emailId: id }, {} as JobHelpers);
 }

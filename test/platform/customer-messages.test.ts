@@ -3,14 +3,20 @@
 // review pages, the widget, unsubscribe pages, Redoc's words and the PDF labels. It walks each table generically
 // (every registered message, problem code and template, so texts added later are covered) and fails on a text
 // left in English, an ISO date or an unformatted amount in a sentence, and a wrong plural for 1.
+
+import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { problems } from '../../generated/problems.ts';
+import { appointmentCalendar } from '../../src/domain/icalendar.ts';
 import { formatDate, formatMoney } from '../../src/domain/locale-format.ts';
 import { REDOC_WORDS } from '../../src/http/docs-labels.ts';
 import { localize, type Message } from '../../src/http/messages.ts';
 import { LANGUAGES, type Language } from '../../src/languages.ts';
+import type { DocumentPdfView } from '../../src/pdf/document-pdf.ts';
 import { PDF_LABELS } from '../../src/pdf/labels.ts';
-import { APPOINTMENT_LABELS, APPOINTMENT_TEXTS } from '../../src/resources/appointments/notify.ts';
+import { APPOINTMENT_LABELS, APPOINTMENT_TEXTS, whenText } from '../../src/resources/appointments/notify.ts';
+import { AnswerForm, DocumentPage, PaymentBox } from '../../src/resources/document-pages/pages.tsx';
+import { DOCUMENT_PAGE_TEXTS, say } from '../../src/resources/document-pages/texts.ts';
 import { messageCatalogue } from '../../src/resources/index.ts';
 import { DOCUMENT_EMAIL_WORDS, documentEmail } from '../../src/resources/quotes/email.ts';
 import { WIDGET_TEXTS } from '../../src/resources/reviews/published.ts';
@@ -20,8 +26,11 @@ import { DISABLED_EMAIL } from '../../src/webhooks/disable-endpoint.ts';
 
 const OTHERS = LANGUAGES.filter((l) => l !== 'en');
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
-/** An amount as the API writes it (`3413.62`, `EUR 3413.62`), not as a person reads it. */
-const RAW_AMOUNT = /\b[A-Z]{3} \d|(?<![€$£\d.,])\d{4,}\.\d{2}\b/;
+/**
+ * An amount as the API writes it (`3413.62`, `EUR 3413.62`), not as a person reads it. A currency code, not any
+ * three capitals: "VAT 9 %" and "TVA 9 %" are labels with a rate.
+ */
+const RAW_AMOUNT = /\b(EUR|USD|GBP|CHF|SEK|DKK|NOK|PLN) \d|(?<![€$£\d.,])\d{4,}\.\d{2}\b/;
 /** A decimal point where the language writes a comma. */
 const DECIMAL_POINT = /\d\.\d{2}(?!\d)/;
 /** "1" with a plural noun: the plural rules were not applied. */
@@ -58,6 +67,7 @@ const SAME_WORDS = new Set([
   'Tel.',
   'Btw',
   'Array',
+  'BIC',
 ]);
 
 /** Every string leaf of a value, by path (functions are called with sample arguments). */
@@ -98,6 +108,7 @@ const TABLES: Record<string, unknown> = {
   'appointment labels': APPOINTMENT_LABELS,
   'webhook endpoint disabled email': DISABLED_EMAIL,
   'review pages': PAGE_TEXTS,
+  'online quote and invoice pages': DOCUMENT_PAGE_TEXTS,
   'reviews widget': WIDGET_TEXTS,
   'unsubscribe pages': UNSUBSCRIBE_TEXTS,
   'docs words': REDOC_WORDS,
@@ -175,5 +186,121 @@ describe('every customer-facing text in nl, en, de and fr', () => {
     const sentence = labels.payBy(formatMoney('312.32', 'EUR', l), formatDate('2026-12-12', l), null, 'F1');
     expect(sentence).not.toMatch(ISO_DATE);
     expect(sentence).not.toMatch(RAW_AMOUNT);
+  });
+
+  /** The sentences of a page, without its markup, its links and the values of attributes. */
+  const sentencesOf = (html: string) =>
+    html
+      .replace(/<style>[\s\S]*?<\/style>/g, '')
+      .replace(/<[^>]+>/g, '\n')
+      .replace(/&#39;|&quot;|&amp;/g, ' ');
+
+  const view = (l: Language, kind: 'quote' | 'invoice'): DocumentPdfView => ({
+    kind,
+    number: 'F2026-0042',
+    language: l,
+    currency: 'EUR',
+    title: 'Schilderwerk',
+    issueDate: '2026-11-12',
+    dueDate: kind === 'invoice' ? '2026-12-12' : null,
+    validUntil: kind === 'quote' ? '2026-12-12' : null,
+    company: { name: 'Visser', iban: 'NL91ABNA0417164300' },
+    customer: { name: 'Pieter de Boer' },
+    lines: [
+      {
+        name: 'Schilderwerk',
+        quantity: '24.00',
+        unit: 'uur',
+        unitPrice: '52.50',
+        discount: '0.00',
+        taxRate: '9.00',
+        total: '1260.00',
+      },
+      {
+        name: 'Verf',
+        quantity: '1.50',
+        unitPrice: '2153.62',
+        discount: '0.00',
+        taxRate: '0.00',
+        isTaxable: false,
+        total: '3230.43',
+      },
+    ],
+    totals: {
+      subtotal: '4490.43',
+      discount: '100.00',
+      taxes: [
+        { rate: '9.00', base: '1231.93', amount: '110.87' },
+        { rate: '0.00', exempt: true, base: '3158.50', amount: '0.00' },
+      ],
+      total: '4501.30',
+      amountPaid: kind === 'invoice' ? '1087.68' : null,
+      amountDue: kind === 'invoice' ? '3413.62' : null,
+    },
+  });
+
+  it.each(LANGUAGES)('%s: the online quote and invoice carry formatted amounts and dates only', (l) => {
+    for (const kind of ['quote', 'invoice'] as const) {
+      const shown = view(l, kind);
+      // The page's components are functions of their properties (hono/jsx), rendered here without a database.
+      const action =
+        kind === 'quote'
+          ? AnswerForm({ language: l, formToken: 't', total: formatMoney('4501.30', 'EUR', l) })
+          : PaymentBox({ view: shown, bic: 'ABNANL2A', language: l });
+      const status = say('accepted', l, { date: formatDate('2026-12-12', l), company: 'Visser' });
+      const extras = { pdfUrl: '/x/pdf', attachments: [], intro: null, description: null, status, action };
+      const html = String(DocumentPage({ view: shown, language: l, extras }));
+      const text = sentencesOf(html);
+      expect(text, `${kind} ${l}`).not.toMatch(ISO_DATE);
+      expect(text, `${kind} ${l}`).not.toMatch(RAW_AMOUNT);
+      if (l !== 'en') expect(text, `${kind} ${l}`).not.toMatch(DECIMAL_POINT);
+      expect(text).toContain(formatMoney('4501.30', 'EUR', l));
+      expect(text).toContain(formatDate('2026-12-12', l));
+      if (kind === 'invoice') expect(text).toContain(formatMoney('3413.62', 'EUR', l));
+    }
+  });
+
+  it.each(LANGUAGES)('%s: the page texts filled at run time carry formatted dates', (l) => {
+    for (const key of ['accepted', 'rejected', 'expired'] as const) {
+      const text = say(key, l, { date: formatDate('2026-12-12', l), company: 'Visser' });
+      expect(text).not.toMatch(ISO_DATE);
+      expect(text).toContain(formatDate('2026-12-12', l));
+    }
+  });
+
+  it.each(LANGUAGES)('%s: the appointment time and the invitation (.ics) carry no ISO date in a sentence', (l) => {
+    const startsAt = new Date('2026-12-12T09:00:00Z');
+    const endsAt = new Date('2026-12-12T10:30:00Z');
+    const when = whenText({ startsAt, endsAt, allDay: false }, 'Europe/Amsterdam', l) ?? '';
+    expect(when).not.toMatch(ISO_DATE);
+    expect(when).toContain(
+      formatDate('2026-12-12', l)
+        .replace(/^\d+\.? /, '')
+        .split(' ')[0],
+    );
+    const ics = appointmentCalendar({
+      uid: 'a@example.test',
+      sequence: 0,
+      status: 'confirmed',
+      startsAt,
+      endsAt,
+      allDay: false,
+      title: 'Onderhoud cv-ketel',
+      description: 'Graag de meterkast vrijhouden.',
+      location: 'Lange Nieuwstraat 14, Utrecht',
+      timeZone: 'Europe/Amsterdam',
+      organizer: { name: 'Visser', email: 'info@visser.example' },
+      attendee: { name: 'Pieter de Boer', email: 'pieter@example.nl' },
+      stamp: new Date('2026-11-12T08:00:00Z'),
+    });
+    const event = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent');
+    // What a calendar shows as text is the appointment's own, nothing the service wrote in one language.
+    for (const property of ['summary', 'description', 'location']) {
+      const text = String(event?.getFirstPropertyValue(property) ?? '');
+      expect(text, property).not.toMatch(ISO_DATE);
+      expect(text, property).not.toMatch(RAW_AMOUNT);
+    }
+    expect(event?.getFirstPropertyValue('summary')).toBe('Onderhoud cv-ketel');
+    expect(event?.getFirstPropertyValue('description')).toBe('Graag de meterkast vrijhouden.');
   });
 });

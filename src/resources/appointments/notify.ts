@@ -109,7 +109,11 @@ export const APPOINTMENT_LABELS: Record<Language, { when: string; where: string;
  * The appointment's time as the customer reads it: in the company's time zone and the message's language, by the
  * service's one formatter (British English, as on the PDFs).
  */
-function whenText(row: AppointmentRow, timeZone: string, language: Language): string | null {
+export function whenText(
+  row: Pick<AppointmentRow, 'startsAt' | 'endsAt' | 'allDay'>,
+  timeZone: string,
+  language: Language,
+): string | null {
   if (!row.startsAt || !row.endsAt) return null;
   const first = formatDay(row.startsAt, language, timeZone);
   if (row.allDay) {

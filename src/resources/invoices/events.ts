@@ -9,6 +9,15 @@ export const invoiceEvents = {
     readScopes: ['invoices.read'],
     summary: { en: 'Invoice sent', nl: 'Factuur verstuurd', de: 'Rechnung gesendet', fr: 'Facture envoyée' },
   },
+  'invoice.viewed': {
+    readScopes: ['invoices.read'],
+    summary: {
+      en: 'Invoice opened by the customer',
+      nl: 'Factuur door de klant geopend',
+      de: 'Rechnung vom Kunden geöffnet',
+      fr: 'Facture ouverte par le client',
+    },
+  },
   'invoice.paid': {
     readScopes: ['invoices.read'],
     summary: { en: 'Invoice paid', nl: 'Factuur betaald', de: 'Rechnung bezahlt', fr: 'Facture payée' },

@@ -65,17 +65,29 @@ type InvoiceFields = {
   discount_description?: string | null;
 };
 
-type InvoiceEventType = 'invoice.created' | 'invoice.sent' | 'invoice.paid' | 'invoice.overdue' | 'invoice.cancelled';
+type InvoiceEventType =
+  | 'invoice.created'
+  | 'invoice.sent'
+  | 'invoice.viewed'
+  | 'invoice.paid'
+  | 'invoice.overdue'
+  | 'invoice.cancelled';
 
 /** An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline). */
 export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: InvoiceEventType) {
-  const object = serializeInvoice(await q.withPayments(tx, row));
+  const object = serializeInvoice(await q.withPayments(tx, row), null);
   await recordEvent(tx, row.companyId, { type, scope: 'invoices.read', customerId: row.customerId, object });
   await touchCustomerActivity(tx, row.companyId, row.customerId);
 }
 
-async function respondWith(tx: Tx, row: InvoiceRow) {
-  return { data: serializeInvoice(await q.withPayments(tx, row)), version: row.version };
+/** The online invoice's address for this key: null without `invoices.write` (see serializeInvoice). */
+const invoiceUrl = (c: Context<AppEnv>) => (row: InvoiceRow) =>
+  c.get('auth').scopes.has('invoices.write')
+    ? c.get('deps').documentLinks.url({ kind: 'invoice', companyId: row.companyId, documentId: row.id })
+    : null;
+
+async function respondWith(c: Context<AppEnv>, tx: Tx, row: InvoiceRow) {
+  return { data: serializeInvoice(await q.withPayments(tx, row), invoiceUrl(c)(row)), version: row.version };
 }
 
 /** Runs `work` on the invoice locked in a tenant transaction, after the If-Match check; answers it with payments. */
@@ -90,7 +102,7 @@ async function onLockedInvoice(
     const current = await q.lockInvoice(tx, companyId, id);
     if (!current) throw invoiceNotFound();
     if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
-    return respondWith(tx, await work(tx, current, companyId));
+    return respondWith(c, tx, await work(tx, current, companyId));
   });
   return c.json({ data }, 200, { ETag: etagOf(version) });
 }
@@ -235,7 +247,8 @@ export const handlers = {
       customerId: query['filter[customer_id]'],
       updatedSince: query['filter[updated_since]'],
     });
-    return c.json({ data: data.map(serializeInvoice), meta }, 200);
+    const url = invoiceUrl(c);
+    return c.json({ data: data.map((row) => serializeInvoice(row, url(row))), meta }, 200);
   },
 
   getInvoice: async (c) => {
@@ -243,7 +256,7 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const row = await c.get('tenant').transaction((tx) => q.findInvoice(tx, companyId, invoice));
     if (!row) throw invoiceNotFound();
-    return c.json({ data: serializeInvoice(row) }, 200, { ETag: etagOf(row.version) });
+    return c.json({ data: serializeInvoice(row, invoiceUrl(c)(row)) }, 200, { ETag: etagOf(row.version) });
   },
 
   getInvoicePdf: async (c) => {
@@ -275,7 +288,7 @@ export const handlers = {
       const row = await q.insertInvoice(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
       await completeQuote(tx, row);
       await recordInvoiceEvent(tx, row, 'invoice.created');
-      const { data, version } = await respondWith(tx, row);
+      const { data, version } = await respondWith(c, tx, row);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });
     return c.json(created.body, created.status, created.headers);
@@ -318,13 +331,15 @@ export const handlers = {
       if (!current) throw invoiceNotFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
-      await sendSalesDocument(tx, companyId, invoicePdf(current), body, c.get('deps').pdfRenderer);
+      const link = { kind: 'invoice' as const, companyId, documentId: current.id };
+      const deps = c.get('deps');
+      await sendSalesDocument(tx, companyId, invoicePdf(current), body, deps.pdfRenderer, deps.documentLinks.url(link));
       let row = current;
       if (current.status === 'draft') {
         row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });
         await recordInvoiceEvent(tx, row, 'invoice.sent');
       }
-      const { data, version } = await respondWith(tx, row);
+      const { data, version } = await respondWith(c, tx, row);
       return { status: 200 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });
     return c.json(sent.body, sent.status, sent.headers);
@@ -426,7 +441,7 @@ export const handlers = {
         ...(noteLine ? { notes: [current.notes, noteLine].filter(Boolean).join('\n') } : {}),
       });
       if (settled) await recordInvoiceEvent(tx, updated, 'invoice.paid');
-      const { data, version } = await respondWith(tx, updated);
+      const { data, version } = await respondWith(c, tx, updated);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });
     return c.json(created.body, created.status, created.headers);

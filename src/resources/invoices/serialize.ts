@@ -38,7 +38,11 @@ export function serializePayment(row: PaymentRow) {
   };
 }
 
-export function serializeInvoice(row: InvoiceWithPayments) {
+/**
+ * @param publicUrl the online invoice's address when the reader may send invoices, else null (never in events):
+ *   like the email that carries it, the page shows the customer's details.
+ */
+export function serializeInvoice(row: InvoiceWithPayments, publicUrl: string | null) {
   return {
     object: 'invoice' as const,
     id: row.id,
@@ -68,6 +72,7 @@ export function serializeInvoice(row: InvoiceWithPayments) {
     viewed_at: isoOrNull(row.viewedAt),
     paid_at: isoOrNull(row.paidAt),
     cancelled_at: isoOrNull(row.cancelledAt),
+    public_url: publicUrl,
     items: row.items.map((line) => serializeLine('invoice_item' as const, line)),
     payments: row.payments.map(serializePayment),
     created_at: iso(row.createdAt),

@@ -39,6 +39,19 @@ export async function listAttachments(tx: Tx, companyId: string, quoteId: string
   return pageOf(rows, page, plan);
 }
 
+/** The attachments the customer sees with the online quote (`visible_to_customer`), oldest first. */
+export async function visibleAttachments(tx: Tx, companyId: string, quoteId: string): Promise<AttachmentRow[]> {
+  return joined(tx)
+    .where(
+      and(
+        eq(quoteAttachments.companyId, companyId),
+        eq(quoteAttachments.quoteId, quoteId),
+        eq(quoteAttachments.visibleToCustomer, true),
+      ),
+    )
+    .orderBy(quoteAttachments.createdAt, quoteAttachments.id);
+}
+
 export async function findAttachment(
   tx: Tx,
   companyId: string,

@@ -31,6 +31,7 @@ export type CompanyDefaults = {
   vatNumber: string | null;
   cocNumber: string | null;
   iban: string | null;
+  bic: string | null;
   timeZone: string;
   language: 'nl' | 'en' | 'de' | 'fr';
   currency: string;
@@ -55,6 +56,7 @@ export async function companyDefaults(tx: Tx, companyId: string): Promise<Compan
       vatNumber: companies.vatNumber,
       cocNumber: companies.cocNumber,
       iban: companies.iban,
+      bic: companies.bic,
       timeZone: companies.timeZone,
       language: companies.language,
       currency: companies.currency,

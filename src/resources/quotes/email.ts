@@ -13,14 +13,16 @@ type Document = {
   customer: { name: string | null };
   amountPaid?: string | null;
   amountDue?: string | null;
+  /** The online quote or invoice (src/resources/document-pages), or null where there is none to give. */
+  publicUrl?: string | null;
 };
 
 type Words = {
   /** The salutation with the customer's name, and without one (a customer without a name is greeted too). */
   greeting: (name: string | null) => string;
   closing: string;
-  quote: { subject: string; body: string };
-  invoice: { subject: string; body: string; open: string };
+  quote: { subject: string; body: string; link: string };
+  invoice: { subject: string; body: string; open: string; link: string };
 };
 
 // Dutch says "u": the register of every message a business sends its customers.
@@ -31,11 +33,13 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     quote: {
       subject: 'Quote {number} from {company}',
       body: 'Please find attached our quote {number} for {total}, valid until {valid}.',
+      link: 'You can view, accept or decline the quote online: {url}',
     },
     invoice: {
       subject: 'Invoice {number} from {company}',
       body: 'Please find attached invoice {number} for {total}, due on {due}.',
       open: 'Of this, {due_amount} is still open.',
+      link: 'You can view the invoice and how to pay it online: {url}',
     },
   },
   nl: {
@@ -44,11 +48,13 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     quote: {
       subject: 'Offerte {number} van {company}',
       body: 'In de bijlage vindt u onze offerte {number} van {total}, geldig tot en met {valid}.',
+      link: 'U kunt de offerte online bekijken, accepteren of afwijzen: {url}',
     },
     invoice: {
       subject: 'Factuur {number} van {company}',
       body: 'In de bijlage vindt u factuur {number} van {total}, te betalen uiterlijk {due}.',
       open: 'Daarvan staat nog {due_amount} open.',
+      link: 'U kunt de factuur en de betaalgegevens online bekijken: {url}',
     },
   },
   de: {
@@ -57,11 +63,13 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     quote: {
       subject: 'Angebot {number} von {company}',
       body: 'anbei erhalten Sie unser Angebot {number} über {total}, gültig bis zum {valid}.',
+      link: 'Sie können das Angebot online ansehen, annehmen oder ablehnen: {url}',
     },
     invoice: {
       subject: 'Rechnung {number} von {company}',
       body: 'anbei erhalten Sie die Rechnung {number} über {total}, fällig am {due}.',
       open: 'Davon sind noch {due_amount} offen.',
+      link: 'Die Rechnung und die Zahlungsangaben finden Sie online: {url}',
     },
   },
   fr: {
@@ -70,11 +78,13 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     quote: {
       subject: 'Devis {number} de {company}',
       body: 'Veuillez trouver ci-joint notre devis {number} d’un montant de {total}, valable jusqu’au {valid}.',
+      link: 'Vous pouvez consulter, accepter ou refuser le devis en ligne\u00A0: {url}',
     },
     invoice: {
       subject: 'Facture {number} de {company}',
       body: 'Veuillez trouver ci-joint la facture {number} d’un montant de {total}, à régler au plus tard le {due}.',
       open: 'Il reste {due_amount} à régler.',
+      link: 'Vous pouvez consulter la facture et les modalités de paiement en ligne\u00A0: {url}',
     },
   },
 };
@@ -98,16 +108,23 @@ export function documentEmail(
     due: date(doc.dueDate),
     valid: date(doc.validUntil),
     due_amount: doc.amountDue ? money(doc.amountDue) : '',
+    url: doc.publicUrl ?? '',
   };
   const template = words[doc.kind];
   // Part paid: the customer is told what is still open, as the PDF asks only for that.
   const partlyPaid =
     doc.kind === 'invoice' && doc.amountDue && doc.amountPaid && Number(doc.amountPaid) > 0 && doc.amountDue !== '0.00';
   const sentence = [fill(template.body, values), ...(partlyPaid ? [fill(words.invoice.open, values)] : [])].join(' ');
+  // The link to the online document in a paragraph of its own, which mail clients make clickable.
+  const link = doc.publicUrl ? [fill(template.link, values), ''] : [];
   const text =
     custom.message ??
-    [words.greeting(doc.customer.name?.trim() || null), '', sentence, '', words.closing, company.name].join('\n');
-  // A message of the request's own still names the document, so the customer can tell what it is about.
-  const footer = custom.message ? `\n\n${doc.number} · ${values.total}` : '';
+    [words.greeting(doc.customer.name?.trim() || null), '', sentence, '', ...link, words.closing, company.name].join(
+      '\n',
+    );
+  // A message of the request's own still names the document and its link, so the customer can tell what it is about.
+  const footer = custom.message
+    ? `\n\n${doc.number} · ${values.total}${doc.publicUrl ? `\n${fill(template.link, values)}` : ''}`
+    : '';
   return { subject: custom.subject ?? fill(template.subject, values), text: `${text}${footer}` };
 }

@@ -9,6 +9,15 @@ export const quoteEvents = {
     readScopes: ['quotes.read'],
     summary: { en: 'Quote sent', nl: 'Offerte verstuurd', de: 'Angebot gesendet', fr: 'Devis envoyé' },
   },
+  'quote.viewed': {
+    readScopes: ['quotes.read'],
+    summary: {
+      en: 'Quote opened by the customer',
+      nl: 'Offerte door de klant geopend',
+      de: 'Angebot vom Kunden geöffnet',
+      fr: 'Devis ouvert par le client',
+    },
+  },
   'quote.accepted': {
     readScopes: ['quotes.read'],
     summary: { en: 'Quote accepted', nl: 'Offerte geaccepteerd', de: 'Angebot angenommen', fr: 'Devis accepté' },

@@ -2,17 +2,16 @@ import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
-import { touchCustomerActivity } from '../customers/queries.ts';
 import { dealFollowsQuotes } from '../deals/from-quotes.ts';
 import { stageMessages } from '../pipeline-stages/messages.ts';
 import { findActiveStage } from '../pipeline-stages/queries.ts';
+import { acceptQuote, recordQuoteEvent, rejectQuote } from './decisions.ts';
 import {
   addDays,
   checkDeal,
@@ -30,7 +29,13 @@ import { sendSalesDocument } from './send.ts';
 import { type QuoteRow, quoteFigures, serializeQuote } from './serialize.ts';
 
 const quoteNotFound = () => new ApiProblem('not_found', quoteMessages.message('quote.not_found'));
-const respond = (row: QuoteRow) => [{ data: serializeQuote(row) }, 200, { ETag: etagOf(row.version) }] as const;
+/** The online quote's address for this key: null without `quotes.write` (see serializeQuote). */
+export const quoteUrl = (c: Context<AppEnv>) => (row: QuoteRow) =>
+  c.get('auth').scopes.has('quotes.write')
+    ? c.get('deps').documentLinks.url({ kind: 'quote', companyId: row.companyId, documentId: row.id })
+    : null;
+const respond = (c: Context<AppEnv>, row: QuoteRow) =>
+  [{ data: serializeQuote(row, quoteUrl(c)(row)) }, 200, { ETag: etagOf(row.version) }] as const;
 
 type QuoteFields = {
   customer_id?: string;
@@ -51,21 +56,6 @@ type QuoteFields = {
   discount_amount?: number;
   discount_description?: string | null;
 };
-
-/** A quote's event, with the quote as it is now (seen with quotes.read, on its customer's timeline). */
-async function recordQuoteEvent(
-  tx: Tx,
-  row: QuoteRow,
-  type: 'quote.created' | 'quote.sent' | 'quote.accepted' | 'quote.rejected',
-) {
-  await recordEvent(tx, row.companyId, {
-    type,
-    scope: 'quotes.read',
-    customerId: row.customerId,
-    object: serializeQuote(row),
-  });
-  await touchCustomerActivity(tx, row.companyId, row.customerId);
-}
 
 /** Runs `work` on the quote locked in a tenant transaction, after the If-Match check. */
 function onLockedQuote(
@@ -172,7 +162,8 @@ export const handlers = {
         updatedSince: query['filter[updated_since]'],
       }),
     );
-    return c.json({ data: data.map(serializeQuote), meta }, 200);
+    const url = quoteUrl(c);
+    return c.json({ data: data.map((row) => serializeQuote(row, url(row))), meta }, 200);
   },
 
   getQuote: async (c) => {
@@ -180,7 +171,7 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const row = await c.get('tenant').transaction((tx) => q.findQuote(tx, companyId, quote));
     if (!row) throw quoteNotFound();
-    return c.json(...respond(row));
+    return c.json(...respond(c, row));
   },
 
   getQuotePdf: async (c) => {
@@ -203,7 +194,11 @@ export const handlers = {
       const row = await q.insertQuote(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
       await recordQuoteEvent(tx, row, 'quote.created');
       await followDeals(tx, companyId, row.dealId);
-      return { status: 201 as const, body: { data: serializeQuote(row) }, headers: { ETag: etagOf(row.version) } };
+      return {
+        status: 201 as const,
+        body: { data: serializeQuote(row, quoteUrl(c)(row)) },
+        headers: { ETag: etagOf(row.version) },
+      };
     });
     return c.json(created.body, created.status, created.headers);
   },
@@ -218,7 +213,7 @@ export const handlers = {
       await followDeals(tx, companyId, current.dealId, updated.dealId);
       return updated;
     });
-    return c.json(...respond(row));
+    return c.json(...respond(c, row));
   },
 
   sendQuote: async (c) => {
@@ -232,43 +227,33 @@ export const handlers = {
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!['draft', 'pending_review', 'sent', 'viewed'].includes(current.status))
         throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status }));
-      await sendSalesDocument(tx, companyId, quotePdf(current), body, c.get('deps').pdfRenderer);
+      const link = { kind: 'quote' as const, companyId, documentId: current.id };
+      const deps = c.get('deps');
+      await sendSalesDocument(tx, companyId, quotePdf(current), body, deps.pdfRenderer, deps.documentLinks.url(link));
       let row = current;
       if (current.status === 'draft' || current.status === 'pending_review') {
         row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });
         await recordQuoteEvent(tx, row, 'quote.sent');
       }
-      return { status: 200 as const, body: { data: serializeQuote(row) }, headers: { ETag: etagOf(row.version) } };
+      return {
+        status: 200 as const,
+        body: { data: serializeQuote(row, quoteUrl(c)(row)) },
+        headers: { ETag: etagOf(row.version) },
+      };
     });
     return c.json(sent.body, sent.status, sent.headers);
   },
 
   acceptQuote: async (c) => {
     const { quote } = c.req.valid('param');
-    const row = await onLockedQuote(c, quote, async (tx, current, companyId) => {
-      if (!['sent', 'viewed', 'expired'].includes(current.status))
-        throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_decide', { status: current.status }));
-      const updated = await q.updateQuote(tx, current, { status: 'accepted', acceptedAt: sql`app_now()` });
-      await recordQuoteEvent(tx, updated, 'quote.accepted');
-      if (updated.dealId) await dealFollowsQuotes(tx, companyId, updated.dealId, updated.pipelineStageId);
-      return updated;
-    });
-    return c.json(...respond(row));
+    const row = await onLockedQuote(c, quote, (tx, current) => acceptQuote(tx, current));
+    return c.json(...respond(c, row));
   },
 
   rejectQuote: async (c) => {
     const { quote } = c.req.valid('param');
     const body = c.req.valid('json') ?? {};
-    const row = await onLockedQuote(c, quote, async (tx, current, companyId) => {
-      if (!['sent', 'viewed', 'expired'].includes(current.status))
-        throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_decide', { status: current.status }));
-      const reason = body.reason?.trim();
-      const notes = reason ? [current.notes, reason].filter(Boolean).join('\n') : current.notes;
-      const updated = await q.updateQuote(tx, current, { status: 'rejected', rejectedAt: sql`app_now()`, notes });
-      await recordQuoteEvent(tx, updated, 'quote.rejected');
-      await followDeals(tx, companyId, updated.dealId);
-      return updated;
-    });
-    return c.json(...respond(row));
+    const row = await onLockedQuote(c, quote, (tx, current) => rejectQuote(tx, current, body.reason));
+    return c.json(...respond(c, row));
   },
 } satisfies Partial<Handlers>;

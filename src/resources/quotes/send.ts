@@ -27,7 +27,7 @@ function recipientsOf(body: SendBody, customer: DocumentCustomerCopy): string[] 
 }
 
 /**
- * Queues the email of `doc` with its PDF in `tx`, after counting it in the company's outgoing-message limit
+ * Queues the email of `doc` with its PDF and the link to its online page (`publicUrl`) in `tx`, after counting it in the company's outgoing-message limit
  * (shared with the inbox): past the limit it answers 429 rate_limited with Retry-After, and the caller's
  * transaction (with its count) rolls back.
  */
@@ -37,6 +37,7 @@ export async function sendSalesDocument(
   doc: PdfDocument,
   body: SendBody,
   renderer: PdfRenderer,
+  publicUrl: string,
 ): Promise<void> {
   const company = await companyDefaults(tx, companyId);
   const to = recipientsOf(body, doc.customer);
@@ -46,7 +47,7 @@ export async function sendSalesDocument(
   );
   await queueEmail(tx, companyId, {
     to,
-    ...documentEmail(doc, company, body),
+    ...documentEmail({ ...doc, publicUrl }, company, body),
     kind: `${doc.kind}_sent`,
     attachments: [attachment],
   });

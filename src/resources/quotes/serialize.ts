@@ -35,7 +35,11 @@ export const quoteFigures = (row: QuoteRow) => ({
   total: row.total,
 });
 
-export function serializeQuote(row: QuoteRow) {
+/**
+ * @param publicUrl the online quote's address when the reader may send quotes, else null: the page accepts the
+ *   quote in the customer's name, so its link is shown only with `quotes.write` (never in events).
+ */
+export function serializeQuote(row: QuoteRow, publicUrl: string | null) {
   return {
     object: 'quote' as const,
     id: row.id,
@@ -64,6 +68,7 @@ export function serializeQuote(row: QuoteRow) {
     accepted_at: isoOrNull(row.acceptedAt),
     rejected_at: isoOrNull(row.rejectedAt),
     invoice_id: row.invoiceId,
+    public_url: publicUrl,
     items: row.items.map((line) => serializeLine('quote_item' as const, line)),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),

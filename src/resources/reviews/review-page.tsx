@@ -7,15 +7,15 @@
 // already, 410 one that expired or was cancelled, 413 a body too large, 415 not a form, 422 a form with errors
 // (shown next to the fields).
 
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Child } from 'hono/jsx';
-import { clientAddress } from '../../auth/ip.ts';
 import { withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
-import { chooseLanguage, pageLanguage } from '../../http/language.ts';
-import { socketAddress } from '../../http/request-address.ts';
+import { FORM_SECONDS, FormTokens, NONCE } from '../../http/form-token.ts';
+import { pageLanguage } from '../../http/language.ts';
+import { crossSite, PageShell, pageWindow, protectPage } from '../../http/public-page.tsx';
 import type { Language } from '../../languages.ts';
 import {
   ANSWER_LIMITS,
@@ -26,18 +26,14 @@ import {
   openRequest,
   readAnswer,
 } from './answers.ts';
-import { FORM_COOKIE, FORM_SECONDS, ReviewFormTokens } from './form-token.ts';
 import * as q from './queries.ts';
 import { FIELD_ERRORS, fillShop, PAGE_TEXTS, RATING_LABELS } from './review-page-texts.ts';
 import { companyOfToken } from './tokens.ts';
 
 const MAX_FORM_BYTES = 32 * 1024;
+const FORM_COOKIE = 'review_form';
 
 const STYLE = `
-*{box-sizing:border-box}
-body{font:1.05rem/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1a1a1a;background:#f4f4f5}
-main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:.5rem;border:1px solid #d4d4d8}
-h1{font-size:1.5rem;margin:0 0 .5rem}
 fieldset{border:0;margin:1.25rem 0;padding:0}
 legend,label.field{display:block;font-weight:600;margin-bottom:.35rem}
 .stars{display:flex;flex-direction:column;gap:.25rem}
@@ -49,10 +45,6 @@ textarea{min-height:7rem;resize:vertical}
 .hint{color:#3f3f46;font-size:.95rem;margin:.1rem 0 .35rem}
 .row{margin:1.25rem 0}
 .consent{display:flex;gap:.6rem;align-items:flex-start}
-button,.button{font:inherit;font-weight:600;padding:.65rem 1.3rem;background:#1d4ed8;color:#fff;border:0;border-radius:.3rem;cursor:pointer;text-decoration:none;display:inline-block}
-button:hover,.button:hover{background:#1e40af}
-:focus-visible{outline:3px solid #b45309;outline-offset:2px}
-.error{color:#b91c1c;font-weight:600;margin:.25rem 0}
 .summary{border:2px solid #b91c1c;border-radius:.3rem;padding:.75rem 1rem;margin:1rem 0}
 .summary h2{font-size:1.1rem;margin:0 0 .25rem;color:#b91c1c}
 [aria-invalid=true]{border-color:#b91c1c;border-width:2px}
@@ -62,25 +54,11 @@ button:hover,.button:hover{background:#1e40af}
 const say = (key: keyof typeof PAGE_TEXTS, language: Language, shop: string) =>
   fillShop(PAGE_TEXTS[key][language], shop);
 
-function Page(props: { language: Language; title: string; children: Child }) {
-  return (
-    <html lang={props.language}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{props.title}</title>
-        <style>{STYLE}</style>
-      </head>
-      <body>
-        <main>
-          <h1>{props.title}</h1>
-          {props.children}
-        </main>
-      </body>
-    </html>
-  );
-}
+const Page = (props: { language: Language; title: string; children: Child }) => (
+  <PageShell language={props.language} title={props.title} style={STYLE}>
+    {props.children}
+  </PageShell>
+);
 
 type FormValues = Partial<Record<AnswerField | 'consent', string>>;
 type FormErrors = Partial<Record<AnswerField, AnswerProblem>>;
@@ -205,19 +183,6 @@ function ReviewForm(props: {
   );
 }
 
-/** Headers of every page: nothing loaded from elsewhere, not framed, not cached, the token not passed on. */
-function protect(c: Context) {
-  c.header(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  );
-  c.header('X-Frame-Options', 'DENY');
-  // same-origin, not no-referrer: with no-referrer browsers send the form's Origin as "null", which the POST refuses.
-  c.header('Referrer-Policy', 'same-origin');
-  c.header('Cache-Control', 'no-store');
-  c.header('X-Content-Type-Options', 'nosniff');
-}
-
 function message(
   c: Context,
   language: Language,
@@ -227,7 +192,7 @@ function message(
   status: 200 | 403 | 404 | 409 | 410 | 413 | 415 | 429,
   link?: string,
 ) {
-  protect(c);
+  protectPage(c);
   return c.html(
     <Page language={language} title={title}>
       <p>{text}</p>
@@ -243,37 +208,19 @@ function message(
   );
 }
 
-/** A POST from another site: its Origin is neither the service's public address nor the address it was sent to. */
-function crossSite(c: Context, publicUrl: string): boolean {
-  if (c.req.header('sec-fetch-site') === 'cross-site') return true;
-  const origin = c.req.header('origin');
-  if (!origin || origin === 'null') return origin === 'null';
-  return origin !== new URL(publicUrl).origin && origin !== new URL(c.req.url).origin;
-}
-
 /**
  * The review pages' per-address window (the page and its unsubscribe page): every visit looks up, and a POST
  * locks, the request's row, so one address gets REVIEW_PAGE_WINDOWS' visits a minute, then a 429 page in the
  * language its browser asks for (the request's own is not looked up), with Retry-After and the RateLimit headers
  * the API's keyless operations carry.
  */
-export function reviewPageWindow(deps: Deps): MiddlewareHandler {
-  return async (c, next) => {
-    const address = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
-    const decision = await deps.reviewPageLimits.consume(address);
-    if (!decision.allowed) {
-      const l = chooseLanguage(c.req.header('accept-language'));
-      for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
-      c.header('Retry-After', String(Math.max(1, decision.retryAfter)));
-      return message(c, l, '', say('tooManyTitle', l, ''), say('tooMany', l, ''), 429);
-    }
-    await next();
-    for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
-  };
-}
+export const reviewPageWindow = (deps: Deps) =>
+  pageWindow(deps.config, deps.reviewPageLimits, (c, l) =>
+    message(c, l, '', say('tooManyTitle', l, ''), say('tooMany', l, ''), 429),
+  );
 
 export function reviewPages(deps: Deps) {
-  const tokens = new ReviewFormTokens(deps.linkSecrets.current, deps.linkSecrets.previous);
+  const tokens = new FormTokens('review', deps.linkSecrets.current, deps.linkSecrets.previous);
   const secureCookie = deps.config.publicUrl.startsWith('https:');
   const pages = new Hono();
   // Without a request to take the language from, the page answers in the one the visitor asks for.
@@ -293,7 +240,7 @@ export function reviewPages(deps: Deps) {
     if (!companyId) return unknown(c);
     // The nonce of an earlier visit is kept: a form still open in another tab stays valid.
     const kept = getCookie(c, FORM_COOKIE);
-    const nonce = kept && /^[A-Za-z0-9_-]{24}$/.test(kept) ? kept : tokens.newNonce();
+    const nonce = kept && NONCE.test(kept) ? kept : tokens.newNonce();
     const shown = await withTenant(deps.db, companyId, async (tx) => {
       const state = await openRequest(tx, companyId, token, new Date());
       return { state, shop: state.kind === 'unknown' ? '' : await q.companyName(tx, companyId) };
@@ -303,7 +250,7 @@ export function reviewPages(deps: Deps) {
     const l = state.request.language;
     if (state.kind === 'answered') return message(c, l, shop, say('thanksTitle', l, shop), say('thanks', l, shop), 200);
     if (state.kind === 'closed') return message(c, l, shop, say('closedTitle', l, shop), say('closed', l, shop), 410);
-    protect(c);
+    protectPage(c);
     setCookie(c, FORM_COOKIE, nonce, {
       path: `/review/${token}`,
       httpOnly: true,
@@ -362,7 +309,7 @@ export function reviewPages(deps: Deps) {
     if (outcome.kind === 'forged')
       return message(c, l, shop, say('forbiddenTitle', l, shop), say('forbidden', l, shop), 403, pageUrl);
     // A form with errors: shown again with what was typed, the same token and cookie still valid.
-    protect(c);
+    protectPage(c);
     return c.html(
       <Page language={l} title={say('title', l, shop)}>
         <ReviewForm language={l} shop={shop} formToken={form.form_token ?? ''} values={form} errors={outcome.errors} />

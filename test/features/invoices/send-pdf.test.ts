@@ -4,10 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { taskList } from '../../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { deliverQueuedEmails } from '../../harness/jobs.ts';
 import { startSmtpServer, type TestSmtp } from '../../harness/smtp.ts';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
@@ -26,13 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => smtp.close());
 
-/** Sends every queued email of the company as the worker's email_send job would. */
-async function deliver() {
-  const rows = await api.sql<{ id: string }[]>`
-    select id from outbound_emails where company_id = ${companyId} and status = 'queued'`;
-  const task = taskList({ ...api.deps, config: api.config }).email_send;
-  for (const { id } of rows) await task({ companyId, emailId: id }, {} as JobHelpers);
-}
+const deliver = () => deliverQueuedEmails(api, companyId);
 
 function textOf(name: string, pdf: Buffer): string {
   mkdirSync(OUT, { recursive: true });

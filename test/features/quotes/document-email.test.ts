@@ -7,6 +7,15 @@ import { formatDate as pdfDate, formatMoney as pdfMoney } from '../../../src/pdf
 import { documentEmail } from '../../../src/resources/quotes/email.ts';
 
 const company = { name: 'Schildersbedrijf Visser' };
+const invoiceDoc = (language: (typeof LANGUAGES)[number]) => ({
+  kind: 'invoice' as const,
+  number: 'F2026-0042',
+  total: '3413.62',
+  currency: 'EUR',
+  language,
+  customer: { name: 'Pieter' },
+  dueDate: '2026-12-12',
+});
 const invoice = (language: (typeof LANGUAGES)[number], name: string | null) =>
   documentEmail(
     {
@@ -92,5 +101,30 @@ describe('the email of a quote or an invoice', () => {
     );
     expect(subject).toBe('Quote O2026-0007 from Schildersbedrijf Visser');
     expect(text).toContain('Please find attached our quote O2026-0007 for €1,801.31, valid until 1 April 2026.');
+  });
+
+  it.each(
+    LANGUAGES,
+  )('%s: carries the link to the online document, in its own words and with a message of its own', (language) => {
+    const url = 'https://crm.example.com/quote/abc.def';
+    for (const kind of ['quote', 'invoice'] as const) {
+      const doc = {
+        kind,
+        number: 'O2026-0007',
+        total: '1801.31',
+        currency: 'EUR',
+        language,
+        customer: { name: 'Emma Clarke' },
+        validUntil: '2026-04-01',
+        dueDate: '2026-04-01',
+        publicUrl: url,
+      };
+      const standard = documentEmail(doc, company, {}).text;
+      expect(standard).toContain(url);
+      // The link stands on a line of its own words, not glued to the sentence before.
+      expect(standard.split('\n').find((line) => line.includes(url))?.length).toBeGreaterThan(url.length + 10);
+      expect(documentEmail(doc, company, { message: 'Zie bijlage.' }).text).toContain(url);
+    }
+    expect(documentEmail({ ...invoiceDoc(language), publicUrl: null }, company, {}).text).not.toContain('http');
   });
 });
