@@ -2,7 +2,7 @@
 // BIS Billing 3.0. The rows are read in one tenant transaction; src/einvoicing builds and writes the document.
 
 import { and, eq } from 'drizzle-orm';
-import { companies, customers } from '../../db/schema/index.ts';
+import { customers } from '../../db/schema/index.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { eInvoiceOf, type Missing } from '../../einvoicing/from-invoice.ts';
 import type { EInvoice } from '../../einvoicing/model.ts';
@@ -40,20 +40,18 @@ export async function invoiceUbl(
   const found = await tenant.transaction(async (tx) => {
     const invoice = await q.findInvoice(tx, tenant.companyId, id);
     if (!invoice) return undefined;
-    const [company] = await tx.select().from(companies).where(eq(companies.id, tenant.companyId));
     const [customer] = await tx
       .select({ peppolId: customers.peppolId })
       .from(customers)
       .where(and(eq(customers.companyId, tenant.companyId), eq(customers.id, invoice.customerId)));
     return {
       invoice,
-      company,
       peppolId: customer?.peppolId ?? null,
       defaults: await companyDefaults(tx, tenant.companyId),
     };
   });
   if (!found) return undefined;
-  const { invoice, company } = found;
+  const { invoice, defaults } = found;
 
   let issueDate: string | undefined;
   if (request.document === 'credit_note') {
@@ -64,7 +62,7 @@ export async function invoiceUbl(
       invoice.status === 'refunded';
     if (!credited)
       throw new ApiProblem('conflict', invoiceMessages.message('invoice.no_credit_note', { status: invoice.status }));
-    issueDate = dayIn(invoice.cancelledAt ?? invoice.updatedAt, company.timeZone);
+    issueDate = dayIn(invoice.cancelledAt ?? invoice.updatedAt, defaults.timeZone);
   }
 
   let attachment: EInvoice['attachment'] = null;
@@ -78,21 +76,7 @@ export async function invoiceUbl(
   }
   const result = eInvoiceOf(
     { ...invoice, customer: { ...invoice.customer, peppol_id: found.peppolId } },
-    {
-      name: company.name,
-      legalName: company.legalName,
-      email: company.email,
-      phone: company.phone,
-      address: company.address,
-      postalCode: company.postalCode,
-      city: company.city,
-      country: company.country,
-      vatNumber: company.vatNumber,
-      cocNumber: company.cocNumber,
-      iban: company.iban,
-      bic: company.bic,
-      peppolId: company.peppolId,
-    },
+    found.defaults,
     { kind: request.document, issueDate, attachment },
   );
   if (!result.ok) throw missingProblem(result.missing);

@@ -6,7 +6,7 @@
 // One Saxon run per rule set validates the whole sample. Reproduce a failure with EINVOICE_SEED=<seed>.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { documentTotals, type LineInput } from '../../../src/domain/totals.ts';
+import { documentTotals, type LineInput, type RateTotals } from '../../../src/domain/totals.ts';
 import { eInvoiceOf, type SourceCompany, type SourceInvoice } from '../../../src/einvoicing/from-invoice.ts';
 import { ublXml } from '../../../src/einvoicing/ubl.ts';
 import { fatalLines, type Report, rulesUnavailable, UBL_RULES, validate } from '../../harness/einvoicing-rules.ts';
@@ -119,7 +119,7 @@ const invoice = fc.record({
 type Sample = typeof invoice extends fc.Arbitrary<infer T> ? T : never;
 
 /** The invoice as the API would store it, or null when the totals engine refuses the input (422 there). */
-function source(sample: Sample, index: number): SourceInvoice | null {
+function source(sample: Sample, index: number): (SourceInvoice & { breakdown: RateTotals[] }) | null {
   const inputs: (LineInput & { name: string; unit: string | null })[] = sample.lines.map((l, i) => {
     if (l.type === 'text') return { type: 'text', name: `Tekst ${i}`, unit: null };
     const price = l.includesTax ? { unit_price_incl: l.price } : { unit_price: l.price };
@@ -168,8 +168,24 @@ function source(sample: Sample, index: number): SourceInvoice | null {
       discount_description: null,
     })),
     customer: BUYERS[sample.buyer],
+    breakdown: t.taxes,
   };
 }
+
+/** The VAT breakdown of a UBL document: category, rate, taxable amount and tax of each TaxSubtotal. */
+export function ublBreakdown(xml: string): string[] {
+  const rows = xml.match(/<cac:TaxSubtotal>[\s\S]*?<\/cac:TaxSubtotal>/g) ?? [];
+  return rows.map((row) => {
+    const value = (name: string) => new RegExp(`<cbc:${name}[^>]*>([^<]*)<`).exec(row)?.[1];
+    return `${value('ID')} ${value('Percent')} ${value('TaxableAmount')} ${value('TaxAmount')}`;
+  });
+}
+
+/** The API's tax_breakdown as the rows an e-invoice must carry: E for exempt rows, else the category by rate. */
+export const apiBreakdown = (rows: readonly RateTotals[], reverseCharge: boolean) =>
+  rows.map(
+    (r) => `${r.exempt ? 'E' : r.rate !== '0.00' ? 'S' : reverseCharge ? 'AE' : 'Z'} ${r.rate} ${r.taxable} ${r.tax}`,
+  );
 
 describe.skipIf(unavailable !== null)('UBL of random invoices (property, official rules)', () => {
   const documents = new Map<string, string>();
@@ -197,7 +213,13 @@ describe.skipIf(unavailable !== null)('UBL of random invoices (property, officia
         continue;
       }
       if (!result.ok) throw new Error(`seed ${SEED} sample ${index}: missing ${JSON.stringify(result.missing)}`);
-      documents.set(`${kind}-${index}.xml`, ublXml(result.document));
+      const xml = ublXml(result.document);
+      // The XML's VAT breakdown is the API's tax_breakdown, row for row (reverse charge: the Belgian and German
+      // businesses).
+      expect(ublBreakdown(xml), `seed ${SEED} sample ${index}`).toEqual(
+        apiBreakdown(src.breakdown, src.customer.country !== 'NL' && src.customer.vat_number !== null),
+      );
+      documents.set(`${kind}-${index}.xml`, xml);
     }
     reports = await validate(documents, UBL_RULES);
   }, 600_000);
