@@ -237,7 +237,9 @@ export function eInvoiceOf(
   // An invoice of text lines only has nothing to invoice.
   if (lines.length === 0) missing.push({ field: 'invoice.items', rule: 'BR-16' });
   // The seller.
-  if (!sellerVat) missing.push({ field: 'company.vat_number', rule: `BR-${groups[0]?.category ?? 'S'}-02` });
+  // The rule named is the standard rate's when the invoice has one (the usual case), else its first category's.
+  const vatRule = `BR-${groups.some((g) => g.category === 'S') ? 'S' : (groups[0]?.category ?? 'S')}-02`;
+  if (!sellerVat) missing.push({ field: 'company.vat_number', rule: vatRule });
   else if (!vatCountry(sellerVat)) missing.push({ field: 'company.vat_number', rule: 'BR-CO-09' });
   const sellerCoc = compact(company.cocNumber);
   const sellerEndpoint = endpointOf(company.peppolId, sellerCountry, sellerCoc, sellerVat);
