@@ -1265,6 +1265,16 @@ export type paths = {
      *     the PDF also shows the company's details, which change apart from the invoice's version, so it is
      *     rendered on every request rather than validated from a cache. An unknown invoice, or one of another
      *     company, answers `404 not_found`.
+     *
+     *     `format=facturx` answers the same PDF as a Factur-X / ZUGFeRD invoice (EN 16931 profile): a PDF/A-3b with
+     *     its fonts embedded and the invoice as a Cross Industry Invoice (UN/CEFACT CII D16B, guideline
+     *     `urn:cen.eu:en16931:2017`) embedded as `factur-x.xml` (relationship `Alternative`), described by the
+     *     Factur-X XMP metadata (document type `INVOICE`, version `1.0`, conformance level `EN 16931`). One file serves
+     *     people and accounting software. The XML carries the same figures as *Download the e-invoice (UBL) of an
+     *     invoice*: a `cancelled` invoice that was sent and a `refunded` one embed their credit note (type code `381`,
+     *     numbered `<number>-C`). It needs the same company and customer details as the UBL: while any is missing the
+     *     answer is `409 conflict` with `missing`, each field and the rule it breaks, and never a Factur-X file that the
+     *     rules would reject. The plain PDF (`format=pdf`, the default) needs none of them.
      */
     get: operations['getInvoicePdf'];
     put?: never;
@@ -12632,7 +12642,13 @@ export interface operations {
   };
   getInvoicePdf: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description `pdf` (the default), the PDF as printed, or `facturx`, the same PDF as a Factur-X PDF/A-3b with the invoice's Cross Industry Invoice embedded as `factur-x.xml`.
+         * @example facturx
+         */
+        format?: 'pdf' | 'facturx';
+      };
       header?: never;
       path: {
         /**
@@ -12680,6 +12696,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

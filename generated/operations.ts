@@ -809,7 +809,7 @@ export const operations = {
     hasBody: false,
     rawBodyMaxBytes: null,
     validatedPerItem: false,
-    statuses: [200, 401, 403, 404, 422, 429, 500, 503],
+    statuses: [200, 401, 403, 404, 409, 422, 429, 500, 503],
     binary: true,
   },
   getInvoiceUbl: {

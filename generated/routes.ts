@@ -5465,7 +5465,10 @@ export const getInvoicePdf = createRoute({
   tags: ['Invoices'],
   summary: 'Download the PDF of an invoice',
   security: [{ ApiKey: [] }],
-  request: { params: z.object({ invoice: z.uuid() }), query: z.strictObject({}) },
+  request: {
+    params: z.object({ invoice: z.uuid() }),
+    query: z.strictObject({ format: z.enum(['pdf', 'facturx']).default('pdf') }),
+  },
   responses: {
     200: { description: 'The PDF of the invoice.', content: { 'application/pdf': { schema: PdfBinarySchema } } },
     401: {
@@ -5480,6 +5483,10 @@ export const getInvoicePdf = createRoute({
     },
     404: {
       description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description: "`conflict`: the request conflicts with the record's current state; nothing was changed.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {

@@ -18,6 +18,9 @@ export const DEMO_COMPANY = {
   vatNumber: 'NL862345117B01',
   cocNumber: '24398761',
   iban: 'NL91ABNA0417164300',
+  // With the legal name, VAT, KvK number and IBAN above: everything its invoices need as e-invoices (UBL, Factur-X).
+  bic: 'ABNANL2A',
+  peppolId: '0106:24398761',
   pricesIncludeTax: false,
   defaultTaxRate: '21.00',
   defaultPaymentTermDays: 14,
@@ -108,6 +111,8 @@ export type DemoCustomer = {
   companyName?: string;
   vatNumber?: string;
   cocNumber?: string;
+  /** The customer's address on the Peppol network, where it has one of its own (else derived from its KvK). */
+  peppolId?: string;
   address: string;
   postalCode: string;
   city: string;
@@ -321,6 +326,7 @@ export const DEMO_CUSTOMERS: DemoCustomer[] = [
     companyName: 'Bakkerij Jansen B.V.',
     vatNumber: 'NL853746211B01',
     cocNumber: '34123456',
+    peppolId: '0106:34123456',
     address: 'Nieuwe Binnenweg 205',
     postalCode: '3021 GC',
     city: 'Rotterdam',

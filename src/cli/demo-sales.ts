@@ -154,6 +154,11 @@ export async function addDemoSales(
     if (!customer) throw new Error('no demo customers');
     return customer;
   };
+  // Every other invoice is to a business customer, so that the demo shows e-invoices (UBL, Factur-X) too: private
+  // customers are not on the Peppol network.
+  const businesses = customers.filter((c) => c.type === 'business');
+  const invoiceCustomerAt = (i: number) =>
+    i % 2 === 0 && businesses.length > 0 ? businesses[(i / 2) % businesses.length] : customerAt(i + 3);
 
   // Unpaid invoices that are not overdue stay within their term, so the hourly sales_documents_daily task
   // leaves them as they are.
@@ -240,7 +245,7 @@ export async function addDemoSales(
           taxAmount: fromQuote.taxAmount,
           total: fromQuote.total,
         }
-      : await documentOf(tx, companyId, customerAt(i + 3), i + 1, company.defaultTaxRate);
+      : await documentOf(tx, companyId, invoiceCustomerAt(i), i + 1, company.defaultTaxRate);
     let row = await invoiceQueries.insertInvoice(tx, companyId, {
       ...doc,
       ...common,

@@ -320,6 +320,7 @@ async function addCustomer(
       companyName: customer.companyName ?? null,
       vatNumber: customer.vatNumber ?? null,
       cocNumber: customer.cocNumber ?? null,
+      peppolId: customer.peppolId ?? null,
       address: customer.address,
       postalCode: customer.postalCode,
       city: customer.city,

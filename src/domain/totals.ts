@@ -264,23 +264,6 @@ export function spreadDiscount(discount: bigint, bases: readonly { rate: bigint;
 }
 
 /**
- * The tax per rate of lines (rate in hundredths of a percent, amount in cents) and a document discount in cents:
- * each rate's base, its share of the discount, what is taxed and the tax, lowest rate first. The e-invoice
- * (src/einvoicing) uses it; its sums equal taxesOf's, which documentTotals uses and which also splits rate 0
- * into exempt and 0 % parts.
- */
-export function taxesByRate(lines: readonly { rate: bigint; cents: bigint }[], discount: bigint) {
-  const byRate = new Map<bigint, bigint>();
-  for (const line of lines) byRate.set(line.rate, (byRate.get(line.rate) ?? 0n) + line.cents);
-  const bases = [...byRate.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rate, base]) => ({ rate, base }));
-  const shares = spreadDiscount(discount, bases);
-  return bases.map(({ rate, base }, index) => {
-    const taxable = base - shares[index];
-    return { rate, base, discount: shares[index], taxable, tax: roundDiv(taxable * rate, 10000n) };
-  });
-}
-
-/**
  * The totals of a document. Errors are collected for every line and the document discount, so one answer
  * names every refused input.
  */
@@ -385,7 +368,8 @@ export type StoredLine = { type: DocumentItemType; line_total: string; tax_rate:
 
 /**
  * Tax per rate of a stored document: its lines as calculated and its effective document discount. It gives what
- * `documentTotals` gave when the document was written, so the API's answer and the PDF print the same rows.
+ * `documentTotals` gave when the document was written, so the API's answer, the PDF and the e-invoice
+ * (src/einvoicing) carry the same rows.
  */
 export function taxBreakdown(lines: readonly StoredLine[], discountAmount: string): RateTotals[] {
   const taxes = taxesOf(

@@ -1,12 +1,13 @@
 // The e-invoice of an invoice: its lines and the API's totals, the company as seller and the customer as buyer.
 // What the rules need and the data lacks is answered as a list of missing fields, each with the rule it breaks,
 // never as an invalid document. Pure: the caller reads the rows (src/resources/invoices/ubl.ts).
+import type { CompanyIdentity } from '../domain/company-identity.ts';
 import { fromCents, toCents } from '../domain/money.ts';
-import { scaled, taxesByRate } from '../domain/totals.ts';
+import { type DocumentItemType, scaled, taxBreakdown } from '../domain/totals.ts';
 import type { EInvoice, ELine, EParty, ETaxGroup, PeppolId, VatCategory } from './model.ts';
 
 export type SourceLine = {
-  type: string;
+  type: DocumentItemType;
   name: string;
   description: string | null;
   sku: string | null;
@@ -21,21 +22,8 @@ export type SourceLine = {
   tax_rate: string;
 };
 
-export type SourceCompany = {
-  name: string;
-  legalName: string | null;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  postalCode: string | null;
-  city: string | null;
-  country: string;
-  vatNumber: string | null;
-  cocNumber: string | null;
-  iban: string | null;
-  bic: string | null;
-  peppolId: string | null;
-};
+/** The seller: the company as its documents name it. */
+export type SourceCompany = CompanyIdentity;
 
 export type SourceCustomer = {
   type: 'individual' | 'business';
@@ -124,17 +112,22 @@ function endpointOf(explicit: string | null, country: string, coc: string | null
   return vatScheme && vat ? { scheme: vatScheme, id: vat } : null;
 }
 
-const EXEMPT: Record<SourceInvoice['language'], string> = {
-  nl: 'Vrijgesteld van btw',
-  en: 'Exempt from VAT',
-  de: 'Von der Umsatzsteuer befreit',
-  fr: 'Exonéré de TVA',
+/**
+ * The exemption reason of each category with one (BT-120/BT-121), as Peppol expects it: a VATEX code and a text.
+ * No reason is kept per line, so exempt lines name Article 132 of the VAT Directive (exemptions for activities in
+ * the public interest: care, education, …), the ground of the exempt work the service's users invoice.
+ */
+const EXEMPT: Record<SourceInvoice['language'], { code: string; text: string }> = {
+  nl: { code: 'VATEX-EU-132', text: 'Vrijgesteld van btw (artikel 132 btw-richtlijn)' },
+  en: { code: 'VATEX-EU-132', text: 'Exempt from VAT (Article 132 of the VAT Directive)' },
+  de: { code: 'VATEX-EU-132', text: 'Steuerbefreit (Artikel 132 MwSt-Systemrichtlinie)' },
+  fr: { code: 'VATEX-EU-132', text: 'Exonéré de TVA (article 132 de la directive TVA)' },
 };
-const REVERSE_CHARGE: Record<SourceInvoice['language'], string> = {
-  nl: 'Btw verlegd',
-  en: 'Reverse charge',
-  de: 'Steuerschuldnerschaft des Leistungsempfängers',
-  fr: 'Autoliquidation',
+const REVERSE_CHARGE: Record<SourceInvoice['language'], { code: string; text: string }> = {
+  nl: { code: 'VATEX-EU-AE', text: 'Btw verlegd' },
+  en: { code: 'VATEX-EU-AE', text: 'Reverse charge' },
+  de: { code: 'VATEX-EU-AE', text: 'Steuerschuldnerschaft des Leistungsempfängers' },
+  fr: { code: 'VATEX-EU-AE', text: 'Autoliquidation' },
 };
 const DISCOUNT: Record<SourceInvoice['language'], string> = {
   nl: 'Korting',
@@ -219,44 +212,34 @@ export function eInvoiceOf(
     EU.has(sellerCountry) &&
     EU.has(vatCountry(buyerVat) ?? '') &&
     vatCountry(buyerVat) !== (vatCountry(sellerVat) ?? sellerCountry);
-  const zeroCategory: VatCategory = reverseCharge
-    ? 'AE'
-    : lines.every((line) => scaled(line.tax_rate, 2) !== 0n || !line.is_taxable)
-      ? 'E'
-      : 'Z';
-  const categoryOf = (rate: bigint): VatCategory => (rate === 0n ? zeroCategory : 'S');
-
-  const taxes = taxesByRate(
-    lines.map((line) => ({ rate: scaled(line.tax_rate, 2), cents: toCents(line.line_total) })),
-    toCents(invoice.discountAmount),
-  );
-  const groups: ETaxGroup[] = taxes.map((t) => {
-    const category = categoryOf(t.rate);
+  // One category per row of the API's tax_breakdown: exempt lines (is_taxable false) are E, 0 % lines Z (AE under
+  // reverse charge), any other rate S. The rows are the API's own, so the XML's breakdown is the answer's.
+  const categoryOf = (exempt: boolean, rate: bigint): VatCategory =>
+    exempt ? 'E' : rate !== 0n ? 'S' : reverseCharge ? 'AE' : 'Z';
+  const breakdown = taxBreakdown(lines, invoice.discountAmount);
+  const groups: ETaxGroup[] = breakdown.map((row) => {
+    const category = categoryOf(row.exempt, scaled(row.rate, 2));
     return {
       category,
-      rate: fromCents(t.rate),
-      discount: fromCents(t.discount),
-      taxable: fromCents(t.taxable),
-      tax: fromCents(t.tax),
+      rate: row.rate,
+      discount: row.discount,
+      taxable: row.taxable,
+      tax: row.tax,
       exemption:
-        category === 'AE'
-          ? { code: 'VATEX-EU-AE', text: REVERSE_CHARGE[invoice.language] }
-          : category === 'E'
-            ? // No exemption reason is kept per line yet: a text says it, without a VATEX code.
-              { code: null, text: EXEMPT[invoice.language] }
-            : null,
+        category === 'AE' ? REVERSE_CHARGE[invoice.language] : category === 'E' ? EXEMPT[invoice.language] : null,
     };
   });
-  // The breakdown is the API's own: the same function computed the stored totals.
-  const tax = taxes.reduce((sum, t) => sum + t.tax, 0n);
-  const base = taxes.reduce((sum, t) => sum + t.base, 0n);
+  const tax = breakdown.reduce((sum, row) => sum + toCents(row.tax), 0n);
+  const base = breakdown.reduce((sum, row) => sum + toCents(row.base), 0n);
   if (fromCents(tax) !== invoice.taxAmount || fromCents(base) !== invoice.subtotal)
     throw new Error(`invoice ${invoice.number}: stored totals differ from its lines`);
 
   // An invoice of text lines only has nothing to invoice.
   if (lines.length === 0) missing.push({ field: 'invoice.items', rule: 'BR-16' });
   // The seller.
-  if (!sellerVat) missing.push({ field: 'company.vat_number', rule: `BR-${groups[0]?.category ?? 'S'}-02` });
+  // The rule named is the standard rate's when the invoice has one (the usual case), else its first category's.
+  const vatRule = `BR-${groups.some((g) => g.category === 'S') ? 'S' : (groups[0]?.category ?? 'S')}-02`;
+  if (!sellerVat) missing.push({ field: 'company.vat_number', rule: vatRule });
   else if (!vatCountry(sellerVat)) missing.push({ field: 'company.vat_number', rule: 'BR-CO-09' });
   const sellerCoc = compact(company.cocNumber);
   const sellerEndpoint = endpointOf(company.peppolId, sellerCountry, sellerCoc, sellerVat);
@@ -332,7 +315,7 @@ export function eInvoiceOf(
       discount: line.discount_amount,
       discountReason: line.discount_description ?? DISCOUNT[invoice.language],
       lineTotal: line.line_total,
-      category: categoryOf(scaled(line.tax_rate, 2)),
+      category: categoryOf(!line.is_taxable, scaled(line.tax_rate, 2)),
       rate: fromCents(scaled(line.tax_rate, 2)),
     };
   });

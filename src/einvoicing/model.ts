@@ -38,7 +38,7 @@ export type ETaxGroup = {
   taxable: string;
   tax: string;
   /** For E and AE: the exemption reason code (VATEX) and text. */
-  exemption: { code: string | null; text: string } | null;
+  exemption: { code: string; text: string } | null;
 };
 
 export type ELine = {

@@ -76,7 +76,7 @@ export function ublXml(doc: EInvoice): string {
     money(subtotal, 'TaxAmount', group.tax);
     const category = taxCategory(cac(subtotal, 'TaxCategory'), group, false);
     if (group.exemption) {
-      if (group.exemption.code) cbc(category, 'TaxExemptionReasonCode', group.exemption.code);
+      cbc(category, 'TaxExemptionReasonCode', group.exemption.code);
       cbc(category, 'TaxExemptionReason', group.exemption.text);
     }
     cbc(cac(category, 'TaxScheme'), 'ID', 'VAT');

@@ -5,6 +5,7 @@
 // posted to the worker thread that renders it (render-pool.ts).
 import PDFDocument from 'pdfkit';
 import type { Language } from '../languages.ts';
+import { attachFacturX, embedFonts, PDF_A_3B_OPTIONS, xmpSafeInfo } from './facturx.ts';
 import {
   type DocumentKind,
   formatDate,
@@ -109,6 +110,11 @@ export interface DocumentPdfView {
   photos?: { image: Uint8Array; mimeType: string; caption?: string | null }[];
   /** Work orders: the signature block; `null` prints an empty one to sign on paper. */
   signature?: { signedBy: string; signedAt: string; image?: Uint8Array | null } | null;
+  /**
+   * Invoices as Factur-X (EN 16931 profile): the Cross Industry Invoice XML to embed as `factur-x.xml`; the PDF is
+   * then a PDF/A-3b with its fonts embedded (facturx.ts).
+   */
+  facturX?: { xml: string } | null;
 }
 
 const MARGIN = 50;
@@ -141,20 +147,23 @@ export type RenderOptions = { maxPages?: number };
 
 export async function renderDocumentPdf(view: DocumentPdfView, options: RenderOptions = {}): Promise<Buffer> {
   const labels = PDF_LABELS[view.language];
+  const info = {
+    Title: `${labels.title[view.kind]} ${view.number}`,
+    Author: view.company.name,
+    // pdfkit reads every key it is given: an absent subject must be left out, not undefined.
+    ...(view.title ? { Subject: view.title } : {}),
+    // The issue date, not the clock: the same view gives the same file (pdfkit derives the file id from it).
+    CreationDate: new Date(`${view.issueDate.slice(0, 10)}T00:00:00Z`),
+  };
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
     bufferPages: true,
     lang: view.language,
-    info: {
-      Title: `${labels.title[view.kind]} ${view.number}`,
-      Author: view.company.name,
-      // pdfkit reads every key it is given: an absent subject must be left out, not undefined.
-      ...(view.title ? { Subject: view.title } : {}),
-      // The issue date, not the clock: the same view gives the same file (pdfkit derives the file id from it).
-      CreationDate: new Date(`${view.issueDate.slice(0, 10)}T00:00:00Z`),
-    },
+    ...(view.facturX ? PDF_A_3B_OPTIONS : {}),
+    info: view.facturX ? xmpSafeInfo(info) : info,
   });
+  if (view.facturX) embedFonts(doc);
   const maxPages = options.maxPages ?? MAX_PAGES;
   let pages = 1;
   doc.on('pageAdded', () => {
@@ -182,6 +191,7 @@ export async function renderDocumentPdf(view: DocumentPdfView, options: RenderOp
   if (view.kind === 'work_order' || view.photos?.length) photos(doc, view, labels);
   if (view.kind === 'work_order' || view.signature) signature(doc, view, labels);
   footer(doc, view, labels);
+  if (view.facturX) attachFacturX(doc, view.facturX.xml, info.CreationDate);
   doc.end();
   return done;
 }

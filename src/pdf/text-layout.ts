@@ -12,14 +12,22 @@ type Doc = PDFKit.PDFDocument;
 
 export type TextStyle = { font: string; size: number };
 
-/** Width of each character at size 1, per font: the standard fonts have at most a few hundred characters. */
-const charWidths = new Map<string, Map<string, number>>();
+/**
+ * Width of each character at size 1, per document and font name: a document has a few hundred characters at most,
+ * and the same name may be a standard font in one document and an embedded one in another (a Factur-X PDF/A).
+ */
+const charWidths = new WeakMap<Doc, Map<string, Map<string, number>>>();
 
 function widthsOf(doc: Doc, font: string): (ch: string) => number {
-  let widths = charWidths.get(font);
+  let fonts = charWidths.get(doc);
+  if (!fonts) {
+    fonts = new Map();
+    charWidths.set(doc, fonts);
+  }
+  let widths = fonts.get(font);
   if (!widths) {
     widths = new Map();
-    charWidths.set(font, widths);
+    fonts.set(font, widths);
   }
   const table = widths;
   return (ch) => {

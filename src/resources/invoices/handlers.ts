@@ -29,11 +29,11 @@ import { quoteMessages } from '../quotes/messages.ts';
 import { type PdfDocument, pdfDownload } from '../quotes/pdf.ts';
 import { lockQuote } from '../quotes/queries.ts';
 import { sendSalesDocument } from '../quotes/send.ts';
+import { invoiceFacturX, invoiceUbl, ublHeaders } from './einvoice.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, invoiceFigures, serializeInvoice } from './serialize.ts';
 import { termItems } from './terms.ts';
-import { invoiceUbl, ublHeaders } from './ubl.ts';
 
 const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
 type StatusKey =
@@ -262,6 +262,11 @@ export const handlers = {
   getInvoicePdf: async (c) => {
     const { invoice } = c.req.valid('param');
     const tenant = c.get('tenant');
+    if (c.req.valid('query').format === 'facturx') {
+      const facturX = await invoiceFacturX(tenant, invoice, invoicePdf, c.get('deps').pdfRenderer);
+      if (!facturX) throw invoiceNotFound();
+      return c.body(facturX.pdf, 200, facturX.headers);
+    }
     const download = await pdfDownload(tenant, c.get('deps').pdfRenderer, async (tx) => {
       const row = await q.findInvoice(tx, tenant.companyId, invoice);
       return row && invoicePdf(row);

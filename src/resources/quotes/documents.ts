@@ -3,6 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { companies, customers, type DocumentCustomerCopy, type DocumentLine, deals } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
+import type { CompanyIdentity } from '../../domain/company-identity.ts';
 import { type DocumentTotals, documentTotals, type LineInput, type TotalsError } from '../../domain/totals.ts';
 import type { Message } from '../../http/messages.ts';
 import type { FieldError } from '../../http/problems.ts';
@@ -19,19 +20,7 @@ export type ItemBody = LineInput & {
   discount_description?: string | null;
 };
 
-export type CompanyDefaults = {
-  name: string;
-  legalName: string | null;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  postalCode: string | null;
-  city: string | null;
-  country: string;
-  vatNumber: string | null;
-  cocNumber: string | null;
-  iban: string | null;
-  bic: string | null;
+export type CompanyDefaults = CompanyIdentity & {
   timeZone: string;
   language: 'nl' | 'en' | 'de' | 'fr';
   currency: string;
@@ -57,6 +46,7 @@ export async function companyDefaults(tx: Tx, companyId: string): Promise<Compan
       cocNumber: companies.cocNumber,
       iban: companies.iban,
       bic: companies.bic,
+      peppolId: companies.peppolId,
       timeZone: companies.timeZone,
       language: companies.language,
       currency: companies.currency,

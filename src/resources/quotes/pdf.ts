@@ -133,7 +133,7 @@ export async function pdfAttachment(
  * The headers of a PDF download (GET /quotes/{quote}/pdf, /invoices/{invoice}/pdf). Not cached: the PDF also
  * shows the company's details, which change apart from the document's version.
  */
-function pdfDownloadHeaders(doc: PdfDocument, pdf: Buffer): Record<string, string> {
+export function pdfDownloadHeaders(doc: PdfDocument, pdf: Buffer): Record<string, string> {
   return {
     'Content-Type': 'application/pdf',
     'Content-Length': String(pdf.byteLength),

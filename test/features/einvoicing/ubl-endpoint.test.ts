@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setCompanyDetails } from '../../../src/services/companies.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import { fatalLines, rulesUnavailable, UBL_RULES, validate } from '../../harness/einvoicing-rules.ts';
+import { DUTCH_BUSINESS, SELLER_DETAILS } from './fixtures.ts';
 
 const unavailable = rulesUnavailable();
 if (unavailable) console.warn(unavailable);
@@ -79,29 +80,11 @@ describe('GET /invoices/{invoice}/ubl', () => {
   });
 
   it('answers the Invoice with the API totals once the details are there; the customer Peppol id is its address', async () => {
-    await setCompanyDetails(api.db, companyId, {
-      legalName: 'Installatiebedrijf Van Dijk B.V.',
-      address: 'Coolsingel 42',
-      postalCode: '3011 AD',
-      city: 'Rotterdam',
-      country: 'NL',
-      vatNumber: 'NL862345117B01',
-      cocNumber: '24123456',
-      iban: 'NL91ABNA0417164300',
-      bic: 'ABNANL2A',
-    });
+    await setCompanyDetails(api.db, companyId, SELLER_DETAILS);
     const company = await api.call('getCompany', { key });
     expect(company.body.data).toMatchObject({ bic: 'ABNANL2A', peppol_id: null });
     const business = await customer({
-      type: 'business',
-      name: 'Jan de Vries',
-      company_name: 'De Vries Bouw B.V.',
-      address: 'Stationsweg 1',
-      postal_code: '2312 AV',
-      city: 'Leiden',
-      country: 'NL',
-      vat_number: 'NL853746211B01',
-      coc_number: '28123456',
+      ...DUTCH_BUSINESS,
       peppol_id: '0106:28123456',
     });
     expect(business.peppol_id).toBe('0106:28123456');

@@ -1,0 +1,125 @@
+// The e-invoice of an invoice (or the credit note of a cancelled or refunded one): GET /invoices/{invoice}/ubl as
+// UBL per Peppol BIS Billing 3.0, GET /invoices/{invoice}/pdf?format=facturx as a Factur-X PDF/A-3 with the Cross
+// Industry Invoice embedded. The rows are read in one tenant transaction; src/einvoicing builds and writes the
+// document from one model, so both carry the same figures and refuse the same missing data (409).
+
+import { and, eq } from 'drizzle-orm';
+import { customers } from '../../db/schema/index.ts';
+import type { Tenant } from '../../db/tenant.ts';
+import { ciiXml } from '../../einvoicing/cii.ts';
+import { eInvoiceOf, type Missing } from '../../einvoicing/from-invoice.ts';
+import type { EInvoice } from '../../einvoicing/model.ts';
+import { ublXml } from '../../einvoicing/ubl.ts';
+import { renderPdf } from '../../http/pdf-render.ts';
+import { ApiProblem } from '../../http/problems.ts';
+import type { PdfRenderer } from '../../pdf/render-pool.ts';
+import { attachmentDisposition } from '../files/content-disposition.ts';
+import { companyDefaults } from '../quotes/documents.ts';
+import { type PdfDocument, pdfAttachment, pdfDownloadHeaders, pdfViewOf } from '../quotes/pdf.ts';
+import { invoiceMessages } from './messages.ts';
+import * as q from './queries.ts';
+import type { InvoiceRow } from './serialize.ts';
+
+export type UblRequest = { document: 'invoice' | 'credit_note'; embedPdf: boolean };
+
+/** The day of `at` in the company's time zone (YYYY-MM-DD). */
+const dayIn = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
+
+const missingProblem = (missing: Missing[]) =>
+  new ApiProblem('conflict', invoiceMessages.message('invoice.einvoice_incomplete'), {
+    missing: missing.map((m) => ({
+      ...m,
+      detail: invoiceMessages.message(`einvoice.${m.field}`),
+    })),
+  });
+
+/** The invoice, the company and the customer's Peppol id, read together; undefined for an unknown invoice. */
+async function load(tenant: Tenant, id: string) {
+  return tenant.transaction(async (tx) => {
+    const invoice = await q.findInvoice(tx, tenant.companyId, id);
+    if (!invoice) return undefined;
+    const [customer] = await tx
+      .select({ peppolId: customers.peppolId })
+      .from(customers)
+      .where(and(eq(customers.companyId, tenant.companyId), eq(customers.id, invoice.customerId)));
+    return { invoice, peppolId: customer?.peppolId ?? null, company: await companyDefaults(tx, tenant.companyId) };
+  });
+}
+type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
+
+/**
+ * Whether the invoice has a credit note: it credits an invoice the customer received and that no longer stands,
+ * cancelled after it was sent or refunded in full.
+ */
+const credited = (invoice: InvoiceRow) =>
+  (invoice.status === 'cancelled' && invoice.sentAt !== null && invoice.cancelledAt !== null) ||
+  invoice.status === 'refunded';
+
+/** The e-invoice model, or 409 naming what the rules need and the data lacks. */
+function eInvoice(found: Loaded, kind: 'invoice' | 'credit_note', attachment: EInvoice['attachment']): EInvoice {
+  const { invoice, company } = found;
+  // A credit note is dated the day its invoice was cancelled or fully refunded.
+  const issueDate =
+    kind === 'credit_note' ? dayIn(invoice.cancelledAt ?? invoice.updatedAt, company.timeZone) : undefined;
+  const result = eInvoiceOf({ ...invoice, customer: { ...invoice.customer, peppol_id: found.peppolId } }, company, {
+    kind,
+    issueDate,
+    attachment,
+  });
+  if (!result.ok) throw missingProblem(result.missing);
+  return result.document;
+}
+
+const fileName = (number: string, extension: string) =>
+  `${number.replace(/[^A-Za-z0-9._-]/g, '_') || 'document'}.${extension}`;
+
+/** The UBL document of an invoice with its file name, or undefined for an unknown invoice. */
+export async function invoiceUbl(
+  tenant: Tenant,
+  id: string,
+  request: UblRequest,
+  pdfOf: (row: InvoiceRow) => PdfDocument,
+  renderer: PdfRenderer,
+) {
+  const found = await load(tenant, id);
+  if (!found) return undefined;
+  const { invoice } = found;
+  if (request.document === 'credit_note' && !credited(invoice))
+    throw new ApiProblem('conflict', invoiceMessages.message('invoice.no_credit_note', { status: invoice.status }));
+  let attachment: EInvoice['attachment'] = null;
+  if (request.embedPdf) {
+    const pdf = await pdfAttachment(pdfOf(invoice), found.company, renderer);
+    attachment = {
+      filename: pdf.filename,
+      mimeCode: 'application/pdf',
+      base64: Buffer.from(pdf.content).toString('base64'),
+    };
+  }
+  const document = eInvoice(found, request.document, attachment);
+  return { xml: ublXml(document), filename: fileName(document.number, 'xml') };
+}
+
+/**
+ * The Factur-X PDF of an invoice (the PDF the customer gets, as PDF/A-3b with the CII embedded), or undefined for
+ * an unknown invoice. A cancelled-after-sending or refunded invoice embeds its credit note (type 381).
+ */
+export async function invoiceFacturX(
+  tenant: Tenant,
+  id: string,
+  pdfOf: (row: InvoiceRow) => PdfDocument,
+  renderer: PdfRenderer,
+) {
+  const found = await load(tenant, id);
+  if (!found) return undefined;
+  const document = eInvoice(found, credited(found.invoice) ? 'credit_note' : 'invoice', null);
+  const doc = pdfOf(found.invoice);
+  const pdf = await renderPdf(renderer, { ...pdfViewOf(doc, found.company), facturX: { xml: ciiXml(document) } });
+  return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(doc, pdf) };
+}
+
+export const ublHeaders = (filename: string, xml: string) => ({
+  'Content-Type': 'application/xml; charset=utf-8',
+  'Content-Disposition': attachmentDisposition(filename),
+  'Cache-Control': 'private, no-store',
+  'Content-Length': String(Buffer.byteLength(xml)),
+});
