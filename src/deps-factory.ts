@@ -8,7 +8,7 @@ import { createDb, createTenantPool } from './db/client.ts';
 import type { Deps } from './deps.ts';
 import { linkSecrets as loadLinkSecrets } from './files/link-secret.ts';
 import { FileLinks } from './files/signed-links.ts';
-import { postgresFileStorage } from './files/storage.ts';
+import { FileStorages } from './files/storage.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,
@@ -54,7 +54,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     widgetSessionLimits: new RateLimits(WIDGET_SESSION_WINDOWS, 'widget_sessions', redis),
     publicLimits: new RateLimits(PUBLIC_WINDOWS, 'public', redis),
     reviewPageLimits: new RateLimits(REVIEW_PAGE_WINDOWS, 'review_pages', redis),
-    fileStorage: postgresFileStorage,
+    fileStorages: FileStorages.fromConfig(config),
     fileLinks: new FileLinks(linkSecrets.current, `${config.publicUrl}${API_PREFIX}/files`, linkSecrets.previous),
     linkSecrets,
     log,

@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import type { Db, Sql } from './db/client.ts';
 import type { LinkSecrets } from './files/link-secret.ts';
 import type { FileLinks } from './files/signed-links.ts';
-import type { FileStorage } from './files/storage.ts';
+import type { FileStorages } from './files/storage.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { PdfRenderer } from './pdf/render-pool.ts';
@@ -36,8 +36,8 @@ export type Deps = {
   publicLimits: RateLimits;
   /** The review pages of review requests (outside the API), per client address. */
   reviewPageLimits: RateLimits;
-  /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
-  fileStorage: FileStorage;
+  /** Where files' bytes are kept: PostgreSQL or S3 for new files, each file's own for reading (src/files/storage.ts). */
+  fileStorages: FileStorages;
   /** Signs and checks download links (with linkSecrets). */
   fileLinks: FileLinks;
   /** The installation's link secret (FILE_LINK_SECRET or the generated one) and the one before a rotation. */

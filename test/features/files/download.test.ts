@@ -21,7 +21,7 @@ const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2 * CHUNK_BYTE
 
 async function store(name: string, bytes: Buffer = PDF, company = companyId): Promise<StoredFile> {
   return withTenant(api.deps.db, company, (tx) =>
-    storeFile(tx, api.deps.fileStorage, company, {
+    storeFile(tx, api.deps.fileStorages, company, {
       name,
       mimeType: 'application/pdf',
       size: bytes.byteLength,
@@ -73,7 +73,7 @@ describe('a signed link', () => {
     const expired = tokenOf(api.deps.fileLinks.url(linked, Date.now() - (LINK_SECONDS + 1) * 1000));
     const other = await store('b.pdf');
     const deletedToken = tokenOf(api.deps.fileLinks.url({ companyId, fileId: other.id }));
-    await withTenant(api.deps.db, companyId, (tx) => deleteFile(tx, api.deps.fileStorage, companyId, other.id));
+    await withTenant(api.deps.db, companyId, (tx) => deleteFile(tx, api.deps.fileStorages, companyId, other.id));
 
     const answers: Record<string, unknown>[] = [];
     for (const bad of [
