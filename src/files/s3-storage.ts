@@ -48,8 +48,8 @@ export class S3FileStorage implements FileStorage {
   readonly name = 's3' as const;
 
   constructor(
-    private readonly client: S3Client,
-    private readonly bucket: string,
+    readonly client: S3Client,
+    readonly bucket: string,
     private readonly prefix: string,
   ) {}
 

@@ -39,9 +39,12 @@ describe('a signed link', () => {
     const file = await store('kleurenkaart-sikkens.pdf');
     const url = api.deps.fileLinks.url({ companyId, fileId: file.id });
     expect(url).toMatch(/^http:\/\/api\.test\/api\/v1\/files\/[A-Za-z0-9._~-]{16,1024}$/);
-    const chunks =
-      await api.sql`select seq, length(data) as bytes from file_chunks where file_id = ${file.id} order by seq`;
-    expect(chunks.map((c) => c.bytes)).toEqual([CHUNK_BYTES, CHUNK_BYTES, PDF.byteLength - 2 * CHUNK_BYTES]);
+    if (api.config.FILE_STORAGE === 'postgres') {
+      // PostgreSQL keeps the bytes in 256 KiB chunks (S3 keeps one object: s3-storage.test.ts).
+      const chunks =
+        await api.sql`select seq, length(data) as bytes from file_chunks where file_id = ${file.id} order by seq`;
+      expect(chunks.map((c) => c.bytes)).toEqual([CHUNK_BYTES, CHUNK_BYTES, PDF.byteLength - 2 * CHUNK_BYTES]);
+    }
 
     const response = await download(tokenOf(url));
     expect(response.status).toBe(200);
