@@ -47,6 +47,27 @@ const schema = z.object({
   /** Most time one PDF may take to render, and the most JavaScript heap its thread may use. */
   PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
   PDF_RENDER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
+  /**
+   * Where new files' bytes go (src/files/storage.ts): `postgres` (the default) or `s3`. Files keep the storage
+   * they were written to (files.storage) until `files migrate` moves them, so S3_* stays needed while any file
+   * is in S3.
+   */
+  FILE_STORAGE: z.enum(['postgres', 's3']).default('postgres'),
+  /** The S3-compatible bucket (AWS S3, MinIO, Ceph, Garage…); it must exist. */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** The service's URL for a service other than AWS (https://minio.example.com:9000); AWS's own when unset. */
+  S3_ENDPOINT: z.string().url().optional(),
+  /** Credentials; without them the AWS SDK's default chain (environment, instance role, …) is used. */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Keys are `<S3_PREFIX>/<company id>/<file id>`; a prefix lets one bucket serve several installations. */
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'S3_PREFIX: letters, digits, . _ - and inner slashes')
+    .default('files'),
+  /** Path-style addressing (`endpoint/bucket/key`), which most self-hosted services need. */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string; trustedProxies: string[] };
@@ -55,6 +76,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema
     .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
       message: 'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (Node refuses to start otherwise)',
+    })
+    .refine((c) => c.FILE_STORAGE !== 's3' || c.S3_BUCKET !== undefined, {
+      message: 'FILE_STORAGE=s3 needs S3_BUCKET',
+    })
+    .refine((c) => (c.S3_ACCESS_KEY_ID === undefined) === (c.S3_SECRET_ACCESS_KEY === undefined), {
+      message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together',
     })
     .parse(env);
   const publicUrl = (parsed.PUBLIC_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/$/, '');

@@ -9,7 +9,7 @@ import type { Deps } from './deps.ts';
 import { DocumentLinks } from './files/document-links.ts';
 import { linkSecrets as loadLinkSecrets } from './files/link-secret.ts';
 import { FileLinks } from './files/signed-links.ts';
-import { postgresFileStorage } from './files/storage.ts';
+import { FileStorages } from './files/storage.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,
@@ -57,7 +57,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     publicLimits: new RateLimits(PUBLIC_WINDOWS, 'public', redis),
     reviewPageLimits: new RateLimits(REVIEW_PAGE_WINDOWS, 'review_pages', redis),
     documentPageLimits: new RateLimits(DOCUMENT_PAGE_WINDOWS, 'document_pages', redis),
-    fileStorage: postgresFileStorage,
+    fileStorages: FileStorages.fromConfig(config),
     fileLinks: new FileLinks(linkSecrets.current, `${config.publicUrl}${API_PREFIX}/files`, linkSecrets.previous),
     documentLinks: new DocumentLinks(linkSecrets.current, config.publicUrl, linkSecrets.previous),
     linkSecrets,

@@ -8,7 +8,7 @@ import type { Db, Sql } from './db/client.ts';
 import type { DocumentLinks } from './files/document-links.ts';
 import type { LinkSecrets } from './files/link-secret.ts';
 import type { FileLinks } from './files/signed-links.ts';
-import type { FileStorage } from './files/storage.ts';
+import type { FileStorages } from './files/storage.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { PdfRenderer } from './pdf/render-pool.ts';
@@ -39,8 +39,8 @@ export type Deps = {
   reviewPageLimits: RateLimits;
   /** The online quote and invoice pages (outside the API), per client address. */
   documentPageLimits: RateLimits;
-  /** Where files' bytes are kept (PostgreSQL; see src/files/storage.ts). */
-  fileStorage: FileStorage;
+  /** Where files' bytes are kept: PostgreSQL or S3 for new files, each file's own for reading (src/files/storage.ts). */
+  fileStorages: FileStorages;
   /** Signs and checks download links (with linkSecrets). */
   fileLinks: FileLinks;
   /** Signs and checks the links of the online quote and invoice (with linkSecrets). */

@@ -18,6 +18,7 @@ import { createDb } from '../../src/db/client.ts';
 import { webhookEndpoints } from '../../src/db/schema/index.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
+import { FileStorages } from '../../src/files/storage.ts';
 import { prefixedId } from '../../src/ids.ts';
 import { LOCAL_QUEUE_SIZE, startWorker, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
 import { insertCustomer } from '../../src/resources/customers/queries.ts';
@@ -622,7 +623,7 @@ async function main() {
     const config = loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: url });
     const workerDb = createDb(url, 20);
     cleanups.push({ name: 'worker pool', run: () => workerDb.sql.end({ timeout: 5 }) });
-    const runner = await startWorker(url, { ...workerDb, config });
+    const runner = await startWorker(url, { ...workerDb, config, fileStorages: FileStorages.fromConfig(config) });
     cleanups.push({ name: 'worker', run: () => runner.stop() });
 
     // Producers in their own thread. Node 20 does not hand tsx's loader to worker threads: the thread loads the

@@ -24,7 +24,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
              (what invoices and e-invoices print; the value none clears one)
   company export ID > FILE.jsonl      the company's complete data as a JSON Lines archive
   company import FILE.jsonl           restores an archive (same ids) into this installation
-  company delete ID --confirm NAME    erases every row of the company, in one transaction
+  company delete ID --confirm NAME    erases every row of the company, in one transaction (and its files in S3)
   company channels ID [--whatsapp-phone-number-id ID] [--whatsapp-token TOKEN] [--whatsapp-app-secret SECRET]
              [--whatsapp-verify-token TOKEN] [--whatsapp-base-url URL] [--new-inbound-secret]
              [--whatsapp-review-template NAME|none] [--whatsapp-review-template-languages LIST]
@@ -44,6 +44,9 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
              (through the batch upsert of POST /customers/batch, 100 lines per transaction: a line creates the
              customer or updates the one with its id or email; a CSV has a header row of the API's field names,
              an empty cell is a field left out; a progress bar on stderr and a report of the failed lines)
+  files migrate --to s3|postgres
+             (moves every file's bytes into that storage, one file per transaction: resumable, files already
+             there are skipped; a progress bar on stderr and the count at the end; set FILE_STORAGE too)
 
 With --json a command prints exactly one JSON object on stdout. Without DATABASE_URL the embedded
 PostgreSQL in DATA_DIR (.data) is used. \`events tail\` uses the API instead of the database: its key
@@ -103,7 +106,8 @@ export type Command =
       orders: ImportRow[];
       badRows: BadImportRow[];
     }
-  | { name: 'customers import'; json: boolean; companyId: string; file: string; format: 'csv' | 'jsonl' };
+  | { name: 'customers import'; json: boolean; companyId: string; file: string; format: 'csv' | 'jsonl' }
+  | { name: 'files migrate'; json: boolean; to: 's3' | 'postgres' };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 const isExpiry = (value: string): value is Expiry => Object.hasOwn(EXPIRIES, value);
@@ -477,6 +481,17 @@ export function parseCommand(argv: string[]): Command {
       file,
       format,
     };
+  }
+
+  if (group === 'files') {
+    const command = `files ${sub ?? ''}`.trim();
+    if (sub !== 'migrate') throw new UsageError(`unknown command "${command}" (files migrate)`);
+    const { values, positionals } = parse(command, argv.slice(2), { to: { type: 'string' } });
+    if (values.help) return { name: 'help' };
+    if (positionals.length) throw new UsageError(`${command}: unexpected argument "${positionals[0]}"`);
+    const to = required(command, '--to', values.to);
+    if (to !== 's3' && to !== 'postgres') throw new UsageError(`${command}: --to must be s3 or postgres`);
+    return { name: 'files migrate', json: values.json === true, to };
   }
 
   throw new UsageError(`unknown command "${group}"`);

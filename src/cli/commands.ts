@@ -6,6 +6,7 @@ import { DEFAULT_GRAPH_API } from '../channels/whatsapp.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
+import type { FileStorages } from '../files/storage.ts';
 import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
 import {
@@ -17,11 +18,13 @@ import {
   suspendCompany,
 } from '../services/companies.ts';
 import { deleteCompany, exportCompany, importCompany } from '../services/company-archive.ts';
+import { migrateFiles } from '../services/file-migration.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
 import type { BadImportRow, Command } from './args.ts';
 import { importCustomers, importText } from './customers-import.ts';
 import { createDemo } from './demo.ts';
+import { migrateWithProgress } from './files-migrate.ts';
 import {
   companyOutput,
   companyText,
@@ -48,25 +51,36 @@ async function findCompany(db: Db, id: string) {
   return company;
 }
 
+/** The CLI's way into the installation: its pools and its file storages (FILE_STORAGE, S3_*). */
+export type CliPools = { db: Db; sql: Sql; tenantSql: Sql; fileStorages: FileStorages };
+
 export async function runCommand(
-  { db, sql }: { db: Db; sql: Sql },
+  { db, sql, tenantSql, fileStorages: storages }: CliPools,
   command: DbCommand,
   writeLine: LineWriter,
 ): Promise<Output | null> {
   switch (command.name) {
     case 'company export': {
-      await exportCompany(sql, command.id, writeLine);
+      await exportCompany(sql, command.id, writeLine, storages);
       return null;
     }
     case 'company import': {
       const lines = createInterface({ input: createReadStream(command.file), crlfDelay: Number.POSITIVE_INFINITY });
       const { companyId, counts } = await importCompany(sql, lines);
       const rows = Object.values(counts).reduce((a, b) => a + b, 0);
-      return { json: { company_id: companyId, rows: counts }, text: `Imported company ${companyId}: ${rows} rows.` };
+      // The archive's files arrive in PostgreSQL; an installation keeping files in S3 moves them there (a failure
+      // leaves them served from PostgreSQL, and `files migrate` finishes the move).
+      const moved = await migrateFiles({ db, tenantSql }, storages, storages.current.name, { companyId });
+      return {
+        json: { company_id: companyId, rows: counts, files_moved: moved.moved },
+        text: `Imported company ${companyId}: ${rows} rows.`,
+      };
     }
     case 'company delete': {
       const { counts } = await deleteCompany(sql, command.id, command.confirm);
       const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+      // The bytes in S3 go once the rows are gone; what this misses the orphan sweep removes.
+      if (storages.s3) await storages.s3.removeCompany(command.id);
       return {
         json: { company_id: command.id, deleted: true, rows: counts },
         text: `Deleted company ${command.id} and its ${rows} rows.`,
@@ -207,13 +221,20 @@ export async function runCommand(
         exitCode: badRows.length > 0 ? 1 : 0,
       };
     }
+    case 'files migrate': {
+      const count = await migrateWithProgress({ db, tenantSql }, storages, command.to);
+      return {
+        json: { to: command.to, ...count },
+        text: `Moved ${count.moved} of ${count.total} files to ${command.to}${count.skipped ? ` (${count.skipped} deleted or moved meanwhile)` : ''}.`,
+      };
+    }
     case 'customers import': {
       await findCompany(db, command.companyId);
       const report = await importCustomers(db, command.companyId, command.file, command.format);
       return { json: { company_id: command.companyId, ...report }, text: importText(command.file, report) };
     }
     case 'demo': {
-      const demo = await createDemo(db, command.expiresIn);
+      const demo = await createDemo(db, command.expiresIn, storages);
       return {
         json: { company_id: demo.companyId, key: demo.key },
         text: [

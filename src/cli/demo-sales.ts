@@ -11,7 +11,7 @@ import { fromCents, toCents } from '../domain/money.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
 import { storeFile } from '../files/records.ts';
-import type { FileStorage } from '../files/storage.ts';
+import type { FileStorages } from '../files/storage.ts';
 import { newId } from '../ids.ts';
 import type { CustomerRow } from '../resources/customers/serialize.ts';
 import * as invoiceQueries from '../resources/invoices/queries.ts';
@@ -145,7 +145,7 @@ export async function addDemoSales(
   companyId: string,
   now: Date,
   customers: readonly CustomerRow[],
-  storage: FileStorage,
+  storages: FileStorages,
 ): Promise<void> {
   const company = await companyDefaults(tx, companyId);
   const common = { language: company.language, currency: company.currency, hideLineAmounts: false };
@@ -209,7 +209,7 @@ export async function addDemoSales(
     const png = await sharp({ create: { width: 480, height: 160, channels: 3, background: '#2f4f3a' } })
       .png()
       .toBuffer();
-    const file = await storeFile(tx, storage, companyId, {
+    const file = await storeFile(tx, storages, companyId, {
       name: 'kleurenkaart-rijtuiggroen.png',
       mimeType: 'image/png',
       size: png.byteLength,

@@ -14,7 +14,7 @@ import {
 } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
 import { storeFile } from '../files/records.ts';
-import { postgresFileStorage } from '../files/storage.ts';
+import type { FileStorages } from '../files/storage.ts';
 import { newId } from '../ids.ts';
 import { customerCopy, DocumentProblems, documentAmounts, type ItemBody } from '../resources/quotes/documents.ts';
 
@@ -57,6 +57,7 @@ export async function addDemoWorkOrders(
   now: Date,
   technician: { id: number },
   customers: Customer[],
+  storages: FileStorages,
 ): Promise<void> {
   const visits = await tx
     .select({ id: appointments.id, customerId: appointments.customerId, startsAt: appointments.startsAt })
@@ -153,7 +154,7 @@ export async function addDemoWorkOrders(
     });
     for (const [n, photo] of (plan.photos ?? []).entries()) {
       const bytes = await demoPhoto(photo);
-      const file = await storeFile(tx, postgresFileStorage, companyId, {
+      const file = await storeFile(tx, storages, companyId, {
         name: `foto-${n + 1}.jpg`,
         mimeType: 'image/jpeg',
         size: bytes.byteLength,

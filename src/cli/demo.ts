@@ -23,7 +23,7 @@ import { enterStage } from '../domain/deals.ts';
 import { toE164 } from '../domain/phone.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
-import { postgresFileStorage } from '../files/storage.ts';
+import { FileStorages } from '../files/storage.ts';
 import { newId } from '../ids.ts';
 import { type CustomerRow, serializeCustomer } from '../resources/customers/serialize.ts';
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';
@@ -71,14 +71,19 @@ const later = (a: Date, b: Date) => (a > b ? a : b);
 export type Demo = { companyId: string; key: string; expiresAt: Date | null };
 
 /** The demo company with its full-access key, which expires like any other key (365 days by default). */
-export async function createDemo(db: Db, expiresIn: Expiry = '365d'): Promise<Demo> {
+/** `storages`: the installation's (the CLI's configuration); PostgreSQL alone by default. */
+export async function createDemo(
+  db: Db,
+  expiresIn: Expiry = '365d',
+  storages = new FileStorages('postgres', undefined),
+): Promise<Demo> {
   const now = new Date();
   const since = daysBefore(now, COMPANY_DAYS_AGO, 0);
   // One transaction, the key included: a failure leaves no half-filled demo company, nor one without its key
   // (ensureDemo would never make another).
   return db.transaction(async (tx) => {
     const company = await insertCompany(tx, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
-    await fillCompany(tx, company.id, now);
+    await fillCompany(tx, company.id, now, storages);
     // The company's rows were written as the tenant; keys are the operator's (the service's own role).
     await tx.execute(sql`reset role`);
     const { key, row } = await createKey(tx, {
@@ -92,13 +97,16 @@ export async function createDemo(db: Db, expiresIn: Expiry = '365d'): Promise<De
 }
 
 /** The demo, on the first start only: when the database has no company at all. */
-export async function ensureDemo(db: Db): Promise<({ created: true } & Demo) | { created: false; companyId: string }> {
+export async function ensureDemo(
+  db: Db,
+  storages?: FileStorages,
+): Promise<({ created: true } & Demo) | { created: false; companyId: string }> {
   const [existing] = await db.select({ id: companies.id }).from(companies).orderBy(companies.createdAt).limit(1);
   if (existing) return { created: false, companyId: existing.id };
-  return { created: true, ...(await createDemo(db)) };
+  return { created: true, ...(await createDemo(db, '365d', storages)) };
 }
 
-async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> {
+async function fillCompany(tx: Tx, companyId: string, now: Date, storages: FileStorages): Promise<void> {
   const userRows = await tx
     .insert(users)
     .values(
@@ -172,13 +180,12 @@ async function fillCompany(tx: Tx, companyId: string, now: Date): Promise<void> 
     await addTask(tx, companyId, task, i, now, { columns: columnsOfBoard, links, user: userOf });
   }
   await addDemoOrders(tx, companyId, now);
-  // The storage of this release (src/deps-factory.ts); the demo is written before any deps exist.
-  await addDemoSales(tx, companyId, now, [...customerByName.values()], postgresFileStorage);
+  await addDemoSales(tx, companyId, now, [...customerByName.values()], storages);
   await addDemoAppointments(tx, companyId, now, { sanne: userOf('sanne'), ahmed: userOf('ahmed') }, [
     ...customerByName.values(),
   ]);
   await addDemoConversations(tx, companyId, now, { customers: [...customerByName.values()], user: userOf });
-  await addDemoWorkOrders(tx, companyId, now, userOf('ahmed'), [...customerByName.values()]);
+  await addDemoWorkOrders(tx, companyId, now, userOf('ahmed'), [...customerByName.values()], storages);
   await addDemoReviews(tx, companyId, now, [...customerByName.values()]);
 }
 

@@ -1,9 +1,10 @@
 // The operator CLI: `npm run cli -- <command> [--json]` (see USAGE in args.ts). With --json exactly one JSON
 // object goes to stdout; everything else (errors, database logs) goes to stderr.
-import { loadConfig } from '../config.ts';
-import { createDb } from '../db/client.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { createDb, createTenantPool } from '../db/client.ts';
 import type { Database } from '../db/database-url.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { FileStorages } from '../files/storage.ts';
 import { newSecret } from '../webhooks/sign.ts';
 import { type Command, parseCommand, USAGE, UsageError } from './args.ts';
 import { runCommand } from './commands.ts';
@@ -17,15 +18,19 @@ const write = (stream: NodeJS.WriteStream, text: string) =>
 
 type DbCommand = Exclude<Command, { name: 'help' } | { name: 'events tail' }>;
 
-async function execute(command: DbCommand, database: Database): Promise<Output | null> {
+async function execute(command: DbCommand, database: Database, config: Config): Promise<Output | null> {
   // Migrations are idempotent: always for migrate and demo, and whenever the database is our own embedded one.
   if (command.name === 'migrate' || command.name === 'demo' || database.embedded) await runMigrations(database.url);
   if (command.name === 'migrate') return { json: { ok: true }, text: 'Migrations applied.' };
   const { sql, db } = createDb(database.url, 2);
+  const tenantSql = createTenantPool(database.url, 2);
+  const storages = FileStorages.fromConfig(config);
   try {
-    return await runCommand({ db, sql }, command, (line) => write(process.stdout, `${line}\n`));
+    return await runCommand({ db, sql, tenantSql, fileStorages: storages }, command, (line) =>
+      write(process.stdout, `${line}\n`),
+    );
   } finally {
-    await sql.end({ timeout: 5 });
+    await Promise.all([sql.end({ timeout: 5 }), tenantSql.end({ timeout: 5 })]);
   }
 }
 
@@ -44,9 +49,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command.name === 'events tail') return tail(command);
-  const database = await openCliDatabase(loadConfig());
+  const config = loadConfig();
+  const database = await openCliDatabase(config);
   try {
-    const output = await execute(command, database);
+    const output = await execute(command, database, config);
     // null: the command wrote its own lines (an export).
     if (output) await write(process.stdout, command.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
     return output?.exitCode ?? 0;

@@ -1,16 +1,17 @@
 // A file as the resources use it: its facts in `files` and its bytes in the installation's FileStorage, written
-// and removed together in the caller's transaction.
+// before the caller's transaction commits the row and removed with (PostgreSQL) or after (S3) the row's deletion.
 import { and, eq } from 'drizzle-orm';
 import { files } from '../db/schema/index.ts';
 import type { Tenant, Tx } from '../db/tenant.ts';
 import { newId } from '../ids.ts';
-import type { FileStorage } from './storage.ts';
+import type { FileStorages } from './storage.ts';
 
 export type StoredFile = typeof files.$inferSelect;
 
 export type NewFile = { name: string; mimeType: string; size: number; chunks: readonly Uint8Array[] };
 
-export async function storeFile(tx: Tx, storage: FileStorage, companyId: string, file: NewFile): Promise<StoredFile> {
+export async function storeFile(tx: Tx, storages: FileStorages, companyId: string, file: NewFile): Promise<StoredFile> {
+  const storage = storages.current;
   const [row] = await tx
     .insert(files)
     .values({
@@ -22,13 +23,17 @@ export async function storeFile(tx: Tx, storage: FileStorage, companyId: string,
       storage: storage.name,
     })
     .returning();
-  await storage.write(tx, companyId, row.id, file.chunks);
+  await storage.write(tx, companyId, row.id, file.chunks, file.size);
   return row;
 }
 
-export async function deleteFile(tx: Tx, storage: FileStorage, companyId: string, fileId: string): Promise<void> {
-  await storage.remove(tx, companyId, fileId);
-  await tx.delete(files).where(and(eq(files.companyId, companyId), eq(files.id, fileId)));
+/** Deletes the row (from then on no download finds the file) and has its storage remove the bytes. */
+export async function deleteFile(tx: Tx, storages: FileStorages, companyId: string, fileId: string): Promise<void> {
+  const [row] = await tx
+    .delete(files)
+    .where(and(eq(files.companyId, companyId), eq(files.id, fileId)))
+    .returning({ storage: files.storage });
+  if (row) await storages.of(row.storage).remove(tx, companyId, fileId);
 }
 
 const FIND_FILE = 'select * from files where company_id = $1 and id = $2';

@@ -1,30 +1,74 @@
-// Where the bytes of files live. The facts of a file (name, type, size) are always a `files` row; its bytes are
-// kept by a FileStorage. PostgreSQL is the storage of this release: transactional with the change that adds or
-// removes a file and shared by every API node. Another storage (S3-compatible) implements the same interface and
-// is chosen in deps-factory.ts; the resources only ever see the interface.
+// Where the bytes of files live. The facts of a file (name, type, size) are always a `files` row, and that row is
+// the truth: a file exists, and can be downloaded, exactly when its row is committed. Its bytes are kept by a
+// FileStorage: PostgreSQL by default (file_chunks, transactional with the row and shared by every API node), or
+// an S3-compatible bucket (s3-storage.ts) chosen by FILE_STORAGE. `files.storage` names the storage of each file,
+// so files written before a switch are still served from where they are (FileStorages.of).
 import { and, eq } from 'drizzle-orm';
+import type { Config } from '../config.ts';
 import { fileChunks } from '../db/schema/index.ts';
 import type { Tenant, Tx } from '../db/tenant.ts';
+import { S3FileStorage } from './s3-storage.ts';
+
+export type StorageName = 'postgres' | 's3';
+
+/** Bytes given in order, at hand or arriving (a download from the other storage while migrating). */
+export type Bytes = Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
 
 export interface FileStorage {
   /** Stored in `files.storage`, so that files of an earlier storage can still be found. */
-  readonly name: string;
-  /** Writes the bytes of a new file, in the caller's transaction (a rollback leaves nothing). */
-  write(tx: Tx, companyId: string, fileId: string, bytes: Iterable<Uint8Array>): Promise<void>;
+  readonly name: StorageName;
+  /**
+   * Writes the bytes of a new file (`size` bytes) before the caller's transaction commits its row: PostgreSQL in
+   * that transaction, S3 at once under the file's own key (a rollback leaves bytes no row names, which nobody can
+   * reach and the orphan sweep removes).
+   */
+  write(tx: Tx, companyId: string, fileId: string, bytes: Bytes, size: number): Promise<void>;
   /** The bytes in order, a chunk at a time; ends short when the file is deleted meanwhile (callers check the size). */
   read(tenant: Tenant, fileId: string): AsyncIterable<Uint8Array>;
-  /** Removes the bytes, in the caller's transaction. */
+  /**
+   * Removes the bytes of a file whose row the caller's transaction deletes (or moves): PostgreSQL in that
+   * transaction, S3 by a job the transaction queues, which runs once it commits.
+   */
   remove(tx: Tx, companyId: string, fileId: string): Promise<void>;
+}
+
+/** The storages of an installation: where new files go, and each storage a file may be in. */
+export class FileStorages {
+  readonly current: FileStorage;
+
+  /** @param s3 the bucket, when S3_BUCKET is set (files written there stay readable after a switch back). */
+  constructor(
+    currentName: StorageName,
+    readonly s3: S3FileStorage | undefined,
+  ) {
+    this.current = this.of(currentName);
+  }
+
+  static fromConfig(config: Config): FileStorages {
+    return new FileStorages(config.FILE_STORAGE, S3FileStorage.fromConfig(config));
+  }
+
+  /** The storage named in a file's row. */
+  of(name: string): FileStorage {
+    if (name === 'postgres') return postgresFileStorage;
+    if (name === 's3' && this.s3) return this.s3;
+    throw new Error(`a file is kept in storage "${name}", which is not configured (S3_BUCKET for s3)`);
+  }
+
+  /** The bytes of a file, from the storage its row names. */
+  read(tenant: Tenant, file: { id: string; storage: string }): AsyncIterable<Uint8Array> {
+    return this.of(file.storage).read(tenant, file.id);
+  }
 }
 
 /** 256 KiB: each statement carries one chunk, so neither side holds a whole file for a statement. */
 export const CHUNK_BYTES = 256 * 1024;
 
 /** The bytes regrouped into chunks of exactly `size` (the last one shorter), copying each byte once. */
-export function* rechunk(source: Iterable<Uint8Array>, size = CHUNK_BYTES): Generator<Buffer> {
+export async function* rechunk(source: Bytes, size = CHUNK_BYTES): AsyncGenerator<Buffer> {
   let chunk = Buffer.allocUnsafe(size);
   let filled = 0;
-  for (const piece of source) {
+  for await (const piece of source) {
     for (let offset = 0; offset < piece.byteLength; ) {
       const n = Math.min(size - filled, piece.byteLength - offset);
       chunk.set(piece.subarray(offset, offset + n), filled);
@@ -46,9 +90,9 @@ const READ_CHUNK = 'select * from file_chunks where company_id = $1 and file_id 
 export const postgresFileStorage: FileStorage = {
   name: 'postgres',
 
-  async write(tx, companyId, fileId, bytes) {
+  async write(tx, companyId, fileId, bytes, _size) {
     let seq = 0;
-    for (const data of rechunk(bytes)) {
+    for await (const data of rechunk(bytes)) {
       await tx.insert(fileChunks).values({ companyId, fileId, seq, data });
       seq += 1;
     }

@@ -5,6 +5,7 @@ import { Logger, type Task } from 'graphile-worker';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import type { TaskName } from '../db/job-queue.ts';
+import type { FileStorages } from '../files/storage.ts';
 import { emailSendTask } from '../mail/jobs/email-send.ts';
 import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
@@ -13,11 +14,13 @@ import { DeliveryState } from '../webhooks/delivery-state.ts';
 import { webhookDeliverTask } from '../webhooks/jobs/webhook-deliver.ts';
 import { webhookFanoutTask } from '../webhooks/jobs/webhook-fanout.ts';
 import { expireReviewRequestsTask } from './expire-review-requests.ts';
+import { fileRemoveTask } from './file-remove.ts';
 import { purgeEventsTask } from './purge-events.ts';
 import { purgeIdempotencyKeysTask } from './purge-idempotency-keys.ts';
 import { RESTART_MIN_MS, superviseRunners } from './supervised-runner.ts';
+import { sweepFileOrphansTask } from './sweep-file-orphans.ts';
 
-export type WorkerDeps = { sql: Sql; db: Db; config: Config };
+export type WorkerDeps = { sql: Sql; db: Db; config: Config; fileStorages: FileStorages };
 
 /**
  * Jobs running at once. Most wait on the network or on a batch of their company (fan-outs, recorded attempts):
@@ -41,6 +44,7 @@ export const CRONTAB = [
   '23 * * * * purge_events',
   '41 * * * * expire_review_requests',
   '5 * * * * sales_documents_daily',
+  '47 * * * * sweep_file_orphans',
 ].join('\n');
 
 /** Every task the worker runs, by name: a task declared in GraphileWorker.Tasks without one here does not compile. */
@@ -60,6 +64,8 @@ export function taskList(deps: WorkerDeps, state = new DeliveryState(deps.db), s
     purge_events: purgeEventsTask(deps.sql),
     expire_review_requests: expireReviewRequestsTask(deps.db),
     sales_documents_daily: salesDocumentsDailyTask(deps.db),
+    file_remove: fileRemoveTask(deps.db, deps.fileStorages),
+    sweep_file_orphans: sweepFileOrphansTask(deps.db, deps.fileStorages, () => new Date()),
   };
 }
 

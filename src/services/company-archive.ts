@@ -6,8 +6,14 @@
 // so every type (bytea, timestamps, arrays, numerics) round-trips exactly. Export and erasure run as the
 // company (app_api with its tenant): row-level security guarantees that no other company's row is read or
 // deleted, whatever the catalogue holds. Background jobs are not part of the archive.
+//
+// Files travel with their bytes whatever storage holds them: a file kept in S3 is written as if it were kept in
+// PostgreSQL (its `files` row says `postgres`, its bytes follow as `file_chunks` rows), so an archive is the same
+// for either storage and restores into either; `company import` then moves the files into the installation's
+// storage (src/services/file-migration.ts).
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
+import { type FileStorages, rechunk } from '../files/storage.ts';
 
 export const ARCHIVE_FORMAT = 'crm-company-archive';
 export const ARCHIVE_VERSION = 1;
@@ -76,8 +82,16 @@ async function lastMigration(sql: Sql | postgres.TransactionSql): Promise<string
   return row.created_at;
 }
 
-/** Writes the company's archive, one JSON line at a time (rows are read 500 at a time: memory stays flat). */
-export async function exportCompany(sql: Sql, companyId: string, write: (line: string) => Promise<void>) {
+/**
+ * Writes the company's archive, one JSON line at a time (rows are read 500 at a time, a file's bytes 256 KiB at a
+ * time: memory stays flat). `storages`: where files not kept in PostgreSQL are read from.
+ */
+export async function exportCompany(
+  sql: Sql,
+  companyId: string,
+  write: (line: string) => Promise<void>,
+  storages?: FileStorages,
+) {
   await sql.begin(async (tx) => {
     const schema = await lastMigration(tx);
     const tables = await tenantTables(tx);
@@ -88,16 +102,43 @@ export async function exportCompany(sql: Sql, companyId: string, write: (line: s
     const header: ArchiveHeader = { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, schema, company_id: companyId };
     await write(JSON.stringify(header));
     await write(JSON.stringify({ table: 'companies', row: company.row } satisfies Line));
+    // Files kept elsewhere than PostgreSQL, by storage, in id order: their bytes follow file_chunks' own rows.
+    const elsewhere: { id: string; storage: string }[] = [];
     for (const table of tables) {
       const order = (table.primaryKey.length ? table.primaryKey : table.columns).map(ident).join(', ');
       const cursor = tx
         .unsafe(`select row_to_json(t) as row from ${ident(table.name)} t order by ${order}`)
         .cursor(500);
       for await (const rows of cursor) {
-        for (const { row } of rows) await write(JSON.stringify({ table: table.name, row } satisfies Line));
+        for (const { row } of rows) {
+          if (table.name === 'files' && row.storage !== 'postgres') {
+            elsewhere.push({ id: row.id, storage: row.storage });
+            row.storage = 'postgres';
+          }
+          await write(JSON.stringify({ table: table.name, row } satisfies Line));
+        }
+      }
+      if (table.name === 'file_chunks') {
+        for (const file of elsewhere) await writeChunks(file, companyId, write, storages);
       }
     }
   });
+}
+
+/** A file's bytes from its storage, as the file_chunks rows PostgreSQL would keep them in. */
+async function writeChunks(
+  file: { id: string; storage: string },
+  companyId: string,
+  write: (line: string) => Promise<void>,
+  storages: FileStorages | undefined,
+) {
+  const s3 = storages?.s3;
+  if (file.storage !== 's3' || !s3) throw new Error(`file ${file.id} is kept in ${file.storage}, not configured here`);
+  let seq = 0;
+  for await (const data of rechunk(s3.read({ companyId }, file.id))) {
+    const row = { company_id: companyId, file_id: file.id, seq: seq++, data: `\\x${data.toString('hex')}` };
+    await write(JSON.stringify({ table: 'file_chunks', row } satisfies Line));
+  }
 }
 
 /**

@@ -34,9 +34,15 @@ afterAll(async () => {
 
 async function archiveOf(sql: postgres.Sql, companyId: string): Promise<string[]> {
   const lines: string[] = [];
-  await exportCompany(sql, companyId, async (line) => {
-    lines.push(line);
-  });
+  // The test's storages (PostgreSQL, or S3 with FILE_STORAGE=s3): the files of either installation are read there.
+  await exportCompany(
+    sql,
+    companyId,
+    async (line) => {
+      lines.push(line);
+    },
+    api.deps.fileStorages,
+  );
   return lines;
 }
 
@@ -77,7 +83,7 @@ function cli(url: string, ...args: string[]): Promise<{ code: number; stdout: st
 
 describe('company export and import', () => {
   it('export → import into another installation → export gives the same archive, every kind of record in it', async () => {
-    const demo = await createDemo(api.db);
+    const demo = await createDemo(api.db, '365d', api.deps.fileStorages);
     const archive = await archiveOf(api.sql, demo.companyId);
     const header = JSON.parse(archive[0] as string);
     expect(header).toMatchObject({ format: 'crm-company-archive', version: 1, company_id: demo.companyId });
@@ -101,7 +107,7 @@ describe('company export and import', () => {
   });
 
   it('the CLI writes the archive to standard output and imports it from a file', async () => {
-    const demo = await createDemo(api.db);
+    const demo = await createDemo(api.db, '365d', api.deps.fileStorages);
     const exported = await cli(api.url, 'company', 'export', demo.companyId);
     expect(exported.code, exported.stderr).toBe(0);
     const lines = exported.stdout.split('\n').filter(Boolean);
@@ -117,8 +123,8 @@ describe('company export and import', () => {
 
 describe('company delete', () => {
   it('needs the exact name, then leaves nothing of the company in any tenant table', async () => {
-    const demo = await createDemo(api.db);
-    const keep = await createDemo(api.db);
+    const demo = await createDemo(api.db, '365d', api.deps.fileStorages);
+    const keep = await createDemo(api.db, '365d', api.deps.fileStorages);
     const before = await rowsLeft(api.sql, demo.companyId);
     expect(Object.keys(before).length).toBeGreaterThan(5);
     await expect(deleteCompany(api.sql, demo.companyId, 'Someone Else')).rejects.toThrow(/--confirm/);

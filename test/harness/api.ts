@@ -15,6 +15,7 @@ import { createCompany, FEATURES } from '../../src/services/companies.ts';
 import { createKey, type Expiry } from '../../src/services/keys.ts';
 import { assertConforms } from './contract.ts';
 import { freshDatabase } from './db.ts';
+import { storageEnv } from './s3.ts';
 
 export type CallOptions = {
   key?: string | null;
@@ -65,6 +66,8 @@ export async function setupApi(
   const config: Config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://api.test',
+    // FILE_STORAGE=s3 runs the file tests against the test S3 server (harness/s3.ts).
+    ...storageEnv(),
     ...overrides,
   });
   const closers: Array<() => Promise<void>> = [];
@@ -165,6 +168,8 @@ export async function appOn(url: string, overrides: Partial<Record<keyof NodeJS.
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://api.test',
+    // FILE_STORAGE=s3 runs the file tests against the test S3 server (harness/s3.ts).
+    ...storageEnv(),
     ...overrides,
   });
   const deps = await createDeps(config, url);

@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { freePort } from './processes.ts';
+import { startS3Server } from './s3.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,6 +42,14 @@ export default async function setup(project: TestProject) {
   await runMigrations(withDatabase(adminUrl, template));
   project.provide('pgAdminUrl', adminUrl);
   project.provide('templateDatabase', template);
+  // `FILE_STORAGE=s3 npx vitest run …`: every app of the run keeps its files in one S3 server (the test files'
+  // processes inherit these variables).
+  let stopS3 = async () => {};
+  if (process.env.FILE_STORAGE === 's3' && !process.env.S3_ENDPOINT) {
+    const s3 = await startS3Server();
+    Object.assign(process.env, s3.env);
+    stopS3 = s3.close;
+  }
 
   return async () => {
     // Databases of test files that did not clean up after themselves.
@@ -49,6 +58,7 @@ export default async function setup(project: TestProject) {
     await admin.unsafe(`drop database if exists ${template} with (force)`);
     await admin.end();
     await stopServer();
+    await stopS3();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -6,6 +6,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { Db, Sql } from '../../src/db/client.ts';
+import { FileStorages } from '../../src/files/storage.ts';
 // vi.mock below is hoisted above this import: the worker's task list gets the recorder.
 import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
 import type { DeliveryState } from '../../src/webhooks/delivery-state.ts';
@@ -38,7 +39,12 @@ describe('fan-out batches of the worker', () => {
   it('a batch holds at most a third of the running jobs; the next one starts when the one before releases it', async () => {
     expect(FANOUT_BATCH_MAX).toBe(WORKER_CONCURRENCY / 3);
     const config = loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-    const fanout = taskList({ sql: {} as Sql, db: {} as Db, config }).webhook_fanout;
+    const fanout = taskList({
+      sql: {} as Sql,
+      db: {} as Db,
+      config,
+      fileStorages: FileStorages.fromConfig(config),
+    }).webhook_fanout;
     if (!fanout) throw new Error('taskList has no webhook_fanout');
 
     // As many fan-out jobs of one company as the worker runs at once.

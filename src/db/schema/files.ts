@@ -1,7 +1,9 @@
 // Stored files (quote attachments, work-order photos): one row of facts per file and its bytes in chunks of at
 // most 256 KiB (src/files/storage.ts), so a file is written and read a chunk at a time and no statement carries
 // the whole file. The facts stay here whatever storage holds the bytes (`storage` names it).
-import { foreignKey, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+
+import { sql } from 'drizzle-orm';
+import { check, foreignKey, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { bytea, companyId, createdAt } from './columns.ts';
 import { companies } from './platform.ts';
 
@@ -15,11 +17,16 @@ export const files = pgTable(
     /** Decided from the bytes (file-type), never from the name or the declared type. */
     mimeType: text('mime_type').notNull(),
     size: integer('size').notNull(),
-    /** Which FileStorage holds the bytes; `postgres` is file_chunks below. */
+    /** Which FileStorage holds the bytes: `postgres` (file_chunks below) or `s3` (src/files/s3-storage.ts). */
     storage: text('storage').notNull().default('postgres'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    check('files_storage_known', sql`${t.storage} in ('postgres', 's3')`),
+    // `files migrate` walks the files not yet in its target storage.
+    index('files_storage_idx').on(t.storage, t.companyId, t.id),
+  ],
 );
 
 export const fileChunks = pgTable(

@@ -19,7 +19,7 @@ export const handlers = {
     if (!file) throw linkInvalid();
     // Streamed a chunk at a time; a file deleted while it is sent ends the answer short of its Content-Length,
     // which the client sees as a failed download rather than a complete one.
-    const chunks = deps.fileStorage.read(tenant, file.id)[Symbol.asyncIterator]();
+    const chunks = deps.fileStorages.read(tenant, file)[Symbol.asyncIterator]();
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {

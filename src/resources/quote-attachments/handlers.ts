@@ -47,7 +47,7 @@ export const handlers = {
             texts.message('quote_attachment.limit_reached', { max: MAX_ATTACHMENTS }),
           );
         }
-        const file = await storeFile(tx, deps.fileStorage, companyId, {
+        const file = await storeFile(tx, deps.fileStorages, companyId, {
           name: upload.name,
           mimeType: upload.type.mime,
           size: upload.size,
@@ -77,7 +77,7 @@ export const handlers = {
       const row = await q.findAttachment(tx, companyId, quote, attachment);
       if (!row) throw new ApiProblem('not_found', texts.message('quote_attachment.not_found'));
       await q.deleteAttachmentRow(tx, companyId, row.id);
-      await deleteFile(tx, deps.fileStorage, companyId, row.fileId);
+      await deleteFile(tx, deps.fileStorages, companyId, row.fileId);
     });
     return c.json({ data: { object: 'attachment' as const, id: attachment, deleted: true as const } }, 200);
   },

@@ -286,7 +286,7 @@ export const handlers = {
     const { work_order } = c.req.valid('param');
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
-    const storage = c.get('deps').fileStorage;
+    const storage = c.get('deps').fileStorages;
     await c.get('tenant').transaction(async (tx) => {
       const current = await q.lockWorkOrder(tx, companyId, work_order);
       if (!current) throw workOrderNotFound();
@@ -360,7 +360,7 @@ export const handlers = {
     }));
     if (!row) throw workOrderNotFound();
     const deps = c.get('deps');
-    const pdf = await workOrderPdf(row, company, { storage: deps.fileStorage, tenant }, deps.pdfRenderer);
+    const pdf = await workOrderPdf(row, company, { storages: deps.fileStorages, tenant }, deps.pdfRenderer);
     return c.body(new Uint8Array(pdf), 200, {
       'Content-Type': 'application/pdf',
       'Content-Length': String(pdf.byteLength),
@@ -409,7 +409,7 @@ export const handlers = {
           throw new ApiProblem('conflict', texts.message('work_order_photo.closed', { status: current.status }));
         if ((await q.countPhotos(tx, companyId, work_order)) >= MAX_PHOTOS)
           throw new ApiProblem('limit_reached', texts.message('work_order_photo.limit_reached', { max: MAX_PHOTOS }));
-        const file = await storeFile(tx, deps.fileStorage, companyId, {
+        const file = await storeFile(tx, deps.fileStorages, companyId, {
           name: upload.name,
           mimeType: upload.type.mime,
           size: upload.size,
@@ -444,7 +444,7 @@ export const handlers = {
       if (!PHOTOS_OPEN.includes(current.status))
         throw new ApiProblem('conflict', texts.message('work_order_photo.closed', { status: current.status }));
       await q.deletePhotoRow(tx, companyId, row.id);
-      await deleteFile(tx, deps.fileStorage, companyId, row.fileId);
+      await deleteFile(tx, deps.fileStorages, companyId, row.fileId);
       await q.updateWorkOrder(tx, current, {});
     });
     return c.json({ data: { object: 'work_order_photo' as const, id: photo, deleted: true as const } }, 200);

@@ -3,7 +3,7 @@
 // done, the checklist and the customer's notes each as its own section, the photos in display order reduced to print
 // size, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
-import type { FileStorage } from '../../files/storage.ts';
+import type { FileStorages } from '../../files/storage.ts';
 import { renderPdf } from '../../http/pdf-render.ts';
 import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
 import { printablePhoto } from '../../pdf/printable-photo.ts';
@@ -13,9 +13,9 @@ import { letterheadOf, pdfTotals } from '../quotes/pdf.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
 import { workOrderFigures } from './serialize.ts';
 
-async function bytesOf(storage: FileStorage, tenant: Tenant, fileId: string): Promise<Buffer> {
+async function bytesOf(storages: FileStorages, tenant: Tenant, file: { id: string; storage: string }): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of storage.read(tenant, fileId)) chunks.push(chunk);
+  for await (const chunk of storages.read(tenant, file)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
@@ -25,14 +25,14 @@ const dateIn = (at: Date, timeZone: string) => at.toLocaleDateString('en-CA', { 
 export async function workOrderPdf(
   row: WorkOrderWithPhotos,
   company: CompanyDefaults,
-  files: { storage: FileStorage; tenant: Tenant },
+  files: { storages: FileStorages; tenant: Tenant },
   renderer: PdfRenderer,
 ): Promise<Buffer> {
   // One photo at a time (a work order holds up to 30 photos of up to 10 MB each), reduced by sharp on its own
   // threads; only the reduced photos go to the rendering thread.
   const photos: NonNullable<DocumentPdfView['photos']> = [];
   for (const photo of row.photos) {
-    const printable = await printablePhoto(await bytesOf(files.storage, files.tenant, photo.fileId));
+    const printable = await printablePhoto(await bytesOf(files.storages, files.tenant, photo.file));
     photos.push({
       image: printable?.image ?? new Uint8Array(0),
       mimeType: printable?.mimeType ?? photo.file.mimeType,

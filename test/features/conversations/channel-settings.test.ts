@@ -16,7 +16,7 @@ beforeAll(async () => {
 const run = async (argv: string[]) => {
   const command = parseCommand(argv);
   if (command.name !== 'company channels') throw new Error(`parsed as ${command.name}`);
-  const output = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+  const output = await runCommand(api.deps, command, async () => {});
   return output?.json as Record<string, unknown>;
 };
 

@@ -21,7 +21,7 @@ const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2 * CHUNK_BYTE
 
 async function store(name: string, bytes: Buffer = PDF, company = companyId): Promise<StoredFile> {
   return withTenant(api.deps.db, company, (tx) =>
-    storeFile(tx, api.deps.fileStorage, company, {
+    storeFile(tx, api.deps.fileStorages, company, {
       name,
       mimeType: 'application/pdf',
       size: bytes.byteLength,
@@ -39,9 +39,12 @@ describe('a signed link', () => {
     const file = await store('kleurenkaart-sikkens.pdf');
     const url = api.deps.fileLinks.url({ companyId, fileId: file.id });
     expect(url).toMatch(/^http:\/\/api\.test\/api\/v1\/files\/[A-Za-z0-9._~-]{16,1024}$/);
-    const chunks =
-      await api.sql`select seq, length(data) as bytes from file_chunks where file_id = ${file.id} order by seq`;
-    expect(chunks.map((c) => c.bytes)).toEqual([CHUNK_BYTES, CHUNK_BYTES, PDF.byteLength - 2 * CHUNK_BYTES]);
+    if (api.config.FILE_STORAGE === 'postgres') {
+      // PostgreSQL keeps the bytes in 256 KiB chunks (S3 keeps one object: s3-storage.test.ts).
+      const chunks =
+        await api.sql`select seq, length(data) as bytes from file_chunks where file_id = ${file.id} order by seq`;
+      expect(chunks.map((c) => c.bytes)).toEqual([CHUNK_BYTES, CHUNK_BYTES, PDF.byteLength - 2 * CHUNK_BYTES]);
+    }
 
     const response = await download(tokenOf(url));
     expect(response.status).toBe(200);
@@ -73,7 +76,7 @@ describe('a signed link', () => {
     const expired = tokenOf(api.deps.fileLinks.url(linked, Date.now() - (LINK_SECONDS + 1) * 1000));
     const other = await store('b.pdf');
     const deletedToken = tokenOf(api.deps.fileLinks.url({ companyId, fileId: other.id }));
-    await withTenant(api.deps.db, companyId, (tx) => deleteFile(tx, api.deps.fileStorage, companyId, other.id));
+    await withTenant(api.deps.db, companyId, (tx) => deleteFile(tx, api.deps.fileStorages, companyId, other.id));
 
     const answers: Record<string, unknown>[] = [];
     for (const bad of [

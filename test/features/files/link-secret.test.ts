@@ -23,7 +23,7 @@ beforeAll(async () => {
   ({ companyId } = await api.tenant());
   const bytes = Buffer.from('%PDF-1.7\n%%EOF\n');
   file = await withTenant(api.deps.db, companyId, (tx) =>
-    storeFile(tx, api.deps.fileStorage, companyId, {
+    storeFile(tx, api.deps.fileStorages, companyId, {
       name: 'offerte.pdf',
       mimeType: 'application/pdf',
       size: bytes.byteLength,

@@ -72,7 +72,7 @@ beforeAll(async () => {
       await settle();
       heldAfterParse = bufferMemory() - before;
       const row = await withTenant(api.deps.db, companyId, (tx) =>
-        storeFile(tx, api.deps.fileStorage, companyId, {
+        storeFile(tx, api.deps.fileStorages, companyId, {
           name: upload.name,
           mimeType: upload.type.mime,
           size: upload.size,

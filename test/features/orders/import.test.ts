@@ -69,9 +69,9 @@ describe('orders import', () => {
     ];
     const command = parseCommand(['orders', 'import', fileOf({ orders }), '--company', companyId, '--json']);
     if (command.name !== 'orders import') throw new Error('unexpected');
-    const first = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+    const first = await runCommand(api.deps, command, async () => {});
     expect(first?.json).toMatchObject({ imported: 2, existing: 0 });
-    const again = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+    const again = await runCommand(api.deps, command, async () => {});
     expect(again?.json).toMatchObject({ imported: 0, existing: 2 });
     const list = await api.call('listOrders', { key, query: { sort: 'created_at' } });
     expect(list.body.data).toHaveLength(2);
@@ -110,7 +110,7 @@ describe('orders import', () => {
     };
     const command = parseCommand(['orders', 'import', path, '--company', companyId, '--json']);
     if (command.name !== 'orders import') throw new Error('unexpected');
-    const out = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+    const out = await runCommand(api.deps, command, async () => {});
     expect(out?.exitCode).toBe(1);
     expect(out?.json).toMatchObject({ imported: 2, existing: 0 });
     const bad = (out?.json.bad_rows ?? []) as { line: number; number: string; reason: string }[];
@@ -148,7 +148,7 @@ describe('orders import', () => {
       const path = fileOf([orderInput({ number: 'FIRST' }), bad]);
       const command = parseCommand(['orders', 'import', path, '--company', companyId, '--all-or-nothing']);
       if (command.name !== 'orders import') throw new Error('unexpected');
-      const out = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+      const out = await runCommand(api.deps, command, async () => {});
       expect(out?.exitCode).toBe(1);
       expect(out?.text).toMatch(/^Imported nothing/);
       expect(out?.json).toMatchObject({ imported: 0, bad_rows: [{ line: 1, number: bad.number }] });
@@ -164,7 +164,7 @@ describe('orders import', () => {
     const path = fileOf([orderInput({ number: 'FK-1' })]);
     const command = parseCommand(['orders', 'import', path, '--company', companyId]);
     if (command.name !== 'orders import') throw new Error('unexpected');
-    await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+    await runCommand(api.deps, command, async () => {});
     await expect(
       api.sql`update orders set invoice_id = ${otherInvoice} where company_id = ${companyId} and number = 'FK-1'`,
     ).rejects.toMatchObject({ code: '23503' });
@@ -193,7 +193,7 @@ describe('orders import', () => {
     );
     const command = parseCommand(['orders', 'import', path, '--company', companyId, '--json']);
     if (command.name !== 'orders import') throw new Error('unexpected');
-    const out = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+    const out = await runCommand(api.deps, command, async () => {});
     expect(out?.json).toMatchObject({ imported: 2, bad_rows: [{ line: 2, number: null, reason: 'not JSON' }] });
   });
 });

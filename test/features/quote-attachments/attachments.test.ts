@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../../src/http/upload.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { fileBytesKept } from '../../harness/s3.ts';
 import { fixtureFiles } from '../files/fixtures.ts';
 
 let api: TestApi;
@@ -108,13 +109,13 @@ describe('quote attachments', () => {
   it('deletes an attachment: its row and its file are gone, its link answers 404', async () => {
     const created = await upload(quoteId, form('weg.pdf', Buffer.from('%PDF-1.7\nweg')));
     const { id, download_url } = created.body.data;
-    const [{ file_id }] = await api.sql`select file_id from quote_attachments where id = ${id}`;
+    const [{ file_id, company_id }] = await api.sql`select file_id, company_id from quote_attachments where id = ${id}`;
     const deleted = await api.call('deleteQuoteAttachment', { key, params: { quote: quoteId, attachment: id } });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ data: { object: 'attachment', id, deleted: true } });
     expect(await api.sql`select 1 from quote_attachments where id = ${id}`).toHaveLength(0);
     expect(await api.sql`select 1 from files where id = ${file_id}`).toHaveLength(0);
-    expect(await api.sql`select 1 from file_chunks where file_id = ${file_id}`).toHaveLength(0);
+    expect(await fileBytesKept(api, company_id, file_id)).toBe(false);
     expect((await api.app.request(`http://api.test${new URL(download_url).pathname}`)).status).toBe(404);
     const again = await api.call('deleteQuoteAttachment', { key, params: { quote: quoteId, attachment: id } });
     expect(again.status).toBe(404);

@@ -50,7 +50,7 @@ beforeAll(async () => {
 const channels = async (companyId: string, options: string[]) => {
   const command = parseCommand(['company', 'channels', companyId, ...options]);
   if (command.name !== 'company channels') throw new Error(`parsed as ${command.name}`);
-  const output = await runCommand({ db: api.db, sql: api.sql }, command, async () => {});
+  const output = await runCommand(api.deps, command, async () => {});
   return output?.json as Record<string, unknown>;
 };
 

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../../src/http/upload.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { fileBytesKept } from '../../harness/s3.ts';
 
 let api: TestApi;
 let key: string;
@@ -137,12 +138,13 @@ describe('work order photos', () => {
     const { id: photo, download_url } = created.body.data;
     const other = await newWorkOrder();
     expect((await api.call('deleteWorkOrderPhoto', { key, params: { work_order: other, photo } })).status).toBe(404);
-    const [{ file_id }] = await api.sql`select file_id from work_order_photos where id = ${photo}`;
+    const [{ file_id, company_id }] =
+      await api.sql`select file_id, company_id from work_order_photos where id = ${photo}`;
     const deleted = await api.call('deleteWorkOrderPhoto', { key, params: { work_order: id, photo } });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ data: { object: 'work_order_photo', id: photo, deleted: true } });
     expect(await api.sql`select 1 from files where id = ${file_id}`).toHaveLength(0);
-    expect(await api.sql`select 1 from file_chunks where file_id = ${file_id}`).toHaveLength(0);
+    expect(await fileBytesKept(api, company_id, file_id)).toBe(false);
     expect((await api.app.request(`http://api.test${new URL(download_url).pathname}`)).status).toBe(404);
   });
 
