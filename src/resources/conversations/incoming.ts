@@ -83,17 +83,8 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
   const [row] = await tx
     .select({ message: conversationMessages })
     .from(conversationMessages)
-    .innerJoin(
-      conversations,
-      and(
-        eq(conversations.companyId, conversationMessages.companyId),
-        eq(conversations.id, conversationMessages.conversationId),
-      ),
-    )
-    .innerJoin(
-      customers,
-      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
-    )
+    .innerJoin(conversations, messageInConversation)
+    .innerJoin(customers, conversationOfCustomer)
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -105,6 +96,16 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
     .limit(1);
   return row?.message;
 }
+
+/** The joins under senderIsContact: a message's conversation, and that conversation's customer. */
+const messageInConversation = and(
+  eq(conversations.companyId, conversationMessages.companyId),
+  eq(conversations.id, conversationMessages.conversationId),
+);
+const conversationOfCustomer = and(
+  eq(customers.companyId, conversations.companyId),
+  eq(customers.id, conversations.customerId),
+);
 
 /**
  * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
@@ -148,17 +149,8 @@ async function threadConversation(tx: Tx, companyId: string, sender: string, thr
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
-    .innerJoin(
-      conversations,
-      and(
-        eq(conversations.companyId, conversationMessages.companyId),
-        eq(conversations.id, conversationMessages.conversationId),
-      ),
-    )
-    .innerJoin(
-      customers,
-      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
-    )
+    .innerJoin(conversations, messageInConversation)
+    .innerJoin(customers, conversationOfCustomer)
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
