@@ -321,6 +321,49 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/deals/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or update deals in a batch
+     * @description Up to 100 deals in one request, for imports and synchronisation from another system. Each item is matched, in
+     *     this order, on its `id` (an existing deal; an unknown id fails the item with `invalid_reference`) or on its
+     *     `external_ref` (compared exactly; `external_ref` is then required). A matched deal gets the fields the item
+     *     sends (fields left out keep their value, as with *Update a deal*) and is `updated`, or `unchanged` when nothing
+     *     differs; its `customer_id` and `stage_id` may only repeat the deal's own (another value fails the item with
+     *     `invalid_combination`: a deal keeps its customer, and moves with *Move a deal*, *Win a deal* or *Lose a deal*).
+     *     An unmatched `external_ref` is created as *Create a deal* creates (`created`, `source` `api`), with that
+     *     reference; `customer_id` is then required. Every item is checked like the body of those operations, the
+     *     customer, stage and user included (they must be the company's: else `invalid_reference`); problems are RFC
+     *     9457 problems whose `errors` point into this request's body (`/items/7/stage_id`). A new deal for a customer
+     *     that already has an open deal (or gets one from an earlier item) fails with `409 conflict`, its `errors`
+     *     naming the item's `customer_id` with the field code `already_exists`, and the open deal's id in `deal_id`
+     *     when it was there before the batch. An item that repeats the `id` or `external_ref` of an earlier item
+     *     fails with the field code `duplicate_in_batch`.
+     *
+     *     By default each item stands alone (`atomic` `false`): the answer is `200` and lists every item in order with
+     *     its outcome, the failed ones with their problem; the others are written. With `?atomic=true` the batch is
+     *     all or nothing: one failed item and nothing is written, the answer is `422 validation_failed` listing the
+     *     invalid inputs of every failed item (those of a `409 conflict` item too). Items are written in one transaction in either mode, with their events (`deal.created`,
+     *     `deal.updated`) in item order, so webhooks are sent for them in that order too.
+     *
+     *     Two batches (or a batch and *Create a deal*) that send the same new `external_ref` at the same time create one
+     *     deal: the later one updates it. An `Idempotency-Key` replays the whole first answer byte for byte. A batch
+     *     counts as one request against the rate limits, whatever its number of items.
+     */
+    post: operations['upsertDeals'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/deals/{deal}': {
     parameters: {
       query?: never;
@@ -4344,7 +4387,7 @@ export type components = {
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
        *     `invalid_reference`, `invalid_combination` (the value does not go with another field of the request, such as
        *     an appointment without a start that is sent as `confirmed`, or both prices of a document line),
-       *     `duplicate_in_batch` (an item of a batch repeats an earlier item's id or email), `invalid_json` or `more_errors` (the last item when more invalid inputs were found than are listed). New
+       *     `duplicate_in_batch` (an item of a batch repeats an earlier item's id, email or external reference), `invalid_json` or `more_errors` (the last item when more invalid inputs were found than are listed). New
        *     codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).
@@ -4806,6 +4849,29 @@ export type components = {
       /** @description The items, answered in this order. */
       items: components['schemas']['CustomerBatchItem'][];
     };
+    /** @description How many items had each outcome. */
+    BatchCounts: {
+      /**
+       * Format: int32
+       * @description Items created.
+       */
+      created: number;
+      /**
+       * Format: int32
+       * @description Items updated.
+       */
+      updated: number;
+      /**
+       * Format: int32
+       * @description Items matched with nothing to change.
+       */
+      unchanged: number;
+      /**
+       * Format: int32
+       * @description Items not written.
+       */
+      failed: number;
+    };
     /** @description An item that was written, or that matched a customer with nothing to change. */
     CustomerBatchWritten: {
       /**
@@ -4821,7 +4887,7 @@ export type components = {
       data: components['schemas']['Customer'];
     };
     /** @description An item that was not written. */
-    CustomerBatchFailed: {
+    BatchItemFailed: {
       /**
        * Format: int32
        * @description Position of the item in `items`, from 0.
@@ -4843,31 +4909,9 @@ export type components = {
       object: 'customer_batch';
       /** @description Whether the batch was all or nothing (`?atomic=true`) or item by item. */
       atomic: boolean;
-      /** @description How many items had each outcome. */
-      counts: {
-        /**
-         * Format: int32
-         * @description Items created.
-         */
-        created: number;
-        /**
-         * Format: int32
-         * @description Items updated.
-         */
-        updated: number;
-        /**
-         * Format: int32
-         * @description Items matched with nothing to change.
-         */
-        unchanged: number;
-        /**
-         * Format: int32
-         * @description Items not written.
-         */
-        failed: number;
-      };
+      counts: components['schemas']['BatchCounts'];
       /** @description Every item of the request, in its order. */
-      items: (components['schemas']['CustomerBatchWritten'] | components['schemas']['CustomerBatchFailed'])[];
+      items: (components['schemas']['CustomerBatchWritten'] | components['schemas']['BatchItemFailed'])[];
     };
     /** @description Fields to change; only the fields sent change. `status` cannot be changed here (use *Convert a lead*). */
     CustomerUpdate: {
@@ -5115,6 +5159,13 @@ export type components = {
        * @enum {string}
        */
       value_source: 'manual' | 'quotes';
+      /**
+       * @description The deal's reference in another system it is imported or synchronised from (a CRM, an ERP), as it was set;
+       *     `null` when none was. Unique among the company's deals and compared exactly (case-sensitive): *Create or
+       *     update deals in a batch* matches on it, `filter[external_ref]` finds the deal.
+       * @example PD-4711
+       */
+      external_ref: string | null;
       stage: components['schemas']['DealStageRef'];
       /** @description The customer (or lead) the deal is with. */
       customer_id: components['schemas']['Uuid'];
@@ -5193,10 +5244,85 @@ export type components = {
        * @example 7
        */
       assigned_user_id?: number | null;
+      /**
+       * @description The deal's reference in another system, unique among the company's deals (case-sensitive). A reference
+       *     another deal has answers `422 validation_failed` with the field code `already_exists`.
+       * @example PD-4711
+       */
+      external_ref?: string | null;
     };
     /** @description One deal. */
     DealEnvelope: {
       data: components['schemas']['Deal'];
+    };
+    /**
+     * @description One deal of a batch: its `id`, or its `external_ref` when there is no `id`, says which deal it is (see
+     *     *Create or update deals in a batch*); the other fields are those of *Create a deal*.
+     */
+    DealBatchItem: {
+      /** @description Id of an existing deal to update. */
+      id?: components['schemas']['Uuid'];
+      /**
+       * @description The deal's reference in another system; matches an existing deal exactly (case-sensitive). Required without
+       *     `id`; with `id` it sets the deal's reference.
+       * @example PD-4711
+       */
+      external_ref?: string;
+      /**
+       * Format: uuid
+       * @description The customer or lead of a new deal (required to create one). On an existing deal it may only repeat the
+       *     deal's customer.
+       */
+      customer_id?: string;
+      /** @description Short name of the deal. */
+      title?: string | null;
+      /** @description Longer description of what is being sold. */
+      description?: string | null;
+      /** @description Expected amount, as with *Create a deal* and *Update a deal*. */
+      value?: components['schemas']['DealValueInput'];
+      /**
+       * Format: int64
+       * @description Id of an active stage of type `open` for a new deal (left out or `null`: the default stage). On an existing
+       *     deal it may only repeat the deal's stage: moving is *Move a deal*, *Win a deal* or *Lose a deal*.
+       */
+      stage_id?: number | null;
+      /**
+       * Format: int64
+       * @description Id of an active user who owns the deal, or `null` for nobody.
+       */
+      assigned_user_id?: number | null;
+    };
+    /** @description The deals to create or update, 1 to 100. */
+    DealBatch: {
+      /** @description The items, answered in this order. */
+      items: components['schemas']['DealBatchItem'][];
+    };
+    /** @description An item that was written, or that matched a deal with nothing to change. */
+    DealBatchWritten: {
+      /**
+       * Format: int32
+       * @description Position of the item in `items`, from 0.
+       */
+      index: number;
+      /**
+       * @description `created` (a new deal), `updated` (the deal changed) or `unchanged` (nothing differed).
+       * @enum {string}
+       */
+      outcome: 'created' | 'updated' | 'unchanged';
+      data: components['schemas']['Deal'];
+    };
+    /** @description The outcome of a batch of deals, item by item. */
+    DealBatchResult: {
+      /**
+       * @description Always `deal_batch`.
+       * @constant
+       */
+      object: 'deal_batch';
+      /** @description Whether the batch was all or nothing (`?atomic=true`) or item by item. */
+      atomic: boolean;
+      counts: components['schemas']['BatchCounts'];
+      /** @description Every item of the request, in its order. */
+      items: (components['schemas']['DealBatchWritten'] | components['schemas']['BatchItemFailed'])[];
     };
     /**
      * @description Fields to change; only the fields sent change, `null` clears a nullable field. The stage and status are not
@@ -5220,6 +5346,12 @@ export type components = {
        * @example 7
        */
       assigned_user_id?: number | null;
+      /**
+       * @description The deal's reference in another system, unique among the company's deals (case-sensitive). A reference
+       *     another deal has answers `422 validation_failed` with the field code `already_exists`.
+       * @example PD-4711
+       */
+      external_ref?: string | null;
     };
     /** @description The stage to move the deal to. */
     DealMove: {
@@ -10719,6 +10851,11 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only the deal with this reference from another system (compared exactly, case-sensitive).
+         * @example PD-4711
+         */
+        'filter[external_ref]'?: string;
       };
       header?: never;
       path?: never;
@@ -10811,6 +10948,54 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  upsertDeals: {
+    parameters: {
+      query?: {
+        /** @description `true`: all items or none (one failed item fails the batch with `422`). `false`: each item on its own. */
+        atomic?: boolean;
+      };
+      header?: {
+        /**
+         * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
+         *     response (with `Idempotent-Replayed: true`) instead of creating again.
+         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DealBatch'];
+      };
+    };
+    responses: {
+      /** @description Every item in order with its outcome. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DealBatchResult'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      409: components['responses']['IdempotencyInProgress'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -247,6 +247,68 @@ export const AppointmentUpdateSchema = z
     notes: z.string().max(2000).nullable().optional(),
   })
   .openapi('AppointmentUpdate');
+export const BatchCountsSchema = z
+  .object({
+    created: z.number().int().min(0).max(100),
+    updated: z.number().int().min(0).max(100),
+    unchanged: z.number().int().min(0).max(100),
+    failed: z.number().int().min(0).max(100),
+  })
+  .openapi('BatchCounts');
+export const FieldErrorSchema = z
+  .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
+  .openapi('FieldError');
+export const MissingFieldSchema = z
+  .object({ field: z.string(), rule: z.string(), detail: z.string() })
+  .openapi('MissingField');
+export const ProblemCodeSchema = z
+  .enum([
+    'unauthenticated',
+    'invalid_api_key',
+    'api_key_revoked',
+    'api_key_expired',
+    'ip_not_allowed',
+    'account_suspended',
+    'subscription_inactive',
+    'feature_not_available',
+    'insufficient_scope',
+    'limit_reached',
+    'not_found',
+    'method_not_allowed',
+    'conflict',
+    'idempotency_in_progress',
+    'precondition_failed',
+    'payload_too_large',
+    'unsupported_media_type',
+    'validation_failed',
+    'unknown_field',
+    'idempotency_key_reused',
+    'rate_limited',
+    'internal_error',
+    'not_implemented',
+    'service_unavailable',
+    'verification_failed',
+    'pdf_render_limit_exceeded',
+  ])
+  .openapi('ProblemCode');
+export const ProblemSchema = z
+  .object({
+    type: z.url(),
+    title: z.string(),
+    status: z.number().int().min(400).max(599),
+    code: ProblemCodeSchema,
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    request_id: z.string().regex(/^req_[0-9A-Za-z]+$/),
+    required_scope: z.string().optional(),
+    deal_id: z.uuid().optional(),
+    errors: z.array(FieldErrorSchema).max(51).optional(),
+    missing: z.array(MissingFieldSchema).max(20).optional(),
+  })
+  .openapi('Problem');
+export const BatchItemFailedSchema = z
+  .object({ index: z.number().int().min(0).max(99), outcome: z.literal('failed'), problem: ProblemSchema })
+  .openapi('BatchItemFailed');
 export const CalendarDateSchema = z.iso.date().openapi('CalendarDate');
 export const CurrencySchema = z
   .string()
@@ -451,60 +513,6 @@ export const CustomerBatchItemSchema = z
 export const CustomerBatchSchema = z
   .strictObject({ items: z.array(CustomerBatchItemSchema).min(1).max(100) })
   .openapi('CustomerBatch');
-export const FieldErrorSchema = z
-  .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
-  .openapi('FieldError');
-export const MissingFieldSchema = z
-  .object({ field: z.string(), rule: z.string(), detail: z.string() })
-  .openapi('MissingField');
-export const ProblemCodeSchema = z
-  .enum([
-    'unauthenticated',
-    'invalid_api_key',
-    'api_key_revoked',
-    'api_key_expired',
-    'ip_not_allowed',
-    'account_suspended',
-    'subscription_inactive',
-    'feature_not_available',
-    'insufficient_scope',
-    'limit_reached',
-    'not_found',
-    'method_not_allowed',
-    'conflict',
-    'idempotency_in_progress',
-    'precondition_failed',
-    'payload_too_large',
-    'unsupported_media_type',
-    'validation_failed',
-    'unknown_field',
-    'idempotency_key_reused',
-    'rate_limited',
-    'internal_error',
-    'not_implemented',
-    'service_unavailable',
-    'verification_failed',
-    'pdf_render_limit_exceeded',
-  ])
-  .openapi('ProblemCode');
-export const ProblemSchema = z
-  .object({
-    type: z.url(),
-    title: z.string(),
-    status: z.number().int().min(400).max(599),
-    code: ProblemCodeSchema,
-    detail: z.string().optional(),
-    instance: z.string().optional(),
-    request_id: z.string().regex(/^req_[0-9A-Za-z]+$/),
-    required_scope: z.string().optional(),
-    deal_id: z.uuid().optional(),
-    errors: z.array(FieldErrorSchema).max(51).optional(),
-    missing: z.array(MissingFieldSchema).max(20).optional(),
-  })
-  .openapi('Problem');
-export const CustomerBatchFailedSchema = z
-  .object({ index: z.number().int().min(0).max(99), outcome: z.literal('failed'), problem: ProblemSchema })
-  .openapi('CustomerBatchFailed');
 export const CustomerBatchWrittenSchema = z
   .object({
     index: z.number().int().min(0).max(99),
@@ -516,13 +524,8 @@ export const CustomerBatchResultSchema = z
   .object({
     object: z.literal('customer_batch'),
     atomic: z.boolean(),
-    counts: z.object({
-      created: z.number().int().min(0).max(100),
-      updated: z.number().int().min(0).max(100),
-      unchanged: z.number().int().min(0).max(100),
-      failed: z.number().int().min(0).max(100),
-    }),
-    items: z.array(z.union([CustomerBatchWrittenSchema, CustomerBatchFailedSchema])).max(100),
+    counts: BatchCountsSchema,
+    items: z.array(z.union([CustomerBatchWrittenSchema, BatchItemFailedSchema])).max(100),
   })
   .openapi('CustomerBatchResult');
 export const CustomerCreateSchema = z
@@ -623,6 +626,7 @@ export const DealSchema = z
     value: NullableDecimalSchema,
     currency: CurrencySchema,
     value_source: z.enum(['manual', 'quotes']),
+    external_ref: z.string().max(255).nullable(),
     stage: DealStageRefSchema,
     customer_id: UuidSchema,
     assigned_user_id: NullableIntegerIdSchema,
@@ -647,6 +651,36 @@ export const DealValueInputSchema = z
   ])
   .nullable()
   .openapi('DealValueInput');
+export const DealBatchItemSchema = z
+  .strictObject({
+    id: UuidSchema.optional(),
+    external_ref: z.string().min(1).max(255).optional(),
+    customer_id: z.uuid().optional(),
+    title: z.string().max(255).nullable().optional(),
+    description: z.string().max(10000).nullable().optional(),
+    value: DealValueInputSchema.optional(),
+    stage_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
+    assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
+  })
+  .openapi('DealBatchItem');
+export const DealBatchSchema = z
+  .strictObject({ items: z.array(DealBatchItemSchema).min(1).max(100) })
+  .openapi('DealBatch');
+export const DealBatchWrittenSchema = z
+  .object({
+    index: z.number().int().min(0).max(99),
+    outcome: z.enum(['created', 'updated', 'unchanged']),
+    data: DealSchema,
+  })
+  .openapi('DealBatchWritten');
+export const DealBatchResultSchema = z
+  .object({
+    object: z.literal('deal_batch'),
+    atomic: z.boolean(),
+    counts: BatchCountsSchema,
+    items: z.array(z.union([DealBatchWrittenSchema, BatchItemFailedSchema])).max(100),
+  })
+  .openapi('DealBatchResult');
 export const DealCreateSchema = z
   .strictObject({
     customer_id: z.uuid(),
@@ -655,6 +689,7 @@ export const DealCreateSchema = z
     value: DealValueInputSchema.optional(),
     stage_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
+    external_ref: z.string().min(1).max(255).nullable().optional(),
   })
   .openapi('DealCreate');
 export const DealEnvelopeSchema = z.object({ data: DealSchema }).openapi('DealEnvelope');
@@ -686,6 +721,7 @@ export const DealUpdateSchema = z
     description: z.string().max(10000).nullable().optional(),
     value: DealValueInputSchema.optional(),
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
+    external_ref: z.string().min(1).max(255).nullable().optional(),
   })
   .openapi('DealUpdate');
 export const DealWinSchema = z
@@ -3138,6 +3174,7 @@ export const listDeals = createRoute({
         .optional(),
       'filter[archived]': z.enum(['false', 'true', 'all']).default('false'),
       'filter[updated_since]': z.iso.datetime({ offset: true }).optional(),
+      'filter[external_ref]': z.string().max(255).optional(),
     }),
   },
   responses: {
@@ -3225,6 +3262,80 @@ export const createDeal = createRoute({
     422: {
       description:
         '`validation_failed` (the invalid inputs in `errors`; an unknown customer, stage or user has the field code `invalid_reference`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const upsertDeals = createRoute({
+  operationId: 'upsertDeals',
+  method: 'post',
+  path: '/deals/batch',
+  tags: ['Deals'],
+  summary: 'Create or update deals in a batch',
+  security: [{ ApiKey: [] }],
+  request: {
+    query: z.strictObject({
+      atomic: z
+        .enum(['true', 'false'])
+        .transform((v) => v === 'true')
+        .default(false),
+    }),
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[\x21-\x7E]+$/)
+        .optional(),
+    }),
+    body: { required: true, content: { 'application/json': { schema: DealBatchSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'Every item in order with its outcome.',
+      content: { 'application/json': { schema: DealBatchResultSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description:
+        '`idempotency_in_progress`: a request with the same `Idempotency-Key` is still running; retry in a moment.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -10056,6 +10167,7 @@ export const routes = {
   deleteCustomerNote,
   listDeals,
   createDeal,
+  upsertDeals,
   getDeal,
   updateDeal,
   moveDeal,

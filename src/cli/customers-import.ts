@@ -8,9 +8,10 @@ import { SingleBar } from 'cli-progress';
 import { parse } from 'csv-parse';
 import type { Db } from '../db/client.ts';
 import { withTenant } from '../db/tenant.ts';
+import { readBatch, runBatch } from '../http/batch.ts';
 import { localize } from '../http/messages.ts';
 import type { ApiProblem } from '../http/problems.ts';
-import { readBatch, runBatch } from '../resources/customers/batch.ts';
+import { customerUpsert } from '../resources/customers/batch.ts';
 
 /** As many lines as the API takes in one batch. */
 const BATCH = 100;
@@ -105,7 +106,13 @@ export async function importCustomers(
   };
   const flush = async (lines: Line[]) => {
     const outcomes = await withTenant(db, companyId, (tx) =>
-      runBatch(tx, companyId, readBatch({ items: lines.map((l) => l.item) }), false),
+      runBatch(
+        tx,
+        companyId,
+        customerUpsert,
+        readBatch(customerUpsert.schemas, { items: lines.map((l) => l.item) }),
+        false,
+      ),
     );
     outcomes.forEach((o, i) => {
       const line = lines[i]?.line ?? 0;

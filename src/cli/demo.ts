@@ -406,6 +406,7 @@ async function addDeal(
   let state: DealRow = {
     companyId: customer.companyId,
     id: newId(),
+    externalRef: null,
     title: deal.title,
     description: deal.description,
     status: 'open',

@@ -111,7 +111,20 @@ export type SdkOptions = Partial<Omit<CrmClientOptions, 'fetch'>> & {
   timeoutMs?: number;
   /** Another fetch (tests, proxies). */
   fetch?: typeof fetch;
+  /** How the backoff waits (default setTimeout); a test or a scheduler of its own can take the time. */
+  sleep?: (ms: number) => Promise<void>;
 };
+
+/** An attempt that got no answer within `timeoutMs` (after its retries): thrown instead of the fetch's AbortError. */
+export class CrmTimeoutError extends Error {
+  constructor(
+    readonly timeoutMs: number,
+    readonly attempts: number,
+  ) {
+    super(`no answer within ${timeoutMs} ms (${attempts} attempts)`);
+    this.name = 'CrmTimeoutError';
+  }
+}
 
 const RETRY_STATUSES = new Set([429, 503]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -131,7 +144,13 @@ function backoffMs(response: Response | undefined, attempt: number): number {
  * fetch with retries and a timeout per attempt. A POST gets one `Idempotency-Key` (unless it has one) before the
  * first attempt, so every retry of a creation is the same request to the service: it is never created twice.
  */
-export function retryingFetch(options: { maxRetries: number; timeoutMs: number; fetch: typeof fetch }) {
+export function retryingFetch(options: {
+  maxRetries: number;
+  timeoutMs: number;
+  fetch: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+}) {
+  const wait = options.sleep ?? sleep;
   return async (input: Request): Promise<Response> => {
     const request = input.clone();
     if (request.method === 'POST' && !request.headers.has('idempotency-key')) {
@@ -155,10 +174,11 @@ export function retryingFetch(options: { maxRetries: number; timeoutMs: number; 
       if (!retryable && response) return response;
       if (attempt >= options.maxRetries) {
         if (response) return response;
-        throw failure;
+        const timedOut = failure instanceof Error && failure.name === 'TimeoutError';
+        throw timedOut ? new CrmTimeoutError(options.timeoutMs, attempt + 1) : failure;
       }
       await response?.body?.cancel();
-      await sleep(backoffMs(response, attempt));
+      await wait(backoffMs(response, attempt));
     }
   };
 }
@@ -174,6 +194,15 @@ type ListCustomersQuery = NonNullable<operations['listCustomers']['parameters'][
 type CustomerCreate = Schemas['CustomerCreate'];
 type CustomerUpdate = Schemas['CustomerUpdate'];
 type CustomerBatchItem = Schemas['CustomerBatchItem'];
+type ListDealsQuery = NonNullable<operations['listDeals']['parameters']['query']>;
+type DealBatchItem = Schemas['DealBatchItem'];
+
+type BatchOptions = { atomic?: boolean; idempotencyKey?: string };
+/** A batch's query and headers: all or nothing or item by item, and the caller's Idempotency-Key if any. */
+const batchParams = (opts: BatchOptions) => ({
+  query: { atomic: opts.atomic ?? false },
+  header: opts.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : {},
+});
 
 /**
  * The SDK: `const crm = new Crm()` (key and base from CRM_API_KEY and CRM_API_URL, or the options). Resources
@@ -189,6 +218,7 @@ export class Crm {
       maxRetries: options.maxRetries ?? 3,
       timeoutMs: options.timeoutMs ?? 30_000,
       fetch: options.fetch ?? globalThis.fetch,
+      sleep: options.sleep,
     });
     this.api = createCrmClient({ ...options, apiKey, baseUrl: options.baseUrl ?? env.CRM_API_URL, fetch: fetcher });
   }
@@ -210,16 +240,18 @@ export class Crm {
     update: async (id: string, body: CustomerUpdate) =>
       data(await this.api.PATCH('/customers/{customer}', { params: { path: { customer: id } }, body })).data,
     /** Up to 100 customers created or updated (POST /customers/batch). */
-    batch: async (items: CustomerBatchItem[], opts: { atomic?: boolean; idempotencyKey?: string } = {}) =>
-      data(
-        await this.api.POST('/customers/batch', {
-          body: { items },
-          params: {
-            query: { atomic: opts.atomic ?? false },
-            header: opts.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : {},
-          },
-        }),
-      ),
+    batch: async (items: CustomerBatchItem[], opts: BatchOptions = {}) =>
+      data(await this.api.POST('/customers/batch', { body: { items }, params: batchParams(opts) })),
+  };
+
+  readonly deals = {
+    /** Every deal matching `query`, page after page (`filter[external_ref]` finds one by its reference). */
+    list: (query: Omit<ListDealsQuery, 'cursor'> = {}) =>
+      listAll((cursor) => this.api.GET('/deals', { params: { query: { ...query, cursor } } })),
+    get: async (id: string) => data(await this.api.GET('/deals/{deal}', { params: { path: { deal: id } } })).data,
+    /** Up to 100 deals created or updated, matched on `id` or `external_ref` (POST /deals/batch). */
+    batch: async (items: DealBatchItem[], opts: BatchOptions = {}) =>
+      data(await this.api.POST('/deals/batch', { body: { items }, params: batchParams(opts) })),
   };
 }
 

@@ -55,7 +55,12 @@ describe('the packed client', { timeout: 600_000 }, () => {
     writeFileSync(join(app, 'example.mjs'), readmeExample());
     const env = { ...process.env, CRM_API_URL: service.api, CRM_API_KEY: service.key };
     const { stdout } = await run(process.execPath, ['example.mjs'], { cwd: app, env });
-    expect(stdout.split('\n').filter(Boolean)).toEqual(['1 1 true', 'true', '422 validation_failed /email true']);
+    expect(stdout.split('\n').filter(Boolean)).toEqual([
+      '1 1 true',
+      'created updated 32500.00 true',
+      'true',
+      '422 validation_failed /email true',
+    ]);
 
     writeFileSync(
       join(app, 'webhook.mjs'),

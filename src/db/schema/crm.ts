@@ -144,6 +144,8 @@ export const deals = pgTable(
     assignedUserId: bigint('assigned_user_id', { mode: 'number' }),
     source: text('source', { enum: ['api', 'web', 'form', 'import', 'automation'] }).notNull(),
     lostReason: text('lost_reason'),
+    /** The deal's reference in another system (collation C: compared byte by byte; drizzle/0039). */
+    externalRef: text('external_ref'),
     isArchived: boolean('is_archived').notNull().default(false),
     stageChangedAt: ts('stage_changed_at').notNull().default(sql`app_now()`),
     wonAt: ts('won_at'),
@@ -163,6 +165,7 @@ export const deals = pgTable(
     uniqueIndex('deals_one_open_per_customer')
       .on(t.companyId, t.customerId)
       .where(sql`${t.status} = 'open'`),
+    uniqueIndex('deals_external_ref').on(t.companyId, t.externalRef).where(sql`${t.externalRef} is not null`),
     index('deals_customer').on(t.companyId, t.customerId, t.createdAt, t.id),
     index('deals_stage').on(t.companyId, t.stageId),
     index('deals_created').on(t.companyId, t.createdAt, t.id),
@@ -172,6 +175,7 @@ export const deals = pgTable(
     check('deals_won_at', sql`(${t.status} = 'won') = (${t.wonAt} is not null)`),
     check('deals_lost_at', sql`(${t.status} = 'lost') = (${t.lostAt} is not null)`),
     check('deals_lost_reason', sql`${t.status} = 'lost' or ${t.lostReason} is null`),
+    check('deals_external_ref_length', sql`char_length(${t.externalRef}) between 1 and 255`),
     check('deals_archived_at', sql`${t.isArchived} = (${t.archivedAt} is not null)`),
   ],
 );

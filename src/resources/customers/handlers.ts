@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import { violatedConstraint } from '../../db/errors.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../../events/record.ts';
+import { answerBatch } from '../../http/batch.ts';
 import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { pageOf } from '../../http/pagination.ts';
-import { ApiProblem, problemBody } from '../../http/problems.ts';
+import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
-import { readBatch, runBatch } from './batch.ts';
+import { customerUpsert } from './batch.ts';
 import { columnsOf } from './input.ts';
 import { customerMessages } from './messages.ts';
 import * as q from './queries.ts';
@@ -118,31 +119,10 @@ export const handlers = {
 
   upsertCustomers: async (c) => {
     const { atomic } = c.req.valid('query');
-    const { companyId } = c.get('tenant');
-    // Validated here, item by item (the route does not validate this body: x-validated-per-item).
-    const items = readBatch(await c.req.json());
-    const context = {
-      errorsUrl: c.get('errorsUrl'),
-      language: c.get('language'),
-      requestId: c.get('requestId'),
-      instance: new URL(c.req.url).pathname,
-    };
-    const done = await runCreation(c, async (tx) => {
-      const outcomes = await runBatch(tx, companyId, items, atomic);
-      const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
-      for (const { outcome } of outcomes) counts[outcome]++;
-      const body = {
-        object: 'customer_batch' as const,
-        atomic,
-        counts,
-        items: outcomes.map((o, index) =>
-          o.outcome === 'failed'
-            ? { index, outcome: o.outcome, problem: problemBody(o.problem, context) }
-            : { index, outcome: o.outcome, data: serializeCustomer(o.row) },
-        ),
-      };
-      // The problems of failed items are in the request's language (a replay sends them as they were).
-      return { status: 200 as const, body, headers: { 'Content-Language': context.language } };
+    const done = await answerBatch(c, customerUpsert, {
+      object: 'customer_batch',
+      serialize: serializeCustomer,
+      atomic,
     });
     return c.json(done.body, done.status, done.headers);
   },

@@ -306,6 +306,28 @@ export async function updateCustomerIfChanged(
  */
 export async function touchCustomerActivity(tx: Tx, companyId: string, id: string) {
   // Not after the customer's lock (the activity locked its deal or nothing): never before the customer's last change.
+  await touchCustomersActivity(tx, companyId, [id]);
+}
+
+/**
+ * The customers a batch of deals names, locked (FOR NO KEY UPDATE, in id order) until the transaction ends: each is
+ * checked to be the company's, and its activity is touched after the batch's writes (touchCustomersActivity) without
+ * two batches ever waiting for each other in a cycle. The ids of those that exist.
+ */
+export async function lockCustomersForActivity(tx: Tx, companyId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.companyId, companyId), inArray(customers.id, ids)))
+    .orderBy(customers.id)
+    .for('no key update');
+  return new Set(rows.map((row) => row.id));
+}
+
+/** touchCustomerActivity for several customers in one statement (a batch of deals). */
+export async function touchCustomersActivity(tx: Tx, companyId: string, ids: string[]) {
+  if (ids.length === 0) return;
   await tx
     .update(customers)
     .set({
@@ -313,7 +335,7 @@ export async function touchCustomerActivity(tx: Tx, companyId: string, id: strin
       updatedAt: notBefore(customers.updatedAt),
       version: sql`${customers.version} + 1`,
     })
-    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
+    .where(and(eq(customers.companyId, companyId), inArray(customers.id, ids)));
 }
 
 /** A customer's contact details, as the inbox and the agenda show them beside a conversation or an appointment. */

@@ -1,11 +1,20 @@
+import { answerBatch } from '../../http/batch.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { dealUpsert } from './batch.ts';
 import { dealUpdateColumns, newDealColumns } from './inputs.ts';
 import * as q from './queries.ts';
 import { serializeDeal } from './serialize.ts';
 import { dealActionHandlers } from './state-actions.ts';
-import { dealNotFound, keepingOneOpenDeal, onLockedDeal, recordDealChange, saveDeal } from './writes.ts';
+import {
+  dealNotFound,
+  externalRefConflict,
+  keepingOneOpenDeal,
+  onLockedDeal,
+  recordDealChange,
+  saveDeal,
+} from './writes.ts';
 
 export const handlers = {
   listDeals: async (c) => {
@@ -16,6 +25,7 @@ export const handlers = {
       stageId: query['filter[stage_id]'],
       customerId: query['filter[customer_id]'],
       assignedUserId: query['filter[assigned_user_id]'],
+      externalRef: query['filter[external_ref]'],
       archived: query['filter[archived]'],
       updatedSince: query['filter[updated_since]'],
     });
@@ -37,7 +47,7 @@ export const handlers = {
       const columns = await newDealColumns(tx, companyId, body);
       const row = await keepingOneOpenDeal(tx, companyId, body.customer_id, (savepoint) =>
         q.insertDeal(savepoint, companyId, columns),
-      );
+      ).catch(externalRefConflict);
       await recordDealChange(tx, row, 'deal.created');
       return { status: 201 as const, body: { data: serializeDeal(row) }, headers: { ETag: etagOf(row.version) } };
     });
@@ -50,11 +60,17 @@ export const handlers = {
     const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
       const changes = await dealUpdateColumns(tx, companyId, current, body);
       if (Object.keys(changes).length === 0) return current;
-      const updated = await saveDeal(tx, current, changes);
+      const updated = await saveDeal(tx, current, changes).catch(externalRefConflict);
       await recordDealChange(tx, updated, 'deal.updated');
       return updated;
     });
     return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });
+  },
+
+  upsertDeals: async (c) => {
+    const { atomic } = c.req.valid('query');
+    const done = await answerBatch(c, dealUpsert, { object: 'deal_batch', serialize: serializeDeal, atomic });
+    return c.json(done.body, done.status, done.headers);
   },
 
   ...dealActionHandlers,

@@ -22,6 +22,7 @@ type CreateBody = {
   value?: number | string | null;
   stage_id?: number | null;
   assigned_user_id?: number | null;
+  external_ref?: string | null;
 };
 
 type UpdateBody = {
@@ -29,9 +30,10 @@ type UpdateBody = {
   description?: string | null;
   value?: number | string | null;
   assigned_user_id?: number | null;
+  external_ref?: string | null;
 };
 
-const reference = (pointer: string, detail: Message): FieldError => ({
+export const reference = (pointer: string, detail: Message): FieldError => ({
   pointer,
   parameter: null,
   code: 'invalid_reference',
@@ -39,7 +41,7 @@ const reference = (pointer: string, detail: Message): FieldError => ({
 });
 
 /** Collects invalid inputs; `done` throws them as one 422. */
-class Problems {
+export class Problems {
   readonly errors: FieldError[] = [];
   add(error: FieldError) {
     this.errors.push(error);
@@ -95,6 +97,7 @@ export async function newDealColumns(tx: Tx, companyId: string, body: CreateBody
     valueSource: amount === null ? 'quotes' : 'manual',
     stageId,
     assignedUserId: body.assigned_user_id ?? null,
+    externalRef: body.external_ref ?? null,
     source: 'api',
   };
 }
@@ -111,6 +114,8 @@ export async function dealUpdateColumns(
   if (body.title !== undefined && body.title !== current.title) changes.title = body.title;
   if (body.description !== undefined && body.description !== current.description)
     changes.description = body.description;
+  if (body.external_ref !== undefined && body.external_ref !== current.externalRef)
+    changes.externalRef = body.external_ref;
   if (body.assigned_user_id !== undefined && body.assigned_user_id !== current.assignedUserId) {
     // Only a new owner is checked: resending the current owner, since deactivated, changes nothing.
     if (body.assigned_user_id !== null) await problems.user(tx, companyId, body.assigned_user_id);

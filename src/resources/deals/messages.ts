@@ -44,4 +44,34 @@ export const dealMessages = defineMessages({
     de: 'Nur ein offener Deal kann verloren werden; dieser Deal hat den Status {status}.',
     fr: 'Seule une affaire ouverte peut être perdue ; cette affaire a le statut {status}.',
   },
+  'deal.external_ref_taken': {
+    en: 'Another deal of the company has this external reference.',
+    nl: 'Een andere deal van het bedrijf heeft deze externe referentie.',
+    de: 'Ein anderer Deal des Unternehmens hat diese externe Referenz.',
+    fr: 'Une autre affaire de l’entreprise a cette référence externe.',
+  },
+  'deal.unknown_reference': {
+    en: 'No deal of the company has this id.',
+    nl: 'Het bedrijf heeft geen deal met dit id.',
+    de: 'Das Unternehmen hat keinen Deal mit dieser ID.',
+    fr: 'Aucune affaire de l’entreprise n’a cet identifiant.',
+  },
+  'deal.duplicate_in_batch': {
+    en: 'An earlier item of this batch names the same deal or external reference.',
+    nl: 'Een eerder item van deze batch noemt dezelfde deal of externe referentie.',
+    de: 'Ein früheres Element dieses Stapels nennt denselben Deal oder dieselbe externe Referenz.',
+    fr: 'Un élément précédent de ce lot désigne la même affaire ou la même référence externe.',
+  },
+  'deal.customer_fixed': {
+    en: 'A deal keeps its customer; send the deal’s own customer_id or leave it out.',
+    nl: 'Een deal houdt zijn klant; stuur de eigen customer_id van de deal mee of laat die weg.',
+    de: 'Ein Deal behält seinen Kunden; senden Sie die eigene customer_id des Deals oder lassen Sie sie weg.',
+    fr: 'Une affaire garde son client ; envoyez le customer_id de l’affaire ou omettez-le.',
+  },
+  'deal.stage_by_move': {
+    en: 'An existing deal changes stage with Move a deal, Win a deal or Lose a deal; send its own stage_id or leave it out.',
+    nl: 'Een bestaande deal wisselt van fase met Deal verplaatsen, Deal winnen of Deal verliezen; stuur zijn eigen stage_id mee of laat die weg.',
+    de: 'Ein bestehender Deal wechselt die Phase mit Deal verschieben, Deal gewinnen oder Deal verlieren; senden Sie seine eigene stage_id oder lassen Sie sie weg.',
+    fr: 'Une affaire existante change d’étape avec Déplacer, Gagner ou Perdre une affaire ; envoyez son propre stage_id ou omettez-le.',
+  },
 } as const);

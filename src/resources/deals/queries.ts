@@ -1,5 +1,5 @@
 // SQL of deals; every function takes the tenant transaction first.
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
@@ -15,6 +15,7 @@ export type DealFilters = {
   stageId?: number;
   customerId?: string;
   assignedUserId?: number;
+  externalRef?: string;
   archived: 'false' | 'true' | 'all';
   updatedSince?: string;
 };
@@ -29,6 +30,7 @@ export async function listDeals(tenant: Tenant, page: PageRequest, filters: Deal
   if (filters.stageId !== undefined) conditions.push(eq(deals.stageId, filters.stageId));
   if (filters.customerId) conditions.push(eq(deals.customerId, filters.customerId));
   if (filters.assignedUserId !== undefined) conditions.push(eq(deals.assignedUserId, filters.assignedUserId));
+  if (filters.externalRef !== undefined) conditions.push(eq(deals.externalRef, filters.externalRef));
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
   return readPage(tenant, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
@@ -108,4 +110,121 @@ export async function updateDeal(tx: Tx, current: DealRow, fields: DealChanges) 
     .where(and(eq(deals.companyId, current.companyId), eq(deals.id, current.id), eq(deals.version, current.version)))
     .returning();
   return row;
+}
+
+/**
+ * The deals a batch names (by id, or by external reference), locked until the transaction ends, in id order so that
+ * two batches naming the same deals queue rather than deadlock. The change time is taken after the locks (the
+ * volatile condition stays above the locking subquery, as in lockCustomersOfBatch).
+ */
+export async function lockDealsOfBatch(tx: Tx, companyId: string, ids: string[], refs: string[]): Promise<DealRow[]> {
+  if (ids.length === 0 && refs.length === 0) return [];
+  const locked = tx
+    .select()
+    .from(deals)
+    .where(
+      and(
+        eq(deals.companyId, companyId),
+        or(ids.length ? inArray(deals.id, ids) : undefined, refs.length ? inArray(deals.externalRef, refs) : undefined),
+      ),
+    )
+    .orderBy(deals.id)
+    .for('update')
+    .as('locked');
+  return tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+}
+
+/** The active users among `ids`, held FOR SHARE like isActiveUser (a batch's owners). */
+export async function activeUsersOf(tx: Tx, companyId: string, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), inArray(users.id, ids), eq(users.status, 'active')))
+    .orderBy(users.id)
+    .for('share');
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The open deal of each of these customers that has one (deals_one_open_per_customer: at most one). */
+export async function openDealsOf(
+  tx: Tx,
+  companyId: string,
+  customerIds: string[],
+): Promise<Map<string, { id: string; externalRef: string | null }>> {
+  if (customerIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: deals.id, customerId: deals.customerId, externalRef: deals.externalRef })
+    .from(deals)
+    .where(and(eq(deals.companyId, companyId), inArray(deals.customerId, customerIds), eq(deals.status, 'open')));
+  return new Map(rows.map((row) => [row.customerId, row]));
+}
+
+/** The columns a batch writes: on a new deal all of them, on a matched one those an update may change. */
+export type BatchColumns = Required<
+  Pick<
+    NewDeal,
+    'customerId' | 'stageId' | 'title' | 'description' | 'value' | 'valueSource' | 'assignedUserId' | 'externalRef'
+  >
+>;
+
+/**
+ * New deals of a batch in one statement, in the company's currency. A row whose external reference another
+ * transaction created meanwhile, or whose customer got an open deal meanwhile, is skipped (the unique indexes answer,
+ * after waiting for that transaction): it is not returned, and the batch decides on it again.
+ */
+export async function insertDealsOfBatch(
+  tx: Tx,
+  companyId: string,
+  rows: (BatchColumns & { id: string })[],
+): Promise<DealRow[]> {
+  if (rows.length === 0) return [];
+  const [company] = await tx
+    .select({ currency: companies.currency })
+    .from(companies)
+    .where(eq(companies.id, companyId))
+    .limit(1);
+  if (!company) throw new Error('deal batch: the company is gone');
+  return tx
+    .insert(deals)
+    .values(rows.map((row) => ({ ...row, companyId, currency: company.currency, source: 'api' as const })))
+    .onConflictDoNothing()
+    .returning();
+}
+
+/** Changed deals of a batch (locked by lockDealsOfBatch) in one statement, each with the next version. */
+export async function updateDealsOfBatch(
+  tx: Tx,
+  companyId: string,
+  rows: (BatchColumns & { id: string })[],
+): Promise<DealRow[]> {
+  if (rows.length === 0) return [];
+  const input = rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    value: row.value,
+    value_source: row.valueSource,
+    assigned_user_id: row.assignedUserId,
+    external_ref: row.externalRef,
+  }));
+  const u = (column: string) => sql.raw(`u.${column}`);
+  return tx
+    .update(deals)
+    .set({
+      title: sql`${u('title')}`,
+      description: sql`${u('description')}`,
+      value: sql`${u('value')}`,
+      valueSource: sql`${u('value_source')}`,
+      assignedUserId: sql`${u('assigned_user_id')}`,
+      externalRef: sql`${u('external_ref')}`,
+      updatedAt: sql`app_now()`,
+      version: sql`${deals.version} + 1`,
+    })
+    .from(
+      sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, title text, description text,
+            value numeric, value_source text, assigned_user_id bigint, external_ref text)`,
+    )
+    .where(and(eq(deals.companyId, companyId), sql`${deals.id} = u.id`))
+    .returning();
 }

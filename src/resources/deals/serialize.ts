@@ -13,6 +13,7 @@ export function serializeDeal(row: DealRow) {
     value: row.value,
     currency: row.currency,
     value_source: row.valueSource,
+    external_ref: row.externalRef,
     stage: { object: 'pipeline_stage' as const, id: idString(row.stageId) },
     customer_id: row.customerId,
     assigned_user_id: row.assignedUserId === null ? null : idString(row.assignedUserId),

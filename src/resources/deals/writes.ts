@@ -9,12 +9,20 @@ import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { invalidField } from '../../http/validation.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
 import { dealMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 
 export const dealNotFound = () => new ApiProblem('not_found', dealMessages.message('deal.not_found'));
+
+/** A write that failed on the unique index of external references: the reference is another deal's. */
+export const externalRefConflict = (error: unknown): never => {
+  throw violatedConstraint(error) === 'deals_external_ref'
+    ? invalidField('/external_ref', 'already_exists', dealMessages.message('deal.external_ref_taken'))
+    : error;
+};
 
 /** Runs `work` on the deal locked in a tenant transaction, after the If-Match check. */
 export function onLockedDeal(

@@ -1,6 +1,6 @@
 // SQL of pipeline stages (set up in the web application, read here); every function takes the tenant
 // transaction first.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { pipelineStages } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
@@ -26,6 +26,17 @@ export async function findActiveStage(tx: Tx, companyId: string, id: number): Pr
     .where(and(active(companyId), eq(pipelineStages.id, id)))
     .for('share');
   return row;
+}
+
+/** The active stages of type open among `ids`, each held FOR SHARE like findActiveStage (a batch's new deals). */
+export async function findActiveOpenStages(tx: Tx, companyId: string, ids: number[]): Promise<StageRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(pipelineStages)
+    .where(and(active(companyId), eq(pipelineStages.type, 'open'), inArray(pipelineStages.id, ids)))
+    .orderBy(pipelineStages.id)
+    .for('share');
 }
 
 /** Where new deals land without a stage: the active default stage of type open. */
