@@ -1196,6 +1196,13 @@ export type paths = {
      *     Each email counts towards the company's limit of 250 outgoing messages per hour (shared with messages
      *     and quote email); past it the answer is `429 rate_limited` and nothing is sent. Accepts `Idempotency-Key`
      *     so that a retried request never sends the email twice, and `If-Match`. Emits `invoice.sent` (the first time).
+     *
+     *     The email carries the invoice's e-invoice as `<number>.xml` (UBL, Peppol BIS Billing 3.0, `application/xml`)
+     *     next to the PDF as the company's `einvoice_attachment` says: by default (`auto`) when the invoice's customer
+     *     has a VAT number. An invoice that cannot become a valid e-invoice (the company's VAT number or address
+     *     missing, …) is still sent, with its PDF only; `meta.einvoice` of the answer says whether the UBL is attached
+     *     and, if not, why and what is missing. A paid, cancelled or refunded invoice cannot be sent, so no credit
+     *     note travels by email: fetch it with `GET /invoices/{invoice}/ubl?document=credit_note`.
      */
     post: operations['sendInvoice'];
     delete?: never;
@@ -4582,6 +4589,15 @@ export type components = {
        * @example 0106:24123456
        */
       peppol_id: string | null;
+      /**
+       * @description Whether the email of *Send an invoice* carries the invoice's UBL (`<number>.xml`, Peppol BIS Billing 3.0)
+       *     next to its PDF: `auto` (the default) for customers with a VAT number, the businesses whose bookkeeping
+       *     reads it; `always` for every customer; `never` for none. An invoice that cannot become a valid
+       *     e-invoice is sent with its PDF only, and the send's answer says why (`meta.einvoice`). Set by the
+       *     operator (`company details ID --einvoice-attachment auto|always|never`).
+       * @enum {string}
+       */
+      einvoice_attachment: 'auto' | 'always' | 'never';
       /** @description Whether prices entered in the web application include VAT by default. */
       prices_include_tax: boolean;
       /** @description Default VAT rate in percent for new lines. */
@@ -6379,6 +6395,17 @@ export type components = {
        * @example https://crm.example.com/invoice/AQGVobAsPX5PilVsfY6fChsBkvXSXG1-j5oLHC0-T1pgAQ.p4Lm9QwZ2s7VkR1tX8bN0g
        */
       public_url: string | null;
+      /**
+       * Format: uri
+       * @description Where the invoice's e-invoice is: the absolute address of *Download the e-invoice (UBL) of an invoice*
+       *     (`GET /invoices/{invoice}/ubl`) on this service, fetched with an API key with `invoices.read` like any
+       *     other call. Always present, in events and webhooks too, so an integrator that receives `invoice.sent`
+       *     can fetch the UBL at once. Add `?document=credit_note` for the credit note of a refunded invoice or a
+       *     cancelled one that was sent. While the company or the customer lacks what the rules need, that address
+       *     answers `409 conflict` naming the missing fields.
+       * @example https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl
+       */
+      ubl_url: string;
       /** @description The lines, in printed order. */
       items: components['schemas']['InvoiceItem'][];
       /** @description Payments and refunds, oldest first. */
@@ -6650,6 +6677,37 @@ export type components = {
        * @example Beste Jan, in de bijlage vindt u de factuur voor de vervanging van uw cv-ketel.
        */
       message?: string;
+    };
+    /**
+     * @description Whether the email carries the invoice's UBL (Peppol BIS Billing 3.0, as `GET /invoices/{invoice}/ubl` answers
+     *     it without `embed_pdf`) as `<number>.xml` (`application/xml`) next to the PDF. The company's
+     *     `einvoice_attachment` decides; an invoice that cannot become a valid e-invoice is still sent, with its PDF
+     *     only. The invoice's `ubl_url` says where the UBL can be fetched later.
+     */
+    InvoiceSendEInvoice: {
+      /** @description Whether the UBL is attached. */
+      attached: boolean;
+      /**
+       * @description Why the UBL is not attached; `null` when it is. `not_wanted`: the company's `einvoice_attachment` asks
+       *     for none for this customer (`never`, or `auto` and the invoice's customer has no VAT number).
+       *     `incomplete`: the invoice cannot become a valid e-invoice yet; `missing` says what to fill in, as the
+       *     `409` of `GET /invoices/{invoice}/ubl` would.
+       * @enum {string|null}
+       */
+      reason: 'not_wanted' | 'incomplete' | null;
+      /** @description With `incomplete`, each missing field and the rule it breaks; otherwise empty. */
+      missing: components['schemas']['MissingField'][];
+    };
+    /** @description What the email of this send carries. */
+    InvoiceSendMeta: {
+      /** @description The names of the files attached to the email, the PDF first, then the UBL when `einvoice.attached`. */
+      attachments: string[];
+      einvoice: components['schemas']['InvoiceSendEInvoice'];
+    };
+    /** @description The sent invoice, and what its email carries. */
+    InvoiceSendEnvelope: {
+      data: components['schemas']['Invoice'];
+      meta: components['schemas']['InvoiceSendMeta'];
     };
     /** @description A payment received outside the service (for example a bank transfer), or a refund. */
     InvoicePaymentCreate: {
@@ -12712,7 +12770,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InvoiceEnvelope'];
+          'application/json': components['schemas']['InvoiceSendEnvelope'];
         };
       };
       401: components['responses']['Unauthorized'];
@@ -18448,6 +18506,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -18611,6 +18670,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -18774,6 +18834,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -18937,6 +18998,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -19112,6 +19174,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -19275,6 +19338,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": "2026-03-15T08:05:00Z",
          *           "public_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
          *               "object": "invoice_item",

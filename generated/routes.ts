@@ -349,6 +349,7 @@ export const CompanySchema = z
       .max(130)
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable(),
+    einvoice_attachment: z.enum(['auto', 'always', 'never']),
     prices_include_tax: z.boolean(),
     default_tax_rate: DecimalSchema,
     default_payment_term_days: z.number().int().min(0).max(365),
@@ -869,6 +870,7 @@ export const InvoiceSchema = z
     paid_at: NullableTimestampSchema,
     cancelled_at: NullableTimestampSchema,
     public_url: z.url().nullable(),
+    ubl_url: z.url(),
     items: z.array(InvoiceItemSchema).max(200),
     payments: z.array(InvoicePaymentSchema).max(1000),
     created_at: TimestampSchema,
@@ -1396,6 +1398,19 @@ export const InvoiceSendSchema = z
     message: z.string().min(1).max(10000).optional(),
   })
   .openapi('InvoiceSend');
+export const InvoiceSendEInvoiceSchema = z
+  .object({
+    attached: z.boolean(),
+    reason: z.enum(['not_wanted', 'incomplete']).nullable(),
+    missing: z.array(MissingFieldSchema).max(20),
+  })
+  .openapi('InvoiceSendEInvoice');
+export const InvoiceSendMetaSchema = z
+  .object({ attachments: z.array(z.string()).max(2), einvoice: InvoiceSendEInvoiceSchema })
+  .openapi('InvoiceSendMeta');
+export const InvoiceSendEnvelopeSchema = z
+  .object({ data: InvoiceSchema, meta: InvoiceSendMetaSchema })
+  .openapi('InvoiceSendEnvelope');
 export const InvoiceUpdateSchema = z
   .strictObject({
     customer_id: z.uuid().optional(),
@@ -5384,7 +5399,7 @@ export const sendInvoice = createRoute({
     body: { required: false, content: { 'application/json': { schema: InvoiceSendSchema } } },
   },
   responses: {
-    200: { description: 'The sent invoice.', content: { 'application/json': { schema: InvoiceEnvelopeSchema } } },
+    200: { description: 'The sent invoice.', content: { 'application/json': { schema: InvoiceSendEnvelopeSchema } } },
     401: {
       description:
         'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',

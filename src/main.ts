@@ -101,7 +101,7 @@ if (command !== 'worker') {
   console.log(`Docs:     ${config.publicUrl}/docs (nl, en, de, fr)`);
   console.log(`Probes:   ${config.publicUrl}/livez, ${config.publicUrl}/readyz`);
   if (command === 'start') {
-    const demo = await ensureDemo(deps.db, deps.fileStorages);
+    const demo = await ensureDemo(deps.db, deps.fileStorages, config.publicUrl);
     if (demo.created) {
       console.log(
         `\nA demo company was created. Its full-access API key (shown only now; ${expiryText(demo.expiresAt)}):`,

@@ -21,7 +21,9 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company limits ID [--per-minute N|default] [--per-hour N|default]   (without either: shows the limits in force)
   company details ID [--legal-name T] [--address T] [--postal-code T] [--city T] [--country CC]
              [--vat-number T] [--coc-number T] [--iban T] [--bic T] [--peppol-id SCHEME:ID]
-             (what invoices and e-invoices print; the value none clears one)
+             [--einvoice-attachment auto|always|never]
+             (what invoices and e-invoices print; the value none clears one; the UBL in invoice email:
+             auto for customers with a VAT number)
   company export ID > FILE.jsonl      the company's complete data as a JSON Lines archive
   company import FILE.jsonl           restores an archive (same ids) into this installation
   company delete ID --confirm NAME    erases every row of the company, in one transaction (and its files in S3)
@@ -282,6 +284,7 @@ export function parseCommand(argv: string[]): Command {
           iban: 'iban',
           bic: 'bic',
           'peppol-id': 'peppolId',
+          'einvoice-attachment': 'einvoiceAttachment',
         } as const;
         const options = Object.fromEntries(Object.keys(flags).map((flag) => [flag, { type: 'string' as const }]));
         const { values, positionals } = parse(command, rest, options);
@@ -297,6 +300,12 @@ export function parseCommand(argv: string[]): Command {
             if (value === null || !/^[A-Za-z]{2}$/.test(value))
               throw new UsageError(`${command}: --country must be an ISO 3166-1 alpha-2 code such as NL`);
             details.country = value.toUpperCase();
+            continue;
+          }
+          if (column === 'einvoiceAttachment') {
+            if (value !== 'auto' && value !== 'always' && value !== 'never')
+              throw new UsageError(`${command}: --einvoice-attachment must be auto, always or never`);
+            details.einvoiceAttachment = value;
             continue;
           }
           if (column === 'peppolId' && value !== null && !PEPPOL_ID.test(value))

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eq } from 'drizzle-orm';
 import { DEFAULT_GRAPH_API } from '../channels/whatsapp.ts';
+import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
@@ -52,10 +53,17 @@ async function findCompany(db: Db, id: string) {
 }
 
 /** The CLI's way into the installation: its pools and its file storages (FILE_STORAGE, S3_*). */
-export type CliPools = { db: Db; sql: Sql; tenantSql: Sql; fileStorages: FileStorages };
+/** The database pools and storages a command uses, and the installation's PUBLIC_URL (the demo's events). */
+export type CliPools = {
+  db: Db;
+  sql: Sql;
+  tenantSql: Sql;
+  fileStorages: FileStorages;
+  config: Pick<Config, 'publicUrl'>;
+};
 
 export async function runCommand(
-  { db, sql, tenantSql, fileStorages: storages }: CliPools,
+  { db, sql, tenantSql, fileStorages: storages, config }: CliPools,
   command: DbCommand,
   writeLine: LineWriter,
 ): Promise<Output | null> {
@@ -234,7 +242,7 @@ export async function runCommand(
       return { json: { company_id: command.companyId, ...report }, text: importText(command.file, report) };
     }
     case 'demo': {
-      const demo = await createDemo(db, command.expiresIn, storages);
+      const demo = await createDemo(db, command.expiresIn, storages, config.publicUrl);
       return {
         json: { company_id: demo.companyId, key: demo.key },
         text: [

@@ -146,6 +146,7 @@ export async function addDemoSales(
   now: Date,
   customers: readonly CustomerRow[],
   storages: FileStorages,
+  serviceUrl: string,
 ): Promise<void> {
   const company = await companyDefaults(tx, companyId);
   const common = { language: company.language, currency: company.currency, hideLineAmounts: false };
@@ -266,7 +267,7 @@ export async function addDemoSales(
         type,
         scope: 'invoices.read',
         customerId: row.customerId,
-        object: serializeInvoice(await invoiceQueries.withPayments(tx, row), null),
+        object: serializeInvoice(await invoiceQueries.withPayments(tx, row), null, serviceUrl),
       });
     await event(createdAt, 'invoice.created');
     if (fromQuote)

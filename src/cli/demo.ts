@@ -1,7 +1,9 @@
 // The demo company (CLI `demo`, and the first start of `npm start` on an empty database): a realistic tenant
 // with data of every kind that exists, its history in the event log, and a full-access key.
+
 import { and, eq, sql } from 'drizzle-orm';
 import { ALL_SCOPES } from '../auth/scopes.ts';
+import { loadConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import {
   companies,
@@ -70,12 +72,16 @@ const later = (a: Date, b: Date) => (a > b ? a : b);
 
 export type Demo = { companyId: string; key: string; expiresAt: Date | null };
 
-/** The demo company with its full-access key, which expires like any other key (365 days by default). */
-/** `storages`: the installation's (the CLI's configuration); PostgreSQL alone by default. */
+/**
+ * The demo company with its full-access key, which expires like any other key (365 days by default).
+ * `storages`: the installation's (the CLI's configuration); PostgreSQL alone by default. `serviceUrl`: its
+ * PUBLIC_URL, the base of the API addresses in the demo's events (an unconfigured installation's by default).
+ */
 export async function createDemo(
   db: Db,
   expiresIn: Expiry = '365d',
   storages = new FileStorages('postgres', undefined),
+  serviceUrl = loadConfig({}).publicUrl,
 ): Promise<Demo> {
   const now = new Date();
   const since = daysBefore(now, COMPANY_DAYS_AGO, 0);
@@ -83,7 +89,7 @@ export async function createDemo(
   // (ensureDemo would never make another).
   return db.transaction(async (tx) => {
     const company = await insertCompany(tx, { ...DEMO_COMPANY, createdAt: since, updatedAt: since });
-    await fillCompany(tx, company.id, now, storages);
+    await fillCompany(tx, company.id, now, storages, serviceUrl);
     // The company's rows were written as the tenant; keys are the operator's (the service's own role).
     await tx.execute(sql`reset role`);
     const { key, row } = await createKey(tx, {
@@ -99,14 +105,21 @@ export async function createDemo(
 /** The demo, on the first start only: when the database has no company at all. */
 export async function ensureDemo(
   db: Db,
-  storages?: FileStorages,
+  storages: FileStorages,
+  serviceUrl: string,
 ): Promise<({ created: true } & Demo) | { created: false; companyId: string }> {
   const [existing] = await db.select({ id: companies.id }).from(companies).orderBy(companies.createdAt).limit(1);
   if (existing) return { created: false, companyId: existing.id };
-  return { created: true, ...(await createDemo(db, '365d', storages)) };
+  return { created: true, ...(await createDemo(db, '365d', storages, serviceUrl)) };
 }
 
-async function fillCompany(tx: Tx, companyId: string, now: Date, storages: FileStorages): Promise<void> {
+async function fillCompany(
+  tx: Tx,
+  companyId: string,
+  now: Date,
+  storages: FileStorages,
+  serviceUrl: string,
+): Promise<void> {
   const userRows = await tx
     .insert(users)
     .values(
@@ -180,7 +193,7 @@ async function fillCompany(tx: Tx, companyId: string, now: Date, storages: FileS
     await addTask(tx, companyId, task, i, now, { columns: columnsOfBoard, links, user: userOf });
   }
   await addDemoOrders(tx, companyId, now);
-  await addDemoSales(tx, companyId, now, [...customerByName.values()], storages);
+  await addDemoSales(tx, companyId, now, [...customerByName.values()], storages, serviceUrl);
   await addDemoAppointments(tx, companyId, now, { sanne: userOf('sanne'), ahmed: userOf('ahmed') }, [
     ...customerByName.values(),
   ]);

@@ -26,7 +26,7 @@ async function execute(command: DbCommand, database: Database, config: Config): 
   const tenantSql = createTenantPool(database.url, 2);
   const storages = FileStorages.fromConfig(config);
   try {
-    return await runCommand({ db, sql, tenantSql, fileStorages: storages }, command, (line) =>
+    return await runCommand({ db, sql, tenantSql, fileStorages: storages, config }, command, (line) =>
       write(process.stdout, `${line}\n`),
     );
   } finally {

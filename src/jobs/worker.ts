@@ -63,7 +63,7 @@ export function taskList(deps: WorkerDeps, state = new DeliveryState(deps.db), s
     purge_idempotency_keys: purgeIdempotencyKeysTask(deps.sql),
     purge_events: purgeEventsTask(deps.sql),
     expire_review_requests: expireReviewRequestsTask(deps.db),
-    sales_documents_daily: salesDocumentsDailyTask(deps.db),
+    sales_documents_daily: salesDocumentsDailyTask(deps.db, deps.config.publicUrl),
     file_remove: fileRemoveTask(deps.db, deps.fileStorages),
     sweep_file_orphans: sweepFileOrphansTask(deps.db, deps.fileStorages, () => new Date()),
   };

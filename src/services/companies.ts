@@ -96,6 +96,7 @@ export type CompanyDetailsChange = Partial<
     | 'iban'
     | 'bic'
     | 'peppolId'
+    | 'einvoiceAttachment'
   >
 >;
 

@@ -1,5 +1,5 @@
-// `company details`: the flags become the company's columns (none clears one), and a wrong country or Peppol id
-// is a usage error before the database is opened.
+// `company details`: the flags become the company's columns (none clears one), and a wrong country, Peppol id or
+// e-invoice attachment is a usage error before the database is opened.
 import { describe, expect, it } from 'vitest';
 import { parseCommand, UsageError } from '../../src/cli/args.ts';
 
@@ -19,12 +19,20 @@ describe('company details (arguments)', () => {
       'be',
       '--peppol-id',
       '0208:0403019261',
+      '--einvoice-attachment',
+      'always',
     ]);
     expect(command).toEqual({
       name: 'company details',
       json: false,
       id: ID,
-      details: { vatNumber: 'NL862345117B01', bic: null, country: 'BE', peppolId: '0208:0403019261' },
+      details: {
+        vatNumber: 'NL862345117B01',
+        bic: null,
+        country: 'BE',
+        peppolId: '0208:0403019261',
+        einvoiceAttachment: 'always',
+      },
     });
   });
 
@@ -32,5 +40,7 @@ describe('company details (arguments)', () => {
     expect(() => parseCommand(['company', 'details', ID, '--peppol-id', '24123456'])).toThrow(UsageError);
     expect(() => parseCommand(['company', 'details', ID, '--country', 'Nederland'])).toThrow(UsageError);
     expect(() => parseCommand(['company', 'details', ID])).toThrow(UsageError);
+    // The e-invoice attachment is a choice of three; none does not clear it.
+    expect(() => parseCommand(['company', 'details', ID, '--einvoice-attachment', 'none'])).toThrow(UsageError);
   });
 });

@@ -14,14 +14,17 @@ const daysLeft = (expiresAt: string) => (Date.parse(expiresAt) - Date.now()) / 8
 
 describe('the demo key', () => {
   it('npm start’s first-start demo: a key that expires in 365 days, seen in GET /me; created once', async () => {
-    const first = await ensureDemo(api.db);
+    const first = await ensureDemo(api.db, api.deps.fileStorages, api.deps.config.publicUrl);
     if (!first.created) throw new Error('the empty database got no demo');
     const me = await api.call('getMe', { key: first.key });
     expect(me.status).toBe(200);
     expect(me.body.data.expires_at).toBe(first.expiresAt?.toISOString());
     expect(daysLeft(me.body.data.expires_at)).toBeGreaterThan(364.9);
     expect(daysLeft(me.body.data.expires_at)).toBeLessThanOrEqual(365);
-    expect(await ensureDemo(api.db)).toEqual({ created: false, companyId: first.companyId });
+    expect(await ensureDemo(api.db, api.deps.fileStorages, api.deps.config.publicUrl)).toEqual({
+      created: false,
+      companyId: first.companyId,
+    });
   });
 
   it('a key that cannot be created leaves no demo company behind (company, data and key in one transaction)', async () => {

@@ -40,6 +40,10 @@ export const companies = pgTable(
     bic: text('bic'),
     /** Its address on the Peppol network, `scheme:identifier` (drizzle/0035); e-invoices derive one without it. */
     peppolId: text('peppol_id'),
+    /** Whether invoice email carries the UBL next to the PDF (drizzle/0040): `auto` for customers with a VAT number. */
+    einvoiceAttachment: text('einvoice_attachment', { enum: ['auto', 'always', 'never'] })
+      .notNull()
+      .default('auto'),
     pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
     defaultTaxRate: numeric('default_tax_rate', { precision: 5, scale: 2 }).notNull().default('21.00'),
     defaultPaymentTermDays: integer('default_payment_term_days').notNull().default(14),
@@ -57,6 +61,7 @@ export const companies = pgTable(
     check('companies_rate_limit_per_minute', sql`${t.rateLimitPerMinute} > 0`),
     check('companies_rate_limit_per_hour', sql`${t.rateLimitPerHour} > 0`),
     check('companies_peppol_id', sql`${t.peppolId} ~ '^[0-9]{4}:[^[:space:]:]{1,125}$'`),
+    check('companies_einvoice_attachment', sql`${t.einvoiceAttachment} in ('auto', 'always', 'never')`),
   ],
 );
 

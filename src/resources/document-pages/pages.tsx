@@ -462,7 +462,7 @@ export function documentPages(deps: Deps) {
     const found = await withTenant(deps.db, doc.companyId, async (tx) => {
       const current = await invoiceQueries.lockInvoice(tx, doc.companyId, doc.documentId);
       if (!current || current.status === 'draft') return undefined;
-      const row = await markInvoiceViewed(tx, current);
+      const row = await markInvoiceViewed(tx, current, deps.config.publicUrl);
       return { row, company: await companyDefaults(tx, doc.companyId) };
     });
     if (!found) return unknown(c);

@@ -5,13 +5,16 @@
 
 import { and, eq } from 'drizzle-orm';
 import { customers } from '../../db/schema/index.ts';
-import type { Tenant } from '../../db/tenant.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
 import { ciiXml } from '../../einvoicing/cii.ts';
 import { eInvoiceOf, type Missing } from '../../einvoicing/from-invoice.ts';
 import type { EInvoice } from '../../einvoicing/model.ts';
 import { ublXml } from '../../einvoicing/ubl.ts';
+import type { Language } from '../../http/language.ts';
+import { localize } from '../../http/messages.ts';
 import { renderPdf } from '../../http/pdf-render.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import type { EmailAttachment } from '../../mail/outbox.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { companyDefaults } from '../quotes/documents.ts';
@@ -33,19 +36,23 @@ const missingProblem = (missing: Missing[]) =>
     })),
   });
 
+/** The company and the customer's Peppol id beside the invoice, read in `tx`. */
+async function withParties(tx: Tx, invoice: InvoiceRow) {
+  const [customer] = await tx
+    .select({ peppolId: customers.peppolId })
+    .from(customers)
+    .where(and(eq(customers.companyId, invoice.companyId), eq(customers.id, invoice.customerId)));
+  return { invoice, peppolId: customer?.peppolId ?? null, company: await companyDefaults(tx, invoice.companyId) };
+}
+type Loaded = Awaited<ReturnType<typeof withParties>>;
+
 /** The invoice, the company and the customer's Peppol id, read together; undefined for an unknown invoice. */
-async function load(tenant: Tenant, id: string) {
+async function load(tenant: Tenant, id: string): Promise<Loaded | undefined> {
   return tenant.transaction(async (tx) => {
     const invoice = await q.findInvoice(tx, tenant.companyId, id);
-    if (!invoice) return undefined;
-    const [customer] = await tx
-      .select({ peppolId: customers.peppolId })
-      .from(customers)
-      .where(and(eq(customers.companyId, tenant.companyId), eq(customers.id, invoice.customerId)));
-    return { invoice, peppolId: customer?.peppolId ?? null, company: await companyDefaults(tx, tenant.companyId) };
+    return invoice && withParties(tx, invoice);
   });
 }
-type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
 
 /**
  * Whether the invoice has a credit note: it credits an invoice the customer received and that no longer stands,
@@ -55,17 +62,22 @@ const credited = (invoice: InvoiceRow) =>
   (invoice.status === 'cancelled' && invoice.sentAt !== null && invoice.cancelledAt !== null) ||
   invoice.status === 'refunded';
 
-/** The e-invoice model, or 409 naming what the rules need and the data lacks. */
-function eInvoice(found: Loaded, kind: 'invoice' | 'credit_note', attachment: EInvoice['attachment']): EInvoice {
+/** The e-invoice model, or what the rules need and the data lacks. */
+function eInvoiceResult(found: Loaded, kind: 'invoice' | 'credit_note', attachment: EInvoice['attachment']) {
   const { invoice, company } = found;
   // A credit note is dated the day its invoice was cancelled or fully refunded.
   const issueDate =
     kind === 'credit_note' ? dayIn(invoice.cancelledAt ?? invoice.updatedAt, company.timeZone) : undefined;
-  const result = eInvoiceOf({ ...invoice, customer: { ...invoice.customer, peppol_id: found.peppolId } }, company, {
+  return eInvoiceOf({ ...invoice, customer: { ...invoice.customer, peppol_id: found.peppolId } }, company, {
     kind,
     issueDate,
     attachment,
   });
+}
+
+/** The e-invoice model, or 409 naming what the rules need and the data lacks. */
+function eInvoice(found: Loaded, kind: 'invoice' | 'credit_note', attachment: EInvoice['attachment']): EInvoice {
+  const result = eInvoiceResult(found, kind, attachment);
   if (!result.ok) throw missingProblem(result.missing);
   return result.document;
 }
@@ -115,6 +127,46 @@ export async function invoiceFacturX(
   const doc = pdfOf(found.invoice);
   const pdf = await renderPdf(renderer, { ...pdfViewOf(doc, found.company), facturX: { xml: ciiXml(document) } });
   return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(doc, pdf) };
+}
+
+/** What the send's answer says of the e-invoice (meta.einvoice): attached, or why not and what is missing. */
+export type SentEInvoice = {
+  attached: boolean;
+  reason: 'not_wanted' | 'incomplete' | null;
+  missing: { field: Missing['field']; rule: string; detail: string }[];
+};
+
+/**
+ * The UBL that the email of a sent invoice carries, read in the send's transaction: as the company's
+ * `einvoice_attachment` says (`auto`: when the invoice's customer has a VAT number). An invoice the rules refuse is
+ * still sent, without it: `einvoice` says why, its texts in `language` (the request's).
+ */
+export async function emailedUbl(
+  tx: Tx,
+  invoice: InvoiceRow,
+  language: Language,
+): Promise<{ attachment: EmailAttachment | null; einvoice: SentEInvoice }> {
+  const found = await withParties(tx, invoice);
+  const setting = found.company.einvoiceAttachment;
+  const wanted = setting === 'always' || (setting === 'auto' && Boolean(invoice.customer.vat_number?.trim()));
+  if (!wanted) return { attachment: null, einvoice: { attached: false, reason: 'not_wanted', missing: [] } };
+  const result = eInvoiceResult(found, 'invoice', null);
+  if (!result.ok) {
+    const missing = result.missing.map((m) => ({
+      ...m,
+      detail: localize(invoiceMessages.message(`einvoice.${m.field}`), language),
+    }));
+    return { attachment: null, einvoice: { attached: false, reason: 'incomplete', missing } };
+  }
+  const xml = ublXml(result.document);
+  return {
+    attachment: {
+      filename: fileName(result.document.number, 'xml'),
+      contentType: 'application/xml',
+      content: Buffer.from(xml),
+    },
+    einvoice: { attached: true, reason: null, missing: [] },
+  };
 }
 
 export const ublHeaders = (filename: string, xml: string) => ({

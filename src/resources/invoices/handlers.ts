@@ -29,7 +29,7 @@ import { quoteMessages } from '../quotes/messages.ts';
 import { type PdfDocument, pdfDownload } from '../quotes/pdf.ts';
 import { lockQuote } from '../quotes/queries.ts';
 import { sendSalesDocument } from '../quotes/send.ts';
-import { invoiceFacturX, invoiceUbl, ublHeaders } from './einvoice.ts';
+import { emailedUbl, invoiceFacturX, invoiceUbl, ublHeaders } from './einvoice.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, invoiceFigures, serializeInvoice } from './serialize.ts';
@@ -73,9 +73,12 @@ type InvoiceEventType =
   | 'invoice.overdue'
   | 'invoice.cancelled';
 
-/** An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline). */
-export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: InvoiceEventType) {
-  const object = serializeInvoice(await q.withPayments(tx, row), null);
+/**
+ * An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline);
+ * `serviceUrl` (PUBLIC_URL) makes its `ubl_url`.
+ */
+export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: InvoiceEventType, serviceUrl: string) {
+  const object = serializeInvoice(await q.withPayments(tx, row), null, serviceUrl);
   await recordEvent(tx, row.companyId, { type, scope: 'invoices.read', customerId: row.customerId, object });
   await touchCustomerActivity(tx, row.companyId, row.customerId);
 }
@@ -86,8 +89,11 @@ const invoiceUrl = (c: Context<AppEnv>) => (row: InvoiceRow) =>
     ? c.get('deps').documentLinks.url({ kind: 'invoice', companyId: row.companyId, documentId: row.id })
     : null;
 
+const serviceUrl = (c: Context<AppEnv>) => c.get('deps').config.publicUrl;
+
 async function respondWith(c: Context<AppEnv>, tx: Tx, row: InvoiceRow) {
-  return { data: serializeInvoice(await q.withPayments(tx, row), invoiceUrl(c)(row)), version: row.version };
+  const data = serializeInvoice(await q.withPayments(tx, row), invoiceUrl(c)(row), serviceUrl(c));
+  return { data, version: row.version };
 }
 
 /** Runs `work` on the invoice locked in a tenant transaction, after the If-Match check; answers it with payments. */
@@ -248,7 +254,7 @@ export const handlers = {
       updatedSince: query['filter[updated_since]'],
     });
     const url = invoiceUrl(c);
-    return c.json({ data: data.map((row) => serializeInvoice(row, url(row))), meta }, 200);
+    return c.json({ data: data.map((row) => serializeInvoice(row, url(row), serviceUrl(c))), meta }, 200);
   },
 
   getInvoice: async (c) => {
@@ -256,7 +262,8 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const row = await c.get('tenant').transaction((tx) => q.findInvoice(tx, companyId, invoice));
     if (!row) throw invoiceNotFound();
-    return c.json({ data: serializeInvoice(row, invoiceUrl(c)(row)) }, 200, { ETag: etagOf(row.version) });
+    const data = serializeInvoice(row, invoiceUrl(c)(row), serviceUrl(c));
+    return c.json({ data }, 200, { ETag: etagOf(row.version) });
   },
 
   getInvoicePdf: async (c) => {
@@ -292,7 +299,7 @@ export const handlers = {
       const number = await nextDocumentNumber(tx, companyId, 'invoice');
       const row = await q.insertInvoice(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
       await completeQuote(tx, row);
-      await recordInvoiceEvent(tx, row, 'invoice.created');
+      await recordInvoiceEvent(tx, row, 'invoice.created', serviceUrl(c));
       const { data, version } = await respondWith(c, tx, row);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });
@@ -338,14 +345,20 @@ export const handlers = {
       if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
       const link = { kind: 'invoice' as const, companyId, documentId: current.id };
       const deps = c.get('deps');
-      await sendSalesDocument(tx, companyId, invoicePdf(current), body, deps.pdfRenderer, deps.documentLinks.url(link));
+      // The UBL is composed here, like the PDF, so the email that commits with the send is complete.
+      const ubl = await emailedUbl(tx, current, c.get('language'));
+      const pdf = invoicePdf(current);
+      const publicUrl = deps.documentLinks.url(link);
+      const more = ubl.attachment ? [ubl.attachment] : [];
+      const attachments = await sendSalesDocument(tx, companyId, pdf, body, deps.pdfRenderer, publicUrl, more);
       let row = current;
       if (current.status === 'draft') {
         row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });
-        await recordInvoiceEvent(tx, row, 'invoice.sent');
+        await recordInvoiceEvent(tx, row, 'invoice.sent', serviceUrl(c));
       }
       const { data, version } = await respondWith(c, tx, row);
-      return { status: 200 as const, body: { data }, headers: { ETag: etagOf(version) } };
+      const meta = { attachments, einvoice: ubl.einvoice };
+      return { status: 200 as const, body: { data, meta }, headers: { ETag: etagOf(version) } };
     });
     return c.json(sent.body, sent.status, sent.headers);
   },
@@ -356,7 +369,7 @@ export const handlers = {
       if (!['draft', 'sent', 'viewed', 'overdue'].includes(current.status) || toCents(current.amountPaid) !== 0n)
         throw conflict('invoice.cannot_cancel', current.status);
       const updated = await q.updateInvoice(tx, current, { status: 'cancelled', cancelledAt: sql`app_now()` });
-      await recordInvoiceEvent(tx, updated, 'invoice.cancelled');
+      await recordInvoiceEvent(tx, updated, 'invoice.cancelled', serviceUrl(c));
       return updated;
     });
   },
@@ -445,7 +458,7 @@ export const handlers = {
         paidAt: settled ? payment.paidAt : null,
         ...(noteLine ? { notes: [current.notes, noteLine].filter(Boolean).join('\n') } : {}),
       });
-      if (settled) await recordInvoiceEvent(tx, updated, 'invoice.paid');
+      if (settled) await recordInvoiceEvent(tx, updated, 'invoice.paid', serviceUrl(c));
       const { data, version } = await respondWith(c, tx, updated);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });

@@ -9,10 +9,10 @@ import type { InvoiceRow } from './serialize.ts';
  * The customer opened the online invoice (locked in `tx`): the first opening sets `viewed_at` (and `sent` becomes
  * `viewed`) with `invoice.viewed`; later ones change nothing.
  */
-export async function markInvoiceViewed(tx: Tx, current: InvoiceRow): Promise<InvoiceRow> {
+export async function markInvoiceViewed(tx: Tx, current: InvoiceRow, serviceUrl: string): Promise<InvoiceRow> {
   if (current.viewedAt !== null) return current;
   const status = current.status === 'sent' ? 'viewed' : current.status;
   const updated = await q.updateInvoice(tx, current, { status, viewedAt: sql`app_now()` });
-  await recordInvoiceEvent(tx, updated, 'invoice.viewed');
+  await recordInvoiceEvent(tx, updated, 'invoice.viewed', serviceUrl);
   return updated;
 }

@@ -1,5 +1,6 @@
 import type { invoicePayments, invoices } from '../../db/schema/index.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
+import { API_PREFIX } from '../../http/request-address.ts';
 import { iso, isoOrNull } from '../../http/serialize.ts';
 import { serializeLine, serializeTaxBreakdown } from '../quotes/serialize.ts';
 
@@ -38,11 +39,17 @@ export function serializePayment(row: PaymentRow) {
   };
 }
 
+/** The API address of an invoice's UBL (GET /invoices/{invoice}/ubl) on the service at `serviceUrl` (PUBLIC_URL). */
+export const ublUrlOf = (serviceUrl: string, invoiceId: string) =>
+  `${serviceUrl}${API_PREFIX}/invoices/${invoiceId}/ubl`;
+
 /**
  * @param publicUrl the online invoice's address when the reader may send invoices, else null (never in events):
  *   like the email that carries it, the page shows the customer's details.
+ * @param serviceUrl the service's public address (PUBLIC_URL), the base of `ubl_url`: in events too, since the
+ *   UBL needs a key to fetch.
  */
-export function serializeInvoice(row: InvoiceWithPayments, publicUrl: string | null) {
+export function serializeInvoice(row: InvoiceWithPayments, publicUrl: string | null, serviceUrl: string) {
   return {
     object: 'invoice' as const,
     id: row.id,
@@ -73,6 +80,7 @@ export function serializeInvoice(row: InvoiceWithPayments, publicUrl: string | n
     paid_at: isoOrNull(row.paidAt),
     cancelled_at: isoOrNull(row.cancelledAt),
     public_url: publicUrl,
+    ubl_url: ublUrlOf(serviceUrl, row.id),
     items: row.items.map((line) => serializeLine('invoice_item' as const, line)),
     payments: row.payments.map(serializePayment),
     created_at: iso(row.createdAt),

@@ -27,6 +27,8 @@ export type CompanyDefaults = CompanyIdentity & {
   defaultTaxRate: string;
   paymentTermDays: number;
   quoteValidityDays: number;
+  /** Whether invoice email carries the UBL: `auto` for customers with a VAT number, `always`, `never`. */
+  einvoiceAttachment: 'auto' | 'always' | 'never';
   /** Today in the company's time zone (YYYY-MM-DD). */
   today: string;
 };
@@ -47,6 +49,7 @@ export async function companyDefaults(tx: Tx, companyId: string): Promise<Compan
       iban: companies.iban,
       bic: companies.bic,
       peppolId: companies.peppolId,
+      einvoiceAttachment: companies.einvoiceAttachment,
       timeZone: companies.timeZone,
       language: companies.language,
       currency: companies.currency,

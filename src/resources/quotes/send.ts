@@ -4,7 +4,7 @@
 import type { DocumentCustomerCopy } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
-import { queueEmail } from '../../mail/outbox.ts';
+import { type EmailAttachment, queueEmail } from '../../mail/outbox.ts';
 import { COMPANY_SCOPE } from '../../mail/outgoing-limit.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { companyDefaults, DocumentProblems } from './documents.ts';
@@ -27,9 +27,10 @@ function recipientsOf(body: SendBody, customer: DocumentCustomerCopy): string[] 
 }
 
 /**
- * Queues the email of `doc` with its PDF and the link to its online page (`publicUrl`) in `tx`, after counting it in the company's outgoing-message limit
- * (shared with the inbox): past the limit it answers 429 rate_limited with Retry-After, and the caller's
- * transaction (with its count) rolls back.
+ * Queues the email of `doc` with its PDF (then `more` attachments: an invoice's UBL) and the link to its online
+ * page (`publicUrl`) in `tx`, after counting it in the company's outgoing-message limit (shared with the inbox):
+ * past the limit it answers 429 rate_limited with Retry-After, and the caller's transaction (with its count) rolls
+ * back. Answers the attached files' names.
  */
 export async function sendSalesDocument(
   tx: Tx,
@@ -38,17 +39,20 @@ export async function sendSalesDocument(
   body: SendBody,
   renderer: PdfRenderer,
   publicUrl: string,
-): Promise<void> {
+  more: readonly EmailAttachment[] = [],
+): Promise<string[]> {
   const company = await companyDefaults(tx, companyId);
   const to = recipientsOf(body, doc.customer);
   const attachment = await pdfAttachment(doc, company, renderer);
   await countOutgoingMessage(tx, companyId, [COMPANY_SCOPE], ({ limit }) =>
     quoteMessages.message('document.outgoing_limit', { limit }),
   );
+  const attachments = [attachment, ...more];
   await queueEmail(tx, companyId, {
     to,
     ...documentEmail({ ...doc, publicUrl }, company, body),
     kind: `${doc.kind}_sent`,
-    attachments: [attachment],
+    attachments,
   });
+  return attachments.map((a) => a.filename);
 }

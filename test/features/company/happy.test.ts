@@ -39,6 +39,7 @@ describe('getCompany', () => {
       iban: null,
       bic: null,
       peppol_id: null,
+      einvoice_attachment: 'auto',
       prices_include_tax: false,
       default_tax_rate: '21.00',
       default_payment_term_days: 14,

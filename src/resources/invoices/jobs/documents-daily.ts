@@ -18,19 +18,19 @@ declare global {
   }
 }
 
-/** One company's run, in one tenant transaction: what it changed. */
-export async function runDocumentsDaily(db: Db, companyId: string) {
+/** One company's run, in one tenant transaction: what it changed. `serviceUrl`: PUBLIC_URL, for the events. */
+export async function runDocumentsDaily(db: Db, companyId: string, serviceUrl: string) {
   return withTenant(db, companyId, async (tx) => {
     const expired = await expireQuotes(tx, companyId);
     const overdue = await markOverdue(tx, companyId);
-    for (const invoice of overdue) await recordInvoiceEvent(tx, invoice, 'invoice.overdue');
+    for (const invoice of overdue) await recordInvoiceEvent(tx, invoice, 'invoice.overdue', serviceUrl);
     return { expired, overdue: overdue.length };
   });
 }
 
-export function salesDocumentsDailyTask(db: Db): Task<'sales_documents_daily'> {
+export function salesDocumentsDailyTask(db: Db, serviceUrl: string): Task<'sales_documents_daily'> {
   return async () => {
     const rows = await db.select({ id: companies.id }).from(companies);
-    for (const { id } of rows) await runDocumentsDaily(db, id);
+    for (const { id } of rows) await runDocumentsDaily(db, id, serviceUrl);
   };
 }
