@@ -47,12 +47,70 @@ function preparingTransaction(tx: postgres.TransactionSql): postgres.Transaction
   });
 }
 
+type Work = (tx: postgres.TransactionSql) => unknown;
+
+/**
+ * A transaction whose BEGIN does not wait for its answer. postgres.js's `begin` awaits BEGIN before it runs the
+ * work, a round trip of its own for every transaction; here BEGIN is handed to a reserved connection and the
+ * work's first statements (withTenant's tenant setting among them) follow it in the same write. PostgreSQL runs
+ * them in order, so they are inside the transaction as before. COMMIT waits for its answer: a transaction
+ * aborted by a statement whose failure nobody awaited answers ROLLBACK to it, and that fails the transaction
+ * here as postgres.js's `begin` does. Savepoints (drizzle's nested transactions) are postgres.js's: awaited,
+ * rolled back to on a failure.
+ */
+async function pipelinedBegin(pool: postgres.Sql, work: Work): Promise<unknown> {
+  const reserved = await pool.reserve();
+  try {
+    const begun = reserved`begin`.execute();
+    // Awaited below: a BEGIN refused meanwhile must not count as an unhandled rejection.
+    begun.catch(() => {});
+    let result: unknown;
+    try {
+      result = await work(preparingTransaction(onReserved(reserved)));
+      await begun;
+    } catch (error) {
+      await reserved`rollback`.catch(() => {});
+      throw error;
+    }
+    const committed = await reserved`commit`;
+    if (committed.command !== 'COMMIT') {
+      throw new Error(`transaction rolled back at COMMIT (${committed.command}): a statement of it failed`);
+    }
+    return result;
+  } finally {
+    reserved.release();
+  }
+}
+
+/** The reserved connection as a transaction's client: its savepoints numbered as postgres.js numbers them. */
+function onReserved(reserved: postgres.ReservedSql): postgres.TransactionSql {
+  let savepoints = 0;
+  const savepoint = async (work: Work) => {
+    const name = `s${savepoints++}`;
+    await reserved.unsafe(`savepoint ${name}`);
+    try {
+      return await work(transaction);
+    } catch (error) {
+      await reserved.unsafe(`rollback to ${name}`);
+      throw error;
+    }
+  };
+  const transaction = new Proxy(reserved, {
+    get: (target, property, receiver) =>
+      property === 'savepoint' ? savepoint : Reflect.get(target, property, receiver),
+  }) as unknown as postgres.TransactionSql;
+  return transaction;
+}
+
 function preparing(sql: postgres.Sql): postgres.Sql {
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === 'unsafe') return preparedUnsafe(target);
       if (property === 'begin') {
-        return (work: (tx: postgres.TransactionSql) => unknown) => target.begin((tx) => work(preparingTransaction(tx)));
+        return (options: string | Work, work?: Work) =>
+          typeof options === 'function'
+            ? pipelinedBegin(target, options)
+            : target.begin(options, (tx) => (work as Work)(preparingTransaction(tx)));
       }
       return Reflect.get(target, property, receiver);
     },

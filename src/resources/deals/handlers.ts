@@ -34,8 +34,7 @@ export const handlers = {
 
   getDeal: async (c) => {
     const { deal } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) => q.findDeal(tx, companyId, deal));
+    const row = await q.readDeal(c.get('tenant'), deal);
     if (!row) throw dealNotFound();
     return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });
   },

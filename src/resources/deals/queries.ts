@@ -3,7 +3,7 @@ import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
-import type { Tenant, Tx } from '../../db/tenant.ts';
+import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
@@ -34,6 +34,9 @@ export async function listDeals(tenant: Tenant, page: PageRequest, filters: Deal
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
   return readPage(tenant, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
+
+/** The deal for GET: one statement as the tenant, no transaction (one round trip). */
+export const readDeal = (tenant: Tenant, id: string): Promise<DealRow | undefined> => readById(tenant, deals, id);
 
 export async function findDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
   const [row] = await tx

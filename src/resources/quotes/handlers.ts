@@ -168,8 +168,7 @@ export const handlers = {
 
   getQuote: async (c) => {
     const { quote } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) => q.findQuote(tx, companyId, quote));
+    const row = await q.readQuote(c.get('tenant'), quote);
     if (!row) throw quoteNotFound();
     return c.json(...respond(c, row));
   },

@@ -3,7 +3,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { quotes } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { QuoteRow } from './serialize.ts';
@@ -20,6 +20,9 @@ export async function listQuotes(tx: Tx, companyId: string, page: PageRequest, f
   if (filters.updatedSince) conditions.push(atOrAfter(quotes.updatedAt, filters.updatedSince));
   return selectPage(tx, quotes, page, { sorts: SORTS, id: quotes.id }, conditions);
 }
+
+/** The quote for GET: one statement as the tenant, no transaction (one round trip). */
+export const readQuote = (tenant: Tenant, id: string): Promise<QuoteRow | undefined> => readById(tenant, quotes, id);
 
 export async function findQuote(tx: Tx, companyId: string, id: string): Promise<QuoteRow | undefined> {
   const [row] = await tx
