@@ -5,7 +5,7 @@
 // leaves an object no row names), a download needs the row first, and bytes are removed only after the row's
 // deletion commits (the file_remove job). Objects no row names are removed by the hourly orphan sweep once they are
 // older than a grace period (src/jobs/sweep-file-orphans.ts). Both directions stream: an upload is sent as it is
-// read, a download is passed on a chunk at a time.
+// read (an upload of unknown length as a multipart upload of 5 MiB parts), a download is passed on a chunk at a time.
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -16,6 +16,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { queueJob } from '../db/job-queue.ts';
@@ -24,6 +25,9 @@ import type { Bytes, FileStorage } from './storage.ts';
 
 /** An object of the bucket under the installation's prefix, as the orphan sweep sees it. */
 export type StoredObject = { companyId: string; fileId: string; lastModified: Date };
+
+/** 5 MiB, the smallest part S3 takes (but the last). */
+export const UPLOAD_PART_BYTES = 5 * 1024 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -63,8 +67,29 @@ export class S3FileStorage implements FileStorage {
     return `${this.prefix}/${companyId}/${fileId}`;
   }
 
-  async write(_tx: Tx, companyId: string, fileId: string, bytes: Bytes, size: number): Promise<void> {
-    await this.put(companyId, fileId, bytes, size);
+  async write(_tx: Tx, companyId: string, fileId: string, bytes: Bytes, size?: number): Promise<void> {
+    if (size === undefined) await this.upload(companyId, fileId, bytes);
+    else await this.put(companyId, fileId, bytes, size);
+  }
+
+  /**
+   * Stores bytes of a length not known beforehand (an upload as it arrives): one PUT when they fit in one part,
+   * else a multipart upload of 5 MiB parts (S3's smallest), one part in flight, so at most about one part is held.
+   * Bytes that fail abort it: no object is left (`leavePartsOnError` false aborts the multipart upload).
+   */
+  async upload(companyId: string, fileId: string, bytes: Bytes): Promise<void> {
+    await new Upload({
+      client: this.client,
+      params: {
+        Bucket: this.bucket,
+        Key: this.key(companyId, fileId),
+        Body: Readable.from(bytes, { objectMode: false }),
+        ContentType: 'application/octet-stream',
+      },
+      partSize: UPLOAD_PART_BYTES,
+      queueSize: 1,
+      leavePartsOnError: false,
+    }).done();
   }
 
   /** Stores the bytes (streamed: the length is known, so one PUT carries them as they come). */

@@ -18,11 +18,12 @@ export interface FileStorage {
   /** Stored in `files.storage`, so that files of an earlier storage can still be found. */
   readonly name: StorageName;
   /**
-   * Writes the bytes of a new file (`size` bytes) before the caller's transaction commits its row: PostgreSQL in
+   * Writes the bytes of a new file before the caller's transaction commits its row, as they come: PostgreSQL in
    * that transaction, S3 at once under the file's own key (a rollback leaves bytes no row names, which nobody can
-   * reach and the orphan sweep removes).
+   * reach and the orphan sweep removes). `size` when known beforehand; an upload's is not. Bytes that fail leave
+   * no object (S3 aborts the write).
    */
-  write(tx: Tx, companyId: string, fileId: string, bytes: Bytes, size: number): Promise<void>;
+  write(tx: Tx, companyId: string, fileId: string, bytes: Bytes, size?: number): Promise<void>;
   /** The bytes in order, a chunk at a time; ends short when the file is deleted meanwhile (callers check the size). */
   read(tenant: Tenant, fileId: string): AsyncIterable<Uint8Array>;
   /**
@@ -90,7 +91,7 @@ const READ_CHUNK = 'select * from file_chunks where company_id = $1 and file_id 
 export const postgresFileStorage: FileStorage = {
   name: 'postgres',
 
-  async write(tx, companyId, fileId, bytes, _size) {
+  async write(tx, companyId, fileId, bytes) {
     let seq = 0;
     for await (const data of rechunk(bytes)) {
       await tx.insert(fileChunks).values({ companyId, fileId, seq, data });

@@ -37,8 +37,11 @@ type Stored = { status: number; body: unknown; headers: Record<string, string> }
 export async function runCreation<B, S extends 200 | 201 | 202>(
   c: Context<AppEnv>,
   work: (tx: Tx) => Promise<Outcome<B, S>>,
-  /** What identifies the request's body when it is not its text: an upload's digest (src/http/upload.ts). */
-  bodyDigest?: string,
+  /**
+   * What identifies the request's body when it is not its text: an upload's digest (src/http/upload.ts), asked
+   * for only when needed, after the work (which receives the upload) or in its place (a repeat).
+   */
+  bodyDigest?: () => Promise<string>,
 ): Promise<Required<Omit<Outcome<B, S>, 'event'>>> {
   const tenant = c.get('tenant');
   const { companyId } = tenant;
@@ -53,11 +56,12 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
   }
   // The request includes what its API key may do: a stored answer (a webhook secret, say) is replayed only to a
   // key with the same scopes (a renewed key keeps them), never to one that could not have made the request.
-  const requestHash = createHash('sha256')
-    .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
-    .update(`${[...c.get('auth').scopes].sort().join(' ')}\n`)
-    .update(bodyDigest ?? (await c.req.text()))
-    .digest('hex');
+  const requestHash = async () =>
+    createHash('sha256')
+      .update(`${c.req.method} ${new URL(c.req.url).pathname}\n`)
+      .update(`${[...c.get('auth').scopes].sort().join(' ')}\n`)
+      .update(bodyDigest ? await bodyDigest() : await c.req.text())
+      .digest('hex');
 
   const stored = await tenant.transaction(async (tx): Promise<Stored & { replayed: boolean }> => {
     // Three statements sent together (one round trip): the key's lock, with the removal of its expired answer
@@ -97,7 +101,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     if (result instanceof KeyNotFree) {
       const { previous } = result;
       if (!previous) throw new ApiProblem('idempotency_in_progress', message('idempotency.in_progress'));
-      if (previous.requestHash !== requestHash) {
+      if (previous.requestHash !== (await requestHash())) {
         throw new ApiProblem('idempotency_key_reused', message('idempotency.key_reused'));
       }
       return {
@@ -113,7 +117,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     const storing = tx.insert(idempotencyKeys).values({
       companyId,
       key,
-      requestHash,
+      requestHash: await requestHash(),
       responseStatus: answer.status,
       responseBody: JSON.stringify(answer.body),
       responseHeaders: answer.headers,

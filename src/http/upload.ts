@@ -1,17 +1,25 @@
-// File uploads (`multipart/form-data`), streamed: busboy parses the body as it arrives, the file's bytes are kept
-// as the chunks they came in (the file itself, nothing more: no copy of the body, no joined buffer), and a file
-// past the limit stops the reading at once (413, the rest discarded by the lingering close). The file's type is
-// decided from its bytes. The generated route's form validator is not used for these operations (app.ts): it
-// would read the whole body into memory first, and a form's `true` is text, not the boolean its schema wants.
+// File uploads (`multipart/form-data`), streamed into the file storage: busboy parses the body as it arrives, and
+// the file part flows on into the storage's writer in the request's transaction (PostgreSQL's chunks as they fill,
+// S3 a multipart upload), passing a size counter and the type sniffer. Only the first chunks are held, until
+// file-type has named the type from the bytes; a refused type stops the writing there. A file past the limit stops
+// the reading at once (413, the rest discarded by the lingering close). The bytes end for the storage only once the
+// whole form was received and accepted: any refusal fails them, so the write is aborted and the transaction rolled
+// back, and nothing of a refused upload is left that anyone can reach. The generated route's form validator is not
+// used for these operations (app.ts): it would read the whole body into memory first, and a form's `true` is text,
+// not the boolean its schema wants.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Context } from 'hono';
 import type { OperationId } from '../../generated/operations.ts';
 import { routes } from '../../generated/routes.ts';
+import type { Tx } from '../db/tenant.ts';
 import { storedFileName } from '../files/file-name.ts';
-import { type DetectedType, detectFileType } from '../files/file-types.ts';
+import { type DetectedType, FileTypeSniffer } from '../files/file-types.ts';
+import { type StoredFile, storeArriving } from '../files/records.ts';
 import type { AppEnv } from './app-env.ts';
+import { type Outcome, runCreation } from './idempotency.ts';
 import { keepBodyReader } from './lingering-close.ts';
 import { message } from './messages.ts';
 import { ApiProblem, type FieldError } from './problems.ts';
@@ -20,6 +28,12 @@ import { invalidFields } from './validation.ts';
 
 /** 10 MB (10 485 760 bytes), the contract's limit for every uploaded file. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Held at most while file-type still reads the start (an Office zip's entries can be long): past it the bytes go
+ * on to the storage and the type is decided at their end, before they end for the storage.
+ */
+export const SNIFF_HOLD_BYTES = 1024 * 1024;
 
 /** Whether the operation takes a file upload (multipart/form-data) instead of JSON. */
 export function takesUpload(id: OperationId): boolean {
@@ -43,8 +57,6 @@ export type ReceivedUpload = {
   name: string;
   type: DetectedType;
   size: number;
-  /** The bytes in order, as received. */
-  chunks: Uint8Array[];
   /** The other parts sent: text (`null` for an empty one) or boolean. */
   fields: Record<string, string | boolean | null>;
   /**
@@ -54,6 +66,65 @@ export type ReceivedUpload = {
   digest: string;
 };
 
+/** The file part handed to a storage while it arrives. */
+export type IncomingFile = {
+  /** The bytes in order; they end once the whole form is accepted, and fail on any refusal. */
+  bytes: AsyncIterable<Uint8Array>;
+  /** The stored name, the type and the size: known once the bytes have ended. */
+  facts(): { name: string; type: DetectedType; size: number };
+};
+
+/**
+ * A creating operation whose body is a form with a file: the form is received in the creation's transaction, the
+ * file streamed into the storage as it comes (its row inserted there), and then `work` runs with it. The
+ * idempotency check uses the form's digest; a repeat that is answered from the store reads (and discards) the body.
+ * A refused form is the request's answer, never stored as the key's.
+ */
+export async function createWithUpload<B, S extends 200 | 201 | 202>(
+  c: Context<AppEnv>,
+  spec: UploadSpec,
+  work: (tx: Tx, upload: ReceivedUpload, file: StoredFile) => Promise<Outcome<B, S>>,
+): Promise<Required<Omit<Outcome<B, S>, 'event'>>> {
+  const { companyId } = c.get('tenant');
+  const storages = c.get('deps').fileStorages;
+  let received: Promise<ReceivedUpload> | undefined;
+  try {
+    return await runCreation(
+      c,
+      async (tx) => {
+        let file: StoredFile | undefined;
+        received = receiveUpload(c, spec, async ({ bytes, facts }) => {
+          file = await storeArriving(tx, storages, companyId, bytes, () => {
+            const { name, type, size } = facts();
+            return { name, mimeType: type.mime, size };
+          });
+        });
+        const upload = await received.catch((error) => {
+          throw new FormRefused(error);
+        });
+        if (!file) throw new Error('the upload was received without its file');
+        return work(tx, upload, file);
+      },
+      async () => {
+        received ??= receiveUpload(c, spec, async ({ bytes }) => {
+          for await (const _ of bytes);
+        });
+        return (await received).digest;
+      },
+    );
+  } catch (error) {
+    // Thrown past the savepoint as another error, so that it is not stored as the key's answer.
+    if (error instanceof FormRefused) throw error.cause;
+    throw error;
+  }
+}
+
+class FormRefused extends Error {
+  constructor(override readonly cause: unknown) {
+    super('upload refused');
+  }
+}
+
 const fieldError = (pointer: string, code: string, detail: FieldError['detail']): FieldError => ({
   pointer,
   parameter: null,
@@ -61,14 +132,82 @@ const fieldError = (pointer: string, code: string, detail: FieldError['detail'])
   detail,
 });
 
-export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promise<ReceivedUpload> {
+/**
+ * Receives the form, handing its file part to `store` as it arrives; settles once the whole body is read and `store`
+ * is done. Refusals (ApiProblem) come after the whole form, in this order: 413, the fields, a missing or empty
+ * file, its type.
+ */
+export async function receiveUpload(
+  c: Context<AppEnv>,
+  spec: UploadSpec,
+  store: (file: IncomingFile) => Promise<void>,
+): Promise<ReceivedUpload> {
   const discardRest = keepBodyReader(c);
   const body = c.req.raw.body;
   const errors: FieldError[] = [];
   const fields: ReceivedUpload['fields'] = {};
-  let file: { name: string; chunks: Uint8Array[]; size: number } | undefined;
+  let file: FilePart | undefined;
+  let storing: Promise<void> | undefined;
   let tooLarge = false;
   const bytesDigest = createHash('sha256');
+  // Settled once the whole form is read: the refusal of the form, if any, for the file's bytes to fail with.
+  let formChecked!: (refusal: ApiProblem | undefined) => void;
+  const formRead = new Promise<ApiProblem | undefined>((resolve) => {
+    formChecked = resolve;
+  });
+  // The type refused from the first bytes: the writing stops there, the rest of the form is still read.
+  let typeRefusal: ApiProblem | undefined;
+  const refuseType = (type: DetectedType | null) => {
+    const detail = type
+      ? message('upload.type_not_allowed', { found: type.mime, allowed: spec.typeNames })
+      : message('upload.type_unknown', { allowed: spec.typeNames });
+    return invalidFields([fieldError('/file', 'invalid_format', detail)]);
+  };
+
+  async function* accepted(received: FilePart): AsyncGenerator<Uint8Array> {
+    const sniffer = new FileTypeSniffer();
+    const held: Uint8Array[] = [];
+    let heldBytes = 0;
+    let passing = false;
+    try {
+      // Not destroyed when left (a refused type): busboy goes on writing the part, which is then dropped.
+      for await (const chunk of received.stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        received.size += chunk.byteLength;
+        bytesDigest.update(chunk);
+        sniffer.feed(chunk);
+        if (passing) {
+          yield chunk;
+          continue;
+        }
+        held.push(chunk);
+        heldBytes += chunk.byteLength;
+        const early = await sniffer.early();
+        if (early !== undefined && !allowedEarly(early, spec.types)) {
+          typeRefusal = refuseType(early);
+          break;
+        }
+        if (early === undefined && heldBytes < SNIFF_HOLD_BYTES) continue;
+        passing = true;
+        yield* held.splice(0);
+      }
+    } catch (error) {
+      // The part cut off (the body ended early), or the reading stopped (413, a failure): the refusal it gives.
+      throw error instanceof ApiProblem ? error : malformed(error);
+    }
+    if (typeRefusal) {
+      // The rest of the part is read and dropped, so that the rest of the form is still received.
+      received.stream.resume();
+      throw typeRefusal;
+    }
+    if (received.size > 0) {
+      const type = await sniffer.end();
+      if (!type || !spec.types.has(type.mime)) typeRefusal = refuseType(type);
+      received.type = type ?? undefined;
+    }
+    const refusal = (await formRead) ?? typeRefusal;
+    if (refusal) throw refusal;
+    yield* held.splice(0);
+  }
 
   let parser: busboy.Busboy;
   try {
@@ -82,6 +221,8 @@ export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promi
   } catch (error) {
     throw malformed(error);
   }
+  // A write that fails otherwise than by a refusal of the form (the database, the bucket) stops the reading.
+  let storeFailed: Promise<never> | undefined;
   parser.on('file', (name, stream, info) => {
     // A part cut off (the body ends early) fails its stream; the parser reports that as its own error.
     stream.on('error', () => {});
@@ -96,16 +237,26 @@ export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promi
       errors.push(fieldError('/file', 'invalid_format', unstorableDetail(info.filename)));
       stream.resume();
     } else {
-      const received = { name: info.filename || 'file', chunks: [] as Uint8Array[], size: 0 };
+      const received: FilePart = { name: info.filename || 'file', size: 0, stream };
       file = received;
-      stream.on('data', (chunk: Buffer) => {
-        received.chunks.push(chunk);
-        received.size += chunk.byteLength;
-        bytesDigest.update(chunk);
-      });
       stream.on('limit', () => {
         tooLarge = true;
       });
+      storing = store({
+        bytes: accepted(received),
+        facts: () => {
+          if (!received.type) throw new Error('the facts of an upload are known once its bytes have ended');
+          return { name: storedFileName(received.name, received.type), type: received.type, size: received.size };
+        },
+      });
+      storing.catch(() => {});
+      storeFailed = storing.then(
+        () => new Promise<never>(() => {}),
+        (error) => {
+          if (error instanceof ApiProblem) return new Promise<never>(() => {});
+          throw error;
+        },
+      );
     }
   });
   parser.on('field', (name, value, info) => {
@@ -128,52 +279,86 @@ export async function receiveUpload(c: Context<AppEnv>, spec: UploadSpec): Promi
   // Not awaited when the reading stops early (413): its rejection must not go unhandled.
   finished.catch(() => {});
 
+  /** Fails the file's bytes with `refusal` and waits until the storage has let go of them. */
+  async function abandon(refusal: ApiProblem) {
+    file?.stream.destroy(refusal);
+    formChecked(refusal);
+    await storing?.catch(() => {});
+  }
+
   if (body !== null) {
     const reader = body.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        if (!parser.write(value)) await Promise.race([once(parser, 'drain'), finished]);
+        if (!parser.write(value)) {
+          await Promise.race([once(parser, 'drain'), finished, ...(storeFailed ? [storeFailed] : [])]);
+        }
         if (tooLarge) break;
       }
       if (!tooLarge) {
         parser.end();
-        await finished;
+        await Promise.race([finished, ...(storeFailed ? [storeFailed] : [])]);
       }
     } catch (error) {
       // The body rules' own refusal (a chunked body past the request limit) passes as it is.
-      if (error instanceof ApiProblem) throw error;
-      throw malformed(error);
+      const refusal = error instanceof ApiProblem ? error : malformed(error);
+      await abandon(refusal);
+      throw storeFailure(await settledError(storing)) ?? refusal;
     } finally {
       reader.releaseLock();
     }
   }
   if (tooLarge) {
-    // The parser is left as it is (destroying it would fail its open file part): nothing reads it any more.
-    throw new ApiProblem(
+    const refusal = new ApiProblem(
       'payload_too_large',
       message('upload.file_too_large', { max: MAX_FILE_BYTES }),
       {},
       { Connection: 'close' },
       discardRest(),
     );
+    // The parser is left as it is (destroying it would fail its open file part): nothing reads it any more.
+    await abandon(refusal);
+    throw refusal;
   }
-  if (errors.length > 0) throw invalidFields(errors);
-  if (!file) throw invalidFields([fieldError('/file', 'required', message('upload.file_missing'))]);
-  if (file.size === 0) throw invalidFields([fieldError('/file', 'too_small', message('upload.file_empty'))]);
-  const type = await detectFileType(file.chunks);
-  if (!type || !spec.types.has(type.mime)) {
-    const detail = type
-      ? message('upload.type_not_allowed', { found: type.mime, allowed: spec.typeNames })
-      : message('upload.type_unknown', { allowed: spec.typeNames });
-    throw invalidFields([fieldError('/file', 'invalid_format', detail)]);
-  }
+  let refusal: ApiProblem | undefined;
+  if (errors.length > 0) refusal = invalidFields(errors);
+  else if (!file) refusal = invalidFields([fieldError('/file', 'required', message('upload.file_missing'))]);
+  else if (file.size === 0) refusal = invalidFields([fieldError('/file', 'too_small', message('upload.file_empty'))]);
+  formChecked(refusal);
+  const failure = await settledError(storing);
+  if (refusal) throw refusal;
+  if (failure) throw failure;
+  if (!file?.type) throw new Error('an accepted upload without its type');
   const digest = createHash('sha256')
     .update(JSON.stringify([file.name, bytesDigest.digest('hex'), Object.entries(fields).sort()]))
     .digest('hex');
   // Stored under a safe name whose extension is the detected type's (src/files/file-name.ts).
-  return { name: storedFileName(file.name, type), type, size: file.size, chunks: file.chunks, fields, digest };
+  return { name: storedFileName(file.name, file.type), type: file.type, size: file.size, fields, digest };
+}
+
+/** The form's file part while it is received. */
+type FilePart = { name: string; size: number; stream: Readable; type?: DetectedType };
+
+/** Whether a type named from the first bytes may still be accepted: a compound file may turn out Word or Excel. */
+function allowedEarly(type: DetectedType | null, types: ReadonlySet<string>): boolean {
+  if (type?.ext === 'cfb') return types.has('application/msword') || types.has('application/vnd.ms-excel');
+  return type !== null && types.has(type.mime);
+}
+
+/** The error a write ended with, if any. */
+async function settledError(storing: Promise<void> | undefined): Promise<unknown> {
+  if (!storing) return undefined;
+  return storing.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+/** A write's failure that is not a refusal of the form (those are thrown in their order by the reading). */
+function storeFailure(error: unknown): unknown {
+  return error instanceof ApiProblem ? undefined : error;
 }
 
 const unstorableDetail = (text: string) =>

@@ -33,16 +33,19 @@ export async function sweepFileOrphans(db: Db, s3: S3FileStorage, before: Date):
       byCompany.set(object.companyId, [...(byCompany.get(object.companyId) ?? []), object]);
     }
     for (const [companyId, objects] of byCompany) {
-      const kept = await withTenant(db, companyId, async (tx) => {
-        const rows = await tx.execute<{ id: string }>(
-          sql`select id::text from files where company_id = ${companyId} and storage = 's3'
-              and id = any(${`{${objects.map((o) => o.fileId).join(',')}}`}::uuid[])`,
+      // The rows of these ids stay locked (whatever their storage) until the objects are removed: a migration to S3
+      // locks its row before it writes the object again under the same key, so the sweep never removes an object
+      // written after it decided that no row named it (a file moved back to S3 while its old object was pending).
+      removed += await withTenant(db, companyId, async (tx) => {
+        const rows = await tx.execute<{ id: string; storage: string }>(
+          sql`select id::text, storage from files where company_id = ${companyId}
+              and id = any(${`{${objects.map((o) => o.fileId).join(',')}}`}::uuid[]) for update`,
         );
-        return new Set(rows.map((r) => r.id));
+        const kept = new Set(rows.filter((r) => r.storage === 's3').map((r) => r.id));
+        const orphans = objects.filter((o) => !kept.has(o.fileId));
+        await s3.removeMany(orphans);
+        return orphans.length;
       });
-      const orphans = objects.filter((o) => !kept.has(o.fileId));
-      await s3.removeMany(orphans);
-      removed += orphans.length;
     }
   }
   return removed;

@@ -1,5 +1,6 @@
 // `files migrate --to s3|postgres`: moves files' bytes from the storage their row names into another, one file per
-// transaction. The row is locked, the bytes stream from the old storage into the new one (checked against the
+// transaction. The row is locked first (before any object is written: the file_remove job and the orphan sweep lock
+// it too before they remove an object under the same key), the bytes stream from the old storage into the new one (checked against the
 // file's size), the row is switched, and the old storage removes its copy (PostgreSQL in the transaction, S3 by a
 // file_remove job after the commit). So an interrupted run leaves every file whole and served from where its row
 // says, and a rerun skips the files already moved: the migration resumes where it stopped.

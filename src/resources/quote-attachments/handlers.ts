@@ -1,9 +1,8 @@
 import { DOCUMENT_TYPES } from '../../files/file-types.ts';
-import { deleteFile, storeFile } from '../../files/records.ts';
+import { deleteFile } from '../../files/records.ts';
 import type { Handlers } from '../../http/handler.ts';
-import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
-import { receiveUpload } from '../../http/upload.ts';
+import { createWithUpload } from '../../http/upload.ts';
 import { quoteAttachmentMessages as texts } from './messages.ts';
 import * as q from './queries.ts';
 import { serializeAttachment } from './serialize.ts';
@@ -30,15 +29,15 @@ export const handlers = {
     const { quote } = c.req.valid('param');
     const { companyId } = c.get('tenant');
     const deps = c.get('deps');
-    // The body is read (streamed) first: whatever the answer, the client has sent it.
-    const upload = await receiveUpload(c, {
-      types: DOCUMENT_TYPES,
-      typeNames: 'PDF, JPEG, PNG, GIF, WebP, Word, Excel',
-      fields: { description: { kind: 'text', maxLength: 255 }, visible_to_customer: { kind: 'boolean' } },
-    });
-    const created = await runCreation(
+    // The form is received first (its file streamed into the storage), then the quote is locked and checked.
+    const created = await createWithUpload(
       c,
-      async (tx) => {
+      {
+        types: DOCUMENT_TYPES,
+        typeNames: 'PDF, JPEG, PNG, GIF, WebP, Word, Excel',
+        fields: { description: { kind: 'text', maxLength: 255 }, visible_to_customer: { kind: 'boolean' } },
+      },
+      async (tx, upload, file) => {
         // The quote stays locked until the end: two uploads at once cannot both be the 20th.
         if (!(await q.quoteExists(tx, companyId, quote, true))) throw quoteNotFound();
         if ((await q.countAttachments(tx, companyId, quote)) >= MAX_ATTACHMENTS) {
@@ -47,12 +46,6 @@ export const handlers = {
             texts.message('quote_attachment.limit_reached', { max: MAX_ATTACHMENTS }),
           );
         }
-        const file = await storeFile(tx, deps.fileStorages, companyId, {
-          name: upload.name,
-          mimeType: upload.type.mime,
-          size: upload.size,
-          chunks: upload.chunks,
-        });
         const description = upload.fields.description;
         const row = await q.insertAttachment(tx, {
           companyId,
@@ -63,7 +56,6 @@ export const handlers = {
         });
         return { status: 201 as const, body: { data: serializeAttachment(row, deps.fileLinks) } };
       },
-      upload.digest,
     );
     return c.json(created.body, created.status, created.headers);
   },

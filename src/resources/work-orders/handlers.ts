@@ -5,13 +5,13 @@ import type { ChecklistPoint, WorkOrderLine } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import { IMAGE_TYPES } from '../../files/file-types.ts';
-import { deleteFile, storeFile } from '../../files/records.ts';
+import { deleteFile } from '../../files/records.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
-import { receiveUpload } from '../../http/upload.ts';
+import { createWithUpload } from '../../http/upload.ts';
 import { invalidField } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
 import { companyMessages } from '../company/messages.ts';
@@ -391,17 +391,17 @@ export const handlers = {
     const { work_order } = c.req.valid('param');
     const { companyId } = c.get('tenant');
     const deps = c.get('deps');
-    // The body is read (streamed) first: whatever the answer, the client has sent it.
-    const upload = await receiveUpload(c, {
-      types: IMAGE_TYPES,
-      typeNames: 'JPEG, PNG, GIF, WebP',
-      fields: { kind: { kind: 'text', maxLength: 16 }, caption: { kind: 'text', maxLength: 255 } },
-    });
-    const kind = PHOTO_KINDS.find((k) => k === (upload.fields.kind ?? 'other'));
-    if (!kind) throw invalidField('/kind', 'invalid_enum', texts.message('work_order.photo_kind'));
-    const created = await runCreation(
+    // The form is received first (its file streamed into the storage), then the work order is locked and checked.
+    const created = await createWithUpload(
       c,
-      async (tx) => {
+      {
+        types: IMAGE_TYPES,
+        typeNames: 'JPEG, PNG, GIF, WebP',
+        fields: { kind: { kind: 'text', maxLength: 16 }, caption: { kind: 'text', maxLength: 255 } },
+      },
+      async (tx, upload, file) => {
+        const kind = PHOTO_KINDS.find((k) => k === (upload.fields.kind ?? 'other'));
+        if (!kind) throw invalidField('/kind', 'invalid_enum', texts.message('work_order.photo_kind'));
         // The work order stays locked until the end: two uploads at once cannot both be the 30th.
         const current = await q.lockWorkOrder(tx, companyId, work_order);
         if (!current) throw workOrderNotFound();
@@ -409,12 +409,6 @@ export const handlers = {
           throw new ApiProblem('conflict', texts.message('work_order_photo.closed', { status: current.status }));
         if ((await q.countPhotos(tx, companyId, work_order)) >= MAX_PHOTOS)
           throw new ApiProblem('limit_reached', texts.message('work_order_photo.limit_reached', { max: MAX_PHOTOS }));
-        const file = await storeFile(tx, deps.fileStorages, companyId, {
-          name: upload.name,
-          mimeType: upload.type.mime,
-          size: upload.size,
-          chunks: upload.chunks,
-        });
         const caption = upload.fields.caption;
         const row = await q.insertPhoto(tx, {
           companyId,
@@ -427,7 +421,6 @@ export const handlers = {
         await q.updateWorkOrder(tx, current, {});
         return { status: 201 as const, body: { data: serializePhoto(row, deps.fileLinks) } };
       },
-      upload.digest,
     );
     return c.json(created.body, created.status, created.headers);
   },
