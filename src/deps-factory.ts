@@ -34,10 +34,17 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   const tenantSql = createTenantPool(databaseUrl, 10);
   const probeSql = createDb(databaseUrl, 1).sql;
   const keys = new KeyStore(sql);
-  await keys.listen();
+  let linkSecrets: Awaited<ReturnType<typeof loadLinkSecrets>>;
+  try {
+    await keys.listen();
+    linkSecrets = await loadLinkSecrets(config, sql);
+  } catch (error) {
+    // A start that failed leaves no pool open: main tries again while the database cannot be reached.
+    await Promise.all([sql.end({ timeout: 0 }), tenantSql.end({ timeout: 0 }), probeSql.end({ timeout: 0 })]);
+    throw error;
+  }
   // Several API nodes share their counters through Redis; one node keeps them in memory.
   const redis = config.REDIS_URL ? rateLimitRedis(config.REDIS_URL) : undefined;
-  const linkSecrets = await loadLinkSecrets(config, sql);
   const deps: Deps & { close: () => Promise<void> } = {
     config,
     sql,

@@ -11,6 +11,7 @@ import { type Database, openDatabase } from './db/database-url.ts';
 import { missingPatches } from './db/driver-patch.ts';
 import { runningEmbeddedServer } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
+import { untilDatabaseReachable } from './db/until-reachable.ts';
 import { createDeps } from './deps-factory.ts';
 import { markStopping } from './http/probes.ts';
 import { httpServerOptions } from './http/server.ts';
@@ -43,7 +44,10 @@ try {
 }
 if (database.embedded) recordService(config.DATA_DIR, { pid: process.pid, command, api });
 if (command === 'start' || database.embedded) await runMigrations(database.url);
-const deps = await createDeps(config, database.url);
+// Started while the database cannot be reached (restarting, failing over, starting next to this process), the
+// process waits for it rather than exiting (until-reachable.ts).
+const waiting = (line: string) => console.error(`[${command}] ${line}`);
+const deps = await untilDatabaseReachable(() => createDeps(config, database.url), waiting);
 
 let server: ReturnType<typeof serve> | undefined;
 let worker: Worker | undefined;
@@ -117,7 +121,7 @@ if (command !== 'api') {
   carryOnAfterUnawaitedDatabaseFailures((error) =>
     deps.log.error({ err: error }, 'a database failure nobody awaited: logged, the worker carries on'),
   );
-  worker = await startWorker(database.url, deps);
+  worker = await untilDatabaseReachable(() => startWorker(database.url, deps), waiting);
 }
 const unpatched = missingPatches();
 if (unpatched.length > 0) {

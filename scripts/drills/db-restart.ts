@@ -8,6 +8,10 @@
 // is in the database afterwards; no request waits past the client timeout.
 //
 //   npm run drill:db-restart [-- --lanes 8 --down-seconds 5 --steady-seconds 10 --timeout-ms 10000]
+//   [--promise-origins <file>: the worker logs each unhandled rejection with where its promise was made
+//   (promise-origins.mjs; costly, so not in the API, whose start the drill awaits)]
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setRateLimits } from '../../src/services/companies.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
@@ -29,6 +33,7 @@ const { values: args } = parseArgs({
     'down-seconds': { type: 'string', default: '5' },
     'steady-seconds': { type: 'string', default: '10' },
     'timeout-ms': { type: 'string', default: '10000' },
+    'promise-origins': { type: 'string' },
   },
 });
 const LANES = Number(args.lanes);
@@ -46,9 +51,20 @@ try {
   const tenant = await drillTenant(pg.url, run.cleanups, ['customers.read', 'customers.write']);
   // The drill measures availability, not the key's limit (600 a minute by default).
   await setRateLimits(tenant.db, tenant.companyId, { perMinute: 1_000_000, perHour: 1_000_000 });
+  const origins = args['promise-origins'];
   const env = { DATABASE_URL: pg.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
   const api = await startService('api', env, run.cleanups);
-  const worker = await startService('worker', env, run.cleanups);
+  const worker = await startService(
+    'worker',
+    origins
+      ? {
+          ...env,
+          NODE_OPTIONS: `--import ${resolve('scripts/drills/promise-origins.mjs')}`,
+          PROMISE_ORIGINS_LOG: resolve(origins),
+        }
+      : env,
+    run.cleanups,
+  );
   log(`API ${api.pid} on ${api.port}, worker ${worker.pid}`);
 
   type Phase = 'up' | 'stopping' | 'down' | 'starting' | 'back';
@@ -171,6 +187,7 @@ try {
   };
   console.log(JSON.stringify(summary, null, 2));
   for (const o of timeouts) log(`timeout: ${o.kind} sent at +${((o.at - begun) / 1000).toFixed(1)} s (${o.phase})`);
+  if (origins) writeFileSync(`${resolve(origins)}.worker-output`, worker.output());
   for (const p of [api, worker])
     if (!p.alive())
       log(`process ${p.pid} exited (${JSON.stringify(await p.exited)}); its last output:\n${p.output().slice(-3000)}`);
@@ -183,6 +200,9 @@ try {
   if (timeouts.length) failures.push(`${timeouts.length} requests unanswered after ${TIMEOUT_MS} ms`);
   if (refused.length) failures.push(`${refused.length} connection errors`);
   if (crashed.length) failures.push(`process(es) ${crashed.join(', ')} exited`);
+  // The worker's net for rejections nobody awaited (unawaited-database-failures.ts) logs them: each is a defect.
+  const unawaited = worker.output().match(/nobody awaited/g)?.length ?? 0;
+  if (unawaited) failures.push(`${unawaited} database failures nobody awaited in the worker`);
   for (const r of restarts)
     if (r.backAfterMs === null || r.backAfterMs > BACK_WITHIN_MS)
       failures.push(`after the ${r.mode} restart the service was back after ${r.backAfterMs ?? 'more than 15 000'} ms`);

@@ -119,7 +119,14 @@ async function runOnce(setup: RunnerSetup, log: (line: string) => void): Promise
       return undefined;
     });
   });
-  const runner = await run(setup.options(events, stopSending.signal));
+  let runner: Runner;
+  try {
+    runner = await run(setup.options(events, stopSending.signal));
+  } catch (error) {
+    // A runner that could not start (the database out of reach) holds no liveness connection either.
+    await (await liveness)?.stop().catch(() => {});
+    throw error;
+  }
   watchFetches(runner, queueStatistics(sql, setup.fetchSize, log));
   const lost = poolId ? unlockLostFetches(runner, sql, poolId, log) : undefined;
   const ended = runner.promise
