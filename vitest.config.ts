@@ -27,29 +27,13 @@ export const QUICK = [
   'test/webhooks/coalescer.test.ts',
 ];
 
-/**
- * Files that replace a module with `vi.mock`: they run in a fresh process each. Every other file shares its
- * worker's loaded modules with the files before it (`isolate: false`): importing the service once per worker
- * instead of once per file took about 6 of the suite's 14 minutes off on 2 cores. A file that changes
- * module-level state (a mock, an environment variable read at import) belongs here.
- */
-export const ISOLATED = [
-  'test/jobs/fanout-batches.test.ts',
-  'test/platform/ids.test.ts',
-  'test/contract/gates.test.ts',
-];
-
 // TEST_SET=quick|drills picks a set (npm run test:quick, npm run test:drills); without it, everything but the drills.
 const set = process.env.TEST_SET;
-const include = set === 'quick' ? QUICK : set === 'drills' ? DRILLS : ['test/**/*.test.ts'];
-const exclude = set === undefined ? ['**/node_modules/**', ...DRILLS] : ['**/node_modules/**'];
 
 export default defineConfig({
   test: {
-    projects: [
-      { extends: true, test: { name: 'shared', include, exclude: [...exclude, ...ISOLATED], isolate: false } },
-      ...(set === 'drills' ? [] : [{ extends: true as const, test: { name: 'isolated', include: ISOLATED } }]),
-    ],
+    include: set === 'quick' ? QUICK : set === 'drills' ? DRILLS : ['test/**/*.test.ts'],
+    exclude: set === undefined ? ['**/node_modules/**', ...DRILLS] : ['**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
