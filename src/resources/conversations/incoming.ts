@@ -83,8 +83,17 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
   const [row] = await tx
     .select({ message: conversationMessages })
     .from(conversationMessages)
-    .innerJoin(conversations, messageInConversation)
-    .innerJoin(customers, conversationOfCustomer)
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -96,16 +105,6 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
     .limit(1);
   return row?.message;
 }
-
-/** The joins under senderIsContact: a message's conversation, and that conversation's customer. */
-const messageInConversation = and(
-  eq(conversations.companyId, conversationMessages.companyId),
-  eq(conversations.id, conversationMessages.conversationId),
-);
-const conversationOfCustomer = and(
-  eq(customers.companyId, conversations.companyId),
-  eq(customers.id, conversations.customerId),
-);
 
 /**
  * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
@@ -149,8 +148,17 @@ async function threadConversation(tx: Tx, companyId: string, sender: string, thr
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
-    .innerJoin(conversations, messageInConversation)
-    .innerJoin(customers, conversationOfCustomer)
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
