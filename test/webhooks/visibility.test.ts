@@ -28,6 +28,7 @@ const DEAL = {
   assigned_user_id: null,
   source: 'api',
   lost_reason: null,
+  external_ref: null,
   is_archived: false,
   stage_changed_at: '2026-03-14T08:30:05Z',
   won_at: '2026-03-14T08:30:05Z',

@@ -45,6 +45,7 @@ beforeAll(async () => {
     assigned_user_id: null,
     source: 'api',
     lost_reason: null,
+    external_ref: null,
     is_archived: false,
     stage_changed_at: at,
     won_at: at,
