@@ -25,7 +25,7 @@ import {
   WIDGET_WINDOWS,
 } from './http/rate-limit.ts';
 import { API_PREFIX } from './http/request-address.ts';
-import { MAX_PAGES } from './pdf/document-pdf.ts';
+import { MAX_PAGES } from './pdf/page-limit.ts';
 import { defaultRenderThreads, PdfRenderer } from './pdf/render-pool.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {

@@ -16,6 +16,7 @@ import {
   PDF_LABELS,
   type PdfLabels,
 } from './labels.ts';
+import { MAX_PAGES } from './page-limit.ts';
 import { drawLines, lineHeight, type TextStyle, wrapText } from './text-layout.ts';
 
 export type { DocumentKind, InvoiceMark } from './labels.ts';
@@ -128,13 +129,6 @@ const MARK_COLOR: Record<InvoiceMark, string> = {
 };
 
 type Doc = PDFKit.PDFDocument;
-
-/**
- * Most pages a document may take. The contract's largest documents stay below (a work order with 200 lines and
- * every text and checklist point at its longest takes about 450 pages); the bound keeps a layout fault or a future
- * larger limit from growing a PDF without end.
- */
-export const MAX_PAGES = 1000;
 
 /** Thrown when a document would need more than its page bound. */
 export class PageLimitError extends Error {

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { DocumentPdfView } from './document-pdf.ts';
-import { MAX_PAGES } from './document-pdf.ts';
+import { MAX_PAGES } from './page-limit.ts';
 import type { PortMessage, RenderResult, RenderTask } from './render-task.ts';
 
 export type PdfRenderLimits = {
