@@ -1,9 +1,10 @@
 // An e-invoice as a UN/CEFACT Cross Industry Invoice (D16B) per EN 16931, the XML a Factur-X / ZUGFeRD PDF embeds as
 // `factur-x.xml`: written from the same model as the UBL (model.ts) with the same library (xmlbuilder2, which
 // escapes every text and attribute). Elements follow the order of the CII schema.
-import { create } from 'xmlbuilder2';
+
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { EInvoice, ELine, EParty, ETaxGroup } from './model.ts';
+import { xmlDocument } from './xml-document.ts';
 
 const NS = {
   rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',
@@ -26,7 +27,7 @@ const indicator = (parent: XMLBuilder, charge: boolean) =>
   ram(parent, 'ChargeIndicator').ele(NS.udt, 'udt:Indicator').txt(String(charge));
 
 export function ciiXml(doc: EInvoice): string {
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS.rsm, 'rsm:CrossIndustryInvoice', {
+  const root = xmlDocument().ele(NS.rsm, 'rsm:CrossIndustryInvoice', {
     'xmlns:ram': NS.ram,
     'xmlns:qdt': NS.qdt,
     'xmlns:udt': NS.udt,

@@ -1,9 +1,10 @@
 // An e-invoice as UBL 2.1 per Peppol BIS Billing 3.0: an Invoice (type 380) or a CreditNote (type 381). Elements
 // follow the order of the UBL schema, which the BIS requires; the XML is built with xmlbuilder2, which escapes
 // every text and attribute.
-import { create } from 'xmlbuilder2';
+
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { EInvoice, ELine, EParty, ETaxGroup } from './model.ts';
+import { xmlDocument } from './xml-document.ts';
 
 const NS = {
   invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
@@ -22,11 +23,10 @@ export function ublXml(doc: EInvoice): string {
   const credit = doc.kind === 'credit_note';
   const money = (parent: XMLBuilder, name: string, amount: string) =>
     cbc(parent, name, amount, { currencyID: doc.currency });
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(
-    credit ? NS.creditNote : NS.invoice,
-    credit ? 'CreditNote' : 'Invoice',
-    { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc },
-  );
+  const root = xmlDocument().ele(credit ? NS.creditNote : NS.invoice, credit ? 'CreditNote' : 'Invoice', {
+    'xmlns:cac': NS.cac,
+    'xmlns:cbc': NS.cbc,
+  });
   cbc(root, 'CustomizationID', CUSTOMIZATION_ID);
   cbc(root, 'ProfileID', PROFILE_ID);
   cbc(root, 'ID', doc.number);

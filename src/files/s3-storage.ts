@@ -6,22 +6,22 @@
 // deletion commits (the file_remove job). Objects no row names are removed by the hourly orphan sweep once they are
 // older than a grace period (src/jobs/sweep-file-orphans.ts). Both directions stream: an upload is sent as it is
 // read (an upload of unknown length as a multipart upload of 5 MiB parts), a download is passed on a chunk at a time.
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { queueJob } from '../db/job-queue.ts';
 import type { Tx } from '../db/tenant.ts';
 import type { Bytes, FileStorage } from './storage.ts';
+
+// The AWS SDK is loaded when an S3 client is first made, not with this module: an installation on PostgreSQL
+// storage (and every test file, each of which imports the service) would otherwise pay its ~0.2 s of loading.
+const require = createRequire(import.meta.url);
+const sdk = () => require('@aws-sdk/client-s3') as typeof ClientS3; // require caches it after the first call
+const storageLib = () => require('@aws-sdk/lib-storage') as typeof LibStorage;
 
 /** An object of the bucket under the installation's prefix, as the orphan sweep sees it. */
 export type StoredObject = { companyId: string; fileId: string; lastModified: Date };
@@ -32,7 +32,7 @@ export const UPLOAD_PART_BYTES = 5 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function s3ClientOf(config: Config): S3Client {
-  return new S3Client({
+  return new (sdk().S3Client)({
     region: config.S3_REGION,
     endpoint: config.S3_ENDPOINT,
     forcePathStyle: config.S3_FORCE_PATH_STYLE === 'true',
@@ -78,7 +78,7 @@ export class S3FileStorage implements FileStorage {
    * Bytes that fail abort it: no object is left (`leavePartsOnError` false aborts the multipart upload).
    */
   async upload(companyId: string, fileId: string, bytes: Bytes): Promise<void> {
-    await new Upload({
+    await new (storageLib().Upload)({
       client: this.client,
       params: {
         Bucket: this.bucket,
@@ -95,7 +95,7 @@ export class S3FileStorage implements FileStorage {
   /** Stores the bytes (streamed: the length is known, so one PUT carries them as they come). */
   async put(companyId: string, fileId: string, bytes: Bytes, size: number): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({
+      new (sdk().PutObjectCommand)({
         Bucket: this.bucket,
         Key: this.key(companyId, fileId),
         Body: Readable.from(bytes, { objectMode: false }),
@@ -109,12 +109,12 @@ export class S3FileStorage implements FileStorage {
     let body: AsyncIterable<Uint8Array>;
     try {
       const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.key(tenant.companyId, fileId) }),
+        new (sdk().GetObjectCommand)({ Bucket: this.bucket, Key: this.key(tenant.companyId, fileId) }),
       );
       body = answer.Body as Readable;
     } catch (error) {
       // Removed meanwhile (the row was deleted after it was read): the download ends short, as in PostgreSQL.
-      if (error instanceof NoSuchKey) return;
+      if (error instanceof sdk().NoSuchKey) return;
       throw error;
     }
     yield* body;
@@ -126,7 +126,7 @@ export class S3FileStorage implements FileStorage {
 
   /** Removes one object now (the file_remove job, the sweep; removing a missing object succeeds). */
   async removeObject(companyId: string, fileId: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(companyId, fileId) }));
+    await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: this.key(companyId, fileId) }));
   }
 
   /** Removes a company's every object (after `company delete`); returns how many. */
@@ -144,7 +144,7 @@ export class S3FileStorage implements FileStorage {
     for (let at = 0; at < objects.length; at += 1000) {
       const part = objects.slice(at, at + 1000);
       await this.client.send(
-        new DeleteObjectsCommand({
+        new (sdk().DeleteObjectsCommand)({
           Bucket: this.bucket,
           Delete: { Objects: part.map((o) => ({ Key: this.key(o.companyId, o.fileId) })), Quiet: true },
         }),
@@ -161,7 +161,7 @@ export class S3FileStorage implements FileStorage {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+        new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       const objects: StoredObject[] = [];
       for (const item of page.Contents ?? []) {
