@@ -5,10 +5,11 @@
 // times are stamped by the one database every API node shares, inside the writing transaction and after its lock,
 // so they order every node's changes; tests move them by moving the rows' times back, never by a clock.
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
-import type { Tx } from './tenant.ts';
+import { sendUntilCommit, type Tx } from './tenant.ts';
 
-export async function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
-  await tx.execute(sql`select app_now_after_lock()`);
+export function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
+  // Sent right behind the lock, on the same connection: it runs after the lock was granted.
+  return sendUntilCommit(tx, tx.execute(sql`select app_now_after_lock()`));
 }
 
 /**

@@ -1,7 +1,11 @@
 // One postgres.js pool per process and the drizzle instance on it.
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { hasErrorCode } from './errors.ts';
 import * as schema from './schema/index.ts';
+
+/** The SQLSTATE of a statement refused because an earlier one aborted its transaction. */
+const IN_FAILED_TRANSACTION = new Set(['25P02']);
 
 export type Sql = postgres.Sql;
 export type Db = ReturnType<typeof createDb>['db'];
@@ -49,32 +53,42 @@ function preparingTransaction(tx: postgres.TransactionSql): postgres.Transaction
 
 type Work = (tx: postgres.TransactionSql) => unknown;
 
+/** Set on a pipelined transaction's client (and its savepoints'): its statements are awaited by its COMMIT. */
+export const COMMIT_AWAITS_STATEMENTS = Symbol('commit awaits statements');
+
 /**
- * A transaction whose BEGIN does not wait for its answer. postgres.js's `begin` awaits BEGIN before it runs the
- * work, a round trip of its own for every transaction; here BEGIN is handed to a reserved connection and the
- * work's first statements (withTenant's tenant setting among them) follow it in the same write. PostgreSQL runs
- * them in order, so they are inside the transaction as before. COMMIT waits for its answer: a transaction
- * aborted by a statement whose failure nobody awaited answers ROLLBACK to it, and that fails the transaction
- * here as postgres.js's `begin` does. Savepoints (drizzle's nested transactions) are postgres.js's: awaited,
- * rolled back to on a failure.
+ * A transaction whose BEGIN does not wait for its answer, and whose COMMIT follows its last statements without
+ * waiting for theirs. postgres.js's `begin` awaits BEGIN before it runs the work, a round trip of its own for
+ * every transaction; here BEGIN is handed to a reserved connection and the work's first statements (withTenant's
+ * tenant setting among them) follow it in the same write. PostgreSQL runs them in order, so they are inside the
+ * transaction as before. Statements whose answers the work does not need (an event, a job, a history line: see
+ * sendUntilCommit in tenant.ts) are sent without being awaited and COMMIT follows them in the same write: every
+ * statement on the connection is watched, and a transaction one of them aborted answers ROLLBACK to COMMIT; that
+ * statement's own error is then thrown, as postgres.js's `begin` throws it. Savepoints (drizzle's nested
+ * transactions) are awaited and rolled back to on a failure.
  */
 async function pipelinedBegin(pool: postgres.Sql, work: Work): Promise<unknown> {
   const reserved = await pool.reserve();
+  const failures: unknown[] = [];
   try {
     const begun = reserved`begin`.execute();
     // Awaited below: a BEGIN refused meanwhile must not count as an unhandled rejection.
     begun.catch(() => {});
     let result: unknown;
     try {
-      result = await work(preparingTransaction(onReserved(reserved)));
-      await begun;
+      result = await work(preparingTransaction(onReserved(reserved, failures)));
     } catch (error) {
+      await begun.catch(() => {});
       await reserved`rollback`.catch(() => {});
-      throw error;
+      // A statement after one that failed unawaited fails only because the transaction was aborted.
+      throw hasErrorCode(error, IN_FAILED_TRANSACTION) && failures.length > 0 ? failures[0] : error;
     }
-    const committed = await reserved`commit`;
+    const committing = reserved`commit`.execute();
+    committing.catch(() => {});
+    await begun;
+    const committed = await committing;
     if (committed.command !== 'COMMIT') {
-      throw new Error(`transaction rolled back at COMMIT (${committed.command}): a statement of it failed`);
+      throw failures[0] ?? new Error(`transaction rolled back at COMMIT (${committed.command})`);
     }
     return result;
   } finally {
@@ -82,12 +96,16 @@ async function pipelinedBegin(pool: postgres.Sql, work: Work): Promise<unknown> 
   }
 }
 
-/** The reserved connection as a transaction's client: its savepoints numbered as postgres.js numbers them. */
-function onReserved(reserved: postgres.ReservedSql): postgres.TransactionSql {
+/**
+ * The reserved connection as a transaction's client: every statement handed to it now (so they run in the order
+ * they were made) and its failure kept for COMMIT, its savepoints numbered as postgres.js numbers them.
+ */
+function onReserved(reserved: postgres.ReservedSql, failures: unknown[]): postgres.TransactionSql {
   let savepoints = 0;
   const savepoint = async (work: Work) => {
     const name = `s${savepoints++}`;
-    await reserved.unsafe(`savepoint ${name}`);
+    // Not waited for: the work's statements follow it on the connection (a failure of it aborts them too).
+    unsafe(`savepoint ${name}`);
     try {
       return await work(transaction);
     } catch (error) {
@@ -95,9 +113,20 @@ function onReserved(reserved: postgres.ReservedSql): postgres.TransactionSql {
       throw error;
     }
   };
+  const unsafe = (...args: Parameters<postgres.Sql['unsafe']>) => {
+    const query = reserved.unsafe(...args);
+    // `then` sends the query (postgres.js sends a query once something waits for it); a caller that awaits it
+    // sees its failure as well.
+    query.then(undefined, (error: unknown) => failures.push(error));
+    return query;
+  };
   const transaction = new Proxy(reserved, {
-    get: (target, property, receiver) =>
-      property === 'savepoint' ? savepoint : Reflect.get(target, property, receiver),
+    get: (target, property, receiver) => {
+      if (property === 'savepoint') return savepoint;
+      if (property === 'unsafe') return unsafe;
+      if (property === COMMIT_AWAITS_STATEMENTS) return true;
+      return Reflect.get(target, property, receiver);
+    },
   }) as unknown as postgres.TransactionSql;
   return transaction;
 }

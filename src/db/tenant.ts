@@ -4,7 +4,7 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { type PgColumn, type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
-import type { Db, Sql } from './client.ts';
+import { COMMIT_AWAITS_STATEMENTS, type Db, type Sql } from './client.ts';
 import { retryingConflicts } from './transient.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -41,21 +41,11 @@ export function tenantOf(pools: { db: Db; tenantSql: Sql }, companyId: string): 
 export function withTenant<T>(db: Db, companyId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return retryingConflicts(() =>
     db.transaction(async (tx) => {
-      // Sent without waiting for its answer: the work's first statement follows on the same connection
-      // (postgres.js pipelines them) and runs after it, as the tenant — one round trip less. Were the setting
-      // refused, the transaction is aborted and every later statement fails: its own error is the one thrown.
-      const acting = actAsTenant(tx, companyId);
-      // Handled now (awaited below): a refusal before the work ends must not count as an unhandled rejection.
-      acting.catch(() => {});
-      let result: T;
-      try {
-        result = await work(tx);
-      } catch (error) {
-        await acting;
-        throw error;
-      }
-      await acting;
-      return result;
+      // Sent without waiting for its answer: the work's first statement follows on the same connection and runs
+      // after it, as the tenant, and COMMIT waits for it (sendUntilCommit). Were the setting refused, the
+      // transaction is aborted and its own error is the one thrown.
+      await sendUntilCommit(tx, actAsTenant(tx, companyId));
+      return work(tx);
     }),
   );
 }
@@ -69,6 +59,20 @@ export function actAsTenant(tx: Tx, companyId: string): Promise<void> {
   return tx
     .execute(sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`)
     .then(() => undefined);
+}
+
+/**
+ * A statement of the transaction whose answer the work does not need (an event, a job, a history line, the change
+ * time): handed to the connection now, not waited for. In a transaction of withTenant its COMMIT follows it in the
+ * same write, and a failure of it fails the transaction at COMMIT with its own error (src/db/client.ts); one round
+ * trip less per such statement. Elsewhere (a transaction with options, the owner's) it is awaited here.
+ */
+export function sendUntilCommit(tx: Tx, statement: PromiseLike<unknown>): Promise<void> {
+  const client = (tx as unknown as { session: { client: Record<symbol, unknown> } }).session.client;
+  if (client[COMMIT_AWAITS_STATEMENTS] !== true) return Promise.resolve(statement).then(() => undefined);
+  // `then` sends it; its failure is the transaction's (kept by the connection), not an unhandled rejection here.
+  statement.then(undefined, () => {});
+  return Promise.resolve();
 }
 
 /**

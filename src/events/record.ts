@@ -4,7 +4,7 @@
 // its job; a rolled-back change has neither.
 import { type SQL, sql } from 'drizzle-orm';
 import { queueJob, type TaskPayload } from '../db/job-queue.ts';
-import type { Tx } from '../db/tenant.ts';
+import { sendUntilCommit, type Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
 import type { EventType } from './catalogue.ts';
@@ -16,14 +16,16 @@ export const FANOUT_PRIORITY = 1;
 export type EventRecord = { type: EventType; scope: string; customerId: string | null; object: unknown };
 
 /**
- * Records the event in one statement: the event row, and its fan-out job if any endpoint exists (or is being
+ * Records the event in one statement, sent with the transaction's COMMIT (sendUntilCommit): the event row, and its fan-out job if any endpoint exists (or is being
  * created: see migration 0019, app_has_webhook_endpoint). `alongside` are more writes of the caller as CTEs of
  * the same statement (`name as (insert …)`), sent with it in one round trip (an idempotent creation's stored
  * answer: src/http/idempotency.ts).
  */
 export async function recordEvent(tx: Tx, companyId: string, event: EventRecord, alongside?: SQL): Promise<string> {
   const id = prefixedId('evt');
-  await tx.execute(sql`
+  await sendUntilCommit(
+    tx,
+    tx.execute(sql`
     with inserted as (
       insert into events (company_id, id, type, scope, customer_id, data)
       values (${companyId}, ${id}, ${event.type}, ${event.scope}, ${event.customerId}, ${JSON.stringify({ object: event.object })}::jsonb)
@@ -31,7 +33,8 @@ export async function recordEvent(tx: Tx, companyId: string, event: EventRecord,
     )${alongside ? sql`, ${alongside}` : sql``}
     select ${queueJob('webhook_fanout', { companyId, eventId: id }, { priority: FANOUT_PRIORITY })}
     from inserted
-    where app_has_webhook_endpoint(${companyId})`);
+    where app_has_webhook_endpoint(${companyId})`),
+  );
   return id;
 }
 
@@ -57,7 +60,9 @@ export async function recordEvents(tx: Tx, companyId: string, events: readonly E
       job,
     };
   });
-  await tx.execute(sql`
+  await sendUntilCommit(
+    tx,
+    tx.execute(sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         as e(id text, ord int, type text, scope text, customer_id uuid, data jsonb, job json)
@@ -70,6 +75,7 @@ export async function recordEvents(tx: Tx, companyId: string, events: readonly E
                           array_agg(now() + make_interval(secs => i.ord / 1000000.0)), null,
                           array_agg(${FANOUT_PRIORITY}::int))
     from inserted join input i using (id)
-    where app_has_webhook_endpoint(${companyId})`);
+    where app_has_webhook_endpoint(${companyId})`),
+  );
   return rows.map((row) => row.id);
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
-import type { Tx } from '../db/tenant.ts';
+import { sendUntilCommit, type Tx } from '../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../events/record.ts';
 import type { AppEnv } from './app-env.ts';
 import { LANGUAGES, type Language } from './language.ts';
@@ -124,7 +124,7 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     });
     // The answer as a CTE of the event's statement (drizzle puts an embedded query in parentheses).
     if (event) await recordEvent(tx, companyId, event, sql`stored_answer as ${storing}`);
-    else await storing;
+    else await sendUntilCommit(tx, storing);
     return { ...answer, replayed: false };
   });
 

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { queueJob } from '../db/job-queue.ts';
 import { outboundEmailAttachments, outboundEmails } from '../db/schema/index.ts';
-import type { Tx } from '../db/tenant.ts';
+import { sendUntilCommit, type Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
 export type EmailAttachment = { filename: string; contentType: string; content: Uint8Array };
@@ -30,31 +30,41 @@ export type OutgoingEmail = {
 export async function queueEmail(tx: Tx, companyId: string, email: OutgoingEmail): Promise<{ id: string } | null> {
   if (email.to.length === 0) return null;
   const id = prefixedId('em');
-  await tx.insert(outboundEmails).values({
-    companyId,
-    id,
-    to: email.to,
-    subject: email.subject,
-    body: email.text,
-    html: email.html ?? null,
-    replyTo: email.replyTo ?? null,
-    headers: email.headers ?? {},
-    kind: email.kind,
-  });
+  // Nothing here needs an answer: the rows and the job go with the transaction's COMMIT (sendUntilCommit).
+  await sendUntilCommit(
+    tx,
+    tx.insert(outboundEmails).values({
+      companyId,
+      id,
+      to: email.to,
+      subject: email.subject,
+      body: email.text,
+      html: email.html ?? null,
+      replyTo: email.replyTo ?? null,
+      headers: email.headers ?? {},
+      kind: email.kind,
+    }),
+  );
   const attachments = email.attachments ?? [];
   if (attachments.length > 0) {
-    await tx.insert(outboundEmailAttachments).values(
-      attachments.map((a, position) => ({
-        companyId,
-        emailId: id,
-        position,
-        filename: a.filename,
-        contentType: a.contentType,
-        content: Buffer.from(a.content),
-      })),
+    await sendUntilCommit(
+      tx,
+      tx.insert(outboundEmailAttachments).values(
+        attachments.map((a, position) => ({
+          companyId,
+          emailId: id,
+          position,
+          filename: a.filename,
+          contentType: a.contentType,
+          content: Buffer.from(a.content),
+        })),
+      ),
     );
   }
-  await tx.execute(sql`select ${queueJob('email_send', { companyId, emailId: id }, { jobKey: `email:${id}` })}`);
+  await sendUntilCommit(
+    tx,
+    tx.execute(sql`select ${queueJob('email_send', { companyId, emailId: id }, { jobKey: `email:${id}` })}`),
+  );
   return { id };
 }
 

@@ -10,7 +10,7 @@ import { afterAll } from 'vitest';
 export type WireCount = { statements: number; roundTrips: number };
 
 /** Calls `onMessage` with the type of each typed message in the stream (after `untyped` untyped ones). */
-function messageReader(untyped: number, onMessage: (type: number) => void) {
+function messageReader(untyped: number, onMessage: (type: number, body: Buffer) => void) {
   let buffer = Buffer.alloc(0);
   let untypedLeft = untyped;
   return (chunk: Buffer) => {
@@ -21,7 +21,7 @@ function messageReader(untyped: number, onMessage: (type: number) => void) {
       if (buffer.length < header) return;
       const length = buffer.readInt32BE(typed ? 1 : 0) + (typed ? 1 : 0);
       if (buffer.length < length) return;
-      if (typed) onMessage(buffer[0]);
+      if (typed) onMessage(buffer[0], buffer.subarray(5, length));
       else untypedLeft--;
       buffer = buffer.subarray(length);
     }
@@ -31,6 +31,20 @@ function messageReader(untyped: number, onMessage: (type: number) => void) {
 const SYNC = 'S'.charCodeAt(0);
 const QUERY = 'Q'.charCodeAt(0);
 const READY = 'Z'.charCodeAt(0);
+const PARSE = 'P'.charCodeAt(0);
+const BIND = 'B'.charCodeAt(0);
+
+/** The C strings at the start of a message's body. */
+const cStrings = (body: Buffer, n: number) => {
+  const strings: string[] = [];
+  let start = 0;
+  while (strings.length < n) {
+    const end = body.indexOf(0, start);
+    strings.push(body.toString('utf8', start, end));
+    start = end + 1;
+  }
+  return strings;
+};
 
 /** A relay to the database of `url`; `url` of the result goes through it. Closed after the test file. */
 export async function wireCounter(url: string) {
@@ -42,8 +56,20 @@ export async function wireCounter(url: string) {
     sockets.add(client).add(upstream);
     // Statements sent and not yet answered (ReadyForQuery) on this connection.
     let awaiting = 0;
+    // WIRE_TRACE=1 prints each statement's text, with the round trip it starts: to see which statement waits.
+    const texts = new Map<string, string>();
+    const trace = (text: string) => {
+      if (process.env.WIRE_TRACE)
+        console.log(`  ${(performance.now() % 10000).toFixed(2)} ${text.replace(/\s+/g, ' ').slice(0, 110)}`);
+    };
     // The startup message has no type byte (postgres.js sends no SSLRequest without `ssl`).
-    const fromClient = messageReader(1, (type) => {
+    const fromClient = messageReader(1, (type, body) => {
+      if (type === PARSE) {
+        const [name, text] = cStrings(body, 2);
+        texts.set(name as string, text as string);
+      }
+      if (type === BIND) trace(texts.get(cStrings(body, 2)[1] as string) ?? '?');
+      if (type === QUERY) trace(cStrings(body, 1)[0] as string);
       if (type !== SYNC && type !== QUERY) return;
       count.statements++;
       awaiting++;
@@ -53,6 +79,8 @@ export async function wireCounter(url: string) {
     });
     client.on('data', (chunk) => {
       const before = awaiting;
+      if (process.env.WIRE_TRACE && before === 0)
+        console.log(`── a round trip ${(performance.now() % 10000).toFixed(2)}`);
       fromClient(chunk);
       if (before === 0 && awaiting > 0) count.roundTrips++;
       upstream.write(chunk);

@@ -4,7 +4,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { notBefore } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { companies, customers } from '../../db/schema/index.ts';
-import { readAsTenant, type Tenant, type Tx } from '../../db/tenant.ts';
+import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
 import { keyset, type PageRequest, type Related, readPage, relatedRow } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
@@ -328,14 +328,18 @@ export async function lockCustomersForActivity(tx: Tx, companyId: string, ids: s
 /** touchCustomerActivity for several customers in one statement (a batch of deals). */
 export async function touchCustomersActivity(tx: Tx, companyId: string, ids: string[]) {
   if (ids.length === 0) return;
-  await tx
-    .update(customers)
-    .set({
-      lastActivityAt: notBefore(customers.lastActivityAt),
-      updatedAt: notBefore(customers.updatedAt),
-      version: sql`${customers.version} + 1`,
-    })
-    .where(and(eq(customers.companyId, companyId), inArray(customers.id, ids)));
+  // Its answer is not needed: sent with the transaction's COMMIT.
+  await sendUntilCommit(
+    tx,
+    tx
+      .update(customers)
+      .set({
+        lastActivityAt: notBefore(customers.lastActivityAt),
+        updatedAt: notBefore(customers.updatedAt),
+        version: sql`${customers.version} + 1`,
+      })
+      .where(and(eq(customers.companyId, companyId), inArray(customers.id, ids))),
+  );
 }
 
 /** A customer's contact details, as the inbox and the agenda show them beside a conversation or an appointment. */

@@ -64,11 +64,14 @@ describe('round trips of the writes', () => {
       status = (await post({ email: email(), name: 'Geteld' })).status;
     });
     expect(status).toBe(201);
-    // begin, tenant, key lock, stored answer, savepoint | insert | event with the answer to store | commit
-    expect(count).toEqual({ roundTrips: 4, statements: 8 });
+    // begin, tenant, key lock, stored answer, savepoint | insert | event with the answer to store, commit. The
+    // event's statement is over 1 KiB, which postgres.js writes at once; COMMIT, sent after it without waiting,
+    // follows in the next turn of the event loop, and the relay (in this process) may see its answer first: 3 or 4.
+    expect(count.statements).toBe(8);
+    expect(count.roundTrips).toBeLessThanOrEqual(4);
   });
 
-  it('PATCH with If-Match: 3 round trips, 6 statements (were 6 and 7)', async () => {
+  it('PATCH with If-Match: 2 round trips, 6 statements (were 3 and 6)', async () => {
     await warmUp();
     const created = await (await post({ email: email(), name: 'Eerst' })).json();
     let status = 0;
@@ -76,8 +79,8 @@ describe('round trips of the writes', () => {
       status = (await patch(created.data.id, { name: 'Tweede', city: 'Delft' }, '"1"')).status;
     });
     expect(status).toBe(200);
-    // begin, tenant, lock with the change time, conditional update | event | commit
-    expect(count).toEqual({ roundTrips: 3, statements: 6 });
+    // begin, tenant, lock with the change time, conditional update | event, commit (sent without waiting)
+    expect(count).toEqual({ roundTrips: 2, statements: 6 });
   });
 });
 
