@@ -9297,7 +9297,10 @@ export type components = {
      * @description Something that happened to the company's data, recorded in the same transaction as the change. Listed and
      *     retrievable for 30 days. `data.object` is the object as it was right after the change (for `note.deleted`: right before the
      *     deletion), in the same shape as the REST API returns it; fetch the object again when you need its
-     *     current state.
+     *     current state. An event recorded before the service gave the object a field has that field too, in the list,
+     *     by id and in webhook messages alike: `null` where the field allows it, since it was not recorded then (a
+     *     customer's `peppol_id`, a deal's `external_ref` and a conversation's `visitor_email` in such events, even
+     *     when the object has one now), otherwise its value as the service derives it now (an invoice's `ubl_url`).
      */
     Event: {
       /**

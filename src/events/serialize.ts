@@ -2,17 +2,20 @@
 // lives below the two of them (resources/events and webhooks).
 import { EventDataSchema, EventTypeSchema } from '../../generated/routes.ts';
 import type { events } from '../db/schema/index.ts';
+import { type UpgradeContext, upgradeEventData } from './upgrades.ts';
 
 export type EventRow = typeof events.$inferSelect;
 
 /**
  * `data` is stored as jsonb (`{ object: <REST shape> }`, written by recordEvent), so nothing types it: it is
- * checked against the contract here. A row that does not match is a bug of the code that recorded it, answered
- * as a 500 rather than sent out in a shape the contract does not promise.
+ * brought up to this release's shape (an event recorded by an earlier release lacks the fields added since:
+ * upgrades.ts) and checked against the contract here. A row that does not match is a bug of the code that
+ * recorded it, or a field added without its upgrade, answered as a 500 rather than sent out in a shape the
+ * contract does not promise.
  */
-export function serializeEvent(row: EventRow) {
+export function serializeEvent(row: EventRow, context: UpgradeContext) {
   const type = EventTypeSchema.safeParse(row.type);
-  const data = EventDataSchema.safeParse(row.data);
+  const data = EventDataSchema.safeParse(upgradeEventData(row.data, context));
   if (!type.success || !data.success) {
     throw new Error(`event ${row.id} (${row.type}) does not have the contract's Event shape`);
   }

@@ -2,7 +2,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX } from '../api-address.ts';
 
 export function socketAddress(c: Context): string {
   try {

@@ -54,7 +54,11 @@ export type Tasks = { [T in TaskName]: Task<T> };
  * `state`: the delivery path's (fresh for each worker, or each test); `stop` aborts when the worker starts to
  * stop: webhook tasks then start no further requests.
  */
-export function taskList(deps: WorkerDeps, state = new DeliveryState(deps.db), stop?: AbortSignal): Tasks {
+export function taskList(
+  deps: WorkerDeps,
+  state = new DeliveryState(deps.db, deps.config.publicUrl),
+  stop?: AbortSignal,
+): Tasks {
   const sending: DeliverOptions = { policy: { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' }, stop };
   return {
     webhook_fanout: webhookFanoutTask(state, sending, FANOUT_BATCH_MAX),
@@ -81,7 +85,7 @@ export async function startWorker(
   deps: WorkerDeps,
   restartMinMs = RESTART_MIN_MS,
 ): Promise<Worker> {
-  const state = new DeliveryState(deps.db);
+  const state = new DeliveryState(deps.db, deps.config.publicUrl);
   const worker = await superviseRunners(
     {
       connectionString,

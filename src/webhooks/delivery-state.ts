@@ -16,13 +16,18 @@ export class DeliveryState {
   readonly sender = new WebhookSender();
   readonly turns = new SendTurns();
   readonly admission = new EndpointAdmission();
-  readonly bodies = new EventBodies();
+  readonly bodies: EventBodies;
   readonly handedOver = new HandedOverSends();
   readonly reads: DeliveryReads;
   readonly rereads: EndpointRereads;
   readonly attempts: AttemptRecorder;
 
-  constructor(readonly db: Db) {
+  /** `serviceUrl`: the service's public address (PUBLIC_URL), from which an older event's added fields may be derived. */
+  constructor(
+    readonly db: Db,
+    serviceUrl: string,
+  ) {
+    this.bodies = new EventBodies({ serviceUrl });
     this.reads = new DeliveryReads(db);
     this.rereads = new EndpointRereads(db);
     this.attempts = new AttemptRecorder(db);

@@ -2,6 +2,7 @@
 // the same bytes, so the row is validated and serialized once. An entry is used only while the stored row is
 // unchanged (type, created_at and the jsonb text all equal); otherwise it is serialized again.
 import { serializeEvent } from '../events/serialize.ts';
+import type { UpgradeContext } from '../events/upgrades.ts';
 
 /** The event's columns a message body is made of, as the webhook statements read them. */
 export type EventColumns = {
@@ -17,6 +18,9 @@ type CachedBody = { type: string; createdAt: number; data: string; body: string 
 export class EventBodies {
   private readonly bodies = new Map<string, CachedBody>();
 
+  /** `context`: what bringing an older event up to this release's shape uses (serializeEvent). */
+  constructor(private readonly context: UpgradeContext) {}
+
   body(companyId: string, row: EventColumns): string {
     const key = `${companyId}/${row.event_id}`;
     const createdAt = new Date(row.event_created_at);
@@ -30,16 +34,19 @@ export class EventBodies {
       return cached.body;
     }
     const body = JSON.stringify(
-      serializeEvent({
-        companyId,
-        id: row.event_id,
-        type: row.event_type,
-        // Unused by serializeEvent; part of the row type only.
-        scope: '',
-        customerId: null,
-        data: JSON.parse(row.event_data),
-        createdAt,
-      }),
+      serializeEvent(
+        {
+          companyId,
+          id: row.event_id,
+          type: row.event_type,
+          // Unused by serializeEvent; part of the row type only.
+          scope: '',
+          customerId: null,
+          data: JSON.parse(row.event_data),
+          createdAt,
+        },
+        this.context,
+      ),
     );
     this.bodies.delete(key);
     this.bodies.set(key, { type: row.event_type, createdAt: createdAt.getTime(), data: row.event_data, body });

@@ -28,7 +28,7 @@ beforeAll(async () => {
 // The worker's delivery state, fresh for each test.
 let state: DeliveryState;
 beforeEach(() => {
-  state = new DeliveryState(api.db);
+  state = new DeliveryState(api.db, api.config.publicUrl);
 });
 
 const recordEvents = (companyId: string, n: number) => recordCustomerEvents(api, companyId, n, 'batch@example.nl');

@@ -29,7 +29,7 @@ beforeAll(async () => {
 // The worker's delivery state, fresh for each test.
 let state: DeliveryState;
 beforeEach(() => {
-  state = new DeliveryState(api.db);
+  state = new DeliveryState(api.db, api.config.publicUrl);
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -22,7 +22,7 @@ beforeAll(async () => {
 // The worker's delivery state, fresh for each test.
 let state: DeliveryState;
 beforeEach(() => {
-  state = new DeliveryState(api.db);
+  state = new DeliveryState(api.db, api.config.publicUrl);
 });
 
 describe('failed attempts recorded at the same time, one of them disabling the endpoint', () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 let state: DeliveryState;
 beforeEach(() => {
-  state = new DeliveryState(api.db);
+  state = new DeliveryState(api.db, api.config.publicUrl);
 });
 
 const SECOND = 1000;

@@ -26,7 +26,7 @@ beforeAll(async () => {
 // The worker's delivery state, fresh for each test.
 let state: DeliveryState;
 beforeEach(() => {
-  state = new DeliveryState(api.db);
+  state = new DeliveryState(api.db, api.config.publicUrl);
 });
 
 /** 40 pending first attempts to one endpoint of a receiver that holds each request 1.2 s, being sent. */

@@ -39,7 +39,8 @@ export const handlers = {
     const { data, meta } = await c
       .get('tenant')
       .transaction((tx) => q.listEvents(tx, companyId, [...scopes], page, filters));
-    return c.json({ data: data.map(serializeEvent), meta }, 200);
+    const context = { serviceUrl: c.get('deps').config.publicUrl };
+    return c.json({ data: data.map((row) => serializeEvent(row, context)), meta }, 200);
   },
 
   getEvent: async (c) => {
@@ -53,6 +54,6 @@ export const handlers = {
         required_scope: row.scope,
       });
     }
-    return c.json({ data: serializeEvent(row) }, 200);
+    return c.json({ data: serializeEvent(row, { serviceUrl: c.get('deps').config.publicUrl }) }, 200);
   },
 } satisfies Partial<Handlers>;

@@ -1,6 +1,6 @@
+import { ublUrlOf } from '../../api-address.ts';
 import type { invoicePayments, invoices } from '../../db/schema/index.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
-import { API_PREFIX } from '../../http/request-address.ts';
 import { iso, isoOrNull } from '../../http/serialize.ts';
 import { serializeLine, serializeTaxBreakdown } from '../quotes/serialize.ts';
 
@@ -38,10 +38,6 @@ export function serializePayment(row: PaymentRow) {
     created_at: iso(row.createdAt),
   };
 }
-
-/** The API address of an invoice's UBL (GET /invoices/{invoice}/ubl) on the service at `serviceUrl` (PUBLIC_URL). */
-export const ublUrlOf = (serviceUrl: string, invoiceId: string) =>
-  `${serviceUrl}${API_PREFIX}/invoices/${invoiceId}/ubl`;
 
 /**
  * @param publicUrl the online invoice's address when the reader may send invoices, else null (never in events):

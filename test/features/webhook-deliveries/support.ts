@@ -177,7 +177,7 @@ export async function runDueJobs(
   opts: Partial<Omit<DeliverOptions, 'now'>> & { now?: Date } = {},
 ): Promise<string[]> {
   const outcomes: string[] = [];
-  const state = workers.get(api) ?? new DeliveryState(api.db);
+  const state = workers.get(api) ?? new DeliveryState(api.db, api.config.publicUrl);
   workers.set(api, state);
   for (;;) {
     const real = new Date();

@@ -320,7 +320,7 @@ describe('updateWebhookEndpoint', () => {
     // Its queued job then sends nothing.
     expect(
       await deliver(
-        new DeliveryState(api.db),
+        new DeliveryState(api.db, api.config.publicUrl),
         { companyId, deliveryId: pending, trigger: 'scheduled' },
         { policy: { allowPrivate: false } },
       ),
@@ -374,7 +374,7 @@ describe('deleteWebhookEndpoint', () => {
     expect(counts).toEqual({ deliveries: 0, attempts: 0 });
     expect(
       await deliver(
-        new DeliveryState(api.db),
+        new DeliveryState(api.db, api.config.publicUrl),
         { companyId, deliveryId: pending, trigger: 'scheduled' },
         { policy: { allowPrivate: false } },
       ),
