@@ -1,7 +1,8 @@
 // Files kept in S3 (a real S3 protocol server on 127.0.0.1, harness/s3.ts): the download, attachment and photo
 // tests run again here on S3 (imported below, so they are written once), and what only S3 needs proving: a
 // company's files under its prefix, a crash between the bytes and the commit (the orphan sweep after its grace
-// period), the sweep racing a commit, a delete racing a download, and `files migrate` both ways on the demo company, interrupted and resumed.
+// period), the sweep racing a commit, a delete or a move racing a download, and `files migrate` both ways on the
+// demo company, interrupted and resumed.
 // The whole file set runs on S3 with `FILE_STORAGE=s3 npx vitest run …` (README, "Files").
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -58,9 +59,12 @@ const bytesOf = (size: number, seed: string) => {
   return out;
 };
 
-function store(bytes: Buffer, company = companyId) {
+/** The storages of an installation on PostgreSQL: files stored there are for a migration to move. */
+const postgresOnly = () => new FileStorages('postgres', undefined);
+
+function store(bytes: Buffer, company = companyId, storages = api.deps.fileStorages) {
   return withTenant(api.deps.db, company, (tx) =>
-    storeFile(tx, api.deps.fileStorages, company, {
+    storeFile(tx, storages, company, {
       name: 'x.pdf',
       mimeType: 'application/pdf',
       size: bytes.byteLength,
@@ -122,14 +126,7 @@ describe('files in S3', () => {
     // past its grace period (its cut-off an hour ahead), as it would an old object left under the same key.
     const company = (await api.tenant()).companyId;
     const bytes = bytesOf(50_000, 'moving');
-    const file = await withTenant(api.deps.db, company, (tx) =>
-      storeFile(tx, new FileStorages('postgres', undefined), company, {
-        name: 'moving.pdf',
-        mimeType: 'application/pdf',
-        size: bytes.length,
-        chunks: [bytes],
-      }),
-    );
+    const file = await store(bytes, company, postgresOnly());
     const written = deferred<void>();
     const commit = deferred<void>();
     // The installation's bucket, held between the object's write and the row's switch.
@@ -217,6 +214,25 @@ describe('files in S3', () => {
     else expect(bytes.subarray(0, got.length).equals(got)).toBe(true);
   });
 
+  it('a download racing a move to S3 (files migrate): the answer goes on from the file’s new storage, whole', async () => {
+    const company = (await api.tenant()).companyId;
+    const bytes = bytesOf(2_000_000, 'moved');
+    const file = await store(bytes, company, postgresOnly());
+    const response = await download(file.id, company);
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    const first = await reader.read();
+    const received: Uint8Array[] = first.value ? [first.value] : [];
+    // The move switches the row and removes the chunks in one transaction, while the answer is being sent.
+    expect(await migrateFiles(api.deps, api.deps.fileStorages, 's3', { companyId: company })).toMatchObject({
+      moved: 1,
+    });
+    expect(await api.sql`select 1 from file_chunks where file_id = ${file.id}`).toHaveLength(0);
+    for (let next = await reader.read(); !next.done; next = await reader.read()) received.push(next.value);
+    expect(Buffer.concat(received).equals(bytes)).toBe(true);
+  });
+
   it('a rolled-back delete keeps the file: no removal job was queued', async () => {
     const file = await store(bytesOf(2000, 'stays'));
     await expect(
@@ -257,7 +273,7 @@ describe('files migrate', () => {
   }
 
   it('moves the demo company’s files to S3 and back, every file served the same all along', async () => {
-    const demo = await createDemo(api.db, 'never', new FileStorages('postgres', undefined));
+    const demo = await createDemo(api.db, 'never', postgresOnly());
     const before = await downloads(demo.companyId);
     expect(before.storages).toEqual(new Set(['postgres']));
     const files = Object.keys(before.digests).length;
@@ -289,20 +305,8 @@ describe('files migrate', () => {
   // before this company's files.
   it('interrupted (the process killed part-way), then run again: every file once, in S3, the counts right', async () => {
     const company = (await api.tenant()).companyId;
-    const postgresOnly = new FileStorages('postgres', undefined);
     const written: string[] = [];
-    for (let i = 0; i < 8; i++) {
-      const bytes = bytesOf(20_000 + i, `m${i}`);
-      const file = await withTenant(api.deps.db, company, (tx) =>
-        storeFile(tx, postgresOnly, company, {
-          name: 'm.pdf',
-          mimeType: 'application/pdf',
-          size: bytes.length,
-          chunks: [bytes],
-        }),
-      );
-      written.push(file.id);
-    }
+    for (let i = 0; i < 8; i++) written.push((await store(bytesOf(20_000 + i, `m${i}`), company, postgresOnly())).id);
     const before = await downloads(company);
 
     // The fifth file's row is held locked: the migration moves the four before it, then waits there and is killed.
