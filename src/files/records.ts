@@ -72,3 +72,35 @@ export async function findFile(tenant: Tenant, fileId: string): Promise<StoredFi
   const [row] = await tenant.read(files, { sql: FIND_FILE, params: [tenant.companyId, fileId] });
   return row;
 }
+
+/**
+ * The bytes of a file found by findFile, in order, from the storage its row names. A storage that ends short because
+ * the file was moved meanwhile (`files migrate` switches the row and removes the old copy as it commits) is followed:
+ * the rest comes from the file's new storage. A file deleted meanwhile ends short (callers check the size).
+ */
+export async function* readFile(
+  storages: FileStorages,
+  tenant: Tenant,
+  file: Pick<StoredFile, 'id' | 'storage' | 'size'>,
+): AsyncIterable<Uint8Array> {
+  let given = 0;
+  let storage = file.storage;
+  for (;;) {
+    // From a storage the file has moved to, the bytes already given are skipped.
+    let skip = given;
+    for await (const chunk of storages.of(storage).read(tenant, file.id)) {
+      if (skip >= chunk.byteLength) {
+        skip -= chunk.byteLength;
+        continue;
+      }
+      const rest = skip > 0 ? chunk.subarray(skip) : chunk;
+      skip = 0;
+      given += rest.byteLength;
+      yield rest;
+    }
+    if (given >= file.size) return;
+    const now = await findFile(tenant, file.id);
+    if (!now || now.storage === storage) return;
+    storage = now.storage;
+  }
+}

@@ -55,11 +55,6 @@ export class FileStorages {
     if (name === 's3' && this.s3) return this.s3;
     throw new Error(`a file is kept in storage "${name}", which is not configured (S3_BUCKET for s3)`);
   }
-
-  /** The bytes of a file, from the storage its row names. */
-  read(tenant: Tenant, file: { id: string; storage: string }): AsyncIterable<Uint8Array> {
-    return this.of(file.storage).read(tenant, file.id);
-  }
 }
 
 /** 256 KiB: each statement carries one chunk, so neither side holds a whole file for a statement. */

@@ -1,6 +1,7 @@
 // A company as a unit an operator can move or erase: the archive of the demo company (every kind of record)
 // restored into another installation with the same ids exports to the same archive; the CLI writes that
-// archive and reads it back; erasure removes every row of every tenant table (walked from the catalogue).
+// archive and reads it back; erasure removes every row of every tenant table (walked from the catalogue), and the
+// company's files in whichever storage keeps them. company-archive-s3.test.ts runs this file again with files in S3.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../../src/cli/demo.ts';
 import { createDb } from '../../src/db/client.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
+import { withTenant } from '../../src/db/tenant.ts';
+import { storeFile } from '../../src/files/records.ts';
 import { deleteCompany, exportCompany, importCompany } from '../../src/services/company-archive.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { freshDatabase } from '../harness/db.ts';
+import { storedFilesOf } from '../harness/s3.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
@@ -139,5 +143,37 @@ describe('company delete', () => {
     ).toHaveLength(0);
     // Another company is untouched.
     expect(Object.keys(await rowsLeft(api.sql, keep.companyId)).length).toBeGreaterThan(5);
+  });
+
+  it('the CLI erases the company with its files: in S3, nothing left under its prefix; another company’s stay', async () => {
+    const demo = await createDemo(api.db, '365d', api.deps.fileStorages);
+    const keep = (await api.tenant()).companyId;
+    const bytes = Buffer.from('%PDF-1.7 kept');
+    await withTenant(api.deps.db, keep, (tx) =>
+      storeFile(tx, api.deps.fileStorages, keep, {
+        name: 'kept.pdf',
+        mimeType: 'application/pdf',
+        size: bytes.length,
+        chunks: [bytes],
+      }),
+    );
+    const s3 = api.deps.fileStorages.s3;
+    // In S3, also an object no row names (an upload that died before its commit): the whole prefix goes.
+    const stray = '00000000-0000-4000-8000-000000000042';
+    if (s3) await s3.put(demo.companyId, stray, [bytes], bytes.length);
+    const rows = await api.sql<{ id: string }[]>`select id::text from files where company_id = ${demo.companyId}`;
+    expect(rows.length).toBeGreaterThan(3);
+    const ids = rows.map((r) => r.id);
+    expect(await storedFilesOf(api, demo.companyId)).toEqual((s3 ? [...ids, stray] : ids).sort());
+    const kept = await storedFilesOf(api, keep);
+    expect(kept).toHaveLength(1);
+
+    const [{ name }] = await api.sql`select name from companies where id = ${demo.companyId}`;
+    const deleted = await cli(api.url, 'company', 'delete', demo.companyId, '--confirm', name, '--json');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ company_id: demo.companyId, deleted: true });
+    expect(await rowsLeft(api.sql, demo.companyId)).toEqual({});
+    expect(await storedFilesOf(api, demo.companyId)).toEqual([]);
+    expect(await storedFilesOf(api, keep)).toEqual(kept);
   });
 });

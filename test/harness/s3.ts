@@ -1,13 +1,14 @@
 // A real S3 protocol server on 127.0.0.1 (s3rver, its objects in a temporary directory) for the tests of files kept
 // in S3. `FILE_STORAGE=s3` in the environment runs the file tests on it: the global setup starts one for the run
-// (global-setup.ts) and setupApi configures every app with it (storageEnv); test/features/files/s3-storage.test.ts
-// starts its own and reruns a chosen set of the file tests on it within `npm test`.
+// (global-setup.ts) and setupApi configures every app with it (storageEnv); within `npm test`, the files that rerun
+// a suite on S3 (onS3Server: test/features/files/s3-storage.test.ts and the *-s3.test.ts files) start their own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, HeadObjectCommand, NotFound } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, NotFound } from '@aws-sdk/client-s3';
 import type { JobHelpers } from 'graphile-worker';
 import S3rver from 's3rver';
+import { afterAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type S3FileStorage, s3ClientOf } from '../../src/files/s3-storage.ts';
 import { fileRemoveTask } from '../../src/jobs/file-remove.ts';
@@ -61,6 +62,17 @@ export async function startS3Server(): Promise<S3Server> {
   };
 }
 
+/**
+ * The rest of the test file on an S3 server of its own, stopped after the file: called before the suites it reruns
+ * are imported (`await import(…)`), whose apps then keep their files there (setupApi reads the variables set here).
+ */
+export async function onS3Server(): Promise<S3Server> {
+  const server = await startS3Server();
+  Object.assign(process.env, server.env);
+  afterAll(() => server.close());
+  return server;
+}
+
 /** The S3 settings of this process's environment, when FILE_STORAGE=s3: what setupApi adds to every app's. */
 export function storageEnv(): Record<string, string> {
   if (process.env.FILE_STORAGE !== 's3') return {};
@@ -76,6 +88,33 @@ export async function objectExists(s3: S3FileStorage, companyId: string, fileId:
     if (error instanceof NotFound) return false;
     throw error;
   }
+}
+
+/** The ids of the files whose bytes are kept for the company, as the bucket lists them under its prefix. */
+export async function objectsOf(s3: S3FileStorage, companyId: string): Promise<string[]> {
+  const prefix = s3.key(companyId, '');
+  const ids: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.client.send(
+      new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const item of page.Contents ?? []) ids.push((item.Key ?? '').slice(prefix.length));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return ids.sort();
+}
+
+/**
+ * The ids of the files whose bytes are kept for the company, in whichever storage the app uses: file_chunks rows in
+ * PostgreSQL, the objects under the company's prefix in S3.
+ */
+export async function storedFilesOf(api: Pick<TestApi, 'sql' | 'deps'>, companyId: string): Promise<string[]> {
+  const s3 = api.deps.fileStorages.s3;
+  if (s3) return objectsOf(s3, companyId);
+  const rows = await api.sql<{ id: string }[]>`
+    select distinct file_id::text as id from file_chunks where company_id = ${companyId}`;
+  return rows.map((r) => r.id).sort();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { tenantOf } from '../../db/tenant.ts';
-import { findFile } from '../../files/records.ts';
+import { findFile, readFile } from '../../files/records.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { attachmentDisposition } from './content-disposition.ts';
@@ -18,8 +18,8 @@ export const handlers = {
     const file = await findFile(tenant, linked.fileId);
     if (!file) throw linkInvalid();
     // Streamed a chunk at a time; a file deleted while it is sent ends the answer short of its Content-Length,
-    // which the client sees as a failed download rather than a complete one.
-    const chunks = deps.fileStorages.read(tenant, file)[Symbol.asyncIterator]();
+    // which the client sees as a failed download rather than a complete one (a file moved goes on: readFile).
+    const chunks = readFile(deps.fileStorages, tenant, file)[Symbol.asyncIterator]();
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {

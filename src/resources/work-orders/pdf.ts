@@ -3,6 +3,7 @@
 // done, the checklist and the customer's notes each as its own section, the photos in display order reduced to print
 // size, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
+import { readFile, type StoredFile } from '../../files/records.ts';
 import type { FileStorages } from '../../files/storage.ts';
 import { renderPdf } from '../../http/pdf-render.ts';
 import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
@@ -13,9 +14,9 @@ import { letterheadOf, pdfTotals } from '../quotes/pdf.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
 import { workOrderFigures } from './serialize.ts';
 
-async function bytesOf(storages: FileStorages, tenant: Tenant, file: { id: string; storage: string }): Promise<Buffer> {
+async function bytesOf(storages: FileStorages, tenant: Tenant, file: StoredFile): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of storages.read(tenant, file)) chunks.push(chunk);
+  for await (const chunk of readFile(storages, tenant, file)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

@@ -1,18 +1,17 @@
 // Files kept in S3 (a real S3 protocol server on 127.0.0.1, harness/s3.ts): the download, attachment and photo
 // tests run again here on S3 (imported below, so they are written once), and what only S3 needs proving: a
 // company's files under its prefix, a crash between the bytes and the commit (the orphan sweep after its grace
-// period), a delete racing a download, and `files migrate` both ways on the demo company, interrupted and resumed.
+// period), the sweep racing a commit, a delete or a move racing a download, and `files migrate` both ways on the
+// demo company, interrupted and resumed.
 // The whole file set runs on S3 with `FILE_STORAGE=s3 npx vitest run …` (README, "Files").
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3Server } from '../../harness/s3.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { onS3Server } from '../../harness/s3.ts';
 
 // Before the suites below are imported: their apps read these variables (setupApi, storageEnv).
-const s3Server = await startS3Server();
-Object.assign(process.env, s3Server.env);
-afterAll(() => s3Server.close());
+await onS3Server();
 
 describe('on S3: downloads', async () => {
   await import('./download.test.ts');
@@ -29,6 +28,10 @@ const { deleteFile, storeFile } = await import('../../../src/files/records.ts');
 const { sweepFileOrphans, ORPHAN_GRACE_MS } = await import('../../../src/jobs/sweep-file-orphans.ts');
 const { createDemo } = await import('../../../src/cli/demo.ts');
 const { FileStorages } = await import('../../../src/files/storage.ts');
+const { S3FileStorage } = await import('../../../src/files/s3-storage.ts');
+const { migrateFiles } = await import('../../../src/services/file-migration.ts');
+const { deferred, until } = await import('../../harness/async.ts');
+const { waitsForLock } = await import('../../harness/locks.ts');
 const { setupApi } = await import('../../harness/api.ts');
 const { fileBytesKept, objectExists } = await import('../../harness/s3.ts');
 
@@ -56,9 +59,12 @@ const bytesOf = (size: number, seed: string) => {
   return out;
 };
 
-function store(bytes: Buffer, company = companyId) {
+/** The storages of an installation on PostgreSQL: files stored there are for a migration to move. */
+const postgresOnly = () => new FileStorages('postgres', undefined);
+
+function store(bytes: Buffer, company = companyId, storages = api.deps.fileStorages) {
   return withTenant(api.deps.db, company, (tx) =>
-    storeFile(tx, api.deps.fileStorages, company, {
+    storeFile(tx, storages, company, {
       name: 'x.pdf',
       mimeType: 'application/pdf',
       size: bytes.byteLength,
@@ -114,6 +120,75 @@ describe('files in S3', () => {
     expect((await download(kept.id)).status).toBe(200);
   });
 
+  it('the sweep racing a commit: an object whose row commits while the sweep runs is kept (the sweep waits for the row’s lock)', async () => {
+    // A file moving to S3 (files migrate) holds its row locked from before it writes the object until it commits
+    // the row's switch to S3; until then the row says postgres to anyone else. The sweep here takes every object for
+    // past its grace period (its cut-off an hour ahead), as it would an old object left under the same key.
+    const company = (await api.tenant()).companyId;
+    const bytes = bytesOf(50_000, 'moving');
+    const file = await store(bytes, company, postgresOnly());
+    const written = deferred<void>();
+    const commit = deferred<void>();
+    // The installation's bucket, held between the object's write and the row's switch.
+    class HeldS3 extends S3FileStorage {
+      override async write(...args: Parameters<InstanceType<typeof S3FileStorage>['write']>) {
+        await super.write(...args);
+        written.resolve();
+        await commit.promise;
+      }
+    }
+    const held = new HeldS3(s3().client, s3().bucket, api.config.S3_PREFIX);
+    const moving = migrateFiles(api.deps, new FileStorages('postgres', held), 's3', { companyId: company });
+    await written.promise;
+    expect(await objectExists(s3(), company, file.id)).toBe(true);
+
+    let swept = false;
+    const sweeping = sweepFileOrphans(api.deps.db, s3(), new Date(Date.now() + ORPHAN_GRACE_MS)).finally(() => {
+      swept = true;
+    });
+    // The sweep waits for the row before it decides whether a row names the object (a sweep that did not would end
+    // here, having removed the object, and the checks below say so).
+    await until(async () => swept || (await waitsForLock(api.sql, '%for update%')), 'the sweep waits or ends');
+    const waited = !swept;
+    commit.resolve();
+    expect(await moving).toMatchObject({ moved: 1, total: 1 });
+    await sweeping;
+    expect(await objectExists(s3(), company, file.id)).toBe(true);
+    expect(waited).toBe(true);
+    const [row] = await api.sql`select storage from files where id = ${file.id}`;
+    expect(row.storage).toBe('s3');
+    const response = await download(file.id, company);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('a new file whose row commits while the sweep runs: kept, its object being younger than the grace period', async () => {
+    // A row not yet committed is seen by no other transaction, so no lock can hold the sweep for it: what keeps its
+    // object is its age (a transaction lasts less than idle_in_transaction_session_timeout, far below the grace).
+    const bytes = bytesOf(40_000, 'arriving');
+    const written = deferred<string>();
+    const commit = deferred<void>();
+    const storing = withTenant(api.deps.db, companyId, async (tx) => {
+      const file = await storeFile(tx, api.deps.fileStorages, companyId, {
+        name: 'new.pdf',
+        mimeType: 'application/pdf',
+        size: bytes.length,
+        chunks: [bytes],
+      });
+      written.resolve(file.id);
+      await commit.promise;
+      return file;
+    });
+    const id = await written.promise;
+    await sweepFileOrphans(api.deps.db, s3(), new Date(Date.now() - ORPHAN_GRACE_MS));
+    commit.resolve();
+    await storing;
+    expect(await objectExists(s3(), companyId, id)).toBe(true);
+    const response = await download(id);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
   it('a delete racing a download: the download under way ends whole or fails, never other bytes; after the delete, 404 and no object', async () => {
     const bytes = bytesOf(900_000, 'race');
     const file = await store(bytes);
@@ -137,6 +212,25 @@ describe('files in S3', () => {
     const got = Buffer.concat(received);
     if (!failed) expect(got.equals(bytes)).toBe(true);
     else expect(bytes.subarray(0, got.length).equals(got)).toBe(true);
+  });
+
+  it('a download racing a move to S3 (files migrate): the answer goes on from the file’s new storage, whole', async () => {
+    const company = (await api.tenant()).companyId;
+    const bytes = bytesOf(2_000_000, 'moved');
+    const file = await store(bytes, company, postgresOnly());
+    const response = await download(file.id, company);
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error('no body');
+    const first = await reader.read();
+    const received: Uint8Array[] = first.value ? [first.value] : [];
+    // The move switches the row and removes the chunks in one transaction, while the answer is being sent.
+    expect(await migrateFiles(api.deps, api.deps.fileStorages, 's3', { companyId: company })).toMatchObject({
+      moved: 1,
+    });
+    expect(await api.sql`select 1 from file_chunks where file_id = ${file.id}`).toHaveLength(0);
+    for (let next = await reader.read(); !next.done; next = await reader.read()) received.push(next.value);
+    expect(Buffer.concat(received).equals(bytes)).toBe(true);
   });
 
   it('a rolled-back delete keeps the file: no removal job was queued', async () => {
@@ -179,7 +273,7 @@ describe('files migrate', () => {
   }
 
   it('moves the demo company’s files to S3 and back, every file served the same all along', async () => {
-    const demo = await createDemo(api.db, 'never', new FileStorages('postgres', undefined));
+    const demo = await createDemo(api.db, 'never', postgresOnly());
     const before = await downloads(demo.companyId);
     expect(before.storages).toEqual(new Set(['postgres']));
     const files = Object.keys(before.digests).length;
@@ -211,20 +305,8 @@ describe('files migrate', () => {
   // before this company's files.
   it('interrupted (the process killed part-way), then run again: every file once, in S3, the counts right', async () => {
     const company = (await api.tenant()).companyId;
-    const postgresOnly = new FileStorages('postgres', undefined);
     const written: string[] = [];
-    for (let i = 0; i < 8; i++) {
-      const bytes = bytesOf(20_000 + i, `m${i}`);
-      const file = await withTenant(api.deps.db, company, (tx) =>
-        storeFile(tx, postgresOnly, company, {
-          name: 'm.pdf',
-          mimeType: 'application/pdf',
-          size: bytes.length,
-          chunks: [bytes],
-        }),
-      );
-      written.push(file.id);
-    }
+    for (let i = 0; i < 8; i++) written.push((await store(bytesOf(20_000 + i, `m${i}`), company, postgresOnly())).id);
     const before = await downloads(company);
 
     // The fifth file's row is held locked: the migration moves the four before it, then waits there and is killed.

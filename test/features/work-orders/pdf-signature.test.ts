@@ -11,6 +11,8 @@ import { MAX_PRINT_PIXELS } from '../../../src/pdf/printable-photo.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 
 const OUT = join(import.meta.dirname, '../../../test-results/pdf');
+// The rerun on S3 (pdf-signature-s3.test.ts) may run beside this file: each writes its own PDFs.
+const NAME = process.env.FILE_STORAGE === 's3' ? 'work-order-api-s3' : 'work-order-api';
 
 let api: TestApi;
 let key: string;
@@ -123,6 +125,9 @@ describe('work order PDF', () => {
     await uploadPhoto(id, await tile.clone().webp().toBuffer(), { kind: 'other', caption: 'Rookgasafvoer WebP' });
     await move(id, 'in_progress');
     await sign(id, { signed_by_name: 'Jan Jansen', signed_at: '2026-03-16T11:42:00+01:00' });
+    // The photos are read back from the storage the app keeps files in (S3 in pdf-signature-s3.test.ts).
+    const storages = await api.sql`select distinct storage from files`;
+    expect(storages.map((r) => r.storage)).toEqual([api.deps.fileStorages.current.name]);
 
     const { checked, response, pdf } = await downloadPdf(id);
     expect(checked.status).toBe(200);
@@ -136,10 +141,10 @@ describe('work order PDF', () => {
     expect(pdf.byteLength).toBeLessThan(2_500_000);
 
     mkdirSync(OUT, { recursive: true });
-    const file = join(OUT, 'work-order-api-nl.pdf');
+    const file = join(OUT, `${NAME}-nl.pdf`);
     writeFileSync(file, pdf);
-    execFileSync('/usr/bin/pdftoppm', ['-png', '-r', '72', file, join(OUT, 'work-order-api-nl')]);
-    const png = readFileSync(join(OUT, 'work-order-api-nl-1.png'));
+    execFileSync('/usr/bin/pdftoppm', ['-png', '-r', '72', file, join(OUT, `${NAME}-nl`)]);
+    const png = readFileSync(join(OUT, `${NAME}-nl-1.png`));
     expect(png.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))).toBe(true);
     const text = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(
       /\u00A0/g,
@@ -172,10 +177,10 @@ describe('work order PDF', () => {
   it('prints an unsigned work order in German with an empty signature line', async () => {
     const id = await newWorkOrder({ language: 'de', items: [{ name: 'Arbeitszeit', quantity: 2, unit_price: 50 }] });
     const { pdf } = await downloadPdf(id);
-    const file = join(OUT, 'work-order-api-de.pdf');
+    const file = join(OUT, `${NAME}-de.pdf`);
     mkdirSync(OUT, { recursive: true });
     writeFileSync(file, pdf);
-    execFileSync('/usr/bin/pdftoppm', ['-png', '-r', '72', '-f', '1', '-l', '1', file, join(OUT, 'work-order-api-de')]);
+    execFileSync('/usr/bin/pdftoppm', ['-png', '-r', '72', '-f', '1', '-l', '1', file, join(OUT, `${NAME}-de`)]);
     const text = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
     expect(text).toContain('Arbeitsauftrag');
     expect(text).toContain('Noch nicht unterschrieben');
