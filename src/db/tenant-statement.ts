@@ -42,9 +42,13 @@ async function pipelined<T extends Row>(
     // Built before BEGIN is sent: a builder that throws must not leave the connection in a transaction.
     const built = statements(sql);
     // Executed in this order on the one connection, without waiting for each other's answers.
+    // The generic plan from the first run on: these statements' plans do not depend on their values (a company,
+    // ids, a batch), and PostgreSQL otherwise plans each anew on its first five runs on every connection — a burst
+    // spread over a pool's fresh connections spent 1–5 ms of planning per batch (scripts/bench/README.md).
     const begun = [
       sql`begin`.execute(),
-      sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`.execute(),
+      sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true),
+        set_config('plan_cache_mode', 'force_generic_plan', true)`.execute(),
     ];
     const results = built.map((query) => query.execute());
     // After a failed statement the transaction is aborted and COMMIT rolls it back.

@@ -1,5 +1,5 @@
-// What a worker's fan-outs remember between batches: the endpoints that were slow (a send handed over in the
-// last SLOW_ENDPOINT_MS gets its endpoint delivery jobs only for that long), and the recordings of handed-over
+// What a worker's fan-outs remember between batches: the endpoints that were slow (a send handed over after
+// SLOW_SEND_MS in flight, fanout.ts, gets its endpoint delivery jobs only for SLOW_ENDPOINT_MS), and the recordings of handed-over
 // sends still to come, awaited at shutdown (see fanout.ts).
 
 export const SLOW_ENDPOINT_MS = 60_000;

@@ -7,7 +7,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverBatch } from '../../src/webhooks/delivery-attempts.ts';
 import { DELIVER_TASK, deliveryJobKey } from '../../src/webhooks/delivery-job-key.ts';
 import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
-import { fanout, fanoutEvents, INLINE_WAIT_MS, SAFETY_DELAY_MS } from '../../src/webhooks/fanout.ts';
+import { fanout, fanoutEvents, INLINE_WAIT_MS, SAFETY_DELAY_MS, SLOW_SEND_MS } from '../../src/webhooks/fanout.ts';
 import { SLOW_ENDPOINT_MS } from '../../src/webhooks/handed-over-sends.ts';
 import {
   holdingReceiver,
@@ -363,5 +363,27 @@ describe('a slow endpoint', () => {
     // The mark has expired (the clock of the sending options decides): sent at once, answered, written.
     expect(await fanout(state, { companyId, eventId: after }, at(SLOW_ENDPOINT_MS + 2_000))).toEqual(['succeeded']);
     expect(endpointReceiver.requests.map((r) => r.headers['webhook-id'])).toEqual([first, after]);
+  });
+
+  it(`is not marked slow by a send started less than ${SLOW_SEND_MS} ms before the wait was over`, async () => {
+    const { companyId } = await api.tenant();
+    // The 16 sends in flight at once are answered a little before the wait is over; the 17th then starts and is
+    // still in flight at its end (a long batch on a busy machine, not a slow endpoint).
+    const endpointReceiver = await receiver((n) => ({ delayMs: n <= 16 ? INLINE_WAIT_MS - 200 : 400 }));
+    await insertEndpoint(api, companyId, { url: endpointReceiver.url });
+    const eventIds = await recordEvents(companyId, 17);
+
+    const outcomes = await fanoutEvents(state, companyId, eventIds, LOCAL_SENDING);
+    expect(outcomes).toEqual(eventIds.map(() => 1));
+    expect(endpointReceiver.requests).toHaveLength(17);
+    const deliveries = await deliveriesOf(companyId);
+    expect(deliveries.filter((d) => d.status === 'succeeded')).toHaveLength(16);
+    expect(deliveries.filter((d) => d.status === 'pending')).toHaveLength(1);
+
+    // Handed over, but the endpoint was not slow: the next event is sent at once.
+    const [next] = await recordEvents(companyId, 1);
+    expect(await fanout(state, { companyId, eventId: next }, LOCAL_SENDING)).toEqual(['succeeded']);
+    await state.handedOver.settle();
+    expect((await deliveriesOf(companyId)).every((d) => d.status === 'succeeded')).toBe(true);
   });
 });
