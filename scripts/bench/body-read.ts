@@ -1,4 +1,4 @@
-// npm run bench:body-read [-- --seconds 5 --warmup 1 --rounds 3 --connections 10 --compare <dir> --only refused]
+// npm run bench:body-read [-- --seconds 5 --warmup 3 --rounds 5 --connections 10 --compare <dir> --only refused]
 //
 // What reading a small JSON body costs the service (issue 40): the real service (serve-api.ts: createApp on
 // @hono/node-server) on its own database, loaded by autocannon on 127.0.0.1 with
@@ -8,9 +8,11 @@
 // - `keyed`: the same with an Idempotency-Key (201; the body's text is hashed with the key);
 // - `get`: GET /me, no body: the pipeline without one, for scale.
 // Each phase reports req/s and the server process's CPU per request (from /proc: more stable than req/s on a
-// shared machine). `--compare <dir>` runs another checkout's serve-api.ts (e.g. the commit before a change,
-// unpacked with `git archive`, node_modules linked) alternately with this one's, round by round, in the same
-// conditions. `--profile` writes each server's CPU profile to bench-results/profiles/. Bounded: the whole run stops after its budget. See README.md.
+// shared machine). `--compare <dir>` also starts another checkout's serve-api.ts (e.g. the commit before a change,
+// unpacked with `git archive`, node_modules linked): both run at once, both are warmed up, and each scenario is
+// measured on one right after the other (in alternating order), so the pair sees the same machine; the ratio of each
+// pair is printed. `--profile` writes each server's CPU profile to bench-results/profiles/. Bounded: the whole run
+// stops after its budget. See README.md.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,8 +31,8 @@ type Scenario = (typeof SCENARIOS)[number];
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '1' },
-    rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     compare: { type: 'string' },
     only: { type: 'string' },
@@ -51,8 +53,8 @@ const servers = [
   ...(args.compare ? [{ name: 'compare', dir: resolve(args.compare) }] : []),
 ];
 
-// Per phase: warm-up, measured seconds; per round: every server × every scenario; start and stop per server.
-const budgetMs = (rounds * servers.length * (only.length * (seconds + warmup + 2) + 20) + 120) * 1000;
+// The servers' starts, every scenario's warm-up on each, then rounds of every scenario on each server.
+const budgetMs = (servers.length * (only.length * (rounds * (seconds + 1) + warmup + 1) + 30) + 120) * 1000;
 const run = boundedRun(budgetMs, log);
 
 /** utime + stime of a process, in ms (/proc, Linux: 100 ticks a second). */
@@ -109,7 +111,7 @@ function cannon(url: string, scenario: Scenario, key: string, duration: number):
   );
 }
 
-async function phase(child: Child, scenario: Scenario, key: string): Promise<Phase> {
+async function phase(child: Child, scenario: Scenario, key: string, duration: number): Promise<Phase> {
   const url = `http://127.0.0.1:${child.port}`;
   const { expect } = load(scenario, key);
   // One by hand first: it must answer as expected before it is measured.
@@ -122,10 +124,9 @@ async function phase(child: Child, scenario: Scenario, key: string): Promise<Pha
   });
   const text = await res.text();
   if (res.status !== expect) throw new Error(`${scenario}: ${res.status}, not ${expect}: ${text.slice(0, 300)}`);
-  if (warmup > 0) await cannon(url, scenario, key, warmup);
   const pid = child.process.pid as number;
   const cpuBefore = cpuMs(pid);
-  const result = await cannon(url, scenario, key, seconds);
+  const result = await cannon(url, scenario, key, duration);
   const cpu = cpuMs(pid) - cpuBefore;
   const expected = result['2xx'] + (expect === 422 ? result['4xx'] : 0);
   return {
@@ -151,41 +152,51 @@ try {
   log(
     `${rounds} round(s) × ${servers.map((s) => s.name).join(' + ')} × ${only.join(', ')}: ${connections} connections, ${warmup} s warm-up + ${seconds} s each`,
   );
+  const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'bench-results/profiles')}`] : [];
+  const children = new Map<string, Child>();
+  for (const server of servers) {
+    const child = await startChild(join(server.dir, 'scripts/bench/serve-api.ts'), { DATABASE_URL: url }, profileArgs);
+    run.cleanups.push({ name: `${server.name} server`, run: child.stop });
+    children.set(server.name, child);
+  }
+  // Every server answers every scenario for the warm-up first (compiled code, open connections, cached key).
+  for (const server of servers) {
+    for (const scenario of only) await phase(children.get(server.name) as Child, scenario, key, warmup);
+  }
   const results = new Map<string, Phase[]>();
   for (let round = 0; round < rounds && !run.interrupted; round++) {
-    // Alternating order: neither server always runs first in a round.
-    const order = round % 2 === 0 ? servers : [...servers].reverse();
-    for (const server of order) {
-      const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'bench-results/profiles')}`] : [];
-      const child = await startChild(
-        join(server.dir, 'scripts/bench/serve-api.ts'),
-        { DATABASE_URL: url },
-        profileArgs,
-      );
-      try {
-        for (const scenario of only) {
-          const measured = await phase(child, scenario, key);
-          results.set(`${server.name} ${scenario}`, [...(results.get(`${server.name} ${scenario}`) ?? []), measured]);
-          log(
-            `round ${round + 1} ${server.name.padEnd(7)} ${scenario.padEnd(7)} ${String(measured.reqPerSec).padStart(6)} req/s ` +
-              `${String(measured.cpuMicrosPerRequest).padStart(5)} µs CPU/req  p50 ${measured.p50} ms  p99 ${measured.p99} ms` +
-              (measured.unexpected ? `  ${measured.unexpected} unexpected answers/errors` : ''),
-          );
-        }
-      } finally {
-        await child.stop();
+    for (const scenario of only) {
+      // The servers of one scenario one right after the other (the machine's load drifts), in alternating order.
+      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+        const measured = await phase(children.get(server.name) as Child, scenario, key, seconds);
+        results.set(`${server.name} ${scenario}`, [...(results.get(`${server.name} ${scenario}`) ?? []), measured]);
+        log(
+          `round ${round + 1} ${server.name.padEnd(7)} ${scenario.padEnd(7)} ${String(measured.reqPerSec).padStart(6)} req/s ` +
+            `${String(measured.cpuMicrosPerRequest).padStart(5)} µs CPU/req  p50 ${measured.p50} ms  p99 ${measured.p99} ms` +
+            (measured.unexpected ? `  ${measured.unexpected} unexpected answers/errors` : ''),
+        );
       }
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const scenario of only) {
+    const of = (name: string) => results.get(`${name} ${scenario}`) ?? [];
     const line = servers
       .map((s) => {
-        const phases = results.get(`${s.name} ${scenario}`) ?? [];
+        const phases = of(s.name);
         return `${s.name}: median ${median(phases.map((p) => p.reqPerSec))} req/s, ${median(phases.map((p) => p.cpuMicrosPerRequest))} µs CPU/req (req/s ${phases.map((p) => p.reqPerSec).join(' / ')}; µs ${phases.map((p) => p.cpuMicrosPerRequest).join(' / ')})`;
       })
       .join(' | ');
     log(`${scenario}: ${line}`);
+    if (servers.length === 2) {
+      // Each round's two phases ran back to back: their ratio is the comparison least moved by the machine's drift.
+      const [a, b] = [of('this'), of('compare')];
+      const cpu = a.map((p, i) => Math.round((p.cpuMicrosPerRequest / b[i].cpuMicrosPerRequest) * 100) / 100);
+      const rate = a.map((p, i) => Math.round((p.reqPerSec / b[i].reqPerSec) * 100) / 100);
+      log(
+        `${scenario}: this ÷ compare per round: CPU/req ${cpu.join(' / ')} (median ${median(cpu)}); req/s ${rate.join(' / ')} (median ${median(rate)})`,
+      );
+    }
   }
 } finally {
   await run.finish();
