@@ -2,8 +2,9 @@
 // validator, an Idempotency-Key's hash, a handler reading raw bytes). Served by @hono/node-server, it is read from
 // the Node IncomingMessage into one Buffer: going through the Web Request's stream built that Request, a web stream
 // over the socket and a second Request around it, and took most of the pipeline's time for a small JSON POST
-// (scripts/bench/README.md, "Reading a JSON body"). Without an IncomingMessage (app.request() in tests) the body is
-// read through the Web Request as before. Uploads are not read here: their handler streams them (upload.ts).
+// (scripts/bench/README.md, "Issue 40: reading a JSON body without a Web Request"). Without an IncomingMessage
+// (app.request() in tests) the body is read through the Web Request as before. Uploads are not read here: their
+// handler streams them (upload.ts).
 import { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
