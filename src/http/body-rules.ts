@@ -2,13 +2,12 @@
 // (413), JSON syntax and UTF-8 (422), text PostgreSQL cannot store (422), and no body where the contract takes
 // none. Where the body may be left out, an empty one counts as none.
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { OperationId } from '../../generated/operations.ts';
 import { routes } from '../../generated/routes.ts';
 import type { AppEnv } from './app-env.ts';
-import { keepBodyReader } from './lingering-close.ts';
 import { type Message, message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
+import { keepBodyText, limitBody, mayHaveBody, type OverLimit, readBody } from './request-body.ts';
 import { type Unstorable, unstorable } from './storable-text.ts';
 import { takesUpload } from './upload.ts';
 import { InvalidInputs, invalidFields } from './validation.ts';
@@ -96,9 +95,8 @@ function asPlainJson(c: Context<AppEnv>, text: string): void {
 async function refuseBody(c: Context<AppEnv>): Promise<void> {
   const takesNone = () =>
     invalidFields([{ pointer: '', parameter: null, code: 'invalid_type', detail: message('body.none_expected') }]);
-  if (c.req.raw.body === null) return;
-  await limitBody(c, MAX_JSON_BYTES, takesNone);
-  const text = await c.req.text();
+  if (!mayHaveBody(c)) return;
+  const text = new TextDecoder().decode(await readBody(c, MAX_JSON_BYTES, takesNone));
   if (JSON_WHITESPACE.test(text)) return asSentWithoutBody(c);
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json') throw takesNone();
@@ -122,32 +120,14 @@ async function refuseBody(c: Context<AppEnv>): Promise<void> {
 }
 
 /**
- * At most `max` bytes of the body are read (hono's bodyLimit): a declared Content-Length over it is refused
- * unread, and a body streamed without one (chunked) is refused as soon as it passes `max`, instead of being read
- * whole into memory first. What was read is kept for the route; over the limit, `overLimit` is handed what discards
- * the rest.
- */
-async function limitBody(
-  c: Context<AppEnv>,
-  max: number,
-  overLimit: (discardRest: () => Promise<void>) => ApiProblem,
-): Promise<void> {
-  const discardRest = keepBodyReader(c);
-  await bodyLimit({
-    maxSize: max,
-    onError: () => {
-      throw overLimit(discardRest);
-    },
-  })(c, async () => {});
-}
-
-/**
  * A body over the limit ends the connection (`Connection: close`): the rest of it may still be on its way, and the
  * connection can carry no next request before it has been read. Closing with it unread could reset the connection
  * before the client reads the 413, so it is discarded first, within bounds (lingering-close.ts).
  */
-const tooLarge = (max: number) => (discardRest: () => Promise<void>) =>
-  new ApiProblem('payload_too_large', message('body.too_large', { max }), {}, { Connection: 'close' }, discardRest());
+const tooLarge =
+  (max: number): OverLimit =>
+  (discardRest) =>
+    new ApiProblem('payload_too_large', message('body.too_large', { max }), {}, { Connection: 'close' }, discardRest());
 
 function invalidJson(detail: Message = message('body.invalid_json')): ApiProblem {
   return new ApiProblem('validation_failed', detail, {
@@ -173,15 +153,18 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The body as text, refused when it is not UTF-8: a lenient decoding (c.req.text()) turns each bad byte into
- * U+FFFD, which would be stored as if sent. A byte order mark is dropped, as before.
+ * U+FFFD, which would be stored as if sent. A byte order mark is dropped, as before. The text is kept: validation
+ * parses it and an Idempotency-Key hashes it.
  */
-async function utf8Body(c: Context<AppEnv>): Promise<string> {
-  const bytes = await c.req.arrayBuffer();
+function utf8Text(c: Context<AppEnv>, bytes: Uint8Array): string {
+  let text: string;
   try {
-    return UTF8.decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw invalidJson(message('body.invalid_utf8'));
   }
+  keepBodyText(c, text);
+  return text;
 }
 
 /** The media types the contract lists for the operation's body. */
@@ -200,7 +183,7 @@ async function checkRawBody(c: Context<AppEnv>, max: number): Promise<void> {
   if (!types.includes(type)) {
     throw new ApiProblem('unsupported_media_type', message('body.send_media_type', { types: types.join(', ') }));
   }
-  await limitBody(c, max, tooLarge(max));
+  await readBody(c, max, tooLarge(max));
 }
 
 /** Media type and charset, size, UTF-8 and JSON syntax, before validation sees the body. */
@@ -217,8 +200,9 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   }
   const declared = Number(c.req.header('content-length') ?? 0);
   const max = upload ? MAX_UPLOAD_BYTES : c.get('operation').authenticated ? MAX_JSON_BYTES : MAX_KEYLESS_JSON_BYTES;
-  await limitBody(c, max, tooLarge(max));
-  if (upload) return;
+  // An upload is only limited here: its handler streams it (upload.ts).
+  if (upload) return limitBody(c, max, tooLarge(max));
+  const bytes = await readBody(c, max, tooLarge(max));
   if (type !== 'application/json') {
     const hasBody = declared > 0 || c.req.header('transfer-encoding') !== undefined;
     // Actions whose body is optional may be sent without one; where the contract requires a body, none at all is
@@ -229,7 +213,7 @@ async function checkBody(c: Context<AppEnv>): Promise<void> {
   if (!charsetIsUtf8(c.req.header('content-type') ?? '')) {
     throw new ApiProblem('unsupported_media_type', message('body.send_utf8'));
   }
-  const text = await utf8Body(c);
+  const text = utf8Text(c, bytes);
   if (JSON_WHITESPACE.test(text) && bodyIsOptional(c.get('operationId'))) return asSentWithoutBody(c);
   if (!GATE_JSON_TYPE.test(c.req.header('content-type') ?? '')) asPlainJson(c, text);
   let parsed: unknown;

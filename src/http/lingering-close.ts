@@ -3,6 +3,7 @@
 // transit or unread in the client's buffer: a client that sends its whole body before reading (many simple clients
 // do) saw its write fail (EPIPE, ECONNRESET) instead of the 413. So the refusal is sent at once, the rest of the
 // body is read and thrown away, chunk by chunk, never kept, and the connection closes only when that is done.
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 
 /**
@@ -57,6 +58,36 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The same for a body read straight from Node's IncomingMessage (request-body.ts): the rest is read and dropped until
+ * its end, a bound, or a hang-up.
+ */
+export function discardRestOfIncoming(incoming: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      incoming.off('data', onData);
+      incoming.off('end', stop);
+      incoming.off('error', stop);
+      incoming.off('close', stop);
+      incoming.pause();
+      resolve();
+    };
+    const timer = setTimeout(stop, LINGER_MS);
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.byteLength;
+      if (discarded >= LINGER_BYTES) stop();
+    };
+    incoming.on('data', onData);
+    incoming.on('end', stop);
+    incoming.on('error', stop);
+    incoming.on('close', stop);
+    if (incoming.readableEnded || incoming.destroyed) stop();
+    else incoming.resume();
+  });
 }
 
 /**

@@ -7,8 +7,11 @@ import type { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { httpServerOptions } from '../../src/http/server.ts';
 
-/** Listens on a free port until the test file ends; `config` gives the server's timeouts. */
-export async function listenOnLoopback(app: ReturnType<typeof createApp>, config?: Config) {
+/**
+ * Listens on a free port until the test file ends; `config` gives the server's timeouts. `app` is the service's app,
+ * or anything with its `fetch` (a test that looks at the requests node-server hands it).
+ */
+export async function listenOnLoopback(app: Pick<ReturnType<typeof createApp>, 'fetch'>, config?: Config) {
   const server = serve({
     fetch: app.fetch,
     port: 0,
