@@ -43,7 +43,7 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   tasks: { read: 3, create: 6, update: 6 },
   invoices: { read: 3, create: 4, update: 2 },
   quotes: { read: 1, create: 4, update: 2 },
-  workOrders: { read: 3, create: 8, update: 5 },
+  workOrders: { read: 3, create: 4, update: 2 },
   appointments: { read: 3, create: 6, update: 6 },
   webhookEndpoints: { read: 2, create: 4, update: 3 },
   conversations: { read: 3, create: 8 }, // create: a message of the company
