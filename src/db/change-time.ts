@@ -5,7 +5,8 @@
 // times are stamped by the one database every API node shares, inside the writing transaction and after its lock,
 // so they order every node's changes; tests move them by moving the rows' times back, never by a clock.
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
-import { sendUntilCommit, type Tx } from './tenant.ts';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { type DriverRow, sendUntilCommit, type Tx, tableRows } from './tenant.ts';
 
 export function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
   // Sent right behind the lock, on the same connection: it runs after the lock was granted.
@@ -18,3 +19,21 @@ export function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
  * a later time after its lock; PostgreSQL's greatest() ignores a null column.
  */
 export const notBefore = (column: AnyColumn): SQL => sql`greatest(${column}, app_now())`;
+
+/**
+ * The rows of `table` that `where` selects, locked FOR UPDATE, with the change time taken right after the lock in
+ * the same statement (takeChangeTimeAfterLock's call as its filter): one statement, so reads sent behind it go in
+ * its round trip, and nothing waits for the lock's answer before the change time is taken. Handed to the connection
+ * now, ahead of whatever the caller sends next.
+ */
+export function lockWithChangeTime<T extends PgTable>(
+  tx: Tx,
+  table: T,
+  where: SQL | undefined,
+): Promise<T['$inferSelect'][]> {
+  return tx
+    .execute<DriverRow>(sql`
+      select * from (select * from ${table} where ${where} limit 1 for update) locked
+      where app_now_after_lock() is not null`)
+    .then((rows) => tableRows(table, rows));
+}

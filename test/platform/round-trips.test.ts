@@ -41,9 +41,9 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   customerNotes: { create: 4, update: 4 },
   deals: { read: 1, create: 5, update: 3 },
   tasks: { read: 3, create: 6, update: 6 },
-  invoices: { read: 3, create: 9, update: 6 },
-  quotes: { read: 1, create: 6, update: 5 },
-  workOrders: { read: 3, create: 8, update: 5 },
+  invoices: { read: 3, create: 4, update: 2 },
+  quotes: { read: 1, create: 4, update: 2 },
+  workOrders: { read: 3, create: 4, update: 2 },
   appointments: { read: 3, create: 6, update: 6 },
   webhookEndpoints: { read: 2, create: 4, update: 3 },
   conversations: { read: 3, create: 8 }, // create: a message of the company

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
-import { invoicePayments, quotes } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { invoicePayments, invoices, quotes } from '../../db/schema/index.ts';
+import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
 import { scaled } from '../../domain/totals.ts';
 import { recordEvent } from '../../events/record.ts';
@@ -22,6 +22,7 @@ import {
   DocumentProblems,
   daysBetween,
   documentAmounts,
+  documentValue,
   type ItemBody,
   itemsAsInput,
 } from '../quotes/documents.ts';
@@ -32,7 +33,7 @@ import { sendSalesDocument } from '../quotes/send.ts';
 import { emailedUbl, invoiceFacturX, invoiceUbl, ublHeaders } from './einvoice.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
-import { amountDue, type InvoiceRow, invoiceFigures, serializeInvoice } from './serialize.ts';
+import { amountDue, type InvoiceRow, type InvoiceWithPayments, invoiceFigures, serializeInvoice } from './serialize.ts';
 import { termItems } from './terms.ts';
 
 const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
@@ -77,8 +78,13 @@ type InvoiceEventType =
  * An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline);
  * `serviceUrl` (PUBLIC_URL) makes its `ubl_url`.
  */
-export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: InvoiceEventType, serviceUrl: string) {
-  const object = serializeInvoice(await q.withPayments(tx, row), null, serviceUrl);
+export async function recordInvoiceEvent(
+  tx: Tx,
+  row: InvoiceRow | InvoiceWithPayments,
+  type: InvoiceEventType,
+  serviceUrl: string,
+) {
+  const object = serializeInvoice('payments' in row ? row : await q.withPayments(tx, row), null, serviceUrl);
   await recordEvent(tx, row.companyId, { type, scope: 'invoices.read', customerId: row.customerId, object });
   await touchCustomerActivity(tx, row.companyId, row.customerId);
 }
@@ -91,8 +97,12 @@ const invoiceUrl = (c: Context<AppEnv>) => (row: InvoiceRow) =>
 
 const serviceUrl = (c: Context<AppEnv>) => c.get('deps').config.publicUrl;
 
-async function respondWith(c: Context<AppEnv>, tx: Tx, row: InvoiceRow) {
-  const data = serializeInvoice(await q.withPayments(tx, row), invoiceUrl(c)(row), serviceUrl(c));
+async function respondWith(c: Context<AppEnv>, tx: Tx, row: InvoiceRow | InvoiceWithPayments) {
+  const data = serializeInvoice(
+    'payments' in row ? row : await q.withPayments(tx, row),
+    invoiceUrl(c)(row),
+    serviceUrl(c),
+  );
   return { data, version: row.version };
 }
 
@@ -114,18 +124,45 @@ async function onLockedInvoice(
 }
 
 /**
+ * The reads an invoice's columns need, all handed to the connection at once (behind the invoice's lock for an
+ * update, `invoiceId`: they see the locked invoice as it is): the company's defaults, the customer to copy (an
+ * update's current one read from the invoice's row) and the quote the request names, locked. One round trip.
+ */
+function invoiceReads(tx: Tx, companyId: string, body: InvoiceFields, invoiceId?: string) {
+  const problems = new DocumentProblems();
+  const customerId =
+    body.customer_id ??
+    (invoiceId === undefined ? undefined : documentValue(invoices, invoices.customerId, companyId, invoiceId));
+  if (customerId === undefined) throw new Error('a new invoice names its customer (the contract requires it)');
+  const all = Promise.all([
+    companyDefaults(tx, companyId),
+    customerCopy(tx, companyId, customerId, problems),
+    typeof body.quote_id === 'string' ? lockQuote(tx, companyId, body.quote_id) : undefined,
+  ]);
+  // Awaited by invoiceColumns; a request answered before (404, 412, 409) must not leave it unhandled.
+  all.catch(() => {});
+  return { problems, all };
+}
+
+/**
  * The columns of an invoice from the request's fields over the current invoice (none for a creation): customer
  * copied again, quote and dates checked, totals recalculated; every invalid input reported at once.
  */
-async function invoiceColumns(tx: Tx, companyId: string, body: InvoiceFields, current?: InvoiceRow) {
-  const problems = new DocumentProblems();
-  const company = await companyDefaults(tx, companyId);
+async function invoiceColumns(
+  tx: Tx,
+  companyId: string,
+  body: InvoiceFields,
+  reads: ReturnType<typeof invoiceReads>,
+  current?: InvoiceRow,
+) {
+  const { problems } = reads;
+  const [company, customer, namedQuote] = await reads.all;
   const customerId = body.customer_id ?? (current?.customerId as string);
-  const customer = await customerCopy(tx, companyId, customerId, problems);
   const quoteId = body.quote_id !== undefined ? body.quote_id : (current?.quoteId ?? null);
   let dealId = current?.dealId ?? null;
   if (quoteId !== null && (body.quote_id !== undefined || body.customer_id !== undefined)) {
-    const quote = await lockQuote(tx, companyId, quoteId);
+    // Locked with the reads when the request names it; the current quote of a new customer's invoice after them.
+    const quote = namedQuote ?? (await lockQuote(tx, companyId, quoteId));
     if (quote?.customerId !== customerId)
       problems.add('/quote_id', 'invalid_reference', quoteMessages.message('quote.unknown_reference'));
     else dealId = quote.dealId;
@@ -295,12 +332,23 @@ export const handlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      const columns = await invoiceColumns(tx, companyId, body);
-      const number = await nextDocumentNumber(tx, companyId, 'invoice');
-      const row = await q.insertInvoice(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
+      const reads = invoiceReads(tx, companyId, body);
+      // The number is taken with the reads (the counter locked after the quote, as always), but after a term
+      // invoice's lines, which lock their quote (termItems).
+      const numbering =
+        body.term_percentage === undefined ? nextDocumentNumber(tx, companyId, 'invoice') : Promise.resolve(undefined);
+      const [columns, number] = await Promise.all([invoiceColumns(tx, companyId, body, reads), numbering]);
+      const row = await q.insertInvoice(tx, companyId, {
+        ...columns,
+        id: newId(),
+        number: number ?? (await nextDocumentNumber(tx, companyId, 'invoice')),
+        status: 'draft',
+      });
       await completeQuote(tx, row);
-      await recordInvoiceEvent(tx, row, 'invoice.created', serviceUrl(c));
-      const { data, version } = await respondWith(c, tx, row);
+      // A new invoice has no payments: nothing to read for its event and answer.
+      const answered = { ...row, payments: [] };
+      await recordInvoiceEvent(tx, answered, 'invoice.created', serviceUrl(c));
+      const { data, version } = await respondWith(c, tx, answered);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });
     return c.json(created.body, created.status, created.headers);
@@ -309,15 +357,31 @@ export const handlers = {
   updateInvoice: async (c) => {
     const { invoice } = c.req.valid('param');
     const body = c.req.valid('json');
-    return onLockedInvoice(c, invoice, async (tx, current, companyId) => {
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('tenant');
+    const { updating, payments } = await c.get('tenant').transaction(async (tx) => {
+      // One round trip: the lock, then the reads of the new columns and the payments the answer shows.
+      const locking = q.lockInvoice(tx, companyId, invoice);
+      const reads = invoiceReads(tx, companyId, body, invoice);
+      const [current, payments] = await Promise.all([locking, q.paymentsOf(tx, companyId, invoice)]);
+      if (!current) throw invoiceNotFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (current.status !== 'draft') throw conflict('invoice.not_draft', current.status);
-      const updated = await q.updateInvoice(tx, current, await invoiceColumns(tx, companyId, body, current));
-      if (updated.quoteId !== current.quoteId) {
+      const columns = await invoiceColumns(tx, companyId, body, reads, current);
+      const updating = q.updateInvoice(tx, current, columns);
+      if (columns.quoteId !== current.quoteId) {
+        const updated = await updating;
         await releaseQuote(tx, current);
         await completeQuote(tx, updated);
       }
-      return updated;
+      // Nothing in the transaction waits for the updated row, only the answer: the update goes with COMMIT, and
+      // its row (or its error, the transaction's) is taken once committed.
+      else await sendUntilCommit(tx, updating);
+      return { updating, payments };
     });
+    const row = { ...(await updating), payments };
+    const data = serializeInvoice(row, invoiceUrl(c)(row), serviceUrl(c));
+    return c.json({ data }, 200, { ETag: etagOf(row.version) });
   },
 
   deleteInvoice: async (c) => {

@@ -1,7 +1,7 @@
 // SQL of invoices and their payments; every function takes the tenant transaction first.
 import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { lockWithChangeTime } from '../../db/change-time.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import { type PageRequest, readPage, relatedRows, selectRelated } from '../../http/pagination.ts';
@@ -51,14 +51,24 @@ export async function findInvoice(tx: Tx, companyId: string, id: string): Promis
   return row ? withPayments(tx, row) : undefined;
 }
 
-export async function lockInvoice(tx: Tx, companyId: string, id: string): Promise<InvoiceRow | undefined> {
-  const [row] = await tx
+/** The invoice locked until the transaction ends, its change time taken (handed to the connection now). */
+export function lockInvoice(tx: Tx, companyId: string, id: string): Promise<InvoiceRow | undefined> {
+  return lockWithChangeTime(tx, invoices, and(eq(invoices.companyId, companyId), eq(invoices.id, id))).then(
+    ([row]) => row,
+  );
+}
+
+/**
+ * The invoice's payments, oldest first, as withPayments reads them (handed to the connection now): read with the
+ * invoice's lock, whose holder alone adds payments.
+ */
+export function paymentsOf(tx: Tx, companyId: string, invoiceId: string): Promise<PaymentRow[]> {
+  return tx
     .select()
-    .from(invoices)
-    .where(and(eq(invoices.companyId, companyId), eq(invoices.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
-  return row;
+    .from(invoicePayments)
+    .where(and(eq(invoicePayments.companyId, companyId), eq(invoicePayments.invoiceId, invoiceId)))
+    .orderBy(asc(invoicePayments.createdAt), asc(invoicePayments.id))
+    .then((rows) => rows);
 }
 
 export type NewInvoice = Omit<typeof invoices.$inferInsert, 'companyId' | 'version'>;

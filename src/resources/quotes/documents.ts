@@ -1,6 +1,7 @@
 // What quotes and invoices share: the company's defaults, the customer copy, lines and totals from a request's
 // items (src/domain/totals.ts) and a linked deal's check. Sending either is send.ts; its PDF is pdf.ts.
-import { and, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { companies, customers, type DocumentCustomerCopy, type DocumentLine, deals } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import type { CompanyIdentity } from '../../domain/company-identity.ts';
@@ -33,8 +34,9 @@ export type CompanyDefaults = CompanyIdentity & {
   today: string;
 };
 
-export async function companyDefaults(tx: Tx, companyId: string): Promise<CompanyDefaults> {
-  const [row] = await tx
+/** The company's defaults, handed to the connection now (`then`): reads started after it go in the same round trip. */
+export function companyDefaults(tx: Tx, companyId: string): Promise<CompanyDefaults> {
+  return tx
     .select({
       name: companies.name,
       legalName: companies.legalName,
@@ -59,8 +61,8 @@ export async function companyDefaults(tx: Tx, companyId: string): Promise<Compan
       today: sql<string>`to_char(app_now() at time zone ${companies.timeZone}, 'YYYY-MM-DD')`,
     })
     .from(companies)
-    .where(eq(companies.id, companyId));
-  return row;
+    .where(eq(companies.id, companyId))
+    .then(([row]) => row);
 }
 
 /** `date` (YYYY-MM-DD) plus `days` calendar days. */
@@ -85,50 +87,73 @@ export class DocumentProblems {
   }
 }
 
-/** The customer's details as the document prints them, or undefined (and a problem) for an unknown customer. */
-export async function customerCopy(
+/**
+ * The customer's details as the document prints them, or undefined (and a problem) for an unknown customer. The
+ * read is handed to the connection now (`then`), so reads started after it go with it in one round trip.
+ * `customerId` may be SQL: an update's current customer, read from the document's row (documentValue).
+ */
+export function customerCopy(
   tx: Tx,
   companyId: string,
-  customerId: string,
+  customerId: string | SQL,
   problems: DocumentProblems,
 ): Promise<DocumentCustomerCopy | undefined> {
-  const [row] = await tx
+  return tx
     .select()
     .from(customers)
-    .where(and(eq(customers.companyId, companyId), eq(customers.id, customerId)));
-  if (!row) {
-    problems.add('/customer_id', 'invalid_reference', customerMessages.message('customer.unknown_reference'));
-    return undefined;
-  }
-  return {
-    type: row.type,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    address: row.address,
-    postal_code: row.postalCode,
-    city: row.city,
-    country: row.country,
-    company_name: row.companyName,
-    vat_number: row.vatNumber,
-    coc_number: row.cocNumber,
-  };
+    .where(and(eq(customers.companyId, companyId), eq(customers.id, customerId)))
+    .then(([row]) => {
+      if (!row) {
+        problems.add('/customer_id', 'invalid_reference', customerMessages.message('customer.unknown_reference'));
+        return undefined;
+      }
+      return {
+        type: row.type,
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        address: row.address,
+        postal_code: row.postalCode,
+        city: row.city,
+        country: row.country,
+        company_name: row.companyName,
+        vat_number: row.vatNumber,
+        coc_number: row.cocNumber,
+      };
+    });
 }
 
-/** The deal must be one of the customer's; reports it otherwise. */
-export async function checkDeal(
+/**
+ * A column of the document being updated, as SQL that reads it from the document's row: a read that depends on
+ * it (the customer to copy again) then goes with the document's lock in one round trip instead of waiting for the
+ * locked row. Sent after the lock, the read sees the locked row as it is.
+ */
+export const documentValue = (
+  table: PgTable & { companyId: AnyColumn; id: AnyColumn },
+  column: AnyColumn,
+  companyId: string,
+  id: string,
+): SQL => sql`(select ${column} from ${table} where ${table.companyId} = ${companyId} and ${table.id} = ${id})`;
+
+/**
+ * Whether the deal is one of the customer's (handed to the connection now); the caller reports it otherwise
+ * (dealProblem), in the order of its other problems.
+ */
+export function isCustomersDeal(
   tx: Tx,
   companyId: string,
-  dealId: string,
-  customerId: string,
-  problems: DocumentProblems,
-): Promise<void> {
-  const [row] = await tx
+  dealId: string | SQL,
+  customerId: string | SQL,
+): Promise<boolean> {
+  return tx
     .select({ id: deals.id })
     .from(deals)
-    .where(and(eq(deals.companyId, companyId), eq(deals.id, dealId), eq(deals.customerId, customerId)));
-  if (!row) problems.add('/deal_id', 'invalid_reference', quoteMessages.message('document.deal_unknown_reference'));
+    .where(and(eq(deals.companyId, companyId), eq(deals.id, dealId), eq(deals.customerId, customerId)))
+    .then((rows) => rows.length > 0);
 }
+
+export const dealProblem = (problems: DocumentProblems) =>
+  problems.add('/deal_id', 'invalid_reference', quoteMessages.message('document.deal_unknown_reference'));
 
 const TOTALS_TEXT: Record<TotalsError['reason'], Message> = {
   line_discount_above_gross: quoteMessages.message('document.line_discount_above_gross'),

@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { type AnyColumn, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { quotes } from '../../db/schema/index.ts';
+import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
@@ -14,12 +15,14 @@ import { findActiveStage } from '../pipeline-stages/queries.ts';
 import { acceptQuote, recordQuoteEvent, rejectQuote } from './decisions.ts';
 import {
   addDays,
-  checkDeal,
   companyDefaults,
   customerCopy,
   DocumentProblems,
+  dealProblem,
   documentAmounts,
+  documentValue,
   type ItemBody,
+  isCustomersDeal,
   itemsAsInput,
 } from './documents.ts';
 import { quoteMessages } from './messages.ts';
@@ -74,22 +77,43 @@ function onLockedQuote(
 }
 
 /**
+ * The reads a quote's columns need, all handed to the connection at once (behind the quote's lock for an update,
+ * `quoteId`: they see the locked quote as it is, its customer and deal read from its row): the company's defaults,
+ * the customer to copy, whether the deal is the customer's, the stage named (held FOR SHARE). One round trip.
+ */
+function quoteReads(tx: Tx, companyId: string, body: QuoteFields, quoteId?: string) {
+  const problems = new DocumentProblems();
+  const current = (column: AnyColumn) =>
+    quoteId === undefined ? undefined : documentValue(quotes, column, companyId, quoteId);
+  const customerId = body.customer_id ?? current(quotes.customerId);
+  if (customerId === undefined) throw new Error('a new quote names its customer (the contract requires it)');
+  const dealId = body.deal_id !== undefined ? body.deal_id : current(quotes.dealId);
+  const stageId = body.pipeline_stage_id;
+  const all = Promise.all([
+    companyDefaults(tx, companyId),
+    customerCopy(tx, companyId, customerId, problems),
+    dealId ? isCustomersDeal(tx, companyId, dealId, customerId) : true,
+    stageId !== undefined && stageId !== null ? findActiveStage(tx, companyId, stageId) : undefined,
+  ]);
+  // Awaited by quoteColumns; a request answered before (404, 412, 409) must not leave it unhandled.
+  all.catch(() => {});
+  return { problems, all };
+}
+
+/**
  * The columns of a quote from the request's fields over the current quote (none for a creation): references,
  * dates and amounts checked, every invalid input reported at once, the customer copied again and totals
  * recalculated.
  */
-async function quoteColumns(tx: Tx, companyId: string, body: QuoteFields, current?: QuoteRow) {
-  const problems = new DocumentProblems();
-  const company = await companyDefaults(tx, companyId);
+async function quoteColumns(body: QuoteFields, reads: ReturnType<typeof quoteReads>, current?: QuoteRow) {
+  const { problems } = reads;
+  const [company, customer, customersDeal, stage] = await reads.all;
   const customerId = body.customer_id ?? (current?.customerId as string);
-  const customer = await customerCopy(tx, companyId, customerId, problems);
   const dealId = body.deal_id !== undefined ? body.deal_id : (current?.dealId ?? null);
-  if (dealId !== null && customer) await checkDeal(tx, companyId, dealId, customerId, problems);
+  if (dealId !== null && customer && !customersDeal) dealProblem(problems);
   const stageId = body.pipeline_stage_id !== undefined ? body.pipeline_stage_id : (current?.pipelineStageId ?? null);
-  if (body.pipeline_stage_id !== undefined && body.pipeline_stage_id !== null) {
-    if (!(await findActiveStage(tx, companyId, body.pipeline_stage_id)))
-      problems.add('/pipeline_stage_id', 'invalid_reference', stageMessages.message('stage.unknown_reference'));
-  }
+  if (body.pipeline_stage_id !== undefined && body.pipeline_stage_id !== null && !stage)
+    problems.add('/pipeline_stage_id', 'invalid_reference', stageMessages.message('stage.unknown_reference'));
   const quoteDate = body.quote_date ?? current?.quoteDate ?? company.today;
   const validUntil =
     body.valid_until ??
@@ -188,8 +212,12 @@ export const handlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      const columns = await quoteColumns(tx, companyId, body);
-      const number = await nextDocumentNumber(tx, companyId, 'quote');
+      // The number is taken with the reads, the counter locked after the stage as always: one round trip.
+      const reads = quoteReads(tx, companyId, body);
+      const [columns, number] = await Promise.all([
+        quoteColumns(body, reads),
+        nextDocumentNumber(tx, companyId, 'quote'),
+      ]);
       const row = await q.insertQuote(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
       await recordQuoteEvent(tx, row, 'quote.created');
       await followDeals(tx, companyId, row.dealId);
@@ -205,14 +233,27 @@ export const handlers = {
   updateQuote: async (c) => {
     const { quote } = c.req.valid('param');
     const body = c.req.valid('json');
-    const row = await onLockedQuote(c, quote, async (tx, current, companyId) => {
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('tenant');
+    const { updating } = await c.get('tenant').transaction(async (tx) => {
+      // One round trip: the lock, then the reads of the new columns.
+      const locking = q.lockQuote(tx, companyId, quote);
+      const reads = quoteReads(tx, companyId, body, quote);
+      const current = await locking;
+      if (!current) throw quoteNotFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (current.status !== 'draft')
         throw new ApiProblem('conflict', quoteMessages.message('quote.not_draft', { status: current.status }));
-      const updated = await q.updateQuote(tx, current, await quoteColumns(tx, companyId, body, current));
-      await followDeals(tx, companyId, current.dealId, updated.dealId);
-      return updated;
+      const columns = await quoteColumns(body, reads, current);
+      // Nothing in the transaction waits for the updated row, only the answer: the update goes with COMMIT (the
+      // deals' reads follow it on the connection), and its row (or its error, the transaction's) is taken once
+      // committed.
+      const updating = q.updateQuote(tx, current, columns);
+      await sendUntilCommit(tx, updating);
+      await followDeals(tx, companyId, current.dealId, columns.dealId);
+      return { updating };
     });
-    return c.json(...respond(c, row));
+    return c.json(...respond(c, await updating));
   },
 
   sendQuote: async (c) => {

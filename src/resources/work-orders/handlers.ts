@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import type { ChecklistPoint, WorkOrderLine } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import { IMAGE_TYPES } from '../../files/file-types.ts';
 import { deleteFile } from '../../files/records.ts';
@@ -72,13 +72,39 @@ const checklistOf = (points: readonly PointInput[]): ChecklistPoint[] =>
  * copied, references checked against the customer, totals calculated by the invoices' engine; every invalid input
  * reported at once.
  */
-async function workOrderColumns(tx: Tx, companyId: string, body: WorkOrderFields, current?: q.WorkOrderRow) {
+/**
+ * The reads a work order's columns need, all handed to the connection at once (behind the work order's lock for
+ * an update): the company's defaults, the customer to copy (on creation), the appointment, quote (locked) and user
+ * (held FOR SHARE) the request names. One round trip.
+ */
+function workOrderReads(tx: Tx, companyId: string, body: WorkOrderFields, update: boolean) {
   const problems = new DocumentProblems();
-  const company = await companyDefaults(tx, companyId);
   // The customer is chosen on creation only (the update's body has no customer_id).
+  if (!update && body.customer_id === undefined)
+    throw new Error('a new work order names its customer (the contract requires it)');
+  const userId = body.assigned_user_id ? Number(body.assigned_user_id) : null;
+  const all = Promise.all([
+    companyDefaults(tx, companyId),
+    !update && body.customer_id ? customerCopy(tx, companyId, body.customer_id, problems) : undefined,
+    body.appointment_id ? q.appointmentOf(tx, companyId, body.appointment_id) : undefined,
+    body.quote_id ? lockQuote(tx, companyId, body.quote_id) : undefined,
+    userId !== null && Number.isSafeInteger(userId) ? isActiveUser(tx, companyId, userId) : false,
+  ]);
+  // Awaited by workOrderColumns; a request answered before (404, 412, 409) must not leave it unhandled.
+  all.catch(() => {});
+  return { problems, all };
+}
+
+async function workOrderColumns(
+  body: WorkOrderFields,
+  reads: ReturnType<typeof workOrderReads>,
+  current?: q.WorkOrderRow,
+) {
+  const { problems } = reads;
+  const [company, copy, appointment, quote, userActive] = await reads.all;
   const customerId = current?.customerId ?? body.customer_id;
   if (customerId === undefined) throw new Error('a new work order names its customer (the contract requires it)');
-  const customer = current ? current.customer : await customerCopy(tx, companyId, customerId, problems);
+  const customer = current ? current.customer : copy;
 
   let scheduledAt =
     body.scheduled_at !== undefined
@@ -88,7 +114,6 @@ async function workOrderColumns(tx: Tx, companyId: string, body: WorkOrderFields
       : (current?.scheduledAt ?? null);
   const appointmentId = body.appointment_id !== undefined ? body.appointment_id : (current?.appointmentId ?? null);
   if (body.appointment_id) {
-    const appointment = await q.appointmentOf(tx, companyId, body.appointment_id);
     if (appointment?.customerId !== customerId)
       problems.add('/appointment_id', 'invalid_reference', texts.message('work_order.appointment_unknown_reference'));
     // Without a time of its own, the work starts when the appointment does.
@@ -97,7 +122,6 @@ async function workOrderColumns(tx: Tx, companyId: string, body: WorkOrderFields
   const quoteId = body.quote_id !== undefined ? body.quote_id : (current?.quoteId ?? null);
   let dealId = current?.dealId ?? null;
   if (body.quote_id) {
-    const quote = await lockQuote(tx, companyId, body.quote_id);
     if (quote?.customerId !== customerId)
       problems.add('/quote_id', 'invalid_reference', texts.message('work_order.quote_unknown_reference'));
     else dealId = quote.dealId;
@@ -106,10 +130,7 @@ async function workOrderColumns(tx: Tx, companyId: string, body: WorkOrderFields
   let assignedUserId = current?.assignedUserId ?? null;
   if (body.assigned_user_id !== undefined) {
     assignedUserId = body.assigned_user_id === null ? null : Number(body.assigned_user_id);
-    if (
-      assignedUserId !== null &&
-      !(Number.isSafeInteger(assignedUserId) && (await isActiveUser(tx, companyId, assignedUserId)))
-    )
+    if (assignedUserId !== null && !(Number.isSafeInteger(assignedUserId) && userActive))
       problems.add('/assigned_user_id', 'invalid_reference', companyMessages.message('user.unknown_reference'));
   }
 
@@ -147,8 +168,9 @@ async function workOrderColumns(tx: Tx, companyId: string, body: WorkOrderFields
   };
 }
 
-async function respondWith(c: Context<AppEnv>, tx: Tx, row: q.WorkOrderRow) {
-  return { data: serializeWorkOrder(await q.withPhotos(tx, row), c.get('deps').fileLinks), version: row.version };
+async function respondWith(c: Context<AppEnv>, tx: Tx, row: q.WorkOrderRow | q.WorkOrderWithPhotos) {
+  const withPhotos = 'photos' in row ? row : await q.withPhotos(tx, row);
+  return { data: serializeWorkOrder(withPhotos, c.get('deps').fileLinks), version: row.version };
 }
 
 /**
@@ -159,10 +181,10 @@ async function respondWith(c: Context<AppEnv>, tx: Tx, row: q.WorkOrderRow) {
 async function recordWorkOrderEvent(
   c: Context<AppEnv>,
   tx: Tx,
-  row: q.WorkOrderRow,
+  row: q.WorkOrderRow | q.WorkOrderWithPhotos,
   type: 'work_order.created' | 'work_order.status_changed',
 ) {
-  const object = serializeWorkOrder(await q.withPhotos(tx, row), c.get('deps').fileLinks);
+  const object = serializeWorkOrder('photos' in row ? row : await q.withPhotos(tx, row), c.get('deps').fileLinks);
   await recordEvent(tx, row.companyId, { type, scope: 'work_orders.read', customerId: row.customerId, object });
   await touchCustomerActivity(tx, row.companyId, row.customerId);
 }
@@ -257,14 +279,20 @@ export const handlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      const columns = await workOrderColumns(tx, companyId, body);
-      const number = await nextDocumentNumber(tx, companyId, 'work_order');
-      const row = await q.insertWorkOrder(tx, companyId, {
+      // The number is taken with the reads, the counter locked after the quote and user as always: one round trip.
+      const reads = workOrderReads(tx, companyId, body, false);
+      const [columns, number] = await Promise.all([
+        workOrderColumns(body, reads),
+        nextDocumentNumber(tx, companyId, 'work_order'),
+      ]);
+      const inserted = await q.insertWorkOrder(tx, companyId, {
         ...columns,
         id: newId(),
         number,
         status: body.status ?? 'draft',
       });
+      // A new work order has no photos: nothing to read for its event and answer.
+      const row = { ...inserted, photos: [] };
       await recordWorkOrderEvent(c, tx, row, 'work_order.created');
       const { data, version } = await respondWith(c, tx, row);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
@@ -275,11 +303,27 @@ export const handlers = {
   updateWorkOrder: async (c) => {
     const { work_order } = c.req.valid('param');
     const body = c.req.valid('json');
-    return onLockedWorkOrder(c, work_order, async (tx, current, companyId) => {
+    const expected = expectedVersion(c);
+    const { companyId } = c.get('tenant');
+    const { updating, photos } = await c.get('tenant').transaction(async (tx) => {
+      // One round trip: the lock, then the reads of the new columns and the photos the answer shows (added and
+      // removed only under the lock).
+      const locking = q.lockWorkOrder(tx, companyId, work_order);
+      const reads = workOrderReads(tx, companyId, body, true);
+      const [current, photos] = await Promise.all([locking, q.photosOfOne(tx, companyId, work_order)]);
+      if (!current) throw workOrderNotFound();
+      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!EDITABLE.includes(current.status))
         throw new ApiProblem('conflict', texts.message('work_order.not_editable', { status: current.status }));
-      return q.updateWorkOrder(tx, current, await workOrderColumns(tx, companyId, body, current));
+      const columns = await workOrderColumns(body, reads, current);
+      // Nothing in the transaction waits for the updated row, only the answer: the update goes with COMMIT, and
+      // its row (or its error, the transaction's) is taken once committed.
+      const updating = q.updateWorkOrder(tx, current, columns);
+      await sendUntilCommit(tx, updating);
+      return { updating, photos };
     });
+    const row = { ...(await updating), photos };
+    return c.json({ data: serializeWorkOrder(row, c.get('deps').fileLinks) }, 200, { ETag: etagOf(row.version) });
   },
 
   deleteWorkOrder: async (c) => {

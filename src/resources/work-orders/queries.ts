@@ -1,7 +1,7 @@
 // SQL of work orders and their photos; every function takes the tenant transaction first.
 import { and, asc, count, eq, getTableColumns, inArray, max, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { lockWithChangeTime } from '../../db/change-time.ts';
 import { appointments, files, invoices, workOrderPhotos, workOrders } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { keyset, type PageRequest, pageOf, selectPage } from '../../http/pagination.ts';
@@ -39,9 +39,16 @@ async function photosOf(tx: Tx, companyId: string, ids: string[]): Promise<Map<s
   return byWorkOrder;
 }
 
+/** One work order's photos in display order, handed to the connection now (before the caller's next statement). */
+export function photosOfOne(tx: Tx, companyId: string, id: string): Promise<PhotoRow[]> {
+  return photosJoined(tx)
+    .where(and(eq(workOrderPhotos.companyId, companyId), eq(workOrderPhotos.workOrderId, id)))
+    .orderBy(asc(workOrderPhotos.position))
+    .then((rows) => rows);
+}
+
 export async function withPhotos(tx: Tx, row: WorkOrderRow): Promise<WorkOrderWithPhotos> {
-  const photos = await photosOf(tx, row.companyId, [row.id]);
-  return { ...row, photos: photos.get(row.id) ?? [] };
+  return { ...row, photos: await photosOfOne(tx, row.companyId, row.id) };
 }
 
 export async function listWorkOrders(tx: Tx, companyId: string, page: PageRequest, filters: WorkOrderFilters) {
@@ -69,14 +76,11 @@ export async function findWorkOrder(tx: Tx, companyId: string, id: string): Prom
 }
 
 /** The work order locked until the transaction ends (changes, and the photo count limit). */
-export async function lockWorkOrder(tx: Tx, companyId: string, id: string): Promise<WorkOrderRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(workOrders)
-    .where(and(eq(workOrders.companyId, companyId), eq(workOrders.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
-  return row;
+export function lockWorkOrder(tx: Tx, companyId: string, id: string): Promise<WorkOrderRow | undefined> {
+  // Handed to the connection now: reads started after it go in its round trip.
+  return lockWithChangeTime(tx, workOrders, and(eq(workOrders.companyId, companyId), eq(workOrders.id, id))).then(
+    ([row]) => row,
+  );
 }
 
 export type NewWorkOrder = Omit<typeof workOrders.$inferInsert, 'companyId' | 'version'>;
@@ -110,12 +114,13 @@ export async function deleteWorkOrder(tx: Tx, current: WorkOrderRow): Promise<st
 }
 
 /** The appointment's customer and start, when the appointment exists. */
-export async function appointmentOf(tx: Tx, companyId: string, id: string) {
-  const [row] = await tx
+export function appointmentOf(tx: Tx, companyId: string, id: string) {
+  // Handed to the connection now: reads started after it go in its round trip.
+  return tx
     .select({ customerId: appointments.customerId, startsAt: appointments.startsAt })
     .from(appointments)
-    .where(and(eq(appointments.companyId, companyId), eq(appointments.id, id)));
-  return row;
+    .where(and(eq(appointments.companyId, companyId), eq(appointments.id, id)))
+    .then(([row]) => row);
 }
 
 export async function invoiceCustomerOf(tx: Tx, companyId: string, id: string): Promise<string | undefined> {
