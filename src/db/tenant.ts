@@ -65,7 +65,9 @@ export function actAsTenant(tx: Tx, companyId: string): Promise<void> {
  * A statement of the transaction whose answer the work does not need (an event, a job, a history line, the change
  * time): handed to the connection now, not waited for. In a transaction of withTenant its COMMIT follows it in the
  * same write, and a failure of it fails the transaction at COMMIT with its own error (src/db/client.ts); one round
- * trip less per such statement. Elsewhere (a transaction with options, the owner's) it is awaited here.
+ * trip less per such statement. Elsewhere (a transaction with options, the owner's) it is awaited here. A native
+ * promise of the statement (an async function's) may be awaited once committed, for the answer alone; never a
+ * drizzle query itself, which runs again on every `then`.
  */
 export function sendUntilCommit(tx: Tx, statement: PromiseLike<unknown>): Promise<void> {
   const client = (tx as unknown as { session: { client: Record<symbol, unknown> } }).session.client;
