@@ -412,6 +412,35 @@ describe('round trips of one read and one write of every resource', () => {
   });
 });
 
+/**
+ * The first page of every resource's list, after the cases above made their records: one statement as the tenant
+ * (readPage, each row's related values in it), 1 round trip. The lists of one record's parts (a task's comments,
+ * a conversation's messages, a work order's photos, an order's notes) are not here: they read their record first.
+ */
+const LISTS: OperationId[] = [
+  'listUsers',
+  'listCustomers',
+  'listDeals',
+  'listTaskBoards', // counted once the first read made the default board
+  'listTasks',
+  'listInvoices',
+  'listQuotes',
+  'listWorkOrders',
+  'listAppointments',
+  'listWebhookEndpoints',
+  'listConversations',
+  'listOrders',
+  'listEvents',
+];
+
+describe('round trips of the first page of every list', () => {
+  it.each(LISTS)('%s', async (operationId) => {
+    const { roundTrips } = await counted(200, () => send(operationId));
+    if (process.env.ROUND_TRIPS_PRINT) console.log(`${operationId}: ${roundTrips}`);
+    expect(roundTrips).toBe(1);
+  });
+});
+
 describe('a transaction whose BEGIN was not waited for (src/db/client.ts)', () => {
   it('runs its first statement inside the transaction, as the tenant', async () => {
     const [first, second] = await withTenant(api.db, companyId, async (tx) => [
