@@ -4,6 +4,8 @@ import {
   type AnyColumn,
   and,
   Column,
+  eq,
+  fillPlaceholders,
   getTableColumns,
   type InferColumnsDataTypes,
   is,
@@ -289,7 +291,7 @@ export async function readPage<T extends PgTable, R extends RelatedValues = Reco
   return pageOf(withRelated(table, raws, related), page, plan);
 }
 
-/** The one statement of a record with its related values, whichever way it is run (selectRecord, readRecord). */
+/** The one statement of a record with its related values, whichever way it is run (selectRecord, recordReader). */
 function recordStatement(table: PgTable, conditions: (SQL | undefined)[], related: RelatedValues) {
   return new QueryBuilder()
     .select({ ...getTableColumns(table), ...relatedColumns(table, related) })
@@ -311,19 +313,34 @@ export async function selectRecord<T extends PgTable, R extends RelatedValues = 
   return withRelated(table, [...raws], related)[0];
 }
 
+/** The placeholders of a record's key in recordReader's conditions, filled with the tenant's company and the id. */
+export const RECORD_KEY = { companyId: sql.placeholder('companyId'), id: sql.placeholder('id') };
+
+/** The usual key of a record: the company's row with the id (RECORD_KEY). */
+export const byRecordKey = (table: { companyId: AnyColumn; id: AnyColumn }): SQL[] => [
+  eq(table.companyId, RECORD_KEY.companyId),
+  eq(table.id, RECORD_KEY.id),
+];
+
 /**
- * The same record as selectRecord outside a transaction: one prepared statement as the tenant in one round trip
- * (readAsTenant), as readPage reads a page — a record read alone needs no transaction however many related rows
- * it shows.
+ * The record of `table` that meets `conditions` (a key, in RECORD_KEY's placeholders) with its `related` values,
+ * read outside a transaction: one prepared statement as the tenant in one round trip (readAsTenant), as readPage
+ * reads a page — a record read alone needs no transaction however many related rows it shows. The statement's
+ * text is built once, on the first read (drizzle takes most of a millisecond to build one with related values);
+ * each read only fills in its key. Undefined when no row meets them.
  */
-export async function readRecord<T extends PgTable, R extends RelatedValues = Record<never, never>>(
-  tenant: Tenant,
+export function recordReader<T extends PgTable, R extends RelatedValues = Record<never, never>>(
   table: T,
-  conditions: (SQL | undefined)[],
+  conditions: SQL[],
   related: R = {} as R,
-): Promise<WithRelated<T['$inferSelect'], R> | undefined> {
-  const raws = await tenant.readRows(recordStatement(table, conditions, related).toSQL());
-  return withRelated(table, raws, related)[0];
+): (tenant: Tenant, id: string) => Promise<WithRelated<T['$inferSelect'], R> | undefined> {
+  let statement: { sql: string; params: unknown[] } | undefined;
+  return async (tenant, id) => {
+    statement ??= recordStatement(table, conditions, related).toSQL();
+    const params = fillPlaceholders(statement.params, { companyId: tenant.companyId, id });
+    const raws = await tenant.readRows({ sql: statement.sql, params });
+    return withRelated(table, raws, related)[0];
+  };
 }
 
 /**

@@ -19,10 +19,10 @@ import { type WireCount, wireCounter } from '../harness/wire-count.ts';
  * The most round trips each request may take. A transaction (withTenant) is `begin`, the tenant setting and its
  * first statements in one round trip (src/db/client.ts sends BEGIN without waiting), then one per statement that
  * waits for an earlier one's answer, and `commit`. Reads in one statement as the tenant (readAsTenant, readById,
- * readRecord, readPage) are one round trip without a transaction. Before issue 40 every transaction took one
+ * recordReader, readPage) are one round trip without a transaction. Before issue 40 every transaction took one
  * more (BEGIN was awaited): company 3, deals 3 / 8 / 7, quotes 3 / 8 / 7, customers 1 / 5 / 4, …
  *
- * Every read is at its target (1): one statement as the tenant, readById, or readRecord with what the record
+ * Every read is at its target (1): one statement as the tenant, readById, or recordReader with what the record
  * shows beside its row (lines, links, checklists, payments, contacts) as related values of the same statement,
  * the list's definitions. Not yet at the target (a write at most 2), and why: the writes lock, take
  * their change time, write, record their event (and an idempotency row) in statements that wait for each other,

@@ -2,12 +2,14 @@
 import { eq } from 'drizzle-orm';
 import { companies, users } from '../../db/schema/index.ts';
 import type { Tenant } from '../../db/tenant.ts';
-import { type PageRequest, readPage, readRecord } from '../../http/pagination.ts';
+import { type PageRequest, RECORD_KEY, readPage, recordReader } from '../../http/pagination.ts';
 
 export type UserFilters = { status?: (typeof users.$inferSelect)['status'] };
 
+const readCompanyRow = recordReader(companies, [eq(companies.id, RECORD_KEY.companyId)]);
+
 /** The tenant's own company: one statement as the tenant in one round trip. */
-export const readCompany = (tenant: Tenant) => readRecord(tenant, companies, [eq(companies.id, tenant.companyId)]);
+export const readCompany = (tenant: Tenant) => readCompanyRow(tenant, tenant.companyId);
 
 /** A page of the company's users: one statement as the tenant in one round trip. */
 export const listUsers = (tenant: Tenant, page: PageRequest, filters: UserFilters) =>

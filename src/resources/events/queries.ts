@@ -4,7 +4,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { events } from '../../db/schema/index.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
-import { type PageRequest, readPage, readRecord } from '../../http/pagination.ts';
+import { byRecordKey, type PageRequest, readPage, recordReader } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { EVENT_TYPES, type EventRow, type EventType } from './serialize.ts';
 
@@ -34,10 +34,8 @@ export function listEvents(tenant: Tenant, scopes: readonly string[], page: Page
  * The event whatever its scope (the caller answers 403 for a scope the key lacks, as the contract says): one
  * statement as the tenant in one round trip.
  */
-export const readEvent = (tenant: Tenant, id: string): Promise<EventRow | undefined> =>
-  readRecord(tenant, events, [
-    eq(events.companyId, tenant.companyId),
-    eq(events.id, id),
-    withinRetention,
-    inArray(events.type, [...EVENT_TYPES]),
-  ]);
+export const readEvent: (tenant: Tenant, id: string) => Promise<EventRow | undefined> = recordReader(events, [
+  ...byRecordKey(events),
+  withinRetention,
+  inArray(events.type, [...EVENT_TYPES]),
+]);

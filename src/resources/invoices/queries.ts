@@ -5,9 +5,10 @@ import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import {
+  byRecordKey,
   type PageRequest,
   readPage,
-  readRecord,
+  recordReader,
   relatedRows,
   selectRecord,
   selectRelated,
@@ -51,8 +52,11 @@ export function listInvoices(tenant: Tenant, page: PageRequest, filters: Invoice
 }
 
 /** The invoice with its payments: one statement as the tenant in one round trip. */
-export const readInvoice = (tenant: Tenant, id: string): Promise<InvoiceWithPayments | undefined> =>
-  readRecord(tenant, invoices, [eq(invoices.companyId, tenant.companyId), eq(invoices.id, id)], RELATED);
+export const readInvoice: (tenant: Tenant, id: string) => Promise<InvoiceWithPayments | undefined> = recordReader(
+  invoices,
+  byRecordKey(invoices),
+  RELATED,
+);
 
 /** The same in the caller's transaction. */
 export const findInvoice = (tx: Tx, companyId: string, id: string): Promise<InvoiceWithPayments | undefined> =>

@@ -5,9 +5,10 @@ import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import {
+  byRecordKey,
   type PageRequest,
   readPage,
-  readRecord,
+  recordReader,
   relatedRows,
   selectPage,
   selectRecord,
@@ -55,9 +56,11 @@ export async function listOrders(tenant: Tenant, page: PageRequest, filters: Ord
   return { data: data.map(withParts), meta };
 }
 
+const readOrderWithParts = recordReader(orders, byRecordKey(orders), PARTS);
+
 /** The order with its lines and notes: one statement as the tenant in one round trip. */
 export async function readOrder(tenant: Tenant, id: string): Promise<OrderWithParts | undefined> {
-  const row = await readRecord(tenant, orders, byId(tenant.companyId, id), PARTS);
+  const row = await readOrderWithParts(tenant, id);
   return row && withParts(row);
 }
 

@@ -13,12 +13,13 @@ import {
 } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import {
+  byRecordKey,
   keyset,
   type PageRequest,
   pageOf,
   type RelatedOf,
   readPage,
-  readRecord,
+  recordReader,
   relatedExists,
   relatedRows,
   selectPage,
@@ -210,9 +211,11 @@ export async function withDetails(tx: Tx, companyId: string, rows: TaskRow[]): P
   return rows.map((row) => viewOf(row, details.get(row.id) ?? { links: [], hasOpenActions: false }));
 }
 
+const readTaskWithDetails = recordReader(tasks, byRecordKey(tasks), DETAILS);
+
 /** The task with its details: one statement as the tenant in one round trip. */
 export async function readTask(tenant: Tenant, id: string): Promise<TaskView | undefined> {
-  const row = await readRecord(tenant, tasks, [eq(tasks.companyId, tenant.companyId), eq(tasks.id, id)], DETAILS);
+  const row = await readTaskWithDetails(tenant, id);
   return row && viewOf(row, row);
 }
 

@@ -5,11 +5,12 @@ import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { appointments, files, invoices, workOrderPhotos, workOrders } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import {
+  byRecordKey,
   keyset,
   type PageRequest,
   pageOf,
   readPage,
-  readRecord,
+  recordReader,
   relatedRows,
   selectRecord,
 } from '../../http/pagination.ts';
@@ -69,8 +70,11 @@ export function listWorkOrders(tenant: Tenant, page: PageRequest, filters: WorkO
 }
 
 /** The work order with its photos: one statement as the tenant in one round trip. */
-export const readWorkOrder = (tenant: Tenant, id: string): Promise<WorkOrderWithPhotos | undefined> =>
-  readRecord(tenant, workOrders, byId(tenant.companyId, id), PHOTOS);
+export const readWorkOrder: (tenant: Tenant, id: string) => Promise<WorkOrderWithPhotos | undefined> = recordReader(
+  workOrders,
+  byRecordKey(workOrders),
+  PHOTOS,
+);
 
 /** The same in the caller's transaction. */
 export const findWorkOrder = (tx: Tx, companyId: string, id: string): Promise<WorkOrderWithPhotos | undefined> =>
