@@ -1,5 +1,6 @@
 // Keyset pagination: a cursor is base64url JSON of {sort, last values, direction}. It belongs to one sort
-// order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards.
+// order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards. A page's rows, or one
+// record, are read with their related values (a record's lines, links, contacts) in the same statement.
 import {
   type AnyColumn,
   and,
@@ -144,7 +145,10 @@ export type WithRelated<Row, R extends RelatedValues> = Row & RelatedOf<R>;
  */
 const KEPT_IN_JSON = new Set(['PgBoolean', 'PgJson', 'PgJsonb']);
 
-/** A related row's fields: columns, or a group of columns read as one object (a joined table's row, as drizzle's select nests it). */
+/**
+ * A related row's fields: columns, or a group of columns read as one object (a joined table's row, as drizzle's
+ * select nests it).
+ */
 type RelatedFields = Record<string, Column | Record<string, Column>>;
 type RelatedRow<F extends RelatedFields> = {
   [K in keyof F]: F[K] extends Column
