@@ -1,11 +1,15 @@
 // Keyset pagination: a cursor is base64url JSON of {sort, last values, direction}. It belongs to one sort
-// order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards.
+// order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards. A page's rows, or one
+// record, are read with their related values (a record's lines, links, contacts) in the same statement.
 import {
   type AnyColumn,
   and,
-  type Column,
+  Column,
+  eq,
+  fillPlaceholders,
   getTableColumns,
   type InferColumnsDataTypes,
+  is,
   type SQL,
   sql,
 } from 'drizzle-orm';
@@ -141,32 +145,52 @@ export type WithRelated<Row, R extends RelatedValues> = Row & RelatedOf<R>;
  */
 const KEPT_IN_JSON = new Set(['PgBoolean', 'PgJson', 'PgJsonb']);
 
-type RelatedRow<F extends Record<string, Column>> = InferColumnsDataTypes<F>;
+/**
+ * A related row's fields: columns, or a group of columns read as one object (a joined table's row, as drizzle's
+ * select nests it).
+ */
+type RelatedFields = Record<string, Column | Record<string, Column>>;
+type RelatedRow<F extends RelatedFields> = {
+  [K in keyof F]: F[K] extends Column
+    ? InferColumnsDataTypes<{ value: F[K] }>['value']
+    : F[K] extends Record<string, Column>
+      ? InferColumnsDataTypes<F[K]>
+      : never;
+};
 
 /** `fields` of one row as a JSON array, and its decoding back into the row drizzle would have read. */
-function jsonRow<F extends Record<string, Column>>(fields: F) {
-  const entries = Object.entries(fields);
-  const values = entries.map(([, column]) =>
-    KEPT_IN_JSON.has(column.columnType) ? sql`${column}` : sql`${column}::text`,
-  );
+function jsonRow<F extends RelatedFields>(fields: F): { sql: SQL; decode: (value: unknown) => RelatedRow<F> } {
+  const entries = Object.entries(fields).map(([key, field]) => {
+    if (is(field, Column)) {
+      const value = KEPT_IN_JSON.has(field.columnType) ? sql`${field}` : sql`${field}::text`;
+      const decode = (item: unknown) => (item === null || item === undefined ? null : field.mapFromDriverValue(item));
+      return { key, sql: value, decode };
+    }
+    return { key, ...jsonRow(field) };
+  });
   return {
-    sql: sql`json_build_array(${sql.join(values, sql`, `)})`,
-    decode: (value: unknown): RelatedRow<F> => {
+    sql: sql`json_build_array(${sql.join(
+      entries.map((entry) => entry.sql),
+      sql`, `,
+    )})`,
+    decode: (value) => {
       const array = value as unknown[];
       const row: Record<string, unknown> = {};
-      entries.forEach(([key, column], i) => {
-        const item = array[i];
-        row[key] = item === null || item === undefined ? null : column.mapFromDriverValue(item);
+      entries.forEach((entry, i) => {
+        row[entry.key] = entry.decode(array[i]);
       });
       return row as RelatedRow<F>;
     },
   };
 }
 
-/** The rows of `from` that meet `where` (correlated with the page's row), in `orderBy`, as `fields`. */
-export function relatedRows<F extends Record<string, Column>>(
+/**
+ * The rows of `from` (a table, or tables joined) that meet `where` (correlated with the page's row), in `orderBy`,
+ * as `fields`.
+ */
+export function relatedRows<F extends RelatedFields>(
   fields: F,
-  from: PgTable,
+  from: PgTable | SQL,
   where: SQL | undefined,
   orderBy: SQL[],
 ): Related<RelatedRow<F>[]> {
@@ -178,7 +202,7 @@ export function relatedRows<F extends Record<string, Column>>(
 }
 
 /** The one row of `from` that meets `where` (correlated with the page's row), as `fields`; undefined when none. */
-export function relatedRow<F extends Record<string, Column>>(
+export function relatedRow<F extends RelatedFields>(
   fields: F,
   from: PgTable,
   where: SQL | undefined,
@@ -269,6 +293,58 @@ export async function readPage<T extends PgTable, R extends RelatedValues = Reco
   const plan = keyset(page, order.sorts, order.id);
   const raws = await tenant.readRows(pageStatement(table, plan, conditions, related).toSQL());
   return pageOf(withRelated(table, raws, related), page, plan);
+}
+
+/** The one statement of a record with its related values, whichever way it is run (selectRecord, recordReader). */
+function recordStatement(table: PgTable, conditions: (SQL | undefined)[], related: RelatedValues) {
+  return new QueryBuilder()
+    .select({ ...getTableColumns(table), ...relatedColumns(table, related) })
+    .from(table)
+    .where(and(...conditions));
+}
+
+/**
+ * The one row of `table` that meets `conditions` (a key), with its `related` values (the list's definitions), in
+ * one statement of the caller's transaction. Undefined when no row meets them.
+ */
+export async function selectRecord<T extends PgTable, R extends RelatedValues = Record<never, never>>(
+  tx: Tx,
+  table: T,
+  conditions: (SQL | undefined)[],
+  related: R = {} as R,
+): Promise<WithRelated<T['$inferSelect'], R> | undefined> {
+  const raws = await tx.execute<DriverRow>(recordStatement(table, conditions, related));
+  return withRelated(table, [...raws], related)[0];
+}
+
+/** The placeholders of a record's key in recordReader's conditions, filled with the tenant's company and the id. */
+export const RECORD_KEY = { companyId: sql.placeholder('companyId'), id: sql.placeholder('id') };
+
+/** The usual key of a record: the company's row with the id (RECORD_KEY). */
+export const byRecordKey = (table: { companyId: AnyColumn; id: AnyColumn }): SQL[] => [
+  eq(table.companyId, RECORD_KEY.companyId),
+  eq(table.id, RECORD_KEY.id),
+];
+
+/**
+ * The record of `table` that meets `conditions` (a key, in RECORD_KEY's placeholders) with its `related` values,
+ * read outside a transaction: one prepared statement as the tenant in one round trip (readAsTenant), as readPage
+ * reads a page — a record read alone needs no transaction however many related rows it shows. The statement's
+ * text is built once, on the first read (drizzle takes most of a millisecond to build one with related values);
+ * each read only fills in its key. Undefined when no row meets them.
+ */
+export function recordReader<T extends PgTable, R extends RelatedValues = Record<never, never>>(
+  table: T,
+  conditions: SQL[],
+  related: R = {} as R,
+): (tenant: Tenant, id: string) => Promise<WithRelated<T['$inferSelect'], R> | undefined> {
+  let statement: { sql: string; params: unknown[] } | undefined;
+  return async (tenant, id) => {
+    statement ??= recordStatement(table, conditions, related).toSQL();
+    const params = fillPlaceholders(statement.params, { companyId: tenant.companyId, id });
+    const raws = await tenant.readRows({ sql: statement.sql, params });
+    return withRelated(table, raws, related)[0];
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
 // and its related reads stay confined to the company by row-level security, whatever the statement's
 // where-clause says.
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
 import { tenantOf } from '../../src/db/tenant.ts';
 import { listConversations } from '../../src/resources/conversations/queries.ts';
@@ -13,6 +13,7 @@ import { listTasks } from '../../src/resources/tasks/queries.ts';
 import { appointmentOf } from '../features/appointments/fixtures.ts';
 import { conversationOf, customerRow } from '../features/conversations/fixtures.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { statementsDuring } from '../harness/statements.ts';
 
 let api: TestApi;
 type Company = { companyId: string; key: string; customer: string };
@@ -57,25 +58,6 @@ beforeAll(async () => {
   b = await companyWithLists();
 });
 
-/** The statements the service's two pools (transactions, one-statement reads) send while `work` runs. */
-async function statementsDuring(work: () => Promise<unknown>) {
-  const sent: { pool: 'transaction' | 'tenant'; text: string }[] = [];
-  api.deps.sql.options.debug = (_connection, text) => sent.push({ pool: 'transaction', text });
-  api.deps.tenantSql.options.debug = (_connection, text) => sent.push({ pool: 'tenant', text });
-  try {
-    await work();
-  } finally {
-    api.deps.sql.options.debug = false;
-    api.deps.tenantSql.options.debug = false;
-  }
-  return sent;
-}
-
-afterEach(() => {
-  api.deps.sql.options.debug = false;
-  api.deps.tenantSql.options.debug = false;
-});
-
 const LISTS = [
   { list: 'listConversations', get: 'getConversation', param: 'conversation' },
   { list: 'listAppointments', get: 'getAppointment', param: 'appointment' },
@@ -88,7 +70,7 @@ describe.each(LISTS)('$list', ({ list, get, param }) => {
     // The first request warms the key cache (its lookup is not the list's).
     expect((await api.call(list, { key: a.key })).status).toBe(200);
     let status = 0;
-    const sent = await statementsDuring(async () => {
+    const sent = await statementsDuring(api.deps, async () => {
       status = (await api.call(list, { key: a.key })).status;
     });
     expect(status).toBe(200);

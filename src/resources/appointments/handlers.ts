@@ -23,6 +23,9 @@ import {
 
 const nowOf = (c: Context<AppEnv>) => c.get('deps').clock();
 
+/** The contact details shown when the customer is gone. */
+const NO_CONTACT = { name: null, email: '', phone: null };
+
 const OPEN = new Set<AppointmentRow['status']>(['pending', 'confirmed']);
 
 /** Whether the JSON body named `key` (a default of the contract cannot tell). */
@@ -47,19 +50,14 @@ export const handlers = {
       startsUntil: query['filter[starts_until]'],
       updatedSince: query['filter[updated_since]'],
     });
-    const none = { name: null, email: '', phone: null };
-    return c.json({ data: data.map((r) => serializeAppointment(r, r.contact ?? none)), meta }, 200);
+    return c.json({ data: data.map((r) => serializeAppointment(r, r.contact ?? NO_CONTACT)), meta }, 200);
   },
 
   getAppointment: async (c) => {
     const { appointment } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const found = await c.get('tenant').transaction(async (tx) => {
-      const row = await q.findAppointment(tx, companyId, appointment);
-      return row ? { row, data: await present(tx, row) } : undefined;
-    });
-    if (!found) throw appointmentNotFound();
-    return c.json({ data: found.data }, 200, { ETag: etagOf(found.row.version) });
+    const row = await q.readAppointment(c.get('tenant'), appointment);
+    if (!row) throw appointmentNotFound();
+    return c.json({ data: serializeAppointment(row, row.contact ?? NO_CONTACT) }, 200, { ETag: etagOf(row.version) });
   },
 
   createAppointment: async (c) => {

@@ -11,7 +11,7 @@ import {
   companies,
 } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
+import { byRecordKey, type PageRequest, readPage, recordReader, selectPage } from '../../http/pagination.ts';
 import { atOrAfter, nextWholeMillisecond } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import { customerContact } from '../customers/queries.ts';
@@ -52,6 +52,11 @@ export function listAppointments(tenant: Tenant, page: PageRequest, filters: App
     contact: customerContact(appointments),
   });
 }
+
+/** The appointment with its customer's contact details: one statement as the tenant in one round trip. */
+export const readAppointment = recordReader(appointments, byRecordKey(appointments), {
+  contact: customerContact(appointments),
+});
 
 export async function findAppointment(tx: Tx, companyId: string, id: string): Promise<AppointmentRow | undefined> {
   const [row] = await tx

@@ -45,13 +45,9 @@ export const handlers = {
 
   getConversation: async (c) => {
     const { conversation } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const data = await c.get('tenant').transaction(async (tx) => {
-      const row = await q.findConversation(tx, companyId, conversation);
-      if (!row) throw conversationNotFound();
-      return shown(tx, row);
-    });
-    return c.json({ data }, 200);
+    const row = await q.readConversation(c.get('tenant'), conversation);
+    if (!row) throw conversationNotFound();
+    return c.json({ data: serializeConversation(row, row.contact) }, 200);
   },
 
   listConversationMessages: async (c) => {

@@ -4,7 +4,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
+import { byRecordKey, type PageRequest, readPage, recordReader, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import { customerContact } from '../customers/queries.ts';
@@ -35,6 +35,11 @@ export function listConversations(tenant: Tenant, page: PageRequest, filters: Co
     contact: customerContact(conversations),
   });
 }
+
+/** The conversation with its customer's contact details: one statement as the tenant in one round trip. */
+export const readConversation = recordReader(conversations, byRecordKey(conversations), {
+  contact: customerContact(conversations),
+});
 
 export async function findConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {
   const [row] = await tx

@@ -29,24 +29,22 @@ function typesOf(list: string): EventType[] {
 export const handlers = {
   listEvents: async (c) => {
     const query = c.req.valid('query');
-    const { companyId, scopes } = c.get('auth');
+    const { scopes } = c.get('auth');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
     const filterType = query['filter[type]'];
     const filters = {
       types: filterType === undefined ? undefined : typesOf(filterType),
       createdSince: query['filter[created_since]'],
     };
-    const { data, meta } = await c
-      .get('tenant')
-      .transaction((tx) => q.listEvents(tx, companyId, [...scopes], page, filters));
+    const { data, meta } = await q.listEvents(c.get('tenant'), [...scopes], page, filters);
     const context = { serviceUrl: c.get('deps').config.publicUrl };
     return c.json({ data: data.map((row) => serializeEvent(row, context)), meta }, 200);
   },
 
   getEvent: async (c) => {
     const { event } = c.req.valid('param');
-    const { companyId, scopes } = c.get('auth');
-    const row = await c.get('tenant').transaction((tx) => q.findEvent(tx, companyId, event));
+    const { scopes } = c.get('auth');
+    const row = await q.readEvent(c.get('tenant'), event);
     if (!row) throw notFound();
     // The contract answers an event of data the key may not read with 403 naming the scope (not 404).
     if (!scopes.has(row.scope)) {

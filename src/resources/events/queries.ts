@@ -1,10 +1,10 @@
-// SQL of the event feed; every function takes the tenant transaction first. Every read is limited to the
+// SQL of the event feed; every function takes the tenant first. Every read is limited to the
 // retention period and to the contract's event types, whatever the caller asks for.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { events } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
+import type { Tenant } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
-import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import { byRecordKey, type PageRequest, readPage, recordReader } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { EVENT_TYPES, type EventRow, type EventType } from './serialize.ts';
 
@@ -16,16 +16,13 @@ const SORTS = { created_at: events.createdAt };
 // already gone from the feed.
 const withinRetention = sql`${events.createdAt} >= app_now() - make_interval(days => ${EVENT_RETENTION_DAYS})`;
 
-/** One page of the events a key may read: its scopes decide which (`events.scope` is the read scope needed). */
-export async function listEvents(
-  tx: Tx,
-  companyId: string,
-  scopes: readonly string[],
-  page: PageRequest,
-  filters: EventFilters,
-) {
-  return selectPage(tx, events, page, { sorts: SORTS, id: events.id }, [
-    eq(events.companyId, companyId),
+/**
+ * One page of the events a key may read: its scopes decide which (`events.scope` is the read scope needed). One
+ * statement as the tenant in one round trip.
+ */
+export function listEvents(tenant: Tenant, scopes: readonly string[], page: PageRequest, filters: EventFilters) {
+  return readPage(tenant, events, page, { sorts: SORTS, id: events.id }, [
+    eq(events.companyId, tenant.companyId),
     withinRetention,
     inArray(events.scope, [...scopes]),
     inArray(events.type, [...(filters.types ?? EVENT_TYPES)]),
@@ -33,13 +30,12 @@ export async function listEvents(
   ]);
 }
 
-/** The event whatever its scope (the caller answers 403 for a scope the key lacks, as the contract says). */
-export async function findEvent(tx: Tx, companyId: string, id: string): Promise<EventRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(events)
-    .where(
-      and(eq(events.companyId, companyId), eq(events.id, id), withinRetention, inArray(events.type, [...EVENT_TYPES])),
-    );
-  return row;
-}
+/**
+ * The event whatever its scope (the caller answers 403 for a scope the key lacks, as the contract says): one
+ * statement as the tenant in one round trip.
+ */
+export const readEvent: (tenant: Tenant, id: string) => Promise<EventRow | undefined> = recordReader(events, [
+  ...byRecordKey(events),
+  withinRetention,
+  inArray(events.type, [...EVENT_TYPES]),
+]);

@@ -296,8 +296,7 @@ export const handlers = {
 
   getInvoice: async (c) => {
     const { invoice } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) => q.findInvoice(tx, companyId, invoice));
+    const row = await q.readInvoice(c.get('tenant'), invoice);
     if (!row) throw invoiceNotFound();
     const data = serializeInvoice(row, invoiceUrl(c)(row), serviceUrl(c));
     return c.json({ data }, 200, { ETag: etagOf(row.version) });

@@ -4,7 +4,15 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockWithChangeTime } from '../../db/change-time.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { type PageRequest, readPage, relatedRows, selectRelated } from '../../http/pagination.ts';
+import {
+  byRecordKey,
+  type PageRequest,
+  readPage,
+  recordReader,
+  relatedRows,
+  selectRecord,
+  selectRelated,
+} from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { InvoiceRow, InvoiceWithPayments, PaymentRow } from './serialize.ts';
 
@@ -43,13 +51,16 @@ export function listInvoices(tenant: Tenant, page: PageRequest, filters: Invoice
   return readPage(tenant, invoices, page, { sorts: SORTS, id: invoices.id }, conditions, RELATED);
 }
 
-export async function findInvoice(tx: Tx, companyId: string, id: string): Promise<InvoiceWithPayments | undefined> {
-  const [row] = await tx
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.companyId, companyId), eq(invoices.id, id)));
-  return row ? withPayments(tx, row) : undefined;
-}
+/** The invoice with its payments: one statement as the tenant in one round trip. */
+export const readInvoice: (tenant: Tenant, id: string) => Promise<InvoiceWithPayments | undefined> = recordReader(
+  invoices,
+  byRecordKey(invoices),
+  RELATED,
+);
+
+/** The same in the caller's transaction. */
+export const findInvoice = (tx: Tx, companyId: string, id: string): Promise<InvoiceWithPayments | undefined> =>
+  selectRecord(tx, invoices, [eq(invoices.companyId, companyId), eq(invoices.id, id)], RELATED);
 
 /** The invoice locked until the transaction ends, its change time taken (handed to the connection now). */
 export function lockInvoice(tx: Tx, companyId: string, id: string): Promise<InvoiceRow | undefined> {

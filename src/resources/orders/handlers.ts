@@ -15,22 +15,18 @@ import { emailBuyer, onLockedOrder, orderNotFound, shopOf } from './writes.ts';
 export const handlers = {
   listOrders: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { data, meta } = await c.get('tenant').transaction((tx) =>
-      q.listOrders(tx, companyId, page, {
-        status: query['filter[status]'],
-        customerId: query['filter[customer_id]'],
-        updatedSince: query['filter[updated_since]'],
-      }),
-    );
+    const { data, meta } = await q.listOrders(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      customerId: query['filter[customer_id]'],
+      updatedSince: query['filter[updated_since]'],
+    });
     return c.json({ data: data.map(serializeOrder), meta }, 200);
   },
 
   getOrder: async (c) => {
     const { order } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const found = await c.get('tenant').transaction((tx) => q.findOrder(tx, companyId, order));
+    const found = await q.readOrder(c.get('tenant'), order);
     if (!found) throw orderNotFound();
     return c.json({ data: serializeOrder(found) }, 200, { ETag: etagOf(found.order.version) });
   },

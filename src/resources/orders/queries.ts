@@ -1,10 +1,19 @@
 // SQL of orders, their lines and notes; every function takes the tenant transaction first.
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
-import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
+import {
+  byRecordKey,
+  type PageRequest,
+  readPage,
+  recordReader,
+  relatedRows,
+  selectPage,
+  selectRecord,
+  type WithRelated,
+} from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { OrderItemRow, OrderNoteRow, OrderRow, OrderWithParts } from './serialize.ts';
@@ -13,41 +22,52 @@ export type OrderFilters = { status?: OrderRow['status']; customerId?: string; u
 
 const SORTS = { created_at: orders.createdAt, updated_at: orders.updatedAt };
 
-/** The lines and notes of `rows`, two statements for a whole page. */
-async function withParts(tx: Tx, companyId: string, rows: OrderRow[]): Promise<OrderWithParts[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const items = await tx
-    .select()
-    .from(orderItems)
-    .where(and(eq(orderItems.companyId, companyId), inArray(orderItems.orderId, ids)))
-    .orderBy(asc(orderItems.position));
-  const notes = await tx
-    .select()
-    .from(orderNotes)
-    .where(and(eq(orderNotes.companyId, companyId), inArray(orderNotes.orderId, ids)))
-    .orderBy(asc(orderNotes.createdAt), asc(orderNotes.id));
-  const group = <R extends { orderId: string }>(list: R[], id: string) => list.filter((r) => r.orderId === id);
-  return rows.map((order) => ({ order, items: group(items, order.id), notes: group(notes, order.id) }));
-}
+/** An order's lines in their order and its notes, oldest first: read with each order, in its statement. */
+const PARTS = {
+  items: relatedRows(
+    getTableColumns(orderItems),
+    orderItems,
+    and(eq(orderItems.companyId, orders.companyId), eq(orderItems.orderId, orders.id)),
+    [asc(orderItems.position)],
+  ),
+  notes: relatedRows(
+    getTableColumns(orderNotes),
+    orderNotes,
+    and(eq(orderNotes.companyId, orders.companyId), eq(orderNotes.orderId, orders.id)),
+    [asc(orderNotes.createdAt), asc(orderNotes.id)],
+  ),
+};
 
-export async function listOrders(tx: Tx, companyId: string, page: PageRequest, filters: OrderFilters) {
-  const conditions: (SQL | undefined)[] = [eq(orders.companyId, companyId)];
+const withParts = ({ items, notes, ...order }: WithRelated<OrderRow, typeof PARTS>): OrderWithParts => ({
+  order,
+  items,
+  notes,
+});
+
+const byId = (companyId: string, id: string) => [eq(orders.companyId, companyId), eq(orders.id, id)];
+
+/** A page of orders with their lines and notes: one statement as the tenant in one round trip. */
+export async function listOrders(tenant: Tenant, page: PageRequest, filters: OrderFilters) {
+  const conditions: (SQL | undefined)[] = [eq(orders.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(orders.status, filters.status));
   if (filters.customerId) conditions.push(eq(orders.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(orders.updatedAt, filters.updatedSince));
-  const { data, meta } = await selectPage(tx, orders, page, { sorts: SORTS, id: orders.id }, conditions);
-  return { data: await withParts(tx, companyId, data), meta };
+  const { data, meta } = await readPage(tenant, orders, page, { sorts: SORTS, id: orders.id }, conditions, PARTS);
+  return { data: data.map(withParts), meta };
 }
 
+const readOrderWithParts = recordReader(orders, byRecordKey(orders), PARTS);
+
+/** The order with its lines and notes: one statement as the tenant in one round trip. */
+export async function readOrder(tenant: Tenant, id: string): Promise<OrderWithParts | undefined> {
+  const row = await readOrderWithParts(tenant, id);
+  return row && withParts(row);
+}
+
+/** The same in the caller's transaction (an order just changed). */
 export async function findOrder(tx: Tx, companyId: string, id: string): Promise<OrderWithParts | undefined> {
-  const [row] = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.companyId, companyId), eq(orders.id, id)));
-  if (!row) return undefined;
-  const [found] = await withParts(tx, companyId, [row]);
-  return found;
+  const row = await selectRecord(tx, orders, byId(companyId, id), PARTS);
+  return row && withParts(row);
 }
 
 /** The order locked until the transaction ends, so concurrent status changes queue instead of racing. */

@@ -177,15 +177,12 @@ export const quotePdf = (row: QuoteRow): PdfDocument => ({
 export const handlers = {
   listQuotes: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { data, meta } = await c.get('tenant').transaction((tx) =>
-      q.listQuotes(tx, companyId, page, {
-        status: query['filter[status]'],
-        customerId: query['filter[customer_id]'],
-        updatedSince: query['filter[updated_since]'],
-      }),
-    );
+    const { data, meta } = await q.listQuotes(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      customerId: query['filter[customer_id]'],
+      updatedSince: query['filter[updated_since]'],
+    });
     const url = quoteUrl(c);
     return c.json({ data: data.map((row) => serializeQuote(row, url(row))), meta }, 200);
   },

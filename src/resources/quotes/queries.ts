@@ -4,7 +4,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockWithChangeTime } from '../../db/change-time.ts';
 import { quotes } from '../../db/schema/index.ts';
 import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
-import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { QuoteRow } from './serialize.ts';
 
@@ -13,12 +13,13 @@ export type QuoteFilters = { status?: QuoteStatus; customerId?: string; updatedS
 
 const SORTS = { created_at: quotes.createdAt, updated_at: quotes.updatedAt };
 
-export async function listQuotes(tx: Tx, companyId: string, page: PageRequest, filters: QuoteFilters) {
-  const conditions: (SQL | undefined)[] = [eq(quotes.companyId, companyId)];
+/** A page of quotes: one statement as the tenant in one round trip. */
+export function listQuotes(tenant: Tenant, page: PageRequest, filters: QuoteFilters) {
+  const conditions: (SQL | undefined)[] = [eq(quotes.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(quotes.status, filters.status));
   if (filters.customerId) conditions.push(eq(quotes.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(quotes.updatedAt, filters.updatedSince));
-  return selectPage(tx, quotes, page, { sorts: SORTS, id: quotes.id }, conditions);
+  return readPage(tenant, quotes, page, { sorts: SORTS, id: quotes.id }, conditions);
 }
 
 /** The quote for GET: one statement as the tenant, no transaction (one round trip). */

@@ -22,18 +22,20 @@ const respond = (task: TaskView) => [{ data: serializeTask(task) }, 200, { ETag:
 export const handlers = {
   listTaskBoards: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
+    const tenant = c.get('tenant');
     const language = companyLanguage(c);
     // Always the web application's order: the default board first, then by position.
     const page = { limit: query.limit, cursor: query.cursor, sort: 'list_order' };
-    const boards = await c.get('tenant').transaction(async (tx) => {
-      const first = await q.listBoards(tx, companyId, page);
-      if (first.data.length > 0 || page.cursor !== undefined) return first;
-      // No board yet: the default one is made (once, whoever reads first) and the list read again.
-      await q.ensureDefaultBoard(tx, companyId, language);
-      return q.listBoards(tx, companyId, page);
-    });
-    return c.json({ data: boards.data.map((b) => serializeBoard(b, boards.columnsOf(b.id))), meta: boards.meta }, 200);
+    const first = await q.readBoards(tenant, page);
+    const boards =
+      first.data.length > 0 || page.cursor !== undefined
+        ? first
+        : // No board yet: the default one is made (once, whoever reads first) and the list read again.
+          await tenant.transaction(async (tx) => {
+            await q.ensureDefaultBoard(tx, tenant.companyId, language);
+            return q.listBoards(tx, tenant.companyId, page);
+          });
+    return c.json({ data: boards.data.map((b) => serializeBoard(b, b.statuses)), meta: boards.meta }, 200);
   },
 
   listTasks: async (c) => {
@@ -60,13 +62,8 @@ export const handlers = {
 
   getTask: async (c) => {
     const { task } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const view = await c.get('tenant').transaction(async (tx) => {
-      const row = await q.findTask(tx, companyId, task);
-      if (!row) throw taskNotFound();
-      const [withDetails] = await q.withDetails(tx, companyId, [row]);
-      return withDetails;
-    });
+    const view = await q.readTask(c.get('tenant'), task);
+    if (!view) throw taskNotFound();
     return c.json(...respond(view));
   },
 

@@ -13,11 +13,13 @@ import {
 } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import {
+  byRecordKey,
   keyset,
   type PageRequest,
   pageOf,
   type RelatedOf,
   readPage,
+  recordReader,
   relatedExists,
   relatedRows,
   selectPage,
@@ -67,25 +69,25 @@ export async function ensureDefaultBoard(tx: Tx, companyId: string, language: La
   );
 }
 
-export async function listBoards(tx: Tx, companyId: string, page: PageRequest) {
-  const boards = await selectPage(
-    tx,
-    taskBoards,
-    page,
-    { sorts: { list_order: taskBoards.listOrder }, id: taskBoards.id },
-    [eq(taskBoards.companyId, companyId)],
-  );
-  const ids = boards.data.map((b) => b.id);
-  const columns =
-    ids.length === 0
-      ? []
-      : await tx
-          .select()
-          .from(taskStatuses)
-          .where(and(eq(taskStatuses.companyId, companyId), inArray(taskStatuses.boardId, ids)))
-          .orderBy(asc(taskStatuses.position), asc(taskStatuses.id));
-  return { ...boards, columnsOf: (boardId: string) => columns.filter((c) => c.boardId === boardId) };
-}
+const BOARD_ORDER = { sorts: { list_order: taskBoards.listOrder }, id: taskBoards.id };
+
+/** A board's columns in their order: read with each board of a page, in the page's statement. */
+const BOARD_COLUMNS = {
+  statuses: relatedRows(
+    getTableColumns(taskStatuses),
+    taskStatuses,
+    and(eq(taskStatuses.companyId, taskBoards.companyId), eq(taskStatuses.boardId, taskBoards.id)),
+    [asc(taskStatuses.position), asc(taskStatuses.id)],
+  ),
+};
+
+/** A page of boards with their columns: one statement as the tenant in one round trip. */
+export const readBoards = (tenant: Tenant, page: PageRequest) =>
+  readPage(tenant, taskBoards, page, BOARD_ORDER, [eq(taskBoards.companyId, tenant.companyId)], BOARD_COLUMNS);
+
+/** The same page in the caller's transaction (after making the default board). */
+export const listBoards = (tx: Tx, companyId: string, page: PageRequest) =>
+  selectPage(tx, taskBoards, page, BOARD_ORDER, [eq(taskBoards.companyId, companyId)], BOARD_COLUMNS);
 
 export async function findColumn(tx: Tx, companyId: string, id: string): Promise<ColumnRow | undefined> {
   const [row] = await tx
@@ -207,6 +209,14 @@ export async function withDetails(tx: Tx, companyId: string, rows: TaskRow[]): P
     DETAILS,
   );
   return rows.map((row) => viewOf(row, details.get(row.id) ?? { links: [], hasOpenActions: false }));
+}
+
+const readTaskWithDetails = recordReader(tasks, byRecordKey(tasks), DETAILS);
+
+/** The task with its details: one statement as the tenant in one round trip. */
+export async function readTask(tenant: Tenant, id: string): Promise<TaskView | undefined> {
+  const row = await readTaskWithDetails(tenant, id);
+  return row && viewOf(row, row);
 }
 
 export async function findTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {

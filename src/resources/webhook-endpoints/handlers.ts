@@ -59,19 +59,15 @@ function changesOf(
 export const handlers = {
   listWebhookEndpoints: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { data, meta } = await c
-      .get('tenant')
-      .transaction((tx) => q.listEndpoints(tx, companyId, page, { status: query['filter[status]'] }));
+    const { data, meta } = await q.listEndpoints(c.get('tenant'), page, { status: query['filter[status]'] });
     const now = new Date();
     return c.json({ data: data.map((row) => serializeEndpoint(row, now)), meta }, 200);
   },
 
   getWebhookEndpoint: async (c) => {
     const { endpoint } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) => q.findEndpoint(tx, companyId, endpoint));
+    const row = await q.readEndpoint(c.get('tenant'), endpoint);
     if (!row) throw notFound();
     return c.json({ data: serializeEndpoint(row) }, 200, { ETag: etagOf(row.version) });
   },
@@ -165,7 +161,7 @@ export const handlers = {
   testWebhookEndpoint: async (c) => {
     const { endpoint } = c.req.valid('param');
     const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) => q.findEndpoint(tx, companyId, endpoint));
+    const row = await q.readEndpoint(c.get('tenant'), endpoint);
     if (!row) throw notFound();
     const decision = await c.get('deps').webhookTestLimits.consume(`${companyId}:${endpoint}`);
     if (!decision.allowed) {

@@ -2,8 +2,8 @@
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
-import { type PageRequest, selectPage } from '../../http/pagination.ts';
+import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
+import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { prefixedId } from '../../ids.ts';
 import type { EndpointRow } from './serialize.ts';
 
@@ -19,16 +19,12 @@ export type EndpointFields = { [K in keyof Updatable]?: Updatable[K] | SQL };
 const byId = (companyId: string, id: string) =>
   and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, id));
 
-export async function listEndpoints(
-  tx: Tx,
-  companyId: string,
-  page: PageRequest,
-  filters: { status?: 'active' | 'disabled' },
-) {
-  const conditions: (SQL | undefined)[] = [eq(webhookEndpoints.companyId, companyId)];
+/** A page of the company's endpoints: one statement as the tenant in one round trip. */
+export function listEndpoints(tenant: Tenant, page: PageRequest, filters: { status?: 'active' | 'disabled' }) {
+  const conditions: (SQL | undefined)[] = [eq(webhookEndpoints.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(webhookEndpoints.status, filters.status));
-  return selectPage(
-    tx,
+  return readPage(
+    tenant,
     webhookEndpoints,
     page,
     { sorts: { created_at: webhookEndpoints.createdAt }, id: webhookEndpoints.id },
@@ -36,10 +32,9 @@ export async function listEndpoints(
   );
 }
 
-export async function findEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {
-  const [row] = await tx.select().from(webhookEndpoints).where(byId(companyId, id));
-  return row;
-}
+/** The endpoint: one statement as the tenant in one round trip. */
+export const readEndpoint = (tenant: Tenant, id: string): Promise<EndpointRow | undefined> =>
+  readById(tenant, webhookEndpoints, id);
 
 /** The endpoint locked until the transaction ends, so read-check-write sequences cannot interleave. */
 export async function lockEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {

@@ -251,26 +251,22 @@ async function requestReview(c: Context<AppEnv>, tx: Tx, row: q.WorkOrderRow) {
 export const handlers = {
   listWorkOrders: async (c) => {
     const query = c.req.valid('query');
-    const { companyId } = c.get('tenant');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
     const assigned = query['filter[assigned_user_id]'];
-    const { data, meta } = await c.get('tenant').transaction((tx) =>
-      q.listWorkOrders(tx, companyId, page, {
-        status: query['filter[status]'],
-        customerId: query['filter[customer_id]'],
-        assignedUserId: assigned === undefined ? undefined : Number(assigned),
-        appointmentId: query['filter[appointment_id]'],
-        updatedSince: query['filter[updated_since]'],
-      }),
-    );
+    const { data, meta } = await q.listWorkOrders(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      customerId: query['filter[customer_id]'],
+      assignedUserId: assigned === undefined ? undefined : Number(assigned),
+      appointmentId: query['filter[appointment_id]'],
+      updatedSince: query['filter[updated_since]'],
+    });
     const links = c.get('deps').fileLinks;
     return c.json({ data: data.map((row) => serializeWorkOrder(row, links)), meta }, 200);
   },
 
   getWorkOrder: async (c) => {
     const { work_order } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
-    const row = await c.get('tenant').transaction((tx) => q.findWorkOrder(tx, companyId, work_order));
+    const row = await q.readWorkOrder(c.get('tenant'), work_order);
     if (!row) throw workOrderNotFound();
     return c.json({ data: serializeWorkOrder(row, c.get('deps').fileLinks) }, 200, { ETag: etagOf(row.version) });
   },

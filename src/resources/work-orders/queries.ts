@@ -1,10 +1,19 @@
 // SQL of work orders and their photos; every function takes the tenant transaction first.
-import { and, asc, count, eq, getTableColumns, inArray, max, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, max, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockWithChangeTime } from '../../db/change-time.ts';
 import { appointments, files, invoices, workOrderPhotos, workOrders } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
-import { keyset, type PageRequest, pageOf, selectPage } from '../../http/pagination.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
+import {
+  byRecordKey,
+  keyset,
+  type PageRequest,
+  pageOf,
+  readPage,
+  recordReader,
+  relatedRows,
+  selectRecord,
+} from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 
@@ -22,22 +31,24 @@ export type WorkOrderFilters = {
 
 const SORTS = { created_at: workOrders.createdAt, updated_at: workOrders.updatedAt };
 
+/** A photo's file. */
+const photoFile = and(eq(files.companyId, workOrderPhotos.companyId), eq(files.id, workOrderPhotos.fileId));
+
 const photosJoined = (tx: Tx) =>
   tx
     .select({ ...getTableColumns(workOrderPhotos), file: files })
     .from(workOrderPhotos)
-    .innerJoin(files, and(eq(files.companyId, workOrderPhotos.companyId), eq(files.id, workOrderPhotos.fileId)));
+    .innerJoin(files, photoFile);
 
-/** The photos of the work orders, each list in display order. */
-async function photosOf(tx: Tx, companyId: string, ids: string[]): Promise<Map<string, PhotoRow[]>> {
-  const byWorkOrder = new Map<string, PhotoRow[]>(ids.map((id) => [id, []]));
-  if (ids.length === 0) return byWorkOrder;
-  const rows = await photosJoined(tx)
-    .where(and(eq(workOrderPhotos.companyId, companyId), inArray(workOrderPhotos.workOrderId, ids)))
-    .orderBy(asc(workOrderPhotos.position));
-  for (const row of rows) byWorkOrder.get(row.workOrderId)?.push(row);
-  return byWorkOrder;
-}
+/** A work order's photos with their files, in display order: read with each work order, in its statement. */
+const PHOTOS = {
+  photos: relatedRows(
+    { ...getTableColumns(workOrderPhotos), file: getTableColumns(files) },
+    sql`${workOrderPhotos} inner join ${files} on ${photoFile}`,
+    and(eq(workOrderPhotos.companyId, workOrders.companyId), eq(workOrderPhotos.workOrderId, workOrders.id)),
+    [asc(workOrderPhotos.position)],
+  ),
+};
 
 /** One work order's photos in display order, handed to the connection now (before the caller's next statement). */
 export function photosOfOne(tx: Tx, companyId: string, id: string): Promise<PhotoRow[]> {
@@ -47,33 +58,35 @@ export function photosOfOne(tx: Tx, companyId: string, id: string): Promise<Phot
     .then((rows) => rows);
 }
 
+const byId = (companyId: string, id: string) => [eq(workOrders.companyId, companyId), eq(workOrders.id, id)];
+
+/** The work order in hand with its photos (PHOTOS), in one statement. */
 export async function withPhotos(tx: Tx, row: WorkOrderRow): Promise<WorkOrderWithPhotos> {
-  return { ...row, photos: await photosOfOne(tx, row.companyId, row.id) };
+  const found = await selectRecord(tx, workOrders, byId(row.companyId, row.id), PHOTOS);
+  return { ...row, photos: found?.photos ?? [] };
 }
 
-export async function listWorkOrders(tx: Tx, companyId: string, page: PageRequest, filters: WorkOrderFilters) {
-  const conditions: (SQL | undefined)[] = [eq(workOrders.companyId, companyId)];
+/** A page of work orders with their photos: one statement as the tenant in one round trip. */
+export function listWorkOrders(tenant: Tenant, page: PageRequest, filters: WorkOrderFilters) {
+  const conditions: (SQL | undefined)[] = [eq(workOrders.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(workOrders.status, filters.status));
   if (filters.customerId) conditions.push(eq(workOrders.customerId, filters.customerId));
   if (filters.assignedUserId !== undefined) conditions.push(eq(workOrders.assignedUserId, filters.assignedUserId));
   if (filters.appointmentId) conditions.push(eq(workOrders.appointmentId, filters.appointmentId));
   if (filters.updatedSince) conditions.push(atOrAfter(workOrders.updatedAt, filters.updatedSince));
-  const result = await selectPage(tx, workOrders, page, { sorts: SORTS, id: workOrders.id }, conditions);
-  const photos = await photosOf(
-    tx,
-    companyId,
-    result.data.map((row) => row.id),
-  );
-  return { data: result.data.map((row) => ({ ...row, photos: photos.get(row.id) ?? [] })), meta: result.meta };
+  return readPage(tenant, workOrders, page, { sorts: SORTS, id: workOrders.id }, conditions, PHOTOS);
 }
 
-export async function findWorkOrder(tx: Tx, companyId: string, id: string): Promise<WorkOrderWithPhotos | undefined> {
-  const [row] = await tx
-    .select()
-    .from(workOrders)
-    .where(and(eq(workOrders.companyId, companyId), eq(workOrders.id, id)));
-  return row ? withPhotos(tx, row) : undefined;
-}
+/** The work order with its photos: one statement as the tenant in one round trip. */
+export const readWorkOrder: (tenant: Tenant, id: string) => Promise<WorkOrderWithPhotos | undefined> = recordReader(
+  workOrders,
+  byRecordKey(workOrders),
+  PHOTOS,
+);
+
+/** The same in the caller's transaction. */
+export const findWorkOrder = (tx: Tx, companyId: string, id: string): Promise<WorkOrderWithPhotos | undefined> =>
+  selectRecord(tx, workOrders, byId(companyId, id), PHOTOS);
 
 /** The work order locked until the transaction ends (changes, and the photo count limit). */
 export function lockWorkOrder(tx: Tx, companyId: string, id: string): Promise<WorkOrderRow | undefined> {
