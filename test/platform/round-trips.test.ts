@@ -43,7 +43,7 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   customers: { read: 1, create: 4, update: 2 }, // create with an Idempotency-Key
   customerNotes: { create: 4, update: 4 },
   deals: { read: 1, create: 5, update: 3 },
-  tasks: { read: 1, create: 6, update: 6 },
+  tasks: { read: 1, create: 2, update: 2 },
   invoices: { read: 1, create: 4, update: 2 },
   quotes: { read: 1, create: 4, update: 2 },
   workOrders: { read: 1, create: 4, update: 2 },

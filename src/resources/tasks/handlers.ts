@@ -1,7 +1,7 @@
-import { etagOf } from '../../http/etag.ts';
+import { etagOf, expectedVersion } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
-import { newTask, taskUpdate } from './inputs.ts';
+import { insertNewTask, patchTaskFields, taskUpdate } from './inputs.ts';
 import * as q from './queries.ts';
 import { serializeBoard, serializeComment, serializeTask, type TaskView } from './serialize.ts';
 import { taskActionHandlers } from './state-actions.ts';
@@ -12,6 +12,7 @@ import {
   onLockedTask,
   recordCommentCreated,
   recordTaskChange,
+  recordTaskViewChange,
   saveTask,
   taskNotFound,
   writeHistory,
@@ -72,13 +73,11 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const language = companyLanguage(c);
     const created = await runCreation(c, async (tx) => {
-      const { columns, links } = await newTask(tx, companyId, body, language);
-      const row = await q.insertTask(tx, companyId, columns);
-      await q.addLinks(tx, companyId, row.id, links);
-      await recordTaskChange(tx, row, 'task.created');
-      await notifyAssignee(tx, row, language);
-      const [view] = await q.withDetails(tx, companyId, [row]);
-      return { status: 201 as const, body: { data: serializeTask(view) }, headers: { ETag: etagOf(row.version) } };
+      const { view, assignee } = await insertNewTask(tx, companyId, body, language);
+      // Sent with COMMIT: nothing below waits for an answer.
+      await recordTaskViewChange(tx, view, 'task.created');
+      await notifyAssignee(tx, view, language, assignee);
+      return { status: 201 as const, body: { data: serializeTask(view) }, headers: { ETag: etagOf(view.version) } };
     });
     return c.json(created.body, created.status, created.headers);
   },
@@ -87,6 +86,21 @@ export const handlers = {
     const { task } = c.req.valid('param');
     const body = c.req.valid('json');
     const language = companyLanguage(c);
+    if (body.links === undefined) {
+      // Without links nothing waits for the task's own rows: the lock, the checks and the write go together.
+      const { companyId } = c.get('tenant');
+      const expected = expectedVersion(c);
+      const view = await c.get('tenant').transaction(async (tx) => {
+        const { current, update, updated } = await patchTaskFields(tx, companyId, task, body, expected, language);
+        if (!updated) return current;
+        await writeHistory(tx, updated, update.lines);
+        await recordTaskViewChange(tx, updated, 'task.updated');
+        if (update.reassigned) await notifyAssignee(tx, updated, language, update.assignee);
+        return updated;
+      });
+      return c.json(...respond(view));
+    }
+    // Links: only new ones are checked, so the task's links are read first.
     const view = await onLockedTask(c, task, async (tx, current, companyId) => {
       const update = await taskUpdate(tx, companyId, current, body, language);
       const linksChange = update.added.length > 0 || update.removed.length > 0;
@@ -97,7 +111,7 @@ export const handlers = {
       const updated = await saveTask(tx, current, update.changes);
       await writeHistory(tx, updated, update.lines);
       await recordTaskChange(tx, updated, 'task.updated');
-      if (update.reassigned) await notifyAssignee(tx, updated, language);
+      if (update.reassigned) await notifyAssignee(tx, updated, language, update.assignee);
       return updated;
     });
     return c.json(...respond(view));

@@ -2,18 +2,21 @@
 // references (a column, an active user and link targets of the company: 422 invalid_reference). Every invalid
 // reference of a request is reported at once.
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/tenant.ts';
+import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
+import { allowsVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Message } from '../../http/messages.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
+import { newId } from '../../ids.ts';
 import type { Language } from '../../languages.ts';
 import { companyMessages } from '../company/messages.ts';
 import { missingTargets } from './links.ts';
 import { taskMessages } from './messages.ts';
 import * as q from './queries.ts';
-import type { ColumnRow, LinkObject, TaskLink, TaskRow } from './serialize.ts';
+import type { ColumnRow, LinkObject, TaskLink, TaskRow, TaskView } from './serialize.ts';
 import { EXPOSED_LINK_OBJECTS } from './serialize.ts';
 import { TASK_TEXTS } from './texts.ts';
+import { taskNotFound } from './writes.ts';
 
 type LinkInput = { object: LinkObject; id: string };
 type CreateBody = {
@@ -42,16 +45,13 @@ class Problems {
   add(error: FieldError) {
     this.errors.push(error);
   }
-  /** The user id when it names an active user of the company, else a recorded error. */
-  async user(tx: Tx, companyId: string, id: string): Promise<number | undefined> {
-    const n = Number(id);
-    if (Number.isSafeInteger(n) && (await q.isActiveUser(tx, companyId, n))) return n;
-    this.add(reference('/assigned_user_id', companyMessages.message('user.unknown_reference')));
-    return undefined;
+  /** The user, when found active (activeUser), else a recorded error. */
+  user(found: q.UserRow | undefined): q.UserRow | undefined {
+    if (!found) this.add(reference('/assigned_user_id', companyMessages.message('user.unknown_reference')));
+    return found;
   }
-  /** Records every link (its first mention, by index in the input) whose record does not exist. */
-  async links(tx: Tx, companyId: string, input: LinkInput[], checked: LinkInput[]) {
-    const missing = await missingTargets(tx, companyId, checked);
+  /** Records every link (its first mention, by index in the input) among `missing` (missingTargets). */
+  links(input: LinkInput[], missing: Set<string>) {
     const reported = new Set<string>();
     for (const [i, link] of input.entries()) {
       const key = keyOf(link);
@@ -85,41 +85,59 @@ export function entering(column: ColumnRow, current?: TaskRow) {
   };
 }
 
-/** The columns and links of a new task, after checking its column, user and links. */
-export async function newTask(
+/** The active user `id` names (activeUser: held until commit), undefined for none; sent at once. */
+function activeUserOf(tx: Tx, companyId: string, id: string): Promise<q.UserRow | undefined> {
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? q.activeUser(tx, companyId, n) : Promise.resolve(undefined);
+}
+
+/**
+ * A new task with its links, in the transaction's first round trip: the checks of its column, user and links,
+ * the default board when no column is named and the insert (which chooses its column itself) are all sent before
+ * any answer is awaited; its links go with COMMIT. When a check fails, its 422 is thrown and the transaction, insert included,
+ * is rolled back; the insert's own failure (a user that does not exist) is then not the one reported. The answer's
+ * links are the ones given (a new task has no other), its checklist is empty. The assignee when there is one.
+ */
+export async function insertNewTask(
   tx: Tx,
   companyId: string,
   body: CreateBody,
   language: Language,
-): Promise<{ columns: q.NewTask; links: TaskLink[] }> {
-  const problems = new Problems();
-  let column: ColumnRow | undefined;
-  if (body.status_id !== undefined && body.status_id !== null) {
-    column = await q.findColumn(tx, companyId, body.status_id);
-    if (!column) problems.add(reference('/status_id', taskMessages.message('task.unknown_column')));
-  }
-  let assignedUserId: number | null = null;
-  if (body.assigned_user_id !== undefined && body.assigned_user_id !== null)
-    assignedUserId = (await problems.user(tx, companyId, body.assigned_user_id)) ?? null;
+): Promise<{ view: TaskView; assignee: q.UserRow | undefined }> {
+  const statusId = body.status_id ?? null;
+  const userId = body.assigned_user_id ?? null;
   const links = distinctLinks(body.links ?? []);
-  await problems.links(tx, companyId, body.links ?? [], links);
+  const column = statusId === null ? undefined : q.findColumn(tx, companyId, statusId);
+  const user = userId === null ? undefined : activeUserOf(tx, companyId, userId);
+  const missing = missingTargets(tx, companyId, links);
+  if (statusId === null) await sendUntilCommit(tx, q.ensureDefaultBoard(tx, companyId, language));
+  const id = newId();
+  const n = Number(userId);
+  const insert = q.insertTaskInColumn(tx, companyId, id, statusId, {
+    title: body.title,
+    description: body.description ?? null,
+    priority: body.priority ?? 'normal',
+    dueDate: body.due_date ?? null,
+    assignedUserId: userId !== null && Number.isSafeInteger(n) ? n : null,
+  });
+  const inserted = insert.then(
+    (row) => ({ row }),
+    (error: unknown) => ({ row: undefined, error }),
+  );
+
+  const problems = new Problems();
+  const [found, assignee, absent] = await Promise.all([column, user, missing]);
+  if (statusId !== null && !found) problems.add(reference('/status_id', taskMessages.message('task.unknown_column')));
+  if (userId !== null) problems.user(assignee);
+  problems.links(body.links ?? [], absent);
   problems.done();
-  if (!column) {
-    await q.ensureDefaultBoard(tx, companyId, language);
-    column = await q.defaultColumn(tx, companyId, null, 'open');
-    if (!column) throw new ApiProblem('conflict', taskMessages.message('task.no_default_board'));
-  }
-  return {
-    columns: {
-      title: body.title,
-      description: body.description ?? null,
-      priority: body.priority ?? 'normal',
-      dueDate: body.due_date ?? null,
-      assignedUserId,
-      ...entering(column),
-    },
-    links,
-  };
+  const outcome = await inserted;
+  if ('error' in outcome) throw outcome.error;
+  if (!outcome.row) throw new ApiProblem('conflict', taskMessages.message('task.no_default_board'));
+  // After the insert's answer (sent with COMMIT): a statement sent behind one that postgres.js describes first
+  // (its first use on the connection) was seen to run before it.
+  if (links.length > 0) await sendUntilCommit(tx, q.insertFirstLinks(tx, companyId, id, links));
+  return { view: { ...outcome.row, links, hasOpenActions: false }, assignee };
 }
 
 export type TaskUpdate = {
@@ -130,18 +148,18 @@ export type TaskUpdate = {
   lines: string[];
   /** A (new) user is now assigned: to be notified. */
   reassigned: boolean;
+  /** The new assignee, when one was checked. */
+  assignee: q.UserRow | undefined;
 };
 
-/** What an update changes (only fields sent with another value), after checking a new user and new links. */
-export async function taskUpdate(
-  tx: Tx,
-  companyId: string,
+/** The field changes of an update (only fields sent with another value) and their history lines. */
+function fieldChanges(
   current: TaskRow,
   body: UpdateBody,
   language: Language,
-): Promise<TaskUpdate> {
+  assignee: q.UserRow | undefined,
+): Omit<TaskUpdate, 'added' | 'removed' | 'assignee'> {
   const texts = TASK_TEXTS[language];
-  const problems = new Problems();
   const changes: q.TaskChanges = {};
   const lines: string[] = [];
   if (body.title !== undefined && body.title !== current.title) {
@@ -160,21 +178,36 @@ export async function taskUpdate(
     lines.push(texts.dueDate(shown(current.dueDate), shown(body.due_date)));
   }
   let reassigned = false;
-  if (body.assigned_user_id !== undefined && body.assigned_user_id !== idOrNull(current.assignedUserId)) {
-    // Only a new assignee is checked: unassigning is always allowed.
+  if (assigning(current, body)) {
     if (body.assigned_user_id === null) {
       changes.assignedUserId = null;
       lines.push(texts.unassignedLine);
-    } else {
-      const id = await problems.user(tx, companyId, body.assigned_user_id);
-      if (id !== undefined) {
-        changes.assignedUserId = id;
-        reassigned = true;
-        const user = (await q.usersById(tx, companyId, [id])).get(id);
-        lines.push(texts.assigned(user?.name ?? String(id)));
-      }
+    } else if (assignee) {
+      changes.assignedUserId = assignee.id;
+      reassigned = true;
+      lines.push(texts.assigned(assignee.name));
     }
   }
+  return { changes, lines, reassigned };
+}
+
+/** Whether the update names another assignee than the current one (only a new one is checked). */
+const assigning = (current: TaskRow, body: UpdateBody) =>
+  body.assigned_user_id !== undefined && body.assigned_user_id !== idOrNull(current.assignedUserId);
+
+/** What an update changes (only fields sent with another value), after checking a new user and new links. */
+export async function taskUpdate(
+  tx: Tx,
+  companyId: string,
+  current: TaskRow,
+  body: UpdateBody,
+  language: Language,
+): Promise<TaskUpdate> {
+  const texts = TASK_TEXTS[language];
+  const problems = new Problems();
+  const newUser = assigning(current, body) && body.assigned_user_id ? body.assigned_user_id : undefined;
+  const assignee = newUser === undefined ? undefined : problems.user(await activeUserOf(tx, companyId, newUser));
+  const { changes, lines, reassigned } = fieldChanges(current, body, language, assignee);
   let added: TaskLink[] = [];
   let removed: TaskLink[] = [];
   if (body.links !== undefined) {
@@ -187,11 +220,58 @@ export async function taskUpdate(
     added = wanted.filter((l) => !has(existing, l));
     removed = existing.filter((l) => !has(wanted, l));
     // Only new links are checked: a kept link stays even if its record is gone.
-    await problems.links(tx, companyId, body.links, added);
+    problems.links(body.links, await missingTargets(tx, companyId, added));
     if (added.length > 0 || removed.length > 0) lines.push(texts.links(added.length, removed.length));
   }
   problems.done();
-  return { changes, added, removed, lines, reassigned };
+  return { changes, added, removed, lines, reassigned, assignee };
+}
+
+/**
+ * An update without links, in the transaction's first round trip: the lock (with the change time), the check of
+ * a new user (sent whether or not it is new: only the locked row tells) and the conditional write
+ * (updateTaskIfChanged) are sent together, with the details the answer shows (unchanged by such an update). The
+ * locked row then tells what the write did not do: 404, 412, or nothing to change. A refused user is the 422 and
+ * the transaction, write included, is rolled back.
+ */
+export async function patchTaskFields(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  body: UpdateBody,
+  expected: ReadonlySet<number> | undefined,
+  language: Language,
+): Promise<{ current: TaskView; update: TaskUpdate; updated: TaskView | undefined }> {
+  const userId = body.assigned_user_id ?? null;
+  const locking = q.lockTask(tx, companyId, id);
+  const user = userId === null ? undefined : activeUserOf(tx, companyId, userId);
+  const n = Number(userId);
+  const fields: q.TaskFields = {
+    title: body.title,
+    description: body.description,
+    priority: body.priority,
+    dueDate: body.due_date,
+    assignedUserId: body.assigned_user_id === null ? null : userId !== null && Number.isSafeInteger(n) ? n : undefined,
+  };
+  for (const key of Object.keys(fields) as (keyof q.TaskFields)[]) if (fields[key] === undefined) delete fields[key];
+  const writing = q.updateTaskIfChanged(tx, companyId, id, fields, expected).then(
+    (row) => ({ row }),
+    (error: unknown) => ({ row: undefined, error }),
+  );
+  const details = q.detailsOf(tx, companyId, [id]);
+  // Awaited below unless a problem is thrown first: not an unhandled rejection then.
+  details.catch(() => {});
+  const [current, found] = await Promise.all([locking, user]);
+  if (!current) throw taskNotFound();
+  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+  const problems = new Problems();
+  const assignee = assigning(current, body) && userId !== null ? problems.user(found) : undefined;
+  problems.done();
+  const update = { ...fieldChanges(current, body, language, assignee), added: [], removed: [], assignee };
+  const [outcome, detail] = await Promise.all([writing, details]);
+  if ('error' in outcome) throw outcome.error;
+  const updated = outcome.row && q.withDetailsOf(outcome.row, detail);
+  return { current: q.withDetailsOf(current, detail), update, updated };
 }
 
 const idOrNull = (id: number | null) => (id === null ? null : String(id));

@@ -32,19 +32,18 @@ export const LINK_LOOKUPS: { readonly [K in LinkObject]: Lookup } = {
   invoice: rowsOf(invoices, invoices.companyId, invoices.id),
 };
 
-/** The links among `links` whose record does not exist in the company. */
+/** The links among `links` whose record does not exist in the company: one lookup per kind, all sent together. */
 export async function missingTargets(
   tx: Tx,
   companyId: string,
   links: readonly { object: LinkObject; id: string }[],
 ): Promise<Set<string>> {
-  const missing = new Set<string>();
-  const kinds = new Set(links.map((l) => l.object));
-  for (const kind of kinds) {
+  const kinds = [...new Set(links.map((l) => l.object))];
+  const lookups = kinds.map((kind) => {
     const ids = [...new Set(links.filter((l) => l.object === kind).map((l) => l.id))];
-    const lookup = LINK_LOOKUPS[kind];
-    const found = await lookup(tx, companyId, ids);
-    for (const id of ids) if (!found.has(id)) missing.add(`${kind}:${id}`);
-  }
+    return LINK_LOOKUPS[kind](tx, companyId, ids).then((found) => ids.filter((id) => !found.has(id)));
+  });
+  const missing = new Set<string>();
+  for (const [i, ids] of (await Promise.all(lookups)).entries()) for (const id of ids) missing.add(`${kinds[i]}:${id}`);
   return missing;
 }

@@ -1,7 +1,6 @@
 // SQL of tasks, their boards, links and comments; every function takes the tenant transaction first.
-import { and, asc, eq, exists, getTableColumns, inArray, max, not, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, getTableColumns, inArray, max, not, or, type SQL, sql } from 'drizzle-orm';
 import { type PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import {
   taskBoards,
   taskChecklistItems,
@@ -11,7 +10,7 @@ import {
   tasks,
   users,
 } from '../../db/schema/index.ts';
-import type { Tenant, Tx } from '../../db/tenant.ts';
+import { type DriverRow, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
 import {
   byRecordKey,
   keyset,
@@ -41,32 +40,32 @@ import { DEFAULT_COLUMNS, TASK_TEXTS } from './texts.ts';
 // Boards and columns
 
 /**
- * Creates the default board with its default columns when the company has no board at all. Concurrent first
- * reads all try; the unique index task_boards_one_default lets one insert through, the others wait for it to
- * commit and insert nothing, and their next statement sees its board and columns (committed together).
+ * Creates the default board with its default columns when the company has no board at all, in one statement (its
+ * answer is not needed: a creation sends it with its other statements). Concurrent first reads all try; the unique
+ * index task_boards_one_default lets one insert through, the others wait for it to commit and insert nothing, and
+ * their next statement sees its board and columns (committed together).
  */
-export async function ensureDefaultBoard(tx: Tx, companyId: string, language: Language): Promise<void> {
+export function ensureDefaultBoard(tx: Tx, companyId: string, language: Language): PromiseLike<unknown> {
   const texts = TASK_TEXTS[language];
-  const boardId = newId();
-  const created = await tx.execute<{ id: string }>(sql`
-    insert into ${taskBoards} (company_id, id, name, is_default, position)
-    select ${companyId}, ${boardId}, ${texts.board}, true, 0
-    where not exists (select 1 from ${taskBoards} where company_id = ${companyId})
-    on conflict (company_id) where is_default do nothing
-    returning id`);
-  if (created.length === 0) return;
-  await tx.insert(taskStatuses).values(
-    DEFAULT_COLUMNS.map((column, position) => ({
-      companyId,
-      id: newId(),
-      boardId,
-      name: texts.columns[column.category],
-      category: column.category,
-      color: column.color,
-      position,
-      isDefault: true,
-    })),
-  );
+  const columns = DEFAULT_COLUMNS.map((column, position) => ({
+    id: newId(),
+    name: texts.columns[column.category],
+    category: column.category,
+    color: column.color,
+    position,
+  }));
+  return tx.execute(sql`
+    with board as (
+      insert into ${taskBoards} (company_id, id, name, is_default, position)
+      select ${companyId}, ${newId()}, ${texts.board}, true, 0
+      where not exists (select 1 from ${taskBoards} where company_id = ${companyId})
+      on conflict (company_id) where is_default do nothing
+      returning id
+    )
+    insert into ${taskStatuses} (company_id, id, board_id, name, category, color, position, is_default)
+    select ${companyId}, c.id, board.id, c.name, c.category, c.color, c.position, true
+    from board cross join jsonb_to_recordset(${JSON.stringify(columns)}::jsonb)
+      as c(id uuid, name text, category text, color text, position int)`);
 }
 
 const BOARD_ORDER = { sorts: { list_order: taskBoards.listOrder }, id: taskBoards.id };
@@ -200,15 +199,12 @@ export async function listTasks(tenant: Tenant, page: PageRequest, filters: Task
 /** The rows with their details (DETAILS), in one statement. */
 export async function withDetails(tx: Tx, companyId: string, rows: TaskRow[]): Promise<TaskView[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const details = await selectRelated(
+  const details = await detailsOf(
     tx,
-    tasks,
-    tasks.id,
-    [eq(tasks.companyId, companyId), inArray(tasks.id, ids)],
-    DETAILS,
+    companyId,
+    rows.map((r) => r.id),
   );
-  return rows.map((row) => viewOf(row, details.get(row.id) ?? { links: [], hasOpenActions: false }));
+  return rows.map((row) => withDetailsOf(row, details));
 }
 
 const readTaskWithDetails = recordReader(tasks, byRecordKey(tasks), DETAILS);
@@ -219,6 +215,16 @@ export async function readTask(tenant: Tenant, id: string): Promise<TaskView | u
   return row && viewOf(row, row);
 }
 
+export type TaskDetails = Map<unknown, RelatedOf<typeof DETAILS>>;
+
+/** The details (DETAILS) of the tasks `ids`, in one statement: sent before their rows are known, it can go with them. */
+export function detailsOf(tx: Tx, companyId: string, ids: string[]): Promise<TaskDetails> {
+  return selectRelated(tx, tasks, tasks.id, [eq(tasks.companyId, companyId), inArray(tasks.id, ids)], DETAILS);
+}
+
+export const withDetailsOf = (row: TaskRow, details: TaskDetails): TaskView =>
+  viewOf(row, details.get(row.id) ?? { links: [], hasOpenActions: false });
+
 export async function findTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {
   const [row] = await tx
     .select()
@@ -227,14 +233,19 @@ export async function findTask(tx: Tx, companyId: string, id: string): Promise<T
   return row;
 }
 
-/** The task, locked until the transaction ends, with its change time taken after the lock (db/change-time.ts). */
+/**
+ * The task, locked until the transaction ends, with its change time taken after the lock (db/change-time.ts) in
+ * the same statement, so that a write sent right behind it has that time.
+ */
 export async function lockTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {
-  const [row] = await tx
+  const locked = tx
     .select()
     .from(tasks)
     .where(and(eq(tasks.companyId, companyId), eq(tasks.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+    .limit(1)
+    .for('update')
+    .as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
 }
 
@@ -259,6 +270,37 @@ export async function insertTask(tx: Tx, companyId: string, fields: NewTask): Pr
   return row;
 }
 
+/**
+ * A new task in the column `statusId` names, or (null) the default open column of the default board: the column is
+ * chosen by the insert itself, so that it can be sent before the checks of the request are answered. Undefined
+ * when there is no such column. The dates of a completed or cancelled column are the moment it is entered.
+ */
+export async function insertTaskInColumn(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  statusId: string | null,
+  fields: Pick<NewTask, 'title' | 'description' | 'priority' | 'dueDate' | 'assignedUserId'>,
+): Promise<TaskRow | undefined> {
+  const column =
+    statusId === null
+      ? sql`c.board_id = (select id from ${taskBoards} where company_id = ${companyId} and is_default)
+          and c.category = 'open' and c.is_default`
+      : sql`c.id = ${statusId}`;
+  const rows = await tx.execute<DriverRow>(sql`
+    insert into ${tasks} (company_id, id, board_id, status_id, status, title, description, priority, due_date,
+                          assigned_user_id, position, completed_at, cancelled_at)
+    select ${companyId}, ${id}, c.board_id, c.id, c.category, ${fields.title}, ${fields.description ?? null},
+           ${fields.priority ?? 'normal'}, ${fields.dueDate ?? null}::date, ${fields.assignedUserId ?? null}::bigint,
+           (select coalesce(max(t.position), 0) + 1 from ${tasks} t where t.company_id = ${companyId} and t.status_id = c.id),
+           case when c.category = 'completed' then app_now() end,
+           case when c.category = 'cancelled' then app_now() end
+    from ${taskStatuses} c
+    where c.company_id = ${companyId} and ${column}
+    returning *`);
+  return tableRows(tasks, rows)[0];
+}
+
 export type TaskChanges = Omit<PgUpdateSetSource<typeof tasks>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
 
 /** A new version of the locked task; undefined when its version no longer matches. */
@@ -279,6 +321,42 @@ export async function updateTask(tx: Tx, current: TaskRow, changes: TaskChanges)
   return row;
 }
 
+/** The fields of a PATCH of a task that the write compares and sets (the assignee checked apart). */
+export type TaskFields = Partial<Pick<TaskRow, 'title' | 'description' | 'priority' | 'dueDate' | 'assignedUserId'>>;
+
+/**
+ * A PATCH's write, sent right behind lockTask (same round trip): the task, where its version is one of `expected`
+ * (undefined: any) and one of `fields` differs from what is stored, gets them with the next version at the change
+ * time the lock took. Undefined when nothing was written: not found, another version, or nothing to change — the
+ * locked row tells which.
+ */
+export async function updateTaskIfChanged(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  fields: TaskFields,
+  expected: ReadonlySet<number> | undefined,
+): Promise<TaskRow | undefined> {
+  const columns = getTableColumns(tasks);
+  const differs = Object.entries(fields).map(
+    ([key, value]) => sql`${columns[key as keyof TaskFields]} is distinct from ${value}`,
+  );
+  if (differs.length === 0 || expected?.size === 0) return undefined;
+  const [row] = await tx
+    .update(tasks)
+    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${tasks.version} + 1` })
+    .where(
+      and(
+        eq(tasks.companyId, companyId),
+        eq(tasks.id, id),
+        expected === undefined ? undefined : inArray(tasks.version, [...expected]),
+        or(...differs),
+      ),
+    )
+    .returning();
+  return row;
+}
+
 // Links
 
 /** Every link of the task, exposed or not, in the order they were made. */
@@ -288,6 +366,13 @@ export async function linksOf(tx: Tx, companyId: string, taskId: string) {
     .from(taskLinks)
     .where(and(eq(taskLinks.companyId, companyId), eq(taskLinks.taskId, taskId)))
     .orderBy(asc(taskLinks.position));
+}
+
+/** The links of a new task, in the order given (its first positions); nothing waits for the answer. */
+export function insertFirstLinks(tx: Tx, companyId: string, taskId: string, links: TaskLink[]): PromiseLike<unknown> {
+  return tx
+    .insert(taskLinks)
+    .values(links.map((l, i) => ({ companyId, taskId, object: l.object, targetId: l.id, position: i })));
 }
 
 export async function addLinks(tx: Tx, companyId: string, taskId: string, links: TaskLink[]): Promise<void> {
@@ -361,12 +446,12 @@ export async function usersById(tx: Tx, companyId: string, ids: number[]): Promi
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Held FOR KEY SHARE until commit: the task is assigned to this user. */
-export async function isActiveUser(tx: Tx, companyId: string, id: number): Promise<boolean> {
+/** The active user, held FOR KEY SHARE until commit (the task is assigned to this user); undefined if none. */
+export async function activeUser(tx: Tx, companyId: string, id: number): Promise<UserRow | undefined> {
   const [row] = await tx
-    .select({ id: users.id })
+    .select({ id: users.id, name: users.name, email: users.email, status: users.status })
     .from(users)
     .where(and(eq(users.companyId, companyId), eq(users.id, id), eq(users.status, 'active')))
     .for('key share');
-  return row !== undefined;
+  return row;
 }

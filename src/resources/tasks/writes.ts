@@ -2,7 +2,7 @@
 // history lines (system comments in the company's language), its events and its notification emails — all in
 // the change's transaction.
 import type { Context } from 'hono';
-import type { Tx } from '../../db/tenant.ts';
+import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -49,14 +49,21 @@ export async function saveTask(tx: Tx, current: TaskRow, changes: q.TaskChanges)
   return updated;
 }
 
-/** The system comments of a change, in order, each its own line. */
+/** The system comments of a change, in order, each its own line; sent with COMMIT (their rows are not needed). */
 export async function writeHistory(tx: Tx, task: TaskRow, lines: string[]): Promise<void> {
-  for (const body of lines) await q.insertComment(tx, task.companyId, task.id, { body, isSystem: true });
+  for (const body of lines)
+    await sendUntilCommit(tx, q.insertComment(tx, task.companyId, task.id, { body, isSystem: true }));
 }
 
 /** The task's events, in order, each with the task as it is now (seen with tasks.read). */
 export async function recordTaskChange(tx: Tx, task: TaskRow, ...types: EventType[]): Promise<void> {
   const [view] = await q.withDetails(tx, task.companyId, [task]);
+  await recordTaskViewChange(tx, view, ...types);
+}
+
+/** recordTaskChange with the task's details already known (sent with COMMIT: nothing waits). */
+export async function recordTaskViewChange(tx: Tx, view: TaskView, ...types: EventType[]): Promise<void> {
+  const task = view;
   const object = serializeTask(view);
   for (const type of types) {
     await recordEvent(tx, task.companyId, { type, scope: 'tasks.read', customerId: null, object });
@@ -72,10 +79,16 @@ export async function recordCommentCreated(tx: Tx, comment: CommentRow): Promise
   });
 }
 
-/** Emails the user the task is now assigned to (an active user: checked when assigning). */
-export async function notifyAssignee(tx: Tx, task: TaskRow, language: Language): Promise<void> {
+/**
+ * Emails the user the task is now assigned to (an active user: checked when assigning), `known` when the check
+ * read it.
+ */
+export async function notifyAssignee(tx: Tx, task: TaskRow, language: Language, known?: q.UserRow): Promise<void> {
   if (task.assignedUserId === null) return;
-  const user = (await q.usersById(tx, task.companyId, [task.assignedUserId])).get(task.assignedUserId);
+  const user =
+    known?.id === task.assignedUserId
+      ? known
+      : (await q.usersById(tx, task.companyId, [task.assignedUserId])).get(task.assignedUserId);
   if (!user || user.status !== 'active') return;
   const texts = TASK_TEXTS[language];
   await queueEmail(tx, task.companyId, {
