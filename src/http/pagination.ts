@@ -159,7 +159,7 @@ type RelatedRow<F extends RelatedFields> = {
 };
 
 /** `fields` of one row as a JSON array, and its decoding back into the row drizzle would have read. */
-function jsonRow<F extends RelatedFields>(fields: F): { sql: SQL; decode: (value: unknown) => RelatedRow<F> } {
+export function jsonRow<F extends RelatedFields>(fields: F): { sql: SQL; decode: (value: unknown) => RelatedRow<F> } {
   const entries = Object.entries(fields).map(([key, field]) => {
     if (is(field, Column)) {
       const value = KEPT_IN_JSON.has(field.columnType) ? sql`${field}` : sql`${field}::text`;
