@@ -39,7 +39,7 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   company: { read: 2 },
   customers: { read: 1, create: 4, update: 2 }, // create with an Idempotency-Key
   customerNotes: { create: 4, update: 4 },
-  deals: { read: 1, create: 5, update: 3 },
+  deals: { read: 1, create: 2, update: 2 },
   tasks: { read: 3, create: 6, update: 6 },
   invoices: { read: 3, create: 9, update: 6 },
   quotes: { read: 1, create: 6, update: 5 },
