@@ -47,7 +47,7 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   appointments: { read: 3, create: 6, update: 6 },
   webhookEndpoints: { read: 2, create: 2, update: 2 },
   conversations: { read: 3, create: 8 }, // create: a message of the company
-  orders: { read: 4, create: 4 }, // create: a note (orders are imported)
+  orders: { read: 4, create: 2 }, // create: a note (orders are imported)
   events: { read: 2 },
 };
 

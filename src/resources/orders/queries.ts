@@ -1,9 +1,8 @@
 // SQL of orders, their lines and notes; every function takes the tenant transaction first.
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -52,12 +51,16 @@ export async function findOrder(tx: Tx, companyId: string, id: string): Promise<
 
 /** The order locked until the transaction ends, so concurrent status changes queue instead of racing. */
 export async function lockOrder(tx: Tx, companyId: string, id: string): Promise<OrderRow | undefined> {
-  const [row] = await tx
+  // The change time is taken after the lock in the same statement (as in lockCustomer): a write sent right behind
+  // it, unawaited, is stamped with it.
+  const locked = tx
     .select()
     .from(orders)
     .where(and(eq(orders.companyId, companyId), eq(orders.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+    .limit(1)
+    .for('update')
+    .as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
 }
 
@@ -72,6 +75,20 @@ export async function updateOrder(tx: Tx, current: OrderRow, changes: OrderChang
     .returning();
   if (!row) throw new Error(`order ${current.id} vanished while locked`);
   return row;
+}
+
+/**
+ * The next version of the locked order after a new note (a note changes `updated_at`), its answer not needed: sent
+ * with the transaction's COMMIT.
+ */
+export function touchLockedOrder(tx: Tx, companyId: string, id: string): Promise<void> {
+  return sendUntilCommit(
+    tx,
+    tx
+      .update(orders)
+      .set({ updatedAt: sql`app_now()`, version: sql`${orders.version} + 1` })
+      .where(and(eq(orders.companyId, companyId), eq(orders.id, id))),
+  );
 }
 
 export async function insertNote(
