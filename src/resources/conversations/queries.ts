@@ -1,7 +1,6 @@
 // SQL of conversations and their messages; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
@@ -46,12 +45,16 @@ export async function findConversation(tx: Tx, companyId: string, id: string): P
 
 /** The conversation, locked until the transaction ends: messages and state changes queue behind each other. */
 export async function lockConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {
-  const [row] = await tx
+  // The change time is taken after the lock in the same statement (as in lockCustomer): what is sent right behind
+  // it is stamped with it.
+  const locked = tx
     .select()
     .from(conversations)
     .where(and(eq(conversations.companyId, companyId), eq(conversations.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+    .limit(1)
+    .for('update')
+    .as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
 }
 

@@ -69,10 +69,14 @@ const replySubject = (subject: string | null) =>
   subject ? (/^re:/i.test(subject) ? subject : `Re: ${subject}`) : 'Re: your message';
 
 async function outgoingOf(tx: Tx, row: ConversationRow, body: string): Promise<OutgoingMessage> {
-  const contact = await contactOf(tx, row.companyId, row.customerId);
+  // Both reads sent at once: one round trip.
+  const [contact, thread] = await Promise.all([
+    contactOf(tx, row.companyId, row.customerId),
+    row.channel === 'email' ? threadOf(tx, row) : undefined,
+  ]);
   switch (row.channel) {
     case 'email': {
-      const thread = await threadOf(tx, row);
+      if (!thread) throw new Error('an email conversation without its thread read');
       return {
         channel: 'email',
         to: row.contactAddress ?? contact?.email ?? '',
@@ -122,18 +126,24 @@ export const sendHandlers = {
           throw new ApiProblem('feature_not_available', texts.message('conversation.channel_feature', { feature }));
         // A rerun of a send WhatsApp has accepted (the transaction was retried) counted it already, and must not
         // refuse what the customer has received.
-        if (!sentToWhatsApp)
-          await countOutgoingMessage(
-            tx,
-            companyId,
-            [COMPANY_SCOPE, { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR }],
-            ({ scope, limit }) =>
-              texts.message('conversation.too_many_messages', {
-                limit: String(limit),
-                scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
-              }),
-          );
-        const outgoing = await outgoingOf(tx, current, body.body);
+        // The counts and the reads the message needs (contact, thread) go in one round trip; a refusal (429) wins.
+        const counting = sentToWhatsApp
+          ? undefined
+          : countOutgoingMessage(
+              tx,
+              companyId,
+              [COMPANY_SCOPE, { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR }],
+              ({ scope, limit }) =>
+                texts.message('conversation.too_many_messages', {
+                  limit: String(limit),
+                  scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
+                }),
+            );
+        const reading = outgoingOf(tx, current, body.body);
+        // Awaited below: a refusal must not count as an unhandled rejection meanwhile.
+        reading.catch(() => {});
+        await counting;
+        const outgoing = await reading;
         const delivery = sentToWhatsApp ?? (await deliver(c, tx, outgoing));
         if (!delivery.accepted) throw refusalProblem(delivery.refusal);
         if (delivery.whatsappMessageId) sentToWhatsApp = delivery;
