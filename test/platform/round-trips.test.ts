@@ -46,7 +46,7 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   workOrders: { read: 3, create: 8, update: 5 },
   appointments: { read: 3, create: 6, update: 6 },
   webhookEndpoints: { read: 2, create: 2, update: 2 },
-  conversations: { read: 3, create: 5 }, // create: a message of the company
+  conversations: { read: 3, create: 3 }, // create: a message of the company
   orders: { read: 4, create: 2 }, // create: a note (orders are imported)
   events: { read: 2 },
 };

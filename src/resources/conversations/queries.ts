@@ -94,13 +94,18 @@ export async function insertConversation(tx: Tx, companyId: string, fields: NewC
 
 export type NewMessage = Omit<typeof conversationMessages.$inferInsert, 'companyId' | 'id' | 'conversationId'>;
 
-export async function insertMessage(tx: Tx, conversation: ConversationRow, fields: NewMessage) {
+export async function insertMessage(tx: Tx, conversation: ConversationRow, fields: NewMessage, id = newId()) {
   const [row] = await tx
     .insert(conversationMessages)
-    .values({ ...fields, companyId: conversation.companyId, id: newId(), conversationId: conversation.id })
+    .values({ ...fields, companyId: conversation.companyId, id, conversationId: conversation.id })
     .returning();
   return row as MessageRow;
 }
+
+/** The stored created_at of a message, as a value of a later statement of the transaction that inserted it. */
+export const createdAtOfMessage = (companyId: string, id: string): SQL =>
+  sql`(select ${conversationMessages.createdAt} from ${conversationMessages}
+    where ${conversationMessages.companyId} = ${companyId} and ${conversationMessages.id} = ${id})`;
 
 /** The order of WhatsApp's delivery states: a state never moves back (`failed` ranks with `delivered`). */
 const STATUS_RANK = sql`case ${conversationMessages.whatsappStatus}

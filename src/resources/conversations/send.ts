@@ -69,9 +69,9 @@ const replySubject = (subject: string | null) =>
   subject ? (/^re:/i.test(subject) ? subject : `Re: ${subject}`) : 'Re: your message';
 
 async function outgoingOf(tx: Tx, row: ConversationRow, body: string): Promise<OutgoingMessage> {
-  // Both reads sent at once: one round trip.
+  // Both reads sent at once (one round trip); the chat widget needs neither.
   const [contact, thread] = await Promise.all([
-    contactOf(tx, row.companyId, row.customerId),
+    row.channel === 'web' ? undefined : contactOf(tx, row.companyId, row.customerId),
     row.channel === 'email' ? threadOf(tx, row) : undefined,
   ]);
   switch (row.channel) {
@@ -119,31 +119,35 @@ export const sendHandlers = {
     let sentToWhatsApp: Delivery | undefined;
     try {
       const created = await runCreation(c, async (tx) => {
-        const current = await q.lockConversation(tx, companyId, conversation);
-        if (!current) throw conversationNotFound();
-        const feature = FEATURE_OF_CHANNEL[current.channel];
-        if (!features.includes(feature))
-          throw new ApiProblem('feature_not_available', texts.message('conversation.channel_feature', { feature }));
+        // The counts go with the lock (one round trip), under the conversation's id as the database writes it; the
+        // lock's answers (404, 403) come before theirs (429), and every refusal rolls them back.
+        const locking = q.lockConversation(tx, companyId, conversation);
         // A rerun of a send WhatsApp has accepted (the transaction was retried) counted it already, and must not
         // refuse what the customer has received.
-        // The counts and the reads the message needs (contact, thread) go in one round trip; a refusal (429) wins.
         const counting = sentToWhatsApp
           ? undefined
           : countOutgoingMessage(
               tx,
               companyId,
-              [COMPANY_SCOPE, { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR }],
+              [
+                COMPANY_SCOPE,
+                { scope: `conversation:${conversation.toLowerCase()}`, limit: CONVERSATION_MESSAGES_PER_HOUR },
+              ],
               ({ scope, limit }) =>
                 texts.message('conversation.too_many_messages', {
                   limit: String(limit),
                   scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
                 }),
             );
-        const reading = outgoingOf(tx, current, body.body);
         // Awaited below: a refusal must not count as an unhandled rejection meanwhile.
-        reading.catch(() => {});
+        counting?.catch(() => {});
+        const current = await locking;
+        if (!current) throw conversationNotFound();
+        const feature = FEATURE_OF_CHANNEL[current.channel];
+        if (!features.includes(feature))
+          throw new ApiProblem('feature_not_available', texts.message('conversation.channel_feature', { feature }));
         await counting;
-        const outgoing = await reading;
+        const outgoing = await outgoingOf(tx, current, body.body);
         const delivery = sentToWhatsApp ?? (await deliver(c, tx, outgoing));
         if (!delivery.accepted) throw refusalProblem(delivery.refusal);
         if (delivery.whatsappMessageId) sentToWhatsApp = delivery;
