@@ -19,7 +19,7 @@ export type OutgoingDecision =
 /**
  * Counts `messages` more in each scope for the current hour, or refuses when that would pass a scope's limit
  * (then nothing is counted: the caller answers 429 `rate_limited` with Retry-After and rolls back). Scopes are
- * counted in the order given; the row lock of each serializes concurrent senders of one company.
+ * counted in the order given, in one round trip; the row lock of each serializes concurrent senders of one company.
  */
 export async function countOutgoing(
   tx: Tx,
@@ -27,13 +27,20 @@ export async function countOutgoing(
   scopes: OutgoingScope[],
   messages = 1,
 ): Promise<OutgoingDecision> {
-  for (const { scope, limit } of scopes) {
-    const [row] = await tx.execute<{ count: number; rest: number }>(sql`
+  // Sent together (one round trip), in the order given; a scope after a refused one is counted too, and rolled
+  // back with it.
+  const counted = await Promise.all(
+    scopes.map(({ scope }) =>
+      tx.execute<{ count: number; rest: number }>(sql`
       insert into outgoing_message_counts (company_id, scope, hour_start, count)
       values (${companyId}, ${scope}, date_trunc('hour', now()), ${messages})
       on conflict (company_id, scope, hour_start) do update set count = outgoing_message_counts.count + excluded.count
       returning count, ceil(extract(epoch from date_trunc('hour', now()) + interval '1 hour' - now()))::int as rest
-    `);
+    `),
+    ),
+  );
+  for (const [i, { scope, limit }] of scopes.entries()) {
+    const row = counted[i]?.[0];
     if (row && row.count > limit) {
       return { allowed: false, scope, limit, retryAfterSeconds: Math.max(1, row.rest) };
     }

@@ -42,15 +42,15 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   company: { read: 1 },
   customers: { read: 1, create: 4, update: 2 }, // create with an Idempotency-Key
   customerNotes: { create: 4, update: 4 },
-  deals: { read: 1, create: 5, update: 3 },
+  deals: { read: 1, create: 2, update: 2 },
   tasks: { read: 1, create: 2, update: 2 },
   invoices: { read: 1, create: 4, update: 2 },
   quotes: { read: 1, create: 4, update: 2 },
   workOrders: { read: 1, create: 4, update: 2 },
   appointments: { read: 1, create: 6, update: 6 },
-  webhookEndpoints: { read: 1, create: 4, update: 3 },
-  conversations: { read: 1, create: 8 }, // create: a message of the company
-  orders: { read: 1, create: 4 }, // create: a note (orders are imported)
+  webhookEndpoints: { read: 1, create: 2, update: 2 },
+  conversations: { read: 1, create: 3 }, // create: a message of the company
+  orders: { read: 1, create: 2 }, // create: a note (orders are imported)
   events: { read: 1 },
 };
 

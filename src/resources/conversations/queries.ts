@@ -1,7 +1,6 @@
 // SQL of conversations and their messages; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import { byRecordKey, type PageRequest, readPage, recordReader, selectPage } from '../../http/pagination.ts';
@@ -51,12 +50,16 @@ export async function findConversation(tx: Tx, companyId: string, id: string): P
 
 /** The conversation, locked until the transaction ends: messages and state changes queue behind each other. */
 export async function lockConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {
-  const [row] = await tx
+  // The change time is taken after the lock in the same statement (as in lockCustomer): what is sent right behind
+  // it is stamped with it.
+  const locked = tx
     .select()
     .from(conversations)
     .where(and(eq(conversations.companyId, companyId), eq(conversations.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+    .limit(1)
+    .for('update')
+    .as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
 }
 
@@ -96,13 +99,18 @@ export async function insertConversation(tx: Tx, companyId: string, fields: NewC
 
 export type NewMessage = Omit<typeof conversationMessages.$inferInsert, 'companyId' | 'id' | 'conversationId'>;
 
-export async function insertMessage(tx: Tx, conversation: ConversationRow, fields: NewMessage) {
+export async function insertMessage(tx: Tx, conversation: ConversationRow, fields: NewMessage, id = newId()) {
   const [row] = await tx
     .insert(conversationMessages)
-    .values({ ...fields, companyId: conversation.companyId, id: newId(), conversationId: conversation.id })
+    .values({ ...fields, companyId: conversation.companyId, id, conversationId: conversation.id })
     .returning();
   return row as MessageRow;
 }
+
+/** The stored created_at of a message, as a value of a later statement of the transaction that inserted it. */
+export const createdAtOfMessage = (companyId: string, id: string): SQL =>
+  sql`(select ${conversationMessages.createdAt} from ${conversationMessages}
+    where ${conversationMessages.companyId} = ${companyId} and ${conversationMessages.id} = ${id})`;
 
 /** The order of WhatsApp's delivery states: a state never moves back (`failed` ranks with `delivered`). */
 const STATUS_RANK = sql`case ${conversationMessages.whatsappStatus}

@@ -69,10 +69,14 @@ const replySubject = (subject: string | null) =>
   subject ? (/^re:/i.test(subject) ? subject : `Re: ${subject}`) : 'Re: your message';
 
 async function outgoingOf(tx: Tx, row: ConversationRow, body: string): Promise<OutgoingMessage> {
-  const contact = await contactOf(tx, row.companyId, row.customerId);
+  // Both reads sent at once (one round trip); the chat widget needs neither.
+  const [contact, thread] = await Promise.all([
+    row.channel === 'web' ? undefined : contactOf(tx, row.companyId, row.customerId),
+    row.channel === 'email' ? threadOf(tx, row) : undefined,
+  ]);
   switch (row.channel) {
     case 'email': {
-      const thread = await threadOf(tx, row);
+      if (!thread) throw new Error('an email conversation without its thread read');
       return {
         channel: 'email',
         to: row.contactAddress ?? contact?.email ?? '',
@@ -115,24 +119,34 @@ export const sendHandlers = {
     let sentToWhatsApp: Delivery | undefined;
     try {
       const created = await runCreation(c, async (tx) => {
-        const current = await q.lockConversation(tx, companyId, conversation);
+        // The counts go with the lock (one round trip), under the conversation's id as the database writes it; the
+        // lock's answers (404, 403) come before theirs (429), and every refusal rolls them back.
+        const locking = q.lockConversation(tx, companyId, conversation);
+        // A rerun of a send WhatsApp has accepted (the transaction was retried) counted it already, and must not
+        // refuse what the customer has received.
+        const counting = sentToWhatsApp
+          ? undefined
+          : countOutgoingMessage(
+              tx,
+              companyId,
+              [
+                COMPANY_SCOPE,
+                { scope: `conversation:${conversation.toLowerCase()}`, limit: CONVERSATION_MESSAGES_PER_HOUR },
+              ],
+              ({ scope, limit }) =>
+                texts.message('conversation.too_many_messages', {
+                  limit: String(limit),
+                  scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
+                }),
+            );
+        // Awaited below: a refusal must not count as an unhandled rejection meanwhile.
+        counting?.catch(() => {});
+        const current = await locking;
         if (!current) throw conversationNotFound();
         const feature = FEATURE_OF_CHANNEL[current.channel];
         if (!features.includes(feature))
           throw new ApiProblem('feature_not_available', texts.message('conversation.channel_feature', { feature }));
-        // A rerun of a send WhatsApp has accepted (the transaction was retried) counted it already, and must not
-        // refuse what the customer has received.
-        if (!sentToWhatsApp)
-          await countOutgoingMessage(
-            tx,
-            companyId,
-            [COMPANY_SCOPE, { scope: `conversation:${current.id}`, limit: CONVERSATION_MESSAGES_PER_HOUR }],
-            ({ scope, limit }) =>
-              texts.message('conversation.too_many_messages', {
-                limit: String(limit),
-                scope: scope === COMPANY_SCOPE.scope ? 'company' : 'conversation',
-              }),
-          );
+        await counting;
         const outgoing = await outgoingOf(tx, current, body.body);
         const delivery = sentToWhatsApp ?? (await deliver(c, tx, outgoing));
         if (!delivery.accepted) throw refusalProblem(delivery.refusal);

@@ -6,6 +6,7 @@ import type { Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { newId } from '../../ids.ts';
 import { contactOf, touchCustomerActivity } from '../customers/queries.ts';
 import { conversationMessages as texts } from './messages.ts';
 import * as q from './queries.ts';
@@ -31,21 +32,27 @@ export async function addMessage(
   conversation: ConversationRow,
   fields: q.NewMessage,
 ): Promise<{ message: MessageRow; conversation: ConversationRow }> {
-  const message = await q.insertMessage(tx, conversation, fields);
-  const fromCustomer = message.sender === 'customer';
+  const id = newId();
+  const fromCustomer = fields.sender === 'customer';
   const status: ConversationRow['status'] = fromCustomer
     ? conversation.status === 'open'
       ? 'open'
       : 'waiting_on_team'
     : 'waiting_on_customer';
-  const updated = await q.updateConversation(tx, conversation, {
-    status,
-    closedAt: null,
-    messageCount: sql`${conversation.messageCount} + 1`,
-    lastMessageAt: message.createdAt,
-    ...(fromCustomer ? { lastCustomerMessageAt: message.createdAt } : {}),
-    ...(message.sender === 'api' ? { aiAgentActive: false } : {}),
-  });
+  // The conversation's update is sent right behind the message's insert (one round trip), its times the message's
+  // stored created_at.
+  const createdAt = q.createdAtOfMessage(conversation.companyId, id);
+  const [message, updated] = await Promise.all([
+    q.insertMessage(tx, conversation, fields, id),
+    q.updateConversation(tx, conversation, {
+      status,
+      closedAt: null,
+      messageCount: sql`${conversation.messageCount} + 1`,
+      lastMessageAt: createdAt,
+      ...(fromCustomer ? { lastCustomerMessageAt: createdAt } : {}),
+      ...(fields.sender === 'api' ? { aiAgentActive: false } : {}),
+    }),
+  ]);
   await recordEvent(tx, conversation.companyId, {
     type: 'message.created',
     scope: 'messages.read',

@@ -3,7 +3,7 @@ import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { dealUpsert } from './batch.ts';
-import { dealUpdateColumns, newDealColumns } from './inputs.ts';
+import { dealUpdateColumns, insertNewDeal } from './inputs.ts';
 import * as q from './queries.ts';
 import { serializeDeal } from './serialize.ts';
 import { dealActionHandlers } from './state-actions.ts';
@@ -12,6 +12,7 @@ import {
   externalRefConflict,
   keepingOneOpenDeal,
   onLockedDeal,
+  patchDeal,
   recordDealChange,
   saveDeal,
 } from './writes.ts';
@@ -43,9 +44,8 @@ export const handlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      const columns = await newDealColumns(tx, companyId, body);
-      const row = await keepingOneOpenDeal(tx, companyId, body.customer_id, (savepoint) =>
-        q.insertDeal(savepoint, companyId, columns),
+      const row = await insertNewDeal(tx, companyId, body, (tx, columns) =>
+        keepingOneOpenDeal(tx, companyId, body.customer_id, (savepoint) => q.insertDeal(savepoint, companyId, columns)),
       ).catch(externalRefConflict);
       await recordDealChange(tx, row, 'deal.created');
       return { status: 201 as const, body: { data: serializeDeal(row) }, headers: { ETag: etagOf(row.version) } };
@@ -56,13 +56,17 @@ export const handlers = {
   updateDeal: async (c) => {
     const { deal } = c.req.valid('param');
     const body = c.req.valid('json');
-    const row = await onLockedDeal(c, deal, async (tx, current, companyId) => {
-      const changes = await dealUpdateColumns(tx, companyId, current, body);
-      if (Object.keys(changes).length === 0) return current;
-      const updated = await saveDeal(tx, current, changes).catch(externalRefConflict);
-      await recordDealChange(tx, updated, 'deal.updated');
-      return updated;
-    });
+    // Back to the quotes' value needs the deal's quotes, read after its lock: decided on the locked deal.
+    const row =
+      body.value !== null
+        ? await patchDeal(c, deal, body)
+        : await onLockedDeal(c, deal, async (tx, current, companyId) => {
+            const changes = await dealUpdateColumns(tx, companyId, current, body);
+            if (Object.keys(changes).length === 0) return current;
+            const updated = await saveDeal(tx, current, changes).catch(externalRefConflict);
+            await recordDealChange(tx, updated, 'deal.updated');
+            return updated;
+          });
     return c.json({ data: serializeDeal(row) }, 200, { ETag: etagOf(row.version) });
   },
 

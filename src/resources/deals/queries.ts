@@ -1,7 +1,6 @@
 // SQL of deals; every function takes the tenant transaction first.
-import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
 import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
@@ -48,15 +47,18 @@ export async function findDeal(tx: Tx, companyId: string, id: string): Promise<D
 
 /**
  * The deal, locked until the transaction ends: an update or state action then works on the latest committed
- * version, so concurrent writers queue instead of overwriting each other.
+ * version, so concurrent writers queue instead of overwriting each other. The change time is taken after the lock
+ * in the same statement (as in lockCustomer), so a write sent right behind it, unawaited, is stamped with it.
  */
 export async function lockDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
-  const [row] = await tx
+  const locked = tx
     .select()
     .from(deals)
     .where(and(eq(deals.companyId, companyId), eq(deals.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+    .limit(1)
+    .for('update')
+    .as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
 }
 
@@ -91,7 +93,10 @@ export type NewDeal = Omit<typeof deals.$inferInsert, 'companyId' | 'id' | 'curr
 /** Columns to change; a value may be SQL, such as app_now() for the moment of the change. */
 export type DealChanges = Omit<PgUpdateSetSource<typeof deals>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
 
-export async function insertDeal(tx: Tx, companyId: string, fields: NewDeal) {
+/** A new deal's columns; its stage may be a look-up inside the insert (defaultStageId). */
+export type NewDealColumns = Omit<NewDeal, 'stageId'> & { stageId: number | SQL };
+
+export async function insertDeal(tx: Tx, companyId: string, fields: NewDealColumns) {
   const [row] = await tx
     .insert(deals)
     .values({
@@ -111,6 +116,45 @@ export async function updateDeal(tx: Tx, current: DealRow, fields: DealChanges) 
     .update(deals)
     .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${deals.version} + 1` })
     .where(and(eq(deals.companyId, current.companyId), eq(deals.id, current.id), eq(deals.version, current.version)))
+    .returning();
+  return row;
+}
+
+/** Columns a PATCH sends, as values (compared with the stored ones by updateDealIfChanged). */
+export type DealFields = Partial<
+  Pick<typeof deals.$inferInsert, 'title' | 'description' | 'externalRef' | 'assignedUserId' | 'value' | 'valueSource'>
+>;
+
+/**
+ * A PATCH's write, sent right behind lockDeal (same round trip): the deal, where its version is one of `expected`
+ * (undefined: any) and one of `fields` differs from what is stored, gets them with the next version at the change
+ * time the lock took. Undefined when nothing was written: not found, another version, or nothing to change — the
+ * locked row tells which.
+ */
+export async function updateDealIfChanged(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  fields: DealFields,
+  expected: ReadonlySet<number> | undefined,
+): Promise<DealRow | undefined> {
+  const columns = getTableColumns(deals);
+  const differs = Object.entries(fields).map(
+    ([key, value]) => sql`${columns[key as keyof DealFields]} is distinct from ${value}`,
+  );
+  // Nothing sent, or an If-Match that names no version: nothing this statement could update.
+  if (differs.length === 0 || expected?.size === 0) return undefined;
+  const [row] = await tx
+    .update(deals)
+    .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${deals.version} + 1` })
+    .where(
+      and(
+        eq(deals.companyId, companyId),
+        eq(deals.id, id),
+        expected === undefined ? undefined : inArray(deals.version, [...expected]),
+        or(...differs),
+      ),
+    )
     .returning();
   return row;
 }

@@ -11,6 +11,7 @@ import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/e
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
+import { dealUpdateCandidates, ownerProblem, Problems } from './inputs.ts';
 import { dealMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
@@ -37,6 +38,44 @@ export function onLockedDeal(
     if (!current) throw dealNotFound();
     if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
     return work(tx, current, companyId);
+  });
+}
+
+type PatchBody = Parameters<typeof dealUpdateCandidates>[0];
+
+/**
+ * A PATCH that needs no decision on the locked deal (any but `value: null`): the lock (with the change time), the
+ * check of the owner sent and the conditional write (updateDealIfChanged) go in one round trip. The locked row then
+ * tells what the write did not do (404, 412, nothing to change: no new version, no event); a refused owner or amount
+ * (422) undoes it with the transaction.
+ */
+export function patchDeal(c: Context<AppEnv>, id: string, body: PatchBody): Promise<DealRow> {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  return c.get('tenant').transaction(async (tx) => {
+    const amount = new Problems();
+    const fields = dealUpdateCandidates(body, amount);
+    const owner = body.assigned_user_id ?? undefined;
+    const [current, ownerActive, written] = await Promise.all([
+      q.lockDeal(tx, companyId, id),
+      owner === undefined ? true : q.isActiveUser(tx, companyId, owner),
+      q.updateDealIfChanged(tx, companyId, id, fields, expected).then(
+        (row) => ({ row }),
+        (error: unknown) => ({ error }),
+      ),
+    ]);
+    if (!current) throw dealNotFound();
+    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    // In the order dealUpdateColumns reports them: the owner, then the amount.
+    const problems = new Problems();
+    const refused = ownerProblem(body, current, ownerActive);
+    if (refused) problems.add(refused);
+    for (const error of amount.errors) problems.add(error);
+    problems.done();
+    if ('error' in written) return externalRefConflict(written.error);
+    if (!written.row) return current;
+    await recordDealChange(tx, written.row, 'deal.updated');
+    return written.row;
   });
 }
 

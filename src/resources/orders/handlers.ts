@@ -119,10 +119,18 @@ export const handlers = {
     const shop = shopOf(c);
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      const current = await q.lockOrder(tx, companyId, order);
-      if (!current) throw orderNotFound();
       const isInternal = body.is_internal !== false;
-      const note = await q.insertNote(tx, companyId, order, { type: 'note', content: body.content, isInternal });
+      // The note is sent right behind the lock (one round trip, in that order: its time is the lock's change time);
+      // when the lock finds no order, the 404 undoes it.
+      const locking = q.lockOrder(tx, companyId, order);
+      const noting = q.insertNote(tx, companyId, order, { type: 'note', content: body.content, isInternal }).then(
+        (row) => ({ row }),
+        (error: unknown) => ({ error }),
+      );
+      const [current, inserted] = await Promise.all([locking, noting]);
+      if (!current) throw orderNotFound();
+      if ('error' in inserted) throw inserted.error;
+      const note = inserted.row;
       if (!isInternal) {
         await emailBuyer(tx, current, 'order_note', customerNoteEmail(current, body.content, shop.name));
         await q.insertNote(tx, companyId, order, {
@@ -131,7 +139,7 @@ export const handlers = {
           content: noteText('noteEmailed', shop.language, { email: current.buyerEmail }),
         });
       }
-      await q.updateOrder(tx, current, {});
+      await q.touchLockedOrder(tx, companyId, order);
       return { status: 201 as const, body: { data: serializeOrderNote(note) } };
     });
     return c.json(created.body, created.status, created.headers);

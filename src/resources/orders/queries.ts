@@ -1,9 +1,8 @@
 // SQL of orders, their lines and notes; every function takes the tenant transaction first.
 import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
-import type { Tenant, Tx } from '../../db/tenant.ts';
+import { sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import {
   byRecordKey,
   type PageRequest,
@@ -72,12 +71,16 @@ export async function findOrder(tx: Tx, companyId: string, id: string): Promise<
 
 /** The order locked until the transaction ends, so concurrent status changes queue instead of racing. */
 export async function lockOrder(tx: Tx, companyId: string, id: string): Promise<OrderRow | undefined> {
-  const [row] = await tx
+  // The change time is taken after the lock in the same statement (as in lockCustomer): a write sent right behind
+  // it, unawaited, is stamped with it.
+  const locked = tx
     .select()
     .from(orders)
     .where(and(eq(orders.companyId, companyId), eq(orders.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+    .limit(1)
+    .for('update')
+    .as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
 }
 
@@ -92,6 +95,20 @@ export async function updateOrder(tx: Tx, current: OrderRow, changes: OrderChang
     .returning();
   if (!row) throw new Error(`order ${current.id} vanished while locked`);
   return row;
+}
+
+/**
+ * The next version of the locked order after a new note (a note changes `updated_at`), its answer not needed: sent
+ * with the transaction's COMMIT.
+ */
+export function touchLockedOrder(tx: Tx, companyId: string, id: string): Promise<void> {
+  return sendUntilCommit(
+    tx,
+    tx
+      .update(orders)
+      .set({ updatedAt: sql`app_now()`, version: sql`${orders.version} + 1` })
+      .where(and(eq(orders.companyId, companyId), eq(orders.id, id))),
+  );
 }
 
 export async function insertNote(

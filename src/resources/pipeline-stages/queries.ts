@@ -1,6 +1,7 @@
 // SQL of pipeline stages (set up in the web application, read here); every function takes the tenant
 // transaction first.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { pipelineStages } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { type PageRequest, selectPage } from '../../http/pagination.ts';
@@ -51,6 +52,22 @@ export async function findDefaultStage(tx: Tx, companyId: string): Promise<Stage
       .for('share');
     return row;
   });
+}
+
+/**
+ * findDefaultStage's first look-up as a value inside a write (a new deal's stage_id), held FOR SHARE the same way:
+ * the write needs no round trip of its own to learn the stage. Null when it finds none — also when it waited for a
+ * replacement of the board (see againAfterReplacement): the caller then asks findDefaultStage.
+ */
+export function defaultStageId(companyId: string): SQL {
+  const lookup = new QueryBuilder()
+    .select({ id: pipelineStages.id })
+    .from(pipelineStages)
+    .where(and(active(companyId), eq(pipelineStages.isDefault, true), eq(pipelineStages.type, 'open')))
+    .orderBy(asc(pipelineStages.position), asc(pipelineStages.id))
+    .limit(1)
+    .for('share');
+  return sql`${lookup}`;
 }
 
 /**

@@ -2,7 +2,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { WebhookEndpointUpdateSchema } from '../../../generated/routes.ts';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
@@ -82,23 +81,23 @@ export const handlers = {
       checkSelection(body.events, scopes);
       const refusal = await checkEndpointUrl(body.url, policy);
       if (refusal) throw refusal;
-      if ((await q.countEndpointsLocked(tx, companyId)) >= q.MAX_ENDPOINTS_PER_COMPANY) {
-        throw new ApiProblem(
-          'limit_reached',
-          webhookMessages.message('webhook.endpoint_limit', { max: q.MAX_ENDPOINTS_PER_COMPANY }),
-        );
-      }
-      // The endpoint's time (from which on it receives events) is taken now, after DNS and the lock, not at the
+      // The endpoint's time (from which on it receives events) is taken after DNS and the lock, not at the
       // transaction's start. Changes recording an event meanwhile wait for this commit (migration 0019), so an event
       // is either older than the endpoint or sees it and gets its fan-out job, also for the company's first one.
-      await takeChangeTimeAfterLock(tx);
-      const row = await q.insertEndpoint(tx, companyId, {
+      const { before, row } = await q.insertEndpointCounted(tx, companyId, {
         url: body.url,
         description: body.description ?? null,
         events: [...body.events],
         scopes: readScopesOf(scopes),
         secret: newSecret(),
       });
+      // Past the limit, the insert is undone with the transaction (or the idempotent work's savepoint).
+      if (before >= q.MAX_ENDPOINTS_PER_COMPANY) {
+        throw new ApiProblem(
+          'limit_reached',
+          webhookMessages.message('webhook.endpoint_limit', { max: q.MAX_ENDPOINTS_PER_COMPANY }),
+        );
+      }
       return {
         status: 201 as const,
         body: { data: serializeEndpointWithSecret(row) },
@@ -119,7 +118,19 @@ export const handlers = {
       const refusal = await checkEndpointUrl(body.url, policyOf(c));
       if (refusal) throw refusal;
     }
+    const describing = Object.keys(body).length === 1 && body.description !== undefined;
     const row = await c.get('tenant').transaction(async (tx) => {
+      if (describing) {
+        // A new description needs no decision: the lock (with the change time) and the conditional write go in
+        // one round trip; the locked row then tells what the write did not do (404, 412, nothing to change).
+        const [current, updated] = await Promise.all([
+          q.lockEndpoint(tx, companyId, endpoint),
+          q.describeEndpointIfChanged(tx, companyId, endpoint, body.description ?? null, expected),
+        ]);
+        if (!current) throw notFound();
+        if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+        return updated ?? current;
+      }
       // Deliveries before the endpoint: the delivery task locks in that order too, so the two cannot deadlock.
       // Rolled back with everything else when the checks below fail.
       if (body.status === 'disabled') await q.failPendingDeliveries(tx, companyId, endpoint);

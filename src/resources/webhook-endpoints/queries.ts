@@ -2,7 +2,7 @@
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
-import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
+import { readById, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { prefixedId } from '../../ids.ts';
 import type { EndpointRow } from './serialize.ts';
@@ -36,32 +36,74 @@ export function listEndpoints(tenant: Tenant, page: PageRequest, filters: { stat
 export const readEndpoint = (tenant: Tenant, id: string): Promise<EndpointRow | undefined> =>
   readById(tenant, webhookEndpoints, id);
 
-/** The endpoint locked until the transaction ends, so read-check-write sequences cannot interleave. */
+/**
+ * The endpoint locked until the transaction ends, so read-check-write sequences cannot interleave. The change time
+ * is taken after the lock in the same statement (as in lockCustomer), so a write sent right behind it is stamped
+ * with it.
+ */
 export async function lockEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {
-  const [row] = await tx.select().from(webhookEndpoints).where(byId(companyId, id)).for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+  const locked = tx.select().from(webhookEndpoints).where(byId(companyId, id)).limit(1).for('update').as('locked');
+  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
   return row;
 }
 
 /**
- * The number of the company's endpoints, counted under a per-company lock held until commit: two
- * concurrent creations cannot both see 9 and make 11. (An advisory lock, because a row lock on the company
- * would also queue unrelated writers of the company row.) Recording an event takes it shared (migration 0019).
+ * A new endpoint, and the number of the company's endpoints before it, counted under a per-company lock held until
+ * commit: two concurrent creations cannot both see 9 and make 11. (An advisory lock, because a row lock on the
+ * company would also queue unrelated writers of the company row.) Recording an event takes it shared (migration
+ * 0019). The lock, the count, the change time (after the lock: see the handler) and the insert are sent together,
+ * in that order: one round trip. The caller refuses a creation past the limit, which undoes the insert.
  */
-export async function countEndpointsLocked(tx: Tx, companyId: string): Promise<number> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`);
-  const [row] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.companyId, companyId));
-  return row?.n ?? 0;
-}
-
-export async function insertEndpoint(
+export async function insertEndpointCounted(
   tx: Tx,
   companyId: string,
   fields: { url: string; description: string | null; events: string[]; scopes: string[]; secret: string },
-): Promise<EndpointRow> {
-  const [row] = await tx
+): Promise<{ before: number; row: EndpointRow }> {
+  // Each handed to the connection now (`then`), so they run in this order.
+  const locking = sendUntilCommit(
+    tx,
+    tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`),
+  );
+  const counting = tx
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.companyId, companyId))
+    .then((rows) => rows[0]?.n ?? 0);
+  const timing = takeChangeTimeAfterLock(tx);
+  const inserting = tx
     .insert(webhookEndpoints)
     .values({ ...fields, companyId, id: prefixedId('we') })
+    .returning()
+    .then((rows) => rows[0]);
+  const [, before, , row] = await Promise.all([locking, counting, timing, inserting]);
+  if (!row) throw new Error('webhook endpoint: the insert returned no row');
+  return { before, row };
+}
+
+/**
+ * A PATCH of the description only, sent right behind lockEndpoint (same round trip): written, with the next version
+ * at the lock's change time, where the version is one of `expected` (undefined: any) and the description differs.
+ * Undefined when nothing was written: not found, another version, or nothing to change — the locked row tells which.
+ */
+export async function describeEndpointIfChanged(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  description: string | null,
+  expected: ReadonlySet<number> | undefined,
+): Promise<EndpointRow | undefined> {
+  // An If-Match that names no version: nothing this statement could update.
+  if (expected?.size === 0) return undefined;
+  const [row] = await tx
+    .update(webhookEndpoints)
+    .set({ description, updatedAt: sql`app_now()`, version: sql`${webhookEndpoints.version} + 1` })
+    .where(
+      and(
+        byId(companyId, id),
+        expected === undefined ? undefined : inArray(webhookEndpoints.version, [...expected]),
+        sql`${webhookEndpoints.description} is distinct from ${description}`,
+      ),
+    )
     .returning();
   return row;
 }

@@ -233,6 +233,49 @@ describe('updateDeal errors', () => {
     const [row] = await api.sql`select version from deals where id = ${deal.id}`;
     expect(row.version).toBe(1);
   });
+
+  // The PATCH sends its conditional write with the lock and the owner's check (one round trip): a refused owner or
+  // amount undoes a write that had passed, and the problems keep their order.
+  it('422 for an unknown owner and an amount at once, in that order, though the title alone would have passed', async () => {
+    const deal = await dealOf(api, key, { title: 'Eerst' });
+    const res = await api.call('updateDeal', {
+      key,
+      params: { deal: deal.id },
+      headers: { 'if-match': '"1"' },
+      body: { title: 'Anders', assigned_user_id: other.user, value: 1.005 },
+    });
+    expectErrors(res, [
+      ['/assigned_user_id', 'invalid_reference'],
+      ['/value', 'invalid_format'],
+    ]);
+    const owner = await api.call('updateDeal', {
+      key,
+      params: { deal: deal.id },
+      body: { title: 'Anders', assigned_user_id: other.user },
+    });
+    expectErrors(owner, [['/assigned_user_id', 'invalid_reference']]);
+    const [row] = await api.sql`select version, title, assigned_user_id from deals where id = ${deal.id}`;
+    expect(row).toEqual({ version: 1, title: 'Eerst', assigned_user_id: null });
+    const events = await api.sql`select type from events where data->'object'->>'id' = ${deal.id}`;
+    expect(events.map((e) => e.type)).toEqual(['deal.created']);
+  });
+
+  it('the current owner, deactivated since, sent again with the same title: 200 at the same version, no event', async () => {
+    const user = await userOf(api, companyId);
+    const deal = await dealOf(api, key, { title: 'Zelfde', assigned_user_id: user, value: 10 });
+    await api.sql`update users set status = 'inactive' where id = ${user}`;
+    const res = await api.call('updateDeal', {
+      key,
+      params: { deal: deal.id },
+      headers: { 'if-match': '"1"' },
+      body: { title: 'Zelfde', assigned_user_id: user, value: '10.00' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe('"1"');
+    expect(res.body.data).toEqual(deal);
+    const events = await api.sql`select type from events where data->'object'->>'id' = ${deal.id}`;
+    expect(events.map((e) => e.type)).toEqual(['deal.created']);
+  });
 });
 
 describe('412 on every state action with a stale If-Match', () => {

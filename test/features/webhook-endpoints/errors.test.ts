@@ -483,3 +483,30 @@ describe('every operation on an endpoint', () => {
     expect(create.status).toBe(403);
   });
 });
+
+// A PATCH of the description alone sends its conditional write with the lock (one round trip): the locked row still
+// decides 404 and 412, and a description it already has is no change.
+describe('updateWebhookEndpoint: the description alone', () => {
+  it('404 for none, 412 for a stale If-Match, the same version for the same description', async () => {
+    const created = await createOne({ url: URL_OK, events: ['*'], description: 'Eerst' });
+    const patch = (endpoint: string, description: string | null, ifMatch?: string) =>
+      api.call('updateWebhookEndpoint', {
+        key,
+        params: { endpoint },
+        headers: ifMatch ? { 'if-match': ifMatch } : {},
+        body: { description },
+      });
+    expect((await patch(prefixedId('we'), 'Niemand')).status).toBe(404);
+    const same = await patch(created.id, 'Eerst', '"1"');
+    expect(same.status).toBe(200);
+    expect(same.headers.get('etag')).toBe('"1"');
+    const changed = await patch(created.id, null, '"1"');
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).toBe('"2"');
+    expect(changed.body.data.description).toBeNull();
+    const stale = await patch(created.id, 'Te laat', '"1"');
+    expect(stale.status).toBe(412);
+    const [row] = await api.sql`select description, version from webhook_endpoints where id = ${created.id}`;
+    expect(row).toEqual({ description: null, version: 2 });
+  });
+});
