@@ -4,6 +4,7 @@
 // This clock (app_now(), now() in SQL) stays separate from the process's Clock (src/clock.ts) for a reason: row
 // times are stamped by the one database every API node shares, inside the writing transaction and after its lock,
 // so they order every node's changes; tests move them by moving the rows' times back, never by a clock.
+
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { type DriverRow, sendUntilCommit, type Tx, tableRows } from './tenant.ts';
@@ -18,6 +19,13 @@ export function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
  * disables): the change time, but never before the row's own. Such a change may have waited behind one that took
  * a later time after its lock; PostgreSQL's greatest() ignores a null column.
  */
+/**
+ * The condition that takes the change time in the statement that locks: over a FOR UPDATE subquery
+ * (`select … from (select … for update) locked where changeTimeTaken`) it is evaluated above the lock, once the
+ * rows are locked, so a write sent right behind the lock, unawaited, is stamped with it.
+ */
+export const changeTimeTaken: SQL = sql`app_now_after_lock() is not null`;
+
 export const notBefore = (column: AnyColumn): SQL => sql`greatest(${column}, app_now())`;
 
 /**
@@ -34,6 +42,6 @@ export function lockWithChangeTime<T extends PgTable>(
   return tx
     .execute<DriverRow>(sql`
       select * from (select * from ${table} where ${where} limit 1 for update) locked
-      where app_now_after_lock() is not null`)
+      where ${changeTimeTaken}`)
     .then((rows) => tableRows(table, rows));
 }

@@ -185,12 +185,12 @@ export function jsonRow<F extends RelatedFields>(fields: F): { sql: SQL; decode:
 }
 
 /**
- * The rows of `from` (a table, or tables joined) that meet `where` (correlated with the page's row), in `orderBy`,
+ * The rows of table `from` that meet `where` (correlated with the page's row), in `orderBy`,
  * as `fields`.
  */
 export function relatedRows<F extends RelatedFields>(
   fields: F,
-  from: PgTable | SQL,
+  from: PgTable,
   where: SQL | undefined,
   orderBy: SQL[],
 ): Related<RelatedRow<F>[]> {

@@ -16,6 +16,7 @@ import { storeFile } from '../../src/files/records.ts';
 import { deleteCompany, exportCompany, importCompany } from '../../src/services/company-archive.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { freshDatabase } from '../harness/db.ts';
+import { CLI_TEST_MS } from '../harness/processes.ts';
 import { storedFilesOf } from '../harness/s3.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -110,19 +111,23 @@ describe('company export and import', () => {
     await expect(importCompany(targetPools.sql, linesOf(archive))).rejects.toThrow(/exists here already/);
   });
 
-  it('the CLI writes the archive to standard output and imports it from a file', async () => {
-    const demo = await createDemo(api.db, '365d', api.deps.fileStorages);
-    const exported = await cli(api.url, 'company', 'export', demo.companyId);
-    expect(exported.code, exported.stderr).toBe(0);
-    const lines = exported.stdout.split('\n').filter(Boolean);
-    expect(lines).toEqual(await archiveOf(api.sql, demo.companyId));
-    const file = join(mkdtempSync(join(tmpdir(), 'crm-archive-')), 'company.jsonl');
-    writeFileSync(file, exported.stdout);
-    const imported = await cli(target.url, 'company', 'import', file, '--json');
-    expect(imported.code, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout)).toMatchObject({ company_id: demo.companyId });
-    expect(await archiveOf(targetPools.sql, demo.companyId)).toEqual(lines);
-  });
+  it(
+    'the CLI writes the archive to standard output and imports it from a file',
+    async () => {
+      const demo = await createDemo(api.db, '365d', api.deps.fileStorages);
+      const exported = await cli(api.url, 'company', 'export', demo.companyId);
+      expect(exported.code, exported.stderr).toBe(0);
+      const lines = exported.stdout.split('\n').filter(Boolean);
+      expect(lines).toEqual(await archiveOf(api.sql, demo.companyId));
+      const file = join(mkdtempSync(join(tmpdir(), 'crm-archive-')), 'company.jsonl');
+      writeFileSync(file, exported.stdout);
+      const imported = await cli(target.url, 'company', 'import', file, '--json');
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({ company_id: demo.companyId });
+      expect(await archiveOf(targetPools.sql, demo.companyId)).toEqual(lines);
+    },
+    CLI_TEST_MS,
+  );
 });
 
 describe('company delete', () => {

@@ -81,3 +81,9 @@ export function runService(command: 'api' | 'worker' | 'start', env: Record<stri
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output: () => log, exited };
 }
+
+/**
+ * The time limit of a test that runs the operator CLI more than once: one CLI start takes up to ~12 s on a loaded
+ * 2-core machine (it loads the service), so two or three starts pass the default 30 s there.
+ */
+export const CLI_TEST_MS = 90_000;

@@ -1,6 +1,8 @@
 // SQL of conversations and their messages; every function takes the tenant transaction first.
+
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { changeTimeTaken } from '../../db/change-time.ts';
 import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import { byRecordKey, type PageRequest, readPage, recordReader, selectPage } from '../../http/pagination.ts';
@@ -59,7 +61,7 @@ export async function lockConversation(tx: Tx, companyId: string, id: string): P
     .limit(1)
     .for('update')
     .as('locked');
-  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+  const [row] = await tx.select().from(locked).where(changeTimeTaken);
   return row;
 }
 

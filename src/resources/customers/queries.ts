@@ -1,7 +1,7 @@
 // SQL of customers; every function takes the tenant transaction first.
 import { type AnyColumn, and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { notBefore } from '../../db/change-time.ts';
+import { changeTimeTaken, notBefore } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { companies, customers } from '../../db/schema/index.ts';
 import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
@@ -189,7 +189,7 @@ export async function lockCustomer(tx: Tx, companyId: string, id: string): Promi
     .limit(1)
     .for('update')
     .as('locked');
-  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+  const [row] = await tx.select().from(locked).where(changeTimeTaken);
   return row;
 }
 
@@ -393,7 +393,7 @@ export async function lockCustomersOfBatch(
     .orderBy(customers.id)
     .for('update')
     .as('locked');
-  return tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+  return tx.select().from(locked).where(changeTimeTaken);
 }
 
 /** The columns a batch writes: every field of the customer a batch item can send. */

@@ -1,6 +1,8 @@
 // SQL of deals; every function takes the tenant transaction first.
+
 import { and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { changeTimeTaken } from '../../db/change-time.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
 import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
@@ -58,7 +60,7 @@ export async function lockDeal(tx: Tx, companyId: string, id: string): Promise<D
     .limit(1)
     .for('update')
     .as('locked');
-  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+  const [row] = await tx.select().from(locked).where(changeTimeTaken);
   return row;
 }
 
@@ -178,7 +180,7 @@ export async function lockDealsOfBatch(tx: Tx, companyId: string, ids: string[],
     .orderBy(deals.id)
     .for('update')
     .as('locked');
-  return tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+  return tx.select().from(locked).where(changeTimeTaken);
 }
 
 /** The active users among `ids`, held FOR SHARE like isActiveUser (a batch's owners). */

@@ -1,6 +1,8 @@
 // SQL of orders, their lines and notes; every function takes the tenant transaction first.
+
 import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { changeTimeTaken } from '../../db/change-time.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
 import { sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import {
@@ -80,7 +82,7 @@ export async function lockOrder(tx: Tx, companyId: string, id: string): Promise<
     .limit(1)
     .for('update')
     .as('locked');
-  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+  const [row] = await tx.select().from(locked).where(changeTimeTaken);
   return row;
 }
 

@@ -1,6 +1,8 @@
 // SQL of tasks, their boards, links and comments; every function takes the tenant transaction first.
+
 import { and, asc, eq, exists, getTableColumns, inArray, max, not, or, type SQL, sql } from 'drizzle-orm';
 import { type PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
+import { changeTimeTaken } from '../../db/change-time.ts';
 import {
   taskBoards,
   taskChecklistItems,
@@ -245,7 +247,7 @@ export async function lockTask(tx: Tx, companyId: string, id: string): Promise<T
     .limit(1)
     .for('update')
     .as('locked');
-  const [row] = await tx.select().from(locked).where(sql`app_now_after_lock() is not null`);
+  const [row] = await tx.select().from(locked).where(changeTimeTaken);
   return row;
 }
 

@@ -8,6 +8,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI_TEST_MS } from '../../harness/processes.ts';
 import { onS3Server } from '../../harness/s3.ts';
 
 // Before the suites below are imported: their apps read these variables (setupApi, storageEnv).
@@ -272,83 +273,91 @@ describe('files migrate', () => {
     return { storages: new Set(rows.map((r) => r.storage)), digests };
   }
 
-  it('moves the demo company’s files to S3 and back, every file served the same all along', async () => {
-    const demo = await createDemo(api.db, 'never', postgresOnly());
-    const before = await downloads(demo.companyId);
-    expect(before.storages).toEqual(new Set(['postgres']));
-    const files = Object.keys(before.digests).length;
-    expect(files).toBeGreaterThan(3);
+  it(
+    'moves the demo company’s files to S3 and back, every file served the same all along',
+    async () => {
+      const demo = await createDemo(api.db, 'never', postgresOnly());
+      const before = await downloads(demo.companyId);
+      expect(before.storages).toEqual(new Set(['postgres']));
+      const files = Object.keys(before.digests).length;
+      expect(files).toBeGreaterThan(3);
 
-    const toS3 = await cli('files', 'migrate', '--to', 's3', '--json');
-    expect(toS3.code, toS3.stderr).toBe(0);
-    const moved = JSON.parse(toS3.stdout);
-    expect(moved.to).toBe('s3');
-    expect(moved.moved).toBeGreaterThanOrEqual(files);
-    expect(moved.moved).toBe(moved.total);
-    const inS3 = await downloads(demo.companyId);
-    expect(inS3).toEqual({ storages: new Set(['s3']), digests: before.digests });
-    expect(await api.sql`select 1 from file_chunks where company_id = ${demo.companyId}`).toHaveLength(0);
-    for (const id of Object.keys(before.digests)) expect(await objectExists(s3(), demo.companyId, id)).toBe(true);
+      const toS3 = await cli('files', 'migrate', '--to', 's3', '--json');
+      expect(toS3.code, toS3.stderr).toBe(0);
+      const moved = JSON.parse(toS3.stdout);
+      expect(moved.to).toBe('s3');
+      expect(moved.moved).toBeGreaterThanOrEqual(files);
+      expect(moved.moved).toBe(moved.total);
+      const inS3 = await downloads(demo.companyId);
+      expect(inS3).toEqual({ storages: new Set(['s3']), digests: before.digests });
+      expect(await api.sql`select 1 from file_chunks where company_id = ${demo.companyId}`).toHaveLength(0);
+      for (const id of Object.keys(before.digests)) expect(await objectExists(s3(), demo.companyId, id)).toBe(true);
 
-    const again = await cli('files', 'migrate', '--to', 's3', '--json');
-    expect(JSON.parse(again.stdout)).toMatchObject({ moved: 0, total: 0 });
+      const again = await cli('files', 'migrate', '--to', 's3', '--json');
+      expect(JSON.parse(again.stdout)).toMatchObject({ moved: 0, total: 0 });
 
-    const back = await cli('files', 'migrate', '--to', 'postgres');
-    expect(back.code, back.stderr).toBe(0);
-    expect(back.stdout).toMatch(/^Moved \d+ of \d+ files to postgres\.$/m);
-    expect(await downloads(demo.companyId)).toEqual({ storages: new Set(['postgres']), digests: before.digests });
-    // The objects go by the file_remove jobs the moves queued (the worker runs them after each commit).
-    for (const id of Object.keys(before.digests)) expect(await fileBytesKept(api, demo.companyId, id)).toBe(false);
-  });
+      const back = await cli('files', 'migrate', '--to', 'postgres');
+      expect(back.code, back.stderr).toBe(0);
+      expect(back.stdout).toMatch(/^Moved \d+ of \d+ files to postgres\.$/m);
+      expect(await downloads(demo.companyId)).toEqual({ storages: new Set(['postgres']), digests: before.digests });
+      // The objects go by the file_remove jobs the moves queued (the worker runs them after each commit).
+      for (const id of Object.keys(before.digests)) expect(await fileBytesKept(api, demo.companyId, id)).toBe(false);
+    },
+    CLI_TEST_MS,
+  );
 
   // The demo company (created first, so walked first) was moved back to PostgreSQL above: the killed run moves it
   // before this company's files.
-  it('interrupted (the process killed part-way), then run again: every file once, in S3, the counts right', async () => {
-    const company = (await api.tenant()).companyId;
-    const written: string[] = [];
-    for (let i = 0; i < 8; i++) written.push((await store(bytesOf(20_000 + i, `m${i}`), company, postgresOnly())).id);
-    const before = await downloads(company);
+  it(
+    'interrupted (the process killed part-way), then run again: every file once, in S3, the counts right',
+    async () => {
+      const company = (await api.tenant()).companyId;
+      const written: string[] = [];
+      for (let i = 0; i < 8; i++) written.push((await store(bytesOf(20_000 + i, `m${i}`), company, postgresOnly())).id);
+      const before = await downloads(company);
 
-    // The fifth file's row is held locked: the migration moves the four before it, then waits there and is killed.
-    const ordered = [...written].sort();
-    const held = api.sql.reserve();
-    const conn = await held;
-    await conn`begin`;
-    await conn`select 1 from files where id = ${ordered[4]} for update`;
-    let child: ChildProcess | undefined;
-    try {
-      // Node itself with tsx's loader (not the tsx wrapper, whose child would outlive the kill).
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'files', 'migrate', '--to', 's3'], {
-        cwd: ROOT,
-        env: env(),
-        stdio: 'ignore',
-      });
-      const exited = new Promise((done) => child?.once('exit', done));
-      for (;;) {
-        const [{ n }] =
-          await api.sql`select count(*)::int as n from files where company_id = ${company} and storage = 's3'`;
-        if (n === 4) break;
-        await new Promise((r) => setTimeout(r, 20));
+      // The fifth file's row is held locked: the migration moves the four before it, then waits there and is killed.
+      const ordered = [...written].sort();
+      const held = api.sql.reserve();
+      const conn = await held;
+      await conn`begin`;
+      await conn`select 1 from files where id = ${ordered[4]} for update`;
+      let child: ChildProcess | undefined;
+      try {
+        // Node itself with tsx's loader (not the tsx wrapper, whose child would outlive the kill).
+        child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'files', 'migrate', '--to', 's3'], {
+          cwd: ROOT,
+          env: env(),
+          stdio: 'ignore',
+        });
+        const exited = new Promise((done) => child?.once('exit', done));
+        for (;;) {
+          const [{ n }] =
+            await api.sql`select count(*)::int as n from files where company_id = ${company} and storage = 's3'`;
+          if (n === 4) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        child.kill('SIGKILL');
+        await exited;
+      } finally {
+        await conn`rollback`;
+        conn.release();
       }
-      child.kill('SIGKILL');
-      await exited;
-    } finally {
-      await conn`rollback`;
-      conn.release();
-    }
-    const [{ n: half }] =
-      await api.sql`select count(*)::int as n from files where company_id = ${company} and storage = 's3'`;
-    expect(half).toBe(4);
-    // Half-migrated: every file is served from where its row says.
-    expect((await downloads(company)).digests).toEqual(before.digests);
+      const [{ n: half }] =
+        await api.sql`select count(*)::int as n from files where company_id = ${company} and storage = 's3'`;
+      expect(half).toBe(4);
+      // Half-migrated: every file is served from where its row says.
+      expect((await downloads(company)).digests).toEqual(before.digests);
 
-    const resumed = await cli('files', 'migrate', '--to', 's3', '--json');
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ to: 's3', moved: 4, skipped: 0, total: 4 });
-    expect(await downloads(company)).toEqual({ storages: new Set(['s3']), digests: before.digests });
-    const rows = await api.sql`select id from files where company_id = ${company}`;
-    expect(rows).toHaveLength(8);
-    for (const id of written) expect(await objectExists(s3(), company, id)).toBe(true);
-    expect(await api.sql`select 1 from file_chunks where company_id = ${company}`).toHaveLength(0);
-  });
+      const resumed = await cli('files', 'migrate', '--to', 's3', '--json');
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ to: 's3', moved: 4, skipped: 0, total: 4 });
+      expect(await downloads(company)).toEqual({ storages: new Set(['s3']), digests: before.digests });
+      const rows = await api.sql`select id from files where company_id = ${company}`;
+      expect(rows).toHaveLength(8);
+      for (const id of written) expect(await objectExists(s3(), company, id)).toBe(true);
+      expect(await api.sql`select 1 from file_chunks where company_id = ${company}`).toHaveLength(0);
+    },
+    CLI_TEST_MS,
+  );
 });
