@@ -5,7 +5,7 @@
 // times are stamped by the one database every API node shares, inside the writing transaction and after its lock,
 // so they order every node's changes; tests move them by moving the rows' times back, never by a clock.
 
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { type DriverRow, sendUntilCommit, type Tx, tableRows } from './tenant.ts';
 
@@ -24,24 +24,39 @@ export function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
  * (`select … from (select … for update) locked where changeTimeTaken`) it is evaluated above the lock, once the
  * rows are locked, so a write sent right behind the lock, unawaited, is stamped with it.
  */
-export const changeTimeTaken: SQL = sql`app_now_after_lock() is not null`;
+const changeTimeTaken: SQL = sql`app_now_after_lock() is not null`;
 
 export const notBefore = (column: AnyColumn): SQL => sql`greatest(${column}, app_now())`;
 
+/** A tenant table keyed by (company_id, id), as every record's table is. */
+type RecordTable = PgTable & { companyId: AnyColumn; id: AnyColumn };
+
 /**
- * The rows of `table` that `where` selects, locked FOR UPDATE, with the change time taken right after the lock in
- * the same statement (takeChangeTimeAfterLock's call as its filter): one statement, so reads sent behind it go in
- * its round trip, and nothing waits for the lock's answer before the change time is taken. Handed to the connection
+ * The one way a change locks what it changes: the rows of `table` that `where` selects, locked FOR UPDATE in id
+ * order (two batches locking overlapping rows cannot deadlock), with the change time taken right after the lock in
+ * the same statement (changeTimeTaken over the locked subquery, which `offset 0` keeps from being pushed into it,
+ * where it would run before the lock). One statement, so reads sent behind it go in its
+ * round trip, and nothing waits for the lock's answer before the change time is taken. Handed to the connection
  * now, ahead of whatever the caller sends next.
  */
-export function lockWithChangeTime<T extends PgTable>(
+export function lockRecords<T extends RecordTable>(
   tx: Tx,
   table: T,
   where: SQL | undefined,
 ): Promise<T['$inferSelect'][]> {
   return tx
     .execute<DriverRow>(sql`
-      select * from (select * from ${table} where ${where} limit 1 for update) locked
+      select * from (select * from ${table} where ${where} order by ${table.id} offset 0 for update) locked
       where ${changeTimeTaken}`)
     .then((rows) => tableRows(table, rows));
+}
+
+/** One record by its key, locked as lockRecords locks (handed to the connection now). */
+export function lockRecord<T extends RecordTable>(
+  tx: Tx,
+  table: T,
+  companyId: string,
+  id: string,
+): Promise<T['$inferSelect'] | undefined> {
+  return lockRecords(tx, table, and(eq(table.companyId, companyId), eq(table.id, id))).then(([row]) => row);
 }

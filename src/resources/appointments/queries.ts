@@ -2,7 +2,7 @@
 // tenant transaction first.
 import { and, eq, gt, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { lockRecord } from '../../db/change-time.ts';
 import {
   appointmentSettings,
   appointments,
@@ -67,14 +67,8 @@ export async function findAppointment(tx: Tx, companyId: string, id: string): Pr
 }
 
 /** The appointment locked until the transaction ends, so concurrent changes queue (see deals/queries.ts). */
-export async function lockAppointment(tx: Tx, companyId: string, id: string): Promise<AppointmentRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(appointments)
-    .where(and(eq(appointments.companyId, companyId), eq(appointments.id, id)))
-    .for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
-  return row;
+export function lockAppointment(tx: Tx, companyId: string, id: string): Promise<AppointmentRow | undefined> {
+  return lockRecord(tx, appointments, companyId, id);
 }
 
 /** Columns of a new appointment; a value may be SQL, such as app_now() for confirmed_at. */

@@ -2,7 +2,7 @@
 
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { changeTimeTaken } from '../../db/change-time.ts';
+import { lockRecord } from '../../db/change-time.ts';
 import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import { byRecordKey, type PageRequest, readPage, recordReader, selectPage } from '../../http/pagination.ts';
@@ -51,18 +51,8 @@ export async function findConversation(tx: Tx, companyId: string, id: string): P
 }
 
 /** The conversation, locked until the transaction ends: messages and state changes queue behind each other. */
-export async function lockConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {
-  // The change time is taken after the lock in the same statement (as in lockCustomer): what is sent right behind
-  // it is stamped with it.
-  const locked = tx
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.companyId, companyId), eq(conversations.id, id)))
-    .limit(1)
-    .for('update')
-    .as('locked');
-  const [row] = await tx.select().from(locked).where(changeTimeTaken);
-  return row;
+export function lockConversation(tx: Tx, companyId: string, id: string): Promise<ConversationRow | undefined> {
+  return lockRecord(tx, conversations, companyId, id);
 }
 
 export function listMessages(tx: Tx, companyId: string, conversationId: string, page: PageRequest) {

@@ -1,7 +1,7 @@
 // SQL of customers; every function takes the tenant transaction first.
 import { type AnyColumn, and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { changeTimeTaken, notBefore } from '../../db/change-time.ts';
+import { lockRecord, lockRecords, notBefore } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
 import { companies, customers } from '../../db/schema/index.ts';
 import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
@@ -181,16 +181,8 @@ export async function readCustomer(
  * is taken after the lock (see change-time.ts) in the same statement: app_now_after_lock() is evaluated above the
  * subquery's row lock (its `limit` keeps the condition out of the subquery, so it runs on the locked row).
  */
-export async function lockCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
-  const locked = tx
-    .select()
-    .from(customers)
-    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)))
-    .limit(1)
-    .for('update')
-    .as('locked');
-  const [row] = await tx.select().from(locked).where(changeTimeTaken);
-  return row;
+export function lockCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
+  return lockRecord(tx, customers, companyId, id);
 }
 
 export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version'>>;
@@ -371,29 +363,24 @@ export async function contactOf(tx: Tx, companyId: string, customerId: string): 
  * that two batches naming the same customers queue rather than deadlock. The change time is taken after the
  * locks, as lockCustomer does (the volatile condition stays above the locking subquery).
  */
-export async function lockCustomersOfBatch(
+export function lockCustomersOfBatch(
   tx: Tx,
   companyId: string,
   ids: string[],
   emailsLower: string[],
 ): Promise<CustomerRow[]> {
-  if (ids.length === 0 && emailsLower.length === 0) return [];
-  const locked = tx
-    .select()
-    .from(customers)
-    .where(
-      and(
-        eq(customers.companyId, companyId),
-        or(
-          ids.length ? inArray(customers.id, ids) : undefined,
-          emailsLower.length ? inArray(customers.emailLower, emailsLower) : undefined,
-        ),
+  if (ids.length === 0 && emailsLower.length === 0) return Promise.resolve([]);
+  return lockRecords(
+    tx,
+    customers,
+    and(
+      eq(customers.companyId, companyId),
+      or(
+        ids.length ? inArray(customers.id, ids) : undefined,
+        emailsLower.length ? inArray(customers.emailLower, emailsLower) : undefined,
       ),
-    )
-    .orderBy(customers.id)
-    .for('update')
-    .as('locked');
-  return tx.select().from(locked).where(changeTimeTaken);
+    ),
+  );
 }
 
 /** The columns a batch writes: every field of the customer a batch item can send. */

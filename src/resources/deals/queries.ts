@@ -2,7 +2,7 @@
 
 import { and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { changeTimeTaken } from '../../db/change-time.ts';
+import { lockRecord, lockRecords } from '../../db/change-time.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
 import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
@@ -52,16 +52,8 @@ export async function findDeal(tx: Tx, companyId: string, id: string): Promise<D
  * version, so concurrent writers queue instead of overwriting each other. The change time is taken after the lock
  * in the same statement (as in lockCustomer), so a write sent right behind it, unawaited, is stamped with it.
  */
-export async function lockDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
-  const locked = tx
-    .select()
-    .from(deals)
-    .where(and(eq(deals.companyId, companyId), eq(deals.id, id)))
-    .limit(1)
-    .for('update')
-    .as('locked');
-  const [row] = await tx.select().from(locked).where(changeTimeTaken);
-  return row;
+export function lockDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
+  return lockRecord(tx, deals, companyId, id);
 }
 
 /** The customer's open deal, archived or not (at most one: deals_one_open_per_customer). */
@@ -166,21 +158,16 @@ export async function updateDealIfChanged(
  * two batches naming the same deals queue rather than deadlock. The change time is taken after the locks (the
  * volatile condition stays above the locking subquery, as in lockCustomersOfBatch).
  */
-export async function lockDealsOfBatch(tx: Tx, companyId: string, ids: string[], refs: string[]): Promise<DealRow[]> {
-  if (ids.length === 0 && refs.length === 0) return [];
-  const locked = tx
-    .select()
-    .from(deals)
-    .where(
-      and(
-        eq(deals.companyId, companyId),
-        or(ids.length ? inArray(deals.id, ids) : undefined, refs.length ? inArray(deals.externalRef, refs) : undefined),
-      ),
-    )
-    .orderBy(deals.id)
-    .for('update')
-    .as('locked');
-  return tx.select().from(locked).where(changeTimeTaken);
+export function lockDealsOfBatch(tx: Tx, companyId: string, ids: string[], refs: string[]): Promise<DealRow[]> {
+  if (ids.length === 0 && refs.length === 0) return Promise.resolve([]);
+  return lockRecords(
+    tx,
+    deals,
+    and(
+      eq(deals.companyId, companyId),
+      or(ids.length ? inArray(deals.id, ids) : undefined, refs.length ? inArray(deals.externalRef, refs) : undefined),
+    ),
+  );
 }
 
 /** The active users among `ids`, held FOR SHARE like isActiveUser (a batch's owners). */

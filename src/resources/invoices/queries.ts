@@ -1,7 +1,7 @@
 // SQL of invoices and their payments; every function takes the tenant transaction first.
 import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { lockWithChangeTime } from '../../db/change-time.ts';
+import { lockRecord } from '../../db/change-time.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import {
@@ -64,9 +64,7 @@ export const findInvoice = (tx: Tx, companyId: string, id: string): Promise<Invo
 
 /** The invoice locked until the transaction ends, its change time taken (handed to the connection now). */
 export function lockInvoice(tx: Tx, companyId: string, id: string): Promise<InvoiceRow | undefined> {
-  return lockWithChangeTime(tx, invoices, and(eq(invoices.companyId, companyId), eq(invoices.id, id))).then(
-    ([row]) => row,
-  );
+  return lockRecord(tx, invoices, companyId, id);
 }
 
 /**

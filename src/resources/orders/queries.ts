@@ -2,7 +2,7 @@
 
 import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { changeTimeTaken } from '../../db/change-time.ts';
+import { lockRecord } from '../../db/change-time.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
 import { sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import {
@@ -72,18 +72,8 @@ export async function findOrder(tx: Tx, companyId: string, id: string): Promise<
 }
 
 /** The order locked until the transaction ends, so concurrent status changes queue instead of racing. */
-export async function lockOrder(tx: Tx, companyId: string, id: string): Promise<OrderRow | undefined> {
-  // The change time is taken after the lock in the same statement (as in lockCustomer): a write sent right behind
-  // it, unawaited, is stamped with it.
-  const locked = tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.companyId, companyId), eq(orders.id, id)))
-    .limit(1)
-    .for('update')
-    .as('locked');
-  const [row] = await tx.select().from(locked).where(changeTimeTaken);
-  return row;
+export function lockOrder(tx: Tx, companyId: string, id: string): Promise<OrderRow | undefined> {
+  return lockRecord(tx, orders, companyId, id);
 }
 
 export type OrderChanges = Omit<PgUpdateSetSource<typeof orders>, 'companyId' | 'id' | 'version' | 'updatedAt'>;

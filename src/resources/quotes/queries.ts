@@ -1,7 +1,7 @@
 // SQL of quotes; every function takes the tenant transaction first.
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { lockWithChangeTime } from '../../db/change-time.ts';
+import { lockRecord } from '../../db/change-time.ts';
 import { quotes } from '../../db/schema/index.ts';
 import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
@@ -35,8 +35,7 @@ export async function findQuote(tx: Tx, companyId: string, id: string): Promise<
 
 /** The quote, locked until the transaction ends, so concurrent changes queue. */
 export function lockQuote(tx: Tx, companyId: string, id: string): Promise<QuoteRow | undefined> {
-  // Handed to the connection now: reads started after it go in its round trip.
-  return lockWithChangeTime(tx, quotes, and(eq(quotes.companyId, companyId), eq(quotes.id, id))).then(([row]) => row);
+  return lockRecord(tx, quotes, companyId, id);
 }
 
 export type NewQuote = Omit<typeof quotes.$inferInsert, 'companyId' | 'version'>;

@@ -2,7 +2,7 @@
 
 import { and, asc, eq, exists, getTableColumns, inArray, max, not, or, type SQL, sql } from 'drizzle-orm';
 import { type PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
-import { changeTimeTaken } from '../../db/change-time.ts';
+import { lockRecord } from '../../db/change-time.ts';
 import {
   taskBoards,
   taskChecklistItems,
@@ -239,16 +239,8 @@ export async function findTask(tx: Tx, companyId: string, id: string): Promise<T
  * The task, locked until the transaction ends, with its change time taken after the lock (db/change-time.ts) in
  * the same statement, so that a write sent right behind it has that time.
  */
-export async function lockTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {
-  const locked = tx
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.companyId, companyId), eq(tasks.id, id)))
-    .limit(1)
-    .for('update')
-    .as('locked');
-  const [row] = await tx.select().from(locked).where(changeTimeTaken);
-  return row;
+export function lockTask(tx: Tx, companyId: string, id: string): Promise<TaskRow | undefined> {
+  return lockRecord(tx, tasks, companyId, id);
 }
 
 /** The place at the bottom of a column (the order within a column is the web application's, not the API's). */

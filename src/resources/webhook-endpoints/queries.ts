@@ -1,6 +1,6 @@
 // SQL of webhook endpoints; every function takes the tenant transaction first.
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { changeTimeTaken, takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { lockRecord, takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import { readById, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
@@ -41,10 +41,8 @@ export const readEndpoint = (tenant: Tenant, id: string): Promise<EndpointRow | 
  * is taken after the lock in the same statement (as in lockCustomer), so a write sent right behind it is stamped
  * with it.
  */
-export async function lockEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {
-  const locked = tx.select().from(webhookEndpoints).where(byId(companyId, id)).limit(1).for('update').as('locked');
-  const [row] = await tx.select().from(locked).where(changeTimeTaken);
-  return row;
+export function lockEndpoint(tx: Tx, companyId: string, id: string): Promise<EndpointRow | undefined> {
+  return lockRecord(tx, webhookEndpoints, companyId, id);
 }
 
 /**

@@ -1,7 +1,7 @@
 // SQL of the widget's visitor API. The widget is found before any tenant is known (its id is public), so that
 // one read runs as the service; everything else takes the tenant transaction first.
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { lockRecords } from '../../db/change-time.ts';
 import type { Db } from '../../db/client.ts';
 import { channelSettings, companies, conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
@@ -29,19 +29,13 @@ export async function conversationOfVisitor(
   tokenHash: string,
   lock: boolean,
 ): Promise<ConversationRow | undefined> {
-  const query = tx
-    .select()
-    .from(conversations)
-    .where(
-      and(
-        eq(conversations.companyId, companyId),
-        eq(conversations.visitorTokenHash, tokenHash),
-        eq(conversations.channel, 'web'),
-      ),
-    );
-  if (!lock) return (await query)[0];
-  const [row] = await query.for('update');
-  if (row) await takeChangeTimeAfterLock(tx);
+  const where = and(
+    eq(conversations.companyId, companyId),
+    eq(conversations.visitorTokenHash, tokenHash),
+    eq(conversations.channel, 'web'),
+  );
+  if (lock) return (await lockRecords(tx, conversations, where))[0];
+  const [row] = await tx.select().from(conversations).where(where);
   return row;
 }
 

@@ -1,7 +1,7 @@
 // SQL of work orders and their photos; every function takes the tenant transaction first.
 import { and, asc, count, eq, getTableColumns, max, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { lockWithChangeTime } from '../../db/change-time.ts';
+import { lockRecord } from '../../db/change-time.ts';
 import { appointments, files, invoices, workOrderPhotos, workOrders } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import {
@@ -95,10 +95,7 @@ export const findWorkOrder = (tx: Tx, companyId: string, id: string): Promise<Wo
 
 /** The work order locked until the transaction ends (changes, and the photo count limit). */
 export function lockWorkOrder(tx: Tx, companyId: string, id: string): Promise<WorkOrderRow | undefined> {
-  // Handed to the connection now: reads started after it go in its round trip.
-  return lockWithChangeTime(tx, workOrders, and(eq(workOrders.companyId, companyId), eq(workOrders.id, id))).then(
-    ([row]) => row,
-  );
+  return lockRecord(tx, workOrders, companyId, id);
 }
 
 export type NewWorkOrder = Omit<typeof workOrders.$inferInsert, 'companyId' | 'version'>;

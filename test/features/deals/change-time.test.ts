@@ -62,6 +62,37 @@ describe('the time of a change that waited for the lock', () => {
     expect(Date.parse(result.body.data.updated_at)).toBeGreaterThanOrEqual(released - 1);
   });
 
+  // A batch locks every row it names in one statement (db/change-time.ts lockRecords): without the fence that keeps
+  // the change-time condition above the locking subquery, it ran before the locks and stamped the waiting batch
+  // with a time earlier than the change it waited for.
+  it('a customers batch upsert: updated_at is after the lock was released', async () => {
+    const customer = await customerOf(api, key);
+    const { result, released } = await behindALock('customers', customer, () =>
+      api.call<'upsertCustomers'>('upsertCustomers', {
+        key,
+        body: { items: [{ id: customer, name: 'In een batch na het wachten' }] },
+      }),
+    );
+    expect(result.status).toBe(200);
+    const [item] = result.body.items;
+    if (!item || !('data' in item)) throw new Error(`the batch item failed: ${JSON.stringify(item)}`);
+    expect(Date.parse(item.data.updated_at)).toBeGreaterThanOrEqual(released - 1);
+  });
+
+  it('a deals batch upsert: updated_at is after the lock was released', async () => {
+    const deal = await dealOf(api, key, { customer_id: await customerOf(api, key) });
+    const { result, released } = await behindALock('deals', deal.id, () =>
+      api.call<'upsertDeals'>('upsertDeals', {
+        key,
+        body: { items: [{ id: deal.id, title: 'Batch na het wachten' }] },
+      }),
+    );
+    expect(result.status).toBe(200);
+    const [item] = result.body.items;
+    if (!item || !('data' in item)) throw new Error(`the batch item failed: ${JSON.stringify(item)}`);
+    expect(Date.parse(item.data.updated_at)).toBeGreaterThanOrEqual(released - 1);
+  });
+
   it('a note update: updated_at is after the lock was released', async () => {
     const customer = await customerOf(api, key);
     const note = await api.call('createCustomerNote', { key, params: { customer }, body: { content: 'Eerst' } });
