@@ -1,8 +1,8 @@
 // Every request's work runs in withTenant: one transaction as the non-owner role app_api with
 // app.company_id set, so row-level security confines it to one company whatever its queries say.
 // Single-statement reads by key may take readAsTenant instead: the same isolation in one round trip.
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { type PgColumn, type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
+import { getTableColumns, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import { COMMIT_AWAITS_STATEMENTS, type Db, type Sql } from './client.ts';
 import { retryingConflicts } from './transient.ts';
@@ -108,33 +108,6 @@ export async function readRowsAsTenant(tenantSql: Sql, companyId: string, statem
   return (await tenantSql.unsafe(text, [companyId, ...statement.params] as postgres.ParameterOrJSON<never>[], {
     prepare: true,
   })) as unknown as DriverRow[];
-}
-
-type ByIdTable = PgTable & { companyId: PgColumn; id: PgColumn };
-/** readById's statement text per table, built once: only its two parameters change. */
-const byIdStatements = new WeakMap<PgTable, string>();
-
-/**
- * The company's row of `table` with `id` (a plain uuid column: the parameter is sent as given), as the tenant
- * in one round trip (readAsTenant) instead of a transaction's two.
- */
-export async function readById<T extends ByIdTable>(
-  tenant: Tenant,
-  table: T,
-  id: string,
-): Promise<T['$inferSelect'] | undefined> {
-  let text = byIdStatements.get(table);
-  if (text === undefined) {
-    const where = and(eq(table.companyId, sql.placeholder('companyId')), eq(table.id, sql.placeholder('id')));
-    text = new QueryBuilder()
-      .select()
-      .from(table as PgTable)
-      .where(where)
-      .toSQL().sql;
-    byIdStatements.set(table, text);
-  }
-  const [row] = await tenant.read(table, { sql: text, params: [tenant.companyId, id] });
-  return row;
 }
 
 /** Driver rows as `table`'s rows: each column read from its name and mapped as drizzle maps it. */

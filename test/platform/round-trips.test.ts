@@ -20,11 +20,11 @@ import { type WireCount, wireCounter } from '../harness/wire-count.ts';
  * first statements in one round trip (src/db/client.ts sends BEGIN without waiting), then one per statement that
  * waits for an earlier one's answer; statements whose answers nobody needs (the change time, events, jobs, emails,
  * history lines, a customer's activity: sendUntilCommit) go with COMMIT, which is not waited for apart. Reads in
- * one statement as the tenant (readAsTenant, readById, recordReader, readPage) are one round trip without a
+ * one statement as the tenant (readAsTenant, recordReader, readPage) are one round trip without a
  * transaction. Before issue 40: company 3, deals 3 / 8 / 7, quotes 3 / 8 / 7, customers 1 / 5 / 4; after its
  * first round (BEGIN not awaited) deals 1 / 7 / 6, tasks 3 / 7 / 8, invoices 3 / 9 / 7, …
  *
- * Every read is at its target (1): one statement as the tenant, readById, or recordReader with what the record
+ * Every read is at its target (1): one statement as the tenant, or recordReader with what the record
  * shows beside its row (lines, links, checklists, payments, contacts) as related values of the same statement,
  * the list's definitions.
  *

@@ -1,6 +1,6 @@
 // Every GET of one record reads the record with what it shows beside its row (a task's links and checklist, an
 // invoice's payments, a work order's photos, an order's lines and notes, a customer's contact) in one statement
-// as the tenant (recordReader, readById): one round trip, no transaction. Counted by the statements the service's
+// as the tenant (recordReader): one round trip, no transaction. Counted by the statements the service's
 // pools send, as list-round-trips.test.ts does for the lists. The record stays confined to the company by
 // row-level security, whatever the statement's where-clause says.
 import { randomUUID } from 'node:crypto';

@@ -1,8 +1,9 @@
 // SQL of the company and its users; every read takes the tenant first.
 import { eq } from 'drizzle-orm';
+import { RECORD_KEY, recordReader } from '../../db/record-reads.ts';
 import { companies, users } from '../../db/schema/index.ts';
 import type { Tenant } from '../../db/tenant.ts';
-import { type PageRequest, RECORD_KEY, readPage, recordReader } from '../../http/pagination.ts';
+import { type PageRequest, readPage } from '../../http/pagination.ts';
 
 export type UserFilters = { status?: (typeof users.$inferSelect)['status'] };
 

@@ -3,9 +3,10 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord } from '../../db/change-time.ts';
+import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { byRecordKey, type PageRequest, readPage, recordReader, selectPage } from '../../http/pagination.ts';
+import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import { customerContact } from '../customers/queries.ts';

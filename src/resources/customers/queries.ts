@@ -3,10 +3,11 @@ import { type AnyColumn, and, eq, getTableColumns, inArray, or, type SQL, sql } 
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord, lockRecords, notBefore } from '../../db/change-time.ts';
 import type { Db, Sql } from '../../db/client.ts';
+import { type Related, relatedRow } from '../../db/record-reads.ts';
 import { companies, customers } from '../../db/schema/index.ts';
 import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
-import { keyset, type PageRequest, type Related, readPage, relatedRow } from '../../http/pagination.ts';
+import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { CustomerRow } from './serialize.ts';

@@ -3,8 +3,9 @@
 import { and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord, lockRecords } from '../../db/change-time.ts';
+import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
-import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
@@ -37,7 +38,10 @@ export async function listDeals(tenant: Tenant, page: PageRequest, filters: Deal
 }
 
 /** The deal for GET: one statement as the tenant, no transaction (one round trip). */
-export const readDeal = (tenant: Tenant, id: string): Promise<DealRow | undefined> => readById(tenant, deals, id);
+export const readDeal: (tenant: Tenant, id: string) => Promise<DealRow | undefined> = recordReader(
+  deals,
+  byRecordKey(deals),
+);
 
 export async function findDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
   const [row] = await tx

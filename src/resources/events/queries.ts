@@ -1,10 +1,11 @@
 // SQL of the event feed; every function takes the tenant first. Every read is limited to the
 // retention period and to the contract's event types, whatever the caller asks for.
 import { eq, inArray, sql } from 'drizzle-orm';
+import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { events } from '../../db/schema/index.ts';
 import type { Tenant } from '../../db/tenant.ts';
 import { EVENT_RETENTION_DAYS } from '../../events/retention.ts';
-import { byRecordKey, type PageRequest, readPage, recordReader } from '../../http/pagination.ts';
+import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { EVENT_TYPES, type EventRow, type EventType } from './serialize.ts';
 

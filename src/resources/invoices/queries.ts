@@ -2,17 +2,10 @@
 import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord } from '../../db/change-time.ts';
+import { byRecordKey, recordReader, relatedRows, selectRecord, selectRelated } from '../../db/record-reads.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import {
-  byRecordKey,
-  type PageRequest,
-  readPage,
-  recordReader,
-  relatedRows,
-  selectRecord,
-  selectRelated,
-} from '../../http/pagination.ts';
+import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { InvoiceRow, InvoiceWithPayments, PaymentRow } from './serialize.ts';
 

@@ -3,18 +3,10 @@
 import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord } from '../../db/change-time.ts';
+import { byRecordKey, recordReader, relatedRows, selectRecord, type WithRelated } from '../../db/record-reads.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
 import { sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
-import {
-  byRecordKey,
-  type PageRequest,
-  readPage,
-  recordReader,
-  relatedRows,
-  selectPage,
-  selectRecord,
-  type WithRelated,
-} from '../../http/pagination.ts';
+import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { OrderItemRow, OrderNoteRow, OrderRow, OrderWithParts } from './serialize.ts';

@@ -2,8 +2,9 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord } from '../../db/change-time.ts';
+import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { quotes } from '../../db/schema/index.ts';
-import { readById, type Tenant, type Tx } from '../../db/tenant.ts';
+import type { Tenant, Tx } from '../../db/tenant.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { QuoteRow } from './serialize.ts';
@@ -23,7 +24,10 @@ export function listQuotes(tenant: Tenant, page: PageRequest, filters: QuoteFilt
 }
 
 /** The quote for GET: one statement as the tenant, no transaction (one round trip). */
-export const readQuote = (tenant: Tenant, id: string): Promise<QuoteRow | undefined> => readById(tenant, quotes, id);
+export const readQuote: (tenant: Tenant, id: string) => Promise<QuoteRow | undefined> = recordReader(
+  quotes,
+  byRecordKey(quotes),
+);
 
 export async function findQuote(tx: Tx, companyId: string, id: string): Promise<QuoteRow | undefined> {
   const [row] = await tx

@@ -4,6 +4,14 @@ import { and, asc, eq, exists, getTableColumns, inArray, max, not, or, type SQL,
 import { type PgUpdateSetSource, QueryBuilder } from 'drizzle-orm/pg-core';
 import { lockRecord } from '../../db/change-time.ts';
 import {
+  byRecordKey,
+  type RelatedOf,
+  recordReader,
+  relatedExists,
+  relatedRows,
+  selectRelated,
+} from '../../db/record-reads.ts';
+import {
   taskBoards,
   taskChecklistItems,
   taskComments,
@@ -13,19 +21,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { type DriverRow, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
-import {
-  byRecordKey,
-  keyset,
-  type PageRequest,
-  pageOf,
-  type RelatedOf,
-  readPage,
-  recordReader,
-  relatedExists,
-  relatedRows,
-  selectPage,
-  selectRelated,
-} from '../../http/pagination.ts';
+import { keyset, type PageRequest, pageOf, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { Language } from '../../languages.ts';

@@ -1,8 +1,9 @@
 // SQL of webhook endpoints; every function takes the tenant transaction first.
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { lockRecord, takeChangeTimeAfterLock } from '../../db/change-time.ts';
+import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
-import { readById, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
+import { sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { prefixedId } from '../../ids.ts';
 import type { EndpointRow } from './serialize.ts';
@@ -33,8 +34,10 @@ export function listEndpoints(tenant: Tenant, page: PageRequest, filters: { stat
 }
 
 /** The endpoint: one statement as the tenant in one round trip. */
-export const readEndpoint = (tenant: Tenant, id: string): Promise<EndpointRow | undefined> =>
-  readById(tenant, webhookEndpoints, id);
+export const readEndpoint: (tenant: Tenant, id: string) => Promise<EndpointRow | undefined> = recordReader(
+  webhookEndpoints,
+  byRecordKey(webhookEndpoints),
+);
 
 /**
  * The endpoint locked until the transaction ends, so read-check-write sequences cannot interleave. The change time

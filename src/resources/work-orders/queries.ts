@@ -2,18 +2,10 @@
 import { and, asc, count, eq, getTableColumns, max, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord } from '../../db/change-time.ts';
+import { byRecordKey, jsonRow, recordReader, selectRecord } from '../../db/record-reads.ts';
 import { appointments, files, invoices, workOrderPhotos, workOrders } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import {
-  byRecordKey,
-  jsonRow,
-  keyset,
-  type PageRequest,
-  pageOf,
-  readPage,
-  recordReader,
-  selectRecord,
-} from '../../http/pagination.ts';
+import { keyset, type PageRequest, pageOf, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 
