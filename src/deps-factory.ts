@@ -9,7 +9,7 @@ import type { Deps } from './deps.ts';
 import { DocumentLinks } from './files/document-links.ts';
 import { linkSecrets as loadLinkSecrets } from './files/link-secret.ts';
 import { FileLinks } from './files/signed-links.ts';
-import { FileStorages } from './files/storage.ts';
+import { FileStorages } from './files/storages.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,

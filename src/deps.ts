@@ -8,7 +8,7 @@ import type { Db, Sql } from './db/client.ts';
 import type { DocumentLinks } from './files/document-links.ts';
 import type { LinkSecrets } from './files/link-secret.ts';
 import type { FileLinks } from './files/signed-links.ts';
-import type { FileStorages } from './files/storage.ts';
+import type { FileStorages } from './files/storages.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { PdfRenderer } from './pdf/render-pool.ts';

@@ -18,7 +18,7 @@ import { createDb } from '../../src/db/client.ts';
 import { webhookEndpoints } from '../../src/db/schema/index.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
-import { FileStorages } from '../../src/files/storage.ts';
+import { FileStorages } from '../../src/files/storages.ts';
 import { prefixedId } from '../../src/ids.ts';
 import { LOCAL_QUEUE_SIZE, startWorker, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
 import { insertCustomer } from '../../src/resources/customers/queries.ts';

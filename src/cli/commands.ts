@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
-import type { FileStorages } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
 import {

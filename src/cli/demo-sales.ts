@@ -11,7 +11,7 @@ import { fromCents, toCents } from '../domain/money.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
 import { storeFile } from '../files/records.ts';
-import type { FileStorages } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 import { newId } from '../ids.ts';
 import type { CustomerRow } from '../resources/customers/serialize.ts';
 import * as invoiceQueries from '../resources/invoices/queries.ts';

@@ -14,7 +14,7 @@ import {
 } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
 import { storeFile } from '../files/records.ts';
-import type { FileStorages } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 import { newId } from '../ids.ts';
 import { customerCopy, DocumentProblems, documentAmounts, type ItemBody } from '../resources/quotes/documents.ts';
 

@@ -25,7 +25,7 @@ import { enterStage } from '../domain/deals.ts';
 import { toE164 } from '../domain/phone.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
-import { FileStorages } from '../files/storage.ts';
+import { FileStorages } from '../files/storages.ts';
 import { newId } from '../ids.ts';
 import { type CustomerRow, serializeCustomer } from '../resources/customers/serialize.ts';
 import { type DealRow, serializeDeal } from '../resources/deals/serialize.ts';

@@ -1,7 +1,8 @@
 // `files migrate --to s3|postgres` with a progress bar on stderr (src/services/file-migration.ts does the moving).
 import { SingleBar } from 'cli-progress';
 import type { Db, Sql } from '../db/client.ts';
-import type { FileStorages, StorageName } from '../files/storage.ts';
+import type { StorageName } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 import { type MigrationCount, migrateFiles } from '../services/file-migration.ts';
 
 export async function migrateWithProgress(

@@ -4,7 +4,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { createDb, createTenantPool } from '../db/client.ts';
 import type { Database } from '../db/database-url.ts';
 import { runMigrations } from '../db/migrate.ts';
-import { FileStorages } from '../files/storage.ts';
+import { FileStorages } from '../files/storages.ts';
 import { newSecret } from '../webhooks/sign.ts';
 import { type Command, parseCommand, USAGE, UsageError } from './args.ts';
 import { runCommand } from './commands.ts';

@@ -77,6 +77,29 @@ export function sendUntilCommit(tx: Tx, statement: PromiseLike<unknown>): Promis
   return Promise.resolve();
 }
 
+/** A statement of a transaction, built and sent when its turn comes (a drizzle query is lazy: sent on its `then`). */
+export type Step<T> = () => PromiseLike<T>;
+
+/**
+ * Statements of one transaction sent in the order listed, none waiting for the answer of another: each step is
+ * called, and its statement handed to the connection (`then`, synchronously), only after the step before it was.
+ * The list is the order on the wire whatever a step is: a lazy drizzle query, or a function that sends at once
+ * (a lock). Promise.all over statements built beforehand cannot promise that: it calls a query's `then` a turn
+ * later, after any statement sent meanwhile (a task's links once went before the task that way). Answers each
+ * step's result in order; fails with the first failure, once every statement was sent.
+ */
+export function inOrder<const T extends readonly Step<unknown>[]>(
+  ...steps: T
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const sent = steps.map((step) => {
+    const statement = step();
+    return new Promise((resolve, reject) => {
+      statement.then(resolve, reject);
+    });
+  });
+  return Promise.all(sent) as Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }>;
+}
+
 /**
  * One read statement as the tenant, in one round trip and one prepared statement, on a pool whose sessions
  * are app_api (createTenantPool: row-level security is planned into every statement). The tenant is set by

@@ -4,7 +4,8 @@ import { and, eq } from 'drizzle-orm';
 import { files } from '../db/schema/index.ts';
 import type { Tenant, Tx } from '../db/tenant.ts';
 import { newId } from '../ids.ts';
-import type { Bytes, FileStorages } from './storage.ts';
+import type { Bytes } from './storage.ts';
+import type { FileStorages } from './storages.ts';
 
 export type StoredFile = typeof files.$inferSelect;
 

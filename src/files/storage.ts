@@ -2,12 +2,10 @@
 // the truth: a file exists, and can be downloaded, exactly when its row is committed. Its bytes are kept by a
 // FileStorage: PostgreSQL by default (file_chunks, transactional with the row and shared by every API node), or
 // an S3-compatible bucket (s3-storage.ts) chosen by FILE_STORAGE. `files.storage` names the storage of each file,
-// so files written before a switch are still served from where they are (FileStorages.of).
+// so files written before a switch are still served from where they are (FileStorages.of, storages.ts).
 import { and, eq } from 'drizzle-orm';
-import type { Config } from '../config.ts';
 import { fileChunks } from '../db/schema/index.ts';
 import type { Tenant, Tx } from '../db/tenant.ts';
-import { S3FileStorage } from './s3-storage.ts';
 
 export type StorageName = 'postgres' | 's3';
 
@@ -31,30 +29,6 @@ export interface FileStorage {
    * transaction, S3 by a job the transaction queues, which runs once it commits.
    */
   remove(tx: Tx, companyId: string, fileId: string): Promise<void>;
-}
-
-/** The storages of an installation: where new files go, and each storage a file may be in. */
-export class FileStorages {
-  readonly current: FileStorage;
-
-  /** @param s3 the bucket, when S3_BUCKET is set (files written there stay readable after a switch back). */
-  constructor(
-    currentName: StorageName,
-    readonly s3: S3FileStorage | undefined,
-  ) {
-    this.current = this.of(currentName);
-  }
-
-  static fromConfig(config: Config): FileStorages {
-    return new FileStorages(config.FILE_STORAGE, S3FileStorage.fromConfig(config));
-  }
-
-  /** The storage named in a file's row. */
-  of(name: string): FileStorage {
-    if (name === 'postgres') return postgresFileStorage;
-    if (name === 's3' && this.s3) return this.s3;
-    throw new Error(`a file is kept in storage "${name}", which is not configured (S3_BUCKET for s3)`);
-  }
 }
 
 /** 256 KiB: each statement carries one chunk, so neither side holds a whole file for a statement. */

@@ -6,7 +6,7 @@ import type { Task } from 'graphile-worker';
 import type { Db } from '../db/client.ts';
 import { files } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
-import type { FileStorages } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 
 declare global {
   namespace GraphileWorker {

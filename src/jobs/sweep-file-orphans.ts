@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts';
 import type { CronPayload } from '../db/maintenance.ts';
 import { withTenant } from '../db/tenant.ts';
 import type { S3FileStorage, StoredObject } from '../files/s3-storage.ts';
-import type { FileStorages } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 
 declare global {
   namespace GraphileWorker {

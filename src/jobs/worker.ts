@@ -5,7 +5,7 @@ import { Logger, type Task } from 'graphile-worker';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import type { TaskName } from '../db/job-queue.ts';
-import type { FileStorages } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 import { emailSendTask } from '../mail/jobs/email-send.ts';
 import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';

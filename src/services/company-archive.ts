@@ -13,7 +13,8 @@
 // storage (src/services/file-migration.ts).
 import type postgres from 'postgres';
 import type { Sql } from '../db/client.ts';
-import { type FileStorages, rechunk } from '../files/storage.ts';
+import { rechunk } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 
 export const ARCHIVE_FORMAT = 'crm-company-archive';
 export const ARCHIVE_VERSION = 1;

@@ -8,7 +8,8 @@ import { and, asc, eq, gt, ne, sql as sqlTag } from 'drizzle-orm';
 import type { Db, Sql } from '../db/client.ts';
 import { companies, files } from '../db/schema/index.ts';
 import { type Tenant, tenantOf, withTenant } from '../db/tenant.ts';
-import type { FileStorages, StorageName } from '../files/storage.ts';
+import type { StorageName } from '../files/storage.ts';
+import type { FileStorages } from '../files/storages.ts';
 
 export type MigrationCount = { moved: number; skipped: number; total: number };
 

@@ -5,17 +5,15 @@
 // and failures in batches per company (record-attempts.ts).
 import { type Clock, systemClock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
-import type { webhookAttempts } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
 import { type ReadRow, sendingEndpoint } from './delivery-reads.ts';
 import { findDelivery, findEndpoint, markDelivery, timeOf } from './delivery-rows.ts';
 import type { DeliveryState } from './delivery-state.ts';
 import { ENDPOINT_FRESH_MS, type EndpointNow } from './endpoint-rereads.ts';
-import type { Recording } from './record-attempts.ts';
+import type { Recording, Trigger } from './record-attempts.ts';
 import type { LookupAll, UrlPolicy } from './url-guard.ts';
 
 /** Why an attempt is made (the attempts' `trigger` column). */
-export type Trigger = (typeof webhookAttempts.$inferSelect)['trigger'];
 
 /**
  * `now`, `lookup` and `timeoutMs` let tests control the clock, DNS and the 10-second limit. `stop`: once it

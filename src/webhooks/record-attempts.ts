@@ -4,11 +4,11 @@
 // endpoint queued on that lock (about 15 a second, docs/drills.md): now a batch locks each endpoint once.
 import type postgres from 'postgres';
 import type { Db } from '../db/client.ts';
+import type { webhookAttempts } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
 import { tenantStatements } from '../db/tenant-statement.ts';
 import { prefixedId } from '../ids.ts';
 import { Coalescer } from './coalescer.ts';
-import type { Trigger } from './delivery-attempts.ts';
 import { DELIVER_TASK, deliveryJobKey } from './delivery-job-key.ts';
 import { findEndpoint } from './delivery-rows.ts';
 import { disableEndpoint } from './disable-endpoint.ts';
@@ -31,6 +31,9 @@ export type Recording = {
    */
   dueAt?: number | null;
 };
+
+/** What made an attempt: its schedule, a manual resend, or a recovery (webhook_attempts.trigger). */
+export type Trigger = (typeof webhookAttempts.$inferSelect)['trigger'];
 
 /**
  * What became of the delivery: 'retrying' (pending, its next attempt queued or still to come) or 'failed' after a

@@ -6,7 +6,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { Db, Sql } from '../../src/db/client.ts';
-import { FileStorages } from '../../src/files/storage.ts';
+import { FileStorages } from '../../src/files/storages.ts';
 // vi.mock below is hoisted above this import: the worker's task list gets the recorder.
 import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
 import type { DeliveryState } from '../../src/webhooks/delivery-state.ts';

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { createApp } from '../../src/app.ts';
-import { sendUntilCommit, withTenant } from '../../src/db/tenant.ts';
+import { inOrder, sendUntilCommit, withTenant } from '../../src/db/tenant.ts';
 import { createDeps } from '../../src/deps-factory.ts';
 import { conversationOf } from '../features/conversations/fixtures.ts';
 import { orderOf } from '../features/orders/fixtures.ts';
@@ -510,5 +510,44 @@ describe('a transaction whose BEGIN was not waited for (src/db/client.ts)', () =
       await tx.execute(sql`select 1`);
     });
     await expect(attempt).rejects.toThrow(/division by zero/);
+  });
+});
+
+describe('statements sent in the order listed (inOrder, src/db/tenant.ts)', () => {
+  it('sends a lazy query built first before a statement that a later step sends at once', async () => {
+    const order = await withTenant(api.db, companyId, async (tx) => {
+      await tx.execute(sql`create temporary table sent_order (n serial, label text) on commit drop`);
+      // Built before the steps run (lazy: nothing is sent until its `then`), as a handler builds its write.
+      const first = tx.execute(sql`insert into sent_order (label) values ('first')`);
+      // Sends at once when called, as a lock does (lockRecord).
+      const sendsAtOnce = () =>
+        new Promise((resolve, reject) => {
+          tx.execute(sql`insert into sent_order (label) values ('second')`).then(resolve, reject);
+        });
+      await inOrder(
+        () => first,
+        () => sendsAtOnce(),
+      );
+      return tx.execute<{ label: string }>(sql`select label from sent_order order by n`);
+    });
+    expect(order.map((row) => row.label)).toEqual(['first', 'second']);
+  });
+
+  it("answers each step's result in order, and the first failure once every statement was sent", async () => {
+    const [a, b] = await withTenant(api.db, companyId, (tx) =>
+      inOrder(
+        () => tx.execute<{ v: number }>(sql`select 1 as v`),
+        () => tx.execute<{ v: number }>(sql`select 2 as v`),
+      ),
+    );
+    expect([a[0]?.v, b[0]?.v]).toEqual([1, 2]);
+    const failing = withTenant(api.db, companyId, (tx) =>
+      inOrder(
+        () => tx.execute(sql`select 1 / 0`),
+        () => tx.execute(sql`select 1`),
+      ),
+    );
+    // drizzle names the failed statement: the first, although the second was sent behind it.
+    await expect(failing).rejects.toThrow(/select 1 \/ 0/);
   });
 });

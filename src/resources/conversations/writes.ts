@@ -2,7 +2,7 @@
 // recorded as `message.created`; a new conversation is recorded as `conversation.created` (on its customer's
 // timeline); everything in the caller's transaction.
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/tenant.ts';
+import { inOrder, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -42,17 +42,18 @@ export async function addMessage(
   // The conversation's update is sent right behind the message's insert (one round trip), its times the message's
   // stored created_at.
   const createdAt = q.createdAtOfMessage(conversation.companyId, id);
-  const [message, updated] = await Promise.all([
-    q.insertMessage(tx, conversation, fields, id),
-    q.updateConversation(tx, conversation, {
-      status,
-      closedAt: null,
-      messageCount: sql`${conversation.messageCount} + 1`,
-      lastMessageAt: createdAt,
-      ...(fromCustomer ? { lastCustomerMessageAt: createdAt } : {}),
-      ...(fields.sender === 'api' ? { aiAgentActive: false } : {}),
-    }),
-  ]);
+  const [message, updated] = await inOrder(
+    () => q.insertMessage(tx, conversation, fields, id),
+    () =>
+      q.updateConversation(tx, conversation, {
+        status,
+        closedAt: null,
+        messageCount: sql`${conversation.messageCount} + 1`,
+        lastMessageAt: createdAt,
+        ...(fromCustomer ? { lastCustomerMessageAt: createdAt } : {}),
+        ...(fields.sender === 'api' ? { aiAgentActive: false } : {}),
+      }),
+  );
   await recordEvent(tx, conversation.companyId, {
     type: 'message.created',
     scope: 'messages.read',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { violatedConstraint } from '../../db/errors.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { inOrder, type Tx } from '../../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../../events/record.ts';
 import { answerBatch } from '../../http/batch.ts';
 import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
@@ -135,10 +135,10 @@ export const handlers = {
     const row = await c.get('tenant').transaction(async (tx) => {
       // The lock (with the change time) and the conditional write go in one round trip; the locked row then
       // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
-      const [current, updated] = await Promise.all([
-        q.lockCustomer(tx, companyId, customer),
-        q.updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected).catch(emailConflict),
-      ]);
+      const [current, updated] = await inOrder(
+        () => q.lockCustomer(tx, companyId, customer),
+        () => q.updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected).catch(emailConflict),
+      );
       if (!current) throw notFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
       if (!updated) return current;

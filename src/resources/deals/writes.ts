@@ -3,7 +3,7 @@
 // transaction.
 import type { Context } from 'hono';
 import { violatedConstraint } from '../../db/errors.ts';
-import type { Tx } from '../../db/tenant.ts';
+import { inOrder, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -56,14 +56,15 @@ export function patchDeal(c: Context<AppEnv>, id: string, body: PatchBody): Prom
     const amount = new Problems();
     const fields = dealUpdateCandidates(body, amount);
     const owner = body.assigned_user_id ?? undefined;
-    const [current, ownerActive, written] = await Promise.all([
-      q.lockDeal(tx, companyId, id),
-      owner === undefined ? true : q.isActiveUser(tx, companyId, owner),
-      q.updateDealIfChanged(tx, companyId, id, fields, expected).then(
-        (row) => ({ row }),
-        (error: unknown) => ({ error }),
-      ),
-    ]);
+    const [current, ownerActive, written] = await inOrder(
+      () => q.lockDeal(tx, companyId, id),
+      () => (owner === undefined ? Promise.resolve(true) : q.isActiveUser(tx, companyId, owner)),
+      () =>
+        q.updateDealIfChanged(tx, companyId, id, fields, expected).then(
+          (row) => ({ row }),
+          (error: unknown) => ({ error }),
+        ),
+    );
     if (!current) throw dealNotFound();
     if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
     // In the order dealUpdateColumns reports them: the owner, then the amount.

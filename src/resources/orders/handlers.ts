@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { inOrder } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
@@ -122,12 +123,14 @@ export const handlers = {
       const isInternal = body.is_internal !== false;
       // The note is sent right behind the lock (one round trip, in that order: its time is the lock's change time);
       // when the lock finds no order, the 404 undoes it.
-      const locking = q.lockOrder(tx, companyId, order);
-      const noting = q.insertNote(tx, companyId, order, { type: 'note', content: body.content, isInternal }).then(
-        (row) => ({ row }),
-        (error: unknown) => ({ error }),
+      const [current, inserted] = await inOrder(
+        () => q.lockOrder(tx, companyId, order),
+        () =>
+          q.insertNote(tx, companyId, order, { type: 'note', content: body.content, isInternal }).then(
+            (row) => ({ row }),
+            (error: unknown) => ({ error }),
+          ),
       );
-      const [current, inserted] = await Promise.all([locking, noting]);
       if (!current) throw orderNotFound();
       if ('error' in inserted) throw inserted.error;
       const note = inserted.row;

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { WebhookEndpointUpdateSchema } from '../../../generated/routes.ts';
+import { inOrder } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
@@ -123,10 +124,10 @@ export const handlers = {
       if (describing) {
         // A new description needs no decision: the lock (with the change time) and the conditional write go in
         // one round trip; the locked row then tells what the write did not do (404, 412, nothing to change).
-        const [current, updated] = await Promise.all([
-          q.lockEndpoint(tx, companyId, endpoint),
-          q.describeEndpointIfChanged(tx, companyId, endpoint, body.description ?? null, expected),
-        ]);
+        const [current, updated] = await inOrder(
+          () => q.lockEndpoint(tx, companyId, endpoint),
+          () => q.describeEndpointIfChanged(tx, companyId, endpoint, body.description ?? null, expected),
+        );
         if (!current) throw notFound();
         if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
         return updated ?? current;

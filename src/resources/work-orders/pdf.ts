@@ -4,7 +4,7 @@
 // size, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
 import { readFile, type StoredFile } from '../../files/records.ts';
-import type { FileStorages } from '../../files/storage.ts';
+import type { FileStorages } from '../../files/storages.ts';
 import { renderPdf } from '../../http/pdf-render.ts';
 import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
 import { printablePhoto } from '../../pdf/printable-photo.ts';

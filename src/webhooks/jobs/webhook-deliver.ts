@@ -11,10 +11,11 @@ import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { tenantStatement } from '../../db/tenant-statement.ts';
-import { type DeliverOptions, type DeliverOutcome, deliverBatch, type Trigger } from '../delivery-attempts.ts';
+import { type DeliverOptions, type DeliverOutcome, deliverBatch } from '../delivery-attempts.ts';
 import { DELIVER_TASK, deliveryJobKey } from '../delivery-job-key.ts';
 import type { DeliveryState } from '../delivery-state.ts';
 import { DELIVERIES_PER_JOB } from '../fanout.ts';
+import type { Trigger } from '../record-attempts.ts';
 
 // Job payloads are JSON from the queue: checked, not trusted. `endpointId` (absent in jobs queued before it
 // existed) lets the worker postpone the job while that endpoint is slow; `postponed` counts how often it was.

@@ -5,11 +5,12 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import { afterAll } from 'vitest';
 import { withTenant } from '../../../src/db/tenant.ts';
 import { recordEvent } from '../../../src/events/record.ts';
-import { type DeliverOptions, deliverBatch, type Trigger } from '../../../src/webhooks/delivery-attempts.ts';
+import { type DeliverOptions, deliverBatch } from '../../../src/webhooks/delivery-attempts.ts';
 import { DELIVER_TASK } from '../../../src/webhooks/delivery-job-key.ts';
 import { DeliveryState } from '../../../src/webhooks/delivery-state.ts';
 import { fanout } from '../../../src/webhooks/fanout.ts';
 import { FANOUT_TASK } from '../../../src/webhooks/jobs/webhook-fanout.ts';
+import type { Trigger } from '../../../src/webhooks/record-attempts.ts';
 import { newSecret } from '../../../src/webhooks/sign.ts';
 import type { TestApi } from '../../harness/api.ts';
 
