@@ -83,17 +83,8 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
   const [row] = await tx
     .select({ message: conversationMessages })
     .from(conversationMessages)
-    .innerJoin(
-      conversations,
-      and(
-        eq(conversations.companyId, conversationMessages.companyId),
-        eq(conversations.id, conversationMessages.conversationId),
-      ),
-    )
-    .innerJoin(
-      customers,
-      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
-    )
+    .innerJoin(conversations, messageConversation)
+    .innerJoin(customers, conversationCustomer)
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -105,6 +96,16 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
     .limit(1);
   return row?.message;
 }
+
+/** A message's conversation, and the conversation's customer: the joins that senderIsContact reads. */
+const messageConversation = and(
+  eq(conversations.companyId, conversationMessages.companyId),
+  eq(conversations.id, conversationMessages.conversationId),
+);
+const conversationCustomer = and(
+  eq(customers.companyId, conversations.companyId),
+  eq(customers.id, conversations.customerId),
+);
 
 /**
  * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
@@ -148,17 +149,8 @@ async function threadConversation(tx: Tx, companyId: string, sender: string, thr
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
-    .innerJoin(
-      conversations,
-      and(
-        eq(conversations.companyId, conversationMessages.companyId),
-        eq(conversations.id, conversationMessages.conversationId),
-      ),
-    )
-    .innerJoin(
-      customers,
-      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
-    )
+    .innerJoin(conversations, messageConversation)
+    .innerJoin(customers, conversationCustomer)
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
