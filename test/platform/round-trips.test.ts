@@ -47,7 +47,7 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   invoices: { read: 1, create: 4, update: 2 },
   quotes: { read: 1, create: 4, update: 2 },
   workOrders: { read: 1, create: 4, update: 2 },
-  appointments: { read: 1, create: 6, update: 6 },
+  appointments: { read: 1, create: 4, update: 4 },
   webhookEndpoints: { read: 1, create: 2, update: 2 },
   conversations: { read: 1, create: 3 }, // create: a message of the company
   orders: { read: 1, create: 2 }, // create: a note (orders are imported)

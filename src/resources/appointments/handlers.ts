@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
+import { inOrder } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
@@ -7,6 +8,7 @@ import { runCreation } from '../../http/idempotency.ts';
 import { message } from '../../http/messages.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
+import { contactOf } from '../customers/queries.ts';
 import { availabilityPage } from './availability.ts';
 import { appointmentUpdateColumns, newAppointmentColumns } from './inputs.ts';
 import { appointmentMessages } from './messages.ts';
@@ -16,6 +18,7 @@ import { type AppointmentRow, serializeAppointment, serializeAppointmentType } f
 import {
   appointmentNotFound,
   onLockedAppointment,
+  onLockedAppointmentWith,
   present,
   recordAppointmentChange,
   saveAppointment,
@@ -65,10 +68,12 @@ export const handlers = {
     const statusSent = await bodyHas(c, 'status');
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
-      const settings = await q.appointmentSettingsOf(tx, companyId);
-      const columns = await newAppointmentColumns(tx, companyId, body, settings, statusSent);
-      const row = await q.insertAppointment(tx, companyId, columns);
-      const data = await recordAppointmentChange(tx, row, 'appointment.created');
+      const columns = await newAppointmentColumns(tx, companyId, body, statusSent);
+      const [row, contact] = await inOrder(
+        () => q.insertAppointment(tx, companyId, columns),
+        () => contactOf(tx, companyId, columns.customerId),
+      );
+      const data = await recordAppointmentChange(tx, row, 'appointment.created', contact);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(row.version) } };
     });
     return c.json(created.body, created.status, created.headers);
@@ -77,18 +82,21 @@ export const handlers = {
   updateAppointment: async (c) => {
     const { appointment } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { row, data } = await onLockedAppointment(c, appointment, async (tx, current, companyId) => {
-      if (!OPEN.has(current.status))
-        throw new ApiProblem(
-          'conflict',
-          appointmentMessages.message('appointment.not_changeable', { status: current.status }),
-        );
-      const settings = await q.appointmentSettingsOf(tx, companyId);
-      const changes = await appointmentUpdateColumns(tx, companyId, current, body, settings);
-      if (Object.keys(changes).length === 0) return { row: current, data: await present(tx, current) };
-      const updated = await saveAppointment(tx, current, changes);
-      return { row: updated, data: await recordAppointmentChange(tx, updated, 'appointment.updated') };
-    });
+    const { row, data } = await onLockedAppointmentWith(
+      c,
+      appointment,
+      q.appointmentSettingsOf,
+      async (tx, current, companyId, settings) => {
+        if (!OPEN.has(current.status))
+          throw new ApiProblem(
+            'conflict',
+            appointmentMessages.message('appointment.not_changeable', { status: current.status }),
+          );
+        const changes = await appointmentUpdateColumns(tx, companyId, current, body, settings);
+        if (Object.keys(changes).length === 0) return { row: current, data: await present(tx, current) };
+        return saveAppointment(tx, current, changes, 'appointment.updated');
+      },
+    );
     return c.json({ data }, 200, { ETag: etagOf(row.version) });
   },
 
@@ -108,8 +116,7 @@ export const handlers = {
         );
       if (current.startsAt === null)
         throw new ApiProblem('conflict', appointmentMessages.message('appointment.confirm_invitation'));
-      const updated = await saveAppointment(tx, current, { status: 'confirmed', confirmedAt: sql`app_now()` });
-      return { row: updated, data: await recordAppointmentChange(tx, updated, 'appointment.updated') };
+      return saveAppointment(tx, current, { status: 'confirmed', confirmedAt: sql`app_now()` }, 'appointment.updated');
     });
     return c.json({ data }, 200, { ETag: etagOf(row.version) });
   },
@@ -124,21 +131,22 @@ export const handlers = {
           'conflict',
           appointmentMessages.message('appointment.cancel_closed', { status: current.status }),
         );
-      const updated = await saveAppointment(tx, current, {
-        status: 'cancelled',
-        cancelledAt: sql`app_now()`,
-        cancellationReason: body.cancellation_reason ?? null,
-      });
+      const saved = await saveAppointment(
+        tx,
+        current,
+        { status: 'cancelled', cancelledAt: sql`app_now()`, cancellationReason: body.cancellation_reason ?? null },
+        'appointment.cancelled',
+      );
       // The message goes in the same transaction: when it cannot be sent, the appointment is not cancelled.
       if (body.notify_customer)
         await sendAppointmentMessage(
           tx,
           c.get('deps').config,
-          updated,
+          saved.row,
           { kind: 'cancellation', channel: 'email', message: null, language: body.language },
           now,
         );
-      return { row: updated, data: await recordAppointmentChange(tx, updated, 'appointment.cancelled') };
+      return saved;
     });
     return c.json({ data }, 200, { ETag: etagOf(row.version) });
   },
@@ -151,8 +159,7 @@ export const handlers = {
           'conflict',
           appointmentMessages.message('appointment.complete_not_confirmed', { status: current.status }),
         );
-      const updated = await saveAppointment(tx, current, { status: 'completed' });
-      return { row: updated, data: await recordAppointmentChange(tx, updated, 'appointment.updated') };
+      return saveAppointment(tx, current, { status: 'completed' }, 'appointment.updated');
     });
     return c.json({ data }, 200, { ETag: etagOf(row.version) });
   },

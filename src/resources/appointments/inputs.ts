@@ -3,7 +3,7 @@
 // from the type's or the settings' duration; all-day on the company's days). Every invalid input is reported at
 // once.
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../db/tenant.ts';
+import { inOrder, type Tx } from '../../db/tenant.ts';
 import { appointmentTimes, localDaysBetween } from '../../domain/appointment-times.ts';
 import type { Message } from '../../http/messages.ts';
 import type { FieldError } from '../../http/problems.ts';
@@ -50,22 +50,27 @@ class Problems {
   add(pointer: string, code: string, detail: Message) {
     this.errors.push({ pointer, parameter: null, code, detail });
   }
+  typeUnknown() {
+    this.add(
+      '/appointment_type_id',
+      'invalid_reference',
+      appointmentMessages.message('appointment.type_unknown_reference'),
+    );
+  }
+  userUnknown() {
+    this.add('/user_id', 'invalid_reference', companyMessages.message('user.unknown_reference'));
+  }
   /** The active type, or a recorded error. */
   async type(tx: Tx, companyId: string, id: string): Promise<AppointmentTypeRow | undefined> {
     const type = await q.findAppointmentType(tx, companyId, id, { activeOnly: true });
-    if (!type)
-      this.add(
-        '/appointment_type_id',
-        'invalid_reference',
-        appointmentMessages.message('appointment.type_unknown_reference'),
-      );
+    if (!type) this.typeUnknown();
     return type;
   }
   /** The id of an active user, or a recorded error. */
   async user(tx: Tx, companyId: string, id: string): Promise<number | undefined> {
     const n = Number(id);
     if (Number.isSafeInteger(n) && (await isActiveUser(tx, companyId, n))) return n;
-    this.add('/user_id', 'invalid_reference', companyMessages.message('user.unknown_reference'));
+    this.userUnknown();
     return undefined;
   }
   endAfterStart(start: Date, end: Date | null) {
@@ -82,14 +87,23 @@ export async function newAppointmentColumns(
   tx: Tx,
   companyId: string,
   body: CreateBody,
-  settings: Settings,
   statusSent: boolean,
 ): Promise<q.NewAppointment> {
   const problems = new Problems();
-  if (!(await findCustomer(tx, companyId, body.customer_id)))
+  // The settings and the references are read in one round trip; the problems are listed in this order.
+  const { appointment_type_id: typeId, user_id: user } = body;
+  const userNumber = user ? Number(user) : Number.NaN;
+  const [settings, customer, type, userActive] = await inOrder(
+    () => q.appointmentSettingsOf(tx, companyId),
+    () => findCustomer(tx, companyId, body.customer_id),
+    () => (typeId ? q.findAppointmentType(tx, companyId, typeId, { activeOnly: true }) : Promise.resolve(undefined)),
+    () => (Number.isSafeInteger(userNumber) ? isActiveUser(tx, companyId, userNumber) : Promise.resolve(user === null)),
+  );
+  if (!customer)
     problems.add('/customer_id', 'invalid_reference', customerMessages.message('customer.unknown_reference'));
-  const type = body.appointment_type_id ? await problems.type(tx, companyId, body.appointment_type_id) : undefined;
-  const userId = body.user_id ? await problems.user(tx, companyId, body.user_id) : null;
+  if (typeId && !type) problems.typeUnknown();
+  if (user && !userActive) problems.userUnknown();
+  const userId = user && userActive ? userNumber : null;
   const title = body.title ?? type?.name;
   if (!title && !body.appointment_type_id)
     problems.add('/title', 'invalid_combination', appointmentMessages.message('appointment.title_required'));
