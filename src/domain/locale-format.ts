@@ -74,14 +74,16 @@ export function formatTime(instant: Date, language: Language, timeZone: string):
 }
 
 // The percent sign as each language writes it after a number, from the locale's own percent format: `21%` in
-// Dutch and English, `21 %` with a no-break space in German and a narrow one in French.
+// Dutch and English, `21 %` with a no-break space in German and French (French's narrow no-break space becomes a
+// plain one: a term line stores its percentage in its text, and every font the PDFs use has that space).
 const percentSuffixes = new Map<Language, string>();
 function percentSuffix(language: Language): string {
   let suffix = percentSuffixes.get(language);
   if (suffix === undefined) {
     suffix = numberFormat(language, { style: 'percent' })
       .format(0.5)
-      .replace(/^[\d.,]+/, '');
+      .replace(/^[\d.,]+/, '')
+      .replace(/\u202F/g, '\u00A0');
     percentSuffixes.set(language, suffix);
   }
   return suffix;
