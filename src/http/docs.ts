@@ -89,6 +89,35 @@ const REDOC_LITERALS: [literal: string, lookup: string, count: number][] = [
     '.replace(/^(string|object|number|integer|array|boolean)s?( ?.*)/,(_,t,r)=>docsWords.plural[t]+r)',
     1,
   ],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
+  ['(i+=` or ${e.join(` or `)}`)', '(i+=docsWords.or+e.join(docsWords.or))', 1],
+  ['(i+=` or null`)', '(i+=docsWords.or+`null`)', 1],
+  // Every other "or" between types (OpenAPI 3.1 writes a nullable type as [string, null]: "string or null").
+  ['t.map(e=>e===null?`null`:e).join(` or `):t', 't.map(e=>e===null?`null`:e).join(docsWords.or):t', 1],
+  ['i=Nre(Array.isArray(r)?r.join(` or `):r)', 'i=Nre(Array.isArray(r)?r.join(docsWords.or):r)', 1],
+  ['function Nre(e){return e.split(` or `)', 'function Nre(e){return e.split(docsWords.or)', 1],
+  ['docsWords.plural[t]+r)).join(` or `)}', 'docsWords.plural[t]+r)).join(docsWords.or)}', 1],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
+  [
+    'return a.indexOf(` or `)>-1&&(a=`(${a})`),a}))].join(` or `)}',
+    'return a.indexOf(docsWords.or)>-1&&(a=`(${a})`),a}))].join(docsWords.or)}',
+    1,
+  ],
+  ['children:`API docs by`', 'children:docsWords.apiDocsBy', 1],
+  ['children:`deprecated`', 'children:docsWords.deprecated', 1],
+  // "Show 13 array properties" and "Show 3 more...", built word by word in English order: whole phrases instead.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
+  ['if(!a)return`${i} ${r?r(`details`,`details`):`details`}`;', 'if(!a)return docsWords.showDetails;', 1],
+  [
+    'c=o===1?`property`:`properties`,l=r?r(c,c):c,u=[i];return o!==1&&u.push(String(o)),s&&u.push(r?r(`array`,`array`):`array`),u.push(l),u.join(` `)',
+    'c=0;return docsCount(s?docsWords.showArrayProperties:docsWords.showProperties,o)',
+    1,
+  ],
+  ['children:[o,` `,u,` `,s,`...`]', 'children:[docsCount(docsWords.showMore,u)]', 1],
+  // The colon after "Example", "Default" and "Examples" (French: "Exemple :").
+  ...['f(`example`,`Example`)', 'u(`example`,`Example`)', 'f(`default`,`Default`)', 'u(`default`,`Default`)']
+    .concat('t(`examples`,`Examples`)')
+    .map((label): [string, string, number] => [`${label},\`:\`]`, `${label},docsWords.colon]`, 1]),
 ];
 
 function localizeLiterals(source: string): string {
@@ -148,6 +177,8 @@ function docsPage(language: Language, publicUrl: string): string {
 <script type="module">
 const docsLabels = Object.assign(Object.create(null), ${inlineJson(JSON.stringify(language === 'en' ? {} : REDOC_LABELS[language]))});
 const docsWords = ${inlineJson(JSON.stringify(REDOC_WORDS[language]))};
+const docsPlural = new Intl.PluralRules(${JSON.stringify(language)});
+const docsCount = (forms, n) => (forms[docsPlural.select(n)] ?? forms.other).replace('#', String(n));
 ${redocRenderer()}
 const spec = ${inlineJson(json)};
 init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));
