@@ -22,7 +22,7 @@ import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
 import { documentPages, documentPageWindow } from './resources/document-pages/pages.tsx';
-import { builtOperations, handlers, notImplementedOperations } from './resources/index.ts';
+import { builtOperations, handlers, messageCatalogue, notImplementedOperations } from './resources/index.ts';
 import { reviewPages, reviewPageWindow } from './resources/reviews/review-page.tsx';
 import { unsubscribePages } from './resources/reviews/unsubscribe-page.ts';
 import { serveWidgetScript } from './resources/widget/script.ts';
@@ -59,10 +59,10 @@ export function createApp(deps: Deps) {
 
   // The contract is a megabyte of JSON: compressed like the docs.
   app.use(`${API_PREFIX}/openapi.json`, compress());
-  app.get(`${API_PREFIX}/openapi.json`, serveContract(deps.config.publicUrl));
+  app.get(`${API_PREFIX}/openapi.json`, serveContract(deps.config.publicUrl, messageCatalogue));
   app.use('/docs/*', compress());
-  app.get('/docs', serveDocs(deps.config.publicUrl));
-  app.get('/docs/:lang', serveDocs(deps.config.publicUrl));
+  app.get('/docs', serveDocs(deps.config.publicUrl, messageCatalogue));
+  app.get('/docs/:lang', serveDocs(deps.config.publicUrl, messageCatalogue));
 
   app.get('/errors/:code', errorPage);
   // Pages for the recipients of review requests: no key, the link's token is the permission; a window per address.

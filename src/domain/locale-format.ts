@@ -49,6 +49,12 @@ export function formatDate(date: string, language: Language): string {
   return format.format(new Date(`${date.slice(0, 10)}T00:00:00Z`));
 }
 
+/** An instant's calendar day on the company's clock (2 maart 2026): a review at 00:40 in Amsterdam is of that day. */
+export function formatDateOn(instant: string | Date, language: Language, timeZone: string): string {
+  const format = dateFormat(language, { dateStyle: 'long', timeZone });
+  return format.format(new Date(instant));
+}
+
 /** An instant as date and time on the company's clock (2 maart 2026 om 14:30). */
 export function formatDateTime(instant: string | Date, language: Language, timeZone: string): string {
   const format = dateFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone });
@@ -65,6 +71,63 @@ export function formatDay(instant: Date, language: Language, timeZone: string): 
 export function formatTime(instant: Date, language: Language, timeZone: string): string {
   const format = dateFormat(language, { timeStyle: 'short', timeZone });
   return format.format(instant);
+}
+
+// The percent sign as each language writes it after a number, from the locale's own percent format: `21%` in
+// Dutch and English, `21 %` with a no-break space in German and French (French's narrow no-break space becomes a
+// plain one: a term line stores its percentage in its text, and every font the PDFs use has that space).
+const percentSuffixes = new Map<Language, string>();
+function percentSuffix(language: Language): string {
+  let suffix = percentSuffixes.get(language);
+  if (suffix === undefined) {
+    suffix = numberFormat(language, { style: 'percent' })
+      .format(0.5)
+      .replace(/^[\d.,]+/, '')
+      .replace(/\u202F/g, '\u00A0');
+    percentSuffixes.set(language, suffix);
+  }
+  return suffix;
+}
+
+/** A percentage (`21.00`, `5.5`, 30) as the language writes it: 21%, 5,5 %, 30 %. The one form for every text. */
+export function formatPercent(value: string | number, language: Language, maximumFractionDigits = 2): string {
+  return `${formatNumber(value, language, maximumFractionDigits)}${percentSuffix(language)}`;
+}
+
+/** A placeholder of a text: `{name}` or `{name|one:# thing|other:# things}`. */
+export const PLACEHOLDER = /\{(\w+)(?:\|([^{}]*))?\}/g;
+
+/**
+ * A text with counts: `{name}` is replaced by its value, `{name|one:# review|other:# reviews}` by the form the
+ * language's plural rules (Intl.PluralRules) choose for the count, `#` written as the language writes numbers.
+ * French counts 0 and 1 as `one`; `other` is the form for any category a template does not name.
+ */
+export function fillCounted(template: string, values: Readonly<Record<string, string | number>>, language: Language) {
+  return template.replace(PLACEHOLDER, (whole, name: string, forms: string | undefined) => {
+    const value = values[name];
+    if (value === undefined) return whole;
+    if (forms !== undefined && value !== '' && Number.isFinite(Number(value)))
+      return pluralForm(forms, Number(value), language);
+    return String(value);
+  });
+}
+
+const pluralRules = new Map<Language, Intl.PluralRules>();
+/** The form of `forms` (`one:# thing|other:# things`) that the language's plural rules choose for `count`. */
+export function pluralForm(forms: string, count: number, language: Language): string {
+  const byCategory = new Map(
+    forms.split('|').map((form) => {
+      const colon = form.indexOf(':');
+      return [form.slice(0, colon), form.slice(colon + 1)] as const;
+    }),
+  );
+  let rules = pluralRules.get(language);
+  if (!rules) {
+    rules = new Intl.PluralRules(LOCALES[language]);
+    pluralRules.set(language, rules);
+  }
+  const form = byCategory.get(rules.select(count)) ?? byCategory.get('other') ?? '#';
+  return form.replaceAll('#', formatNumber(count, language));
 }
 
 /**

@@ -5,9 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context } from 'hono';
+import { EXAMPLE_HOST, localizeProblemExamples } from './contract-examples.ts';
 import { REDOC_LABELS, REDOC_WORDS } from './docs-labels.ts';
 import { chooseLanguage, LANGUAGES, type Language } from './language.ts';
-import { message } from './messages.ts';
+import { message, type Templates } from './messages.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
 import { API_PREFIX } from './request-address.ts';
 
@@ -17,16 +18,24 @@ const contracts = new Map<string, string>();
 /**
  * The bundled contract in a language (English where a translation has not been generated), as this installation
  * serves it: `servers` is the service's own public address (PUBLIC_URL, else the address of its PORT), so a client
- * generated from the served contract calls this service. The committed bundle lists the defaults instead.
+ * generated from the served contract calls this service. The committed bundle lists the defaults instead. Its
+ * problem examples point at this service's error pages and, translated, say what the service says in the language
+ * (`catalogue`: the problem texts, src/resources/index.ts).
  */
-export function contractJson(language: Language, publicUrl: string): { json: string; language: Language } {
+export function contractJson(
+  language: Language,
+  publicUrl: string,
+  catalogue: Readonly<Record<string, Templates>> = {},
+): { json: string; language: Language } {
   const lang = existsSync(generated(`openapi.${language}.json`)) ? language : 'en';
   const key = `${lang} ${publicUrl}`;
   let json = contracts.get(key);
   if (json === undefined) {
     const contract = JSON.parse(readFileSync(generated(`openapi.${lang}.json`), 'utf8')) as Record<string, unknown>;
     contract.servers = [{ url: `${publicUrl}${API_PREFIX}` }];
-    json = `${JSON.stringify(contract, null, 2)}\n`;
+    localizeProblemExamples(contract, lang, publicUrl, catalogue);
+    // The bundle's placeholder host stands for this installation wherever a text names one of its addresses.
+    json = `${JSON.stringify(contract, null, 2)}\n`.replaceAll(EXAMPLE_HOST, publicUrl);
     contracts.set(key, json);
   }
   return { json, language: lang };
@@ -35,12 +44,16 @@ export function contractJson(language: Language, publicUrl: string): { json: str
 const isLanguage = (value: string | undefined): value is Language =>
   value !== undefined && (LANGUAGES as readonly string[]).includes(value);
 
-export const serveContract = (publicUrl: string) => (c: Context) => {
+export const serveContract = (publicUrl: string, catalogue: Readonly<Record<string, Templates>>) => (c: Context) => {
   const asked = c.req.query('lang');
   if (asked !== undefined && !isLanguage(asked)) {
     return problemResponse(c, new ApiProblem('validation_failed', message('request.lang_invalid')));
   }
-  const { json, language } = contractJson(asked ?? chooseLanguage(c.req.header('accept-language')), publicUrl);
+  const { json, language } = contractJson(
+    asked ?? chooseLanguage(c.req.header('accept-language')),
+    publicUrl,
+    catalogue,
+  );
   // Without ?lang= the answer depends on Accept-Language: caches must keep one per language.
   return c.body(json, 200, {
     'Content-Type': 'application/json',
@@ -89,6 +102,36 @@ const REDOC_LITERALS: [literal: string, lookup: string, count: number][] = [
     '.replace(/^(string|object|number|integer|array|boolean)s?( ?.*)/,(_,t,r)=>docsWords.plural[t]+r)',
     1,
   ],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
+  ['(i+=` or ${e.join(` or `)}`)', '(i+=docsWords.or+e.join(docsWords.or))', 1],
+  ['(i+=` or null`)', '(i+=docsWords.or+`null`)', 1],
+  // Every other "or" between types (OpenAPI 3.1 writes a nullable type as [string, null]: "string or null").
+  ['t.map(e=>e===null?`null`:e).join(` or `):t', 't.map(e=>e===null?`null`:e).join(docsWords.or):t', 1],
+  ['i=Nre(Array.isArray(r)?r.join(` or `):r)', 'i=Nre(Array.isArray(r)?r.join(docsWords.or):r)', 1],
+  ['function Nre(e){return e.split(` or `)', 'function Nre(e){return e.split(docsWords.or)', 1],
+  ['docsWords.plural[t]+r)).join(` or `)}', 'docsWords.plural[t]+r)).join(docsWords.or)}', 1],
+  [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
+    'return a.indexOf(` or `)>-1&&(a=`(${a})`),a}))].join(` or `)}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
+    'return a.indexOf(docsWords.or)>-1&&(a=`(${a})`),a}))].join(docsWords.or)}',
+    1,
+  ],
+  ['children:`API docs by`', 'children:docsWords.apiDocsBy', 1],
+  ['children:`deprecated`', 'children:docsWords.deprecated', 1],
+  // "Show 13 array properties" and "Show 3 more...", built word by word in English order: whole phrases instead.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Redoc's own source text, found and replaced as it is
+  ['if(!a)return`${i} ${r?r(`details`,`details`):`details`}`;', 'if(!a)return docsWords.showDetails;', 1],
+  [
+    'c=o===1?`property`:`properties`,l=r?r(c,c):c,u=[i];return o!==1&&u.push(String(o)),s&&u.push(r?r(`array`,`array`):`array`),u.push(l),u.join(` `)',
+    'c=0;return docsCount(s?docsWords.showArrayProperties:docsWords.showProperties,o)',
+    1,
+  ],
+  ['children:[o,` `,u,` `,s,`...`]', 'children:[docsCount(docsWords.showMore,u)]', 1],
+  // The colon after "Example", "Default" and "Examples" (French: "Exemple :").
+  ...['f(`example`,`Example`)', 'u(`example`,`Example`)', 'f(`default`,`Default`)', 'u(`default`,`Default`)']
+    .concat('t(`examples`,`Examples`)')
+    .map((label): [string, string, number] => [`${label},\`:\`]`, `${label},docsWords.colon]`, 1]),
 ];
 
 function localizeLiterals(source: string): string {
@@ -123,10 +166,10 @@ function redocRenderer(): string {
 const LABELS: Record<Language, string> = { nl: 'Nederlands', en: 'English', de: 'Deutsch', fr: 'Français' };
 const pages = new Map<string, string>();
 
-function docsPage(language: Language, publicUrl: string): string {
+function docsPage(language: Language, publicUrl: string, catalogue: Readonly<Record<string, Templates>>): string {
   const cached = pages.get(`${language} ${publicUrl}`);
   if (cached) return cached;
-  const { json } = contractJson(language, publicUrl);
+  const { json } = contractJson(language, publicUrl, catalogue);
   const title = (JSON.parse(json) as { info: { title: string } }).info.title;
   const switcher = LANGUAGES.map((l) =>
     l === language ? `<strong>${LABELS[l]}</strong>` : `<a href="/docs/${l}" hreflang="${l}">${LABELS[l]}</a>`,
@@ -148,6 +191,8 @@ function docsPage(language: Language, publicUrl: string): string {
 <script type="module">
 const docsLabels = Object.assign(Object.create(null), ${inlineJson(JSON.stringify(language === 'en' ? {} : REDOC_LABELS[language]))});
 const docsWords = ${inlineJson(JSON.stringify(REDOC_WORDS[language]))};
+const docsPlural = new Intl.PluralRules(${JSON.stringify(language)});
+const docsCount = (forms, n) => (forms[docsPlural.select(n)] ?? forms.other).replace('#', String(n));
 ${redocRenderer()}
 const spec = ${inlineJson(json)};
 init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getElementById('redoc'));
@@ -157,7 +202,7 @@ init(spec, { disableTelemetry: true, hideDownloadButtons: false }, document.getE
   return page;
 }
 
-export const serveDocs = (publicUrl: string) => (c: Context) => {
+export const serveDocs = (publicUrl: string, catalogue: Readonly<Record<string, Templates>>) => (c: Context) => {
   const asked = c.req.param('lang');
   if (asked === undefined) {
     c.header('Vary', 'Accept-Language');
@@ -167,7 +212,7 @@ export const serveDocs = (publicUrl: string) => (c: Context) => {
     c.set('language', chooseLanguage(c.req.header('accept-language')));
     return problemResponse(c, new ApiProblem('not_found', message('request.docs_languages')));
   }
-  return c.html(docsPage(asked, publicUrl), 200, {
+  return c.html(docsPage(asked, publicUrl, catalogue), 200, {
     'Content-Language': asked,
     'Cache-Control': 'public, max-age=300',
     // Defence in depth: whatever the renderer might try, the browser loads images, fonts and data only from here.

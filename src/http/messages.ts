@@ -6,7 +6,7 @@
 //
 // Every entry must have all four languages and the same `{placeholders}` in each (defineMessages below): both
 // are compile-time errors.
-import { formatNumber, LOCALES } from '../domain/locale-format.ts';
+import { PLACEHOLDER, pluralForm } from '../domain/locale-format.ts';
 import type { Language } from './language.ts';
 
 const MESSAGES = {
@@ -427,6 +427,79 @@ const MESSAGES = {
     de: 'Muss mindestens {min} sein.',
     fr: 'Doit être au moins {min}.',
   },
+  // A list's length, said with what it holds (src/http/validation.ts, arrayNoun).
+  'field.too_few_items': {
+    en: 'Add at least {min|one:# item|other:# items}.',
+    nl: 'Voeg minstens {min|one:# item|other:# items} toe.',
+    de: 'Fügen Sie mindestens {min|one:# Eintrag|other:# Einträge} hinzu.',
+    fr: 'Ajoutez au moins {min|one:# élément|other:# éléments}.',
+  },
+  'field.too_many_items': {
+    en: 'At most {max|one:# item|other:# items}.',
+    nl: 'Hooguit {max|one:# item|other:# items}.',
+    de: 'Höchstens {max|one:# Eintrag|other:# Einträge}.',
+    fr: 'Au plus {max|one:# élément|other:# éléments}.',
+  },
+  'field.too_few_addresses': {
+    en: 'Add at least {min|one:# address|other:# addresses}.',
+    nl: 'Voeg minstens {min|one:# adres|other:# adressen} toe.',
+    de: 'Fügen Sie mindestens {min|one:# Adresse|other:# Adressen} hinzu.',
+    fr: 'Ajoutez au moins {min|one:# adresse|other:# adresses}.',
+  },
+  'field.too_many_addresses': {
+    en: 'At most {max|one:# address|other:# addresses}.',
+    nl: 'Hooguit {max|one:# adres|other:# adressen}.',
+    de: 'Höchstens {max|one:# Adresse|other:# Adressen}.',
+    fr: 'Au plus {max|one:# adresse|other:# adresses}.',
+  },
+  'field.too_few_events': {
+    en: 'Add at least {min|one:# event|other:# events}.',
+    nl: 'Voeg minstens {min|one:# event|other:# events} toe.',
+    de: 'Fügen Sie mindestens {min|one:# Ereignis|other:# Ereignisse} hinzu.',
+    fr: 'Ajoutez au moins {min|one:# événement|other:# événements}.',
+  },
+  'field.too_many_events': {
+    en: 'At most {max|one:# event|other:# events}.',
+    nl: 'Hooguit {max|one:# event|other:# events}.',
+    de: 'Höchstens {max|one:# Ereignis|other:# Ereignisse}.',
+    fr: 'Au plus {max|one:# événement|other:# événements}.',
+  },
+  'field.too_few_links': {
+    en: 'Add at least {min|one:# link|other:# links}.',
+    nl: 'Voeg minstens {min|one:# koppeling|other:# koppelingen} toe.',
+    de: 'Fügen Sie mindestens {min|one:# Verknüpfung|other:# Verknüpfungen} hinzu.',
+    fr: 'Ajoutez au moins {min|one:# lien|other:# liens}.',
+  },
+  'field.too_many_links': {
+    en: 'At most {max|one:# link|other:# links}.',
+    nl: 'Hooguit {max|one:# koppeling|other:# koppelingen}.',
+    de: 'Höchstens {max|one:# Verknüpfung|other:# Verknüpfungen}.',
+    fr: 'Au plus {max|one:# lien|other:# liens}.',
+  },
+  'field.too_few_points': {
+    en: 'Add at least {min|one:# checklist item|other:# checklist items}.',
+    nl: 'Voeg minstens {min|one:# checklistpunt|other:# checklistpunten} toe.',
+    de: 'Fügen Sie mindestens {min|one:# Checklistenpunkt|other:# Checklistenpunkte} hinzu.',
+    fr: 'Ajoutez au moins {min|one:# point de contrôle|other:# points de contrôle}.',
+  },
+  'field.too_many_points': {
+    en: 'At most {max|one:# checklist item|other:# checklist items}.',
+    nl: 'Hooguit {max|one:# checklistpunt|other:# checklistpunten}.',
+    de: 'Höchstens {max|one:# Checklistenpunkt|other:# Checklistenpunkte}.',
+    fr: 'Au plus {max|one:# point de contrôle|other:# points de contrôle}.',
+  },
+  'field.too_few_values': {
+    en: 'Add at least {min|one:# value|other:# values}.',
+    nl: 'Voeg minstens {min|one:# waarde|other:# waarden} toe.',
+    de: 'Fügen Sie mindestens {min|one:# Wert|other:# Werte} hinzu.',
+    fr: 'Ajoutez au moins {min|one:# valeur|other:# valeurs}.',
+  },
+  'field.too_many_values': {
+    en: 'At most {max|one:# value|other:# values}.',
+    nl: 'Hooguit {max|one:# waarde|other:# waarden}.',
+    de: 'Höchstens {max|one:# Wert|other:# Werte}.',
+    fr: 'Au plus {max|one:# valeur|other:# valeurs}.',
+  },
   'field.more_errors': {
     en: '{count|one:# more invalid input is|other:# more invalid inputs are} not listed.',
     nl: 'Nog {count|one:# ongeldige invoer staat|other:# ongeldige invoerwaarden staan} niet in de lijst.',
@@ -546,25 +619,9 @@ export function defineMessages<const C extends Record<string, Templates>>(
 const OR: Record<Language, string> = { en: ' or ', nl: ' of ', de: ' oder ', fr: ' ou ' };
 
 /**
- * A placeholder is `{name}`, or `{name|one:# thing|other:# things}` where the count chooses the form by the
- * language's plural rules (Intl.PluralRules; French counts 0 and 1 as `one`) and `#` is the count as the language
- * writes it. `other` is the form for any category a template does not name.
+ * The message's text in `language`. A placeholder is `{name}`, or `{name|one:# thing|other:# things}` where the
+ * count chooses the form by the language's plural rules (src/domain/locale-format.ts, pluralForm).
  */
-const PLACEHOLDER = /\{(\w+)(?:\|([^{}]*))?\}/g;
-
-function pluralForm(forms: string, count: number, language: Language): string {
-  const byCategory = new Map(
-    forms.split('|').map((form) => {
-      const colon = form.indexOf(':');
-      return [form.slice(0, colon), form.slice(colon + 1)] as const;
-    }),
-  );
-  const category = new Intl.PluralRules(LOCALES[language]).select(count);
-  const form = byCategory.get(category) ?? byCategory.get('other') ?? '#';
-  return form.replaceAll('#', formatNumber(count, language));
-}
-
-/** The message's text in `language`. */
 export function localize({ templates, params }: Message, language: Language): string {
   return templates[language].replace(PLACEHOLDER, (_, name: string, forms: string | undefined) => {
     const value = params[name];

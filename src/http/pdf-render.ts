@@ -11,10 +11,10 @@ const RETRY_AFTER_SECONDS = 5;
 
 const texts = defineMessages({
   'pdf.limit_time': {
-    en: 'The PDF did not finish within {seconds} seconds, the time limit of one document; try again after Retry-After seconds.',
-    nl: 'De pdf was niet binnen {seconds} seconden klaar, de tijdslimiet van één document; probeer het opnieuw na Retry-After seconden.',
-    de: 'Das PDF war nicht innerhalb von {seconds} Sekunden fertig, dem Zeitlimit eines Dokuments; versuchen Sie es nach Retry-After Sekunden erneut.',
-    fr: 'Le PDF n’a pas été terminé en {seconds} secondes, la limite de temps d’un document ; réessayez après Retry-After secondes.',
+    en: 'The PDF did not finish within {seconds|one:# second|other:# seconds}, the time limit of one document; try again after Retry-After seconds.',
+    nl: 'De pdf was niet binnen {seconds|one:# seconde|other:# seconden} klaar, de tijdslimiet van één document; probeer het opnieuw na Retry-After seconden.',
+    de: 'Das PDF war nicht innerhalb von {seconds|one:# Sekunde|other:# Sekunden} fertig, dem Zeitlimit eines Dokuments; versuchen Sie es nach Retry-After Sekunden erneut.',
+    fr: 'Le PDF n’a pas été terminé en {seconds|one:# seconde|other:# secondes}, la limite de temps d’un document ; réessayez après Retry-After secondes.',
   },
   'pdf.limit_memory': {
     en: 'The PDF needed more than {megabytes} MB, the memory limit of one document; shorten the document’s texts.',

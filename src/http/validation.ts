@@ -72,6 +72,21 @@ function formatMessage(format: string): Message {
   }
 }
 
+/** What a list of the contract holds, by its field's name: its limits are said as a count of that ("At most 5 addresses"). */
+const ARRAY_NOUNS: Record<string, 'items' | 'addresses' | 'events' | 'links' | 'points'> = {
+  items: 'items',
+  to: 'addresses',
+  cc: 'addresses',
+  bcc: 'addresses',
+  events: 'events',
+  links: 'links',
+  checklist: 'points',
+};
+function arrayNoun(path: PropertyKey[]) {
+  const field = [...path].reverse().find((key) => typeof key === 'string');
+  return typeof field === 'string' && Object.hasOwn(ARRAY_NOUNS, field) ? ARRAY_NOUNS[field] : 'values';
+}
+
 /** The per-field `detail` of a validation problem (rendered in the response's language). */
 function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Message {
   switch (code) {
@@ -90,11 +105,19 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
       return message('field.invalid_enum', { values });
     }
     case 'too_long':
-    case 'too_big':
-      return message(`field.${code}`, { max: 'maximum' in issue ? String(issue.maximum) : '' });
+    case 'too_big': {
+      const max = 'maximum' in issue ? String(issue.maximum) : '';
+      if (issue.code === 'too_big' && issue.origin === 'array')
+        return message(`field.too_many_${arrayNoun(issue.path)}`, { max });
+      return message(`field.${code}`, { max });
+    }
     case 'too_short':
-    case 'too_small':
-      return message(`field.${code}`, { min: 'minimum' in issue ? String(issue.minimum) : '' });
+    case 'too_small': {
+      const min = 'minimum' in issue ? String(issue.minimum) : '';
+      if (issue.code === 'too_small' && issue.origin === 'array')
+        return message(`field.too_few_${arrayNoun(issue.path)}`, { min });
+      return message(`field.${code}`, { min });
+    }
     default:
       return message(`field.${code}`);
   }

@@ -12,6 +12,7 @@ import {
   formatDateTime,
   formatMoney,
   formatNumber,
+  formatPercent,
   type InvoiceMark,
   PDF_LABELS,
   type PdfLabels,
@@ -360,7 +361,7 @@ function lineTable(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a
       label: labels.tax,
       width: 40,
       align: 'right',
-      cell: (line) => (line.isTaxable === false ? labels.exemptShort : `${formatNumber(line.taxRate, language)}%`),
+      cell: (line) => (line.isTaxable === false ? labels.exemptShort : formatPercent(line.taxRate, language)),
     });
     columns.push({ label: labels.amount, width: 80, align: 'right', cell: (line) => money(line.total) });
   }
@@ -437,7 +438,7 @@ function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: s
   for (const tax of t.taxes) {
     const label = tax.exempt
       ? labels.taxExempt(money(tax.base))
-      : labels.taxAt(formatNumber(tax.rate, language), money(tax.base));
+      : labels.taxAt(formatPercent(tax.rate, language), money(tax.base));
     rows.push([label, money(tax.amount), false]);
   }
   rows.push([labels.total, money(t.total), true]);

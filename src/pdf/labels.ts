@@ -24,6 +24,7 @@ export interface PdfLabels {
   amount: string;
   subtotal: string;
   documentDiscount: string;
+  /** The VAT row of a rate: `rate` is the percentage as formatPercent writes it. */
   taxAt: (rate: string, base: string) => string;
   /** The totals row of the lines exempt from VAT. */
   taxExempt: (base: string) => string;
@@ -76,7 +77,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     amount: 'Bedrag',
     subtotal: 'Subtotaal',
     documentDiscount: 'Korting',
-    taxAt: (rate, base) => `Btw ${rate}% over ${base}`,
+    taxAt: (rate, base) => `Btw ${rate} over ${base}`,
     taxExempt: (base) => `Vrijgesteld van btw over ${base}`,
     exemptShort: 'vrij',
     mark: { cancelled: 'Geannuleerd', refunded: 'Terugbetaald', paid: 'Betaald', partly_paid: 'Deels betaald' },
@@ -128,7 +129,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     amount: 'Amount',
     subtotal: 'Subtotal',
     documentDiscount: 'Discount',
-    taxAt: (rate, base) => `VAT ${rate}% on ${base}`,
+    taxAt: (rate, base) => `VAT ${rate} on ${base}`,
     taxExempt: (base) => `VAT exempt on ${base}`,
     exemptShort: 'exempt',
     mark: { cancelled: 'Cancelled', refunded: 'Refunded', paid: 'Paid', partly_paid: 'Partly paid' },
@@ -180,7 +181,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     amount: 'Betrag',
     subtotal: 'Zwischensumme',
     documentDiscount: 'Rabatt',
-    taxAt: (rate, base) => `MwSt. ${rate} % auf ${base}`,
+    taxAt: (rate, base) => `MwSt. ${rate} auf ${base}`,
     taxExempt: (base) => `MwSt.-befreit auf ${base}`,
     exemptShort: 'befreit',
     mark: { cancelled: 'Storniert', refunded: 'Erstattet', paid: 'Bezahlt', partly_paid: 'Teilweise bezahlt' },
@@ -232,7 +233,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     amount: 'Montant',
     subtotal: 'Sous-total',
     documentDiscount: 'Remise',
-    taxAt: (rate, base) => `TVA ${rate} % sur ${base}`,
+    taxAt: (rate, base) => `TVA ${rate} sur ${base}`,
     taxExempt: (base) => `Exonéré de TVA sur ${base}`,
     exemptShort: 'exonéré',
     mark: { cancelled: 'Annulée', refunded: 'Remboursée', paid: 'Payée', partly_paid: 'Partiellement payée' },
@@ -284,6 +285,10 @@ export const formatMoney = (amount: string, currency: string, language: Language
 /** A quantity or rate (`2.00`, `21.00`, `5.50`) without needless decimals: 2, 21, 5,5. */
 export const formatNumber = (value: string, language: Language): string =>
   winAnsiSpaces(format.formatNumber(value, language));
+
+/** A rate (`21.00`, `5.50`) as a percentage the way the language writes it: 21%, 5,5 % (one form per language). */
+export const formatPercent = (value: string, language: Language): string =>
+  winAnsiSpaces(format.formatPercent(value, language));
 
 /** A calendar date (`2026-03-02`) as the language writes it (2 maart 2026). */
 export const formatDate = (date: string, language: Language): string =>

@@ -34,7 +34,8 @@ const RAW_AMOUNT = /\b(EUR|USD|GBP|CHF|SEK|DKK|NOK|PLN) \d|(?<![€$£\d.,])\d{4
 /** A decimal point where the language writes a comma. */
 const DECIMAL_POINT = /\d\.\d{2}(?!\d)/;
 /** "1" with a plural noun: the plural rules were not applied. */
-const ONE_PLURAL = /\b1 (characters|bytes|days|inputs|tekens|dagen|Tage|Tagen|Bytes|caractères|octets|jours)\b/;
+const ONE_PLURAL =
+  /\b1 (characters|bytes|days|inputs|tekens|dagen|Tage|Tagen|Bytes|caractères|octets|jours|seconds|seconden|Sekunden|secondes|messages|berichten|Nachrichten|attachments|bijlagen|Anhänge|pièces jointes|items|Einträge|éléments|addresses|adressen|Adressen|adresses|events|Ereignisse|événements|links|koppelingen|Verknüpfungen|liens|values|waarden|Werte|valeurs|photos|Fotos|endpoints|Endpunkte)\b/;
 /** Texts that are the same word in a language (names, codes, loanwords). */
 const SAME_WORDS = new Set([
   'IBAN',

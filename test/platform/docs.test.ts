@@ -210,7 +210,7 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
       page.on('request', (request) => requests.push(request.url()));
       await page.goto(`${origin}/docs/${lang}`, { waitUntil: 'networkidle' });
       // Redoc renders the reference client-side: the API's title in the page's language shows it ran.
-      await page.getByText(contractIn(lang).info.title, { exact: true }).first().waitFor({ timeout: 20_000 });
+      await page.getByText(contractIn(lang).info.title, { exact: true }).first().waitFor({ timeout: 150_000 });
       // Redoc's own words follow the page's language too (its translate hook, src/http/docs-labels.ts): the
       // overview panel beside the title is rendered at once (operations only when scrolled to).
       const text = await page.evaluate(() => document.body.innerText);
@@ -225,5 +225,40 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, 300_000);
+
+  it.each([
+    'de',
+    'fr',
+    'nl',
+  ] as const)('/docs/%s shows no English of Redoc’s in an operation: types, counts, colons, headings and the attribution', async (lang) => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      await page.goto(`${origin}/docs/${lang}#/quotes`);
+      const summary = contractIn(lang).paths['/quotes'].post.summary as string;
+      await page.getByText(summary, { exact: true }).first().click({ timeout: 150_000 });
+      await page.getByRole('heading', { name: summary }).first().waitFor({ timeout: 150_000 });
+      const or = { de: ' oder ', fr: ' ou ', nl: ' of ' }[lang];
+      await page.getByText(`string${or}null`).first().waitFor({ timeout: 150_000 });
+      const text = await page.evaluate(() => document.body.innerText);
+      expect(text).toContain(REDOC_WORDS[lang].apiDocsBy);
+      expect(text).toContain(`${REDOC_LABELS[lang].example}${REDOC_WORDS[lang].colon}`);
+      for (const english of [
+        /\bor null\b/,
+        /API docs by/,
+        /\bShow \d+ (more|array properties|properties)/,
+        /\d+ (more|array properties)\b/,
+        /^Response$/m,
+        /\bValue:/,
+        /Anzeigen \d/,
+        /Exemple:/,
+        /Loading\.\.\./,
+      ])
+        expect(text, `${lang} ${english}`).not.toMatch(english);
+    } finally {
+      await browser.close();
+    }
+  }, 400_000);
 });

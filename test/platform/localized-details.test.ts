@@ -60,7 +60,7 @@ beforeAll(async () => {
 });
 
 type Texts = Record<Language, string>;
-type Problem = { code: string; detail?: string; errors?: { detail: string }[] };
+type Problem = { code: string; detail?: string; errors?: { detail: string; pointer?: string | null }[] };
 const inLanguage = (language: Language) => ({ 'Accept-Language': language });
 
 /** Calls `send` in each language; each answer has that Content-Language, the code and the expected detail. */
@@ -223,6 +223,27 @@ describe('localized details', () => {
       nl: 'Het verzoek bevat 2 ongeldige invoerwaarden.',
       de: 'Die Anfrage enthält 2 ungültige Eingaben.',
       fr: 'La requête contient 2 entrées invalides.',
+    });
+  });
+
+  it('says a list’s limits with what it holds and how many, in the plural form of the count', async () => {
+    const errorAt = (pointer: string) => (body: Problem) => body.errors?.find((e) => e.pointer === pointer)?.detail;
+    const noItems = (headers: Record<string, string>) =>
+      api.call('createQuote', { key, body: { customer_id: randomUUID(), title: 'Leeg', items: [] }, headers });
+    await expectDetails(noItems, 422, 'validation_failed', errorAt('/items'), {
+      en: 'Add at least 1 item.',
+      nl: 'Voeg minstens 1 item toe.',
+      de: 'Fügen Sie mindestens 1 Eintrag hinzu.',
+      fr: 'Ajoutez au moins 1 élément.',
+    });
+    const cc = Array.from({ length: 6 }, (_, i) => `kopie${i}@example.nl`);
+    const sixCopies = (headers: Record<string, string>) =>
+      api.call('sendQuote', { key, params: { quote: randomUUID() }, body: { cc }, headers });
+    await expectDetails(sixCopies, 422, 'validation_failed', errorAt('/cc'), {
+      en: 'At most 5 addresses.',
+      nl: 'Hooguit 5 adressen.',
+      de: 'Höchstens 5 Adressen.',
+      fr: 'Au plus 5 adresses.',
     });
   });
 });

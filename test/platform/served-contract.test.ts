@@ -30,8 +30,34 @@ describe('GET /api/v1/openapi.json', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const served = await response.json();
-    // The bundle, but for `servers`: the service's own public address (below).
-    expect({ ...served, servers: undefined }).toEqual({ ...JSON.parse(bundled), servers: undefined });
+    // The bundle, but for `servers` and the problem examples' `type`: the service's own public address (below).
+    const own = JSON.parse(bundled.replaceAll('https://crm.example.com', 'http://api.test'));
+    expect({ ...served, servers: undefined }).toEqual({ ...own, servers: undefined });
+  });
+
+  it('points the problem examples at this installation’s error pages and writes them in the contract’s language', async () => {
+    const response = await api.app.request(`http://api.test${API_PREFIX}/openapi.json?lang=de`);
+    const text = await response.text();
+    expect(text).not.toContain('crm.example.com');
+    const problems: { type: string; code: string; title: string; detail?: string }[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) for (const item of node) walk(item);
+      else if (node && typeof node === 'object') {
+        const record = node as Record<string, unknown>;
+        if (typeof record.type === 'string' && typeof record.code === 'string' && typeof record.status === 'number')
+          problems.push(record as (typeof problems)[number]);
+        for (const value of Object.values(record)) walk(value);
+      }
+    };
+    walk(JSON.parse(text));
+    expect(problems.length).toBeGreaterThan(20);
+    for (const problem of problems) expect(problem.type).toBe(`http://api.test/errors/${problem.code}`);
+    expect(problems.map((p) => p.title)).toContain('Validierung fehlgeschlagen');
+    expect(problems.map((p) => p.detail)).toContain('Die Anfrage enthält 1 ungültige Eingabe.');
+    expect(problems.map((p) => p.detail)).not.toContain('The request has 1 invalid input.');
+    const docs = await (await api.app.request('http://api.test/docs/fr')).text();
+    expect(docs).toContain('La requête contient 1 entrée invalide.');
+    expect(docs).not.toContain('crm.example.com');
   });
 
   it('lists the service’s public address in servers, not the bundle’s local default: PUBLIC_URL, else PORT', async () => {

@@ -123,10 +123,10 @@ export const appointmentMessages = defineMessages({
     fr: 'Le client n’a pas de numéro de téléphone.',
   },
   'appointment.messages_limit': {
-    en: 'The company sent {limit} messages this hour, the most allowed; try again later.',
-    nl: 'Het bedrijf heeft dit uur {limit} berichten verstuurd, het maximum; probeer het later opnieuw.',
-    de: 'Das Unternehmen hat in dieser Stunde {limit} Nachrichten gesendet, das Maximum; versuchen Sie es später erneut.',
-    fr: 'L’entreprise a envoyé {limit} messages cette heure-ci, le maximum ; réessayez plus tard.',
+    en: 'The company has sent {limit|one:# message|other:# messages} this hour, the most allowed; try again later.',
+    nl: 'Het bedrijf heeft dit uur {limit|one:# bericht|other:# berichten} verstuurd, het maximum; probeer het later opnieuw.',
+    de: 'Das Unternehmen hat in dieser Stunde {limit|one:# Nachricht|other:# Nachrichten} gesendet, das Maximum; versuchen Sie es später erneut.',
+    fr: 'L’entreprise a envoyé {limit|one:# message|other:# messages} cette heure-ci, le maximum ; réessayez plus tard.',
   },
   'availability.until_not_after_from': {
     en: 'until must be after from.',

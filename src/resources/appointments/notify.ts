@@ -8,6 +8,7 @@ import { appointments, companies } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { appointmentCalendar } from '../../domain/icalendar.ts';
 import { formatDay, formatTime, labelled } from '../../domain/locale-format.ts';
+import { salutation } from '../../domain/salutation.ts';
 import { countOutgoingMessage } from '../../http/outgoing-limit.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import type { Language } from '../../languages.ts';
@@ -59,7 +60,7 @@ export const APPOINTMENT_TEXTS: Record<NotificationKind, Record<Language, Texts>
     de: {
       subject: 'Einladung: {title}',
       intro:
-        'Wir möchten gern einen Termin mit Ihnen vereinbaren. Antworten Sie auf diese E-Mail mit einigen Zeitpunkten, die Ihnen passen, und wir bestätigen einen davon.',
+        'wir möchten gern einen Termin mit Ihnen vereinbaren. Antworten Sie auf diese E-Mail mit einigen Zeitpunkten, die Ihnen passen, und wir bestätigen einen davon.',
     },
     fr: {
       subject: 'Invitation\u00A0: {title}',
@@ -76,7 +77,7 @@ export const APPOINTMENT_TEXTS: Record<NotificationKind, Record<Language, Texts>
   reminder: {
     en: { subject: 'Reminder: {title}', intro: 'A reminder of your appointment.' },
     nl: { subject: 'Herinnering: {title}', intro: 'Een herinnering aan uw afspraak.' },
-    de: { subject: 'Erinnerung: {title}', intro: 'Eine Erinnerung an Ihren Termin.' },
+    de: { subject: 'Erinnerung: {title}', intro: 'eine Erinnerung an Ihren Termin.' },
     fr: { subject: 'Rappel\u00A0: {title}', intro: 'Un rappel de votre rendez-vous.' },
   },
   update: {
@@ -166,6 +167,8 @@ export async function sendAppointmentMessage(
   const fill = (text: string) => text.replaceAll('{title}', row.title);
   const when = whenText(row, company.timeZone, language);
   const lines = [
+    salutation(customer.name, language),
+    '',
     fill(texts.intro),
     '',
     row.title,

@@ -14,7 +14,14 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { Child } from 'hono/jsx';
 import { type Tx, tenantOf, withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
-import { formatDate, formatDateTime, formatMoney, formatNumber, labelled } from '../../domain/locale-format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  labelled,
+} from '../../domain/locale-format.ts';
 import type { DocumentKind, LinkedDocument } from '../../files/document-links.ts';
 import { FORM_SECONDS, FormTokens, NONCE } from '../../http/form-token.ts';
 import { LANGUAGES, languageFromHeader } from '../../http/language.ts';
@@ -161,7 +168,7 @@ export function DocumentPage(props: { view: DocumentPdfView; language: Language;
                     <>
                       <td class="n">{money(line.unitPrice)}</td>
                       <td class="n">
-                        {line.isTaxable === false ? labels.exemptShort : `${formatNumber(line.taxRate, l)} %`}
+                        {line.isTaxable === false ? labels.exemptShort : formatPercent(line.taxRate, l)}
                       </td>
                       <td class="n">{money(line.total)}</td>
                     </>
@@ -471,7 +478,7 @@ export function documentPages(deps: Deps) {
     const view = { ...pdfViewOf(invoicePdf(row), company), language: l };
     if (row.status === 'cancelled') {
       const labels = PDF_LABELS[l];
-      return message(c, l, say('cancelledTitle', l), `${row.number}: ${labels.settled.cancelled ?? ''}`, 410);
+      return message(c, l, say('cancelledTitle', l), labelled(row.number, labels.settled.cancelled ?? '', l), 410);
     }
     protectPage(c);
     return c.html(

@@ -93,10 +93,10 @@ export const invoiceMessages = defineMessages({
     fr: 'Une facture d’acompte suppose un devis accepté ; ce devis a le statut {status}.',
   },
   'invoice.term_above_rest': {
-    en: 'The term invoices of a quote may bill at most 100 % of it; {left} % is left.',
-    nl: 'De termijnfacturen van een offerte mogen samen hoogstens 100 % ervan factureren; er blijft {left} % over.',
-    de: 'Die Abschlagsrechnungen eines Angebots dürfen zusammen höchstens 100 % davon berechnen; es bleiben {left} %.',
-    fr: 'Les factures d’acompte d’un devis peuvent en facturer au plus 100 % ensemble ; il reste {left} %.',
+    en: 'The term invoices of a quote may bill at most 100% of it; {left}% is left.',
+    nl: 'De termijnfacturen van een offerte mogen samen hoogstens 100% ervan factureren; er blijft {left}% over.',
+    de: 'Die Abschlagsrechnungen eines Angebots dürfen zusammen höchstens 100\u00A0% davon berechnen; es bleiben {left}\u00A0%.',
+    fr: 'Les factures d’acompte d’un devis peuvent en facturer au plus 100\u00A0% ensemble ; il reste {left}\u00A0%.',
   },
   'invoice.term_fixed': {
     en: 'The lines, quote and discount of a term invoice follow from its quote and percentage; create a new term invoice instead.',
@@ -111,7 +111,7 @@ export const invoiceMessages = defineMessages({
     fr: 'Cette facture ne peut pas encore devenir une facture électronique valide : renseignez les champs listés dans missing.',
   },
   'invoice.no_credit_note': {
-    en: 'An invoice that is {status} has no credit note; only a sent invoice that was cancelled, or a refunded one, has.',
+    en: 'An invoice that is {status} has no credit note; only a sent invoice that was then cancelled, or a refunded invoice, has one.',
     nl: 'Een factuur met de status {status} heeft geen creditnota; alleen een verstuurde factuur die is geannuleerd, of een terugbetaalde factuur, heeft er een.',
     de: 'Eine Rechnung mit dem Status {status} hat keine Gutschrift; nur eine gesendete und dann stornierte oder eine erstattete Rechnung hat eine.',
     fr: 'Une facture au statut {status} n’a pas d’avoir ; seule une facture envoyée puis annulée, ou remboursée, en a un.',
@@ -129,10 +129,10 @@ export const invoiceMessages = defineMessages({
     fr: 'Le numéro de TVA de l’entreprise (avec son préfixe pays, par exemple NL) est nécessaire.',
   },
   'einvoice.company.peppol_id': {
-    en: "The company's Peppol id is needed (or a KvK, enterprise or VAT number to derive it from).",
+    en: "The company's Peppol id is needed (or a CoC, enterprise or VAT number to derive it from).",
     nl: 'Het Peppol-id van het bedrijf is nodig (of een KvK-, ondernemings- of btw-nummer om het van af te leiden).',
-    de: 'Die Peppol-ID des Unternehmens wird benötigt (oder eine KvK-, Unternehmens- oder USt-IdNr., aus der sie abgeleitet wird).',
-    fr: 'L’identifiant Peppol de l’entreprise est nécessaire (ou un numéro KvK, d’entreprise ou de TVA d’où le déduire).',
+    de: 'Die Peppol-ID des Unternehmens wird benötigt (oder eine Handelsregister-Nr., Unternehmensnummer oder USt-IdNr., aus der sie abgeleitet wird).',
+    fr: 'L’identifiant Peppol de l’entreprise est nécessaire (ou un N° d’entreprise ou un N° TVA d’où le déduire).',
   },
   'einvoice.company.address': {
     en: "The company's street and house number are needed.",
@@ -177,10 +177,10 @@ export const invoiceMessages = defineMessages({
     fr: 'Le numéro de TVA du client doit commencer par son préfixe pays (par exemple BE).',
   },
   'einvoice.customer.peppol_id': {
-    en: "The customer's Peppol id is needed (or a KvK, enterprise or VAT number to derive it from).",
+    en: "The customer's Peppol id is needed (or a CoC, enterprise or VAT number to derive it from).",
     nl: 'Het Peppol-id van de klant is nodig (of een KvK-, ondernemings- of btw-nummer om het van af te leiden).',
-    de: 'Die Peppol-ID des Kunden wird benötigt (oder eine KvK-, Unternehmens- oder USt-IdNr., aus der sie abgeleitet wird).',
-    fr: 'L’identifiant Peppol du client est nécessaire (ou un numéro KvK, d’entreprise ou de TVA d’où le déduire).',
+    de: 'Die Peppol-ID des Kunden wird benötigt (oder eine Handelsregister-Nr., Unternehmensnummer oder USt-IdNr., aus der sie abgeleitet wird).',
+    fr: 'L’identifiant Peppol du client est nécessaire (ou un N° d’entreprise ou un N° TVA d’où le déduire).',
   },
   'einvoice.customer.address': {
     en: "The customer's street and house number are needed.",

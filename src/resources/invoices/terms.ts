@@ -6,6 +6,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { invoices } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
+import { formatPercent } from '../../domain/locale-format.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
 import { roundDiv, scaled, taxBreakdown } from '../../domain/totals.ts';
 import type { Language } from '../../languages.ts';
@@ -14,17 +15,11 @@ import { lockQuote } from '../quotes/queries.ts';
 import { invoiceMessages } from './messages.ts';
 
 const TERM_LINE: Record<Language, string> = {
-  en: 'Instalment {percentage}% of quote {number}',
-  nl: 'Termijn {percentage}% van offerte {number}',
-  de: 'Abschlag {percentage} % zum Angebot {number}',
-  fr: 'Acompte de {percentage} % sur le devis {number}',
+  en: 'Instalment {percentage} of quote {number}',
+  nl: 'Termijn {percentage} van offerte {number}',
+  de: 'Abschlag {percentage} zum Angebot {number}',
+  fr: 'Acompte de {percentage} sur le devis {number}',
 };
-
-/** `30.00` → `30`, `12.50` → `12,5` (with the language's decimal sign). */
-function shownPercentage(hundredths: bigint, language: Language): string {
-  const text = fromCents(hundredths).replace(/\.?0+$/, '');
-  return language === 'en' ? text : text.replace('.', ',');
-}
 
 export type TermRequest = {
   term_percentage: number;
@@ -97,7 +92,7 @@ export async function termItems(
       billedIncl.set(key, (billedIncl.get(key) ?? 0n) + toCents(rate.taxable) + toCents(rate.tax));
     }
   const name = TERM_LINE[language]
-    .replace('{percentage}', shownPercentage(percentage, language))
+    .replace('{percentage}', formatPercent(fromCents(percentage), language))
     .replace('{number}', quote.number);
   const lines: ItemBody[] = taxBreakdown(quote.items, quote.discountAmount)
     .filter((rate) => toCents(rate.taxable) !== 0n)

@@ -1,5 +1,6 @@
 // What the customer is emailed about an order (in the order's language) and the internal notes that record it
 // (in the company's language): one text per status change, track and trace, and a note shown to the customer.
+import { salutation } from '../../domain/salutation.ts';
 import type { Language } from '../../languages.ts';
 import type { SettableStatus } from './rules.ts';
 
@@ -51,7 +52,7 @@ const BODIES: Readonly<Record<SettableStatus, Texts>> = {
   processing: {
     en: 'We are preparing your order {number}. We will let you know as soon as it is on its way.',
     nl: 'We maken uw bestelling {number} klaar. We laten het u weten zodra hij onderweg is.',
-    de: 'Wir bereiten Ihre Bestellung {number} vor. Wir melden uns, sobald sie unterwegs ist.',
+    de: 'wir bereiten Ihre Bestellung {number} vor. Wir melden uns, sobald sie unterwegs ist.',
     fr: 'Nous préparons votre commande {number}. Nous vous préviendrons dès qu’elle sera en route.',
   },
   shipped: {
@@ -92,8 +93,6 @@ const NOTE_SUBJECT: Texts = {
   de: 'Eine Nachricht zu Ihrer Bestellung {number}',
   fr: 'Un message concernant votre commande {number}',
 };
-const GREETING: Texts = { en: 'Hello {name},', nl: 'Beste {name},', de: 'Hallo {name},', fr: 'Bonjour {name},' };
-const GREETING_NO_NAME: Texts = { en: 'Hello,', nl: 'Hallo,', de: 'Hallo,', fr: 'Bonjour,' };
 const SIGNATURE: Texts = {
   en: 'Kind regards,\n{shop}',
   nl: 'Met vriendelijke groet,\n{shop}',
@@ -147,8 +146,7 @@ type OrderForEmail = {
 
 function letter(order: OrderForEmail, shop: string, lines: string[]): string {
   const l = order.language;
-  const greeting = order.buyerName ? fill(GREETING[l], { name: order.buyerName }) : GREETING_NO_NAME[l];
-  return [greeting, '', ...lines, '', fill(SIGNATURE[l], { shop })].join('\n');
+  return [salutation(order.buyerName, l), '', ...lines, '', fill(SIGNATURE[l], { shop })].join('\n');
 }
 
 function trackingLines(order: OrderForEmail): string[] {

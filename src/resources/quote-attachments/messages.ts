@@ -15,9 +15,9 @@ export const quoteAttachmentMessages = defineMessages({
     fr: 'Ce devis n’a pas de pièce jointe avec cet identifiant.',
   },
   'quote_attachment.limit_reached': {
-    en: 'A quote holds at most {max} attachments; delete one first.',
-    nl: 'Een offerte heeft hooguit {max} bijlagen; verwijder er eerst een.',
-    de: 'Ein Angebot hat höchstens {max} Anhänge; löschen Sie zuerst einen.',
-    fr: 'Un devis compte au plus {max} pièces jointes ; supprimez-en d’abord une.',
+    en: 'A quote holds at most {max|one:# attachment|other:# attachments}; delete one first.',
+    nl: 'Een offerte heeft hooguit {max|one:# bijlage|other:# bijlagen}; verwijder er eerst een.',
+    de: 'Ein Angebot hat höchstens {max|one:# Anhang|other:# Anhänge}; löschen Sie zuerst einen.',
+    fr: 'Un devis compte au plus {max|one:# pièce jointe|other:# pièces jointes} ; supprimez-en d’abord une.',
   },
 });

@@ -2,6 +2,7 @@
 // subject or message (the document's number, total and the company's name are always in it). Amounts and dates
 // are written by the same formatter as the PDF it carries (src/domain/locale-format.ts), so the two agree.
 import { formatDate, formatMoney } from '../../domain/locale-format.ts';
+import { salutation } from '../../domain/salutation.ts';
 import type { Language } from '../../languages.ts';
 
 type Company = { name: string };
@@ -18,8 +19,6 @@ type Document = {
 };
 
 type Words = {
-  /** The salutation with the customer's name, and without one (a customer without a name is greeted too). */
-  greeting: (name: string | null) => string;
   closing: string;
   quote: { subject: string; body: string; link: string };
   invoice: { subject: string; body: string; open: string; link: string };
@@ -28,7 +27,6 @@ type Words = {
 // Dutch says "u": the register of every message a business sends its customers.
 export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
   en: {
-    greeting: (name) => (name ? `Dear ${name},` : 'Dear customer,'),
     closing: 'Kind regards,',
     quote: {
       subject: 'Quote {number} from {company}',
@@ -43,7 +41,6 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     },
   },
   nl: {
-    greeting: (name) => (name ? `Beste ${name},` : 'Geachte heer, mevrouw,'),
     closing: 'Met vriendelijke groet,',
     quote: {
       subject: 'Offerte {number} van {company}',
@@ -58,7 +55,6 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     },
   },
   de: {
-    greeting: (name) => (name ? `Guten Tag ${name},` : 'Sehr geehrte Damen und Herren,'),
     closing: 'Mit freundlichen Grüßen',
     quote: {
       subject: 'Angebot {number} von {company}',
@@ -73,7 +69,6 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     },
   },
   fr: {
-    greeting: (name) => (name ? `Bonjour ${name},` : 'Madame, Monsieur,'),
     closing: 'Cordialement,',
     quote: {
       subject: 'Devis {number} de {company}',
@@ -119,9 +114,7 @@ export function documentEmail(
   const link = doc.publicUrl ? [fill(template.link, values), ''] : [];
   const text =
     custom.message ??
-    [words.greeting(doc.customer.name?.trim() || null), '', sentence, '', ...link, words.closing, company.name].join(
-      '\n',
-    );
+    [salutation(doc.customer.name, doc.language), '', sentence, '', ...link, words.closing, company.name].join('\n');
   // A message of the request's own still names the document and its link, so the customer can tell what it is about.
   const footer = custom.message
     ? `\n\n${doc.number} · ${values.total}${doc.publicUrl ? `\n${fill(template.link, values)}` : ''}`

@@ -76,9 +76,9 @@ export const quoteMessages = defineMessages({
     fr: 'Le client n’a pas d’adresse e-mail ; envoyez le document à une adresse indiquée dans to.',
   },
   'document.outgoing_limit': {
-    en: 'The company has sent {limit} messages this hour, its limit; try again later.',
-    nl: 'Het bedrijf heeft dit uur {limit} berichten verstuurd, zijn limiet; probeer het later opnieuw.',
-    de: 'Das Unternehmen hat in dieser Stunde {limit} Nachrichten gesendet, sein Limit; versuchen Sie es später erneut.',
-    fr: 'L’entreprise a envoyé {limit} messages cette heure-ci, sa limite ; réessayez plus tard.',
+    en: 'The company has sent {limit|one:# message|other:# messages} this hour, its limit; try again later.',
+    nl: 'Het bedrijf heeft dit uur {limit|one:# bericht|other:# berichten} verstuurd, zijn limiet; probeer het later opnieuw.',
+    de: 'Das Unternehmen hat in dieser Stunde {limit|one:# Nachricht|other:# Nachrichten} gesendet, sein Limit; versuchen Sie es später erneut.',
+    fr: 'L’entreprise a envoyé {limit|one:# message|other:# messages} cette heure-ci, sa limite ; réessayez plus tard.',
   },
 } as const);

@@ -56,7 +56,7 @@ export const handlers = {
     const query = c.req.valid('query');
     const found = await feedOf(c, c.req.valid('param').widget_id, query.limit);
     // `lang` fixes the language; without it the widget follows the page it is placed in.
-    const script = widgetScript(found.feed, query.lang ?? found.language, query.lang !== undefined);
+    const script = widgetScript(found.feed, query.lang ?? found.language, found.timeZone, query.lang !== undefined);
     const tag = contentTag(script);
     if (notModified(c, tag)) return c.body(null, 304, { ETag: tag });
     return c.body(script, 200, {

@@ -81,9 +81,9 @@ export const reviewMessages = defineMessages({
     fr: 'Aucun client n’a cet identifiant.',
   },
   'review_request.outgoing_limit': {
-    en: 'The company sent its {limit} messages of this hour; try again after the hour.',
-    nl: 'Het bedrijf heeft zijn {limit} berichten van dit uur verstuurd; probeer het na dit uur opnieuw.',
-    de: 'Das Unternehmen hat seine {limit} Nachrichten dieser Stunde gesendet; versuchen Sie es nach Ablauf der Stunde erneut.',
-    fr: 'L’entreprise a envoyé ses {limit} messages de cette heure ; réessayez après cette heure.',
+    en: 'The company has sent {limit|one:# message|other:# messages} this hour, its limit; try again after the hour.',
+    nl: 'Het bedrijf heeft dit uur {limit|one:# bericht|other:# berichten} verstuurd, zijn limiet; probeer het na dit uur opnieuw.',
+    de: 'Das Unternehmen hat in dieser Stunde {limit|one:# Nachricht|other:# Nachrichten} gesendet, sein Limit; versuchen Sie es nach Ablauf der Stunde erneut.',
+    fr: 'L’entreprise a envoyé {limit|one:# message|other:# messages} cette heure-ci, sa limite ; réessayez après cette heure.',
   },
 } as const);

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { withTenant } from '../../db/tenant.ts';
-import { formatDate, formatNumber } from '../../domain/locale-format.ts';
+import { fillCounted, formatDateOn, formatNumber } from '../../domain/locale-format.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { iso, isoOrNull } from '../../http/serialize.ts';
@@ -43,10 +43,13 @@ export async function feedOf(c: Context<AppEnv>, widgetId: string, limit: number
     data: rows.map(serializePublishedReview),
   };
   const language = LANGUAGES.find((l) => l === company.language) ?? 'en';
-  return { feed, language };
+  return { feed, language, timeZone: company.timeZone };
 }
 
 export type Feed = Awaited<ReturnType<typeof feedOf>>['feed'];
+
+/** A review's day on the company's clock, as `YYYY-MM-DD` (a review at 00:40 in Amsterdam is of that day). */
+const dayOn = (instant: string, timeZone: string) => new Date(instant).toLocaleDateString('en-CA', { timeZone });
 
 /** The tag of a body; a request whose If-None-Match names it gets 304. */
 export function contentTag(body: string): string {
@@ -60,7 +63,7 @@ export function notModified(c: Context, tag: string): boolean {
 }
 
 /** schema.org JSON-LD of the company with its aggregate rating and the reviews shown. */
-export function jsonLd(feed: Feed) {
+export function jsonLd(feed: Feed, timeZone: string) {
   const { average, count } = feed.aggregate_rating;
   return {
     '@context': 'https://schema.org',
@@ -80,7 +83,7 @@ export function jsonLd(feed: Feed) {
     review: feed.data.map((r) => ({
       '@type': 'Review',
       author: { '@type': 'Person', name: r.author.name },
-      datePublished: r.reviewed_at.slice(0, 10),
+      datePublished: dayOn(r.reviewed_at, timeZone),
       reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
       ...(r.comment ? { reviewBody: r.comment } : {}),
     })),
@@ -90,13 +93,18 @@ export function jsonLd(feed: Feed) {
 export const WIDGET_TEXTS = {
   title: { en: 'Reviews of {shop}', nl: 'Reviews van {shop}', de: 'Bewertungen von {shop}', fr: 'Avis sur {shop}' },
   summary: {
-    en: '{average} out of 5 from {count} reviews',
-    nl: '{average} van 5 uit {count} reviews',
-    de: '{average} von 5 aus {count} Bewertungen',
-    fr: '{average} sur 5 sur la base de {count} avis',
+    en: '{average} out of 5 from {count|one:# review|other:# reviews}',
+    nl: '{average} van 5 uit {count|one:# review|other:# reviews}',
+    de: '{average} von 5 aus {count|one:# Bewertung|other:# Bewertungen}',
+    fr: '{average} sur 5 sur la base de {count|one:# avis|other:# avis}',
   },
   none: { en: 'No reviews yet.', nl: 'Nog geen reviews.', de: 'Noch keine Bewertungen.', fr: 'Pas encore d’avis.' },
-  stars: { en: '{n} out of 5 stars', nl: '{n} van 5 sterren', de: '{n} von 5 Sternen', fr: '{n} étoiles sur 5' },
+  stars: {
+    en: '{n} out of 5 stars',
+    nl: '{n} van 5 sterren',
+    de: '{n} von 5 Sternen',
+    fr: '{n|one:# étoile|other:# étoiles} sur 5',
+  },
   reply: {
     en: 'Reply from {shop}',
     nl: 'Reactie van {shop}',
@@ -113,17 +121,26 @@ ul{list-style:none;margin:0;padding:0}li{border-top:1px solid #e4e4e7;padding:12
 .stars{color:#b45309;letter-spacing:2px}.author{font-weight:600}.meta{color:#52525b;font-size:13px}
 .reply{margin:8px 0 0 12px;padding-left:10px;border-left:3px solid #1d4ed8}`;
 
-/** The widget's words, its average and its dates in one language, formatted as that language writes them. */
-function widgetLanguage(feed: Feed, language: Language) {
+/**
+ * The widget's words in one language, with its counts and dates filled in as that language writes them: the
+ * summary's count and each rating in their plural forms, each review's day on the company's clock.
+ */
+function widgetLanguage(feed: Feed, language: Language, timeZone: string) {
   const shop = feed.company.name;
   const { average, count } = feed.aggregate_rating;
+  const say = (key: keyof typeof WIDGET_TEXTS, values: Record<string, string | number> = {}) =>
+    fillCounted(WIDGET_TEXTS[key][language], { shop, ...values }, language);
   return {
-    texts: Object.fromEntries(
-      Object.entries(WIDGET_TEXTS).map(([key, value]) => [key, value[language].replaceAll('{shop}', shop)]),
-    ),
-    average: average === null ? null : formatNumber(average, language, 2),
-    count: formatNumber(count, language),
-    dates: feed.data.map((r) => formatDate(r.reviewed_at, language)),
+    title: say('title'),
+    summary:
+      average === null || count === 0
+        ? say('none')
+        : say('summary', { average: formatNumber(average, language, 2), count }),
+    reply: say('reply'),
+    verified: say('verified'),
+    // The label of each rating, 1 to 5 (index 0 is one star).
+    stars: [1, 2, 3, 4, 5].map((n) => say('stars', { n })),
+    dates: feed.data.map((r) => formatDateOn(r.reviewed_at, language, timeZone)),
   };
 }
 
@@ -133,9 +150,9 @@ function widgetLanguage(feed: Feed, language: Language) {
  * four languages and speaks the page's (the nearest `lang` attribute), unless `fixed` (the request's `lang`); a
  * page in another language gets `language`.
  */
-export function widgetScript(feed: Feed, language: Language, fixed = false): string {
-  const i18n = Object.fromEntries(LANGUAGES.map((l) => [l, widgetLanguage(feed, l)]));
-  const data = { feed, i18n, css: WIDGET_CSS, jsonLd: jsonLd(feed), lang: language, fixed };
+export function widgetScript(feed: Feed, language: Language, timeZone: string, fixed = false): string {
+  const i18n = Object.fromEntries(LANGUAGES.map((l) => [l, widgetLanguage(feed, l, timeZone)]));
+  const data = { feed, i18n, css: WIDGET_CSS, jsonLd: jsonLd(feed, timeZone), lang: language, fixed };
   // `<` escaped: the data can never close a script element if a site inlines the widget.
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   return `/* Reviews widget: ${feed.data.length} of ${feed.aggregate_rating.count} published reviews. */
@@ -161,30 +178,28 @@ export function widgetScript(feed: Feed, language: Language, fixed = false): str
     if (text != null) e.textContent = text;
     return e;
   }
-  function fill(t, v) { return t.replace(/\\{(\\w+)\\}/g, function (_, k) { return v[k]; }); }
   root.appendChild(el('style', null, d.css));
   var box = el('section');
-  box.setAttribute('aria-label', L.texts.title);
-  box.appendChild(el('h2', null, L.texts.title));
-  var a = d.feed.aggregate_rating;
-  box.appendChild(el('p', 'summary', a.count > 0 ? fill(L.texts.summary, { average: L.average, count: L.count }) : L.texts.none));
+  box.setAttribute('aria-label', L.title);
+  box.appendChild(el('h2', null, L.title));
+  box.appendChild(el('p', 'summary', L.summary));
   var list = el('ul');
   d.feed.data.forEach(function (r, i) {
     var item = el('li');
     var stars = el('span', 'stars', '\\u2605\\u2605\\u2605\\u2605\\u2605'.slice(0, r.rating) + '\\u2606\\u2606\\u2606\\u2606\\u2606'.slice(r.rating));
     stars.setAttribute('role', 'img');
-    stars.setAttribute('aria-label', fill(L.texts.stars, { n: r.rating }));
+    stars.setAttribute('aria-label', L.stars[r.rating - 1]);
     item.appendChild(stars);
     var who = el('div', 'meta');
     who.appendChild(el('span', 'author', r.author.name));
     if (r.author.city) who.appendChild(document.createTextNode(', ' + r.author.city));
-    if (r.is_verified) who.appendChild(document.createTextNode(' \\u00b7 ' + L.texts.verified));
+    if (r.is_verified) who.appendChild(document.createTextNode(' \\u00b7 ' + L.verified));
     who.appendChild(document.createTextNode(' \\u00b7 ' + L.dates[i]));
     item.appendChild(who);
     if (r.comment) item.appendChild(el('p', 'comment', r.comment));
     if (r.reply) {
       var reply = el('div', 'reply');
-      reply.appendChild(el('div', 'meta', L.texts.reply));
+      reply.appendChild(el('div', 'meta', L.reply));
       reply.appendChild(el('p', null, r.reply));
       item.appendChild(reply);
     }

@@ -239,7 +239,7 @@ export async function updateReview(tx: Tx, current: ReviewRow, changes: ReviewCh
 /** The company a public widget id names (channel_settings is read before a tenant is known, like companies). */
 export async function companyOfWidget(db: Db, widgetId: string) {
   const [row] = await db
-    .select({ id: companies.id, name: companies.name, language: companies.language })
+    .select({ id: companies.id, name: companies.name, language: companies.language, timeZone: companies.timeZone })
     .from(channelSettings)
     .innerJoin(companies, eq(companies.id, channelSettings.companyId))
     .where(eq(channelSettings.widgetId, widgetId));

@@ -5,6 +5,7 @@
 // message (the customer-service window); otherwise the request is refused before anything is stored.
 import { type OutgoingMessage, WHATSAPP_WINDOW_MS } from '../../channels/index.ts';
 import type { Tx } from '../../db/tenant.ts';
+import { salutation } from '../../domain/salutation.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import type { Language } from '../../languages.ts';
 import { reviewMessages } from './messages.ts';
@@ -14,12 +15,11 @@ import { unsubscribeUrl } from './request-emails.ts';
 type Texts = Readonly<Record<Language, string>>;
 
 const TEXT: Texts = {
-  en: 'Hello {name}, thank you for choosing {shop}. Would you tell us how it went? It takes a minute: {url}\n\nNo more review requests? {unsubscribe}',
-  nl: 'Beste {name}, bedankt dat u voor {shop} hebt gekozen. Wilt u ons laten weten hoe het ging? Het kost een minuut: {url}\n\nGeen reviewverzoeken meer? {unsubscribe}',
-  de: 'Hallo {name}, danke, dass Sie sich für {shop} entschieden haben. Erzählen Sie uns, wie es war? Es dauert eine Minute: {url}\n\nKeine Bewertungsanfragen mehr? {unsubscribe}',
-  fr: 'Bonjour {name}, merci d’avoir choisi {shop}. Nous direz-vous comment cela s’est passé ? Cela prend une minute : {url}\n\nPlus de demandes d’avis ? {unsubscribe}',
+  en: '{salutation} thank you for choosing {shop}. Would you tell us how it went? It takes a minute: {url}\n\nNo more review requests? {unsubscribe}',
+  nl: '{salutation} bedankt dat u voor {shop} hebt gekozen. Wilt u ons laten weten hoe het ging? Het kost een minuut: {url}\n\nGeen reviewverzoeken meer? {unsubscribe}',
+  de: '{salutation} danke, dass Sie sich für {shop} entschieden haben. Würden Sie uns erzählen, wie es war? Es dauert eine Minute: {url}\n\nKeine Bewertungsanfragen mehr? {unsubscribe}',
+  fr: '{salutation} merci d’avoir choisi {shop}. Nous direz-vous comment cela s’est passé ? Cela prend une minute : {url}\n\nPlus de demandes d’avis ? {unsubscribe}',
 };
-const NO_NAME: Texts = { en: 'there', nl: 'klant', de: 'Kundin, Kunde', fr: 'cher client' };
 
 /** The WhatsApp id of a phone number: its digits, international form (`+31 6 1234 5678` → `31612345678`). */
 export const waIdOf = (phone: string) => phone.replace(/\D+/g, '');
@@ -58,7 +58,7 @@ export async function reviewRequestWhatsApp(
         : reviewMessages.message('review_request.whatsapp_no_template'),
     );
   const values: Record<string, string> = {
-    name: input.name ?? NO_NAME[input.language],
+    salutation: salutation(input.name, input.language),
     shop: input.shop,
     url: input.url,
     unsubscribe: unsubscribeUrl(input.url),

@@ -1,5 +1,6 @@
 // What the service writes about tasks in the company's language: the default board's names, the history lines
 // (system comments) and the notification emails. Not problem texts (messages.ts): these are stored or sent.
+import { formatDate, pluralForm } from '../../domain/locale-format.ts';
 import type { Language } from '../../languages.ts';
 
 type Category = 'open' | 'in_progress' | 'completed' | 'cancelled';
@@ -28,11 +29,8 @@ type Texts = {
   commentText: (title: string, body: string) => string;
 };
 
-/** A `YYYY-MM-DD` date as day, month and year joined by `separator`. */
-const dayMonthYear = (separator: string) => (date: string) => date.split('-').reverse().join(separator);
-const dmyDash = dayMonthYear('-');
-const dmyDot = dayMonthYear('.');
-const dmySlash = dayMonthYear('/');
+/** A `YYYY-MM-DD` date in the language's one date style (19 maart 2026), as the PDFs and emails write it. */
+const dateIn = (language: Language) => (date: string) => formatDate(date, language);
 
 export const TASK_TEXTS: Record<Language, Texts> = {
   nl: {
@@ -51,7 +49,7 @@ export const TASK_TEXTS: Record<Language, Texts> = {
     completed: 'Taak afgerond',
     reopened: 'Taak heropend',
     cancelled: 'Taak geannuleerd',
-    date: dmyDash,
+    date: dateIn('nl'),
     assignedSubject: (title) => `Taak aan jou toegewezen: ${title}`,
     assignedText: (title, due) => `Je bent toegewezen aan de taak „${title}”.\nDeadline: ${due}.`,
     commentSubject: (title) => `Nieuwe reactie op de taak ${title}`,
@@ -73,7 +71,7 @@ export const TASK_TEXTS: Record<Language, Texts> = {
     completed: 'Task completed',
     reopened: 'Task reopened',
     cancelled: 'Task cancelled',
-    date: (d) => d,
+    date: dateIn('en'),
     assignedSubject: (title) => `Task assigned to you: ${title}`,
     assignedText: (title, due) => `You have been assigned the task “${title}”.\nDue date: ${due}.`,
     commentSubject: (title) => `New comment on the task ${title}`,
@@ -95,7 +93,7 @@ export const TASK_TEXTS: Record<Language, Texts> = {
     completed: 'Aufgabe erledigt',
     reopened: 'Aufgabe wieder geöffnet',
     cancelled: 'Aufgabe abgebrochen',
-    date: dmyDot,
+    date: dateIn('de'),
     assignedSubject: (title) => `Ihnen zugewiesene Aufgabe: ${title}`,
     assignedText: (title, due) => `Ihnen wurde die Aufgabe „${title}“ zugewiesen.\nFällig: ${due}.`,
     commentSubject: (title) => `Neuer Kommentar zur Aufgabe ${title}`,
@@ -109,15 +107,16 @@ export const TASK_TEXTS: Record<Language, Texts> = {
     unassigned: 'personne',
     title: (from, to) => `Titre modifié de « ${from} » en « ${to} »`,
     priority: (from, to) => `Priorité modifiée de ${from} en ${to}`,
-    dueDate: (from, to) => `Échéance modifiée du ${from} au ${to}`,
+    dueDate: (from, to) => `Échéance modifiée de « ${from} » en « ${to} »`,
     assigned: (name) => `Assignée à ${name}`,
     unassignedLine: 'Assignation retirée',
-    links: (added, removed) => `Liens modifiés : ${added} ajouté(s), ${removed} retiré(s)`,
+    links: (added, removed) =>
+      `Liens modifiés : ${pluralForm('one:# ajouté|other:# ajoutés', added, 'fr')}, ${pluralForm('one:# retiré|other:# retirés', removed, 'fr')}`,
     moved: (from, to) => `Déplacée de ${from} vers ${to}`,
     completed: 'Tâche terminée',
     reopened: 'Tâche rouverte',
     cancelled: 'Tâche annulée',
-    date: dmySlash,
+    date: dateIn('fr'),
     assignedSubject: (title) => `Tâche qui vous est assignée : ${title}`,
     assignedText: (title, due) => `La tâche « ${title} » vous a été assignée.\nÉchéance : ${due}.`,
     commentSubject: (title) => `Nouveau commentaire sur la tâche ${title}`,

@@ -9,10 +9,10 @@ export const webhookMessages = defineMessages({
     fr: 'Aucun endpoint de webhook n’a cet identifiant.',
   },
   'webhook.endpoint_limit': {
-    en: 'A company can have at most {max} webhook endpoints; delete one first.',
-    nl: 'Een bedrijf kan hoogstens {max} webhook-endpoints hebben; verwijder er eerst een.',
-    de: 'Ein Unternehmen kann höchstens {max} Webhook-Endpunkte haben; löschen Sie zuerst einen.',
-    fr: 'Une entreprise peut avoir au plus {max} endpoints de webhook ; supprimez-en d’abord un.',
+    en: 'A company can have at most {max|one:# webhook endpoint|other:# webhook endpoints}; delete one first.',
+    nl: 'Een bedrijf kan hoogstens {max|one:# webhook-endpoint|other:# webhook-endpoints} hebben; verwijder er eerst een.',
+    de: 'Ein Unternehmen kann höchstens {max|one:# Webhook-Endpunkt|other:# Webhook-Endpunkte} haben; löschen Sie zuerst einen.',
+    fr: 'Une entreprise peut avoir au plus {max|one:# endpoint de webhook|other:# endpoints de webhook} ; supprimez-en d’abord un.',
   },
   'webhook.test_rate_limited': {
     en: 'At most 10 test messages per endpoint per minute.',

@@ -87,10 +87,10 @@ export const workOrderMessages = defineMessages({
     fr: 'Ce bon d’intervention n’a pas de photo avec cet identifiant.',
   },
   'work_order_photo.limit_reached': {
-    en: 'A work order holds at most {max} photos; delete one first.',
-    nl: 'Een werkbon heeft hooguit {max} foto’s; verwijder er eerst een.',
-    de: 'Ein Arbeitsauftrag hat höchstens {max} Fotos; löschen Sie zuerst eines.',
-    fr: 'Un bon d’intervention compte au plus {max} photos ; supprimez-en d’abord une.',
+    en: 'A work order holds at most {max|one:# photo|other:# photos}; delete one first.',
+    nl: 'Een werkbon heeft hooguit {max|one:# foto|other:# foto’s}; verwijder er eerst een.',
+    de: 'Ein Arbeitsauftrag hat höchstens {max|one:# Foto|other:# Fotos}; löschen Sie zuerst eines.',
+    fr: 'Un bon d’intervention compte au plus {max|one:# photo|other:# photos} ; supprimez-en d’abord une.',
   },
   'work_order_photo.closed': {
     en: 'The photos of a work order that is {status} cannot be changed.',

@@ -224,7 +224,7 @@ describe('refusals', () => {
     const limited = await notify(a.id, { kind: 'update' }, retryHeaders);
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
-    expect(limited.body.detail).toBe('The company sent 250 messages this hour, the most allowed; try again later.');
+    expect(limited.body.detail).toBe('The company has sent 250 messages this hour, the most allowed; try again later.');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     // The refusal is not kept as the key's answer: after the hour (the count gone), the same key sends it.

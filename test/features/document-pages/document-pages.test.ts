@@ -234,6 +234,28 @@ describe('the online invoice', () => {
     const res = await visit(invoice.public_url);
     expect(res.status).toBe(410);
     expect(await res.text()).toContain('cancelled');
+    // French puts a no-break space before the colon, as everywhere else.
+    const french = await (await visit(`${invoice.public_url}?lang=fr`)).text();
+    expect(french).toContain(`${invoice.number}\u00A0: Cette facture a été annulée`);
+    expect(french).not.toContain(`${invoice.number}: `);
+  });
+
+  it('writes the VAT rate as each language writes a percentage: 21% in Dutch and English, 21 % in German and French', async () => {
+    const invoice = await sentInvoice();
+    const rates = async (lang: string) => {
+      const html = await (await visit(`${invoice.public_url}?lang=${lang}`)).text();
+      return [...html.matchAll(/21(\s?)%/g)].map((m) => m[1]);
+    };
+    for (const [lang, space] of [
+      ['nl', ''],
+      ['en', ''],
+      ['de', '\u00A0'],
+      ['fr', '\u00A0'],
+    ]) {
+      const found = await rates(lang);
+      expect(found.length, lang).toBeGreaterThan(0);
+      expect(new Set(found), lang).toEqual(new Set([space]));
+    }
   });
 });
 

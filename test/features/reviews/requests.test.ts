@@ -57,7 +57,7 @@ describe('createReviewRequest', () => {
     for (const job of jobs) await send(job.payload as { companyId: string; emailId: string }, {} as JobHelpers);
     const mail = await smtp.waitFor((m) => m.envelopeTo.includes(c.email));
     expect(mail.subject).toMatch(/^Wie waren wir\?/);
-    expect(mail.text).toContain('Hallo Greta Müller,');
+    expect(mail.text).toContain('Guten Tag Greta Müller,');
     expect(mail.text).toContain(data.url);
     expect(mail.text).toContain(`${data.url}/unsubscribe`);
     // Folded by the sender: unfold before reading the header.

@@ -214,7 +214,9 @@ describe('createReviewRequest over WhatsApp', () => {
     });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
-    expect(limited.body.detail).toBe('The company sent its 250 messages of this hour; try again after the hour.');
+    expect(limited.body.detail).toBe(
+      'The company has sent 250 messages this hour, its limit; try again after the hour.',
+    );
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     expect(graphCalls.length).toBe(before);

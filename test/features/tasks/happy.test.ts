@@ -135,7 +135,7 @@ describe('tasks', () => {
     expect(lines).toEqual([
       ['Titel gewijzigd van „Offerte opstellen” naar „Offerte zonnepanelen”', true, null],
       ['Prioriteit gewijzigd van normaal naar urgent', true, null],
-      ['Deadline gewijzigd van geen naar 19-03-2026', true, null],
+      ['Deadline gewijzigd van geen naar 19 maart 2026', true, null],
       ['Toegewezen aan Ahmed El Amrani', true, null],
     ]);
     const same = await api.call<'updateTask'>('updateTask', {

@@ -45,7 +45,7 @@ describe('task notifications', () => {
     expect(await sendQueued(t.companyId)).toEqual([[`sanne-${t.companyId}@example.nl`]]);
     const mail = await smtp.waitFor((m) => m.envelopeTo.includes(`sanne-${t.companyId}@example.nl`));
     expect(mail.subject).toBe('Taak aan jou toegewezen: Dakfoto maken');
-    expect(mail.text).toContain('Deadline: 17-03-2026');
+    expect(mail.text).toContain('Deadline: 17 maart 2026.');
 
     // An update that leaves the assignee alone sends nothing; a new assignee is emailed.
     await api.call('updateTask', { key: t.key, params: { task: task.id }, body: { title: 'Dakfoto’s maken' } });
@@ -53,6 +53,21 @@ describe('task notifications', () => {
     await api.call('updateTask', { key: t.key, params: { task: task.id }, body: { assigned_user_id: String(mark) } });
     expect(await sendQueued(t.companyId)).toEqual([[`mark-${t.companyId}@example.nl`]]);
     await smtp.waitFor((m) => m.envelopeTo.includes(`mark-${t.companyId}@example.nl`));
+  });
+
+  it.each([
+    ['en', 'Due date: 14 December 2026.'],
+    ['de', 'Fällig: 14. Dezember 2026.'],
+    ['fr', 'Échéance : 14 décembre 2026.'],
+  ] as const)('%s: writes the due date in the language’s one date style, never as an ISO date', async (language, line) => {
+    const t = await api.tenant({ language });
+    const email = `due-${t.companyId}@example.nl`;
+    const user = await userOf(api, t.companyId, { email });
+    await taskOf(api, t.key, { title: 'Dak', assigned_user_id: String(user), due_date: '2026-12-14' });
+    await sendQueued(t.companyId);
+    const mail = await smtp.waitFor((m) => m.envelopeTo.includes(email));
+    expect(mail.text).toContain(line);
+    expect(mail.text).not.toMatch(/\d{4}-\d{2}-\d{2}|\d{2}[-./]\d{2}[-./]\d{4}/);
   });
 
   it('emails the assignee and the creator on a new comment, once each; nobody for an unassigned API task', async () => {
