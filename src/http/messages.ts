@@ -379,6 +379,12 @@ const MESSAGES = {
     de: 'Muss ein Datum sein, geschrieben als Jahr-Monat-Tag, etwa 2026-03-14.',
     fr: 'Doit être une date écrite année-mois-jour, par exemple 2026-03-14.',
   },
+  'field.calendar_range': {
+    en: 'Must lie between the years 1 and 9999 (from 0001-01-01 through 9999-12-31; a date and time in UTC).',
+    nl: 'Moet tussen de jaren 1 en 9999 liggen (van 0001-01-01 tot en met 9999-12-31; een datum en tijd in UTC).',
+    de: 'Muss zwischen den Jahren 1 und 9999 liegen (von 0001-01-01 bis 9999-12-31; Datum und Uhrzeit in UTC).',
+    fr: 'Doit se situer entre les années 1 et 9999 (du 0001-01-01 au 9999-12-31 ; une date et heure en UTC).',
+  },
   'field.format_datetime': {
     en: 'Must be a date and time with its time zone, such as 2026-03-14T09:30:00Z or 2026-03-14T10:30:00+01:00.',
     nl: 'Moet een datum en tijd met tijdzone zijn, zoals 2026-03-14T09:30:00Z of 2026-03-14T10:30:00+01:00.',

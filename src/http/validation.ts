@@ -78,6 +78,8 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
     case 'invalid_type':
       return typeMessage('expected' in issue ? String(issue.expected) : '');
     case 'invalid_format':
+      // A date outside the years 1 to 9999 (generated/routes.ts, scripts/lib/zod-writer.ts IN_CALENDAR).
+      if (issue.code === 'custom' && issue.params?.calendar !== undefined) return message('field.calendar_range');
       // A pattern (money amounts, integer strings) is no format to name: "a valid regex" would mislead.
       if ('format' in issue && issue.format === 'regex' && 'pattern' in issue) {
         const pattern = String(issue.pattern);
