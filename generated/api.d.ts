@@ -4376,7 +4376,8 @@ export type components = {
       | 'not_implemented'
       | 'service_unavailable'
       | 'verification_failed'
-      | 'pdf_render_limit_exceeded';
+      | 'pdf_render_limit_exceeded'
+      | 'outcome_unknown';
     /** @description One invalid input of a `validation_failed` or `unknown_field` problem. */
     FieldError: {
       /**
@@ -9880,7 +9881,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe. */
+    /** @description `service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe. */
     ServiceUnavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10016,7 +10017,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. */
+    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`. */
     PdfServiceUnavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];

@@ -297,6 +297,7 @@ export const ProblemCodeSchema = z
     'service_unavailable',
     'verification_failed',
     'pdf_render_limit_exceeded',
+    'outcome_unknown',
   ])
   .openapi('ProblemCode');
 export const ProblemSchema = z
@@ -2402,7 +2403,7 @@ export const getMe = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2443,7 +2444,7 @@ export const getCompany = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2495,7 +2496,7 @@ export const listUsers = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2552,7 +2553,7 @@ export const listCustomers = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2618,7 +2619,7 @@ export const createCustomer = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2692,7 +2693,7 @@ export const upsertCustomers = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2737,7 +2738,7 @@ export const getCustomer = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2800,7 +2801,7 @@ export const updateCustomer = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2860,7 +2861,7 @@ export const convertCustomer = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2917,7 +2918,7 @@ export const listCustomerTimeline = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -2973,7 +2974,7 @@ export const listCustomerNotes = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3044,7 +3045,7 @@ export const createCustomerNote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3107,7 +3108,7 @@ export const updateCustomerNote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3160,7 +3161,7 @@ export const deleteCustomerNote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3235,7 +3236,7 @@ export const listDeals = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3301,7 +3302,7 @@ export const createDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3375,7 +3376,7 @@ export const upsertDeals = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3420,7 +3421,7 @@ export const getDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3483,7 +3484,7 @@ export const updateDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3551,7 +3552,7 @@ export const moveDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3619,7 +3620,7 @@ export const winDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3687,7 +3688,7 @@ export const loseDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3744,7 +3745,7 @@ export const archiveDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3804,7 +3805,7 @@ export const unarchiveDeal = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3860,7 +3861,7 @@ export const listDealNotes = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3931,7 +3932,7 @@ export const createDealNote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -3994,7 +3995,7 @@ export const updateDealNote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4047,7 +4048,7 @@ export const deleteDealNote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4102,7 +4103,7 @@ export const listPipelineStages = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4163,7 +4164,7 @@ export const listConversations = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4208,7 +4209,7 @@ export const getConversation = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4268,7 +4269,7 @@ export const listConversationMessages = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4342,7 +4343,7 @@ export const createConversationMessage = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4394,7 +4395,7 @@ export const closeConversation = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4446,7 +4447,7 @@ export const reopenConversation = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4509,7 +4510,7 @@ export const listTasks = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4575,7 +4576,7 @@ export const createTask = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4620,7 +4621,7 @@ export const getTask = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4683,7 +4684,7 @@ export const updateTask = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4746,7 +4747,7 @@ export const moveTask = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4803,7 +4804,7 @@ export const completeTask = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4860,7 +4861,7 @@ export const reopenTask = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4917,7 +4918,7 @@ export const cancelTask = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -4974,7 +4975,7 @@ export const listTaskComments = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5045,7 +5046,7 @@ export const createTaskComment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5096,7 +5097,7 @@ export const listTaskBoards = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5153,7 +5154,7 @@ export const listInvoices = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5219,7 +5220,7 @@ export const createInvoice = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5264,7 +5265,7 @@ export const getInvoice = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5331,7 +5332,7 @@ export const updateInvoice = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5383,7 +5384,7 @@ export const deleteInvoice = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5459,7 +5460,7 @@ export const sendInvoice = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5516,7 +5517,7 @@ export const cancelInvoice = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5590,7 +5591,7 @@ export const createInvoicePayment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5642,7 +5643,7 @@ export const getInvoicePdf = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5700,7 +5701,7 @@ export const getInvoiceUbl = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5757,7 +5758,7 @@ export const listQuotes = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5823,7 +5824,7 @@ export const createQuote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5868,7 +5869,7 @@ export const getQuote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5935,7 +5936,7 @@ export const updateQuote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6011,7 +6012,7 @@ export const sendQuote = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6068,7 +6069,7 @@ export const acceptQuote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6135,7 +6136,7 @@ export const rejectQuote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6180,7 +6181,7 @@ export const getQuotePdf = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6240,7 +6241,7 @@ export const listQuoteAttachments = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6314,7 +6315,7 @@ export const createQuoteAttachment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6362,7 +6363,7 @@ export const deleteQuoteAttachment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6423,7 +6424,7 @@ export const listWorkOrders = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6489,7 +6490,7 @@ export const createWorkOrder = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6534,7 +6535,7 @@ export const getWorkOrder = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6604,7 +6605,7 @@ export const updateWorkOrder = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6664,7 +6665,7 @@ export const deleteWorkOrder = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6734,7 +6735,7 @@ export const changeWorkOrderStatus = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6792,7 +6793,7 @@ export const listWorkOrderPhotos = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6863,7 +6864,7 @@ export const createWorkOrderPhoto = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6912,7 +6913,7 @@ export const deleteWorkOrderPhoto = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6982,7 +6983,7 @@ export const signWorkOrder = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7027,7 +7028,7 @@ export const getWorkOrderPdf = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7091,7 +7092,7 @@ export const listAppointments = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7160,7 +7161,7 @@ export const createAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7205,7 +7206,7 @@ export const getAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7275,7 +7276,7 @@ export const updateAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7331,7 +7332,7 @@ export const deleteAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7391,7 +7392,7 @@ export const confirmAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7461,7 +7462,7 @@ export const cancelAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7521,7 +7522,7 @@ export const completeAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7595,7 +7596,7 @@ export const notifyAppointment = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7654,7 +7655,7 @@ export const listAppointmentTypes = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7716,7 +7717,7 @@ export const getAppointmentAvailability = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7773,7 +7774,7 @@ export const listOrders = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7818,7 +7819,7 @@ export const getOrder = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7897,7 +7898,7 @@ export const changeOrderStatus = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7976,7 +7977,7 @@ export const updateOrderTracking = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8036,7 +8037,7 @@ export const listOrderNotes = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8107,7 +8108,7 @@ export const createOrderNote = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8171,7 +8172,7 @@ export const listReviews = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8216,7 +8217,7 @@ export const getReview = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8282,7 +8283,7 @@ export const replyToReview = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8338,7 +8339,7 @@ export const deleteReviewReply = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8404,7 +8405,7 @@ export const hideReview = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8460,7 +8461,7 @@ export const publishReview = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8520,7 +8521,7 @@ export const listReviewRequests = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8589,7 +8590,7 @@ export const createReviewRequest = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8641,7 +8642,7 @@ export const listPublishedReviews = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8697,7 +8698,7 @@ export const getReviewWidget = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8745,7 +8746,7 @@ export const getReviewRequest = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8801,7 +8802,7 @@ export const listWebhookEndpoints = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8870,7 +8871,7 @@ export const createWebhookEndpoint = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8926,7 +8927,7 @@ export const getWebhookEndpoint = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -8997,7 +8998,7 @@ export const updateWebhookEndpoint = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9058,7 +9059,7 @@ export const deleteWebhookEndpoint = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9114,7 +9115,7 @@ export const testWebhookEndpoint = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9198,7 +9199,7 @@ export const rotateWebhookEndpointSecret = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9277,7 +9278,7 @@ export const recoverWebhookEndpoint = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9345,7 +9346,7 @@ export const listWebhookEndpointDeliveries = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9402,7 +9403,7 @@ export const getWebhookDelivery = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9468,7 +9469,7 @@ export const listWebhookDeliveryAttempts = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9541,7 +9542,7 @@ export const resendWebhookDelivery = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9600,7 +9601,7 @@ export const listEvents = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9653,7 +9654,7 @@ export const getEvent = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9719,7 +9720,7 @@ export const listEventDeliveries = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9777,7 +9778,7 @@ export const downloadFile = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9829,7 +9830,7 @@ export const getWidget = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9891,7 +9892,7 @@ export const createWidgetSession = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -9956,7 +9957,7 @@ export const listWidgetMessages = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -10023,7 +10024,7 @@ export const createWidgetMessage = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -10064,7 +10065,7 @@ export const verifyWhatsAppWebhook = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -10116,7 +10117,7 @@ export const receiveWhatsAppWebhook = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -10170,7 +10171,7 @@ export const receiveInboundEmail = createRoute({
     },
     503: {
       description:
-        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe.',
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
