@@ -9422,6 +9422,11 @@ export type components = {
      *     Every other member is allowed and ignored: Meta adds fields over time.
      */
     WhatsAppWebhook: {
+      /** @description The notification's entries, one per WhatsApp Business Account; a body without it is refused. */
+      entry: {
+        [key: string]: unknown;
+      }[];
+    } & {
       [key: string]: unknown;
     };
     /** @description Counts of what a webhook delivery stored. */
@@ -10066,13 +10071,15 @@ export type components = {
     Limit: number;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
      */
     CursorUsers: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     Cursor: string;
@@ -10104,43 +10111,50 @@ export type components = {
     CustomerIdFilter: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
      */
     CursorPipelineStages: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     CursorConversations: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     CursorOldestFirst: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
      */
     CursorTaskBoards: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
      */
     CursorAppointmentTypes: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
      */
     CursorAvailability: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
      */
     CursorReviews: string;
@@ -10280,7 +10294,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorUsers'];
@@ -10323,7 +10338,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10441,9 +10457,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example e49a0608-a196-482e-ab48-baf6ba3eea4a
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -10621,7 +10637,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10676,7 +10693,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10721,9 +10739,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example d442d461-3b9e-4018-b139-9cbd6f3db215
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -10879,7 +10897,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10953,9 +10972,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example a6925b5e-1a5e-4ee2-b734-bb16cde674ff
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -11025,9 +11044,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 9c7fc22b-e9b0-4f07-a4e6-0cfbc5d91747
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -11463,7 +11482,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -11508,9 +11528,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 80757a1f-83d4-4863-9a0a-06d991d23706
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -11666,7 +11686,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorPipelineStages'];
@@ -11714,7 +11735,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorConversations'];
@@ -11811,7 +11833,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -11858,9 +11881,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 083fff9e-47ff-4499-8b88-e94f97ee8a1e
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -11986,7 +12009,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -12055,9 +12079,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example fb194e2e-0ea5-4b9f-b886-a59287ba9389
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -12375,7 +12399,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -12422,9 +12447,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example a76b09d1-c385-4c61-8c16-f718ac311ab3
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -12476,7 +12501,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
         cursor?: components['parameters']['CursorTaskBoards'];
@@ -12517,7 +12543,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -12569,9 +12596,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 4704446c-9a84-4c02-ad64-88f5b6c821a6
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -12739,9 +12766,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 27737c54-4216-4aa8-aa13-3b96158a3c28
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -12842,9 +12869,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 05e677d5-b08b-4031-94ea-a6d564971d1c
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -13018,7 +13045,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -13078,9 +13106,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 562622f1-f401-4870-851f-7d24f3b64562
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -13211,9 +13239,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 509f34b6-44e8-4125-b680-b28464a4fd6b
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -13424,7 +13452,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -13471,9 +13500,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 14c28a01-a5c8-45fa-ab22-4664128d76a6
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -13566,7 +13595,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -13628,9 +13658,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 00e0863e-b278-4a5a-8e29-423709bc3eca
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -13859,7 +13889,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -13908,9 +13939,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example b2892260-18c1-4fdc-9b28-49b500cb720a
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14101,7 +14132,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -14168,9 +14200,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example d5597152-5294-49ad-8a3f-0325fcd2fb40
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -14485,9 +14517,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 7452c38e-1284-4571-96e8-8db789af3bcf
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14539,7 +14571,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorAppointmentTypes'];
@@ -14609,7 +14642,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorAvailability'];
@@ -14650,7 +14684,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -14749,9 +14784,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 2ae2244f-fb88-419e-8bf6-8b26472b8de1
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -14807,9 +14842,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example b04a492a-69c6-4bc8-943d-369fa6ef5eda
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -14868,7 +14903,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -14915,9 +14951,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 339c8993-19da-442c-9fc3-60be0c9c77b5
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14969,7 +15005,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
         cursor?: components['parameters']['CursorReviews'];
@@ -15262,7 +15299,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -15317,9 +15355,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 21814d77-99b4-4de7-9943-e9800896a437
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -15536,7 +15574,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -15578,9 +15617,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 1b5c6ff2-6a65-4f29-b6dd-3538c491f2c5
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -15789,9 +15828,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 3c871dc2-f76a-41a4-99a5-a49b6a6a1a15
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -15847,9 +15886,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example e8b6be2e-4bec-4e2f-bf93-be7ae262d512
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -15901,7 +15940,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16001,7 +16041,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16053,9 +16094,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 0a06a6a7-712f-4ff4-ac67-128f7d855bc0
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -16106,7 +16147,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16197,7 +16239,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];

@@ -2190,7 +2190,10 @@ export const WebhookTestResultEnvelopeSchema = z
   .object({ data: WebhookTestResultSchema })
   .openapi('WebhookTestResultEnvelope');
 export const WhatsAppChallengeSchema = z.string().max(200).openapi('WhatsAppChallenge');
-export const WhatsAppWebhookSchema = z.record(z.string(), z.unknown()).openapi('WhatsAppWebhook');
+export const WhatsAppWebhookSchema = z
+  .object({ entry: z.array(z.record(z.string(), z.unknown())) })
+  .catchall(z.unknown())
+  .openapi('WhatsAppWebhook');
 export const WhatsAppWebhookReceiptSchema = z
   .object({
     object: z.literal('whatsapp_webhook_receipt'),
@@ -2464,7 +2467,12 @@ export const listUsers = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       'filter[status]': z.enum(['active', 'inactive']).optional(),
     }),
   },
@@ -2516,7 +2524,12 @@ export const listCustomers = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       q: z.string().min(2).max(100).optional(),
       'filter[status]': z.enum(['lead', 'customer']).optional(),
@@ -2882,7 +2895,12 @@ export const listCustomerTimeline = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
     }),
     headers: z.object({ 'accept-language': z.string().max(255).optional() }),
   },
@@ -2939,7 +2957,12 @@ export const listCustomerNotes = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
     }),
   },
   responses: {
@@ -3181,7 +3204,12 @@ export const listDeals = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z
         .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-stage_changed_at', 'stage_changed_at'])
         .default('-created_at'),
@@ -3826,7 +3854,12 @@ export const listDealNotes = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
     }),
   },
   responses: {
@@ -4068,7 +4101,12 @@ export const listPipelineStages = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
     }),
     headers: z.object({ 'accept-language': z.string().max(255).optional() }),
   },
@@ -4123,7 +4161,12 @@ export const listConversations = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z
         .enum(['-last_message_at', 'last_message_at', '-created_at', 'created_at', '-updated_at', 'updated_at'])
         .default('-last_message_at'),
@@ -4230,7 +4273,12 @@ export const listConversationMessages = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
   },
@@ -4467,7 +4515,12 @@ export const listTasks = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z.enum(['open', 'in_progress', 'completed', 'cancelled']).optional(),
       'filter[priority]': z.enum(['low', 'normal', 'high', 'urgent']).optional(),
@@ -4939,7 +4992,12 @@ export const listTaskComments = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
   },
@@ -5066,7 +5124,12 @@ export const listTaskBoards = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
     }),
   },
   responses: {
@@ -5117,7 +5180,12 @@ export const listInvoices = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
         .enum(['draft', 'sent', 'viewed', 'paid', 'partial', 'overdue', 'cancelled', 'refunded'])
@@ -5721,7 +5789,12 @@ export const listQuotes = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
         .enum(['draft', 'pending_review', 'sent', 'viewed', 'accepted', 'rejected', 'expired', 'completed'])
@@ -6202,7 +6275,12 @@ export const listQuoteAttachments = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
   },
@@ -6383,7 +6461,12 @@ export const listWorkOrders = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']).optional(),
       'filter[customer_id]': z.uuid().optional(),
@@ -6756,7 +6839,12 @@ export const listWorkOrderPhotos = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
       'filter[kind]': z.enum(['before', 'after', 'other']).optional(),
     }),
@@ -7048,7 +7136,12 @@ export const listAppointments = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z
         .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-starts_at', 'starts_at'])
         .default('-created_at'),
@@ -7616,7 +7709,12 @@ export const listAppointmentTypes = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['name', '-name', '-created_at', 'created_at']).default('name'),
       'filter[is_active]': z
         .enum(['true', 'false'])
@@ -7683,7 +7781,12 @@ export const getAppointmentAvailability = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
     }),
   },
   responses: {
@@ -7737,7 +7840,12 @@ export const listOrders = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
         .enum(['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded'])
@@ -7998,7 +8106,12 @@ export const listOrderNotes = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
     }),
   },
@@ -8128,7 +8241,12 @@ export const listReviews = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z
         .enum(['-reviewed_at', 'reviewed_at', '-created_at', 'created_at', '-updated_at', 'updated_at'])
         .default('-reviewed_at'),
@@ -8481,7 +8599,12 @@ export const listReviewRequests = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
       'filter[status]': z
         .enum(['scheduled', 'sent', 'opened', 'completed', 'failed', 'cancelled', 'expired'])
@@ -8766,7 +8889,12 @@ export const listWebhookEndpoints = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['created_at', '-created_at']).default('created_at'),
       'filter[status]': z.enum(['active', 'disabled']).optional(),
     }),
@@ -9304,7 +9432,12 @@ export const listWebhookEndpointDeliveries = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
       'filter[status]': z.enum(['pending', 'succeeded', 'failed']).optional(),
       'filter[event_type]': EventTypeSchema.optional(),
@@ -9433,7 +9566,12 @@ export const listWebhookDeliveryAttempts = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
     }),
   },
@@ -9562,7 +9700,12 @@ export const listEvents = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
       'filter[type]': z
         .string()
@@ -9680,7 +9823,12 @@ export const listEventDeliveries = createRoute({
         .transform(Number)
         .pipe(z.number().int().min(1).max(100))
         .default(50),
-      cursor: z.string().min(1).max(1024).optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
       sort: z.enum(['-created_at', 'created_at']).default('-created_at'),
       'filter[status]': z.enum(['pending', 'succeeded', 'failed']).optional(),
     }),

@@ -16,7 +16,8 @@ type FieldCode =
   | 'too_big'
   | 'too_small'
   | 'unknown_field'
-  | 'unknown_parameter';
+  | 'unknown_parameter'
+  | 'invalid_cursor';
 
 // White space and control characters, which parsers tend to drop silently (a URL parser, a trim).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is named
@@ -97,6 +98,8 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
     case 'too_short':
     case 'too_small':
       return message(`field.${code}`, { min: 'minimum' in issue ? String(issue.minimum) : '' });
+    case 'invalid_cursor':
+      return message('cursor.invalid');
     default:
       return message(`field.${code}`);
   }
@@ -179,7 +182,12 @@ export class InvalidInputs {
         }));
         continue;
       }
-      const code = codeOf(issue, input);
+      // A cursor outside the contract's pattern is one the service did not make: the code of every refused cursor
+      // (src/http/pagination.ts), whichever check found it.
+      const code =
+        target === 'query' && issue.path[0] === 'cursor' && issue.code === 'invalid_format'
+          ? 'invalid_cursor'
+          : codeOf(issue, input);
       this.add(code, 1, () => ({
         pointer: inBody ? pointerOf(issue.path) : null,
         parameter: inBody ? null : parameterName(String(issue.path[0] ?? ''), target),
