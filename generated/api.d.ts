@@ -4376,7 +4376,8 @@ export type components = {
       | 'not_implemented'
       | 'service_unavailable'
       | 'verification_failed'
-      | 'pdf_render_limit_exceeded';
+      | 'pdf_render_limit_exceeded'
+      | 'outcome_unknown';
     /** @description One invalid input of a `validation_failed` or `unknown_field` problem. */
     FieldError: {
       /**
@@ -9421,6 +9422,11 @@ export type components = {
      *     Every other member is allowed and ignored: Meta adds fields over time.
      */
     WhatsAppWebhook: {
+      /** @description The notification's entries, one per WhatsApp Business Account; a body without it is refused. */
+      entry: {
+        [key: string]: unknown;
+      }[];
+    } & {
       [key: string]: unknown;
     };
     /** @description Counts of what a webhook delivery stored. */
@@ -9880,7 +9886,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe. */
+    /** @description `service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe. */
     ServiceUnavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10016,7 +10022,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. */
+    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`. */
     PdfServiceUnavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10065,13 +10071,15 @@ export type components = {
     Limit: number;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
      */
     CursorUsers: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     Cursor: string;
@@ -10103,43 +10111,50 @@ export type components = {
     CustomerIdFilter: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
      */
     CursorPipelineStages: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     CursorConversations: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     CursorOldestFirst: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
      */
     CursorTaskBoards: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
      */
     CursorAppointmentTypes: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
      */
     CursorAvailability: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
      */
     CursorReviews: string;
@@ -10279,7 +10294,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorUsers'];
@@ -10322,7 +10338,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10440,9 +10457,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example e49a0608-a196-482e-ab48-baf6ba3eea4a
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -10620,7 +10637,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10675,7 +10693,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10720,9 +10739,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example d442d461-3b9e-4018-b139-9cbd6f3db215
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -10878,7 +10897,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10952,9 +10972,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example a6925b5e-1a5e-4ee2-b734-bb16cde674ff
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -11024,9 +11044,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 9c7fc22b-e9b0-4f07-a4e6-0cfbc5d91747
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -11462,7 +11482,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -11507,9 +11528,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 80757a1f-83d4-4863-9a0a-06d991d23706
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -11665,7 +11686,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorPipelineStages'];
@@ -11713,7 +11735,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorConversations'];
@@ -11810,7 +11833,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -11857,9 +11881,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 083fff9e-47ff-4499-8b88-e94f97ee8a1e
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -11985,7 +12009,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -12054,9 +12079,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example fb194e2e-0ea5-4b9f-b886-a59287ba9389
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -12374,7 +12399,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -12421,9 +12447,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example a76b09d1-c385-4c61-8c16-f718ac311ab3
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -12475,7 +12501,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
         cursor?: components['parameters']['CursorTaskBoards'];
@@ -12516,7 +12543,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -12568,9 +12596,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 4704446c-9a84-4c02-ad64-88f5b6c821a6
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -12738,9 +12766,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 27737c54-4216-4aa8-aa13-3b96158a3c28
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -12841,9 +12869,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 05e677d5-b08b-4031-94ea-a6d564971d1c
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -13017,7 +13045,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -13077,9 +13106,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 562622f1-f401-4870-851f-7d24f3b64562
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -13210,9 +13239,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 509f34b6-44e8-4125-b680-b28464a4fd6b
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -13423,7 +13452,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -13470,9 +13500,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 14c28a01-a5c8-45fa-ab22-4664128d76a6
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -13565,7 +13595,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -13627,9 +13658,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 00e0863e-b278-4a5a-8e29-423709bc3eca
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -13858,7 +13889,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -13907,9 +13939,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example b2892260-18c1-4fdc-9b28-49b500cb720a
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14100,7 +14132,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -14167,9 +14200,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example d5597152-5294-49ad-8a3f-0325fcd2fb40
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -14484,9 +14517,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 7452c38e-1284-4571-96e8-8db789af3bcf
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14538,7 +14571,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorAppointmentTypes'];
@@ -14608,7 +14642,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorAvailability'];
@@ -14649,7 +14684,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -14748,9 +14784,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 2ae2244f-fb88-419e-8bf6-8b26472b8de1
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -14806,9 +14842,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example b04a492a-69c6-4bc8-943d-369fa6ef5eda
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -14867,7 +14903,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -14914,9 +14951,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 339c8993-19da-442c-9fc3-60be0c9c77b5
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14968,7 +15005,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
         cursor?: components['parameters']['CursorReviews'];
@@ -15261,7 +15299,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -15316,9 +15355,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 21814d77-99b4-4de7-9943-e9800896a437
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -15535,7 +15574,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -15577,9 +15617,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 1b5c6ff2-6a65-4f29-b6dd-3538c491f2c5
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -15788,9 +15828,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 3c871dc2-f76a-41a4-99a5-a49b6a6a1a15
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -15846,9 +15886,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example e8b6be2e-4bec-4e2f-bf93-be7ae262d512
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -15900,7 +15940,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16000,7 +16041,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16052,9 +16094,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 0a06a6a7-712f-4ff4-ac67-128f7d855bc0
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -16105,7 +16147,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16196,7 +16239,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];

@@ -5,6 +5,7 @@
 //                                 translated or whose English changed, keeping current translations
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
+import { sharedIdempotencyKey } from './lib/idempotency-examples.ts';
 import { unmarkNotImplemented } from './lib/not-implemented.ts';
 import { resolveTarget, TEXT_FIELDS, type TextField, translatables } from './lib/translatable.ts';
 
@@ -35,7 +36,9 @@ const isLanguageNeutral = (text: string) =>
   /^[a-z_]+ \(\d{3}\)$/.test(text) || !/[A-Za-z]{2}/.test(text.replace(/`[^`]*`/g, ''));
 
 // The notice that generate adds to unbuilt operations is not part of their text (see lib/not-implemented.ts).
-const english = unmarkNotImplemented(JSON.parse(readFileSync('generated/openapi.en.json', 'utf8')));
+const english = sharedIdempotencyKey(
+  unmarkNotImplemented(JSON.parse(readFileSync('generated/openapi.en.json', 'utf8'))),
+);
 const texts = translatables(english);
 const byTarget = new Map(texts.map((t) => [t.target, t]));
 

@@ -16,6 +16,7 @@ import { answerOfFailure } from './http/failures.ts';
 import { message } from './http/messages.ts';
 import { serveMetrics } from './http/metrics.ts';
 import { API_PREFIX, apiPipeline, requestContext } from './http/pipeline.ts';
+import { pointers } from './http/pointers.ts';
 import { livez, readyz } from './http/probes.ts';
 import { ApiProblem, problemResponse } from './http/problems.ts';
 import { addLaterPartErrors } from './http/skipped-parts.ts';
@@ -65,6 +66,8 @@ export function createApp(deps: Deps) {
   app.get('/docs/:lang', serveDocs(deps.config.publicUrl, messageCatalogue));
 
   app.get('/errors/:code', errorPage);
+  for (const path of ['/', API_PREFIX, `${API_PREFIX}/`, '/errors', '/errors/'])
+    app.get(path, pointers(deps.config.publicUrl));
   // Pages for the recipients of review requests: no key, the link's token is the permission; a window per address.
   app.use('/review/*', reviewPageWindow(deps));
   app.route('/review', unsubscribePages(deps));

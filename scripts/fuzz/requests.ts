@@ -587,6 +587,19 @@ const DATE_EXTREMES: Record<string, string[]> = {
   'date-time': ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '9999-12-31T23:59:59.999999+14:00'],
   date: ['0001-01-01', '9999-12-31'],
 };
+/**
+ * Just outside the years 1 to 9999 that every date and date-time of the contract allows (in UTC): year 0 (which
+ * PostgreSQL does not have), year 10000, and both reached only through an offset. Each must be refused naming the field.
+ */
+const DATES_OUT_OF_RANGE: Record<string, string[]> = {
+  'date-time': [
+    '0000-01-01T00:00:00Z',
+    '10000-01-01T00:00:00Z',
+    '0001-01-01T00:30:00+01:00',
+    '9999-12-31T23:30:00-01:00',
+  ],
+  date: ['0000-01-01', '10000-01-01'],
+};
 
 /** Every text field with its place in a body: a top-level property, or one inside an object or the first item. */
 type TextField = { pointer: string; schema: Schema; place: (body: Record<string, unknown>, value: string) => unknown };
@@ -626,7 +639,8 @@ function textFields(schema: Schema, seed: number, depth = 0): TextField[] {
 
 /**
  * Every text field of the body and the query with NUL, an unpaired surrogate and 10 000 characters, and every date
- * field with the ends of the calendar: each case is run (not sampled), and none may get a 5xx. Where the contract
+ * field with the ends of the calendar and the years just outside it (year 0 and 10000, refused): each case is run
+ * (not sampled), and none may get a 5xx. Where the contract
  * refuses the value (NUL and surrogates everywhere, a length over `maxLength`, a format), the refusal must name the
  * field; elsewhere any declared answer below 500 will do (an appointment in year 9999 may be stored or refused).
  */
@@ -661,6 +675,8 @@ export function extremeCases(id: OperationId, fixtures: Fixtures, seed: number):
       else anyAnswer(`body ${field.pointer}: ${long.length} characters`, withValue(long));
       for (const date of DATE_EXTREMES[format ?? ''] ?? [])
         anyAnswer(`body ${field.pointer}: the date ${date}`, withValue(date));
+      for (const date of DATES_OUT_OF_RANGE[format ?? ''] ?? [])
+        refused(`body ${field.pointer}: the date ${date}`, withValue(date), at);
     }
   }
   for (const p of shape.query) {
@@ -674,6 +690,8 @@ export function extremeCases(id: OperationId, fixtures: Fixtures, seed: number):
       else anyAnswer(`query ${p.name}: ${LONG_TEXT.length} characters`, withValue(LONG_TEXT));
       for (const date of DATE_EXTREMES[s.format ?? ''] ?? [])
         anyAnswer(`query ${p.name}: the date ${date}`, withValue(date));
+      for (const date of DATES_OUT_OF_RANGE[s.format ?? ''] ?? [])
+        refused(`query ${p.name}: the date ${date}`, withValue(date), at);
     }
   }
   return cases;

@@ -145,6 +145,20 @@ export type FuzzOptions = {
   log?: (line: string) => void;
 };
 
+/**
+ * How many requests fuzzing `id` sends with these options: what a time limit of its run follows. Fixtures only pick
+ * path values, so none are needed to count.
+ */
+export function requestCount(
+  id: OperationId,
+  opts: Pick<FuzzOptions, 'seed' | 'valid' | 'invalid' | 'extremes'>,
+): number {
+  const seed = operationSeed(opts.seed, id);
+  const fixtures = { paramSets: [] };
+  const cases = casesFor(id, fixtures, { seed, valid: opts.valid, invalid: opts.invalid }).length;
+  return cases + (opts.extremes ? extremeCases(id, fixtures, seed).length : 0);
+}
+
 /** Fuzzes the operations in order (deleting ones last is the caller's choice) and reports. */
 export async function fuzz(
   call: Call,

@@ -80,6 +80,23 @@ const lit = (value: unknown) => JSON.stringify(value);
 export const EMAIL_PATTERN =
   "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$";
 
+/**
+ * Every date and date-time lies in the years 1 to 9999, in UTC: PostgreSQL has no year 0 (SQLSTATE 22008) and a
+ * later year would be written back with five digits, against the contract's own Timestamp. The ISO formats allow
+ * `0000-01-01`, and an offset moves `0001-01-01T00:30:00+01:00` into year 0, so the instant itself is checked. The
+ * issue carries `params.calendar`, which names the range in the field's detail (src/http/validation.ts).
+ * `IN_CALENDAR_DEFINITION` is written once at the top of generated/routes.ts; each date format refers to it.
+ */
+export const IN_CALENDAR_DEFINITION = [
+  '/** A date or date-time in the years 1 to 9999 (UTC): what PostgreSQL stores and the contract writes back. */',
+  'const inCalendar = (value: string) => {',
+  '  const year = new Date(value).getUTCFullYear();',
+  '  return year >= 1 && year <= 9999;',
+  '};',
+  "const IN_CALENDAR = { params: { calendar: 'years 1-9999' } };",
+].join('\n');
+const IN_CALENDAR = '.refine(inCalendar, IN_CALENDAR)';
+
 export function zodFor(schema: JsonSchema, opts: ZodWriterOptions): string {
   for (const key of Object.keys(schema)) {
     if (!SUPPORTED.has(key) && !ANNOTATIONS.has(key) && !key.startsWith('x-')) {
@@ -166,11 +183,11 @@ function stringSchema(schema: JsonSchema, at: string): string {
       code = 'z.uuid()';
       break;
     case 'date':
-      code = 'z.iso.date()';
+      code = `z.iso.date()${IN_CALENDAR}`;
       break;
     case 'date-time':
       // Input date-times must carry a time zone; `Z` or an offset.
-      code = 'z.iso.datetime({ offset: true })';
+      code = `z.iso.datetime({ offset: true })${IN_CALENDAR}`;
       break;
     case 'uri':
       // z.url() passes on the value trimmed and without tabs or newlines, so a pattern checked after it would

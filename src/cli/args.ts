@@ -42,10 +42,13 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
                                          (the contract's Order shape and the API's checks; a bad row is
                                          reported with its line and the others import, or none with
                                          --all-or-nothing; an order number already there is skipped)
-  customers import FILE.csv|FILE.jsonl --company ID
+  customers import FILE.csv|FILE.jsonl --company ID [--atomic]
              (through the batch upsert of POST /customers/batch, 100 lines per transaction: a line creates the
              customer or updates the one with its id or email; a CSV has a header row of the API's field names,
-             an empty cell is a field left out; a progress bar on stderr and a report of the failed lines)
+             an empty cell is a field left out; a line that fails (a CSV line that is no record too) is reported
+             and the others import, or none with --atomic; a line naming a customer or email address an earlier
+             line named fails as duplicate_in_batch; a progress bar on stderr and a report of the failed lines;
+             exit code 1 when a line failed)
   files migrate --to s3|postgres
              (moves every file's bytes into that storage, one file per transaction: resumable, files already
              there are skipped; a progress bar on stderr and the count at the end; set FILE_STORAGE too)
@@ -108,7 +111,14 @@ export type Command =
       orders: ImportRow[];
       badRows: BadImportRow[];
     }
-  | { name: 'customers import'; json: boolean; companyId: string; file: string; format: 'csv' | 'jsonl' }
+  | {
+      name: 'customers import';
+      json: boolean;
+      companyId: string;
+      file: string;
+      format: 'csv' | 'jsonl';
+      atomic: boolean;
+    }
   | { name: 'files migrate'; json: boolean; to: 's3' | 'postgres' };
 
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
@@ -471,7 +481,10 @@ export function parseCommand(argv: string[]): Command {
   if (group === 'customers') {
     const command = `customers ${sub ?? ''}`.trim();
     if (sub !== 'import') throw new UsageError(`unknown command "${command}" (customers import)`);
-    const { values, positionals } = parse(command, argv.slice(2), { company: { type: 'string' } });
+    const { values, positionals } = parse(command, argv.slice(2), {
+      company: { type: 'string' },
+      atomic: { type: 'boolean' },
+    });
     if (values.help) return { name: 'help' };
     const file = onePositional(command, positionals, 'file');
     const format = file.toLowerCase().endsWith('.csv') ? 'csv' : file.toLowerCase().endsWith('.jsonl') ? 'jsonl' : null;
@@ -489,6 +502,7 @@ export function parseCommand(argv: string[]): Command {
       companyId: companyId(command, values.company),
       file,
       format,
+      atomic: values.atomic === true,
     };
   }
 

@@ -233,13 +233,21 @@ export async function runCommand(
       const count = await migrateWithProgress({ db, tenantSql }, storages, command.to);
       return {
         json: { to: command.to, ...count },
-        text: `Moved ${count.moved} of ${count.total} files to ${command.to}${count.skipped ? ` (${count.skipped} deleted or moved meanwhile)` : ''}.`,
+        text:
+          `${count.files} file(s): ${count.moved} moved to ${command.to}, ${count.already} there already` +
+          `${count.skipped ? `, ${count.skipped} deleted or moved meanwhile` : ''}.`,
       };
     }
     case 'customers import': {
       await findCompany(db, command.companyId);
-      const report = await importCustomers(db, command.companyId, command.file, command.format);
-      return { json: { company_id: command.companyId, ...report }, text: importText(command.file, report) };
+      const report = await importCustomers(db, command.companyId, command.file, command.format, {
+        atomic: command.atomic,
+      });
+      return {
+        json: { company_id: command.companyId, ...report },
+        text: importText(command.file, report),
+        exitCode: report.failed > 0 ? 1 : 0,
+      };
     }
     case 'demo': {
       const demo = await createDemo(db, command.expiresIn, storages, config.publicUrl);

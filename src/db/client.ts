@@ -1,7 +1,7 @@
 // One postgres.js pool per process and the drizzle instance on it.
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import { hasErrorCode } from './errors.ts';
+import { CommitOutcomeUnknown, hasErrorCode, isConnectionLost } from './errors.ts';
 import * as schema from './schema/index.ts';
 
 /** The SQLSTATE of a statement refused because an earlier one aborted its transaction. */
@@ -85,8 +85,16 @@ async function pipelinedBegin(pool: postgres.Sql, work: Work): Promise<unknown> 
     }
     const committing = reserved`commit`.execute();
     committing.catch(() => {});
-    await begun;
-    const committed = await committing;
+    let committed: postgres.RowList<postgres.Row[]>;
+    try {
+      await begun;
+      committed = await committing;
+    } catch (error) {
+      // COMMIT was handed to the connection (in the same write as the work's last statements): a connection lost
+      // before its answer leaves the outcome unknown. PostgreSQL may have committed, so "nothing happened" would
+      // be a lie that makes a client's plain retry a duplicate.
+      throw isConnectionLost(error) ? new CommitOutcomeUnknown(error) : error;
+    }
     if (committed.command !== 'COMMIT') {
       throw failures[0] ?? new Error(`transaction rolled back at COMMIT (${committed.command})`);
     }

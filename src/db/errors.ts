@@ -1,6 +1,25 @@
 // What a failed statement says about itself. drizzle wraps the driver's error (DrizzleQueryError), so the
 // PostgreSQL fields are on the error or on one of its causes.
 
+/**
+ * A COMMIT handed to the connection whose answer never came, because the connection was lost: PostgreSQL may have
+ * committed or not. Its cause is the connection's error.
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('the connection was lost before COMMIT was answered: the transaction may or may not have committed', {
+      cause,
+    });
+    this.name = 'CommitOutcomeUnknown';
+  }
+}
+
+/** Whether the failure is (or was caused by) a COMMIT of unknown outcome. */
+export function isCommitOutcomeUnknown(error: unknown): boolean {
+  for (const e of chainOf(error)) if (e instanceof CommitOutcomeUnknown) return true;
+  return false;
+}
+
 /** The error and its causes, outermost first. */
 function* chainOf(error: unknown): Generator<object> {
   for (let e: unknown = error; typeof e === 'object' && e !== null; e = 'cause' in e ? e.cause : undefined) yield e;

@@ -32,6 +32,10 @@ export const UPLOAD_PART_BYTES = 5 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function s3ClientOf(config: Config): S3Client {
+  // The SDK prints a 9-line warning on Node 20 at every S3 start and CLI run: that its releases after January 2027
+  // need Node 22. That is about which SDK version this release pins, nothing an operator can act on; an operator
+  // who sets the variable to false still sees it.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new (sdk().S3Client)({
     region: config.S3_REGION,
     endpoint: config.S3_ENDPOINT,

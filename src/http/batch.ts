@@ -103,7 +103,14 @@ type Decision<Row, Columns> =
   | { kind: 'insert' | 'update'; columns: Columns & { id: string }; key: string | null };
 
 /** What is claimed by the items decided so far: a later item naming the same row or key fails. */
-type Claims = { rows: Set<string>; keys: Set<string> };
+type Claims = { rows: Set<string>; keys: Set<string>; earlier: EarlierClaims };
+
+/**
+ * Rows and keys claimed before this batch by the same run: `customers import` sends a file in batches, and a line
+ * naming what an earlier line of the file named fails as a duplicate in a batch does, wherever it stands.
+ */
+export type EarlierClaims = { rows: ReadonlySet<string>; keys: ReadonlySet<string> };
+const NONE: EarlierClaims = { rows: new Set(), keys: new Set() };
 
 /**
  * Writes the batch in the caller's transaction and answers one outcome per item, in order. `atomic`: one failed
@@ -115,12 +122,13 @@ export async function runBatch<Item extends { id?: string }, Row extends { id: s
   upsert: Upsert<Item, Row, Columns>,
   items: (Item | ApiProblem)[],
   atomic: boolean,
+  earlier: EarlierClaims = NONE,
 ): Promise<BatchOutcome<Row>[]> {
   const { key } = upsert;
   const outcomes: (BatchOutcome<Row> | undefined)[] = items.map((item) =>
     item instanceof ApiProblem ? { outcome: 'failed', problem: item } : undefined,
   );
-  const claims: Claims = { rows: new Set(), keys: new Set() };
+  const claims: Claims = { rows: new Set(), keys: new Set(), earlier };
   for (let round = 0; outcomes.includes(undefined); round++) {
     if (round === MAX_ROUNDS) throw new Error(`${key.field} batch: concurrent creations kept winning`);
     const pending = items.flatMap((item, index) =>
@@ -217,8 +225,9 @@ function decide<Item extends { id?: string }, Row extends { id: string }, Column
     kind: 'failed' as const,
     problem: invalidField(pointer, code, detail),
   });
-  if (row && claims.rows.has(row.id)) return fail(matchPointer, 'duplicate_in_batch', upsert.messages.duplicate);
-  if (finalKey !== null && claims.keys.has(finalKey)) {
+  if (row && (claims.rows.has(row.id) || claims.earlier.rows.has(row.id)))
+    return fail(matchPointer, 'duplicate_in_batch', upsert.messages.duplicate);
+  if (finalKey !== null && (claims.keys.has(finalKey) || claims.earlier.keys.has(finalKey))) {
     return fail(`/items/${index}/${field}`, 'duplicate_in_batch', upsert.messages.duplicate);
   }
   const owner = finalKey === null ? undefined : byKey.get(finalKey);

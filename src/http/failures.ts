@@ -1,9 +1,10 @@
 // What a failure that is not a problem of the request (not an ApiProblem) answers: 503 service_unavailable with
 // Retry-After when the database cannot be used for the moment (a restart, a failover, an overload: the client
-// should try again, and a load balancer may route elsewhere), otherwise 500 internal_error. Both are logged with
+// should try again, and a load balancer may route elsewhere), 503 outcome_unknown when the connection was lost at
+// COMMIT (the change may be made: repeat only with the same Idempotency-Key), otherwise 500 internal_error. Both are logged with
 // the request id; neither is stored with an Idempotency-Key, so the request can be repeated.
 import type { Context } from 'hono';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../db/errors.ts';
+import { isCommitOutcomeUnknown, isDatabaseBusy, isDatabaseUnavailable } from '../db/errors.ts';
 import type { AppEnv } from './app-env.ts';
 import { message } from './messages.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
@@ -14,6 +15,17 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 export function problemOfFailure(c: Context<AppEnv>, error: unknown): ApiProblem {
   const log = c.get('deps').log;
   const requestId = c.get('requestId');
+  if (isCommitOutcomeUnknown(error)) {
+    // Not "try again": the change may be made already. Only a repeat with the same Idempotency-Key or If-Match is
+    // safe (the key's stored answer commits with the change, so it replays the change if it was made).
+    log.warn({ err: error, requestId }, 'commit outcome unknown');
+    return new ApiProblem(
+      'outcome_unknown',
+      message('request.outcome_unknown'),
+      {},
+      { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    );
+  }
   if (isDatabaseUnavailable(error)) {
     log.warn({ err: error, requestId }, 'database unavailable');
     // A timeout or conflict rolled the transaction back: nothing was changed. A lost connection cannot say so.

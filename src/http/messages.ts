@@ -91,6 +91,12 @@ const MESSAGES = {
     de: 'Der Dienst erreicht seine Datenbank im Moment nicht. Versuchen Sie es nach Retry-After Sekunden erneut.',
     fr: 'Le service ne parvient pas à joindre sa base de données pour le moment. Réessayez après Retry-After secondes.',
   },
+  'request.outcome_unknown': {
+    en: 'The connection to the database was lost while the change was being committed; it may or may not have been made. Repeat the request only with the same Idempotency-Key or If-Match.',
+    nl: 'De verbinding met de database ging verloren terwijl de wijziging werd vastgelegd; ze is misschien wel, misschien niet doorgevoerd. Herhaal het verzoek alleen met dezelfde Idempotency-Key of If-Match.',
+    de: 'Die Verbindung zur Datenbank ging verloren, während die Änderung festgeschrieben wurde; sie wurde vielleicht ausgeführt, vielleicht nicht. Wiederholen Sie die Anfrage nur mit demselben Idempotency-Key oder If-Match.',
+    fr: 'La connexion à la base de données a été perdue pendant l’enregistrement de la modification ; elle a peut-être été effectuée, peut-être pas. Ne répétez la requête qu’avec la même Idempotency-Key ou le même If-Match.',
+  },
   'request.database_busy': {
     en: 'The database could not finish this request in time (it is busy, or the request met others in a conflict); nothing was changed. Try again after Retry-After seconds.',
     nl: 'De database kon dit verzoek niet op tijd afronden (hij is druk bezet, of het verzoek botste met andere); er is niets gewijzigd. Probeer het opnieuw na Retry-After seconden.',
@@ -378,6 +384,12 @@ const MESSAGES = {
     nl: 'Moet een datum zijn, geschreven als jaar-maand-dag, zoals 2026-03-14.',
     de: 'Muss ein Datum sein, geschrieben als Jahr-Monat-Tag, etwa 2026-03-14.',
     fr: 'Doit être une date écrite année-mois-jour, par exemple 2026-03-14.',
+  },
+  'field.calendar_range': {
+    en: 'Must lie between the years 1 and 9999 (from 0001-01-01 through 9999-12-31; a date and time in UTC).',
+    nl: 'Moet tussen de jaren 1 en 9999 liggen (van 0001-01-01 tot en met 9999-12-31; een datum en tijd in UTC).',
+    de: 'Muss zwischen den Jahren 1 und 9999 liegen (von 0001-01-01 bis 9999-12-31; Datum und Uhrzeit in UTC).',
+    fr: 'Doit se situer entre les années 1 et 9999 (du 0001-01-01 au 9999-12-31 ; une date et heure en UTC).',
   },
   'field.format_datetime': {
     en: 'Must be a date and time with its time zone, such as 2026-03-14T09:30:00Z or 2026-03-14T10:30:00+01:00.',

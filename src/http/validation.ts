@@ -16,7 +16,8 @@ type FieldCode =
   | 'too_big'
   | 'too_small'
   | 'unknown_field'
-  | 'unknown_parameter';
+  | 'unknown_parameter'
+  | 'invalid_cursor';
 
 // White space and control characters, which parsers tend to drop silently (a URL parser, a trim).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is named
@@ -93,6 +94,8 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
     case 'invalid_type':
       return typeMessage('expected' in issue ? String(issue.expected) : '');
     case 'invalid_format':
+      // A date outside the years 1 to 9999 (generated/routes.ts, scripts/lib/zod-writer.ts IN_CALENDAR).
+      if (issue.code === 'custom' && issue.params?.calendar !== undefined) return message('field.calendar_range');
       // A pattern (money amounts, integer strings) is no format to name: "a valid regex" would mislead.
       if ('format' in issue && issue.format === 'regex' && 'pattern' in issue) {
         const pattern = String(issue.pattern);
@@ -118,6 +121,8 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
         return message(`field.too_few_${arrayNoun(issue.path)}`, { min });
       return message(`field.${code}`, { min });
     }
+    case 'invalid_cursor':
+      return message('cursor.invalid');
     default:
       return message(`field.${code}`);
   }
@@ -200,7 +205,12 @@ export class InvalidInputs {
         }));
         continue;
       }
-      const code = codeOf(issue, input);
+      // A cursor outside the contract's pattern is one the service did not make: the code of every refused cursor
+      // (src/http/pagination.ts), whichever check found it.
+      const code =
+        target === 'query' && issue.path[0] === 'cursor' && issue.code === 'invalid_format'
+          ? 'invalid_cursor'
+          : codeOf(issue, input);
       this.add(code, 1, () => ({
         pointer: inBody ? pointerOf(issue.path) : null,
         parameter: inBody ? null : parameterName(String(issue.path[0] ?? ''), target),

@@ -11,7 +11,11 @@ import { type Tenant, tenantOf, withTenant } from '../db/tenant.ts';
 import type { StorageName } from '../files/storage.ts';
 import type { FileStorages } from '../files/storages.ts';
 
-export type MigrationCount = { moved: number; skipped: number; total: number };
+/**
+ * `total` files were not in the target when the run began: `moved` of them moved, `skipped` were deleted or moved
+ * meanwhile. `files` is every file of the companies looked at, `already` those that were in the target already.
+ */
+export type MigrationCount = { moved: number; skipped: number; total: number; already: number; files: number };
 
 /** Files read per query while walking one company's files. */
 const PAGE = 200;
@@ -36,16 +40,22 @@ export async function migrateFiles(
     ? [options.companyId]
     : (await pools.db.select({ id: companies.id }).from(companies).orderBy(asc(companies.id))).map((c) => c.id);
   const pending = new Map<string, number>();
+  let all = 0;
   for (const companyId of companyIds) {
     const [row] = await withTenant(pools.db, companyId, (tx) =>
       tx
-        .select({ n: sqlTag<number>`count(*)::int` })
+        .select({
+          all: sqlTag<number>`count(*)::int`,
+          n: sqlTag<number>`(count(*) filter (where ${files.storage} <> ${to}))::int`,
+        })
         .from(files)
-        .where(and(eq(files.companyId, companyId), ne(files.storage, to))),
+        .where(eq(files.companyId, companyId)),
     );
+    all += row?.all ?? 0;
     if (row && row.n > 0) pending.set(companyId, row.n);
   }
-  const count: MigrationCount = { moved: 0, skipped: 0, total: [...pending.values()].reduce((a, b) => a + b, 0) };
+  const total = [...pending.values()].reduce((a, b) => a + b, 0);
+  const count: MigrationCount = { moved: 0, skipped: 0, total, already: all - total, files: all };
   options.progress?.(0, count.total);
   for (const companyId of pending.keys()) {
     const tenant = tenantOf(pools, companyId);

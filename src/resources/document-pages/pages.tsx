@@ -6,12 +6,14 @@
 // past its last valid day) can be accepted or declined with a form protected like the review form; the change goes
 // through the same domain functions as *Accept a quote* / *Reject a quote*. Answers: 200 page, 303 after an answer,
 // 403 a form without its token and cookie or from another site, 404 an unknown, altered or unsent document's link,
-// 409 a quote answered already, 410 an expired quote or a cancelled invoice, 413/415 a body that is not a small form.
+// 409 a quote answered already, 410 an expired quote or a cancelled invoice, 413/415 a body that is not a small form,
+// 422 a reason the API's *Reject a quote* would refuse too (U+0000, an unpaired surrogate, over 1 000 characters).
 
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Child } from 'hono/jsx';
+import { QuoteRejectSchema } from '../../../generated/routes.ts';
 import { type Tx, tenantOf, withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
 import {
@@ -26,6 +28,7 @@ import type { DocumentKind, LinkedDocument } from '../../files/document-links.ts
 import { FORM_SECONDS, FormTokens, NONCE } from '../../http/form-token.ts';
 import { LANGUAGES, languageFromHeader } from '../../http/language.ts';
 import { crossSite, PageShell, pageWindow, protectPage } from '../../http/public-page.tsx';
+import { unstorable } from '../../http/storable-text.ts';
 import type { Language } from '../../languages.ts';
 import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
 import { PDF_LABELS } from '../../pdf/labels.ts';
@@ -44,6 +47,12 @@ import { type DocumentPageText, say } from './texts.ts';
 
 const MAX_FORM_BYTES = 8 * 1024;
 const MAX_REASON = 1000;
+/**
+ * A declining customer's reason follows the API's rules for the same field (body-rules' storable text, then
+ * QuoteReject's schema): what the API refuses with 422, the page refuses too, instead of failing on insert.
+ */
+const acceptableReason = (reason: string) =>
+  unstorable(reason) === null && QuoteRejectSchema.safeParse({ reason }).success;
 const FORM_COOKIE = 'quote_form';
 
 const STYLE = `
@@ -84,7 +93,7 @@ function message(
   language: Language,
   title: string,
   text: string,
-  status: 200 | 403 | 404 | 409 | 410 | 413 | 415 | 429,
+  status: 200 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429,
   link?: { href: string; text: string },
 ) {
   protectPage(c);
@@ -434,7 +443,7 @@ export function documentPages(deps: Deps) {
     if (Buffer.byteLength(raw) > MAX_FORM_BYTES) return refuse(413);
     const form = new URLSearchParams(raw);
     const answer = form.get('answer');
-    const reason = (form.get('reason') ?? '').trim().slice(0, MAX_REASON);
+    const reason = (form.get('reason') ?? '').trim();
     const nonce = getCookie(c, FORM_COOKIE);
 
     const outcome = await withTenant(deps.db, doc.companyId, async (tx) => {
@@ -446,6 +455,7 @@ export function documentPages(deps: Deps) {
       if (!DECIDABLE_ONLINE.some((s) => s === current.status)) return { kind: 'decided' as const, l };
       if (pastValidity(current, company)) return { kind: 'expired' as const, l, current, company };
       if (answer === 'accept') await acceptQuote(tx, current, DECIDABLE_ONLINE);
+      else if (answer === 'reject' && !acceptableReason(reason)) return { kind: 'unacceptable' as const, l };
       else if (answer === 'reject') await rejectQuote(tx, current, reason || null, DECIDABLE_ONLINE);
       else return { kind: 'forged' as const, l };
       return { kind: 'answered' as const };
@@ -454,6 +464,11 @@ export function documentPages(deps: Deps) {
     if (outcome.kind === 'answered') return c.redirect(pageUrl, 303);
     const { l } = outcome;
     if (outcome.kind === 'forged') return refuse(403, l);
+    if (outcome.kind === 'unacceptable')
+      return message(c, l, say('reasonTitle', l), say('reasonRefused', l, { max: formatNumber(MAX_REASON, l) }), 422, {
+        href: pageUrl,
+        text: say('reopen', l),
+      });
     if (outcome.kind === 'decided')
       return message(c, l, say('decidedTitle', l), say('decided', l), 409, { href: pageUrl, text: say('reopen', l) });
     const expired = say('expired', l, {

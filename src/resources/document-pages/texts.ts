@@ -98,6 +98,18 @@ export const DOCUMENT_PAGE_TEXTS = {
     de: 'Zu Ihrer Sicherheit wurde Ihre Antwort nicht gespeichert. Bitte öffnen Sie das Angebot erneut und antworten Sie dort.',
     fr: 'Pour votre sécurité, votre réponse n’a pas été enregistrée. Veuillez rouvrir le devis et répondre depuis la page.',
   },
+  reasonTitle: {
+    en: 'Your reason could not be recorded',
+    nl: 'Uw reden kon niet worden vastgelegd',
+    de: 'Ihr Grund konnte nicht gespeichert werden',
+    fr: 'Votre motif n’a pas pu être enregistré',
+  },
+  reasonRefused: {
+    en: 'The reason may hold at most {max} characters and no control character U+0000. The quote was not declined; please open it again and answer there.',
+    nl: 'De reden mag hoogstens {max} tekens bevatten en geen stuurteken U+0000. De offerte is niet afgewezen; open haar opnieuw en antwoord daar.',
+    de: 'Der Grund darf höchstens {max} Zeichen und kein Steuerzeichen U+0000 enthalten. Das Angebot wurde nicht abgelehnt; bitte öffnen Sie es erneut und antworten Sie dort.',
+    fr: 'Le motif peut contenir au plus {max} caractères et aucun caractère de contrôle U+0000. Le devis n’a pas été refusé ; veuillez le rouvrir et répondre depuis la page.',
+  },
   reopen: { en: 'Open the quote', nl: 'Offerte openen', de: 'Angebot öffnen', fr: 'Ouvrir le devis' },
   decidedTitle: {
     en: 'The quote was already answered',

@@ -132,6 +132,24 @@ describe('the online quote', () => {
     expect(after.notes).toContain('Te duur <b>echt</b>');
   });
 
+  // (An unpaired surrogate cannot travel in a form: UTF-8 has no bytes for it, the browser sends U+FFFD.)
+  it.each([
+    ['a NUL', 'Te duur\u0000echt'],
+    ['1 001 characters', 'x'.repeat(1001)],
+  ])('refuses a reason with %s as the API does (422 page), and the quote stays open', async (_, reason) => {
+    const quote = await sentQuote();
+    const { token, cookie } = await openForm(quote.public_url);
+    const api422 = await api.call('rejectQuote', { key, params: { quote: quote.id }, body: { reason } });
+    expect(api422.status).toBe(422);
+    const res = await post(quote.public_url, { form_token: token, answer: 'reject', reason }, { cookie });
+    expect(res.status).toBe(422);
+    expect(await res.text()).toContain('niet afgewezen');
+    expect((await api.call('getQuote', { key, params: { quote: quote.id } })).body.data.status).toBe('viewed');
+    // The same form still answers once the reason is fixed.
+    const fixed = await post(quote.public_url, { form_token: token, answer: 'reject', reason: 'Te duur' }, { cookie });
+    expect(fixed.status).toBe(303);
+  });
+
   it('refuses a form without its cookie, with another token, or from another site', async () => {
     const quote = await sentQuote();
     const { token, cookie } = await openForm(quote.public_url);
