@@ -1,6 +1,5 @@
 // The test client: an app on a fresh database, factories for companies and keys, and `call`, which sends a
 // request for one contract operation and validates the response against the contract before returning it.
-import { afterAll } from 'vitest';
 import type { operations as Contract } from '../../generated/api.d.ts';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { createApp } from '../../src/app.ts';
@@ -15,6 +14,7 @@ import { createCompany, FEATURES } from '../../src/services/companies.ts';
 import { createKey, type Expiry } from '../../src/services/keys.ts';
 import { assertConforms } from './contract.ts';
 import { freshDatabase } from './db.ts';
+import { atFileEnd } from './file-end.ts';
 import { storageEnv } from './s3.ts';
 
 export type CallOptions = {
@@ -56,7 +56,7 @@ export type TestApi = Awaited<ReturnType<typeof setupApi>>;
 /** Tighter rate-limit windows than production's, so a test can exceed them quickly. */
 export type LimitOverrides = { keyWindows?: Window[]; authFailureWindows?: Window[] };
 
-/** An app on its own database; closed after the test file. */
+/** An app on its own database; closed when the test file ends (harness/file-end.ts). */
 export async function setupApi(
   overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {},
   limits: LimitOverrides = {},
@@ -81,7 +81,7 @@ export async function setupApi(
   }
   const { app, deps, call } = await instance();
 
-  afterAll(async () => {
+  atFileEnd(async () => {
     for (const close of closers) await close();
     await database.drop();
   });

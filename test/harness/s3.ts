@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, NotFound } from '@aws-sdk/client-s3';
 import type { JobHelpers } from 'graphile-worker';
 import S3rver from 's3rver';
-import { afterAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type S3FileStorage, s3ClientOf } from '../../src/files/s3-storage.ts';
 import { fileRemoveTask } from '../../src/jobs/file-remove.ts';
 import type { TestApi } from './api.ts';
+import { atFileEnd } from './file-end.ts';
 import { queuedJobsOf } from './jobs.ts';
 
 const BUCKET = 'crm-test-files';
@@ -69,7 +69,7 @@ export async function startS3Server(): Promise<S3Server> {
 export async function onS3Server(): Promise<S3Server> {
   const server = await startS3Server();
   Object.assign(process.env, server.env);
-  afterAll(() => server.close());
+  atFileEnd(() => server.close());
   return server;
 }
 
