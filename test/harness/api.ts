@@ -15,7 +15,7 @@ import { createKey, type Expiry } from '../../src/services/keys.ts';
 import { assertConforms } from './contract.ts';
 import { freshDatabase } from './db.ts';
 import { atFileEnd } from './file-end.ts';
-import { storageEnv } from './s3.ts';
+import { storageEnv } from './storage-env.ts';
 
 export type CallOptions = {
   key?: string | null;

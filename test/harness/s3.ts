@@ -14,24 +14,13 @@ import { fileRemoveTask } from '../../src/jobs/file-remove.ts';
 import type { TestApi } from './api.ts';
 import { atFileEnd } from './file-end.ts';
 import { queuedJobsOf } from './jobs.ts';
+import type { S3_VARIABLES } from './storage-env.ts';
 
 const BUCKET = 'crm-test-files';
 
 // The SDK's notice that its releases after January 2027 need Node 22 says nothing about a test: kept out of the
 // test output (the service still prints it once, where an operator sees it).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-/** The variables that configure the service for S3 (config.ts). */
-const S3_VARIABLES = [
-  'FILE_STORAGE',
-  'S3_BUCKET',
-  'S3_REGION',
-  'S3_ENDPOINT',
-  'S3_ACCESS_KEY_ID',
-  'S3_SECRET_ACCESS_KEY',
-  'S3_PREFIX',
-  'S3_FORCE_PATH_STYLE',
-] as const;
 
 export type S3Server = { env: Record<(typeof S3_VARIABLES)[number], string>; close: () => Promise<void> };
 
@@ -71,12 +60,6 @@ export async function onS3Server(): Promise<S3Server> {
   Object.assign(process.env, server.env);
   atFileEnd(() => server.close());
   return server;
-}
-
-/** The S3 settings of this process's environment, when FILE_STORAGE=s3: what setupApi adds to every app's. */
-export function storageEnv(): Record<string, string> {
-  if (process.env.FILE_STORAGE !== 's3') return {};
-  return Object.fromEntries(S3_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 }
 
 /** Whether the bucket holds the object of the file. */
