@@ -20,3 +20,14 @@ export async function closeFileResources(): Promise<void> {
   }
   if (failure) throw failure;
 }
+
+/** Closes `server` when the current test file ends: its open connections (keep-alive ones too), then itself. */
+export function closeServerAtFileEnd(server: import('node:http').Server): void {
+  atFileEnd(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+}

@@ -19,21 +19,35 @@ const LIBRARY_THREADS = new Set(['libvips worker']);
 /** The process's signal and error listeners: a file that adds one and leaves it changes how the worker ends. */
 const WATCHED_EVENTS = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'uncaughtException', 'unhandledRejection'];
 
+/**
+ * A library's one listener for the whole process, added at its first use and removed when its last user is
+ * collected (not a file's doing): on-exit-leak-free's, which flushes pino's asynchronous log streams at exit.
+ */
+const libraryListener = (listener: Listener) =>
+  listener.name === 'onExit' && listener.toString().includes("callRefs('exit')");
+
 type Snapshot = {
   /** process.getActiveResourcesInfo(), counted by kind: sockets, servers, timers, child processes… */
   handles: Map<string, number>;
   threads: number;
   /** This process's TCP connections to the test PostgreSQL, by local port. */
   databasePorts: number[];
-  listeners: Map<string, number>;
+  listeners: Map<string, Listener[]>;
 };
+
+type Listener = (...args: unknown[]) => void;
 
 const databasePort = Number(new URL(inject('pgAdminUrl')).port || 5432);
 
 function snapshot(): Snapshot {
   const handles = new Map<string, number>();
   for (const kind of process.getActiveResourcesInfo()) handles.set(kind, (handles.get(kind) ?? 0) + 1);
-  const listeners = new Map(WATCHED_EVENTS.map((event) => [event, process.listenerCount(event)]));
+  const listeners = new Map(
+    WATCHED_EVENTS.map((event) => [
+      event,
+      (process.rawListeners(event) as Listener[]).filter((l) => !libraryListener(l)),
+    ]),
+  );
   return { handles, threads: ownThreads(), databasePorts: databaseSockets(), listeners };
 }
 
@@ -90,8 +104,8 @@ function leftOver(before: Snapshot, after: Snapshot): string[] {
   if (after.threads > before.threads) lines.push(`${after.threads - before.threads} × thread`);
   const newPorts = after.databasePorts.filter((port) => !before.databasePorts.includes(port));
   if (newPorts.length) lines.push(`${newPorts.length} × PostgreSQL connection (local ports ${newPorts.join(', ')})`);
-  for (const [event, count] of after.listeners) {
-    const extra = count - (before.listeners.get(event) ?? 0);
+  for (const [event, listeners] of after.listeners) {
+    const extra = listeners.filter((listener) => !before.listeners.get(event)?.includes(listener)).length;
     if (extra > 0) lines.push(`${extra} × process.on('${event}') listener`);
   }
   return lines;
@@ -132,10 +146,40 @@ const trace = process.env.LEAK_TRACE
     }).enable()
   : undefined;
 
-function traced(): string[] {
-  return [...created.values()]
+/** LEAK_TRACE=1: where each process listener of WATCHED_EVENTS was added. */
+const addedAt = new WeakMap<object, string>();
+const frames = () =>
+  (new Error().stack ?? '')
+    .split('\n')
+    .filter((line) => !line.includes('leak-check.ts'))
+    .slice(1, 9)
+    .join('\n');
+if (process.env.LEAK_TRACE) {
+  for (const method of ['on', 'addListener', 'once', 'prependListener', 'prependOnceListener'] as const) {
+    const original = process[method];
+    process[method] = function (this: NodeJS.Process, event: string | symbol, listener: Listener) {
+      if (typeof event === 'string' && WATCHED_EVENTS.includes(event)) addedAt.set(listener, frames());
+      return original.call(this, event, listener);
+    } as typeof original;
+    afterAll(() => {
+      process[method] = original;
+    });
+  }
+}
+
+function traced(after: Snapshot): string[] {
+  const handles = [...created.values()]
     .filter((r) => !r.stack.includes('leak-check.ts'))
     .map((r) => `  ${r.type} created\n${r.stack.replace(/^/gm, '    ')}`);
+  const listeners = [...after.listeners].flatMap(([event, all]) =>
+    all
+      .filter((listener) => !before.listeners.get(event)?.includes(listener))
+      .map((listener) => {
+        const stack = addedAt.get((listener as { listener?: object }).listener ?? listener) ?? '    (added elsewhere)';
+        return `  process.on('${event}') listener added\n${stack.replace(/^/gm, '    ')}`;
+      }),
+  );
+  return trace ? [...handles, ...listeners] : [];
 }
 
 const envBefore = { ...process.env };
@@ -164,11 +208,13 @@ afterAll(async () => {
       'This test file left open what it opened (the next files share this worker process):',
       ...left.map((line) => `  ${line}`),
       ...(await describeConnections(newPorts)),
-      ...traced(),
-      'Close it in an afterAll hook: an app of setupApi/appOn is closed by its afterAll/close(), a postgres() client',
-      'by sql.end(), a server by close(), a child process by waiting for its exit, a timer by clearTimeout, a',
-      'listener by process.off. To find which test opened it, run the file alone with LEAK_TRACE=1: the handles',
-      "are then listed with where they were created (node's async_hooks stack of each).",
+      ...traced(after),
+      'Close it when the file ends: a postgres() client by sql.end(), a server by close() (and',
+      'closeAllConnections()), a child process by waiting for its exit, a timer by clearTimeout, a listener by',
+      'process.off. An afterAll registered inside a beforeAll or a test never runs: register the closing with',
+      'atFileEnd (harness/file-end.ts; closeServerAtFileEnd for a server), as setupApi does. To find where it',
+      'was opened, run the file alone with LEAK_TRACE=1 (LEAK_TRACE=1 npx vitest run <file>): the failure then',
+      'lists each handle and listener left with the stack that created it.',
     ].join('\n'),
   );
 });

@@ -19,11 +19,13 @@ export async function listenOnLoopback(app: Pick<ReturnType<typeof createApp>, '
     ...(config ? { serverOptions: httpServerOptions(config) } : {}),
   });
   await new Promise((resolve) => server.once('listening', resolve));
-  atFileEnd(async () => {
-    const closed = new Promise((resolve) => server.close(resolve));
-    if ('closeAllConnections' in server) server.closeAllConnections();
-    await closed;
-  });
+  atFileEnd(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   return { port, origin: `http://127.0.0.1:${port}` };
 }

@@ -74,9 +74,10 @@ export const BUYERS: SourceInvoice['customer'][] = [
     postal_code: '8001',
     city: 'Zürich',
     country: 'CH',
-    vat_number: 'CHE123456789MWST',
+    vat_number: 'CHE123456788MWST',
     coc_number: null,
-    peppol_id: null,
+    // Their Peppol addresses: the Swiss UID (0183) and the Norwegian organisation number (0192).
+    peppol_id: '0183:CHE123456788',
   },
   {
     type: 'business',
@@ -90,7 +91,7 @@ export const BUYERS: SourceInvoice['customer'][] = [
     country: 'NO',
     vat_number: 'NO123456785MVA',
     coc_number: null,
-    peppol_id: null,
+    peppol_id: '0192:123456785',
   },
 ];
 

@@ -158,8 +158,21 @@ describe('GET /invoices/{invoice}/ubl', () => {
   });
 
   it.each([
-    ['Swiss', { country: 'CH', vat_number: 'CHE123456789MWST', city: 'Zürich', postal_code: '8001' }],
-    ['Norwegian', { country: 'NO', vat_number: 'NO123456785MVA', city: 'Oslo', postal_code: '0154' }],
+    // With their Peppol addresses (the Swiss UID, the Norwegian organisation number): no scheme derives one.
+    [
+      'Swiss',
+      {
+        country: 'CH',
+        vat_number: 'CHE123456788MWST',
+        peppol_id: '0183:CHE123456788',
+        city: 'Zürich',
+        postal_code: '8001',
+      },
+    ],
+    [
+      'Norwegian',
+      { country: 'NO', vat_number: 'NO123456785MVA', peppol_id: '0192:123456785', city: 'Oslo', postal_code: '0154' },
+    ],
   ])('no reverse charge for a %s business with a VAT number (outside the EU): its 0 % lines are Z', async (_, place) => {
     const buyer = await customer({
       type: 'business',
