@@ -155,15 +155,17 @@ const frames = () =>
     .slice(1, 9)
     .join('\n');
 if (process.env.LEAK_TRACE) {
-  for (const method of ['on', 'addListener', 'once', 'prependListener', 'prependOnceListener'] as const) {
-    const original = process[method];
-    process[method] = function (this: NodeJS.Process, event: string | symbol, listener: Listener) {
-      if (typeof event === 'string' && WATCHED_EVENTS.includes(event)) addedAt.set(listener, frames());
-      return original.call(this, event, listener);
-    } as typeof original;
-    afterAll(() => {
-      process[method] = original;
+  for (const method of ['on', 'addListener', 'once', 'prependListener', 'prependOnceListener']) {
+    const original: unknown = Reflect.get(process, method);
+    if (typeof original !== 'function') continue;
+    const set = (value: unknown) =>
+      Object.defineProperty(process, method, { value, configurable: true, writable: true });
+    set((event: unknown, listener: unknown) => {
+      if (typeof event === 'string' && WATCHED_EVENTS.includes(event) && typeof listener === 'function')
+        addedAt.set(listener, frames());
+      return Reflect.apply(original, process, [event, listener]);
     });
+    afterAll(() => set(original));
   }
 }
 
