@@ -163,7 +163,10 @@ function checkContract(operationId: OperationId, result: CallResult) {
   assertConforms(operationId, result);
 }
 
-/** An app on an existing database (one a child process such as the CLI also writes to); close it when done. */
+/**
+ * An app on an existing database (one a child process such as the CLI also writes to); close it when done (else it
+ * is closed when the test file ends).
+ */
 export async function appOn(url: string, overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {}) {
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -174,5 +177,12 @@ export async function appOn(url: string, overrides: Partial<Record<keyof NodeJS.
   });
   const deps = await createDeps(config, url);
   const app = createApp(deps);
-  return { app, deps, call: callerFor(app), close: deps.close };
+  // Closed at the latest when the test file ends, once however often it is asked to.
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= deps.close();
+    return closing;
+  };
+  atFileEnd(close);
+  return { app, deps, call: callerFor(app), close };
 }
