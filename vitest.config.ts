@@ -55,8 +55,10 @@ export default defineConfig({
       { extends: true, test: { name: 'shared', include, exclude: [...exclude, ...isolated], isolate: false } },
       { extends: true, test: { name: 'isolated', include, exclude: [...exclude, ...shared], isolate: true } },
     ],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // Limits for a test that hangs, far above what any takes on a quiet machine: on a loaded one a test takes
+    // several times as long, and that must make the run slow, not red (a Prism start, a scan of src/).
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     pool: 'forks',
     // Two files at a time on the two cores: each file has its own database (cloned from the template), and
     // most of a file's time is spent waiting on PostgreSQL or child processes.
