@@ -81,6 +81,8 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
       await keys.close();
       redis?.disconnect();
       await deps.pdfRenderer.close();
+      // The S3 client's kept-alive sockets, which would otherwise stay open until the bucket's server drops them.
+      deps.fileStorages.s3?.client.destroy();
       await Promise.all([sql.end({ timeout: 5 }), tenantSql.end({ timeout: 5 }), probeSql.end({ timeout: 5 })]);
     },
   };

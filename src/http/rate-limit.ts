@@ -1,9 +1,16 @@
 // Per-key rate limits in named windows (memory on one node, Redis when REDIS_URL is set), reported as IETF
 // RateLimit / RateLimit-Policy structured fields on every response.
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IoRedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export type Window = { name: string; limit: number; windowSeconds: number };
+
+// ioredis is loaded when a Redis client is made (REDIS_URL set), not with this module: as the AWS SDK in
+// files/s3-storage.ts, so that a node counting in its own memory (and every test file) does not load it.
+const require = createRequire(import.meta.url);
+const ioredis = () => require('ioredis') as typeof IoRedis;
 
 export const KEY_WINDOWS: Window[] = [
   { name: 'minute', limit: 600, windowSeconds: 60 },
@@ -37,7 +44,7 @@ export const REDIS_COMMAND_TIMEOUT_MS = 250;
 
 /** The Redis client the rate limits use. */
 export function rateLimitRedis(url: string): Redis {
-  return new Redis(url, { enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  return new (ioredis().Redis)(url, { enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
 }
 
 export type RateDecision = { allowed: boolean; headers: Record<string, string>; retryAfter: number };

@@ -1,8 +1,14 @@
 // Where outbox emails go: an SMTP server (SMTP_URL, through nodemailer), or — without SMTP_URL — nowhere: they
 // stay in outbound_emails as `recorded`, where operators and tests read what would have been sent.
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { Config } from '../config.ts';
+
+// nodemailer is loaded when an SMTP sender is made (SMTP_URL set), not with this module: as the AWS SDK in
+// files/s3-storage.ts, so that a process that records its emails (and every test file) does not load it.
+const require = createRequire(import.meta.url);
+const nodemailer = () => require('nodemailer') as typeof Nodemailer;
 
 export type MailSender =
   | { readonly kind: 'recording' }
@@ -18,7 +24,7 @@ export type MailIdentity = {
 export function mailSenderFor(config: Pick<Config, 'SMTP_URL'>): MailSender {
   if (!config.SMTP_URL) return { kind: 'recording' };
   // One pooled connection set per process; nodemailer reconnects on its own.
-  const transport = nodemailer.createTransport(config.SMTP_URL);
+  const transport = nodemailer().createTransport(config.SMTP_URL);
   return {
     kind: 'smtp',
     send: async (message) => {

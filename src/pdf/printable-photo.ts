@@ -2,7 +2,9 @@
 // 10 MB page (a work order holds 30): every photo is decoded and written again at print size with sharp, before
 // it goes to the rendering thread. Orientation from EXIF is applied first, as a phone shows the photo; GIF and
 // WebP become their first frame; transparency is flattened onto the page's white.
-import sharp from 'sharp';
+
+/** sharp, loaded at the first photo printed: a process that prints none (most) does not load libvips. */
+const loadSharp = async () => (await import('sharp')).default;
 
 /**
  * Longest side in pixels. A photo box on the page is 237 × 180 points (two side by side on A4), so 800 pixels is
@@ -16,6 +18,7 @@ export type PrintablePhoto = { image: Buffer; mimeType: 'image/jpeg' };
 
 /** The photo at print size as JPEG, or undefined when its bytes cannot be decoded (the PDF then names it only). */
 export async function printablePhoto(bytes: Buffer): Promise<PrintablePhoto | undefined> {
+  const sharp = await loadSharp();
   try {
     const image = await sharp(bytes, { failOn: 'none' })
       .rotate()

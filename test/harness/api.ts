@@ -1,6 +1,5 @@
 // The test client: an app on a fresh database, factories for companies and keys, and `call`, which sends a
 // request for one contract operation and validates the response against the contract before returning it.
-import { afterAll } from 'vitest';
 import type { operations as Contract } from '../../generated/api.d.ts';
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { createApp } from '../../src/app.ts';
@@ -15,7 +14,8 @@ import { createCompany, FEATURES } from '../../src/services/companies.ts';
 import { createKey, type Expiry } from '../../src/services/keys.ts';
 import { assertConforms } from './contract.ts';
 import { freshDatabase } from './db.ts';
-import { storageEnv } from './s3.ts';
+import { atFileEnd } from './file-end.ts';
+import { storageEnv } from './storage-env.ts';
 
 export type CallOptions = {
   key?: string | null;
@@ -56,7 +56,7 @@ export type TestApi = Awaited<ReturnType<typeof setupApi>>;
 /** Tighter rate-limit windows than production's, so a test can exceed them quickly. */
 export type LimitOverrides = { keyWindows?: Window[]; authFailureWindows?: Window[] };
 
-/** An app on its own database; closed after the test file. */
+/** An app on its own database; closed when the test file ends (harness/file-end.ts). */
 export async function setupApi(
   overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {},
   limits: LimitOverrides = {},
@@ -81,7 +81,7 @@ export async function setupApi(
   }
   const { app, deps, call } = await instance();
 
-  afterAll(async () => {
+  atFileEnd(async () => {
     for (const close of closers) await close();
     await database.drop();
   });
@@ -163,7 +163,10 @@ function checkContract(operationId: OperationId, result: CallResult) {
   assertConforms(operationId, result);
 }
 
-/** An app on an existing database (one a child process such as the CLI also writes to); close it when done. */
+/**
+ * An app on an existing database (one a child process such as the CLI also writes to); close it when done (else it
+ * is closed when the test file ends).
+ */
 export async function appOn(url: string, overrides: Partial<Record<keyof NodeJS.ProcessEnv, string>> = {}) {
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -174,5 +177,12 @@ export async function appOn(url: string, overrides: Partial<Record<keyof NodeJS.
   });
   const deps = await createDeps(config, url);
   const app = createApp(deps);
-  return { app, deps, call: callerFor(app), close: deps.close };
+  // Closed at the latest when the test file ends, once however often it is asked to.
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= deps.close();
+    return closing;
+  };
+  atFileEnd(close);
+  return { app, deps, call: callerFor(app), close };
 }

@@ -16,8 +16,11 @@ export function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-/** Polls `condition` every 10 ms until it holds; fails with `what` after `ms`. */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 5000): Promise<void> {
+/**
+ * Polls `condition` every 10 ms until it holds; fails with `what` after `ms` (a minute: a limit for what never
+ * happens, far above a loaded machine's wait for what does).
+ */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
@@ -25,8 +28,8 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
   }
 }
 
-/** Retries `check` (an assertion) every 20 ms until it passes; fails with its last error after `ms`. */
-export async function eventually(check: () => Promise<void>, ms = 3000): Promise<void> {
+/** Retries `check` (an assertion) every 20 ms until it passes; fails with its last error after `ms` (as until). */
+export async function eventually(check: () => Promise<void>, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {

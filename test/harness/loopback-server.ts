@@ -2,10 +2,10 @@
 // connection headers, a browser), with the production server options unless told otherwise.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { afterAll } from 'vitest';
 import type { createApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { httpServerOptions } from '../../src/http/server.ts';
+import { atFileEnd } from './file-end.ts';
 
 /**
  * Listens on a free port until the test file ends; `config` gives the server's timeouts. `app` is the service's app,
@@ -19,9 +19,13 @@ export async function listenOnLoopback(app: Pick<ReturnType<typeof createApp>, '
     ...(config ? { serverOptions: httpServerOptions(config) } : {}),
   });
   await new Promise((resolve) => server.once('listening', resolve));
-  afterAll(() => {
-    server.close();
-  });
+  atFileEnd(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   return { port, origin: `http://127.0.0.1:${port}` };
 }

@@ -17,13 +17,16 @@ export async function freePort(): Promise<number> {
 
 export type Started = { url: string; stop: () => Promise<void>; output: () => string };
 
-/** Runs `command args`, waits until `url + readyPath` answers, and returns a handle to stop it. */
+/**
+ * Runs `command args`, waits until `url + readyPath` answers, and returns a handle to stop it. The limit is for a
+ * process that never starts: a loaded machine takes minutes to start Prism.
+ */
 export async function startHttpProcess(
   command: string,
   args: string[],
   url: string,
   readyPath = '/',
-  timeoutMs = 60_000,
+  timeoutMs = 240_000,
 ): Promise<Started> {
   let log = '';
   const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });

@@ -8,30 +8,19 @@ import { join } from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, NotFound } from '@aws-sdk/client-s3';
 import type { JobHelpers } from 'graphile-worker';
 import S3rver from 's3rver';
-import { afterAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type S3FileStorage, s3ClientOf } from '../../src/files/s3-storage.ts';
 import { fileRemoveTask } from '../../src/jobs/file-remove.ts';
 import type { TestApi } from './api.ts';
+import { atFileEnd } from './file-end.ts';
 import { queuedJobsOf } from './jobs.ts';
+import type { S3_VARIABLES } from './storage-env.ts';
 
 const BUCKET = 'crm-test-files';
 
 // The SDK's notice that its releases after January 2027 need Node 22 says nothing about a test: kept out of the
 // test output (the service still prints it once, where an operator sees it).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-/** The variables that configure the service for S3 (config.ts). */
-const S3_VARIABLES = [
-  'FILE_STORAGE',
-  'S3_BUCKET',
-  'S3_REGION',
-  'S3_ENDPOINT',
-  'S3_ACCESS_KEY_ID',
-  'S3_SECRET_ACCESS_KEY',
-  'S3_PREFIX',
-  'S3_FORCE_PATH_STYLE',
-] as const;
 
 export type S3Server = { env: Record<(typeof S3_VARIABLES)[number], string>; close: () => Promise<void> };
 
@@ -69,14 +58,8 @@ export async function startS3Server(): Promise<S3Server> {
 export async function onS3Server(): Promise<S3Server> {
   const server = await startS3Server();
   Object.assign(process.env, server.env);
-  afterAll(() => server.close());
+  atFileEnd(() => server.close());
   return server;
-}
-
-/** The S3 settings of this process's environment, when FILE_STORAGE=s3: what setupApi adds to every app's. */
-export function storageEnv(): Record<string, string> {
-  if (process.env.FILE_STORAGE !== 's3') return {};
-  return Object.fromEntries(S3_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 }
 
 /** Whether the bucket holds the object of the file. */

@@ -5,7 +5,7 @@
 
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket, connect as tcpConnect } from 'node:net';
-import { afterAll } from 'vitest';
+import { atFileEnd } from './file-end.ts';
 
 export type WireCount = { statements: number; roundTrips: number };
 
@@ -97,7 +97,7 @@ export async function wireCounter(url: string) {
     upstream.on('close', close).on('error', close);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(async () => {
+  atFileEnd(async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   });

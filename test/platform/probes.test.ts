@@ -1,5 +1,6 @@
 // /livez and /readyz for load balancers and orchestrators (src/http/probes.ts): live while the process serves
 // HTTP; ready only while the database answers and has every migration this release needs, and not once stopping.
+// @isolate: the stopping mark is the process's, for good (markStopping), so no file may share the process after.
 import postgres from 'postgres';
 import { beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';

@@ -2,7 +2,8 @@
 // invoice's payments, a work order's photos, an order's lines and notes, a customer's contact) in one statement
 // as the tenant (recordReader): one round trip, no transaction. Counted by the statements the service's
 // pools send, as list-round-trips.test.ts does for the lists. The record stays confined to the company by
-// row-level security, whatever the statement's where-clause says.
+// row-level security, whatever the statement's where-clause says; the where-clause still names the company, for
+// a distributed plan (docs/scaling.md).
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -93,15 +94,15 @@ beforeAll(async () => {
 });
 
 const GETS = [
-  { get: 'getTask', param: 'task' },
-  { get: 'getInvoice', param: 'invoice' },
-  { get: 'getWorkOrder', param: 'work_order' },
-  { get: 'getAppointment', param: 'appointment' },
-  { get: 'getWebhookEndpoint', param: 'endpoint' },
-  { get: 'getConversation', param: 'conversation' },
-  { get: 'getOrder', param: 'order' },
-  { get: 'getEvent', param: 'event' },
-] as const satisfies { get: OperationId; param: keyof Records }[];
+  { get: 'getTask', param: 'task', table: 'tasks' },
+  { get: 'getInvoice', param: 'invoice', table: 'invoices' },
+  { get: 'getWorkOrder', param: 'work_order', table: 'work_orders' },
+  { get: 'getAppointment', param: 'appointment', table: 'appointments' },
+  { get: 'getWebhookEndpoint', param: 'endpoint', table: 'webhook_endpoints' },
+  { get: 'getConversation', param: 'conversation', table: 'conversations' },
+  { get: 'getOrder', param: 'order', table: 'orders' },
+  { get: 'getEvent', param: 'event', table: 'events' },
+] as const satisfies { get: OperationId; param: keyof Records; table: string }[];
 
 /** One request, after one that warmed the key cache (its lookup is not the read's); the statements it sent. */
 async function sentBy(operationId: OperationId, params: Record<string, string>) {
@@ -114,11 +115,20 @@ async function sentBy(operationId: OperationId, params: Record<string, string>) 
   return sent;
 }
 
-describe.each(GETS)('$get', ({ get, param }) => {
+describe.each(GETS)('$get', ({ get, param, table }) => {
   it('reads the record in one statement as the tenant: one round trip, no transaction', async () => {
     const sent = await sentBy(get, { [param]: a.records[param] });
     expect(sent.map((s) => s.pool)).toEqual(['tenant']);
     expect(sent[0]?.text).toMatch(/set_config\('app\.company_id'/);
+  });
+
+  it('names the company in its own condition (not only the tenant setting): a distributed plan routes it to one shard', async () => {
+    // docs/scaling.md: with company_id as the distribution column, a statement reaches one node only when its
+    // where-clause pins the record's company_id to a value; row-level security alone would confine it but send it
+    // to every node.
+    const [read] = await sentBy(get, { [param]: a.records[param] });
+    const inner = read?.text.slice(read.text.indexOf('cross join lateral')) ?? '';
+    expect(inner).toMatch(new RegExp(`"${table}"\\."company_id" = \\$\\d+`));
   });
 
   it('answers 404 for another company’s record', async () => {

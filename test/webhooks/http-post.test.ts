@@ -206,10 +206,11 @@ describe('ConnectionPools.post', () => {
       res.on('drain', pump);
       pump();
     });
-    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 5_000 });
+    // Read to the timeout, the endless answer would end in a timeout error; cut off, it ends without one (the
+    // outcome, not the time it took, so that a slow machine cannot fail it).
+    const result = await pools.post(target(`http://127.0.0.1:${port}/`), '{}', {}, { ...opts, timeoutMs: 60_000 });
     expect(result).toMatchObject({ statusCode: 200, error: null });
     expect(result.responseBody).toHaveLength(4096);
-    expect(result.durationMs).toBeLessThan(1_000);
   });
 
   it('the excerpt never ends in half a UTF-8 character', async () => {

@@ -2,7 +2,7 @@
 // charset and transfer encoding, HTML-only mail converted to text. Attachments are described, not kept: the
 // contract's message holds no files (the first one's name, type and size, and every name at the end of the body).
 import { createHash } from 'node:crypto';
-import { type AddressObject, simpleParser } from 'mailparser';
+import type { AddressObject, simpleParser } from 'mailparser';
 import type { IncomingMessage } from '../conversations/incoming.ts';
 
 /** The longest body kept; longer mail (long quoted threads) is cut, with a mark. */
@@ -40,7 +40,10 @@ export type EmailRefusal = 'no_sender' | 'sender_too_long' | 'too_complex';
 export async function parseInboundEmail(raw: Buffer): Promise<IncomingMessage | { refused: EmailRefusal }> {
   let mail: Awaited<ReturnType<typeof simpleParser>>;
   try {
-    mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true });
+    // Loaded at the first inbound email, not with the service: mailparser and its dependencies are a large part of
+    // an import of the service that receives no email (a test file, a worker).
+    const { simpleParser: parse } = await import('mailparser');
+    mail = await parse(raw, { skipTextToHtml: true, skipImageLinks: true });
   } catch (error) {
     // mailsplit's bounds (a header block over its size, more MIME parts than it takes): a mail no client would
     // show either. Anything else is a failure of ours and passes on.

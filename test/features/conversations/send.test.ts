@@ -7,6 +7,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskList } from '../../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { closeServerAtFileEnd } from '../../harness/file-end.ts';
 import { queuedJobsOf } from '../../harness/jobs.ts';
 import { startSmtpServer, type TestSmtp } from '../../harness/smtp.ts';
 import { conversationOf, customerRow } from './fixtures.ts';
@@ -42,9 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
   graphUrl = `http://127.0.0.1:${(graph.address() as AddressInfo).port}/v21.0`;
-  afterAll(() => {
-    graph.close();
-  });
+  closeServerAtFileEnd(graph);
 });
 afterAll(() => smtp.close());
 

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setChannelSettings } from '../../../src/services/channel-settings.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { closeServerAtFileEnd } from '../../harness/file-end.ts';
 import { listenOnLoopback } from '../../harness/loopback-server.ts';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
@@ -34,9 +35,7 @@ async function serveWebsite(widgetScript: string, widgetId: string) {
     res.end(html(/^[a-z]{2}$/.test(lang) ? lang : 'nl'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => {
-    server.close();
-  });
+  closeServerAtFileEnd(server);
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/binnenschilderwerk`;
 }
 

@@ -3,6 +3,8 @@
 // stages refused, two concurrent batches on the same external references; external_ref on the single operations.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { until } from '../../harness/async.ts';
+import { waitsForLock } from '../../harness/locks.ts';
 import { customerOf, type Pipeline, pipelineOf, userOf } from './fixtures.ts';
 
 let api: TestApi;
@@ -292,5 +294,42 @@ describe('concurrent batches', () => {
       expect(outcomes.filter((o) => o === 'created')).toHaveLength(30);
       expect(outcomes.filter((o) => o === 'updated')).toHaveLength(30);
     }
+  });
+});
+
+describe('more than 100 items', () => {
+  it('refuses 101 items with one 422 on /items and writes nothing', async () => {
+    const customer = await customerOf(api, key);
+    const refs = Array.from({ length: 101 }, () => ref('many'));
+    const res = await refusedBatch(refs.map((external_ref) => ({ external_ref, customer_id: customer })));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/items', code: 'too_big' })]);
+    expect(
+      await api.sql`select id from deals where company_id = ${companyId} and external_ref = any(${refs})`,
+    ).toHaveLength(0);
+  });
+});
+
+describe('a deal committed by another transaction while the batch waits', () => {
+  it('is matched in the next round and updated, not refused as the customer’s second open deal', async () => {
+    // Another transaction creates the deal with the batch's reference and holds its customer: the batch's lock of
+    // the reference finds nothing (not committed yet), then waits for the customer; once the other commits, the
+    // batch sees the customer's open deal with its own reference and takes it up in its next round.
+    const customer = await customerOf(api, key);
+    const externalRef = ref('claimed');
+    const id = crypto.randomUUID();
+    let pending: Promise<Answer> | undefined;
+    await api.sql.begin(async (tx) => {
+      await tx`select 1 from customers where company_id = ${companyId} and id = ${customer} for update`;
+      await tx`insert into deals (company_id, id, customer_id, stage_id, currency, source, external_ref, title)
+        values (${companyId}, ${id}, ${customer}, ${pipeline.newStage}, 'EUR', 'web', ${externalRef}, 'Eerder')`;
+      pending = batch([{ external_ref: externalRef, customer_id: customer, title: 'Uit de batch' }]);
+      await until(() => waitsForLock(api.sql, '%customers%'), 'the batch waits for the customer', 60_000);
+    });
+    if (!pending) throw new Error('the batch never started');
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.items[0]).toMatchObject({ outcome: 'updated', data: { id, title: 'Uit de batch' } });
+    expect([...(await dealsWithRef(externalRef))]).toEqual([{ id, title: 'Uit de batch' }]);
   });
 });

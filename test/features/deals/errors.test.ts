@@ -91,6 +91,27 @@ describe('one open deal per customer (409 conflict with deal_id)', () => {
     expect(a.body.deal_id).toBe(first.id);
   });
 
+  it('a refusal after the insert went through rolls the insert back (the savepoint) and keeps only the stored answer', async () => {
+    // The checks and the insert are sent together: with an inactive owner the insert succeeds (the user exists)
+    // and the check refuses after it. The key's answer is stored in the same transaction, so only the work's
+    // savepoint takes the deal back out.
+    const customer = await customerOf(api, key);
+    const inactive = await userOf(api, companyId, 'inactive');
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    const body = { customer_id: customer, title: 'Teruggedraaid', assigned_user_id: inactive };
+    const refused = await api.call('createDeal', { key, body, headers });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ pointer: '/assigned_user_id' })]);
+    expect(
+      await api.sql`select id from deals where company_id = ${companyId} and customer_id = ${customer}`,
+    ).toHaveLength(0);
+    const replayed = await api.call('createDeal', { key, body, headers });
+    expect(replayed.status).toBe(422);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    // No open deal was left behind to block the customer's next one.
+    expect((await api.call('createDeal', { key, body: { customer_id: customer } })).status).toBe(201);
+  });
+
   it('is enforced by the database itself', async () => {
     const customer = await customerOf(api, key);
     const first = await dealOf(api, key, { customer_id: customer });

@@ -150,6 +150,23 @@ describe('the online quote', () => {
     expect(fixed.status).toBe(303);
   });
 
+  it('does not let the customer accept a quote after declining it: no form, and the old form is refused', async () => {
+    const quote = await sentQuote();
+    const { token, cookie } = await openForm(quote.public_url);
+    expect((await post(quote.public_url, { form_token: token, answer: 'reject' }, { cookie })).status).toBe(303);
+    const page = await visit(quote.public_url, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('name="form_token"');
+    const accepted = await post(quote.public_url, { form_token: token, answer: 'accept' }, { cookie });
+    expect(accepted.status).toBe(409);
+    const after = (await api.call('getQuote', { key, params: { quote: quote.id } })).body.data;
+    expect(after.status).toBe('rejected');
+    expect(after.accepted_at).toBeNull();
+    const events = await api.sql`select count(*)::int as n from events
+      where company_id = ${companyId} and type = 'quote.accepted' and data->'object'->>'id' = ${quote.id}`;
+    expect(events[0]?.n).toBe(0);
+  });
+
   it('refuses a form without its cookie, with another token, or from another site', async () => {
     const quote = await sentQuote();
     const { token, cookie } = await openForm(quote.public_url);

@@ -1,6 +1,6 @@
 // Random invoices for the e-invoicing property tests (UBL and CII share them): 1 to 200 lines at mixed rates,
 // exempt and reverse-charge lines, line and document discounts (percentages and amounts), prices including VAT,
-// deductions, Dutch, Belgian and German buyers, as the totals engine (src/domain/totals.ts) stores them. A sample
+// deductions, Dutch, Belgian, German, Swiss and Norwegian buyers, as the totals engine (src/domain/totals.ts) stores them. A sample
 // the engine refuses (422 in the API) is null. Reproduce a failure with EINVOICE_SEED=<seed>.
 import fc from 'fast-check';
 import { documentTotals, type LineInput, type RateTotals } from '../../../src/domain/totals.ts';
@@ -63,7 +63,40 @@ export const BUYERS: SourceInvoice['customer'][] = [
     coc_number: null,
     peppol_id: null,
   },
+  // Swiss and Norwegian businesses with VAT numbers: outside the EU, so their 0 % lines are Z, never reverse charge.
+  {
+    type: 'business',
+    name: 'Urs Keller',
+    company_name: 'Keller AG',
+    email: 'urs@keller.ch',
+    phone: null,
+    address: 'Bahnhofstrasse 10',
+    postal_code: '8001',
+    city: 'Zürich',
+    country: 'CH',
+    vat_number: 'CHE123456788MWST',
+    coc_number: null,
+    // Their Peppol addresses: the Swiss UID (0183) and the Norwegian organisation number (0192).
+    peppol_id: '0183:CHE123456788',
+  },
+  {
+    type: 'business',
+    name: 'Ingrid Berg',
+    company_name: 'Berg AS',
+    email: 'ingrid@berg.no',
+    phone: null,
+    address: 'Karl Johans gate 5',
+    postal_code: '0154',
+    city: 'Oslo',
+    country: 'NO',
+    vat_number: 'NO123456785MVA',
+    coc_number: null,
+    peppol_id: '0192:123456785',
+  },
 ];
+
+/** The buyers' countries within the EU other than the seller's (NL): their businesses are reverse charge. */
+const OTHER_EU = new Set(['BE', 'DE']);
 
 const cents = (min: number, max: number) => fc.integer({ min, max }).map((n) => (n / 100).toFixed(2));
 
@@ -146,8 +179,9 @@ export function source(sample: Sample, index: number): (SourceInvoice & { breakd
 
 /** The API's tax_breakdown as the rows an e-invoice must carry: E for exempt rows, else the category by rate. */
 export const apiBreakdown = (source: SourceInvoice & { breakdown: RateTotals[] }) => {
-  // The Belgian and German businesses are reverse charge; the Dutch ones and the private customer are not.
-  const reverseCharge = source.customer.country !== 'NL' && source.customer.vat_number !== null;
+  // The Belgian and German businesses are reverse charge; the Dutch ones, the private customer and the Swiss and
+  // Norwegian businesses (outside the EU) are not.
+  const reverseCharge = OTHER_EU.has(source.customer.country ?? '') && source.customer.vat_number !== null;
   return source.breakdown.map(
     (r) => `${r.exempt ? 'E' : r.rate !== '0.00' ? 'S' : reverseCharge ? 'AE' : 'Z'} ${r.rate} ${r.taxable} ${r.tax}`,
   );

@@ -157,6 +157,45 @@ describe('GET /invoices/{invoice}/ubl', () => {
     produced.set('reverse-charge.xml', xml);
   });
 
+  it.each([
+    // With their Peppol addresses (the Swiss UID, the Norwegian organisation number): no scheme derives one.
+    [
+      'Swiss',
+      {
+        country: 'CH',
+        vat_number: 'CHE123456788MWST',
+        peppol_id: '0183:CHE123456788',
+        city: 'Zürich',
+        postal_code: '8001',
+      },
+    ],
+    [
+      'Norwegian',
+      { country: 'NO', vat_number: 'NO123456785MVA', peppol_id: '0192:123456785', city: 'Oslo', postal_code: '0154' },
+    ],
+  ])('no reverse charge for a %s business with a VAT number (outside the EU): its 0 % lines are Z', async (_, place) => {
+    const buyer = await customer({
+      type: 'business',
+      name: 'Export Klant',
+      company_name: 'Export Klant',
+      address: 'Hauptstrasse 1',
+      ...place,
+    });
+    const res = await api.call<'createInvoice'>('createInvoice', {
+      key,
+      body: {
+        customer_id: buyer.id,
+        title: 'Export',
+        items: [{ name: 'Warmtepomp', quantity: 1, unit_price: 4800, tax_rate: 0 }],
+      },
+    });
+    expect(res.status).toBe(201);
+    const xml = await (await download(`/invoices/${res.body.data.id}/ubl`)).text();
+    expect(xml).toMatch(/<cac:TaxCategory>\s*<cbc:ID>Z<\/cbc:ID>\s*<cbc:Percent>0.00<\/cbc:Percent>/);
+    expect(xml).not.toContain('<cbc:ID>AE</cbc:ID>');
+    expect(xml).not.toContain('VATEX-EU-AE');
+  });
+
   describe.skipIf(unavailable !== null)('the documents above, by the official rules', () => {
     it('pass EN 16931 and Peppol BIS 3.0 with no fatal assertion', async () => {
       expect(produced.size).toBe(4);

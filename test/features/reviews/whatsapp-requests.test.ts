@@ -5,12 +5,13 @@
 // settings and window are its own.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../../src/cli/args.ts';
 import { runCommand } from '../../../src/cli/commands.ts';
 import { channelSettings } from '../../../src/db/schema/index.ts';
 import { withTenant } from '../../../src/db/tenant.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { closeServerAtFileEnd } from '../../harness/file-end.ts';
 import { ageConversation, conversationOf, customerRow } from '../conversations/fixtures.ts';
 
 let api: TestApi;
@@ -42,9 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
   graphUrl = `http://127.0.0.1:${(graph.address() as AddressInfo).port}/v21.0`;
-  afterAll(() => {
-    graph.close();
-  });
+  closeServerAtFileEnd(graph);
 });
 
 const channels = async (companyId: string, options: string[]) => {

@@ -2,7 +2,6 @@
 // database (independent of the endpoints API), and a deterministic stand-in for the worker that runs the
 // queued webhook jobs that are due at a given (test) time, in the order Graphile Worker would.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import { afterAll } from 'vitest';
 import { withTenant } from '../../../src/db/tenant.ts';
 import { recordEvent } from '../../../src/events/record.ts';
 import { type DeliverOptions, deliverBatch } from '../../../src/webhooks/delivery-attempts.ts';
@@ -13,6 +12,7 @@ import { FANOUT_TASK } from '../../../src/webhooks/jobs/webhook-fanout.ts';
 import type { Trigger } from '../../../src/webhooks/record-attempts.ts';
 import { newSecret } from '../../../src/webhooks/sign.ts';
 import type { TestApi } from '../../harness/api.ts';
+import { atFileEnd } from '../../harness/file-end.ts';
 
 /** Sending options for the receivers of the tests, on 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_URLS). */
 export const LOCAL_SENDING: DeliverOptions = { policy: { allowPrivate: true } };
@@ -104,7 +104,7 @@ export async function listenForTests(server: Server) {
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  afterAll(close);
+  atFileEnd(close);
   return { url: `http://127.0.0.1:${port}/hook`, port, close };
 }
 

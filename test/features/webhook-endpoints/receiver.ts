@@ -1,7 +1,7 @@
 // A real webhook receiver on 127.0.0.1: records every request (headers and the raw body, as a receiver must
 // verify before parsing) and answers with what the test sets.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { afterAll } from 'vitest';
+import { closeServerAtFileEnd } from '../../harness/file-end.ts';
 
 export type Received = { method: string; path: string; headers: IncomingHttpHeaders; rawBody: string };
 
@@ -26,7 +26,7 @@ export async function startReceiver() {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('receiver has no TCP address');
   const { port } = address;
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  closeServerAtFileEnd(server);
   return {
     url: (path = '/hooks') => `http://127.0.0.1:${port}${path}`,
     received,
