@@ -86,6 +86,8 @@ export function pageWindow(
       return refuse(c, chooseLanguage(c.req.header('accept-language')));
     }
     await next();
+    // A page refused by a window of its own (a PDF's renders) reports that window, not this one.
+    if (c.res.status === 429 && c.res.headers.has('RateLimit')) return;
     for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
   };
 }
