@@ -1312,8 +1312,9 @@ export type paths = {
      *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
      *     `<number>.pdf` (the number as assigned, for example `F2026-0042.pdf`; characters outside letters, digits,
      *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
-     *     the PDF also shows the company's details, which change apart from the invoice's version, so it is
-     *     rendered on every request rather than validated from a cache. An unknown invoice, or one of another
+     *     the PDF also shows the company's details, which change apart from the invoice's version, so it is not
+     *     validated from a cache. The service renders it once for what it prints (the invoice, the company's details,
+     *     the language) and answers that PDF again until one of them changes. An unknown invoice, or one of another
      *     company, answers `404 not_found`.
      *
      *     `format=facturx` answers the same PDF as a Factur-X / ZUGFeRD invoice (EN 16931 profile): a PDF/A-3b with
@@ -1564,8 +1565,9 @@ export type paths = {
      *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
      *     `<number>.pdf` (the number as assigned, for example `O2026-0012.pdf`; characters outside letters, digits,
      *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
-     *     the PDF also shows the company's details, which change apart from the quote's version, so it is
-     *     rendered on every request rather than validated from a cache. An unknown quote, or one of another
+     *     the PDF also shows the company's details, which change apart from the quote's version, so it is not
+     *     validated from a cache. The service renders it once for what it prints (the quote, the company's details,
+     *     the language) and answers that PDF again until one of them changes. An unknown quote, or one of another
      *     company, answers `404 not_found`.
      */
     get: operations['getQuotePdf'];
@@ -1888,12 +1890,15 @@ export type paths = {
      *     with a ticked or empty box, required points marked, its note below, and how many points are done), the
      *     customer's notes (`customer_notes`), each as its own section, then the photos in display order with their
      *     captions and the signature block (the signer's name and time, or an empty line to sign on paper). Photos are
-     *     printed as JPEG of at most 800 pixels on their longest side (about 240 dpi in their box; GIF and WebP become
-     *     their first frame, transparency becomes white); the stored photos are unchanged. Long words wrap at the end
-     *     of the line. A PDF has at most 1 000 pages (the contract's largest work order takes about 450) and is rendered
-     *     within a time and memory limit, apart from the rest of the API: past a limit, or with too many PDFs waiting,
-     *     the answer is `503 pdf_render_limit_exceeded` with `Retry-After`. Made when asked, never stored; any status
-     *     can be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number as the
+     *     printed from their print versions (`print_status`), JPEGs of at most 800 pixels on their longest side (about
+     *     240 dpi in their box; GIF and WebP become their first frame, transparency becomes white) made once after each
+     *     upload; the stored photos are unchanged. A photo whose print version is still `pending` or has `failed` is
+     *     named by its caption and type instead of shown. Long words wrap at the end of the line. A PDF has at most
+     *     1 000 pages (the contract's largest work order takes about 450) and is rendered within a time and memory
+     *     limit, apart from the rest of the API: past a limit, or with too many PDFs waiting, the answer is
+     *     `503 pdf_render_limit_exceeded` with `Retry-After`. Rendered once for what it prints (the work order, its
+     *     photos' print versions, the company's details) and answered again until one of them changes; any status can
+     *     be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number as the
      *     file name and `Cache-Control: private, no-store`.
      */
     get: operations['getWorkOrderPdf'];
@@ -7392,6 +7397,25 @@ export type components = {
        * @example https://crm.example.com/api/v1/files/f_01JQ4XA9Z3K7M2N5P8R1T4V6W9.eyJleHAiOjE3NzM0ODI0MDB9.Zm9vYmFy
        */
       download_url: string;
+      /**
+       * @description The photo's print version, the reduced JPEG (at most 800 pixels on its longest side and 320 KB) that the
+       *     work order PDF shows: made once, within a few seconds after the upload, by a background job. `pending`
+       *     until then (the PDF names the photo instead of showing it), `ready` once made, `failed` when the photo
+       *     could not be reduced within the limits (`print_failure` says why; the PDF names the photo, the upload
+       *     itself stays available through `download_url`).
+       * @example ready
+       * @enum {string}
+       */
+      print_status: 'pending' | 'ready' | 'failed';
+      /**
+       * @description Why a `failed` photo has no print version, otherwise `null`: `too_many_pixels` (more than 100 megapixels,
+       *     counted from the image's header before it is decoded), `too_slow` (not reduced within 20 seconds),
+       *     `too_large` (above 320 KB even at the lowest quality tried) or `unreadable` (the bytes could not be
+       *     decoded as the image they claim to be). Upload the photo again smaller, or as JPEG.
+       * @example null
+       * @enum {string|null}
+       */
+      print_failure: 'too_many_pixels' | 'too_slow' | 'too_large' | 'unreadable' | null;
       created_at: components['schemas']['Timestamp'];
     };
     /**
@@ -10022,7 +10046,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`. */
+    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`. */
     PdfServiceUnavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12957,7 +12981,7 @@ export interface operations {
            */
           'Content-Length': number;
           /**
-           * @description The PDF is rendered on every request and never stored by a cache.
+           * @description Never stored by a cache on the way; the service keeps the PDF it rendered for what it prints.
            * @example private, no-store
            */
           'Cache-Control': string;
@@ -13423,7 +13447,7 @@ export interface operations {
            */
           'Content-Length': number;
           /**
-           * @description The PDF is rendered on every request and never stored by a cache.
+           * @description Never stored by a cache on the way; the service keeps the PDF it rendered for what it prints.
            * @example private, no-store
            */
           'Cache-Control': string;
@@ -14103,7 +14127,7 @@ export interface operations {
            */
           'Content-Disposition': string;
           /**
-           * @description The document is never cached by shared caches.
+           * @description Never stored by a cache on the way; the service keeps the PDF it rendered for what it prints.
            * @example private, no-store
            */
           'Cache-Control': string;

@@ -1199,6 +1199,8 @@ export const WorkOrderPhotoSchema = z
     kind: z.enum(['before', 'after', 'other']),
     caption: z.string().nullable(),
     download_url: z.url(),
+    print_status: z.enum(['pending', 'ready', 'failed']),
+    print_failure: z.enum(['too_many_pixels', 'too_slow', 'too_large', 'unreadable']).nullable(),
     created_at: TimestampSchema,
   })
   .openapi('WorkOrderPhoto');
@@ -5528,7 +5530,7 @@ export const sendInvoice = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5711,7 +5713,7 @@ export const getInvoicePdf = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -5769,7 +5771,7 @@ export const getInvoiceUbl = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6085,7 +6087,7 @@ export const sendQuote = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -6254,7 +6256,7 @@ export const getQuotePdf = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
@@ -7116,7 +7118,7 @@ export const getWorkOrderPdf = createRoute({
     },
     503: {
       description:
-        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
+        "`pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },

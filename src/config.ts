@@ -48,6 +48,12 @@ const schema = z.object({
   PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1).default(20_000),
   PDF_RENDER_MEMORY_MB: z.coerce.number().int().min(16).default(512),
   /**
+   * Renders public links may cause in 10 minutes (a kept PDF costs none): per client address and per document.
+   * A render costs seconds of a thread shared by every company; a kept PDF costs a read.
+   */
+  PUBLIC_PDF_RENDERS_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  PUBLIC_PDF_RENDERS_PER_DOCUMENT: z.coerce.number().int().min(1).default(5),
+  /**
    * Where new files' bytes go (src/files/storage.ts): `postgres` (the default) or `s3`. Files keep the storage
    * they were written to (files.storage) until `files migrate` moves them, so S3_* stays needed while any file
    * is in S3.

@@ -17,6 +17,7 @@ import {
   DOWNLOAD_WINDOWS,
   KEY_WINDOWS,
   PUBLIC_WINDOWS,
+  publicRenderWindows,
   RateLimits,
   REVIEW_PAGE_WINDOWS,
   rateLimitRedis,
@@ -64,6 +65,14 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     publicLimits: new RateLimits(PUBLIC_WINDOWS, 'public', redis),
     reviewPageLimits: new RateLimits(REVIEW_PAGE_WINDOWS, 'review_pages', redis),
     documentPageLimits: new RateLimits(DOCUMENT_PAGE_WINDOWS, 'document_pages', redis),
+    publicRenderLimits: {
+      address: new RateLimits(publicRenderWindows(config.PUBLIC_PDF_RENDERS_PER_ADDRESS), 'pdf_renders_address', redis),
+      document: new RateLimits(
+        publicRenderWindows(config.PUBLIC_PDF_RENDERS_PER_DOCUMENT),
+        'pdf_renders_document',
+        redis,
+      ),
+    },
     fileStorages: FileStorages.fromConfig(config),
     fileLinks: new FileLinks(linkSecrets.current, `${config.publicUrl}${API_PREFIX}/files`, linkSecrets.previous),
     documentLinks: new DocumentLinks(linkSecrets.current, config.publicUrl, linkSecrets.previous),

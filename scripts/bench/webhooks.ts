@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { Logger, type Runner, type RunnerOptions, run } from 'graphile-worker';
 import postgres from 'postgres';
 import { loadConfig } from '../../src/config.ts';
-import { createDb } from '../../src/db/client.ts';
+import { createDb, createTenantPool } from '../../src/db/client.ts';
 import { webhookEndpoints } from '../../src/db/schema/index.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
@@ -623,7 +623,14 @@ async function main() {
     const config = loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', DATABASE_URL: url });
     const workerDb = createDb(url, 20);
     cleanups.push({ name: 'worker pool', run: () => workerDb.sql.end({ timeout: 5 }) });
-    const runner = await startWorker(url, { ...workerDb, config, fileStorages: FileStorages.fromConfig(config) });
+    const tenantSql = createTenantPool(url, 2);
+    cleanups.push({ name: 'worker tenant pool', run: () => tenantSql.end({ timeout: 5 }) });
+    const runner = await startWorker(url, {
+      ...workerDb,
+      tenantSql,
+      config,
+      fileStorages: FileStorages.fromConfig(config),
+    });
     cleanups.push({ name: 'worker', run: () => runner.stop() });
 
     // Producers in their own thread. Node 20 does not hand tsx's loader to worker threads: the thread loads the

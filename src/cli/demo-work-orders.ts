@@ -17,6 +17,7 @@ import { storeFile } from '../files/records.ts';
 import type { FileStorages } from '../files/storages.ts';
 import { newId } from '../ids.ts';
 import { customerCopy, DocumentProblems, documentAmounts, type ItemBody } from '../resources/quotes/documents.ts';
+import { queuePhotoPrint } from '../resources/work-orders/photo-prints.ts';
 
 type Customer = { id: string; address: string | null; city: string | null };
 type Status = (typeof workOrders.$inferSelect)['status'];
@@ -160,15 +161,18 @@ export async function addDemoWorkOrders(
         size: bytes.byteLength,
         chunks: [bytes],
       });
+      const photoId = newId();
       await tx.insert(workOrderPhotos).values({
         companyId,
-        id: newId(),
+        id: photoId,
         workOrderId: id,
         fileId: file.id,
         kind: photo.kind,
         caption: photo.caption,
         position: n + 1,
       });
+      // Its print version, as for an upload: made by the worker once this commits.
+      await queuePhotoPrint(tx, companyId, photoId);
     }
   }
 }

@@ -1,8 +1,11 @@
-// Rendering a document PDF for a request: on the pool of rendering threads (src/pdf/render-pool.ts), and a limit it
-// hits answered as `503 pdf_render_limit_exceeded` with Retry-After, in the request's language. One place for the
-// downloads of quotes, invoices and work orders and the PDFs attached when a quote or invoice is sent.
+// A document's PDF for a request: the one kept for its content when there is one (src/pdf/rendered-pdfs.ts), else
+// rendered in the company's turn on the pool of rendering threads (src/pdf/render-pool.ts) and kept, a limit it hits
+// answered as `503 pdf_render_limit_exceeded` with Retry-After, in the request's language. One place for the
+// downloads of quotes, invoices and work orders (by key or public link) and the PDFs attached when one is sent.
+import type { Tenant, Tx } from '../db/tenant.ts';
 import type { DocumentPdfView } from '../pdf/document-pdf.ts';
 import { type PdfRenderer, PdfRenderLimitError, type RenderLimit } from '../pdf/render-pool.ts';
+import { contentKey, type KeptPdf, keepPdf, keptPdf, keptPdfIn, type PdfVariant } from '../pdf/rendered-pdfs.ts';
 import { defineMessages } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 
@@ -49,10 +52,59 @@ function detailOf(limit: RenderLimit, value: number) {
   }
 }
 
-/** The PDF of `view`; a limit hit becomes the API's problem. */
-export async function renderPdf(renderer: PdfRenderer, view: DocumentPdfView): Promise<Buffer> {
+/** Whose PDF it is, and where its kept copy is read and written: a short transaction of its own, or the caller's. */
+export type PdfOwner = { tenant: Tenant } | { tx: Tx; companyId: string };
+
+/** A document's PDF to make: its view and the variant it is kept as. */
+export type DocumentPdf = {
+  documentId: string;
+  variant: PdfVariant;
+  view: DocumentPdfView;
+  /** Work orders: the photos' print versions, keyed by `key` and read by `load` only when the PDF is rendered. */
+  photos?: { key: string; load: () => Promise<NonNullable<DocumentPdfView['photos']>> };
+};
+
+export type PdfOptions = {
+  /** Asked before a render, not for a kept PDF (throws to refuse): the public pages' render limit. */
+  beforeRender?: () => Promise<void>;
+};
+
+const companyOf = (owner: PdfOwner) => ('tenant' in owner ? owner.tenant.companyId : owner.companyId);
+
+/**
+ * The PDF of `doc`: the kept one when it was rendered from the same content (src/pdf/rendered-pdfs.ts), else
+ * rendered in the company's turn on the rendering threads and kept. Downloads of the same content at once share one
+ * render. A limit hit becomes the API's problem.
+ */
+export async function documentPdf(
+  renderer: PdfRenderer,
+  owner: PdfOwner,
+  doc: DocumentPdf,
+  options: PdfOptions = {},
+): Promise<{ pdf: Buffer; contentKey: string }> {
+  const companyId = companyOf(owner);
+  const kept: KeptPdf = {
+    documentId: doc.documentId,
+    variant: doc.variant,
+    contentKey: contentKey(doc.view, doc.variant, doc.photos?.key),
+  };
+  const found = 'tenant' in owner ? await keptPdf(owner.tenant, kept) : await keptPdfIn(owner.tx, companyId, kept);
+  if (found) return { pdf: found, contentKey: kept.contentKey };
+  const pdf = await renderer.shared(`${companyId}:${kept.documentId}:${kept.variant}:${kept.contentKey}`, async () => {
+    await options.beforeRender?.();
+    const view = doc.photos ? { ...doc.view, photos: await doc.photos.load() } : doc.view;
+    const rendered = await renderPdf(renderer, view, companyId);
+    if ('tenant' in owner) await owner.tenant.transaction((tx) => keepPdf(tx, companyId, kept, rendered));
+    return rendered;
+  });
+  if ('tx' in owner) await keepPdf(owner.tx, companyId, kept, pdf);
+  return { pdf, contentKey: kept.contentKey };
+}
+
+/** The PDF of `view`, rendered in `companyId`'s turn; a limit hit becomes the API's problem. */
+async function renderPdf(renderer: PdfRenderer, view: DocumentPdfView, companyId: string): Promise<Buffer> {
   try {
-    return await renderer.render(view);
+    return await renderer.render(view, companyId);
   } catch (error) {
     if (!(error instanceof PdfRenderLimitError)) throw error;
     throw new ApiProblem(

@@ -7,7 +7,7 @@ import { clientAddress } from '../auth/ip.ts';
 import type { Config } from '../config.ts';
 import type { Language } from '../languages.ts';
 import { chooseLanguage } from './language.ts';
-import type { RateLimits } from './rate-limit.ts';
+import type { RateDecision, RateLimits } from './rate-limit.ts';
 import { socketAddress } from './request-address.ts';
 
 /** The styles every page shares; a page adds its own. */
@@ -63,6 +63,12 @@ export function crossSite(c: Context, publicUrl: string): boolean {
   return origin !== new URL(publicUrl).origin && origin !== new URL(c.req.url).origin;
 }
 
+/** The headers of a keyless page's 429: the window that refused (RateLimit, RateLimit-Policy) and Retry-After. */
+export function refusalHeaders(c: Context, decision: RateDecision) {
+  for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
+  c.header('Retry-After', String(Math.max(1, decision.retryAfter)));
+}
+
 /**
  * A keyless page's window per client address: past it, `refuse` answers (a 429 page in the language the browser
  * asks for, the record not looked up) with Retry-After and the RateLimit headers the API's keyless operations carry.
@@ -76,11 +82,12 @@ export function pageWindow(
     const address = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), config.trustedProxies);
     const decision = await limits.consume(address);
     if (!decision.allowed) {
-      for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
-      c.header('Retry-After', String(Math.max(1, decision.retryAfter)));
+      refusalHeaders(c, decision);
       return refuse(c, chooseLanguage(c.req.header('accept-language')));
     }
     await next();
+    // A page refused by a window of its own (a PDF's renders) reports that window, not this one.
+    if (c.res.status === 429 && c.res.headers.has('RateLimit')) return;
     for (const [name, value] of Object.entries(decision.headers)) c.res.headers.set(name, value);
   };
 }

@@ -33,6 +33,11 @@ export const PUBLIC_WINDOWS: Window[] = [{ name: 'public', limit: 120, windowSec
 export const REVIEW_PAGE_WINDOWS: Window[] = [{ name: 'review_pages', limit: 60, windowSeconds: 60 }];
 /** The online quote and invoice pages (outside the API), per client address: each visit reads the document. */
 export const DOCUMENT_PAGE_WINDOWS: Window[] = [{ name: 'document_pages', limit: 60, windowSeconds: 60 }];
+/**
+ * PDF renders caused through public links (a kept PDF is not counted: src/pdf/rendered-pdfs.ts), per client
+ * address and per document, in 10 minutes; the limits are the config's PUBLIC_PDF_RENDERS_PER_*.
+ */
+export const publicRenderWindows = (limit: number): Window[] => [{ name: 'pdf_renders', limit, windowSeconds: 600 }];
 /** Failed authentications per client address: keeps key guessing slow. */
 export const AUTH_FAILURE_WINDOWS: Window[] = [{ name: 'auth', limit: 60, windowSeconds: 60 }];
 

@@ -9,6 +9,8 @@ import type { FileStorages } from '../files/storages.ts';
 import { emailSendTask } from '../mail/jobs/email-send.ts';
 import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
+import { workOrderPhotoPrintTask } from '../resources/work-orders/jobs/photo-print.ts';
+import { sweepPhotoPrintsTask } from '../resources/work-orders/jobs/sweep-photo-prints.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
 import { DeliveryState } from '../webhooks/delivery-state.ts';
 import { webhookDeliverTask } from '../webhooks/jobs/webhook-deliver.ts';
@@ -17,10 +19,11 @@ import { expireReviewRequestsTask } from './expire-review-requests.ts';
 import { fileRemoveTask } from './file-remove.ts';
 import { purgeEventsTask } from './purge-events.ts';
 import { purgeIdempotencyKeysTask } from './purge-idempotency-keys.ts';
+import { purgeRenderedPdfsTask } from './purge-rendered-pdfs.ts';
 import { RESTART_MIN_MS, superviseRunners } from './supervised-runner.ts';
 import { sweepFileOrphansTask } from './sweep-file-orphans.ts';
 
-export type WorkerDeps = { sql: Sql; db: Db; config: Config; fileStorages: FileStorages };
+export type WorkerDeps = { sql: Sql; db: Db; tenantSql: Sql; config: Config; fileStorages: FileStorages };
 
 /**
  * Jobs running at once. Most wait on the network or on a batch of their company (fan-outs, recorded attempts):
@@ -45,6 +48,8 @@ export const CRONTAB = [
   '41 * * * * expire_review_requests',
   '5 * * * * sales_documents_daily',
   '47 * * * * sweep_file_orphans',
+  '29 * * * * purge_rendered_pdfs',
+  '53 * * * * sweep_photo_prints',
 ].join('\n');
 
 /** Every task the worker runs, by name: a task declared in GraphileWorker.Tasks without one here does not compile. */
@@ -70,6 +75,9 @@ export function taskList(
     sales_documents_daily: salesDocumentsDailyTask(deps.db, deps.config.publicUrl),
     file_remove: fileRemoveTask(deps.db, deps.fileStorages),
     sweep_file_orphans: sweepFileOrphansTask(deps.db, deps.fileStorages, () => new Date()),
+    purge_rendered_pdfs: purgeRenderedPdfsTask(deps.sql),
+    work_order_photo_print: workOrderPhotoPrintTask(deps, deps.fileStorages),
+    sweep_photo_prints: sweepPhotoPrintsTask(deps.db),
   };
 }
 

@@ -506,7 +506,8 @@ function photos(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
     let rowBottom = y;
     for (const [column, photo] of list.slice(i, i + 2).entries()) {
       const x = MARGIN + column * (boxWidth + 20);
-      if (DRAWABLE.has(photo.mimeType)) {
+      // A photo without bytes (no print version: pending or failed) is named, not drawn.
+      if (DRAWABLE.has(photo.mimeType) && photo.image.byteLength > 0) {
         doc.image(Buffer.from(photo.image), x, y, { fit: [boxWidth, boxHeight], align: 'center', valign: 'center' });
       } else {
         doc.rect(x, y, boxWidth, boxHeight).lineWidth(0.5).strokeColor(LINE_GREY).stroke();

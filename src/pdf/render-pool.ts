@@ -3,11 +3,14 @@
 // thread starts it, not while it waits for one; at the limit the thread is terminated and replaced), a memory limit
 // (the thread's V8 heap: past it the thread dies and is replaced) and a page bound; a full queue is refused at
 // once. Each of these is a PdfRenderLimitError, which the API answers as `503 pdf_render_limit_exceeded`.
+// Documents wait in a queue per company in front of the pool, served in turn (fair-queue.ts), so a company's burst
+// waits behind itself; the pool is only handed a document when a thread is free.
 // The pool is started at the first render, so a process that renders nothing starts no thread.
 import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { DocumentPdfView } from './document-pdf.ts';
+import { FairQueue, FairQueueFullError } from './fair-queue.ts';
 import { MAX_PAGES } from './page-limit.ts';
 import type { PortMessage, RenderResult, RenderTask } from './render-task.ts';
 
@@ -49,24 +52,65 @@ const WORKER_FILE = new URL('./render-worker.mjs', import.meta.url);
 
 export class PdfRenderer {
   #pool: Piscina | undefined;
+  readonly #queue: FairQueue;
+  readonly #inFlight = new Map<string, Promise<Buffer>>();
+  #renders = 0;
 
-  constructor(readonly limits: PdfRenderLimits) {}
+  constructor(readonly limits: PdfRenderLimits) {
+    this.#queue = new FairQueue(limits.threads, limits.queue);
+  }
+
+  /** Documents this renderer has started to render (the render cache's tests and /metrics count them). */
+  get renders() {
+    return this.#renders;
+  }
+
+  /** Documents rendering now and waiting for a thread. */
+  get load() {
+    return { running: this.#queue.running, waiting: this.#queue.waiting };
+  }
 
   #start(): Piscina {
     this.#pool ??= new Piscina({
       filename: WORKER_FILE.href,
       minThreads: this.limits.threads,
       maxThreads: this.limits.threads,
-      maxQueue: this.limits.queue,
+      // The fair queue holds the waiting documents; the pool's own queue only bridges a thread being replaced.
+      maxQueue: this.limits.threads,
       // Heap limits per thread: a document past them ends its thread (ERR_WORKER_OUT_OF_MEMORY), not the process.
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMb },
     });
     return this.#pool;
   }
 
-  /** The PDF of `view`, rendered on a worker thread; PdfRenderLimitError when a limit is hit. */
-  async render(view: DocumentPdfView): Promise<Buffer> {
+  /**
+   * The PDF of `view`, rendered on a worker thread when `company`'s turn comes; PdfRenderLimitError when a limit is
+   * hit. `company` is the queue it waits in (one shared queue when not given).
+   */
+  async render(view: DocumentPdfView, company = ''): Promise<Buffer> {
+    try {
+      return await this.#queue.run(company, () => this.#render(view));
+    } catch (error) {
+      if (error instanceof FairQueueFullError) throw new PdfRenderLimitError('queue', this.limits.queue);
+      throw error;
+    }
+  }
+
+  /**
+   * `work`'s PDF, shared by every caller asking for the same `key` while it runs: downloads of one document's same
+   * content at once (six through one public link) wait for one render instead of making six.
+   */
+  shared(key: string, work: () => Promise<Buffer>): Promise<Buffer> {
+    const running = this.#inFlight.get(key);
+    if (running) return running;
+    const started = work().finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, started);
+    return started;
+  }
+
+  async #render(view: DocumentPdfView): Promise<Buffer> {
     const pool = this.#start();
+    this.#renders++;
     const { port1, port2 } = new MessageChannel();
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;

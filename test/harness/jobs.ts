@@ -23,3 +23,15 @@ export async function deliverQueuedEmails(api: Pick<TestApi, 'sql' | 'deps' | 'c
   const task = taskList({ ...api.deps, config: api.config }).email_send;
   for (const { id } of rows) await task({ companyId, emailId: id }, {} as JobHelpers);
 }
+
+/** Makes the print versions of the company's photos as the worker's work_order_photo_print jobs would. */
+export async function makePhotoPrints(api: Pick<TestApi, 'sql' | 'deps' | 'config'>, companyId: string) {
+  const jobs = await queuedJobsOf(api, 'work_order_photo_print', companyId);
+  const task = taskList({ ...api.deps, config: api.config }).work_order_photo_print;
+  for (const job of jobs) {
+    await task({ companyId, photoId: String(job.payload.photoId) }, {} as JobHelpers);
+    // Done, as the worker completes a job.
+    await api.sql`delete from graphile_worker._private_jobs where key = ${job.key}`;
+  }
+  return jobs.length;
+}

@@ -42,6 +42,7 @@ describe('fan-out batches of the worker', () => {
     const fanout = taskList({
       sql: {} as Sql,
       db: {} as Db,
+      tenantSql: {} as Sql,
       config,
       fileStorages: FileStorages.fromConfig(config),
     }).webhook_fanout;

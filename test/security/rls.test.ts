@@ -50,6 +50,8 @@ const TENANT_TABLES = {
   quote_attachments: 'company_id',
   work_orders: 'company_id',
   work_order_photos: 'company_id',
+  work_order_photo_prints: 'company_id',
+  rendered_pdfs: 'company_id',
   api_keys: 'company_id',
   companies: 'id',
 } as const;
@@ -158,8 +160,13 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into work_orders (company_id, id, number, customer_id, customer, language, currency, subtotal,
             tax_amount, total, items, checklist)
             values (${companyId}, ${workOrder}, 'W2026-0001', ${customer}, '{}', 'nl', 'EUR', 0, 0, 0, '[]', '[]')`;
+  const photo = randomUUID();
   await sql`insert into work_order_photos (company_id, id, work_order_id, file_id, kind, position)
-            values (${companyId}, ${randomUUID()}, ${workOrder}, ${file}, 'before', 1)`;
+            values (${companyId}, ${photo}, ${workOrder}, ${file}, 'before', 1)`;
+  await sql`insert into work_order_photo_prints (company_id, photo_id, image, width, height, size)
+            values (${companyId}, ${photo}, '\\xffd8ff', 1, 1, 3)`;
+  await sql`insert into rendered_pdfs (company_id, document_id, variant, content_key, pdf, size)
+            values (${companyId}, ${quote}, 'pdf', 'key', '\\x25504446', 4)`;
 }
 
 /** Runs `work` as the API does: app_api, with app.company_id set for this transaction only. */

@@ -4,7 +4,7 @@
 
 import { sql } from 'drizzle-orm';
 import { check, foreignKey, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { bytea, companyId, createdAt } from './columns.ts';
+import { bytea, companyId, createdAt, ts } from './columns.ts';
 import { companies } from './platform.ts';
 
 export const files = pgTable(
@@ -41,5 +41,27 @@ export const fileChunks = pgTable(
   (t) => [
     primaryKey({ columns: [t.companyId, t.fileId, t.seq] }),
     foreignKey({ columns: [t.companyId, t.fileId], foreignColumns: [files.companyId, files.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The last PDF rendered of each document and variant, under the key of what it was rendered from
+ * (src/pdf/rendered-pdfs.ts): a repeated download answers these bytes instead of rendering again.
+ */
+export const renderedPdfs = pgTable(
+  'rendered_pdfs',
+  {
+    companyId: companyId().references(() => companies.id),
+    documentId: uuid('document_id').notNull(),
+    variant: text('variant', { enum: ['pdf', 'facturx'] }).notNull(),
+    contentKey: text('content_key').notNull(),
+    pdf: bytea('pdf').notNull(),
+    size: integer('size').notNull(),
+    renderedAt: ts('rendered_at').notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.documentId, t.variant] }),
+    check('rendered_pdfs_variant', sql`${t.variant} in ('pdf', 'facturx')`),
+    index('rendered_pdfs_rendered').on(t.renderedAt),
   ],
 );

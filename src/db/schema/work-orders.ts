@@ -17,7 +17,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { appointments } from './appointments.ts';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { bytea, companyId, createdAt, ts, updatedAt, version } from './columns.ts';
 import { customers, deals } from './crm.ts';
 import { files } from './files.ts';
 import { companies, users } from './platform.ts';
@@ -103,6 +103,12 @@ export const workOrderPhotos = pgTable(
     /** Place in the display order: the next number on the work order when the photo is added. */
     position: integer('position').notNull(),
     createdAt: createdAt(),
+    /** The print version (work_order_photo_print job): `pending` until made, `ready`, or `failed` with a problem. */
+    printStatus: text('print_status', { enum: ['pending', 'ready', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** The problem code of a `failed` print version (src/resources/work-orders/photo-print.ts). */
+    printProblem: text('print_problem', { enum: ['too_many_pixels', 'too_slow', 'too_large', 'unreadable'] }),
   },
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
@@ -113,5 +119,26 @@ export const workOrderPhotos = pgTable(
     foreignKey({ columns: [t.companyId, t.fileId], foreignColumns: [files.companyId, files.id] }),
     uniqueIndex('work_order_photos_position').on(t.companyId, t.workOrderId, t.position),
     index('work_order_photos_list').on(t.companyId, t.workOrderId, t.createdAt, t.id),
+  ],
+);
+
+/** A photo's print version: reduced once, after its upload, to the JPEG every PDF of the work order embeds. */
+export const workOrderPhotoPrints = pgTable(
+  'work_order_photo_prints',
+  {
+    companyId: companyId(),
+    photoId: uuid('photo_id').notNull(),
+    image: bytea('image').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    size: integer('size').notNull(),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.photoId] }),
+    foreignKey({
+      columns: [t.companyId, t.photoId],
+      foreignColumns: [workOrderPhotos.companyId, workOrderPhotos.id],
+    }).onDelete('cascade'),
   ],
 );

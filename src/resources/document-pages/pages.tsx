@@ -14,6 +14,7 @@ import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Child } from 'hono/jsx';
 import { QuoteRejectSchema } from '../../../generated/routes.ts';
+import { clientAddress } from '../../auth/ip.ts';
 import { type Tx, tenantOf, withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
 import {
@@ -27,7 +28,9 @@ import {
 import type { DocumentKind, LinkedDocument } from '../../files/document-links.ts';
 import { FORM_SECONDS, FormTokens, NONCE } from '../../http/form-token.ts';
 import { LANGUAGES, languageFromHeader } from '../../http/language.ts';
-import { crossSite, PageShell, pageWindow, protectPage } from '../../http/public-page.tsx';
+import { crossSite, PageShell, pageWindow, protectPage, refusalHeaders } from '../../http/public-page.tsx';
+import type { RateDecision } from '../../http/rate-limit.ts';
+import { socketAddress } from '../../http/request-address.ts';
 import { unstorable } from '../../http/storable-text.ts';
 import type { Language } from '../../languages.ts';
 import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
@@ -345,6 +348,13 @@ function QuoteStatus(props: { row: QuoteRow; company: CompanyDefaults; language:
   return null;
 }
 
+/** A render through a public link past its address's or its document's limit. */
+class RenderRefused extends Error {
+  constructor(readonly decision: RateDecision) {
+    super('too many PDF renders through public links');
+  }
+}
+
 export const documentPageWindow = (deps: Deps) =>
   pageWindow(deps.config, deps.documentPageLimits, (c, l) => sayText(c, l, 'tooManyTitle', 'tooMany', 429));
 
@@ -360,14 +370,33 @@ export function documentPages(deps: Deps) {
     deps.documentLinks.verify(kind, c.req.param('token') ?? '');
   const fileUrl = (companyId: string, fileId: string) => deps.fileLinks.url({ companyId, fileId });
 
-  /** The PDF of a sent document; the link's own check stands in for the API key. */
+  /**
+   * The PDF of a sent document; the link's own check stands in for the API key. A kept PDF is answered as it is; a
+   * render counts against the link's document and the client's address first (RenderRefused: a 429 page).
+   */
   const pdf = (kind: DocumentKind, find: (tx: Tx, doc: LinkedDocument) => Promise<PdfDocument | undefined>) =>
     pages.get(`/${kind}/:token/pdf`, async (c) => {
       const doc = linked(c, kind);
       if (!doc) return unknown(c);
-      const download = await pdfDownload(tenantOf(deps, doc.companyId), deps.pdfRenderer, (tx) => find(tx, doc));
-      if (!download) return unknown(c);
-      return c.body(download.pdf, 200, { ...download.headers, 'Referrer-Policy': 'same-origin' });
+      const beforeRender = async () => {
+        const address = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
+        const [byAddress, byDocument] = await Promise.all([
+          deps.publicRenderLimits.address.consume(address),
+          deps.publicRenderLimits.document.consume(`${doc.companyId}:${doc.documentId}`),
+        ]);
+        const refused = [byAddress, byDocument].find((d) => !d.allowed);
+        if (refused) throw new RenderRefused(refused);
+      };
+      try {
+        const tenant = tenantOf(deps, doc.companyId);
+        const download = await pdfDownload(tenant, deps.pdfRenderer, (tx) => find(tx, doc), { beforeRender });
+        if (!download) return unknown(c);
+        return c.body(download.pdf, 200, { ...download.headers, 'Referrer-Policy': 'same-origin' });
+      } catch (error) {
+        if (!(error instanceof RenderRefused)) throw error;
+        refusalHeaders(c, error.decision);
+        return sayText(c, languageOf(c, 'en'), 'tooManyTitle', 'tooManyRenders', 429);
+      }
     });
 
   pdf('quote', async (tx, doc) => {

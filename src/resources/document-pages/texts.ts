@@ -135,6 +135,12 @@ export const DOCUMENT_PAGE_TEXTS = {
     de: 'Bitte warten Sie eine Minute und versuchen Sie es dann erneut.',
     fr: 'Veuillez patienter une minute, puis réessayer.',
   },
+  tooManyRenders: {
+    en: 'This PDF has been asked for too often in a short time. Please try again in a few minutes.',
+    nl: 'Deze pdf is in korte tijd te vaak opgevraagd. Probeer het over een paar minuten opnieuw.',
+    de: 'Dieses PDF wurde in kurzer Zeit zu oft angefordert. Bitte versuchen Sie es in ein paar Minuten erneut.',
+    fr: 'Ce PDF a été demandé trop souvent en peu de temps. Veuillez réessayer dans quelques minutes.',
+  },
 } as const satisfies Record<string, Texts>;
 
 export type DocumentPageText = keyof typeof DOCUMENT_PAGE_TEXTS;

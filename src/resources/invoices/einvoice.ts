@@ -12,7 +12,7 @@ import type { EInvoice } from '../../einvoicing/model.ts';
 import { ublXml } from '../../einvoicing/ubl.ts';
 import type { Language } from '../../http/language.ts';
 import { localize } from '../../http/messages.ts';
-import { renderPdf } from '../../http/pdf-render.ts';
+import { documentPdf } from '../../http/pdf-render.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
@@ -100,7 +100,7 @@ export async function invoiceUbl(
     throw new ApiProblem('conflict', invoiceMessages.message('invoice.no_credit_note', { status: invoice.status }));
   let attachment: EInvoice['attachment'] = null;
   if (request.embedPdf) {
-    const pdf = await pdfAttachment(pdfOf(invoice), found.company, renderer);
+    const pdf = await pdfAttachment(pdfOf(invoice), found.company, renderer, { tenant });
     attachment = {
       filename: pdf.filename,
       mimeCode: 'application/pdf',
@@ -125,7 +125,8 @@ export async function invoiceFacturX(
   if (!found) return undefined;
   const document = eInvoice(found, credited(found.invoice) ? 'credit_note' : 'invoice', null);
   const doc = pdfOf(found.invoice);
-  const pdf = await renderPdf(renderer, { ...pdfViewOf(doc, found.company), facturX: { xml: ciiXml(document) } });
+  const view = { ...pdfViewOf(doc, found.company), facturX: { xml: ciiXml(document) } };
+  const { pdf } = await documentPdf(renderer, { tenant }, { documentId: doc.id, variant: 'facturx', view });
   return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(doc, pdf) };
 }
 

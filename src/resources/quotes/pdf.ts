@@ -3,7 +3,7 @@
 // language.
 import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
-import { renderPdf } from '../../http/pdf-render.ts';
+import { documentPdf, type PdfOptions, type PdfOwner } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
 import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-pdf.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
@@ -12,6 +12,7 @@ import { type CompanyDefaults, companyDefaults } from './documents.ts';
 import type { TaxBreakdown } from './serialize.ts';
 
 export type PdfDocument = {
+  id: string;
   kind: 'quote' | 'invoice';
   number: string;
   title: string;
@@ -116,16 +117,28 @@ export const pdfTotals = (figures: PdfDocument['figures']): DocumentPdfView['tot
 export const pdfFileName = (doc: { number: string }) =>
   `${doc.number.replace(/[^A-Za-z0-9._-]/g, '_') || 'document'}.pdf`;
 
+/** The document's PDF (kept or rendered: http/pdf-render.ts). */
+export async function salesDocumentPdf(
+  doc: PdfDocument,
+  company: CompanyDefaults,
+  renderer: PdfRenderer,
+  owner: PdfOwner,
+  options?: PdfOptions,
+) {
+  return documentPdf(renderer, owner, { documentId: doc.id, variant: 'pdf', view: pdfViewOf(doc, company) }, options);
+}
+
 /** The PDF as an email attachment named after the document's number. */
 export async function pdfAttachment(
   doc: PdfDocument,
   company: CompanyDefaults,
   renderer: PdfRenderer,
+  owner: PdfOwner,
 ): Promise<EmailAttachment> {
   return {
     filename: pdfFileName(doc),
     contentType: 'application/pdf',
-    content: await renderPdf(renderer, pdfViewOf(doc, company)),
+    content: (await salesDocumentPdf(doc, company, renderer, owner)).pdf,
   };
 }
 
@@ -146,12 +159,13 @@ export function pdfDownloadHeaders(doc: PdfDocument, pdf: Buffer): Record<string
 
 /**
  * The PDF download of the document `find` reads (undefined when there is none), rendered with the company's
- * current details read in the same tenant transaction.
+ * current details read in the same tenant transaction (or kept from an earlier render of the same content).
  */
 export async function pdfDownload(
   tenant: Tenant,
   renderer: PdfRenderer,
   find: (tx: Tx) => Promise<PdfDocument | undefined>,
+  options?: PdfOptions,
 ) {
   const found = await tenant.transaction(async (tx) => {
     const doc = await find(tx);
@@ -159,6 +173,6 @@ export async function pdfDownload(
   });
   if (!found) return undefined;
   // Rendered after the transaction: its connection goes back to the pool while the PDF is made.
-  const pdf = await renderPdf(renderer, pdfViewOf(found.doc, found.company));
+  const { pdf } = await salesDocumentPdf(found.doc, found.company, renderer, { tenant }, options);
   return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(found.doc, pdf) };
 }

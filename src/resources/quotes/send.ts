@@ -43,7 +43,7 @@ export async function sendSalesDocument(
 ): Promise<string[]> {
   const company = await companyDefaults(tx, companyId);
   const to = recipientsOf(body, doc.customer);
-  const attachment = await pdfAttachment(doc, company, renderer);
+  const attachment = await pdfAttachment(doc, company, renderer, { tx, companyId });
   await countOutgoingMessage(tx, companyId, [COMPANY_SCOPE], ({ limit }) =>
     quoteMessages.message('document.outgoing_limit', { limit }),
   );

@@ -30,6 +30,7 @@ import { lockQuote } from '../quotes/queries.ts';
 import { createReviewRequest } from '../reviews/requests.ts';
 import { workOrderMessages as texts } from './messages.ts';
 import { workOrderPdf } from './pdf.ts';
+import { queuePhotoPrint } from './photo-prints.ts';
 import * as q from './queries.ts';
 import { canMove, DELETABLE, EDITABLE, MAX_PHOTOS, PHOTOS_OPEN, SIGNABLE, type WorkOrderStatus } from './rules.ts';
 import { serializePhoto, serializeWorkOrder } from './serialize.ts';
@@ -400,7 +401,7 @@ export const handlers = {
     }));
     if (!row) throw workOrderNotFound();
     const deps = c.get('deps');
-    const pdf = await workOrderPdf(row, company, { storages: deps.fileStorages, tenant }, deps.pdfRenderer);
+    const pdf = await workOrderPdf(row, company, tenant, deps.pdfRenderer);
     return c.body(new Uint8Array(pdf), 200, {
       'Content-Type': 'application/pdf',
       'Content-Length': String(pdf.byteLength),
@@ -457,6 +458,8 @@ export const handlers = {
           kind,
           caption: typeof caption === 'string' ? caption : null,
         });
+        // Its print version is made once, by a job, when this commits (the PDF reads only print versions).
+        await queuePhotoPrint(tx, companyId, row.id);
         // The work order changed (its photos): a new version and update time.
         await q.updateWorkOrder(tx, current, {});
         return { status: 201 as const, body: { data: serializePhoto(row, deps.fileLinks) } };

@@ -1,24 +1,16 @@
 // The PDF of a work order (src/pdf/document-pdf.ts renders it, on a rendering thread): the company, the customer
 // copy, the lines as stored with the figures of the API's answer (workOrderFigures), what had to be done, what was
-// done, the checklist and the customer's notes each as its own section, the photos in display order reduced to print
-// size, and the signature; in the work order's language.
+// done, the checklist and the customer's notes each as its own section, the photos' print versions in display
+// order, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
-import { readFile, type StoredFile } from '../../files/records.ts';
-import type { FileStorages } from '../../files/storages.ts';
-import { renderPdf } from '../../http/pdf-render.ts';
+import { documentPdf } from '../../http/pdf-render.ts';
 import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
-import { printablePhoto } from '../../pdf/printable-photo.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import type { CompanyDefaults } from '../quotes/documents.ts';
 import { letterheadOf, pdfTotals } from '../quotes/pdf.ts';
+import { printsOf } from './photo-prints.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
 import { workOrderFigures } from './serialize.ts';
-
-async function bytesOf(storages: FileStorages, tenant: Tenant, file: StoredFile): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of readFile(storages, tenant, file)) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 /** The calendar date of `at` in the company's time zone (YYYY-MM-DD). */
 const dateIn = (at: Date, timeZone: string) => at.toLocaleDateString('en-CA', { timeZone });
@@ -26,20 +18,24 @@ const dateIn = (at: Date, timeZone: string) => at.toLocaleDateString('en-CA', { 
 export async function workOrderPdf(
   row: WorkOrderWithPhotos,
   company: CompanyDefaults,
-  files: { storages: FileStorages; tenant: Tenant },
+  tenant: Tenant,
   renderer: PdfRenderer,
 ): Promise<Buffer> {
-  // One photo at a time (a work order holds up to 30 photos of up to 10 MB each), reduced by sharp on its own
-  // threads; only the reduced photos go to the rendering thread.
-  const photos: NonNullable<DocumentPdfView['photos']> = [];
-  for (const photo of row.photos) {
-    const printable = await printablePhoto(await bytesOf(files.storages, files.tenant, photo.file));
-    photos.push({
-      image: printable?.image ?? new Uint8Array(0),
-      mimeType: printable?.mimeType ?? photo.file.mimeType,
-      caption: photo.caption,
-    });
-  }
+  // Only print versions are embedded (made once after each upload: jobs/photo-print.ts), read only when the PDF is
+  // rendered; the key names each photo's print state, so a print version made later gives a new PDF.
+  const photos = {
+    key: row.photos.map((p) => `${p.id}:${p.printStatus}`).join(','),
+    load: async (): Promise<NonNullable<DocumentPdfView['photos']>> => {
+      const ready = row.photos.filter((p) => p.printStatus === 'ready').map((p) => p.id);
+      const prints = await tenant.transaction((tx) => printsOf(tx, tenant.companyId, ready));
+      return row.photos.map((photo) => {
+        const image = prints.get(photo.id);
+        return image
+          ? { image, mimeType: 'image/jpeg', caption: photo.caption }
+          : { image: new Uint8Array(0), mimeType: photo.file.mimeType, caption: photo.caption };
+      });
+    },
+  };
   const c = row.customer;
   const view: DocumentPdfView = {
     kind: 'work_order',
@@ -80,9 +76,8 @@ export async function workOrderPdf(
         note: point.note,
       })),
     },
-    photos,
     signature:
       row.signedAt && row.signedByName ? { signedBy: row.signedByName, signedAt: row.signedAt.toISOString() } : null,
   };
-  return renderPdf(renderer, view);
+  return (await documentPdf(renderer, { tenant }, { documentId: row.id, variant: 'pdf', view, photos })).pdf;
 }

@@ -12,6 +12,8 @@ export function serializePhoto(row: PhotoRow, links: FileLinks) {
     kind: row.kind,
     caption: row.caption,
     download_url: links.url({ companyId: row.companyId, fileId: row.fileId }),
+    print_status: row.printStatus,
+    print_failure: row.printProblem,
     created_at: iso(row.createdAt),
   };
 }

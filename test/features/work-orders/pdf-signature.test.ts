@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PRINT_PIXELS } from '../../../src/pdf/printable-photo.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { makePhotoPrints } from '../../harness/jobs.ts';
 
 const OUT = join(import.meta.dirname, '../../../test-results/pdf');
 // The rerun on S3 (pdf-signature-s3.test.ts) may run beside this file: each writes its own PDFs.
@@ -16,6 +17,7 @@ const NAME = process.env.FILE_STORAGE === 's3' ? 'work-order-api-s3' : 'work-ord
 
 let api: TestApi;
 let key: string;
+let companyId: string;
 let customerId: string;
 
 const move = (id: string, status: string) =>
@@ -51,7 +53,7 @@ async function downloadPdf(id: string, k = key) {
 
 beforeAll(async () => {
   api = await setupApi();
-  ({ key } = await api.tenant({ language: 'nl' }));
+  ({ key, companyId } = await api.tenant({ language: 'nl' }));
   const customer = await api.call('createCustomer', {
     key,
     body: {
@@ -129,6 +131,8 @@ describe('work order PDF', () => {
     const storages = await api.sql`select distinct storage from files`;
     expect(storages.map((r) => r.storage)).toEqual([api.deps.fileStorages.current.name]);
 
+    // The PDF embeds the photos' print versions, made by their jobs after the uploads.
+    expect(await makePhotoPrints(api, companyId)).toBe(4);
     const { checked, response, pdf } = await downloadPdf(id);
     expect(checked.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
