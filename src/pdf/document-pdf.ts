@@ -59,6 +59,10 @@ export interface DocumentPdfView {
   /** The company's time zone, for times (a signature's); default Europe/Amsterdam. */
   timeZone?: string;
   title?: string | null;
+  /** Quotes: the opening text, printed above the lines before the description. */
+  introText?: string | null;
+  /** Quotes and invoices: the text printed above the lines. */
+  description?: string | null;
   reference?: string | null;
   /** Calendar dates, `YYYY-MM-DD`. */
   issueDate: string;
@@ -176,6 +180,7 @@ export async function renderDocumentPdf(view: DocumentPdfView, options: RenderOp
   header(doc, view, labels);
   addresses(doc, view, labels);
   documentFacts(doc, view, labels);
+  for (const text of [view.introText, view.description]) paragraph(doc, text);
   section(doc, labels.workDescription, view.work?.description);
   lineTable(doc, view, labels, money);
   totals(doc, view, labels, money);
@@ -234,6 +239,15 @@ function section(doc: Doc, heading: string, text: string | null | undefined): vo
   ensureSpace(doc, 50);
   doc.font(HEADING.font).fontSize(HEADING.size).fillColor('black').text(printable(heading), MARGIN, doc.y);
   doc.moveDown(0.2);
+  flow(doc, wrapText(doc, text, BODY, width(doc)), BODY, MARGIN, 'black');
+  doc.x = MARGIN;
+  doc.moveDown(1);
+}
+
+/** A text across the page without a heading; nothing when it is empty. */
+function paragraph(doc: Doc, text: string | null | undefined): void {
+  if (!text?.trim()) return;
+  ensureSpace(doc, 30);
   flow(doc, wrapText(doc, text, BODY, width(doc)), BODY, MARGIN, 'black');
   doc.x = MARGIN;
   doc.moveDown(1);

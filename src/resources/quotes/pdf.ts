@@ -15,6 +15,10 @@ export type PdfDocument = {
   kind: 'quote' | 'invoice';
   number: string;
   title: string;
+  /** Printed above the lines (quotes and invoices). */
+  description: string | null;
+  /** Quotes: the opening text, printed above the description. */
+  introText?: string | null;
   language: 'nl' | 'en' | 'de' | 'fr';
   currency: string;
   issueDate: string;
@@ -62,6 +66,8 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
     currency: doc.currency,
     timeZone: company.timeZone,
     title: doc.title,
+    introText: doc.introText ?? null,
+    description: doc.description,
     issueDate: doc.issueDate,
     dueDate: doc.dueDate ?? null,
     validUntil: doc.validUntil ?? null,
