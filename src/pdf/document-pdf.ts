@@ -83,7 +83,14 @@ export interface DocumentPdfView {
     companyName?: string | null;
     address?: PdfAddress | null;
     email?: string | null;
+    /** Printed with the address: a reverse-charged invoice must name it (VAT Directive art. 226 (4)). */
+    vatNumber?: string | null;
   };
+  /**
+   * The EU reverse charge applies (a business customer with a VAT number of another member state: einvoicing's
+   * reverseChargeApplies): the 0 % rows print as reverse-charged, with a sentence that says so.
+   */
+  reverseCharge?: boolean;
   lines: DocumentPdfLine[];
   /** Print only what each line is and how much of it, no prices (the document's `hide_line_amounts`). */
   hideLineAmounts?: boolean;
@@ -330,9 +337,13 @@ function header(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
 
 function addresses(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   const { customer } = view;
-  const lines = [customer.companyName, customer.name, ...addressLines(customer.address), customer.email].filter(
-    (line): line is string => Boolean(line),
-  );
+  const lines = [
+    customer.companyName,
+    customer.name,
+    ...addressLines(customer.address),
+    customer.email,
+    customer.vatNumber ? `${labels.vatNumber} ${customer.vatNumber}` : null,
+  ].filter((line): line is string => Boolean(line));
   doc.font(FONT.regular).fontSize(8).fillColor(GREY).text(printable(labels.customer.toUpperCase()), MARGIN, doc.y);
   doc
     .font(FONT.regular)
@@ -477,7 +488,9 @@ function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: s
   for (const tax of t.taxes) {
     const label = tax.exempt
       ? labels.taxExempt(money(tax.base))
-      : labels.taxAt(formatNumber(tax.rate, language), money(tax.base));
+      : reverseCharged(view, tax)
+        ? labels.reverseCharged(money(tax.base))
+        : labels.taxAt(formatNumber(tax.rate, language), money(tax.base));
     rows.push([label, money(tax.amount), false]);
   }
   rows.push([labels.total, money(t.total), true]);
@@ -499,6 +512,10 @@ function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: s
   doc.moveDown(1.5);
 }
 
+/** A 0 % row of an invoice under the EU reverse charge (einvoicing writes it as category AE). */
+const reverseCharged = (view: DocumentPdfView, tax: DocumentPdfView['totals']['taxes'][number]) =>
+  Boolean(view.reverseCharge) && !tax.exempt && Number(tax.rate) === 0;
+
 function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: string) => string): void {
   const paragraphs: [string | null, string][] = [];
   const due = view.totals.amountDue ?? view.totals.total;
@@ -518,6 +535,7 @@ function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: st
   if (view.kind === 'quote' && view.validUntil) {
     paragraphs.push([null, labels.validity(formatDate(view.validUntil, view.language))]);
   }
+  if (view.totals.taxes.some((tax) => reverseCharged(view, tax))) paragraphs.push([null, labels.reverseChargeNote]);
   if (view.notes) paragraphs.push([labels.notes, view.notes]);
   for (const [heading, text] of paragraphs) {
     ensureSpace(doc, 40);

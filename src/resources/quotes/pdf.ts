@@ -3,6 +3,7 @@
 // language.
 import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { reverseChargeApplies } from '../../einvoicing/from-invoice.ts';
 import { renderPdf } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
 import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-pdf.ts';
@@ -82,7 +83,9 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
         country: doc.customer.country,
       },
       email: doc.customer.email,
+      vatNumber: doc.customer.vat_number,
     },
+    reverseCharge: reverseChargeApplies(company.country, company.vatNumber, doc.customer.vat_number),
     lines: doc.items.map((line) => ({
       type: line.type === 'text' ? ('text' as const) : ('other' as const),
       name: line.name,
