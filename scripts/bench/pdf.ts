@@ -2,8 +2,8 @@
 //
 // Issue 37's PDF targets, on the real service in its own process (serve-api.ts: the production render pool): the
 // largest documents the contract allows — an invoice of 200 lines with the longest texts (also as Factur-X: issue
-// 46.5, under 5 s), a work order with 30
-// photos just under the 10 MB upload limit, 200 checklist items and the longest texts — each rendered `--runs`
+// 46.5, under 5 s), a work order with 30 photos just under the 10 MB upload limit, 200 checklist items and the
+// longest texts — each rendered `--runs`
 // times alone (seconds, bytes); then `--concurrent` of them rendering at once, over and over for `--seconds`,
 // while one client asks GET /customers/{id} every 20 ms: that read's p99, the service's event-loop delay and its
 // peak RSS. The request body's limit (1 MiB) bounds the texts before the schema's maxLengths do: descriptions are
