@@ -1,8 +1,9 @@
 // npm run bench:pdf [-- --photos 30 --photo-mb 9.5 --runs 3 --seconds 20 --concurrent 4]
 //
 // Issue 37's PDF targets, on the real service in its own process (serve-api.ts: the production render pool): the
-// largest documents the contract allows — an invoice of 200 lines with the longest texts, a work order with 30
-// photos just under the 10 MB upload limit, 200 checklist items and the longest texts — each rendered `--runs`
+// largest documents the contract allows — an invoice of 200 lines with the longest texts (also as Factur-X: issue
+// 46.5, under 5 s), a work order with 30 photos just under the 10 MB upload limit, 200 checklist items and the
+// longest texts — each rendered `--runs`
 // times alone (seconds, bytes); then `--concurrent` of them rendering at once, over and over for `--seconds`,
 // while one client asks GET /customers/{id} every 20 ms: that read's p99, the service's event-loop delay and its
 // peak RSS. The work order's photos are reduced once, as the worker's work_order_photo_print jobs do it after
@@ -18,9 +19,9 @@ import sharp from 'sharp';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDb, createTenantPool } from '../../src/db/client.ts';
-import { FileStorages } from '../../src/files/storage.ts';
+import { FileStorages } from '../../src/files/storages.ts';
 import { taskList } from '../../src/jobs/worker.ts';
-import { createCompany } from '../../src/services/companies.ts';
+import { createCompany, setCompanyDetails } from '../../src/services/companies.ts';
 import { createKey } from '../../src/services/keys.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
 import { memoryOf, startChild } from './child.ts';
@@ -99,6 +100,18 @@ async function main() {
     const owner = createDb(url, 2);
     run.cleanups.push({ name: 'owner pool', run: () => owner.sql.end({ timeout: 5 }) });
     const company = await createCompany(owner.db, { name: 'Schildersbedrijf De Kwast', language: 'nl' });
+    // Every detail an e-invoice needs, so that the invoice renders as Factur-X too (issue 46.5).
+    await setCompanyDetails(owner.db, company.id, {
+      legalName: 'Schildersbedrijf De Kwast B.V.',
+      address: 'Coolsingel 42',
+      postalCode: '3011 AD',
+      city: 'Rotterdam',
+      country: 'NL',
+      vatNumber: 'NL862345117B01',
+      cocNumber: '24123456',
+      iban: 'NL91ABNA0417164300',
+      bic: 'ABNANL2A',
+    });
     const { key } = await createKey(owner.db, { companyId: company.id, name: 'bench', scopes: [...ALL_SCOPES] });
     const api = await startChild(resolve('scripts/bench/serve-api.ts'), { DATABASE_URL: url, LOG_LEVEL: 'warn' });
     run.cleanups.push({ name: 'API server', run: api.stop });
@@ -121,7 +134,9 @@ async function main() {
       name: text(255, 1),
       email: 'jan@example.nl',
       address: text(255, 2),
+      postal_code: '3011 AD',
       city: 'Rotterdam',
+      country: 'NL',
     });
     const lines = (scale: number) =>
       Array.from({ length: 200 }, (_, i) => ({
@@ -201,7 +216,13 @@ async function main() {
     const forget = (path: string) =>
       owner.sql`delete from rendered_pdfs where document_id = ${path.split('/')[2] ?? ''}`;
 
-    const documents = { invoice: `/invoices/${invoice}/pdf`, 'work order': `/work-orders/${workOrder}/pdf` };
+    const documents = {
+      invoice: `/invoices/${invoice}/pdf`,
+      'invoice as Factur-X': `/invoices/${invoice}/pdf?format=facturx`,
+      'work order': `/work-orders/${workOrder}/pdf`,
+    };
+    /** Issue 46.5's targets per document (seconds alone); the rest is issue 37's 3 s. */
+    const target: Record<string, number> = { 'invoice as Factur-X': 5 };
     const fetchPdf = async (path: string): Promise<Timed> => {
       const started = performance.now();
       const res = await fetch(`${base}${path}`, { headers: auth });
@@ -225,7 +246,7 @@ async function main() {
       const best = Math.min(...times);
       const worst = Math.max(...times);
       log(
-        `${name} alone: ${times.map((s) => s.toFixed(2)).join(' / ')} s, ${(bytes / 1024 / 1024).toFixed(2)} MB — target < 3 s: ${worst < 3 ? 'met' : 'NOT met'} (best ${best.toFixed(2)}), < 10 MB: ${bytes < 10 * 1024 * 1024 ? 'met' : 'NOT met'}`,
+        `${name} alone: ${times.map((s) => s.toFixed(2)).join(' / ')} s, ${(bytes / 1024 / 1024).toFixed(2)} MB — target < ${target[name] ?? 3} s: ${worst < (target[name] ?? 3) ? 'met' : 'NOT met'} (best ${best.toFixed(2)}), < 10 MB: ${bytes < 10 * 1024 * 1024 ? 'met' : 'NOT met'}`,
       );
       const kept = await fetchPdf(path);
       log(`${name} kept (a second download of the same content): ${kept.seconds.toFixed(3)} s`);
@@ -236,7 +257,7 @@ async function main() {
     await sleep(200);
     const until = Date.now() + SECONDS * 1000;
     const rendered: Timed[] = [];
-    const paths = Object.values(documents);
+    const paths = [documents.invoice, documents['work order']];
     const renderers = Array.from({ length: CONCURRENT }, async (_, i) => {
       for (let n = i; Date.now() < until; n++) {
         const path = paths[n % paths.length] ?? '';

@@ -188,6 +188,25 @@ function decimal(millionths: bigint): string {
   return `${sign}${abs / 1_000_000n}.${fraction.padEnd(2, '0')}`;
 }
 
+/**
+ * Reverse charge within the EU: a business buyer with a VAT number of another member state than the seller's. Its
+ * 0 % lines are then reverse-charged (category AE), and the PDF says so (document-pdf.ts).
+ */
+export function reverseChargeApplies(
+  sellerCountry: string,
+  sellerVatNumber: string | null,
+  buyerVatNumber: string | null,
+) {
+  const sellerVat = compact(sellerVatNumber);
+  const buyerVat = compact(buyerVatNumber);
+  return (
+    buyerVat !== null &&
+    EU.has(sellerCountry.toUpperCase()) &&
+    EU.has(vatCountry(buyerVat) ?? '') &&
+    vatCountry(buyerVat) !== (vatCountry(sellerVat) ?? sellerCountry.toUpperCase())
+  );
+}
+
 export function eInvoiceOf(
   invoice: SourceInvoice,
   company: SourceCompany,
@@ -206,12 +225,7 @@ export function eInvoiceOf(
   const buyerCountry = customer.country?.toUpperCase() ?? vatCountry(buyerVat);
   const lines = invoice.items.filter((line) => line.type !== 'text');
 
-  // Reverse charge within the EU: a business buyer with a VAT number of another member state than the seller's.
-  const reverseCharge =
-    buyerVat !== null &&
-    EU.has(sellerCountry) &&
-    EU.has(vatCountry(buyerVat) ?? '') &&
-    vatCountry(buyerVat) !== (vatCountry(sellerVat) ?? sellerCountry);
+  const reverseCharge = reverseChargeApplies(company.country, company.vatNumber, customer.vat_number);
   // One category per row of the API's tax_breakdown: exempt lines (is_taxable false) are E, 0 % lines Z (AE under
   // reverse charge), any other rate S. The rows are the API's own, so the XML's breakdown is the answer's.
   const categoryOf = (exempt: boolean, rate: bigint): VatCategory =>

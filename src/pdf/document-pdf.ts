@@ -1,11 +1,12 @@
 // The PDF of a quote, invoice or work order (pdfkit). It takes a plain view of the document, already calculated
 // and copied (amounts as decimal strings, the customer copy as printed), so the renderer decides only how things
-// look: it computes no totals and reads no database. Only the standard PDF fonts are used and nothing is fetched:
-// the output depends on the view alone. The view is plain data (strings, numbers, byte arrays) so that it can be
+// look: it computes no totals and reads no database. Its fonts are embedded from node_modules (fonts.ts) and
+// nothing is fetched: the output depends on the view alone. The view is plain data (strings, numbers, byte arrays) so that it can be
 // posted to the worker thread that renders it (render-pool.ts).
 import PDFDocument from 'pdfkit';
 import type { Language } from '../languages.ts';
-import { attachFacturX, embedFonts, PDF_A_3B_OPTIONS, xmpSafeInfo } from './facturx.ts';
+import { attachFacturX, PDF_A_3B_OPTIONS, xmpSafeInfo } from './facturx.ts';
+import { FONT, printable } from './fonts.ts';
 import {
   type DocumentKind,
   formatDate,
@@ -59,6 +60,10 @@ export interface DocumentPdfView {
   /** The company's time zone, for times (a signature's); default Europe/Amsterdam. */
   timeZone?: string;
   title?: string | null;
+  /** Quotes: the opening text, printed above the lines before the description. */
+  introText?: string | null;
+  /** Quotes and invoices: the text printed above the lines. */
+  description?: string | null;
   reference?: string | null;
   /** Calendar dates, `YYYY-MM-DD`. */
   issueDate: string;
@@ -79,7 +84,14 @@ export interface DocumentPdfView {
     companyName?: string | null;
     address?: PdfAddress | null;
     email?: string | null;
+    /** Printed with the address: a reverse-charged invoice must name it (VAT Directive art. 226 (4)). */
+    vatNumber?: string | null;
   };
+  /**
+   * The EU reverse charge applies (a business customer with a VAT number of another member state: einvoicing's
+   * reverseChargeApplies): the 0 % rows print as reverse-charged, with a sentence that says so.
+   */
+  reverseCharge?: boolean;
   lines: DocumentPdfLine[];
   /** Print only what each line is and how much of it, no prices (the document's `hide_line_amounts`). */
   hideLineAmounts?: boolean;
@@ -155,10 +167,10 @@ export async function renderDocumentPdf(view: DocumentPdfView, options: RenderOp
     margin: MARGIN,
     bufferPages: true,
     lang: view.language,
+    font: FONT.regular,
     ...(view.facturX ? PDF_A_3B_OPTIONS : {}),
     info: view.facturX ? xmpSafeInfo(info) : info,
   });
-  if (view.facturX) embedFonts(doc);
   const maxPages = options.maxPages ?? MAX_PAGES;
   let pages = 1;
   doc.on('pageAdded', () => {
@@ -176,6 +188,7 @@ export async function renderDocumentPdf(view: DocumentPdfView, options: RenderOp
   header(doc, view, labels);
   addresses(doc, view, labels);
   documentFacts(doc, view, labels);
+  for (const text of [view.introText, view.description]) paragraph(doc, text);
   section(doc, labels.workDescription, view.work?.description);
   lineTable(doc, view, labels, money);
   totals(doc, view, labels, money);
@@ -200,8 +213,8 @@ function ensureSpace(doc: Doc, height: number): void {
 
 const bottomOf = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
 
-const BODY: TextStyle = { font: 'Helvetica', size: 9 };
-const HEADING: TextStyle = { font: 'Helvetica-Bold', size: 11 };
+const BODY: TextStyle = { font: FONT.regular, size: 9 };
+const HEADING: TextStyle = { font: FONT.bold, size: 11 };
 
 /**
  * Running text from the left margin across the page, wrapped by text-layout.ts and continued on new pages; `onNewPage`
@@ -232,8 +245,17 @@ function flow(
 function section(doc: Doc, heading: string, text: string | null | undefined): void {
   if (!text?.trim()) return;
   ensureSpace(doc, 50);
-  doc.font(HEADING.font).fontSize(HEADING.size).fillColor('black').text(heading, MARGIN, doc.y);
+  doc.font(HEADING.font).fontSize(HEADING.size).fillColor('black').text(printable(heading), MARGIN, doc.y);
   doc.moveDown(0.2);
+  flow(doc, wrapText(doc, text, BODY, width(doc)), BODY, MARGIN, 'black');
+  doc.x = MARGIN;
+  doc.moveDown(1);
+}
+
+/** A text across the page without a heading; nothing when it is empty. */
+function paragraph(doc: Doc, text: string | null | undefined): void {
+  if (!text?.trim()) return;
+  ensureSpace(doc, 30);
   flow(doc, wrapText(doc, text, BODY, width(doc)), BODY, MARGIN, 'black');
   doc.x = MARGIN;
   doc.moveDown(1);
@@ -245,12 +267,16 @@ function checklist(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   if (points.length === 0) return;
   ensureSpace(doc, 60);
   const done = points.filter((point) => point.checked).length;
-  doc.font(HEADING.font).fontSize(HEADING.size).fillColor('black').text(labels.checklist, MARGIN, doc.y);
-  doc.font(BODY.font).fontSize(BODY.size).fillColor(GREY).text(labels.checklistDone(done, points.length), MARGIN);
+  doc.font(HEADING.font).fontSize(HEADING.size).fillColor('black').text(printable(labels.checklist), MARGIN, doc.y);
+  doc
+    .font(BODY.font)
+    .fontSize(BODY.size)
+    .fillColor(GREY)
+    .text(printable(labels.checklistDone(done, points.length)), MARGIN);
   doc.moveDown(0.3);
   const textX = MARGIN + 16;
   const textWidth = width(doc) - 16;
-  const note: TextStyle = { font: 'Helvetica', size: 8 };
+  const note: TextStyle = { font: FONT.regular, size: 8 };
   for (const point of points) {
     const label = point.required ? `${point.label} ${labels.required}` : point.label;
     const labelLines = wrapText(doc, label, BODY, textWidth);
@@ -261,13 +287,9 @@ function checklist(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
       .lineWidth(0.6)
       .strokeColor('black')
       .stroke();
-    // ZapfDingbats "4" is the check mark ✔ (a standard font, so nothing is embedded).
-    if (point.checked)
-      doc
-        .font('ZapfDingbats')
-        .fontSize(8)
-        .fillColor('black')
-        .text('4', MARGIN + 1.5, y + 0.5, { lineBreak: false });
+    // The tick is a path, not a glyph: a dingbat font's check mark was not shown by poppler and drawn above the box
+    // by MuPDF.
+    if (point.checked) tick(doc, MARGIN + 1, y + 0.5, 8);
     doc.y = y;
     flow(doc, labelLines, BODY, textX, 'black');
     if (point.note) flow(doc, wrapText(doc, point.note, note, textWidth), note, textX, GREY);
@@ -275,6 +297,19 @@ function checklist(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   }
   doc.x = MARGIN;
   doc.moveDown(1);
+}
+
+/** A check mark inside the `size`-point box at (x, y), stroked. */
+function tick(doc: Doc, x: number, y: number, size: number): void {
+  doc
+    .moveTo(x + size * 0.2, y + size * 0.55)
+    .lineTo(x + size * 0.42, y + size * 0.78)
+    .lineTo(x + size * 0.82, y + size * 0.22)
+    .lineWidth(1.2)
+    .lineCap('round')
+    .lineJoin('round')
+    .strokeColor('black')
+    .stroke();
 }
 
 const addressLines = (address: PdfAddress | null | undefined): string[] => {
@@ -285,7 +320,7 @@ const addressLines = (address: PdfAddress | null | undefined): string[] => {
 
 function header(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   const top = MARGIN;
-  doc.font('Helvetica-Bold').fontSize(16).fillColor('black').text(view.company.name, MARGIN, top, { width: 260 });
+  doc.font(FONT.bold).fontSize(16).fillColor('black').text(printable(view.company.name), MARGIN, top, { width: 260 });
   const details = [
     ...addressLines(view.company.address),
     view.company.phone ? `${labels.phone} ${view.company.phone}` : null,
@@ -294,8 +329,8 @@ function header(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
     view.company.cocNumber ? `${labels.cocNumber} ${view.company.cocNumber}` : null,
     view.company.iban ? `${labels.iban} ${view.company.iban}` : null,
   ].filter((line): line is string => Boolean(line));
-  doc.font('Helvetica').fontSize(9).fillColor(GREY);
-  doc.text(details.join('\n'), MARGIN + 300, top, { width: width(doc) - 300, align: 'right' });
+  doc.font(FONT.regular).fontSize(9).fillColor(GREY);
+  doc.text(printable(details.join('\n')), MARGIN + 300, top, { width: width(doc) - 300, align: 'right' });
   const detailsBottom = doc.y;
   doc.y = Math.max(detailsBottom, top + 40) + 20;
   doc.x = MARGIN;
@@ -303,22 +338,38 @@ function header(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
 
 function addresses(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   const { customer } = view;
-  const lines = [customer.companyName, customer.name, ...addressLines(customer.address), customer.email].filter(
-    (line): line is string => Boolean(line),
-  );
-  doc.font('Helvetica').fontSize(8).fillColor(GREY).text(labels.customer.toUpperCase(), MARGIN, doc.y);
-  doc.font('Helvetica').fontSize(10).fillColor('black').text(lines.join('\n'), { width: 260 });
+  const lines = [
+    customer.companyName,
+    customer.name,
+    ...addressLines(customer.address),
+    customer.email,
+    customer.vatNumber ? `${labels.vatNumber} ${customer.vatNumber}` : null,
+  ].filter((line): line is string => Boolean(line));
+  doc.font(FONT.regular).fontSize(8).fillColor(GREY).text(printable(labels.customer.toUpperCase()), MARGIN, doc.y);
+  doc
+    .font(FONT.regular)
+    .fontSize(10)
+    .fillColor('black')
+    .text(printable(lines.join('\n')), { width: 260 });
   doc.moveDown(1.5);
 }
 
 function documentFacts(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   const { language } = view;
-  doc.font('Helvetica-Bold').fontSize(18).fillColor('black').text(`${labels.title[view.kind]} ${view.number}`, MARGIN);
+  doc
+    .font(FONT.bold)
+    .fontSize(18)
+    .fillColor('black')
+    .text(printable(`${labels.title[view.kind]} ${view.number}`), MARGIN);
   if (view.mark) {
-    doc.font('Helvetica-Bold').fontSize(13).fillColor(MARK_COLOR[view.mark]).text(labels.mark[view.mark].toUpperCase());
+    doc
+      .font(FONT.bold)
+      .fontSize(13)
+      .fillColor(MARK_COLOR[view.mark])
+      .text(printable(labels.mark[view.mark].toUpperCase()));
     doc.fillColor('black');
   }
-  if (view.title) doc.font('Helvetica').fontSize(11).text(view.title);
+  if (view.title) doc.font(FONT.regular).fontSize(11).text(printable(view.title));
   doc.moveDown(0.5);
   const facts: [string, string][] = [[labels.date, formatDate(view.issueDate, language)]];
   if (view.dueDate) facts.push([labels.dueDate, formatDate(view.dueDate, language)]);
@@ -327,8 +378,8 @@ function documentFacts(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void
   doc.fontSize(10);
   for (const [label, value] of facts) {
     const y = doc.y;
-    doc.font('Helvetica').fillColor(GREY).text(label, MARGIN, y, { width: 110 });
-    doc.fillColor('black').text(value, MARGIN + 110, y, { width: 300 });
+    doc.font(FONT.regular).fillColor(GREY).text(printable(label), MARGIN, y, { width: 110 });
+    doc.fillColor('black').text(printable(value), MARGIN + 110, y, { width: 300 });
   }
   doc.moveDown(1.5);
 }
@@ -369,10 +420,10 @@ function lineTable(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a
 
   const tableHeader = () => {
     const y = doc.y;
-    doc.font('Helvetica-Bold').fontSize(9).fillColor('black');
+    doc.font(FONT.bold).fontSize(9).fillColor('black');
     let x = MARGIN;
     for (const column of columns) {
-      doc.text(column.label, x + 2, y, { width: column.width - 4, align: column.align });
+      doc.text(printable(column.label), x + 2, y, { width: column.width - 4, align: column.align });
       x += column.width;
     }
     doc.y = y + 14;
@@ -382,10 +433,10 @@ function lineTable(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a
   tableHeader();
   const nameWidth = columns[0].width - 4;
   const nameStyle = (line: DocumentPdfLine): TextStyle => ({
-    font: line.type === 'text' ? 'Helvetica-Bold' : 'Helvetica',
+    font: line.type === 'text' ? FONT.bold : FONT.regular,
     size: 9,
   });
-  const descriptionStyle: TextStyle = { font: 'Helvetica', size: 8 };
+  const descriptionStyle: TextStyle = { font: FONT.regular, size: 8 };
   for (const line of view.lines) {
     const style = nameStyle(line);
     const nameLines = wrapText(doc, line.name, style, nameWidth);
@@ -406,9 +457,9 @@ function lineTable(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a
     const nameBottom = doc.y;
     if (line.type !== 'text') {
       let x = MARGIN + columns[0].width;
-      doc.font('Helvetica').fontSize(9).fillColor('black');
+      doc.font(FONT.regular).fontSize(9).fillColor('black');
       for (const column of columns.slice(1)) {
-        doc.text(column.cell(line), x + 2, y, { width: column.width - 4, align: column.align });
+        doc.text(printable(column.cell(line)), x + 2, y, { width: column.width - 4, align: column.align });
         x += column.width;
       }
       doc.y = Math.max(doc.y, nameBottom);
@@ -438,7 +489,9 @@ function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: s
   for (const tax of t.taxes) {
     const label = tax.exempt
       ? labels.taxExempt(money(tax.base))
-      : labels.taxAt(formatPercent(tax.rate, language), money(tax.base));
+      : reverseCharged(view, tax)
+        ? labels.reverseCharged(money(tax.base))
+        : labels.taxAt(formatPercent(tax.rate, language), money(tax.base));
     rows.push([label, money(tax.amount), false]);
   }
   rows.push([labels.total, money(t.total), true]);
@@ -449,16 +502,20 @@ function totals(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: s
   for (const [label, value, strong] of rows) {
     const y = doc.y;
     doc
-      .font(strong ? 'Helvetica-Bold' : 'Helvetica')
+      .font(strong ? FONT.bold : FONT.regular)
       .fontSize(strong ? 11 : 9)
       .fillColor('black');
-    doc.text(label, labelX, y, { width: 220, align: 'right' });
-    doc.text(value, labelX + 220, y, { width: 100, align: 'right' });
+    doc.text(printable(label), labelX, y, { width: 220, align: 'right' });
+    doc.text(printable(value), labelX + 220, y, { width: 100, align: 'right' });
     doc.y = Math.max(doc.y, y + 14);
   }
   doc.x = MARGIN;
   doc.moveDown(1.5);
 }
+
+/** A 0 % row of an invoice under the EU reverse charge (einvoicing writes it as category AE). */
+const reverseCharged = (view: DocumentPdfView, tax: DocumentPdfView['totals']['taxes'][number]) =>
+  Boolean(view.reverseCharge) && !tax.exempt && Number(tax.rate) === 0;
 
 function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: string) => string): void {
   const paragraphs: [string | null, string][] = [];
@@ -479,10 +536,11 @@ function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: st
   if (view.kind === 'quote' && view.validUntil) {
     paragraphs.push([null, labels.validity(formatDate(view.validUntil, view.language))]);
   }
+  if (view.totals.taxes.some((tax) => reverseCharged(view, tax))) paragraphs.push([null, labels.reverseChargeNote]);
   if (view.notes) paragraphs.push([labels.notes, view.notes]);
   for (const [heading, text] of paragraphs) {
     ensureSpace(doc, 40);
-    if (heading) doc.font('Helvetica-Bold').fontSize(9).fillColor('black').text(heading, MARGIN);
+    if (heading) doc.font(FONT.bold).fontSize(9).fillColor('black').text(printable(heading), MARGIN);
     flow(doc, wrapText(doc, text, BODY, width(doc)), BODY, MARGIN, 'black');
     doc.x = MARGIN;
     doc.moveDown(0.8);
@@ -495,7 +553,7 @@ function photos(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   const list = view.photos ?? [];
   if (list.length === 0) return;
   ensureSpace(doc, 60);
-  doc.font('Helvetica-Bold').fontSize(11).fillColor('black').text(labels.photos, MARGIN);
+  doc.font(FONT.bold).fontSize(11).fillColor('black').text(printable(labels.photos), MARGIN);
   doc.moveDown(0.5);
   // Two photos side by side, each fitted into its box.
   const boxWidth = (width(doc) - 20) / 2;
@@ -511,11 +569,13 @@ function photos(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
         doc.image(Buffer.from(photo.image), x, y, { fit: [boxWidth, boxHeight], align: 'center', valign: 'center' });
       } else {
         doc.rect(x, y, boxWidth, boxHeight).lineWidth(0.5).strokeColor(LINE_GREY).stroke();
-        doc.font('Helvetica').fontSize(8).fillColor(GREY);
-        doc.text(labels.photoNotShown(photo.mimeType), x + 10, y + boxHeight / 2 - 5, { width: boxWidth - 20 });
+        doc.font(FONT.regular).fontSize(8).fillColor(GREY);
+        doc.text(printable(labels.photoNotShown(photo.mimeType)), x + 10, y + boxHeight / 2 - 5, {
+          width: boxWidth - 20,
+        });
       }
-      doc.font('Helvetica').fontSize(8).fillColor(GREY);
-      doc.text(photo.caption ?? '', x, y + boxHeight + 4, { width: boxWidth });
+      doc.font(FONT.regular).fontSize(8).fillColor(GREY);
+      doc.text(printable(photo.caption ?? ''), x, y + boxHeight + 4, { width: boxWidth });
       rowBottom = Math.max(rowBottom, doc.y);
     }
     doc.x = MARGIN;
@@ -526,7 +586,7 @@ function photos(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
 function signature(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
   ensureSpace(doc, 110);
   doc.moveDown(0.5);
-  doc.font('Helvetica-Bold').fontSize(11).fillColor('black').text(labels.signature, MARGIN);
+  doc.font(FONT.bold).fontSize(11).fillColor('black').text(printable(labels.signature), MARGIN);
   const top = doc.y + 4;
   const boxHeight = 60;
   const signed = view.signature;
@@ -546,10 +606,10 @@ function signature(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
       )
     : labels.notSigned;
   doc
-    .font('Helvetica')
+    .font(FONT.regular)
     .fontSize(9)
     .fillColor(GREY)
-    .text(caption, MARGIN, top + boxHeight + 4, { width: 300 });
+    .text(printable(caption), MARGIN, top + boxHeight + 4, { width: 300 });
   doc.x = MARGIN;
 }
 
@@ -571,9 +631,9 @@ function footer(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     const y = doc.page.height - 35;
-    doc.font('Helvetica').fontSize(7).fillColor(GREY);
-    doc.text(identity, MARGIN, y, { width: width(doc) - 80, lineBreak: false });
-    doc.text(labels.page(i - range.start + 1, range.count), MARGIN + width(doc) - 80, y, {
+    doc.font(FONT.regular).fontSize(7).fillColor(GREY);
+    doc.text(printable(identity), MARGIN, y, { width: width(doc) - 80, lineBreak: false });
+    doc.text(printable(labels.page(i - range.start + 1, range.count)), MARGIN + width(doc) - 80, y, {
       width: 80,
       align: 'right',
       lineBreak: false,

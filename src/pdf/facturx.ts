@@ -2,33 +2,12 @@
 // Cross Industry Invoice attached as `factur-x.xml` (AFRelationship Alternative: the XML is the same invoice as the
 // pages) and the Factur-X XMP extension schema that names it. pdfkit 0.20.2 does each of these itself (`subset`
 // writes the PDF/A identification and the sRGB output intent, `file()` the embedded file with its relationship and
-// the catalog's AF array, `appendXML()` the XMP), so no second PDF library is needed. PDF/A forbids the standard
-// fonts the other PDFs use unembedded: here DejaVu Sans (the dejavu-fonts-ttf package, read from node_modules)
-// takes their names, so the layout code is the same.
-import { createRequire } from 'node:module';
-
+// the catalog's AF array, `appendXML()` the XMP), so no second PDF library is needed. PDF/A wants every font
+// embedded, which every document PDF does (fonts.ts).
 type Doc = PDFKit.PDFDocument;
 
-const require = createRequire(import.meta.url);
-/** DejaVu Sans's files in node_modules (pdfkit reads a font given by path). */
-const DEJAVU = {
-  regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
-  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
-};
-
-/**
- * The PDFDocument options of a PDF/A-3b. Its default font is embedded too: pdfkit otherwise opens the standard
- * Helvetica at construction and keeps it under that name.
- */
-export const PDF_A_3B_OPTIONS = { subset: 'PDF/A-3b', pdfVersion: '1.7', font: DEJAVU.regular } as const;
-
-/** The names document-pdf.ts uses, as embedded DejaVu Sans. */
-export function embedFonts(doc: Doc) {
-  doc.registerFont('Helvetica', DEJAVU.regular);
-  doc.registerFont('Helvetica-Bold', DEJAVU.bold);
-  // Only work orders' check marks use it; an invoice never does, but nothing may fall back to a standard font.
-  doc.registerFont('ZapfDingbats', DEJAVU.regular);
-}
+/** The PDFDocument options of a PDF/A-3b (its fonts are embedded as in every document PDF: fonts.ts). */
+export const PDF_A_3B_OPTIONS = { subset: 'PDF/A-3b', pdfVersion: '1.7' } as const;
 
 /**
  * pdfkit writes the document information into the XMP metadata without escaping it; PDF/A wants both to agree,

@@ -30,6 +30,10 @@ export interface PdfLabels {
   taxExempt: (base: string) => string;
   /** An exempt line's VAT column (narrow). */
   exemptShort: string;
+  /** The totals row of the 0 % lines under the EU reverse charge (VAT Directive art. 226 (11a)). */
+  reverseCharged: (base: string) => string;
+  /** The sentence that says the customer accounts for the VAT. */
+  reverseChargeNote: string;
   mark: Record<InvoiceMark, string>;
   /** What a settled invoice says instead of asking for payment (null: it still asks for what is due). */
   settled: Record<InvoiceMark, string | null>;
@@ -80,6 +84,8 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     taxAt: (rate, base) => `Btw ${rate} over ${base}`,
     taxExempt: (base) => `Vrijgesteld van btw over ${base}`,
     exemptShort: 'vrij',
+    reverseCharged: (base) => `Btw verlegd over ${base}`,
+    reverseChargeNote: 'Btw verlegd: de afnemer draagt de btw af (artikel 196 btw-richtlijn).',
     mark: { cancelled: 'Geannuleerd', refunded: 'Terugbetaald', paid: 'Betaald', partly_paid: 'Deels betaald' },
     settled: {
       cancelled: 'Deze factuur is geannuleerd; er hoeft niets betaald te worden.',
@@ -132,6 +138,8 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     taxAt: (rate, base) => `VAT ${rate} on ${base}`,
     taxExempt: (base) => `VAT exempt on ${base}`,
     exemptShort: 'exempt',
+    reverseCharged: (base) => `VAT reverse-charged on ${base}`,
+    reverseChargeNote: 'VAT reverse-charged: the customer accounts for the VAT (Article 196 of the VAT Directive).',
     mark: { cancelled: 'Cancelled', refunded: 'Refunded', paid: 'Paid', partly_paid: 'Partly paid' },
     settled: {
       cancelled: 'This invoice has been cancelled; nothing is to be paid.',
@@ -184,6 +192,9 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     taxAt: (rate, base) => `MwSt. ${rate} auf ${base}`,
     taxExempt: (base) => `MwSt.-befreit auf ${base}`,
     exemptShort: 'befreit',
+    reverseCharged: (base) => `Reverse-Charge auf ${base}`,
+    reverseChargeNote:
+      'Steuerschuldnerschaft des Leistungsempfängers: Die Umsatzsteuer schuldet der Leistungsempfänger (Artikel 196 MwSt-Systemrichtlinie).',
     mark: { cancelled: 'Storniert', refunded: 'Erstattet', paid: 'Bezahlt', partly_paid: 'Teilweise bezahlt' },
     settled: {
       cancelled: 'Diese Rechnung wurde storniert; es ist nichts zu zahlen.',
@@ -236,6 +247,8 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     taxAt: (rate, base) => `TVA ${rate} sur ${base}`,
     taxExempt: (base) => `Exonéré de TVA sur ${base}`,
     exemptShort: 'exonéré',
+    reverseCharged: (base) => `Autoliquidation de la TVA sur ${base}`,
+    reverseChargeNote: 'Autoliquidation : la TVA est due par le preneur (article 196 de la directive TVA).',
     mark: { cancelled: 'Annulée', refunded: 'Remboursée', paid: 'Payée', partly_paid: 'Partiellement payée' },
     settled: {
       cancelled: 'Cette facture a été annulée\u00A0; aucun paiement n’est dû.',

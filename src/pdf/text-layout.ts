@@ -6,7 +6,10 @@
 //
 // Breaks are at spaces and tabs, and newlines are kept. A word wider than the line is cut where the line is full
 // (a 5 000-character part number or link wraps instead of running off the page). Kerning is left out of the sum:
-// it only narrows Helvetica's pairs, so a line never comes out wider than measured.
+// it only narrows DejaVu's pairs, so a line never comes out wider than measured. Characters the fonts lack are
+// replaced before measuring (fonts.ts), so the lines are what is drawn.
+
+import { printable } from './fonts.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -52,7 +55,7 @@ export function wrapText(doc: Doc, text: string, style: TextStyle, width: number
   };
   const space = unit(' ') * style.size;
   const lines: string[] = [];
-  for (const paragraph of text.split(/\r\n|\r|\n/)) {
+  for (const paragraph of printable(text).split(/\r\n|\r|\n/)) {
     let line = '';
     let lineWidth = 0;
     for (const word of paragraph.split(/[ \t]+/)) {

@@ -3,6 +3,7 @@
 // language.
 import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { reverseChargeApplies } from '../../einvoicing/from-invoice.ts';
 import { documentPdf, type PdfOptions, type PdfOwner } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
 import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-pdf.ts';
@@ -16,6 +17,10 @@ export type PdfDocument = {
   kind: 'quote' | 'invoice';
   number: string;
   title: string;
+  /** Printed above the lines (quotes and invoices). */
+  description: string | null;
+  /** Quotes: the opening text, printed above the description. */
+  introText?: string | null;
   language: 'nl' | 'en' | 'de' | 'fr';
   currency: string;
   issueDate: string;
@@ -63,6 +68,8 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
     currency: doc.currency,
     timeZone: company.timeZone,
     title: doc.title,
+    introText: doc.introText ?? null,
+    description: doc.description,
     issueDate: doc.issueDate,
     dueDate: doc.dueDate ?? null,
     validUntil: doc.validUntil ?? null,
@@ -77,7 +84,9 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
         country: doc.customer.country,
       },
       email: doc.customer.email,
+      vatNumber: doc.customer.vat_number,
     },
+    reverseCharge: reverseChargeApplies(company.country, company.vatNumber, doc.customer.vat_number),
     lines: doc.items.map((line) => ({
       type: line.type === 'text' ? ('text' as const) : ('other' as const),
       name: line.name,

@@ -136,6 +136,33 @@ describe.skipIf(!existsSync(PDFTOTEXT))('GET /quotes/{quote}/pdf', () => {
     expect(text).toMatch(/Offerte/);
   });
 
+  it('prints the opening text and the description above the lines, on the quote and on the invoice', async () => {
+    const created = await api.call<'createQuote'>('createQuote', {
+      key,
+      body: {
+        customer_id: await customer('Anna Visser'),
+        title: 'Schilderwerk',
+        intro_text: 'Geachte mevrouw Visser, hierbij ontvangt u onze offerte.',
+        description: 'Schilderen van alle buitenkozijnen aan de voorzijde.',
+        items: [{ name: 'Schilderwerk', quantity: 1, unit_price: 10, tax_rate: 21 }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const quote = await download(`/quotes/${created.body.data.id}/pdf`);
+    const text = textOf('quote-intro-description', Buffer.from(await quote.arrayBuffer()));
+    const intro = text.indexOf('Geachte mevrouw Visser, hierbij ontvangt u onze offerte.');
+    const description = text.indexOf('Schilderen van alle buitenkozijnen aan de voorzijde.');
+    expect(intro).toBeGreaterThan(0);
+    expect(description).toBeGreaterThan(intro);
+    expect(text.indexOf('Omschrijving')).toBeGreaterThan(description); // the lines' table comes after both
+
+    const invoice = await newInvoice({ description: 'Vervanging van de cv-ketel in de kelder.' });
+    const res = await download(`/invoices/${invoice.id}/pdf`);
+    expect(textOf('invoice-description', Buffer.from(await res.arrayBuffer()))).toContain(
+      'Vervanging van de cv-ketel in de kelder.',
+    );
+  });
+
   it('needs quotes.read, and hides another company’s quote', async () => {
     const created = await api.call<'createQuote'>('createQuote', {
       key,
