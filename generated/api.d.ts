@@ -4376,7 +4376,8 @@ export type components = {
       | 'not_implemented'
       | 'service_unavailable'
       | 'verification_failed'
-      | 'pdf_render_limit_exceeded';
+      | 'pdf_render_limit_exceeded'
+      | 'concurrency_limited';
     /** @description One invalid input of a `validation_failed` or `unknown_field` problem. */
     FieldError: {
       /**
@@ -9951,6 +9952,20 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
+    /** @description `rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. */
+    RateOrConcurrencyLimited: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        'Content-Language': components['headers']['Content-Language'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
     /** @description `not_found`: the record does not exist, or belongs to another company. */
     NotFound: {
       headers: {
@@ -10473,7 +10488,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -11057,7 +11072,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -12784,7 +12799,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['PdfServiceUnavailable'];
     };
@@ -12944,7 +12959,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['PdfServiceUnavailable'];
     };
@@ -13002,7 +13017,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['PdfServiceUnavailable'];
     };
@@ -13256,7 +13271,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['PdfServiceUnavailable'];
     };
@@ -13408,7 +13423,7 @@ export interface operations {
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['PdfServiceUnavailable'];
     };
@@ -13509,7 +13524,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -13946,7 +13961,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailedIdempotent'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
     };
@@ -14085,7 +14100,7 @@ export interface operations {
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
-      429: components['responses']['RateLimited'];
+      429: components['responses']['RateOrConcurrencyLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['PdfServiceUnavailable'];
     };

@@ -1288,6 +1288,65 @@ export const problems = {
       },
     },
   },
+  concurrency_limited: {
+    status: 429,
+    titles: {
+      en: 'Too many requests in progress',
+      nl: 'Te veel verzoeken tegelijk bezig',
+      de: 'Zu viele gleichzeitige Anfragen in Bearbeitung',
+      fr: 'Trop de requêtes en cours',
+    },
+    pages: {
+      en: {
+        happened:
+          'The company already has as many requests of this kind in progress as it may have at once (uploads, PDF renders, batch requests), so this one was refused before it started; nothing was changed.',
+        causes:
+          '- Many uploads, PDF downloads or batch requests of the company sent in parallel (by one integration, or several sharing the company).\n- Very slow uploads: each holds its slot until its body has arrived.\n',
+        fix: 'Wait the number of seconds in `Retry-After`, then send the request again; send fewer such requests at once (the limits are per company, for all its keys together; the operator can change them).',
+        example: {
+          detail:
+            'This company already has 5 uploads in progress, its most at once; try again after Retry-After seconds.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
+        },
+      },
+      nl: {
+        happened:
+          "Het bedrijf heeft al zoveel verzoeken van deze soort lopen als het tegelijk mag hebben (uploads, pdf's die worden gemaakt, batchverzoeken), dus dit verzoek is geweigerd voordat het begon; er is niets veranderd.",
+        causes:
+          '- Veel uploads, pdf-downloads of batchverzoeken van het bedrijf tegelijk verstuurd (door één koppeling, of door meerdere die het bedrijf delen).\n- Zeer trage uploads: elke upload houdt zijn plaats vast tot zijn body binnen is.\n',
+        fix: 'Wacht het aantal seconden in `Retry-After` en verstuur het verzoek dan opnieuw; stuur minder van zulke verzoeken tegelijk (de limieten gelden per bedrijf, voor al zijn sleutels samen; de beheerder kan ze aanpassen).',
+        example: {
+          detail:
+            'Dit bedrijf heeft al 5 uploads lopen, het maximum tegelijk; probeer het opnieuw na Retry-After seconden.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
+        },
+      },
+      de: {
+        happened:
+          'Das Unternehmen hat bereits so viele Anfragen dieser Art in Bearbeitung, wie es gleichzeitig haben darf (Uploads, PDF-Erstellungen, Batch-Anfragen), daher wurde diese abgelehnt, bevor sie begann; nichts wurde geändert.',
+        causes:
+          '- Viele Uploads, PDF-Downloads oder Batch-Anfragen des Unternehmens parallel gesendet (von einer Integration oder mehreren, die sich das Unternehmen teilen).\n- Sehr langsame Uploads: Jeder hält seinen Platz, bis sein Body angekommen ist.\n',
+        fix: 'Warten Sie die Anzahl Sekunden in `Retry-After` und senden Sie die Anfrage dann erneut; senden Sie weniger solche Anfragen gleichzeitig (die Limits gelten pro Unternehmen, für alle seine Schlüssel zusammen; der Betreiber kann sie ändern).',
+        example: {
+          detail:
+            'Dieses Unternehmen hat bereits 5 laufende Uploads, das Höchste gleichzeitig; versuchen Sie es nach Retry-After Sekunden erneut.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
+        },
+      },
+      fr: {
+        happened:
+          'L’entreprise a déjà autant de requêtes de ce type en cours qu’elle peut en avoir à la fois (envois de fichiers, production de PDF, requêtes par lot) ; celle-ci a donc été refusée avant de commencer, et rien n’a été modifié.',
+        causes:
+          '- De nombreux envois de fichiers, téléchargements de PDF ou requêtes par lot de l’entreprise envoyés en parallèle (par une intégration, ou plusieurs qui partagent l’entreprise).\n- Des envois de fichiers très lents : chacun garde sa place jusqu’à ce que son corps soit arrivé.\n',
+        fix: 'Attendez le nombre de secondes indiqué dans `Retry-After`, puis renvoyez la requête ; envoyez moins de requêtes de ce type à la fois (les limites s’appliquent par entreprise, pour toutes ses clés ensemble ; l’opérateur peut les modifier).',
+        example: {
+          detail:
+            'Cette entreprise a déjà 5 envois de fichiers en cours, son maximum simultané ; réessayez après Retry-After secondes.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
+        },
+      },
+    },
+  },
 } as const;
 
 export type ProblemCode = keyof typeof problems;

@@ -289,6 +289,7 @@ export const ProblemCodeSchema = z
     'service_unavailable',
     'verification_failed',
     'pdf_render_limit_exceeded',
+    'concurrency_limited',
   ])
   .openapi('ProblemCode');
 export const ProblemSchema = z
@@ -2671,7 +2672,8 @@ export const upsertCustomers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3354,7 +3356,8 @@ export const upsertDeals = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5438,7 +5441,8 @@ export const sendInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5621,7 +5625,8 @@ export const getInvoicePdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5679,7 +5684,8 @@ export const getInvoiceUbl = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5990,7 +5996,8 @@ export const sendQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6159,7 +6166,8 @@ export const getQuotePdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6293,7 +6301,8 @@ export const createQuoteAttachment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6842,7 +6851,8 @@ export const createWorkOrderPhoto = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7006,7 +7016,8 @@ export const getWorkOrderPdf = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {

@@ -16,6 +16,7 @@ import { type Tx, tenantOf, withTenant } from '../../db/tenant.ts';
 import type { Deps } from '../../deps.ts';
 import { formatDate, formatDateTime, formatMoney, formatNumber, labelled } from '../../domain/locale-format.ts';
 import type { DocumentKind, LinkedDocument } from '../../files/document-links.ts';
+import { ConcurrencyLimited } from '../../http/concurrency.ts';
 import { FORM_SECONDS, FormTokens, NONCE } from '../../http/form-token.ts';
 import { LANGUAGES, languageFromHeader } from '../../http/language.ts';
 import { crossSite, PageShell, pageWindow, protectPage } from '../../http/public-page.tsx';
@@ -349,7 +350,17 @@ export function documentPages(deps: Deps) {
     pages.get(`/${kind}/:token/pdf`, async (c) => {
       const doc = linked(c, kind);
       if (!doc) return unknown(c);
-      const download = await pdfDownload(tenantOf(deps, doc.companyId), deps.pdfRenderer, (tx) => find(tx, doc));
+      // A render holds one of the company's PDF slots, as through the API: a public link cannot take them all.
+      let download: Awaited<ReturnType<typeof pdfDownload>>;
+      try {
+        download = await deps.concurrency.run(doc.companyId, 'pdf_renders', () =>
+          pdfDownload(tenantOf(deps, doc.companyId), deps.pdfRenderer, (tx) => find(tx, doc)),
+        );
+      } catch (error) {
+        if (!(error instanceof ConcurrencyLimited)) throw error;
+        c.header('Retry-After', error.headers['Retry-After']);
+        return sayText(c, languageOf(c, 'en'), 'tooManyTitle', 'tooMany', 429);
+      }
       if (!download) return unknown(c);
       return c.body(download.pdf, 200, { ...download.headers, 'Referrer-Policy': 'same-origin' });
     });
