@@ -1288,56 +1288,61 @@ export const problems = {
       },
     },
   },
-  outcome_unknown: {
-    status: 503,
-    titles: { en: 'Outcome unknown', nl: 'Uitkomst onbekend', de: 'Ergebnis unbekannt', fr: 'Issue inconnue' },
+  concurrency_limited: {
+    status: 429,
+    titles: {
+      en: 'Too many requests in progress',
+      nl: 'Te veel verzoeken tegelijk bezig',
+      de: 'Zu viele gleichzeitige Anfragen in Bearbeitung',
+      fr: 'Trop de requêtes en cours',
+    },
     pages: {
       en: {
         happened:
-          'The connection to the database was lost after the change was sent to be committed and before the database confirmed it, so the change may or may not have been made.',
+          'The company already has as many requests of this kind in progress as it may have at once (uploads, PDF renders, batch requests), so this one was refused before it started; nothing was changed.',
         causes:
-          '- A restart or failover of the database at the moment the change was committed.\n- A network failure between the service and its database at that moment.\n',
-        fix: "Repeat the request only with the same `Idempotency-Key` (a `POST`) or the same `If-Match` (a `PATCH`), after the seconds in `Retry-After`; the repeat then answers the first request's result if the change was made, and makes it if not. Without them, read the record first to see whether the change was made before repeating it.",
+          '- Many uploads, PDF downloads or batch requests of the company sent in parallel (by one integration, or several sharing the company).\n- Very slow uploads: each holds its slot until its body has arrived.\n',
+        fix: 'Wait the number of seconds in `Retry-After`, then send the request again; send fewer such requests at once (the limits are per company, for all its keys together; the operator can change them).',
         example: {
           detail:
-            'The connection to the database was lost while the change was being committed; it may or may not have been made. Repeat the request only with the same Idempotency-Key or If-Match.',
-          instance: '/api/v1/customers',
+            'This company already has 5 uploads in progress, its most at once; try again after Retry-After seconds.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
         },
       },
       nl: {
         happened:
-          'De verbinding met de database ging verloren nadat de wijziging ter vastlegging was verstuurd en voordat de database die bevestigde; de wijziging is dus misschien wel, misschien niet doorgevoerd.',
+          "Het bedrijf heeft al zoveel verzoeken van deze soort lopen als het tegelijk mag hebben (uploads, pdf's die worden gemaakt, batchverzoeken), dus dit verzoek is geweigerd voordat het begon; er is niets veranderd.",
         causes:
-          '- Een herstart of failover van de database op het moment dat de wijziging werd vastgelegd.\n- Een netwerkstoring tussen de service en zijn database op dat moment.\n',
-        fix: 'Herhaal het verzoek alleen met dezelfde `Idempotency-Key` (een `POST`) of dezelfde `If-Match` (een `PATCH`), na de seconden in `Retry-After`; de herhaling geeft dan het resultaat van het eerste verzoek als de wijziging is doorgevoerd, en voert haar uit als dat niet zo is. Zonder die headers lees je eerst het record om te zien of de wijziging is doorgevoerd, voordat je haar herhaalt.',
+          '- Veel uploads, pdf-downloads of batchverzoeken van het bedrijf tegelijk verstuurd (door één koppeling, of door meerdere die het bedrijf delen).\n- Zeer trage uploads: elke upload houdt zijn plaats vast tot zijn body binnen is.\n',
+        fix: 'Wacht het aantal seconden in `Retry-After` en verstuur het verzoek dan opnieuw; stuur minder van zulke verzoeken tegelijk (de limieten gelden per bedrijf, voor al zijn sleutels samen; de beheerder kan ze aanpassen).',
         example: {
           detail:
-            'De verbinding met de database ging verloren terwijl de wijziging werd vastgelegd; ze is misschien wel, misschien niet doorgevoerd. Herhaal het verzoek alleen met dezelfde Idempotency-Key of If-Match.',
-          instance: '/api/v1/customers',
+            'Dit bedrijf heeft al 5 uploads lopen, het maximum tegelijk; probeer het opnieuw na Retry-After seconden.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
         },
       },
       de: {
         happened:
-          'Die Verbindung zur Datenbank ging verloren, nachdem die Änderung zum Festschreiben gesendet war und bevor die Datenbank es bestätigte; die Änderung wurde also vielleicht ausgeführt, vielleicht nicht.',
+          'Das Unternehmen hat bereits so viele Anfragen dieser Art in Bearbeitung, wie es gleichzeitig haben darf (Uploads, PDF-Erstellungen, Batch-Anfragen), daher wurde diese abgelehnt, bevor sie begann; nichts wurde geändert.',
         causes:
-          '- Ein Neustart oder Failover der Datenbank im Moment des Festschreibens.\n- Eine Netzwerkstörung zwischen dem Dienst und seiner Datenbank in diesem Moment.\n',
-        fix: 'Wiederholen Sie die Anfrage nur mit demselben `Idempotency-Key` (ein `POST`) oder demselben `If-Match` (ein `PATCH`), nach den Sekunden in `Retry-After`; die Wiederholung liefert dann das Ergebnis der ersten Anfrage, wenn die Änderung ausgeführt wurde, und führt sie aus, wenn nicht. Ohne sie lesen Sie zuerst den Datensatz, um zu sehen, ob die Änderung ausgeführt wurde, bevor Sie sie wiederholen.',
+          '- Viele Uploads, PDF-Downloads oder Batch-Anfragen des Unternehmens parallel gesendet (von einer Integration oder mehreren, die sich das Unternehmen teilen).\n- Sehr langsame Uploads: Jeder hält seinen Platz, bis sein Body angekommen ist.\n',
+        fix: 'Warten Sie die Anzahl Sekunden in `Retry-After` und senden Sie die Anfrage dann erneut; senden Sie weniger solche Anfragen gleichzeitig (die Limits gelten pro Unternehmen, für alle seine Schlüssel zusammen; der Betreiber kann sie ändern).',
         example: {
           detail:
-            'Die Verbindung zur Datenbank ging verloren, während die Änderung festgeschrieben wurde; sie wurde vielleicht ausgeführt, vielleicht nicht. Wiederholen Sie die Anfrage nur mit demselben Idempotency-Key oder If-Match.',
-          instance: '/api/v1/customers',
+            'Dieses Unternehmen hat bereits 5 laufende Uploads, das Höchste gleichzeitig; versuchen Sie es nach Retry-After Sekunden erneut.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
         },
       },
       fr: {
         happened:
-          'La connexion à la base de données a été perdue après l’envoi de la modification pour validation et avant que la base ne la confirme ; la modification a donc peut-être été effectuée, peut-être pas.',
+          'L’entreprise a déjà autant de requêtes de ce type en cours qu’elle peut en avoir à la fois (envois de fichiers, production de PDF, requêtes par lot) ; celle-ci a donc été refusée avant de commencer, et rien n’a été modifié.',
         causes:
-          '- Un redémarrage ou un basculement de la base de données au moment de la validation.\n- Une panne réseau entre le service et sa base de données à ce moment.\n',
-        fix: 'Ne répétez la requête qu’avec la même `Idempotency-Key` (un `POST`) ou le même `If-Match` (un `PATCH`), après les secondes de `Retry-After` ; la répétition renvoie alors le résultat de la première requête si la modification a été effectuée, et l’effectue sinon. Sans eux, lisez d’abord l’enregistrement pour voir si la modification a été effectuée avant de la répéter.',
+          '- De nombreux envois de fichiers, téléchargements de PDF ou requêtes par lot de l’entreprise envoyés en parallèle (par une intégration, ou plusieurs qui partagent l’entreprise).\n- Des envois de fichiers très lents : chacun garde sa place jusqu’à ce que son corps soit arrivé.\n',
+        fix: 'Attendez le nombre de secondes indiqué dans `Retry-After`, puis renvoyez la requête ; envoyez moins de requêtes de ce type à la fois (les limites s’appliquent par entreprise, pour toutes ses clés ensemble ; l’opérateur peut les modifier).',
         example: {
           detail:
-            'La connexion à la base de données a été perdue pendant l’enregistrement de la modification ; elle a peut-être été effectuée, peut-être pas. Ne répétez la requête qu’avec la même Idempotency-Key ou le même If-Match.',
-          instance: '/api/v1/customers',
+            'Cette entreprise a déjà 5 envois de fichiers en cours, son maximum simultané ; réessayez après Retry-After secondes.',
+          instance: '/api/v1/quotes/0195a1b0-2c3d-7e4f-8a5b-6c7d8e9f0a1b/attachments',
         },
       },
     },

@@ -11,6 +11,8 @@ const PUBLISHED_MESSAGE = 'is a published value anyone can sign with: set a rand
 
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
+  /** Connections of a process's transaction pool (src/deps-factory.ts); the concurrency limits are shares of it. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().optional(),

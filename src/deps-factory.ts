@@ -10,6 +10,7 @@ import { DocumentLinks } from './files/document-links.ts';
 import { linkSecrets as loadLinkSecrets } from './files/link-secret.ts';
 import { FileLinks } from './files/signed-links.ts';
 import { FileStorages } from './files/storages.ts';
+import { ConcurrencyLimits, defaultConcurrencyLimits } from './http/concurrency.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   AUTH_FAILURE_WINDOWS,
@@ -31,7 +32,7 @@ import { defaultRenderThreads, PdfRenderer } from './pdf/render-pool.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
   const log = pino({ level: config.LOG_LEVEL });
-  const { sql, db } = createDb(databaseUrl, 20);
+  const { sql, db } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
   const tenantSql = createTenantPool(databaseUrl, 10);
   const probeSql = createDb(databaseUrl, 1).sql;
   const keys = new KeyStore(sql);
@@ -46,6 +47,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   }
   // Several API nodes share their counters through Redis; one node keeps them in memory.
   const redis = config.REDIS_URL ? rateLimitRedis(config.REDIS_URL) : undefined;
+  const metrics = new Metrics();
   const deps: Deps & { close: () => Promise<void> } = {
     config,
     sql,
@@ -85,8 +87,12 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
       memoryMb: config.PDF_RENDER_MEMORY_MB,
       maxPages: MAX_PAGES,
     }),
-    metrics: new Metrics(),
+    metrics,
+    concurrency: new ConcurrencyLimits(sql, defaultConcurrencyLimits(config), (kind) =>
+      metrics.refusedConcurrency(kind),
+    ),
     close: async () => {
+      deps.concurrency.close();
       await keys.close();
       redis?.disconnect();
       await deps.pdfRenderer.close();

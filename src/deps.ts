@@ -9,6 +9,7 @@ import type { DocumentLinks } from './files/document-links.ts';
 import type { LinkSecrets } from './files/link-secret.ts';
 import type { FileLinks } from './files/signed-links.ts';
 import type { FileStorages } from './files/storages.ts';
+import type { ConcurrencyLimits } from './http/concurrency.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { PdfRenderer } from './pdf/render-pool.ts';
@@ -52,6 +53,8 @@ export type Deps = {
   log: Logger;
   /** Renders quote, invoice and work-order PDFs on worker threads, within time, memory and page limits. */
   pdfRenderer: PdfRenderer;
+  /** Per-company slots for uploads, PDF renders and batches in flight, counted in PostgreSQL (src/http/concurrency.ts). */
+  concurrency: ConcurrencyLimits;
   /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;
   /**

@@ -6,7 +6,12 @@ import { type Scope, scopesFrom } from '../auth/scopes.ts';
 import { PEPPOL_ID } from '../einvoicing/from-invoice.ts';
 import { BadRow, checkedOrder, type ImportedOrder } from '../resources/orders/import.ts';
 import type { ChannelSettingsChange } from '../services/channel-settings.ts';
-import { type CompanyDetailsChange, featuresFrom, type RateLimitChange } from '../services/companies.ts';
+import {
+  type CompanyDetailsChange,
+  type ConcurrencyLimitChange,
+  featuresFrom,
+  type RateLimitChange,
+} from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
 import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
 
@@ -18,7 +23,10 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
   company subscription ID --active|--inactive
   company features ID --set all|none|LIST
   company stages ID [--file STAGES.json | --default]
-  company limits ID [--per-minute N|default] [--per-hour N|default]   (without either: shows the limits in force)
+  company limits ID [--per-minute N|default] [--per-hour N|default]
+             [--uploads N|default] [--pdf-renders N|default] [--batches N|default]
+             (per key requests per minute and hour; per company uploads, PDF renders and batch requests in
+             progress at once; without options: shows the limits in force and the slots in use)
   company details ID [--legal-name T] [--address T] [--postal-code T] [--city T] [--country CC]
              [--vat-number T] [--coc-number T] [--iban T] [--bic T] [--peppol-id SCHEME:ID]
              [--einvoice-attachment auto|always|never]
@@ -71,7 +79,13 @@ export type Command =
   | { name: 'company suspend'; json: boolean; id: string; suspended: boolean }
   | { name: 'company subscription'; json: boolean; id: string; active: boolean }
   | { name: 'company features'; json: boolean; id: string; features: string[] }
-  | { name: 'company limits'; json: boolean; id: string; limits: RateLimitChange }
+  | {
+      name: 'company limits';
+      json: boolean;
+      id: string;
+      limits: RateLimitChange;
+      concurrency: ConcurrencyLimitChange;
+    }
   | { name: 'company details'; json: boolean; id: string; details: CompanyDetailsChange }
   | { name: 'company channels'; json: boolean; id: string; change: ChannelSettingsChange }
   /** `stages` null: show the pipeline. */
@@ -272,6 +286,9 @@ export function parseCommand(argv: string[]): Command {
         const { values, positionals } = parse(command, rest, {
           'per-minute': { type: 'string' },
           'per-hour': { type: 'string' },
+          uploads: { type: 'string' },
+          'pdf-renders': { type: 'string' },
+          batches: { type: 'string' },
         });
         if (values.help) return { name: 'help' };
         const id = companyId(command, onePositional(command, positionals, 'company id'));
@@ -279,8 +296,13 @@ export function parseCommand(argv: string[]): Command {
           perMinute: rateLimit(command, '--per-minute', values['per-minute']),
           perHour: rateLimit(command, '--per-hour', values['per-hour']),
         };
-        // Without --per-minute or --per-hour the command shows the limits in force and changes nothing.
-        return { name: 'company limits', json: values.json === true, id, limits };
+        const concurrency = {
+          uploads: rateLimit(command, '--uploads', values.uploads),
+          pdf_renders: rateLimit(command, '--pdf-renders', values['pdf-renders']),
+          batches: rateLimit(command, '--batches', values.batches),
+        };
+        // Without options the command shows the limits in force and changes nothing.
+        return { name: 'company limits', json: values.json === true, id, limits, concurrency };
       }
       case 'details': {
         const flags = {

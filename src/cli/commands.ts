@@ -7,12 +7,15 @@ import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
+import { CONCURRENCY_KINDS, type ConcurrencyKind } from '../domain/concurrency-kinds.ts';
 import type { FileStorages } from '../files/storages.ts';
+import { ConcurrencyLimits, defaultConcurrencyLimits } from '../http/concurrency.ts';
 import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
 import {
   createCompany,
   setCompanyDetails,
+  setConcurrencyLimits,
   setFeatures,
   setRateLimits,
   setSubscription,
@@ -29,6 +32,7 @@ import { migrateWithProgress } from './files-migrate.ts';
 import {
   companyOutput,
   companyText,
+  concurrencyInForce,
   expiryText,
   keyOutput,
   limitsInForce,
@@ -59,7 +63,7 @@ export type CliPools = {
   sql: Sql;
   tenantSql: Sql;
   fileStorages: FileStorages;
-  config: Pick<Config, 'publicUrl'>;
+  config: Pick<Config, 'publicUrl' | 'DATABASE_POOL_SIZE' | 'PDF_RENDER_THREADS' | 'PDF_RENDER_QUEUE'>;
 };
 
 export async function runCommand(
@@ -123,16 +127,29 @@ export async function runCommand(
     }
     case 'company limits': {
       const changes = command.limits.perMinute !== undefined || command.limits.perHour !== undefined;
-      const row = changes
-        ? await setRateLimits(db, command.id, command.limits)
-        : (await db.select().from(companies).where(eq(companies.id, command.id)))[0];
+      const concurrencyChanges = Object.values(command.concurrency).some((value) => value !== undefined);
+      if (changes) await setRateLimits(db, command.id, command.limits);
+      if (concurrencyChanges) await setConcurrencyLimits(db, command.id, command.concurrency);
+      const [row] = await db.select().from(companies).where(eq(companies.id, command.id));
       if (!row) throw new Error(`no company ${command.id}`);
       const inForce = limitsInForce(row);
+      const slots = new ConcurrencyLimits(sql, defaultConcurrencyLimits(config));
+      const concurrency = concurrencyInForce(row, slots.defaults);
+      const inUse = await slots.inUse(command.id);
+      const own = (kind: ConcurrencyKind) => (row.concurrencyLimits[kind] === undefined ? ' (default)' : '');
       return {
-        json: { ...companyOutput(row), rate_limits_in_force: inForce },
+        json: {
+          ...companyOutput(row),
+          rate_limits_in_force: inForce,
+          concurrency_limits_in_force: concurrency,
+          concurrency_slots_in_use: inUse,
+        },
         text: [
-          changes ? `Rate limits changed: ${companyText(row)}` : companyText(row),
+          changes || concurrencyChanges ? `Limits changed: ${companyText(row)}` : companyText(row),
           `  in force:     per key ${inForce.per_minute}/minute${row.rateLimitPerMinute === null ? ' (default)' : ''}, ${inForce.per_hour}/hour${row.rateLimitPerHour === null ? ' (default)' : ''}`,
+          ...CONCURRENCY_KINDS.map(
+            (kind) => `  at once:      ${kind} ${concurrency[kind]}${own(kind)}, ${inUse[kind]} in use now`,
+          ),
         ].join('\n'),
       };
     }

@@ -1,5 +1,6 @@
 // What the commands print: one JSON object (--json) or a few lines for a person.
 import type { apiKeys, companies } from '../db/schema/index.ts';
+import { CONCURRENCY_KINDS, type ConcurrencyKind, type ConcurrencyLimitValues } from '../domain/concurrency-kinds.ts';
 import { LANGUAGES } from '../http/language.ts';
 import { KEY_WINDOWS } from '../http/rate-limit.ts';
 import { isoOrNull } from '../http/serialize.ts';
@@ -17,7 +18,20 @@ export function companyOutput(row: typeof companies.$inferSelect): Record<string
     subscription_active: row.subscriptionActive,
     // Per key; null: the service's default (GET /me shows the limits in force).
     rate_limits: { per_minute: row.rateLimitPerMinute, per_hour: row.rateLimitPerHour },
+    // Per company, requests in progress at once by kind; null: the service's default.
+    concurrency_limits: Object.fromEntries(
+      CONCURRENCY_KINDS.map((kind) => [kind, row.concurrencyLimits[kind] ?? null]),
+    ),
   };
+}
+
+/** The company's concurrency limits as the API applies them: its own, else the service's default. */
+export function concurrencyInForce(
+  row: typeof companies.$inferSelect,
+  defaults: ConcurrencyLimitValues,
+): ConcurrencyLimitValues {
+  const limit = (kind: ConcurrencyKind) => row.concurrencyLimits[kind] ?? defaults[kind];
+  return { uploads: limit('uploads'), pdf_renders: limit('pdf_renders'), batches: limit('batches') };
 }
 
 /** Each key's limits as the API applies them (GET /me): the company's own, else the service's default. */

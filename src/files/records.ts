@@ -9,7 +9,8 @@ import type { FileStorages } from './storages.ts';
 
 export type StoredFile = typeof files.$inferSelect;
 
-export type NewFile = { name: string; mimeType: string; size: number; chunks: readonly Uint8Array[] };
+/** A new file's facts and its bytes: at hand (the demo's), or read from an upload's spool file (src/http/upload.ts). */
+export type NewFile = { name: string; mimeType: string; size: number; chunks: Bytes };
 
 export async function storeFile(tx: Tx, storages: FileStorages, companyId: string, file: NewFile): Promise<StoredFile> {
   const storage = storages.current;
@@ -25,35 +26,6 @@ export async function storeFile(tx: Tx, storages: FileStorages, companyId: strin
     })
     .returning();
   await storage.write(tx, companyId, row.id, file.chunks, file.size);
-  return row;
-}
-
-/** What an upload's file is known as once its bytes have ended. */
-export type UploadedFacts = { name: string; mimeType: string; size: number };
-
-/**
- * A new file whose bytes are still arriving (an upload, streamed into the storage): its row comes first (PostgreSQL's
- * chunks refer to it), with the facts completed once the bytes have ended. Called in the transaction that
- * commits it; bytes that fail (a refused upload) fail the write, and the caller's rollback leaves nothing.
- */
-export async function storeArriving(
-  tx: Tx,
-  storages: FileStorages,
-  companyId: string,
-  bytes: Bytes,
-  facts: () => UploadedFacts,
-): Promise<StoredFile> {
-  const storage = storages.current;
-  const id = newId();
-  await tx
-    .insert(files)
-    .values({ companyId, id, name: '', mimeType: 'application/octet-stream', size: 0, storage: storage.name });
-  await storage.write(tx, companyId, id, bytes);
-  const [row] = await tx
-    .update(files)
-    .set(facts())
-    .where(and(eq(files.companyId, companyId), eq(files.id, id)))
-    .returning();
   return row;
 }
 

@@ -4,8 +4,9 @@
 // transactional, so the `files` row stays the truth: the bytes are written before the row commits (a rollback
 // leaves an object no row names), a download needs the row first, and bytes are removed only after the row's
 // deletion commits (the file_remove job). Objects no row names are removed by the hourly orphan sweep once they are
-// older than a grace period (src/jobs/sweep-file-orphans.ts). Both directions stream: an upload is sent as it is
-// read (an upload of unknown length as a multipart upload of 5 MiB parts), a download is passed on a chunk at a time.
+// older than a grace period (src/jobs/sweep-file-orphans.ts). Both directions stream: bytes are sent as they are read
+// (an upload from its spool file as one PUT of known length; bytes of unknown length as a multipart upload of 5 MiB
+// parts), a download is passed on a chunk at a time.
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type * as ClientS3 from '@aws-sdk/client-s3';

@@ -18,8 +18,8 @@ export interface FileStorage {
   /**
    * Writes the bytes of a new file before the caller's transaction commits its row, as they come: PostgreSQL in
    * that transaction, S3 at once under the file's own key (a rollback leaves bytes no row names, which nobody can
-   * reach and the orphan sweep removes). `size` when known beforehand; an upload's is not. Bytes that fail leave
-   * no object (S3 aborts the write).
+   * reach and the orphan sweep removes). `size` when known beforehand (an upload's, read from its spool file, is).
+   * Bytes that fail leave no object (S3 aborts the write).
    */
   write(tx: Tx, companyId: string, fileId: string, bytes: Bytes, size?: number): Promise<void>;
   /** The bytes in order, a chunk at a time; ends short when the file is deleted meanwhile (callers check the size). */

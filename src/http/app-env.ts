@@ -15,6 +15,8 @@ export type AppVariables = {
   auth: AuthContext;
   /** The key's company: every read and write of the handler goes through it (set with `auth`). */
   tenant: Tenant;
+  /** Set when the request was refused with 429 concurrency_limited (so /metrics does not count it as rate_limited). */
+  concurrencyLimited: boolean;
 };
 
 export type AppEnv = { Variables: AppVariables };

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../db/client.ts';
 import { asMaintenance } from '../db/maintenance.ts';
+import { CONCURRENCY_KINDS } from '../domain/concurrency-kinds.ts';
 import type { AppEnv } from './app-env.ts';
 
 /** The window of the recent-webhook figures (attempts by outcome, event → delivery latency). */
@@ -32,6 +33,17 @@ export class Metrics {
     labelNames: ['operation'],
     registers: [this.registry],
   });
+  private readonly concurrencyRefused = new Counter({
+    name: 'crm_concurrency_refusals_total',
+    help: 'Requests refused with 429 concurrency_limited, by kind of slot (uploads, pdf_renders, batches)',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+  private readonly slotsInUse = this.gauge(
+    'crm_concurrency_slots_in_use',
+    'Concurrency slots held now by requests in flight, all companies and API nodes together, by kind',
+    ['kind'],
+  );
   private readonly queueDepth = this.gauge('crm_job_queue_depth', 'Jobs due and waiting for a worker');
   private readonly queueOldest = this.gauge(
     'crm_job_queue_oldest_age_seconds',
@@ -75,9 +87,15 @@ export class Metrics {
         const operation = c.get('operationId') ?? 'none';
         const status = c.res.status;
         this.requestDuration.observe({ operation, status }, (performance.now() - started) / 1000);
-        if (status === 429) this.rateLimited.inc({ operation });
+        // A concurrency refusal is counted by its kind (refusedConcurrency), not as a rate limit.
+        if (status === 429 && !c.get('concurrencyLimited')) this.rateLimited.inc({ operation });
       }
     };
+  }
+
+  /** One request refused with 429 concurrency_limited (src/http/concurrency.ts). */
+  refusedConcurrency(kind: string): void {
+    this.concurrencyRefused.inc({ kind });
   }
 
   /** The figures read from PostgreSQL (bounded: each statement stops after 2 s). */
@@ -90,6 +108,11 @@ export class Metrics {
     this.queueDepth.set(queue?.due ?? 0);
     this.queueOldest.set(queue?.oldest ?? 0);
     this.jobsRunning.set(queue?.running ?? 0);
+
+    const slots = await sql<{ kind: string; n: number }[]>`
+      select kind, count(*)::int as n from concurrency_leases where expires_at > clock_timestamp() group by kind`;
+    this.slotsInUse.reset();
+    for (const kind of CONCURRENCY_KINDS) this.slotsInUse.set({ kind }, slots.find((s) => s.kind === kind)?.n ?? 0);
 
     const sessions = await sql<{ state: string | null; wait: string | null; n: number }[]>`
       select state, wait_event_type as wait, count(*)::int as n from pg_stat_activity

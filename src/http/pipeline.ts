@@ -1,6 +1,6 @@
 // The request path of every API operation, once: request id → operation → key (401) → rate limit →
-// address/account (403) → scope → feature → language → body rules (413/415/422). Every answer, success or
-// problem, leaves with X-Request-Id and the RateLimit headers.
+// address/account (403) → scope → feature → language → concurrency slot (429) → body rules (413/415/422). Every
+// answer, success or problem, leaves with X-Request-Id and the RateLimit headers.
 import type { Context, MiddlewareHandler } from 'hono';
 import { clientAddress } from '../auth/ip.ts';
 import type { Deps } from '../deps.ts';
@@ -8,18 +8,24 @@ import { prefixedId } from '../ids.ts';
 import { admit } from './admission.ts';
 import type { AppEnv } from './app-env.ts';
 import { checkRequestBody } from './body-rules.ts';
+import { ConcurrencyLimited, concurrencyKindOf, type Slot } from './concurrency.ts';
 import { answerOfFailure } from './failures.ts';
 import { chooseLanguage } from './language.ts';
+import { keepBodyReader } from './lingering-close.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
 import { socketAddress } from './request-address.ts';
+import { mayHaveBody } from './request-body.ts';
 
 export { API_PREFIX } from './request-address.ts';
 
 export function apiPipeline(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const headers: Record<string, string> = {};
+    let slot: Slot | undefined;
     try {
       await admit(c, headers);
+      // Before the body is read: an upload's slot counts from its first byte, and one too many reads nothing.
+      slot = await takeSlot(c);
       await checkRequestBody(c);
       await next();
     } catch (error) {
@@ -29,6 +35,9 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
         Object.assign(headers, error.headers);
         c.res = problemResponse(c, error);
       } else c.res = answerOfFailure(c, error);
+    } finally {
+      // After the handler, however it ended (the client gone mid-upload included).
+      await slot?.release();
     }
     // Every response carries rate-limit headers (the contract's Rate limits section). One that no key's window
     // counted (no such operation, another method, an operation that needs no key) shows the client address's
@@ -36,6 +45,23 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
     if (!('RateLimit' in headers)) Object.assign(headers, await addressWindow(c));
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
+}
+
+/** The slot the request's operation holds while it runs (uploads, PDF renders, batches), if any. */
+async function takeSlot(c: Context<AppEnv>): Promise<Slot | undefined> {
+  const kind = concurrencyKindOf(c.get('operationId'), new URL(c.req.url).searchParams);
+  if (kind === null || !c.get('operation').authenticated) return undefined;
+  try {
+    return await c.get('deps').concurrency.take(c.get('tenant').companyId, kind);
+  } catch (error) {
+    if (!(error instanceof ConcurrencyLimited)) throw error;
+    c.set('concurrencyLimited', true);
+    if (!mayHaveBody(c)) throw error;
+    // Refused before its body was read: the rest of it is discarded within bounds and the connection closed, as for
+    // a body over the limit (lingering-close.ts), instead of the service reading a 10 MB upload it refused.
+    const discardRest = keepBodyReader(c);
+    throw new ApiProblem(error.code, error.detail, {}, { ...error.headers, Connection: 'close' }, discardRest());
+  }
 }
 
 /** The client address's window, or none when it cannot be read: the answer itself must not fail for it. */

@@ -1,15 +1,21 @@
-// File uploads (`multipart/form-data`), streamed into the file storage: busboy parses the body as it arrives, and
-// the file part flows on into the storage's writer in the request's transaction (PostgreSQL's chunks as they fill,
-// S3 a multipart upload), passing a size counter and the type sniffer. Only the first chunks are held, until
-// file-type has named the type from the bytes; a refused type stops the writing there. A file past the limit stops
-// the reading at once (413, the rest discarded by the lingering close). The bytes end for the storage only once the
-// whole form was received and accepted: any refusal fails them, so the write is aborted and the transaction rolled
-// back, and nothing of a refused upload is left that anyone can reach. The generated route's form validator is not
-// used for these operations (app.ts): it would read the whole body into memory first, and a form's `true` is text,
-// not the boolean its schema wants.
-import { createHash } from 'node:crypto';
+// File uploads (`multipart/form-data`), received whole before any database work: busboy parses the body as it
+// arrives, and the file part flows into a spool file in os.tmpdir() through a size counter and the type sniffer.
+// Only the first chunks are held, until file-type has named the type from the bytes; a refused type stops the writing
+// there. A file past the limit stops the reading at once (413, the rest discarded by the lingering close). Only once
+// the whole form was received and accepted does one short transaction store the file (from the spool) and record it:
+// a client that sends slowly, or stops sending, costs a socket and a temporary file, never a pooled database
+// connection (issue 46: 25 slow uploads used to hold the whole pool). The spool file is removed on every path, a
+// refusal and a client that went away included. The generated route's form validator is not used for these
+// operations (app.ts): it would read the whole body into memory first, and a form's `true` is text, not the boolean
+// its schema wants.
+import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import type { Readable } from 'node:stream';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Context } from 'hono';
 import type { OperationId } from '../../generated/operations.ts';
@@ -17,7 +23,8 @@ import { routes } from '../../generated/routes.ts';
 import type { Tx } from '../db/tenant.ts';
 import { storedFileName } from '../files/file-name.ts';
 import { type DetectedType, FileTypeSniffer } from '../files/file-types.ts';
-import { type StoredFile, storeArriving } from '../files/records.ts';
+import { type StoredFile, storeFile } from '../files/records.ts';
+import { CHUNK_BYTES } from '../files/storage.ts';
 import type { AppEnv } from './app-env.ts';
 import { type Outcome, runCreation } from './idempotency.ts';
 import { keepBodyReader } from './lingering-close.ts';
@@ -75,10 +82,11 @@ export type IncomingFile = {
 };
 
 /**
- * A creating operation whose body is a form with a file: the form is received in the creation's transaction, the
- * file streamed into the storage as it comes (its row inserted there), and then `work` runs with it. The
- * idempotency check uses the form's digest; a repeat that is answered from the store reads (and discards) the body.
- * A refused form is the request's answer, never stored as the key's.
+ * A creating operation whose body is a form with a file: the form is received first, outside any transaction, its
+ * file into a spool file; then one transaction stores the file from the spool (its row and bytes) and runs `work`
+ * with it. The idempotency check uses the form's digest; a repeat answered from the store has received (and
+ * discards) the body. A refused form is the request's answer, never stored as the key's: it is refused before the
+ * key is looked at.
  */
 export async function createWithUpload<B, S extends 200 | 201 | 202>(
   c: Context<AppEnv>,
@@ -87,41 +95,47 @@ export async function createWithUpload<B, S extends 200 | 201 | 202>(
 ): Promise<Required<Omit<Outcome<B, S>, 'event'>>> {
   const { companyId } = c.get('tenant');
   const storages = c.get('deps').fileStorages;
-  let received: Promise<ReceivedUpload> | undefined;
-  try {
-    return await runCreation(
+  return spoolUpload(c, spec, (upload) =>
+    runCreation(
       c,
       async (tx) => {
-        let file: StoredFile | undefined;
-        received = receiveUpload(c, spec, async ({ bytes, facts }) => {
-          file = await storeArriving(tx, storages, companyId, bytes, () => {
-            const { name, type, size } = facts();
-            return { name, mimeType: type.mime, size };
-          });
+        const file = await storeFile(tx, storages, companyId, {
+          name: upload.name,
+          mimeType: upload.type.mime,
+          size: upload.size,
+          chunks: upload.bytes(),
         });
-        const upload = await received.catch((error) => {
-          throw new FormRefused(error);
-        });
-        if (!file) throw new Error('the upload was received without its file');
         return work(tx, upload, file);
       },
-      async () => {
-        received ??= receiveUpload(c, spec, async ({ bytes }) => {
-          for await (const _ of bytes);
-        });
-        return (await received).digest;
-      },
-    );
-  } catch (error) {
-    // Thrown past the savepoint as another error, so that it is not stored as the key's answer.
-    if (error instanceof FormRefused) throw error.cause;
-    throw error;
-  }
+      async () => upload.digest,
+    ),
+  );
 }
 
-class FormRefused extends Error {
-  constructor(override readonly cause: unknown) {
-    super('upload refused');
+/** A received and accepted upload whose file waits in its spool file. */
+export type SpooledUpload = ReceivedUpload & {
+  /** The file's bytes, read from the spool file a chunk (256 KiB) at a time. */
+  bytes(): AsyncIterable<Uint8Array>;
+};
+
+/**
+ * Receives the form (receiveUpload) with its file written to a spool file in os.tmpdir(), hands the accepted upload
+ * to `use`, and removes the spool file whatever happens: a refusal, a client that went away, a failure of `use`.
+ */
+export async function spoolUpload<T>(
+  c: Context<AppEnv>,
+  spec: UploadSpec,
+  use: (upload: SpooledUpload) => Promise<T>,
+): Promise<T> {
+  const path = join(tmpdir(), `crm-upload-${randomUUID()}`);
+  try {
+    const upload = await receiveUpload(c, spec, async ({ bytes }) => {
+      // Owner-only and never an existing file: the spool holds a company's document until it is stored.
+      await pipeline(Readable.from(bytes), createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+    });
+    return await use({ ...upload, bytes: () => createReadStream(path, { highWaterMark: CHUNK_BYTES }) });
+  } finally {
+    await rm(path, { force: true });
   }
 }
 

@@ -4,6 +4,7 @@ import { forgetCompany } from '../auth/key-store.ts';
 import type { Db } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { actAsTenant, type Tx } from '../db/tenant.ts';
+import type { ConcurrencyKind } from '../domain/concurrency-kinds.ts';
 import { newId } from '../ids.ts';
 import { DEFAULT_PIPELINE, insertStages } from './pipelines.ts';
 
@@ -78,6 +79,21 @@ export type RateLimitChange = { perMinute?: number | null; perHour?: number | nu
 /** New limits count from the next request everywhere: the update's NOTIFY empties every key cache. */
 export const setRateLimits = (db: Db, id: string, limits: RateLimitChange) =>
   change(db, id, { rateLimitPerMinute: limits.perMinute, rateLimitPerHour: limits.perHour });
+
+/** Per-company concurrency limits by kind (src/http/concurrency.ts); null puts the default back, undefined leaves it. */
+export type ConcurrencyLimitChange = Partial<Record<ConcurrencyKind, number | null>>;
+
+/** Counted from the next request that takes a slot: the limit is read where the slot is taken (drizzle/0042). */
+export async function setConcurrencyLimits(db: Db, id: string, limits: ConcurrencyLimitChange) {
+  const [row] = await db.select({ current: companies.concurrencyLimits }).from(companies).where(eq(companies.id, id));
+  if (!row) throw new Error(`no company ${id}`);
+  const next = { ...row.current };
+  for (const [kind, value] of Object.entries(limits)) {
+    if (value === null) delete next[kind];
+    else if (value !== undefined) next[kind] = value;
+  }
+  return change(db, id, { concurrencyLimits: next });
+}
 
 /**
  * The company's details that documents and e-invoices print (CLI `company details`); null clears one, undefined

@@ -7,6 +7,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -54,12 +55,18 @@ export const companies = pgTable(
     /** Per-key request limits the operator set (CLI `company limits`); null: the service's default. */
     rateLimitPerMinute: integer('rate_limit_per_minute'),
     rateLimitPerHour: integer('rate_limit_per_hour'),
+    /**
+     * Per-company concurrency limits the operator set (CLI `company limits`, drizzle/0042), by kind (`uploads`,
+     * `pdf_renders`, `batches`); a kind left out has the service's default (src/http/concurrency.ts).
+     */
+    concurrencyLimits: jsonb('concurrency_limits').$type<Partial<Record<string, number>>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     check('companies_rate_limit_per_minute', sql`${t.rateLimitPerMinute} > 0`),
     check('companies_rate_limit_per_hour', sql`${t.rateLimitPerHour} > 0`),
+    check('companies_concurrency_limits', sql`jsonb_typeof(${t.concurrencyLimits}) = 'object'`),
     check('companies_peppol_id', sql`${t.peppolId} ~ '^[0-9]{4}:[^[:space:]:]{1,125}$'`),
     check('companies_einvoice_attachment', sql`${t.einvoiceAttachment} in ('auto', 'always', 'never')`),
   ],

@@ -26,6 +26,7 @@ import {
   labelled,
 } from '../../domain/locale-format.ts';
 import type { DocumentKind, LinkedDocument } from '../../files/document-links.ts';
+import { ConcurrencyLimited } from '../../http/concurrency.ts';
 import { FORM_SECONDS, FormTokens, NONCE } from '../../http/form-token.ts';
 import { LANGUAGES, languageFromHeader } from '../../http/language.ts';
 import { crossSite, PageShell, pageWindow, protectPage, refusalHeaders } from '../../http/public-page.tsx';
@@ -388,11 +389,17 @@ export function documentPages(deps: Deps) {
         if (refused) throw new RenderRefused(refused);
       };
       try {
-        const tenant = tenantOf(deps, doc.companyId);
-        const download = await pdfDownload(tenant, deps.pdfRenderer, (tx) => find(tx, doc), { beforeRender });
+        // A download holds one of the company's PDF slots, as through the API: a public link cannot take them all.
+        const download = await deps.concurrency.run(doc.companyId, 'pdf_renders', () =>
+          pdfDownload(tenantOf(deps, doc.companyId), deps.pdfRenderer, (tx) => find(tx, doc), { beforeRender }),
+        );
         if (!download) return unknown(c);
         return c.body(download.pdf, 200, { ...download.headers, 'Referrer-Policy': 'same-origin' });
       } catch (error) {
+        if (error instanceof ConcurrencyLimited) {
+          c.header('Retry-After', error.headers['Retry-After']);
+          return sayText(c, languageOf(c, 'en'), 'tooManyTitle', 'tooMany', 429);
+        }
         if (!(error instanceof RenderRefused)) throw error;
         refusalHeaders(c, error.decision);
         return sayText(c, languageOf(c, 'en'), 'tooManyTitle', 'tooManyRenders', 429);

@@ -7,7 +7,7 @@ import type { Task } from 'graphile-worker';
 import type { Db, Sql } from '../../../db/client.ts';
 import { tenantOf, withTenant } from '../../../db/tenant.ts';
 import { readFile } from '../../../files/records.ts';
-import type { FileStorages } from '../../../files/storage.ts';
+import type { FileStorages } from '../../../files/storages.ts';
 import { FairQueue } from '../../../pdf/fair-queue.ts';
 import { printablePhoto } from '../../../pdf/printable-photo.ts';
 import { findPhotoToPrint, keepPhotoPrint } from '../photo-prints.ts';
