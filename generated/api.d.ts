@@ -1312,8 +1312,9 @@ export type paths = {
      *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
      *     `<number>.pdf` (the number as assigned, for example `F2026-0042.pdf`; characters outside letters, digits,
      *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
-     *     the PDF also shows the company's details, which change apart from the invoice's version, so it is
-     *     rendered on every request rather than validated from a cache. An unknown invoice, or one of another
+     *     the PDF also shows the company's details, which change apart from the invoice's version, so it is not
+     *     validated from a cache. The service renders it once for what it prints (the invoice, the company's details,
+     *     the language) and answers that PDF again until one of them changes. An unknown invoice, or one of another
      *     company, answers `404 not_found`.
      *
      *     `format=facturx` answers the same PDF as a Factur-X / ZUGFeRD invoice (EN 16931 profile): a PDF/A-3b with
@@ -1564,8 +1565,9 @@ export type paths = {
      *     The answer is `application/pdf` with `Content-Disposition: attachment` and the file name
      *     `<number>.pdf` (the number as assigned, for example `O2026-0012.pdf`; characters outside letters, digits,
      *     `-`, `_` and `.` are replaced by `_`). It carries no `ETag` and `Cache-Control: private, no-store`:
-     *     the PDF also shows the company's details, which change apart from the quote's version, so it is
-     *     rendered on every request rather than validated from a cache. An unknown quote, or one of another
+     *     the PDF also shows the company's details, which change apart from the quote's version, so it is not
+     *     validated from a cache. The service renders it once for what it prints (the quote, the company's details,
+     *     the language) and answers that PDF again until one of them changes. An unknown quote, or one of another
      *     company, answers `404 not_found`.
      */
     get: operations['getQuotePdf'];
@@ -1888,12 +1890,15 @@ export type paths = {
      *     with a ticked or empty box, required points marked, its note below, and how many points are done), the
      *     customer's notes (`customer_notes`), each as its own section, then the photos in display order with their
      *     captions and the signature block (the signer's name and time, or an empty line to sign on paper). Photos are
-     *     printed as JPEG of at most 800 pixels on their longest side (about 240 dpi in their box; GIF and WebP become
-     *     their first frame, transparency becomes white); the stored photos are unchanged. Long words wrap at the end
-     *     of the line. A PDF has at most 1 000 pages (the contract's largest work order takes about 450) and is rendered
-     *     within a time and memory limit, apart from the rest of the API: past a limit, or with too many PDFs waiting,
-     *     the answer is `503 pdf_render_limit_exceeded` with `Retry-After`. Made when asked, never stored; any status
-     *     can be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number as the
+     *     printed from their print versions (`print_status`), JPEGs of at most 800 pixels on their longest side (about
+     *     240 dpi in their box; GIF and WebP become their first frame, transparency becomes white) made once after each
+     *     upload; the stored photos are unchanged. A photo whose print version is still `pending` or has `failed` is
+     *     named by its caption and type instead of shown. Long words wrap at the end of the line. A PDF has at most
+     *     1 000 pages (the contract's largest work order takes about 450) and is rendered within a time and memory
+     *     limit, apart from the rest of the API: past a limit, or with too many PDFs waiting, the answer is
+     *     `503 pdf_render_limit_exceeded` with `Retry-After`. Rendered once for what it prints (the work order, its
+     *     photos' print versions, the company's details) and answered again until one of them changes; any status can
+     *     be downloaded. The answer carries `Content-Disposition: attachment` with the work order's number as the
      *     file name and `Cache-Control: private, no-store`.
      */
     get: operations['getWorkOrderPdf'];
@@ -4377,6 +4382,7 @@ export type components = {
       | 'service_unavailable'
       | 'verification_failed'
       | 'pdf_render_limit_exceeded'
+      | 'outcome_unknown'
       | 'concurrency_limited';
     /** @description One invalid input of a `validation_failed` or `unknown_field` problem. */
     FieldError: {
@@ -7392,6 +7398,25 @@ export type components = {
        * @example https://crm.example.com/api/v1/files/f_01JQ4XA9Z3K7M2N5P8R1T4V6W9.eyJleHAiOjE3NzM0ODI0MDB9.Zm9vYmFy
        */
       download_url: string;
+      /**
+       * @description The photo's print version, the reduced JPEG (at most 800 pixels on its longest side and 320 KB) that the
+       *     work order PDF shows: made once, within a few seconds after the upload, by a background job. `pending`
+       *     until then (the PDF names the photo instead of showing it), `ready` once made, `failed` when the photo
+       *     could not be reduced within the limits (`print_failure` says why; the PDF names the photo, the upload
+       *     itself stays available through `download_url`).
+       * @example ready
+       * @enum {string}
+       */
+      print_status: 'pending' | 'ready' | 'failed';
+      /**
+       * @description Why a `failed` photo has no print version, otherwise `null`: `too_many_pixels` (more than 100 megapixels,
+       *     counted from the image's header before it is decoded), `too_slow` (not reduced within 20 seconds),
+       *     `too_large` (above 320 KB even at the lowest quality tried) or `unreadable` (the bytes could not be
+       *     decoded as the image they claim to be). Upload the photo again smaller, or as JPEG.
+       * @example null
+       * @enum {string|null}
+       */
+      print_failure: 'too_many_pixels' | 'too_slow' | 'too_large' | 'unreadable' | null;
       created_at: components['schemas']['Timestamp'];
     };
     /**
@@ -9422,6 +9447,11 @@ export type components = {
      *     Every other member is allowed and ignored: Meta adds fields over time.
      */
     WhatsAppWebhook: {
+      /** @description The notification's entries, one per WhatsApp Business Account; a body without it is refused. */
+      entry: {
+        [key: string]: unknown;
+      }[];
+    } & {
       [key: string]: unknown;
     };
     /** @description Counts of what a webhook delivery stored. */
@@ -9881,7 +9911,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds. If the connection was lost while the change was being committed, it may have taken effect: repeat a POST with the same `Idempotency-Key`, a PATCH with the same `If-Match`, and the repeat is safe. */
+    /** @description `service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe. */
     ServiceUnavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10031,7 +10061,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. */
+    /** @description `pdf_render_limit_exceeded`: the PDF could not be made within the limits of one document. PDFs are rendered a few at a time on threads of their own (the rest of the API keeps answering meanwhile), the waiting documents of every company served in turn (one company's many PDFs wait behind each other, not in front of another company's), each within a time limit (20 seconds by default), a memory limit (512 MB by default) and at most 1 000 pages; a document within the contract's limits (200 lines with the longest texts, 30 photos) fits the page and memory limits, so this usually means the service is busy: try again after `Retry-After` seconds. Nothing was changed or sent. Or `service_unavailable`: the service cannot reach its database for the moment; try again after `Retry-After` seconds. Or `outcome_unknown`: the connection was lost while a change was being committed; repeat the request only with the same `Idempotency-Key` or `If-Match`. */
     PdfServiceUnavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10080,13 +10110,15 @@ export type components = {
     Limit: number;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
      */
     CursorUsers: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     Cursor: string;
@@ -10118,43 +10150,50 @@ export type components = {
     CustomerIdFilter: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
      */
     CursorPipelineStages: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     CursorConversations: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
      */
     CursorOldestFirst: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
      */
     CursorTaskBoards: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
      */
     CursorAppointmentTypes: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
      */
     CursorAvailability: string;
     /**
      * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-     *     using it with another `sort` answers `422 validation_failed`.
+     *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+     *     not make answers `422 validation_failed` (`invalid_cursor`).
      * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
      */
     CursorReviews: string;
@@ -10294,7 +10333,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiaWQiLCJ2IjpbMTIsMTJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorUsers'];
@@ -10337,7 +10377,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10455,9 +10496,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example e49a0608-a196-482e-ab48-baf6ba3eea4a
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -10635,7 +10676,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10690,7 +10732,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10735,9 +10778,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example d442d461-3b9e-4018-b139-9cbd6f3db215
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -10893,7 +10936,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -10967,9 +11011,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example a6925b5e-1a5e-4ee2-b734-bb16cde674ff
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -11039,9 +11083,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 9c7fc22b-e9b0-4f07-a4e6-0cfbc5d91747
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -11477,7 +11521,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -11522,9 +11567,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 80757a1f-83d4-4863-9a0a-06d991d23706
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -11680,7 +11725,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwxMl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorPipelineStages'];
@@ -11728,7 +11774,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWxhc3RfbWVzc2FnZV9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorConversations'];
@@ -11825,7 +11872,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -11872,9 +11920,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 083fff9e-47ff-4499-8b88-e94f97ee8a1e
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -12000,7 +12048,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -12069,9 +12118,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example fb194e2e-0ea5-4b9f-b886-a59287ba9389
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -12389,7 +12438,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -12436,9 +12486,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example a76b09d1-c385-4c61-8c16-f718ac311ab3
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -12490,7 +12540,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoibGlzdF9vcmRlciIsInYiOlsxLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
         cursor?: components['parameters']['CursorTaskBoards'];
@@ -12531,7 +12582,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -12583,9 +12635,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 4704446c-9a84-4c02-ad64-88f5b6c821a6
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -12753,9 +12805,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 27737c54-4216-4aa8-aa13-3b96158a3c28
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -12856,9 +12908,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 05e677d5-b08b-4031-94ea-a6d564971d1c
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -12944,7 +12996,7 @@ export interface operations {
            */
           'Content-Length': number;
           /**
-           * @description The PDF is rendered on every request and never stored by a cache.
+           * @description Never stored by a cache on the way; the service keeps the PDF it rendered for what it prints.
            * @example private, no-store
            */
           'Cache-Control': string;
@@ -13032,7 +13084,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -13092,9 +13145,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 562622f1-f401-4870-851f-7d24f3b64562
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -13225,9 +13278,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 509f34b6-44e8-4125-b680-b28464a4fd6b
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -13409,7 +13462,7 @@ export interface operations {
            */
           'Content-Length': number;
           /**
-           * @description The PDF is rendered on every request and never stored by a cache.
+           * @description Never stored by a cache on the way; the service keeps the PDF it rendered for what it prints.
            * @example private, no-store
            */
           'Cache-Control': string;
@@ -13438,7 +13491,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -13485,9 +13539,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 14c28a01-a5c8-45fa-ab22-4664128d76a6
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -13580,7 +13634,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -13642,9 +13697,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 00e0863e-b278-4a5a-8e29-423709bc3eca
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -13873,7 +13928,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -13922,9 +13978,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example b2892260-18c1-4fdc-9b28-49b500cb720a
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14086,7 +14142,7 @@ export interface operations {
            */
           'Content-Disposition': string;
           /**
-           * @description The document is never cached by shared caches.
+           * @description Never stored by a cache on the way; the service keeps the PDF it rendered for what it prints.
            * @example private, no-store
            */
           'Cache-Control': string;
@@ -14115,7 +14171,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -14182,9 +14239,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example d5597152-5294-49ad-8a3f-0325fcd2fb40
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -14499,9 +14556,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 7452c38e-1284-4571-96e8-8db789af3bcf
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14553,7 +14610,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoibmFtZSIsInYiOlsiT25kZXJob3Vkc2Jlem9layIsIjAxOTVhMWIwLTFhMmItN2MzZC04ZTRmLTVhNmI3YzhkOWUwZiJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorAppointmentTypes'];
@@ -14623,7 +14681,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoic3RhcnRzX2F0IiwidiI6WyIyMDI2LTAzLTE2VDA5OjAwOjAwLjAwMFoiLCIxMiJdLCJkIjoibiJ9
          */
         cursor?: components['parameters']['CursorAvailability'];
@@ -14664,7 +14723,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -14763,9 +14823,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 2ae2244f-fb88-419e-8bf6-8b26472b8de1
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -14821,9 +14881,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example b04a492a-69c6-4bc8-943d-369fa6ef5eda
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -14882,7 +14942,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -14929,9 +14990,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 339c8993-19da-442c-9fc3-60be0c9c77b5
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -14983,7 +15044,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
          */
         cursor?: components['parameters']['CursorReviews'];
@@ -15276,7 +15338,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -15331,9 +15394,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 21814d77-99b4-4de7-9943-e9800896a437
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -15550,7 +15613,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiY3JlYXRlZF9hdCIsInYiOlsiMjAyNi0wMy0xNFQwOTozMDowMC4wMDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['CursorOldestFirst'];
@@ -15592,9 +15656,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 1b5c6ff2-6a65-4f29-b6dd-3538c491f2c5
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -15803,9 +15867,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 3c871dc2-f76a-41a4-99a5-a49b6a6a1a15
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
         /**
          * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
          * @example "3"
@@ -15861,9 +15925,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example e8b6be2e-4bec-4e2f-bf93-be7ae262d512
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -15915,7 +15979,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16015,7 +16080,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16067,9 +16133,9 @@ export interface operations {
         /**
          * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
          *     response (with `Idempotent-Replayed: true`) instead of creating again.
-         * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
+         * @example 0a06a6a7-712f-4ff4-ac67-128f7d855bc0
          */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        'Idempotency-Key'?: string;
       };
       path: {
         /**
@@ -16120,7 +16186,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
@@ -16211,7 +16278,8 @@ export interface operations {
         limit?: components['parameters']['Limit'];
         /**
          * @description `next_cursor` or `prev_cursor` of a previous page. A cursor belongs to the sort order it was made with;
-         *     using it with another `sort` answers `422 validation_failed`.
+         *     using it with another `sort` answers `422 validation_failed`. Pass it on as given: a cursor the service did
+         *     not make answers `422 validation_failed` (`invalid_cursor`).
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];

@@ -1288,6 +1288,60 @@ export const problems = {
       },
     },
   },
+  outcome_unknown: {
+    status: 503,
+    titles: { en: 'Outcome unknown', nl: 'Uitkomst onbekend', de: 'Ergebnis unbekannt', fr: 'Issue inconnue' },
+    pages: {
+      en: {
+        happened:
+          'The connection to the database was lost after the change was sent to be committed and before the database confirmed it, so the change may or may not have been made.',
+        causes:
+          '- A restart or failover of the database at the moment the change was committed.\n- A network failure between the service and its database at that moment.\n',
+        fix: "Repeat the request only with the same `Idempotency-Key` (a `POST`) or the same `If-Match` (a `PATCH`), after the seconds in `Retry-After`; the repeat then answers the first request's result if the change was made, and makes it if not. Without them, read the record first to see whether the change was made before repeating it.",
+        example: {
+          detail:
+            'The connection to the database was lost while the change was being committed; it may or may not have been made. Repeat the request only with the same Idempotency-Key or If-Match.',
+          instance: '/api/v1/customers',
+        },
+      },
+      nl: {
+        happened:
+          'De verbinding met de database ging verloren nadat de wijziging ter vastlegging was verstuurd en voordat de database die bevestigde; de wijziging is dus misschien wel, misschien niet doorgevoerd.',
+        causes:
+          '- Een herstart of failover van de database op het moment dat de wijziging werd vastgelegd.\n- Een netwerkstoring tussen de service en zijn database op dat moment.\n',
+        fix: 'Herhaal het verzoek alleen met dezelfde `Idempotency-Key` (een `POST`) of dezelfde `If-Match` (een `PATCH`), na de seconden in `Retry-After`; de herhaling geeft dan het resultaat van het eerste verzoek als de wijziging is doorgevoerd, en voert haar uit als dat niet zo is. Zonder die headers lees je eerst het record om te zien of de wijziging is doorgevoerd, voordat je haar herhaalt.',
+        example: {
+          detail:
+            'De verbinding met de database ging verloren terwijl de wijziging werd vastgelegd; ze is misschien wel, misschien niet doorgevoerd. Herhaal het verzoek alleen met dezelfde Idempotency-Key of If-Match.',
+          instance: '/api/v1/customers',
+        },
+      },
+      de: {
+        happened:
+          'Die Verbindung zur Datenbank ging verloren, nachdem die Änderung zum Festschreiben gesendet war und bevor die Datenbank es bestätigte; die Änderung wurde also vielleicht ausgeführt, vielleicht nicht.',
+        causes:
+          '- Ein Neustart oder Failover der Datenbank im Moment des Festschreibens.\n- Eine Netzwerkstörung zwischen dem Dienst und seiner Datenbank in diesem Moment.\n',
+        fix: 'Wiederholen Sie die Anfrage nur mit demselben `Idempotency-Key` (ein `POST`) oder demselben `If-Match` (ein `PATCH`), nach den Sekunden in `Retry-After`; die Wiederholung liefert dann das Ergebnis der ersten Anfrage, wenn die Änderung ausgeführt wurde, und führt sie aus, wenn nicht. Ohne sie lesen Sie zuerst den Datensatz, um zu sehen, ob die Änderung ausgeführt wurde, bevor Sie sie wiederholen.',
+        example: {
+          detail:
+            'Die Verbindung zur Datenbank ging verloren, während die Änderung festgeschrieben wurde; sie wurde vielleicht ausgeführt, vielleicht nicht. Wiederholen Sie die Anfrage nur mit demselben Idempotency-Key oder If-Match.',
+          instance: '/api/v1/customers',
+        },
+      },
+      fr: {
+        happened:
+          'La connexion à la base de données a été perdue après l’envoi de la modification pour validation et avant que la base ne la confirme ; la modification a donc peut-être été effectuée, peut-être pas.',
+        causes:
+          '- Un redémarrage ou un basculement de la base de données au moment de la validation.\n- Une panne réseau entre le service et sa base de données à ce moment.\n',
+        fix: 'Ne répétez la requête qu’avec la même `Idempotency-Key` (un `POST`) ou le même `If-Match` (un `PATCH`), après les secondes de `Retry-After` ; la répétition renvoie alors le résultat de la première requête si la modification a été effectuée, et l’effectue sinon. Sans eux, lisez d’abord l’enregistrement pour voir si la modification a été effectuée avant de la répéter.',
+        example: {
+          detail:
+            'La connexion à la base de données a été perdue pendant l’enregistrement de la modification ; elle a peut-être été effectuée, peut-être pas. Ne répétez la requête qu’avec la même Idempotency-Key ou le même If-Match.',
+          instance: '/api/v1/customers',
+        },
+      },
+    },
+  },
   concurrency_limited: {
     status: 429,
     titles: {
