@@ -7,7 +7,7 @@
 import { createHook } from 'node:async_hooks';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import postgres from 'postgres';
-import { afterAll, inject, vi } from 'vitest';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { closeFileResources } from './file-end.ts';
 
 /** How long closing may take to show (a socket's FIN, a thread's exit) before what is left counts as left. */
@@ -187,7 +187,11 @@ function traced(after: Snapshot): string[] {
 const envBefore = { ...process.env };
 const before = snapshot();
 
-afterAll(async () => {
+// The check is the cleanup of the first beforeAll (this file's, imported before the test file): cleanups run last
+// first, so it runs after the file's afterAll hooks and after the cleanups its own beforeAll hooks return.
+beforeAll(() => checkLeftovers);
+
+async function checkLeftovers() {
   await closeFileResources();
   // What a file changed for itself: environment variables (onS3Server's, a test's), fake clocks, spies.
   for (const name of Object.keys(process.env)) if (!(name in envBefore)) delete process.env[name];
@@ -219,4 +223,4 @@ afterAll(async () => {
       'lists each handle and listener left with the stack that created it.',
     ].join('\n'),
   );
-});
+}
