@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceProblems, contract, contractOperations } from '../harness/contract.ts';
-import { freePort, type Started, startHttpProcess } from '../harness/processes.ts';
+import { freePort, PROCESS_START_HANG_MS, type Started, startHttpProcess } from '../harness/processes.ts';
 
 type Parameter = {
   name: string;
@@ -76,7 +76,7 @@ beforeAll(async () => {
     ['mock', 'generated/openapi.en.json', '--port', String(port), '--host', '127.0.0.1', '--errors'],
     `http://127.0.0.1:${port}`,
   );
-});
+}, PROCESS_START_HANG_MS);
 
 afterAll(async () => {
   await prism?.stop();

@@ -10,7 +10,7 @@ import { type OperationId, operations } from '../../generated/operations.ts';
 import { pipelineOf } from '../features/deals/fixtures.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { conformanceProblems } from '../harness/contract.ts';
-import { freePort, type Started, startHttpProcess } from '../harness/processes.ts';
+import { forRequests, freePort, PROCESS_START_HANG_MS, type Started, startHttpProcess } from '../harness/processes.ts';
 
 type Send = {
   params?: Record<string, string>;
@@ -84,7 +84,7 @@ describe('the client flow through prism proxy --errors to the real server', () =
       ],
       `http://127.0.0.1:${port}`,
     );
-  });
+  }, PROCESS_START_HANG_MS);
 
   afterAll(async () => {
     await prism?.stop();
@@ -111,79 +111,88 @@ describe('the client flow through prism proxy --errors to the real server', () =
     expect(response.headers.get('sl-violations')).toContain('data.id must be string');
   });
 
-  it('runs customers, notes, deals, events, webhook endpoints, users, company and me without a violation', async () => {
-    const { send, log } = clientOf(prism.url, key);
-    const stages = await pipelineOf(api, companyId);
+  it(
+    'runs customers, notes, deals, events, webhook endpoints, users, company and me without a violation',
+    async () => {
+      const { send, log } = clientOf(prism.url, key);
+      const stages = await pipelineOf(api, companyId);
 
-    expect((await send('getMe')).body.data.object).toBe('api_key');
-    expect((await send('getCompany')).body.data.id).toBe(companyId);
-    expect((await send('listUsers')).status).toBe(200);
+      expect((await send('getMe')).body.data.object).toBe('api_key');
+      expect((await send('getCompany')).body.data.id).toBe(companyId);
+      expect((await send('listUsers')).status).toBe(200);
 
-    const created = await send('createCustomer', {
-      body: { email: 'anna@bakkerij.example', name: 'Anna de Bakker', country: 'nl' },
-      headers: { 'Idempotency-Key': 'flow-create-1' },
-    });
-    expect(created.status).toBe(201);
-    const customer = created.body.data.id as string;
-    const got = await send('getCustomer', { params: { customer } });
-    expect(got.body.data.country).toBe('NL');
-    const etag = got.headers.get('etag') as string;
-    expect(etag).toBeTruthy();
-    const patched = await send('updateCustomer', {
-      params: { customer },
-      body: { phone: '+31 20 123 4567' },
-      headers: { 'If-Match': etag },
-    });
-    expect(patched.status).toBe(200);
-    const stale = await send('updateCustomer', {
-      params: { customer },
-      body: { phone: '+31 20 000 0000' },
-      headers: { 'If-Match': etag },
-    });
-    expect(stale.status).toBe(412);
+      const created = await send('createCustomer', {
+        body: { email: 'anna@bakkerij.example', name: 'Anna de Bakker', country: 'nl' },
+        headers: { 'Idempotency-Key': 'flow-create-1' },
+      });
+      expect(created.status).toBe(201);
+      const customer = created.body.data.id as string;
+      const got = await send('getCustomer', { params: { customer } });
+      expect(got.body.data.country).toBe('NL');
+      const etag = got.headers.get('etag') as string;
+      expect(etag).toBeTruthy();
+      const patched = await send('updateCustomer', {
+        params: { customer },
+        body: { phone: '+31 20 123 4567' },
+        headers: { 'If-Match': etag },
+      });
+      expect(patched.status).toBe(200);
+      const stale = await send('updateCustomer', {
+        params: { customer },
+        body: { phone: '+31 20 000 0000' },
+        headers: { 'If-Match': etag },
+      });
+      expect(stale.status).toBe(412);
 
-    for (const n of [2, 3]) await send('createCustomer', { body: { email: `klant${n}@example.nl` } });
-    const first = await send('listCustomers', { query: { limit: 2 } });
-    expect(first.body.data).toHaveLength(2);
-    const second = await send('listCustomers', { query: { limit: 2, cursor: first.body.meta.next_cursor } });
-    expect(second.body.data).toHaveLength(1);
+      for (const n of [2, 3]) await send('createCustomer', { body: { email: `klant${n}@example.nl` } });
+      const first = await send('listCustomers', { query: { limit: 2 } });
+      expect(first.body.data).toHaveLength(2);
+      const second = await send('listCustomers', { query: { limit: 2, cursor: first.body.meta.next_cursor } });
+      expect(second.body.data).toHaveLength(1);
 
-    const note = await send('createCustomerNote', { params: { customer }, body: { content: 'Belt terug na 14:00.' } });
-    expect(note.status).toBe(201);
-    expect((await send('listCustomerNotes', { params: { customer } })).body.data).toHaveLength(1);
-    const deleted = await send('deleteCustomerNote', { params: { customer, note: note.body.data.id } });
-    expect(deleted.status).toBe(200);
+      const note = await send('createCustomerNote', {
+        params: { customer },
+        body: { content: 'Belt terug na 14:00.' },
+      });
+      expect(note.status).toBe(201);
+      expect((await send('listCustomerNotes', { params: { customer } })).body.data).toHaveLength(1);
+      const deleted = await send('deleteCustomerNote', { params: { customer, note: note.body.data.id } });
+      expect(deleted.status).toBe(200);
 
-    const converted = await send('convertCustomer', { params: { customer } });
-    expect(converted.body.data.status).toBe('customer');
-    expect((await send('listCustomerTimeline', { params: { customer } })).status).toBe(200);
+      const converted = await send('convertCustomer', { params: { customer } });
+      expect(converted.body.data.status).toBe('customer');
+      expect((await send('listCustomerTimeline', { params: { customer } })).status).toBe(200);
 
-    expect((await send('listPipelineStages')).body.data.length).toBeGreaterThanOrEqual(5);
-    const deal = await send('createDeal', { body: { customer_id: customer, title: 'Nieuwe pui', value: '18450.00' } });
-    expect(deal.status).toBe(201);
-    const dealId = deal.body.data.id as string;
-    const moved = await send('moveDeal', { params: { deal: dealId }, body: { stage_id: stages.qualified } });
-    expect(moved.status).toBe(200);
-    const won = await send('winDeal', { params: { deal: dealId } });
-    expect(won.body.data.status).toBe('won');
-    expect((await send('getDeal', { params: { deal: dealId } })).status).toBe(200);
+      expect((await send('listPipelineStages')).body.data.length).toBeGreaterThanOrEqual(5);
+      const deal = await send('createDeal', {
+        body: { customer_id: customer, title: 'Nieuwe pui', value: '18450.00' },
+      });
+      expect(deal.status).toBe(201);
+      const dealId = deal.body.data.id as string;
+      const moved = await send('moveDeal', { params: { deal: dealId }, body: { stage_id: stages.qualified } });
+      expect(moved.status).toBe(200);
+      const won = await send('winDeal', { params: { deal: dealId } });
+      expect(won.body.data.status).toBe('won');
+      expect((await send('getDeal', { params: { deal: dealId } })).status).toBe(200);
 
-    const events = await send('listEvents', { query: { limit: 5 } });
-    expect(events.body.data.length).toBeGreaterThan(0);
-    expect((await send('getEvent', { params: { event: events.body.data[0].id } })).status).toBe(200);
+      const events = await send('listEvents', { query: { limit: 5 } });
+      expect(events.body.data.length).toBeGreaterThan(0);
+      expect((await send('getEvent', { params: { event: events.body.data[0].id } })).status).toBe(200);
 
-    const endpoint = await send('createWebhookEndpoint', {
-      body: { url: 'http://127.0.0.1:9/crm-hooks', events: ['customer.created', 'deal.won'] },
-    });
-    expect(endpoint.status).toBe(201);
-    const endpointId = endpoint.body.data.id as string;
-    expect((await send('getWebhookEndpoint', { params: { endpoint: endpointId } })).status).toBe(200);
-    expect((await send('listWebhookEndpoints')).body.data).toHaveLength(1);
-    expect((await send('deleteWebhookEndpoint', { params: { endpoint: endpointId } })).status).toBe(200);
-    expect((await send('getWebhookEndpoint', { params: { endpoint: endpointId } })).status).toBe(404);
+      const endpoint = await send('createWebhookEndpoint', {
+        body: { url: 'http://127.0.0.1:9/crm-hooks', events: ['customer.created', 'deal.won'] },
+      });
+      expect(endpoint.status).toBe(201);
+      const endpointId = endpoint.body.data.id as string;
+      expect((await send('getWebhookEndpoint', { params: { endpoint: endpointId } })).status).toBe(200);
+      expect((await send('listWebhookEndpoints')).body.data).toHaveLength(1);
+      expect((await send('deleteWebhookEndpoint', { params: { endpoint: endpointId } })).status).toBe(200);
+      expect((await send('getWebhookEndpoint', { params: { endpoint: endpointId } })).status).toBe(404);
 
-    expect(log.length).toBeGreaterThanOrEqual(28);
-  });
+      expect(log.length).toBeGreaterThanOrEqual(28);
+    },
+    forRequests(27),
+  );
 });
 
 describe('the read-only part of the flow against prism mock', () => {
@@ -196,35 +205,39 @@ describe('the read-only part of the flow against prism mock', () => {
       ['mock', 'generated/openapi.en.json', '--port', String(port), '--host', '127.0.0.1', '--errors'],
       `http://127.0.0.1:${port}`,
     );
-  });
+  }, PROCESS_START_HANG_MS);
 
   afterAll(async () => {
     await prism?.stop();
   });
 
-  it('answers every read with a schema-valid example', async () => {
-    const { send } = clientOf(prism.url, 'svc_mockmockmockmockmockmockmockmockmockmockmockmockmo');
-    const customer = '01900000-0000-7000-8000-000000000001';
-    const reads: [OperationId, Send][] = [
-      ['getMe', {}],
-      ['getCompany', {}],
-      ['listUsers', {}],
-      ['listCustomers', { query: { limit: 2 } }],
-      ['getCustomer', { params: { customer } }],
-      ['listCustomerNotes', { params: { customer } }],
-      ['listCustomerTimeline', { params: { customer } }],
-      ['listPipelineStages', {}],
-      ['listDeals', {}],
-      ['getDeal', { params: { deal: customer } }],
-      ['listEvents', {}],
-      ['getEvent', { params: { event: 'evt_0123456789abcdef' } }],
-      ['listWebhookEndpoints', {}],
-      ['getWebhookEndpoint', { params: { endpoint: 'we_0123456789abcdef' } }],
-    ];
-    for (const [id, opts] of reads) {
-      const answer = await send(id, opts);
-      expect(answer.status, id).toBe(200);
-      expect(answer.body.data, id).toBeDefined();
-    }
-  });
+  it(
+    'answers every read with a schema-valid example',
+    async () => {
+      const { send } = clientOf(prism.url, 'svc_mockmockmockmockmockmockmockmockmockmockmockmockmo');
+      const customer = '01900000-0000-7000-8000-000000000001';
+      const reads: [OperationId, Send][] = [
+        ['getMe', {}],
+        ['getCompany', {}],
+        ['listUsers', {}],
+        ['listCustomers', { query: { limit: 2 } }],
+        ['getCustomer', { params: { customer } }],
+        ['listCustomerNotes', { params: { customer } }],
+        ['listCustomerTimeline', { params: { customer } }],
+        ['listPipelineStages', {}],
+        ['listDeals', {}],
+        ['getDeal', { params: { deal: customer } }],
+        ['listEvents', {}],
+        ['getEvent', { params: { event: 'evt_0123456789abcdef' } }],
+        ['listWebhookEndpoints', {}],
+        ['getWebhookEndpoint', { params: { endpoint: 'we_0123456789abcdef' } }],
+      ];
+      for (const [id, opts] of reads) {
+        const answer = await send(id, opts);
+        expect(answer.status, id).toBe(200);
+        expect(answer.body.data, id).toBeDefined();
+      }
+    },
+    forRequests(14),
+  );
 });

@@ -1,10 +1,9 @@
 // What a client or fuzzer that trusts the contract's schemas and replays its examples meets: the contract refuses
 // what the service refuses. Each creating operation's example Idempotency-Key is its own (one shared key made the
-// second operation answer 422 idempotency_key_reused); a WhatsApp notification without `entry` is invalid per the
-// contract as the service refuses it; a cursor the service did not make fails the cursor's pattern, and the service
+// second operation answer 422 idempotency_key_reused); a cursor the service did not make fails the cursor's pattern, and the service
 // answers it `invalid_cursor` whichever check finds it.
 import { describe, expect, it } from 'vitest';
-import { contract, contractOperations, schemaProblems } from '../harness/contract.ts';
+import { contract, contractOperations } from '../harness/contract.ts';
 
 type Parameter = { $ref?: string; name?: string; in?: string; example?: string; schema?: { pattern?: string } };
 
@@ -28,13 +27,6 @@ describe('example Idempotency-Keys', () => {
     const pattern = new RegExp(keyed[0].key?.schema?.pattern ?? '(?!)');
     expect(examples.filter((e) => typeof e !== 'string' || !pattern.test(e))).toEqual([]);
     expect(new Set(examples).size).toBe(keyed.length);
-  });
-});
-
-describe('the WhatsApp notification', () => {
-  it('requires entry, as the service does', () => {
-    expect(schemaProblems('WhatsAppWebhook', {})).not.toEqual([]);
-    expect(schemaProblems('WhatsAppWebhook', { object: 'whatsapp_business_account', entry: [] })).toEqual([]);
   });
 });
 
