@@ -83,8 +83,17 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
   const [row] = await tx
     .select({ message: conversationMessages })
     .from(conversationMessages)
-    .innerJoin(conversations, messageConversation)
-    .innerJoin(customers, conversationCustomer)
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -96,16 +105,6 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
     .limit(1);
   return row?.message;
 }
-
-/** A message's conversation, and the conversation's customer: the joins that senderIsContact reads. */
-const messageConversation = and(
-  eq(conversations.companyId, conversationMessages.companyId),
-  eq(conversations.id, conversationMessages.conversationId),
-);
-const conversationCustomer = and(
-  eq(customers.companyId, conversations.companyId),
-  eq(customers.id, conversations.customerId),
-);
 
 /**
  * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
@@ -149,8 +148,17 @@ async function threadConversation(tx: Tx, companyId: string, sender: string, thr
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
-    .innerJoin(conversations, messageConversation)
-    .innerJoin(customers, conversationCustomer)
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
