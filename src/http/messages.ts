@@ -386,10 +386,10 @@ const MESSAGES = {
     fr: 'Doit être une date écrite année-mois-jour, par exemple 2026-03-14.',
   },
   'field.calendar_range': {
-    en: 'Must lie between the years 1 and 9999 (from 0001-01-01 through 9999-12-31; a date and time in UTC).',
-    nl: 'Moet tussen de jaren 1 en 9999 liggen (van 0001-01-01 tot en met 9999-12-31; een datum en tijd in UTC).',
-    de: 'Muss zwischen den Jahren 1 und 9999 liegen (von 0001-01-01 bis 9999-12-31; Datum und Uhrzeit in UTC).',
-    fr: 'Doit se situer entre les années 1 et 9999 (du 0001-01-01 au 9999-12-31 ; une date et heure en UTC).',
+    en: 'Must lie in the years 1 to 9999 (a date and time in UTC: from the first day of year 1 to the last of 9999).',
+    nl: 'Moet in de jaren 1 tot en met 9999 liggen (een datum en tijd in UTC: van de eerste dag van jaar 1 tot de laatste van 9999).',
+    de: 'Muss in den Jahren 1 bis 9999 liegen (Datum und Uhrzeit in UTC: vom ersten Tag des Jahres 1 bis zum letzten des Jahres 9999).',
+    fr: 'Doit se situer entre les années 1 et 9999 (une date et heure en UTC : du premier jour de l’an 1 au dernier de l’an 9999).',
   },
   'field.format_datetime': {
     en: 'Must be a date and time with its time zone, such as 2026-03-14T09:30:00Z or 2026-03-14T10:30:00+01:00.',

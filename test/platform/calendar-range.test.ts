@@ -16,7 +16,7 @@ beforeAll(async () => {
   customerId = customer.body.data.id;
 });
 
-const RANGE = /0001-01-01.*9999-12-31/;
+const RANGE = /years 1 to 9999/;
 
 describe('a body date outside the years 1 to 9999', () => {
   it.each(['0000-01-01', '0000-12-31'])('POST /tasks due_date %s answers 422 naming the field', async (date) => {
