@@ -113,7 +113,8 @@ describe('rendering off the event loop', () => {
     expect(answer.status).toBe(503);
     expect(answer.body.code).toBe('pdf_render_limit_exceeded');
     expect(answer.headers.get('retry-after')).toBe('5');
-    expect(answer.body.detail).toContain('1 Sekunden');
+    expect(answer.body.detail).toContain('1 Sekunde');
+    expect(answer.body.detail).not.toContain('1 Sekunden');
   });
 
   it('the page bound stops a document with a limit error, and the thread goes on rendering', async () => {
