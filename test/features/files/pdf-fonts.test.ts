@@ -64,7 +64,9 @@ describe.skipIf(!POPPLER.every(existsSync))('document PDF fonts and glyphs, read
         async (texts, facturX) => {
           const pdf = await renderDocumentPdf({ ...view(texts), ...(facturX ? { facturX: { xml: '<x/>' } } : {}) });
           const text = textOf(written('fonts-property', pdf));
-          for (const value of Object.values(texts)) expect(text).toContain(value);
+          // Letters are what is judged: pdftotext lays words of a table cell out with its own spacing and breaks.
+          const letters = (s: string) => s.replace(/\s+/g, '');
+          for (const value of Object.values(texts)) expect(letters(text)).toContain(letters(value));
         },
       ),
       { numRuns: 16 },
