@@ -3,17 +3,22 @@
 // tenant with a key, and the figures (percentiles, a verdict line).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { WebSocket } from 'undici';
 import type { Scope } from '../../src/auth/scopes.ts';
+import type { Db } from '../../src/db/client.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import * as schema from '../../src/db/schema/index.ts';
+import { withTenant } from '../../src/db/tenant.ts';
+import { prefixedId } from '../../src/ids.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { createKey } from '../../src/services/keys.ts';
+import { newSecret } from '../../src/webhooks/sign.ts';
 import { freePort, SERVICE_COMMAND } from '../../test/harness/processes.ts';
 import type { Cleanup } from '../lib/bounded-run.ts';
 
@@ -272,4 +277,32 @@ export async function request(url: string, init: RequestInit & { key: string; ti
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     return { status: 0, ms: performance.now() - started, retryAfter: null, error: timedOut ? 'timeout' : cause };
   }
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 answering with `answer`, closed by the drill's cleanups, and the company's
+ * endpoint for customer.created pointing at it (written as the tenant).
+ */
+export async function webhookReceiver(db: Db, companyId: string, answer: RequestListener, cleanups: Cleanup[]) {
+  const receiver = createServer(answer);
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  cleanups.push({
+    name: 'receiver',
+    run: () =>
+      new Promise<void>((done) => {
+        receiver.closeAllConnections();
+        receiver.close(() => done());
+      }),
+  });
+  const { port } = receiver.address() as { port: number };
+  await withTenant(db, companyId, (tx) =>
+    tx.insert(schema.webhookEndpoints).values({
+      companyId,
+      id: prefixedId('we'),
+      url: `http://127.0.0.1:${port}/hook`,
+      secret: newSecret(),
+      events: ['customer.created'],
+      scopes: ['customers.read'],
+    }),
+  );
 }

@@ -1,27 +1,22 @@
-// Drill of issue 46, point 6: a noisy neighbour. An API process and a worker process (children, stopped by their PID)
-// on the drill's own database, two companies. Company A runs a steady mixed load (reads, lists, creates, updates, one
-// small PDF a second) for `--quiet-seconds` alone, then for `--attack-seconds` while company B runs 25 slow uploads
-// (a byte every 100 ms), 8 parallel renders of its largest quote through its public link, back-to-back batches of 100
-// customers, 50 parallel searches and creations whose webhooks go to an endpoint that answers after 9 s. Prints A's
-// p50/p99 and errors quiet and under attack, what B received, and the machine's load average.
-// Targets: A's p99 under attack at most twice its quiet p99; 0 errors for A; B gets 429/503 with Retry-After and never
-// a 5xx without it. Everything on 127.0.0.1, bounded by the run's budget.
-//
-//   npm run drill:noisy-neighbour [-- --quiet-seconds 20 --attack-seconds 30 --rate 20]
-import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
-import * as schema from '../../src/db/schema/index.ts';
-import { withTenant } from '../../src/db/tenant.ts';
-import { prefixedId } from '../../src/ids.ts';
 import { createCompany, FEATURES, setFeatures, setRateLimits } from '../../src/services/companies.ts';
 import { createKey } from '../../src/services/keys.ts';
-import { newSecret } from '../../src/webhooks/sign.ts';
 import { type SlowUpload, slowUpload } from '../../test/harness/slow-upload.ts';
 import { benchDatabase } from '../bench/database.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
-import { drillTenant, type Outcome, percentile, request, round, sleep, startService, verdict } from './kit.ts';
+import {
+  drillTenant,
+  type Outcome,
+  percentile,
+  request,
+  round,
+  sleep,
+  startService,
+  verdict,
+  webhookReceiver,
+} from './kit.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,29 +44,14 @@ try {
     await setRateLimits(a.db, id, { perMinute: 1_000_000, perHour: 1_000_000 });
 
   // B's webhook receiver answers after 9 s.
-  const receiver = createServer((req, res) => {
-    req.resume();
-    setTimeout(() => res.writeHead(204).end(), 9_000);
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  run.cleanups.push({
-    name: 'receiver',
-    run: () =>
-      new Promise<void>((done) => {
-        receiver.closeAllConnections();
-        receiver.close(() => done());
-      }),
-  });
-  const { port: receiverPort } = receiver.address() as { port: number };
-  await withTenant(a.db, bCompany.id, (tx) =>
-    tx.insert(schema.webhookEndpoints).values({
-      companyId: bCompany.id,
-      id: prefixedId('we'),
-      url: `http://127.0.0.1:${receiverPort}/hook`,
-      secret: newSecret(),
-      events: ['customer.created'],
-      scopes: ['customers.read'],
-    }),
+  await webhookReceiver(
+    a.db,
+    bCompany.id,
+    (req, res) => {
+      req.resume();
+      setTimeout(() => res.writeHead(204).end(), 9_000);
+    },
+    run.cleanups,
   );
 
   const env = { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' };

@@ -13,13 +13,8 @@
 //
 //   npm run drill:soak [-- --minutes 30 --rate 40 --sample-seconds 30 --warmup-percent 15]
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import * as schema from '../../src/db/schema/index.ts';
-import { withTenant } from '../../src/db/tenant.ts';
-import { prefixedId } from '../../src/ids.ts';
 import { setRateLimits } from '../../src/services/companies.ts';
-import { newSecret } from '../../src/webhooks/sign.ts';
 import { benchDatabase } from '../bench/database.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
 import {
@@ -33,6 +28,7 @@ import {
   sleep,
   startService,
   verdict,
+  webhookReceiver,
 } from './kit.ts';
 
 const { values: args } = parseArgs({
@@ -71,33 +67,18 @@ try {
 
   const arrivals = new Set<string>();
   let receiverTotal = 0;
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      receiverTotal++;
-      arrivals.add(String(req.headers['webhook-id']));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  run.cleanups.push({
-    name: 'receiver',
-    run: () =>
-      new Promise<void>((done) => {
-        receiver.closeAllConnections();
-        receiver.close(() => done());
-      }),
-  });
-  const { port: receiverPort } = receiver.address() as { port: number };
-  await withTenant(tenant.db, tenant.companyId, (tx) =>
-    tx.insert(schema.webhookEndpoints).values({
-      companyId: tenant.companyId,
-      id: prefixedId('we'),
-      url: `http://127.0.0.1:${receiverPort}/hook`,
-      secret: newSecret(),
-      events: ['customer.created'],
-      scopes: ['customers.read'],
-    }),
+  await webhookReceiver(
+    tenant.db,
+    tenant.companyId,
+    (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        receiverTotal++;
+        arrivals.add(String(req.headers['webhook-id']));
+        res.writeHead(204).end();
+      });
+    },
+    run.cleanups,
   );
 
   const env = { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' };
