@@ -70,6 +70,7 @@ export const COMMIT_AWAITS_STATEMENTS = Symbol('commit awaits statements');
 async function pipelinedBegin(pool: postgres.Sql, work: Work): Promise<unknown> {
   const reserved = await pool.reserve();
   const failures: unknown[] = [];
+  let lost = false;
   try {
     const begun = reserved`begin`.execute();
     // Awaited below: a BEGIN refused meanwhile must not count as an unhandled rejection.
@@ -79,6 +80,14 @@ async function pipelinedBegin(pool: postgres.Sql, work: Work): Promise<unknown> 
       result = await work(preparingTransaction(onReserved(reserved, failures)));
     } catch (error) {
       await begun.catch(() => {});
+      if (isConnectionLost(error) || failures.some(isConnectionLost)) {
+        // No transaction is left to roll back, and the connection is not given back: its socket's close gives it
+        // back to the pool (postgres.js's onclose). Released now, a socket that failed but has not yet closed went
+        // to the next request (which then failed); sent a ROLLBACK, a connection already connecting again for the
+        // next request wrote it ahead of that new session's startup (which then failed).
+        lost = true;
+        throw error;
+      }
       await reserved`rollback`.catch(() => {});
       // A statement after one that failed unawaited fails only because the transaction was aborted.
       throw hasErrorCode(error, IN_FAILED_TRANSACTION) && failures.length > 0 ? failures[0] : error;
@@ -93,14 +102,16 @@ async function pipelinedBegin(pool: postgres.Sql, work: Work): Promise<unknown> 
       // COMMIT was handed to the connection (in the same write as the work's last statements): a connection lost
       // before its answer leaves the outcome unknown. PostgreSQL may have committed, so "nothing happened" would
       // be a lie that makes a client's plain retry a duplicate.
-      throw isConnectionLost(error) ? new CommitOutcomeUnknown(error) : error;
+      if (!isConnectionLost(error)) throw error;
+      lost = true;
+      throw new CommitOutcomeUnknown(error);
     }
     if (committed.command !== 'COMMIT') {
       throw failures[0] ?? new Error(`transaction rolled back at COMMIT (${committed.command})`);
     }
     return result;
   } finally {
-    reserved.release();
+    if (!lost) reserved.release();
   }
 }
 
