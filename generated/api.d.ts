@@ -9879,7 +9879,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `rate_limited`: a rate limit was reached; wait `Retry-After` seconds. */
+    /** @description `rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself. */
     RateLimited: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9977,7 +9977,7 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. */
+    /** @description `rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too. */
     RateOrConcurrencyLimited: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];

@@ -2396,7 +2396,8 @@ export const getMe = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2437,7 +2438,8 @@ export const getCompany = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2494,7 +2496,8 @@ export const listUsers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2556,7 +2559,8 @@ export const listCustomers = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2622,7 +2626,8 @@ export const createCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2697,7 +2702,7 @@ export const upsertCustomers = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2742,7 +2747,8 @@ export const getCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2805,7 +2811,8 @@ export const updateCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2865,7 +2872,8 @@ export const convertCustomer = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2927,7 +2935,8 @@ export const listCustomerTimeline = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2988,7 +2997,8 @@ export const listCustomerNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3059,7 +3069,8 @@ export const createCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3122,7 +3133,8 @@ export const updateCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3175,7 +3187,8 @@ export const deleteCustomerNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3255,7 +3268,8 @@ export const listDeals = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3321,7 +3335,8 @@ export const createDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3396,7 +3411,7 @@ export const upsertDeals = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3441,7 +3456,8 @@ export const getDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3504,7 +3520,8 @@ export const updateDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3572,7 +3589,8 @@ export const moveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3640,7 +3658,8 @@ export const winDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3708,7 +3727,8 @@ export const loseDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3765,7 +3785,8 @@ export const archiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3825,7 +3846,8 @@ export const unarchiveDeal = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3886,7 +3908,8 @@ export const listDealNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3957,7 +3980,8 @@ export const createDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4020,7 +4044,8 @@ export const updateDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4073,7 +4098,8 @@ export const deleteDealNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4133,7 +4159,8 @@ export const listPipelineStages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4199,7 +4226,8 @@ export const listConversations = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4244,7 +4272,8 @@ export const getConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4309,7 +4338,8 @@ export const listConversationMessages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4383,7 +4413,8 @@ export const createConversationMessage = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4435,7 +4466,8 @@ export const closeConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4487,7 +4519,8 @@ export const reopenConversation = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4555,7 +4588,8 @@ export const listTasks = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4621,7 +4655,8 @@ export const createTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4666,7 +4701,8 @@ export const getTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4729,7 +4765,8 @@ export const updateTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4792,7 +4829,8 @@ export const moveTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4849,7 +4887,8 @@ export const completeTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4906,7 +4945,8 @@ export const reopenTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4963,7 +5003,8 @@ export const cancelTask = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5025,7 +5066,8 @@ export const listTaskComments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5096,7 +5138,8 @@ export const createTaskComment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5152,7 +5195,8 @@ export const listTaskBoards = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5214,7 +5258,8 @@ export const listInvoices = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5280,7 +5325,8 @@ export const createInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5325,7 +5371,8 @@ export const getInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5392,7 +5439,8 @@ export const updateInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5444,7 +5492,8 @@ export const deleteInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5521,7 +5570,7 @@ export const sendInvoice = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5578,7 +5627,8 @@ export const cancelInvoice = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5652,7 +5702,8 @@ export const createInvoicePayment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5705,7 +5756,7 @@ export const getInvoicePdf = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5764,7 +5815,7 @@ export const getInvoiceUbl = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5826,7 +5877,8 @@ export const listQuotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5892,7 +5944,8 @@ export const createQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5937,7 +5990,8 @@ export const getQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6004,7 +6058,8 @@ export const updateQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6081,7 +6136,7 @@ export const sendQuote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6138,7 +6193,8 @@ export const acceptQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6205,7 +6261,8 @@ export const rejectQuote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6251,7 +6308,7 @@ export const getQuotePdf = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6316,7 +6373,8 @@ export const listQuoteAttachments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6391,7 +6449,7 @@ export const createQuoteAttachment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6439,7 +6497,8 @@ export const deleteQuoteAttachment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6505,7 +6564,8 @@ export const listWorkOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6571,7 +6631,8 @@ export const createWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6616,7 +6677,8 @@ export const getWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6686,7 +6748,8 @@ export const updateWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6746,7 +6809,8 @@ export const deleteWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6816,7 +6880,8 @@ export const changeWorkOrderStatus = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6879,7 +6944,8 @@ export const listWorkOrderPhotos = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6951,7 +7017,7 @@ export const createWorkOrderPhoto = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7000,7 +7066,8 @@ export const deleteWorkOrderPhoto = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7070,7 +7137,8 @@ export const signWorkOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7116,7 +7184,7 @@ export const getWorkOrderPdf = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7185,7 +7253,8 @@ export const listAppointments = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7254,7 +7323,8 @@ export const createAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7299,7 +7369,8 @@ export const getAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7369,7 +7440,8 @@ export const updateAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7425,7 +7497,8 @@ export const deleteAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7485,7 +7558,8 @@ export const confirmAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7555,7 +7629,8 @@ export const cancelAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7615,7 +7690,8 @@ export const completeAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7689,7 +7765,8 @@ export const notifyAppointment = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7753,7 +7830,8 @@ export const listAppointmentTypes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7820,7 +7898,8 @@ export const getAppointmentAvailability = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7882,7 +7961,8 @@ export const listOrders = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7927,7 +8007,8 @@ export const getOrder = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8006,7 +8087,8 @@ export const changeOrderStatus = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8085,7 +8167,8 @@ export const updateOrderTracking = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8150,7 +8233,8 @@ export const listOrderNotes = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8221,7 +8305,8 @@ export const createOrderNote = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8290,7 +8375,8 @@ export const listReviews = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8335,7 +8421,8 @@ export const getReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8401,7 +8488,8 @@ export const replyToReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8457,7 +8545,8 @@ export const deleteReviewReply = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8523,7 +8612,8 @@ export const hideReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8579,7 +8669,8 @@ export const publishReview = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8644,7 +8735,8 @@ export const listReviewRequests = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8713,7 +8805,8 @@ export const createReviewRequest = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8765,7 +8858,8 @@ export const listPublishedReviews = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8821,7 +8915,8 @@ export const getReviewWidget = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8869,7 +8964,8 @@ export const getReviewRequest = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8930,7 +9026,8 @@ export const listWebhookEndpoints = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8999,7 +9096,8 @@ export const createWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9055,7 +9153,8 @@ export const getWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9126,7 +9225,8 @@ export const updateWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9187,7 +9287,8 @@ export const deleteWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9243,7 +9344,8 @@ export const testWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9327,7 +9429,8 @@ export const rotateWebhookEndpointSecret = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9406,7 +9509,8 @@ export const recoverWebhookEndpoint = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9479,7 +9583,8 @@ export const listWebhookEndpointDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9536,7 +9641,8 @@ export const getWebhookDelivery = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9607,7 +9713,8 @@ export const listWebhookDeliveryAttempts = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9680,7 +9787,8 @@ export const resendWebhookDelivery = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9744,7 +9852,8 @@ export const listEvents = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9797,7 +9906,8 @@ export const getEvent = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9868,7 +9978,8 @@ export const listEventDeliveries = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9926,7 +10037,8 @@ export const downloadFile = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9978,7 +10090,8 @@ export const getWidget = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10040,7 +10153,8 @@ export const createWidgetSession = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10105,7 +10219,8 @@ export const listWidgetMessages = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10172,7 +10287,8 @@ export const createWidgetMessage = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10213,7 +10329,8 @@ export const verifyWhatsAppWebhook = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10265,7 +10382,8 @@ export const receiveWhatsAppWebhook = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10319,7 +10437,8 @@ export const receiveInboundEmail = createRoute({
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
-      description: '`rate_limited`: a rate limit was reached; wait `Retry-After` seconds.',
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {

@@ -42,6 +42,13 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** How long an idle keep-alive connection stays open for a next request. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  /**
+   * Requests of the API process running at once, all companies together (src/http/request-turns.ts); default four
+   * per core. When all are taken, each company's requests wait in a queue of their own, served in turn.
+   */
+  API_REQUEST_TURNS: z.coerce.number().int().min(2).max(1024).optional(),
+  /** Requests of one company that may wait for a turn; one more answers 429 concurrency_limited. */
+  API_REQUESTS_WAITING_PER_COMPANY: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Worker threads rendering PDFs (src/pdf/render-pool.ts); default one fewer than the cores, at least one. */
   PDF_RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   /** PDFs that may wait for a rendering thread; one more answers 503 pdf_render_limit_exceeded. */

@@ -27,6 +27,7 @@ import {
   WIDGET_WINDOWS,
 } from './http/rate-limit.ts';
 import { API_PREFIX } from './http/request-address.ts';
+import { defaultRequestTurns, RequestTurns } from './http/request-turns.ts';
 import { MAX_PAGES } from './pdf/page-limit.ts';
 import { defaultRenderThreads, PdfRenderer } from './pdf/render-pool.ts';
 
@@ -91,6 +92,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     concurrency: new ConcurrencyLimits(sql, defaultConcurrencyLimits(config), (kind) =>
       metrics.refusedConcurrency(kind),
     ),
+    requestTurns: new RequestTurns(defaultRequestTurns(config), () => metrics.refusedConcurrency('requests')),
     close: async () => {
       deps.concurrency.close();
       await keys.close();

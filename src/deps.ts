@@ -12,6 +12,7 @@ import type { FileStorages } from './files/storages.ts';
 import type { ConcurrencyLimits } from './http/concurrency.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
+import type { RequestTurns } from './http/request-turns.ts';
 import type { PdfRenderer } from './pdf/render-pool.ts';
 
 export type Deps = {
@@ -55,6 +56,8 @@ export type Deps = {
   pdfRenderer: PdfRenderer;
   /** Per-company slots for uploads, PDF renders and batches in flight, counted in PostgreSQL (src/http/concurrency.ts). */
   concurrency: ConcurrencyLimits;
+  /** The API process's requests running at once, shared between companies in turn (src/http/request-turns.ts). */
+  requestTurns: RequestTurns;
   /** This process's request metrics (served at /metrics with METRICS_TOKEN). */
   metrics: Metrics;
   /**

@@ -35,7 +35,7 @@ export class Metrics {
   });
   private readonly concurrencyRefused = new Counter({
     name: 'crm_concurrency_refusals_total',
-    help: 'Requests refused with 429 concurrency_limited, by kind of slot (uploads, pdf_renders, batches)',
+    help: 'Requests refused with 429 concurrency_limited, by kind of slot (uploads, pdf_renders, batches) or requests (too many waiting for a turn)',
     labelNames: ['kind'],
     registers: [this.registry],
   });
@@ -43,6 +43,11 @@ export class Metrics {
     'crm_concurrency_slots_in_use',
     'Concurrency slots held now by requests in flight, all companies and API nodes together, by kind',
     ['kind'],
+  );
+  private readonly turns = this.gauge(
+    'crm_request_turns',
+    "This API process's request turns (src/http/request-turns.ts): requests running in a turn and waiting for one",
+    ['state'],
   );
   private readonly queueDepth = this.gauge('crm_job_queue_depth', 'Jobs due and waiting for a worker');
   private readonly queueOldest = this.gauge(
@@ -96,6 +101,12 @@ export class Metrics {
   /** One request refused with 429 concurrency_limited (src/http/concurrency.ts). */
   refusedConcurrency(kind: string): void {
     this.concurrencyRefused.inc({ kind });
+  }
+
+  /** The request turns as they stand now. */
+  readTurns(turns: { running: number; waiting: number }): void {
+    this.turns.set({ state: 'running' }, turns.running);
+    this.turns.set({ state: 'waiting' }, turns.waiting);
   }
 
   /** The figures read from PostgreSQL (bounded: each statement stops after 2 s). */
@@ -157,7 +168,8 @@ export function serveMetrics(token: string) {
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
       return c.text('A bearer token (METRICS_TOKEN) is needed.\n', 401, { 'WWW-Authenticate': 'Bearer' });
     }
-    const { metrics, sql, log } = c.get('deps');
+    const { metrics, sql, log, requestTurns } = c.get('deps');
+    metrics.readTurns(requestTurns);
     try {
       await metrics.readDatabase(sql);
     } catch (error) {

@@ -65,8 +65,11 @@ export type DocumentPdf = {
 };
 
 export type PdfOptions = {
-  /** Asked before a render, not for a kept PDF (throws to refuse): the public pages' render limit. */
-  beforeRender?: () => Promise<void>;
+  /**
+   * Runs a render, not a kept PDF's read: the public pages count it against their render limits (throwing to refuse)
+   * and hold one of the company's PDF slots while it runs.
+   */
+  aroundRender?: (render: () => Promise<Buffer>) => Promise<Buffer>;
 };
 
 const companyOf = (owner: PdfOwner) => ('tenant' in owner ? owner.tenant.companyId : owner.companyId);
@@ -90,13 +93,15 @@ export async function documentPdf(
   };
   const found = 'tenant' in owner ? await keptPdf(owner.tenant, kept) : await keptPdfIn(owner.tx, companyId, kept);
   if (found) return { pdf: found, contentKey: kept.contentKey };
-  const pdf = await renderer.shared(`${companyId}:${kept.documentId}:${kept.variant}:${kept.contentKey}`, async () => {
-    await options.beforeRender?.();
+  const render = async () => {
     const view = doc.photos ? { ...doc.view, photos: await doc.photos.load() } : doc.view;
     const rendered = await renderPdf(renderer, view, companyId);
     if ('tenant' in owner) await owner.tenant.transaction((tx) => keepPdf(tx, companyId, kept, rendered));
     return rendered;
-  });
+  };
+  const pdf = await renderer.shared(`${companyId}:${kept.documentId}:${kept.variant}:${kept.contentKey}`, () =>
+    options.aroundRender ? options.aroundRender(render) : render(),
+  );
   if ('tx' in owner) await keepPdf(owner.tx, companyId, kept, pdf);
   return { pdf, contentKey: kept.contentKey };
 }

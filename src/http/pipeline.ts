@@ -1,6 +1,6 @@
 // The request path of every API operation, once: request id → operation → key (401) → rate limit →
-// address/account (403) → scope → feature → language → concurrency slot (429) → body rules (413/415/422). Every
-// answer, success or problem, leaves with X-Request-Id and the RateLimit headers.
+// address/account (403) → scope → feature → language → the company's turn (429) → concurrency slot (429) → body
+// rules (413/415/422). Every answer, success or problem, leaves with X-Request-Id and the RateLimit headers.
 import type { Context, MiddlewareHandler } from 'hono';
 import { clientAddress } from '../auth/ip.ts';
 import type { Deps } from '../deps.ts';
@@ -24,14 +24,20 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
     let slot: Slot | undefined;
     try {
       await admit(c, headers);
-      // Before the body is read: an upload's slot counts from its first byte, and one too many reads nothing.
-      slot = await takeSlot(c);
-      await checkRequestBody(c);
-      await next();
+      const run = async () => {
+        // Before the body is read: an upload's slot counts from its first byte, and one too many reads nothing.
+        slot = await takeSlot(c);
+        await checkRequestBody(c);
+        await next();
+      };
+      const companyId = c.get('operation').authenticated ? c.get('tenant').companyId : undefined;
+      if (companyId === undefined || !takesTurn(c)) await run();
+      else await c.get('deps').requestTurns.run(companyId, run);
     } catch (error) {
       // Handlers' failures reach onError inside next(); a failure of the checks themselves (a lost
       // database) is answered here, so its 503 or 500 still carries the request id and rate-limit headers.
       if (error instanceof ApiProblem) {
+        if (error.code === 'concurrency_limited') c.set('concurrencyLimited', true);
         Object.assign(headers, error.headers);
         c.res = problemResponse(c, error);
       } else c.res = answerOfFailure(c, error);
@@ -45,6 +51,15 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
     if (!('RateLimit' in headers)) Object.assign(headers, await addressWindow(c));
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
+}
+
+/**
+ * Whether the request waits for its company's turn on this process (request-turns.ts): every request with a key but
+ * uploads and PDF renders, which wait for their bodies and the render threads, with limits of their own.
+ */
+function takesTurn(c: Context<AppEnv>): boolean {
+  const kind = concurrencyKindOf(c.get('operationId'), new URL(c.req.url).searchParams);
+  return kind !== 'uploads' && kind !== 'pdf_renders';
 }
 
 /** The slot the request's operation holds while it runs (uploads, PDF renders, batches), if any. */

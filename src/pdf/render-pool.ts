@@ -57,7 +57,7 @@ export class PdfRenderer {
   #renders = 0;
 
   constructor(readonly limits: PdfRenderLimits) {
-    this.#queue = new FairQueue(limits.threads, limits.queue);
+    this.#queue = new FairQueue({ slots: limits.threads, maxWaiting: limits.queue });
   }
 
   /** Documents this renderer has started to render (the render cache's tests and /metrics count them). */

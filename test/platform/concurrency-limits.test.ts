@@ -133,6 +133,8 @@ describe('concurrency limits', () => {
     const pdf = await api.call('getQuotePdf', { key: t.key, params: { quote: t.quoteId } });
     expect({ status: pdf.status, code: pdf.body.code }).toEqual({ status: 429, code: 'concurrency_limited' });
     expect(pdf.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    // Sent as by sendQuote (which itself renders): its public link answers its PDF.
+    await api.sql`update quotes set status = 'sent', sent_at = now() where id = ${t.quoteId}`;
     const link = api.deps.documentLinks.url({ kind: 'quote', companyId: t.companyId, documentId: t.quoteId });
     const page = await api.app.request(`${new URL(link).pathname}/pdf`);
     expect(page.status).toBe(429);
@@ -148,6 +150,20 @@ describe('concurrency limits', () => {
 
     for (const slot of held) await slot.release();
     expect((await api.call('getQuotePdf', { key: t.key, params: { quote: t.quoteId } })).status).toBe(200);
+    expect((await api.app.request(`${new URL(link).pathname}/pdf`)).status).toBe(200);
+    // A kept PDF costs a read, not a render: its download takes no slot, even with the company's slots all held.
+    const again = [
+      await second.deps.concurrency.take(t.companyId, 'pdf_renders'),
+      await second.deps.concurrency.take(t.companyId, 'pdf_renders'),
+    ];
+    const kept = await api.app.request(`${new URL(link).pathname}/pdf`);
+    expect(kept.status).toBe(200);
+    expect(
+      Buffer.from(await kept.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    for (const slot of again) await slot.release();
     const accepted = await api.call('upsertCustomers', {
       key: t.key,
       body: { items: [{ email: 'jan@bakkerijjansen.example.nl', name: 'Jan Jansen' }] },

@@ -373,13 +373,15 @@ export function documentPages(deps: Deps) {
 
   /**
    * The PDF of a sent document; the link's own check stands in for the API key. A kept PDF is answered as it is; a
-   * render counts against the link's document and the client's address first (RenderRefused: a 429 page).
+   * render counts against the link's document and the client's address first (RenderRefused: a 429 page) and holds
+   * one of the company's PDF slots, as through the API: a public link cannot take them all (ConcurrencyLimited: a
+   * 429 page). Downloads of a kept PDF hold none: they cost a read.
    */
   const pdf = (kind: DocumentKind, find: (tx: Tx, doc: LinkedDocument) => Promise<PdfDocument | undefined>) =>
     pages.get(`/${kind}/:token/pdf`, async (c) => {
       const doc = linked(c, kind);
       if (!doc) return unknown(c);
-      const beforeRender = async () => {
+      const aroundRender = async (render: () => Promise<Buffer>) => {
         const address = clientAddress(socketAddress(c), c.req.header('x-forwarded-for'), deps.config.trustedProxies);
         const [byAddress, byDocument] = await Promise.all([
           deps.publicRenderLimits.address.consume(address),
@@ -387,12 +389,12 @@ export function documentPages(deps: Deps) {
         ]);
         const refused = [byAddress, byDocument].find((d) => !d.allowed);
         if (refused) throw new RenderRefused(refused);
+        return deps.concurrency.run(doc.companyId, 'pdf_renders', render);
       };
       try {
-        // A download holds one of the company's PDF slots, as through the API: a public link cannot take them all.
-        const download = await deps.concurrency.run(doc.companyId, 'pdf_renders', () =>
-          pdfDownload(tenantOf(deps, doc.companyId), deps.pdfRenderer, (tx) => find(tx, doc), { beforeRender }),
-        );
+        const download = await pdfDownload(tenantOf(deps, doc.companyId), deps.pdfRenderer, (tx) => find(tx, doc), {
+          aroundRender,
+        });
         if (!download) return unknown(c);
         return c.body(download.pdf, 200, { ...download.headers, 'Referrer-Policy': 'same-origin' });
       } catch (error) {

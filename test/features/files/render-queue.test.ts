@@ -23,7 +23,7 @@ function controlled(started: string[], name: string) {
 
 describe('the fair queue', () => {
   it("starts company A's single task right after the running one, before company B's waiting burst", async () => {
-    const queue = new FairQueue(1, 100);
+    const queue = new FairQueue({ slots: 1, maxWaiting: 100 });
     const started: string[] = [];
     const burst = ['B1', 'B2', 'B3', 'B4', 'B5'].map((name) => controlled(started, name));
     const a = controlled(started, 'A1');
@@ -44,7 +44,7 @@ describe('the fair queue', () => {
   });
 
   it('serves waiting companies in turn: one task each before anyone gets a second', async () => {
-    const queue = new FairQueue(1, 100);
+    const queue = new FairQueue({ slots: 1, maxWaiting: 100 });
     const started: string[] = [];
     const tasks = new Map<string, ReturnType<typeof controlled>>();
     const add = (company: string, n: number) => {
@@ -63,7 +63,7 @@ describe('the fair queue', () => {
   });
 
   it('refuses a task when the queue is full, and a failing task frees its slot', async () => {
-    const queue = new FairQueue(1, 1);
+    const queue = new FairQueue({ slots: 1, maxWaiting: 1 });
     const started: string[] = [];
     const first = controlled(started, 'B1');
     const running = queue.run('B', first.task);
@@ -74,6 +74,34 @@ describe('the fair queue', () => {
     expect(await waiting).toBe('A1');
     await expect(queue.run('B', async () => Promise.reject(new Error('broken')))).rejects.toThrow('broken');
     expect(await queue.run('B', async () => 'after')).toBe('after');
+    expect(queue.running + queue.waiting).toBe(0);
+  });
+
+  it('keeps slots for the others: a company runs at most its share, and its waiting tasks beyond a bound are refused', async () => {
+    const queue = new FairQueue({ slots: 3, maxWaiting: 100, runningPerCompany: 2, waitingPerCompany: 2 });
+    const started: string[] = [];
+    const b = ['B1', 'B2', 'B3', 'B4'].map((name) => controlled(started, name));
+    const runs = b.map((t) => queue.run('B', t.task));
+    // Two of B run; the third slot stays free for another company although B has tasks waiting.
+    expect(started).toEqual(['B1', 'B2']);
+    expect(queue.waiting).toBe(2);
+    const refused = queue.run('B', async () => 'B5');
+    await expect(refused).rejects.toMatchObject({ ofCompany: true, waiting: 2 });
+    const a = controlled(started, 'A1');
+    const runA = queue.run('A', a.task);
+    expect(started).toEqual(['B1', 'B2', 'A1']);
+    // B's next starts when one of B's own ends, not when A's does.
+    a.finish();
+    await runA;
+    expect(started).toEqual(['B1', 'B2', 'A1']);
+    b[0]?.finish();
+    await runs[0];
+    expect(started).toEqual(['B1', 'B2', 'A1', 'B3']);
+    for (const t of b.slice(1)) t.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    b[3]?.finish();
+    await Promise.all(runs);
+    expect(started).toEqual(['B1', 'B2', 'A1', 'B3', 'B4']);
     expect(queue.running + queue.waiting).toBe(0);
   });
 });

@@ -28,7 +28,7 @@ export function workOrderPhotoPrintTask(
   storages: FileStorages,
 ): Task<'work_order_photo_print'> {
   const { db } = pools;
-  const slots = new FairQueue(PHOTO_PRINTS_AT_ONCE, Number.POSITIVE_INFINITY);
+  const slots = new FairQueue({ slots: PHOTO_PRINTS_AT_ONCE, maxWaiting: Number.POSITIVE_INFINITY });
   return async ({ companyId, photoId }) => {
     const tenant = tenantOf(pools, companyId);
     const photo = await withTenant(db, companyId, (tx) => findPhotoToPrint(tx, companyId, photoId));
