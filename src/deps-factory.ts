@@ -49,6 +49,9 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
   // Several API nodes share their counters through Redis; one node keeps them in memory.
   const redis = config.REDIS_URL ? rateLimitRedis(config.REDIS_URL) : undefined;
   const metrics = new Metrics();
+  const concurrency = new ConcurrencyLimits(sql, defaultConcurrencyLimits(config), (kind) =>
+    metrics.refusedConcurrency(kind),
+  );
   const deps: Deps & { close: () => Promise<void> } = {
     config,
     sql,
@@ -81,17 +84,18 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     documentLinks: new DocumentLinks(linkSecrets.current, config.publicUrl, linkSecrets.previous),
     linkSecrets,
     log,
-    pdfRenderer: new PdfRenderer({
-      threads: config.PDF_RENDER_THREADS ?? defaultRenderThreads(),
-      queue: config.PDF_RENDER_QUEUE,
-      timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
-      memoryMb: config.PDF_RENDER_MEMORY_MB,
-      maxPages: MAX_PAGES,
-    }),
-    metrics,
-    concurrency: new ConcurrencyLimits(sql, defaultConcurrencyLimits(config), (kind) =>
-      metrics.refusedConcurrency(kind),
+    pdfRenderer: new PdfRenderer(
+      {
+        threads: config.PDF_RENDER_THREADS ?? defaultRenderThreads(),
+        queue: config.PDF_RENDER_QUEUE,
+        timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
+        memoryMb: config.PDF_RENDER_MEMORY_MB,
+        maxPages: MAX_PAGES,
+      },
+      (company, render) => concurrency.run(company, 'pdf_renders', render),
     ),
+    metrics,
+    concurrency,
     requestTurns: new RequestTurns(defaultRequestTurns(config), () => metrics.refusedConcurrency('requests')),
     close: async () => {
       deps.concurrency.close();

@@ -33,6 +33,8 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
       const companyId = c.get('operation').authenticated ? c.get('tenant').companyId : undefined;
       if (companyId === undefined || !takesTurn(c)) await run();
       else await c.get('deps').requestTurns.run(companyId, run);
+      // A PDF slot refused while the handler rendered (the renderer takes it: pdf/render-pool.ts) went to onError.
+      if (c.error instanceof ApiProblem && c.error.code === 'concurrency_limited') c.set('concurrencyLimited', true);
     } catch (error) {
       // Handlers' failures reach onError inside next(); a failure of the checks themselves (a lost
       // database) is answered here, so its 503 or 500 still carries the request id and rate-limit headers.
@@ -62,10 +64,13 @@ function takesTurn(c: Context<AppEnv>): boolean {
   return kind !== 'uploads' && kind !== 'pdf_renders';
 }
 
-/** The slot the request's operation holds while it runs (uploads, PDF renders, batches), if any. */
+/**
+ * The slot the request's operation holds while it runs (uploads, batches), if any. A PDF's slot is taken by the
+ * renderer around a render only (deps-factory.ts): a kept PDF, downloaded again, costs a read and holds none.
+ */
 async function takeSlot(c: Context<AppEnv>): Promise<Slot | undefined> {
   const kind = concurrencyKindOf(c.get('operationId'), new URL(c.req.url).searchParams);
-  if (kind === null || !c.get('operation').authenticated) return undefined;
+  if (kind === null || kind === 'pdf_renders' || !c.get('operation').authenticated) return undefined;
   try {
     return await c.get('deps').concurrency.take(c.get('tenant').companyId, kind);
   } catch (error) {

@@ -56,7 +56,14 @@ export class PdfRenderer {
   readonly #inFlight = new Map<string, Promise<Buffer>>();
   #renders = 0;
 
-  constructor(readonly limits: PdfRenderLimits) {
+  constructor(
+    readonly limits: PdfRenderLimits,
+    /**
+     * Holds one of the company's PDF slots while its document waits and renders (the per-company concurrency limit,
+     * src/http/concurrency.ts): around a render only, so that a kept PDF costs none. Throws to refuse.
+     */
+    private readonly holdSlot?: (company: string, render: () => Promise<Buffer>) => Promise<Buffer>,
+  ) {
     this.#queue = new FairQueue({ slots: limits.threads, maxWaiting: limits.queue });
   }
 
@@ -88,8 +95,9 @@ export class PdfRenderer {
    * hit. `company` is the queue it waits in (one shared queue when not given).
    */
   async render(view: DocumentPdfView, company = ''): Promise<Buffer> {
+    const inTurn = () => this.#queue.run(company, () => this.#render(view));
     try {
-      return await this.#queue.run(company, () => this.#render(view));
+      return await (this.holdSlot && company ? this.holdSlot(company, inTurn) : inTurn());
     } catch (error) {
       if (error instanceof FairQueueFullError) throw new PdfRenderLimitError('queue', this.limits.queue);
       throw error;

@@ -151,13 +151,15 @@ describe('concurrency limits', () => {
     for (const slot of held) await slot.release();
     expect((await api.call('getQuotePdf', { key: t.key, params: { quote: t.quoteId } })).status).toBe(200);
     expect((await api.app.request(`${new URL(link).pathname}/pdf`)).status).toBe(200);
-    // A kept PDF costs a read, not a render: its download takes no slot, even with the company's slots all held.
+    // A kept PDF costs a read, not a render: its download (public or with a key) takes no slot, even with the
+    // company's slots all held.
     const again = [
       await second.deps.concurrency.take(t.companyId, 'pdf_renders'),
       await second.deps.concurrency.take(t.companyId, 'pdf_renders'),
     ];
     const kept = await api.app.request(`${new URL(link).pathname}/pdf`);
     expect(kept.status).toBe(200);
+    expect((await api.call('getQuotePdf', { key: t.key, params: { quote: t.quoteId } })).status).toBe(200);
     expect(
       Buffer.from(await kept.arrayBuffer())
         .subarray(0, 5)

@@ -374,8 +374,8 @@ export function documentPages(deps: Deps) {
   /**
    * The PDF of a sent document; the link's own check stands in for the API key. A kept PDF is answered as it is; a
    * render counts against the link's document and the client's address first (RenderRefused: a 429 page) and holds
-   * one of the company's PDF slots, as through the API: a public link cannot take them all (ConcurrencyLimited: a
-   * 429 page). Downloads of a kept PDF hold none: they cost a read.
+   * one of the company's PDF slots (the renderer takes it), as through the API: a public link cannot take them all
+   * (ConcurrencyLimited: a 429 page). Downloads of a kept PDF hold none: they cost a read.
    */
   const pdf = (kind: DocumentKind, find: (tx: Tx, doc: LinkedDocument) => Promise<PdfDocument | undefined>) =>
     pages.get(`/${kind}/:token/pdf`, async (c) => {
@@ -389,7 +389,7 @@ export function documentPages(deps: Deps) {
         ]);
         const refused = [byAddress, byDocument].find((d) => !d.allowed);
         if (refused) throw new RenderRefused(refused);
-        return deps.concurrency.run(doc.companyId, 'pdf_renders', render);
+        return render();
       };
       try {
         const download = await pdfDownload(tenantOf(deps, doc.companyId), deps.pdfRenderer, (tx) => find(tx, doc), {
