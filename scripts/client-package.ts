@@ -79,10 +79,7 @@ try {
   copyFileSync(join(ROOT, 'LICENSE'), join(stage, 'LICENSE'));
   // Its README: the guide (src/client/README.md) and every method, written from the contract by `npm run generate`.
   const reference = readFileSync(join(ROOT, 'generated/client-reference.md'), 'utf8').replace(/^<!--.*-->\n\n/, '');
-  writeFileSync(
-    join(stage, 'README.md'),
-    `${readFileSync(join(ROOT, 'src/client/README.md'), 'utf8')}\n${reference}`,
-  );
+  writeFileSync(join(stage, 'README.md'), `${readFileSync(join(ROOT, 'src/client/README.md'), 'utf8')}\n${reference}`);
   rmSync(join(stage, 'node_modules'));
   mkdirSync(out, { recursive: true });
   const packed = execFileSync('npm', ['pack', '--pack-destination', out, '--json'], { cwd: stage, encoding: 'utf8' });

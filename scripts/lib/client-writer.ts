@@ -117,7 +117,12 @@ export function clientContract(doc: ContractDoc): ContractDoc {
   const schemas = Object.fromEntries(
     [...reached].sort().map((name) => [name, bare(doc.components.schemas[name]) as JsonSchema]),
   );
-  return { openapi: doc.openapi, info: { title: doc.info.title, version: doc.info.version }, paths, components: { schemas } };
+  return {
+    openapi: doc.openapi,
+    info: { title: doc.info.title, version: doc.info.version },
+    paths,
+    components: { schemas },
+  };
 }
 
 const pascal = (words: string[]) => words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
@@ -285,11 +290,11 @@ export function clientReferenceMd(doc: ContractDoc): string {
     const answer = deref(doc, op.responses[Object.keys(op.responses).find((s) => s.startsWith('2')) ?? '200']);
     const schema = deref(doc, answer.content?.['application/json']?.schema ?? {}) as JsonSchema;
     const isList = media === 'application/json' && schema.properties?.data?.type === 'array';
-    const queryArg = query.length
-      ? ts(Object.fromEntries(query.map((p) => [p.name, parameterExample(p)])))
-      : undefined;
+    const queryArg = query.length ? ts(Object.fromEntries(query.map((p) => [p.name, parameterExample(p)]))) : undefined;
     const summary = (op.summary ?? op.operationId).replace(/\|/g, '\\|');
-    section.rows.push(`| \`crm.${resource}.${name}\` | \`${method.toUpperCase()} ${path}\` | ${summary}${isList ? ' (every page)' : ''} |`);
+    section.rows.push(
+      `| \`crm.${resource}.${name}\` | \`${method.toUpperCase()} ${path}\` | ${summary}${isList ? ' (every page)' : ''} |`,
+    );
     const call = `crm.${resource}.${name}`;
     section.code.push(`// ${summary}`);
     if (isList) {
@@ -302,7 +307,9 @@ export function clientReferenceMd(doc: ContractDoc): string {
         const [type, bodyMedia] = Object.entries(body.content)[0];
         if (type === 'multipart/form-data') {
           section.code.push(`const form_${name} = new FormData();`);
-          section.code.push(`form_${name}.append('file', new Blob([new Uint8Array(8)], { type: 'image/png' }), 'photo.png');`);
+          section.code.push(
+            `form_${name}.append('file', new Blob([new Uint8Array(8)], { type: 'image/png' }), 'photo.png');`,
+          );
           args.push(`form_${name}`);
         } else args.push(ts(bodyExample(bodyMedia)));
       }
@@ -317,7 +324,7 @@ export function clientReferenceMd(doc: ContractDoc): string {
   const lines = [
     '## Every method',
     '',
-    'Written from the contract by the service\'s `npm run generate` (its operations, their summaries and their',
+    "Written from the contract by the service's `npm run generate` (its operations, their summaries and their",
     'examples), so the methods and this list cannot drift apart. Path parameters come first, in the order of the',
     'path; then the body, if the operation takes one; then `{ query, header, idempotencyKey }` where it has',
     'any. A single object is answered unwrapped (`{ data }` → the object); a list is an async iterable over every',

@@ -2,8 +2,8 @@
 // openapi-typescript types (generated/api.d.ts), so every path, parameter, header, body and answer is checked by
 // the compiler against the same contract the service is generated from. It imports nothing of the service.
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import { CrmError } from './errors.ts';
 import type { components, operations, paths } from '../../generated/api.d.ts';
+import { CrmError } from './errors.ts';
 
 export type { components, operations, paths };
 /** The contract's objects by name: `Schemas['Customer']`, `Schemas['Deal']`, `Schemas['Event']`, … */

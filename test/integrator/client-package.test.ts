@@ -17,9 +17,19 @@ const ROOT = resolve(import.meta.dirname, '../..');
 let service: RunningService;
 let folder: string;
 
+let app: string;
+let packed: { tarball: string; readme: string; files: string[] };
+
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'crm-integrator-'));
-  service = await startService();
+  app = join(folder, 'app');
+  // The service starts while the package is built, installed and its examples compiled.
+  const started = startService();
+  const built = packInstallCompile().catch(async (error: unknown) => {
+    await (await started.catch(() => undefined))?.stop();
+    throw error;
+  });
+  [service, packed] = await Promise.all([started, built]);
 }, 180_000);
 
 afterAll(async () => {
@@ -57,65 +67,72 @@ const TSCONFIG = {
   include: ['examples'],
 };
 
+/** Packs the package, installs it in the folder outside the clone and compiles the README's examples there. */
+async function packInstallCompile() {
+  const tsx = join(ROOT, 'node_modules/.bin/tsx');
+  const { stdout: packOut } = await run(tsx, ['scripts/client-package.ts', '--out', folder], { cwd: ROOT });
+  const tarball = packOut.trim().split('\n').at(-1) ?? '';
+  mkdirSync(join(app, 'examples'), { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app });
+  const installed = join(app, 'node_modules/@crm-workflow/client');
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+  expect(manifest).toMatchObject({
+    license: 'MIT',
+    exports: { '.': { types: './dist/index.d.ts' } },
+    engines: { node: '>=20.19' },
+  });
+  expect(manifest.version).toBe(JSON.parse(readFileSync(join(ROOT, 'generated/openapi.en.json'), 'utf8')).info.version);
+  expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  // Its declarations are what it exposes, not the contract's whole type tree (817 KB before).
+  const declarations = readdirSync(join(installed, 'dist'))
+    .filter((file) => file.endsWith('.d.ts'))
+    .reduce((sum, file) => sum + statSync(join(installed, 'dist', file)).size, 0);
+  expect(declarations).toBeLessThan(300_000);
+
+  // The README as installed: its guide, and every method of every resource with an example.
+  const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+  const examples = examplesOf(readme);
+  const methods = examples.filter((e) => e.section === 'Every method');
+  expect(methods.length).toBeGreaterThanOrEqual(15);
+  const documented = new Set([...readme.matchAll(/^\| `crm\.(\w+\.\w+)` \|/gm)].map((m) => m[1]));
+  const generated = readFileSync(join(ROOT, 'generated/client-methods.ts'), 'utf8');
+  expect(documented.size).toBeGreaterThanOrEqual(100);
+  for (const resource of generated.matchAll(/^ {2}readonly (\w+) = \{/gm)) {
+    expect(
+      [...documented].some((m) => m.startsWith(`${resource[1]}.`)),
+      resource[1],
+    ).toBe(true);
+  }
+  const files: string[] = [];
+  for (const [i, example] of examples.entries()) {
+    const preamble =
+      example.section === 'Every method' ? "import { Crm } from '@crm-workflow/client';\nconst crm = new Crm();\n" : '';
+    const name = `${String(i).padStart(2, '0')}-${example.section.toLowerCase().replace(/\W+/g, '-')}.ts`;
+    // Each example is a module of its own (top-level await, its own names).
+    writeFileSync(join(app, 'examples', name), `${preamble}${example.code}\nexport {};\n`);
+    files.push(name);
+  }
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const compiled = await run(process.execPath, [tsc, '-p', app, '--extendedDiagnostics'], { cwd: app }).catch(
+    (error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: error.stderr }),
+  );
+  const diagnostics = compiled.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+  expect(diagnostics).toEqual([]);
+  // The package's types are cheap to check (a 90-line program took 22.6 s of CPU over the whole type tree):
+  // counted in type instantiations, which do not depend on the machine's load (about 22 000 here).
+  const instantiations = Number(/^Instantiations:\s+(\d+)$/m.exec(compiled.stdout)?.[1] ?? 'NaN');
+  expect(instantiations).toBeLessThan(100_000);
+
+  return { tarball, readme, files };
+}
+
 describe('the packed client', { timeout: 600_000 }, () => {
   it('installs from its tarball outside the clone; every README example compiles under --strict and the quick start runs against the service', async () => {
-    const tsx = join(ROOT, 'node_modules/.bin/tsx');
-    const { stdout: packed } = await run(tsx, ['scripts/client-package.ts', '--out', folder], { cwd: ROOT });
-    const tarball = packed.trim().split('\n').at(-1) ?? '';
+    const { tarball, readme, files } = packed;
     expect(tarball).toMatch(/crm-workflow-client-\d+\.\d+\.\d+\.tgz$/);
     expect(folder.startsWith(ROOT)).toBe(false);
-
-    const app = join(folder, 'app');
-    mkdirSync(join(app, 'examples'), { recursive: true });
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app });
-    const installed = join(app, 'node_modules/@crm-workflow/client');
-    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    expect(manifest).toMatchObject({
-      license: 'MIT',
-      exports: { '.': { types: './dist/index.d.ts' } },
-      engines: { node: '>=20.19' },
-    });
-    expect(manifest.version).toBe(JSON.parse(readFileSync(join(ROOT, 'generated/openapi.en.json'), 'utf8')).info.version);
-    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
-    // Its declarations are what it exposes, not the contract's whole type tree (817 KB before).
-    const declarations = readdirSync(join(installed, 'dist'))
-      .filter((file) => file.endsWith('.d.ts'))
-      .reduce((sum, file) => sum + statSync(join(installed, 'dist', file)).size, 0);
-    expect(declarations).toBeLessThan(300_000);
-
-    // The README as installed: its guide, and every method of every resource with an example.
-    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
-    const examples = examplesOf(readme);
-    const methods = examples.filter((e) => e.section === 'Every method');
-    expect(methods.length).toBeGreaterThanOrEqual(15);
-    const documented = new Set([...readme.matchAll(/^\| `crm\.(\w+\.\w+)` \|/gm)].map((m) => m[1]));
-    const generated = readFileSync(join(ROOT, 'generated/client-methods.ts'), 'utf8');
-    expect(documented.size).toBeGreaterThanOrEqual(100);
-    for (const resource of generated.matchAll(/^ {2}readonly (\w+) = \{/gm)) {
-      expect([...documented].some((m) => m.startsWith(`${resource[1]}.`)), resource[1]).toBe(true);
-    }
-    const files: string[] = [];
-    for (const [i, example] of examples.entries()) {
-      const preamble =
-        example.section === 'Every method' ? "import { Crm } from '@crm-workflow/client';\nconst crm = new Crm();\n" : '';
-      const name = `${String(i).padStart(2, '0')}-${example.section.toLowerCase().replace(/\W+/g, '-')}.ts`;
-      // Each example is a module of its own (top-level await, its own names).
-      writeFileSync(join(app, 'examples', name), `${preamble}${example.code}\nexport {};\n`);
-      files.push(name);
-    }
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    const compiled = await run(process.execPath, [tsc, '-p', app, '--extendedDiagnostics'], { cwd: app }).catch(
-      (error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: error.stderr }),
-    );
-    const diagnostics = compiled.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-    expect(diagnostics).toEqual([]);
-    // The package's types are cheap to check (a 90-line program took 22.6 s of CPU over the whole type tree):
-    // counted in type instantiations, which do not depend on the machine's load (about 22 000 here).
-    const instantiations = Number(/^Instantiations:\s+(\d+)$/m.exec(compiled.stdout)?.[1] ?? 'NaN');
-    expect(instantiations).toBeLessThan(100_000);
-
     const quickStart = files.find((file) => file.includes('quick-start'));
     expect(quickStart).toBeDefined();
     const env = { ...process.env, CRM_API_URL: service.api, CRM_API_KEY: service.key };
