@@ -101,7 +101,10 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
       return [];
     }
   });
-  expect(jsonLevels.filter((level) => level >= 50), stop).toEqual([]);
+  expect(
+    jsonLevels.filter((level) => level >= 50),
+    stop,
+  ).toEqual([]);
   expect(stop).not.toMatch(/Error occurred during graceful shutdown/);
   expect(stop).not.toMatch(/terminating connection due to administrator command/);
   expect(stop).not.toMatch(/\[worker[^\]]*\]/);
