@@ -9451,7 +9451,6 @@ export type components = {
       entry: {
         [key: string]: unknown;
       }[];
-    } & {
       [key: string]: unknown;
     };
     /** @description Counts of what a webhook delivery stored. */

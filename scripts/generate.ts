@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { type ContractDoc, clientContract, clientMethodsTs, clientReferenceMd } from './lib/client-writer.ts';
 import { exampleKeyPerOperation } from './lib/idempotency-examples.ts';
 import { markNotImplemented } from './lib/not-implemented.ts';
@@ -49,6 +50,21 @@ type Doc = {
 };
 
 const outputs = new Map<string, string>();
+
+/**
+ * openapi-typescript writes an object with both `properties` and `additionalProperties` as an intersection,
+ * `{ entry: … } & { [key: string]: unknown }`, where zod's `.catchall()` (routes.ts) infers one object type with an
+ * index signature: written here as that one object too, so that the route types equal the contract's types.
+ */
+function openObjectAsOne(type: ts.TypeNode, options: { schema?: unknown }): ts.TypeNode | undefined {
+  const schema = options.schema as JsonSchema | undefined;
+  if (!schema || typeof schema !== 'object' || '$ref' in schema) return undefined;
+  if (!schema.properties || !schema.additionalProperties) return undefined;
+  if (!ts.isIntersectionTypeNode(type)) return undefined;
+  const literals = type.types.filter(ts.isTypeLiteralNode);
+  if (literals.length !== type.types.length) return undefined;
+  return ts.factory.createTypeLiteralNode(literals.flatMap((literal) => [...literal.members]));
+}
 
 function bundle(lang = 'en'): Doc {
   const dir = mkdtempSync(join(tmpdir(), 'bundle-'));
@@ -282,6 +298,7 @@ async function main() {
   const ast = await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0], {
     exportType: true,
     defaultNonNullable: false,
+    postTransform: openObjectAsOne,
   });
   outputs.set('generated/api.d.ts', `${HEADER}${astToString(ast)}`);
   // The client package: its types from the contract cut to what it exposes, its methods from the operations.
@@ -289,6 +306,7 @@ async function main() {
   const clientAst = await openapiTS(clientDoc as unknown as Parameters<typeof openapiTS>[0], {
     exportType: true,
     defaultNonNullable: false,
+    postTransform: openObjectAsOne,
   });
   outputs.set('generated/client-api.d.ts', `${HEADER}${astToString(clientAst)}`);
   outputs.set('generated/client-methods.ts', clientMethodsTs(doc as unknown as ContractDoc, HEADER));
