@@ -3,16 +3,14 @@
 // of its own and signals the group. A graceful stop prints no error: no error-level log line, none of Graphile
 // Worker's "Error occurred during graceful shutdown", none of PostgreSQL's "terminating connection due to
 // administrator command" (the embedded server is stopped by the service, after the worker, not by the signal).
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { freePort, SERVICE_COMMAND } from '../harness/processes.ts';
+import { freePort, runService } from '../harness/processes.ts';
 
-const root = join(import.meta.dirname, '../..');
 let dataDir: string | undefined;
 let receiver: Server | undefined;
 let group: number | undefined;
@@ -41,13 +39,13 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
   await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   const port = await freePort();
-  const [node, ...args] = SERVICE_COMMAND;
-  const child = spawn(node, [...args, 'start'], {
-    cwd: root,
-    // Its own process group, as a shell runs a foreground job: the terminal's SIGINT reaches every process in it.
-    detached: true,
-    env: {
-      ...process.env,
+  const {
+    child,
+    output: printed,
+    exited,
+  } = runService(
+    'start',
+    {
       DATABASE_URL: '',
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(await freePort()),
@@ -59,20 +57,12 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
       LOG_FORMAT: '',
       REDIS_URL: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    { ownProcessGroup: true },
+  );
   group = child.pid;
-  let output = '';
-  child.stdout.on('data', (d) => {
-    output += d;
-  });
-  child.stderr.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 900 && !/^\s+svc_\w+$/m.test(output); i++) await new Promise((r) => setTimeout(r, 100));
-  const key = /^\s+(svc_\w+)$/m.exec(output)?.[1];
-  expect(key, output).toBeDefined();
+  for (let i = 0; i < 900 && !/^\s+svc_\w+$/m.test(printed()); i++) await new Promise((r) => setTimeout(r, 100));
+  const key = /^\s+(svc_\w+)$/m.exec(printed())?.[1];
+  expect(key, printed()).toBeDefined();
 
   const api = `http://127.0.0.1:${port}/api/v1`;
   const post = (path: string, body: unknown) =>
@@ -87,11 +77,11 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
   // Deliveries under way (and more queued) when the signal comes.
   await new Promise((r) => setTimeout(r, 1_500));
 
-  const before = output.length;
+  const before = printed().length;
   process.kill(-(child.pid as number), 'SIGINT');
   expect(await exited).toBe(0);
   group = undefined;
-  const stop = output.slice(before);
+  const stop = printed().slice(before);
   const lines = stop.split('\n').filter(Boolean);
   const jsonLevels = lines.flatMap((line) => {
     try {
