@@ -2194,7 +2194,7 @@ export const WebhookTestResultEnvelopeSchema = z
   .openapi('WebhookTestResultEnvelope');
 export const WhatsAppChallengeSchema = z.string().max(200).openapi('WhatsAppChallenge');
 export const WhatsAppWebhookSchema = z
-  .object({ entry: z.array(z.record(z.string(), z.unknown())) })
+  .object({ entry: z.array(z.record(z.string(), z.unknown())).max(1000) })
   .catchall(z.unknown())
   .openapi('WhatsAppWebhook');
 export const WhatsAppWebhookReceiptSchema = z
