@@ -9447,6 +9447,10 @@ export type components = {
      *     Every other member is allowed and ignored: Meta adds fields over time.
      */
     WhatsAppWebhook: {
+      /** @description The notification's entries, one per WhatsApp Business Account; a body without it is refused. */
+      entry: {
+        [key: string]: unknown;
+      }[];
       [key: string]: unknown;
     };
     /** @description Counts of what a webhook delivery stored. */

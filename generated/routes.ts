@@ -2193,7 +2193,10 @@ export const WebhookTestResultEnvelopeSchema = z
   .object({ data: WebhookTestResultSchema })
   .openapi('WebhookTestResultEnvelope');
 export const WhatsAppChallengeSchema = z.string().max(200).openapi('WhatsAppChallenge');
-export const WhatsAppWebhookSchema = z.record(z.string(), z.unknown()).openapi('WhatsAppWebhook');
+export const WhatsAppWebhookSchema = z
+  .object({ entry: z.array(z.record(z.string(), z.unknown())).max(1000) })
+  .catchall(z.unknown())
+  .openapi('WhatsAppWebhook');
 export const WhatsAppWebhookReceiptSchema = z
   .object({
     object: z.literal('whatsapp_webhook_receipt'),

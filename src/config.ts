@@ -37,6 +37,8 @@ const schema = z.object({
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: readable lines (pino-pretty); `json`: one JSON object a line. Default: pretty on a terminal. */
+  LOG_FORMAT: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['pretty', 'json']).optional()),
   /** How long a client may take to send a request's headers, and the whole request (src/http/server.ts). */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),

@@ -1,5 +1,4 @@
 // Builds the process's dependencies from the configuration and a database URL.
-import pino from 'pino';
 import { KeyStore } from './auth/key-store.ts';
 import { createChannels } from './channels/index.ts';
 import { systemClock } from './clock.ts';
@@ -28,11 +27,12 @@ import {
 } from './http/rate-limit.ts';
 import { API_PREFIX } from './http/request-address.ts';
 import { defaultRequestTurns, RequestTurns } from './http/request-turns.ts';
+import { createLogger } from './log.ts';
 import { MAX_PAGES } from './pdf/page-limit.ts';
 import { defaultRenderThreads, PdfRenderer } from './pdf/render-pool.ts';
 
 export async function createDeps(config: Config, databaseUrl: string): Promise<Deps & { close: () => Promise<void> }> {
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
   const { sql, db } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
   const tenantSql = createTenantPool(databaseUrl, 10);
   const probeSql = createDb(databaseUrl, 1).sql;

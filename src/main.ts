@@ -36,7 +36,7 @@ if (!config.DATABASE_URL) {
 }
 let database: Database;
 try {
-  database = await openDatabase(config);
+  database = await openDatabase(config, () => {}, { ownProcessGroup: true });
 } catch (error) {
   // The reason (and the database's last log lines) without a stack trace: nothing of ours went wrong.
   console.error(error instanceof Error ? error.message : `The database did not open: ${String(error)}`);

@@ -214,7 +214,13 @@ const regexOf = (pattern: string) => `.regex(/${pattern.replace(/\//g, '\\/')}/)
 
 function objectSchema(schema: JsonSchema, opts: ZodWriterOptions): string {
   const required = new Set(schema.required ?? []);
-  const props = Object.entries(schema.properties ?? {}).map(([key, prop]) => {
+  // A required member the schema does not describe is still required (openapi-typescript writes it `unknown`).
+  const undescribed = [...required].filter((key) => !(key in (schema.properties ?? {})));
+  const properties: Record<string, JsonSchema> = {
+    ...schema.properties,
+    ...Object.fromEntries(undescribed.map((key) => [key, {}])),
+  };
+  const props = Object.entries(properties).map(([key, prop]) => {
     let code = zodFor(prop, { ...opts, at: `${opts.at}/properties/${key}` });
     if (!required.has(key) && prop.default === undefined) code += '.optional()';
     return `${lit(key)}: ${code}`;

@@ -34,7 +34,14 @@ export async function startEmbeddedPostgres(
     fast = false,
     log = () => {},
     settings = [],
-  }: { fast?: boolean; log?: (line: string) => void; settings?: string[] } = {},
+    ownProcessGroup = false,
+  }: {
+    fast?: boolean;
+    log?: (line: string) => void;
+    settings?: string[];
+    /** Out of the terminal's reach: Ctrl-C stops the caller, whose graceful shutdown stops the server last. */
+    ownProcessGroup?: boolean;
+  } = {},
 ) {
   prepareDataDir(dataDir);
   // PostgreSQL refuses to run as root; the library then runs it as a dedicated system user, who must reach
@@ -66,6 +73,7 @@ export async function startEmbeddedPostgres(
     persistent: true,
     createPostgresUser: asRoot,
     binaries,
+    detached: ownProcessGroup,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
       '-c',

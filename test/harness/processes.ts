@@ -76,13 +76,19 @@ export const SERVICE_COMMAND = [process.execPath, '--import', 'tsx', 'src/main.t
 
 /**
  * The service's `command` with `env` added to this process's environment: the child, everything it has
- * printed so far (stdout and stderr), and its exit code when it exits.
+ * printed so far (stdout and stderr), and its exit code when it exits. `ownProcessGroup`: a process group of its
+ * own, as a shell runs a foreground job (signal the group, `process.kill(-pid, …)`, as a terminal's Ctrl-C does).
  */
-export function runService(command: 'api' | 'worker' | 'start', env: Record<string, string>) {
+export function runService(
+  command: 'api' | 'worker' | 'start',
+  env: Record<string, string>,
+  { ownProcessGroup = false } = {},
+) {
   const [node, ...args] = SERVICE_COMMAND;
   const child = spawn(node, [...args, command], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownProcessGroup,
   });
   let log = '';
   child.stdout.on('data', (d) => {

@@ -5,7 +5,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Crm, CrmError, CrmTimeoutError, verifyWebhook } from '../../src/client/index.ts';
+import {
+  Crm,
+  CrmApiError,
+  CrmError,
+  CrmNetworkError,
+  CrmTimeoutError,
+  ok,
+  verifyWebhook,
+} from '../../src/client/index.ts';
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
 let steps: Step[] = [];
@@ -95,6 +103,62 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(CrmTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 200, attempts: 2 });
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('errors', () => {
+  it('throws a list’s problem as CrmError, the same class as every other method’s (and CrmApiError is it)', async () => {
+    steps = [
+      json(422, { code: 'validation_failed', status: 422, request_id: 'req_2', errors: [{ pointer: '/limit' }] }),
+    ];
+    const error = await (async () => {
+      for await (const _ of crm().customers.list({ limit: 1000 })) return 'no error';
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrmError);
+    expect(error).toBeInstanceOf(CrmApiError);
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed', request_id: 'req_2' });
+  });
+
+  it('ok() of the openapi-fetch client throws CrmError too', () => {
+    const response = new Response(null, { status: 404, headers: { 'X-Request-Id': 'req_3' } });
+    expect(() => ok({ error: { code: 'not_found' }, response })).toThrow(CrmError);
+  });
+
+  it('without any answer after the retries, throws CrmNetworkError (not fetch’s TypeError) with the cause', async () => {
+    steps = [dropped, dropped, dropped];
+    const error = await crm({ maxRetries: 2 })
+      .customers.get('c1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrmNetworkError);
+    expect(error).not.toBeInstanceOf(CrmTimeoutError);
+    expect(error).toMatchObject({ name: 'CrmNetworkError', method: 'GET', attempts: 3 });
+    expect((error as CrmNetworkError).url).toBe(`${baseUrl}/customers/c1`);
+    expect((error as CrmNetworkError).cause).toBeInstanceOf(TypeError);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('a timeout is a CrmNetworkError too', () => {
+    expect(new CrmTimeoutError(100, 2)).toBeInstanceOf(CrmNetworkError);
+  });
+});
+
+describe('every resource', () => {
+  it('has its methods: a path parameter in the path, the query, the body and the unwrapped answer', async () => {
+    steps = [json(200, { data: { object: 'invoice', id: 'i1' } }), json(201, { data: { object: 'note', id: 'n1' } })];
+    const invoice = await crm().invoices.get('i 1');
+    expect(invoice).toMatchObject({ id: 'i1' });
+    const note = await crm().deals.createNote('d1', { content: 'Gebeld' });
+    expect(note).toMatchObject({ id: 'n1' });
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET /api/v1/invoices/i%201',
+      'POST /api/v1/deals/d1/notes',
+    ]);
+  });
+
+  it('answers a PDF as its bytes', async () => {
+    steps = [(_req, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(Buffer.from('%PDF-1.7'))];
+    const pdf = await crm().invoices.getPdf('i1');
+    expect(Buffer.from(pdf).toString()).toBe('%PDF-1.7');
   });
 });
 

@@ -6,7 +6,7 @@
 // (The second once failed: the contract's calendar-date schema was named `Date`, which became
 // `export type Date = Date`, a type that refers to itself; it is `CalendarDate` since.)
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@hey-api/openapi-ts';
@@ -79,11 +79,23 @@ async function readmeOpenapiTypescript(readme: string) {
       (error, _stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done()),
     ),
   );
-  const client = readFileSync(join(ROOT, 'src/client/index.ts'), 'utf8');
-  writeFileSync(join(out, 'client.mts'), client.replace("'../../generated/api.d.ts'", "'./api.d.ts'"));
+  // The client's files beside those types (the SDK part keeps the package's own generated files).
+  mkdirSync(join(out, 'client'));
+  for (const file of readdirSync(join(ROOT, 'src/client')).filter((f) => f.endsWith('.ts'))) {
+    const source = readFileSync(join(ROOT, 'src/client', file), 'utf8')
+      .replace("'../../generated/api.d.ts'", "'../api.d.ts'")
+      .replace(
+        /'\.\.\/\.\.\/generated\/(client-[\w-]+(?:\.d)?\.ts)'/g,
+        (_, name) => `'${join(ROOT, 'generated', name)}'`,
+      );
+    writeFileSync(join(out, 'client', file), source);
+  }
   const example = /```ts\n(import \{[^}]+\} from 'crm-workflow-service\/client';[\s\S]*?)```/.exec(readme)?.[1];
   if (!example) throw new Error('README shows no example of the typed client');
-  writeFileSync(join(out, 'readme-example.mts'), example.replace("'crm-workflow-service/client'", "'./client.mts'"));
+  writeFileSync(
+    join(out, 'readme-example.mts'),
+    example.replace("'crm-workflow-service/client'", "'./client/index.ts'"),
+  );
 }
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { backfillPhoneE164 } from '../../../src/db/phone-backfill.ts';
 import { setChannelSettings } from '../../../src/services/channel-settings.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { assertConforms } from '../../harness/contract.ts';
+import { assertConforms, schemaProblems } from '../../harness/contract.ts';
 import { listenOnLoopback } from '../../harness/loopback-server.ts';
 import { conversationOf, customerRow } from './fixtures.ts';
 
@@ -144,6 +144,17 @@ describe('signature', () => {
       body: '{"entry": ',
     });
     expect(response.status).toBe(422);
+  });
+
+  it('refuses a body without entry (422), as the contract says: WhatsAppWebhook requires entry', async () => {
+    const response = await fetch(`${origin}${WEBHOOK}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign('{}') },
+      body: '{}',
+    });
+    expect(response.status).toBe(422);
+    expect(schemaProblems('WhatsAppWebhook', {})).not.toEqual([]);
+    expect(schemaProblems('WhatsAppWebhook', { entry: [], object: 'whatsapp_business_account' })).toEqual([]);
   });
 });
 
