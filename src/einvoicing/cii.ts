@@ -121,8 +121,7 @@ function party(node: XMLBuilder, p: EParty) {
   if (p.street) ram(address, 'LineOne', p.street);
   if (p.city) ram(address, 'CityName', p.city);
   ram(address, 'CountryID', p.country);
-  if (p.endpoint)
-    ram(ram(node, 'URIUniversalCommunication'), 'URIID', p.endpoint.id, { schemeID: p.endpoint.scheme });
+  if (p.endpoint) ram(ram(node, 'URIUniversalCommunication'), 'URIID', p.endpoint.id, { schemeID: p.endpoint.scheme });
   // VA: a VAT identification number.
   if (p.vatNumber) ram(ram(node, 'SpecifiedTaxRegistration'), 'ID', p.vatNumber, { schemeID: 'VA' });
 }

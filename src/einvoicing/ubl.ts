@@ -94,7 +94,7 @@ export function ublXml(doc: EInvoice): string {
 
 function party(parent: XMLBuilder, p: EParty) {
   const node = cac(parent, 'Party');
-  if (!p.endpoint) throw new Error('UBL for Peppol needs the party\'s endpoint (eInvoiceOf with rules peppol)');
+  if (!p.endpoint) throw new Error("UBL for Peppol needs the party's endpoint (eInvoiceOf with rules peppol)");
   cbc(node, 'EndpointID', p.endpoint.id, { schemeID: p.endpoint.scheme });
   cbc(cac(node, 'PartyName'), 'Name', p.name);
   const address = cac(node, 'PostalAddress');

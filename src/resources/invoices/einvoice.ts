@@ -19,13 +19,7 @@ import type { EmailAttachment } from '../../mail/outbox.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { companyDefaults } from '../quotes/documents.ts';
-import {
-  type PdfDocument,
-  pdfAttachment,
-  pdfDownloadHeaders,
-  pdfViewOf,
-  salesDocumentPdf,
-} from '../quotes/pdf.ts';
+import { type PdfDocument, pdfAttachment, pdfDownloadHeaders, pdfViewOf, salesDocumentPdf } from '../quotes/pdf.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import type { InvoiceRow } from './serialize.ts';

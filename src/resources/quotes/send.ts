@@ -41,6 +41,8 @@ export async function sendSalesDocument(
   publicUrl: string,
   more: readonly EmailAttachment[] = [],
 ): Promise<string[]> {
+  // A credit note has a page of its own (GET /invoices/{invoice}/pdf?document=credit_note) but no email.
+  if (doc.kind === 'credit_note') throw new Error('a credit note is not sent by email');
   const company = await companyDefaults(tx, companyId);
   const to = recipientsOf(body, doc.customer);
   const attachment = await pdfAttachment(doc, company, renderer, { tx, companyId });
