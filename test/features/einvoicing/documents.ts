@@ -53,7 +53,8 @@ export const tags = (xml: string, name: string) =>
 export const money = (amount: string, language: Language) =>
   formatMoney(amount, 'EUR', language).replace(/\u00A0|\u202F/g, ' ');
 
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `text` as a pattern of itself, its no-break spaces read as spaces (as pdftotext's text above has them). */
+const literal = (text: string) => text.replace(/\u00A0|\u202F/g, ' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The amount printed after `label` on a line of the PDF's text (a totals row: the label, then its amount at the end
@@ -64,16 +65,19 @@ export function pdfFigure(text: string, label: string): string | null {
   return row ? row[1] : null;
 }
 
+/** An HTML page's no-break spaces (characters or entities) as spaces. */
+const spaced = (html: string) => html.replace(/\u00A0|\u202F|&nbsp;|&#160;|&#8239;/g, ' ');
+
 /** The amount in the online page's totals row `label`, or null. */
 export function pageFigure(html: string, label: string): string | null {
-  const row = new RegExp(`<td>${literal(label)}</td>\\s*<td class="n">([^<]*)</td>`).exec(html);
-  return row ? row[1].replace(/\u00A0|\u202F/g, ' ').replace(/&nbsp;/g, ' ') : null;
+  const row = new RegExp(`<td>${literal(label)}</td>\\s*<td class="n">([^<]*)</td>`).exec(spaced(html));
+  return row ? row[1] : null;
 }
 
 /** The amount due the online page's payment box names, or null when it asks for nothing. */
 export function pageAmountDue(html: string, language: Language): string | null {
-  const row = new RegExp(`<dt>${literal(PDF_LABELS[language].amountDue)}</dt>\\s*<dd>([^<]*)</dd>`).exec(html);
-  return row ? row[1].replace(/\u00A0|\u202F/g, ' ') : null;
+  const row = new RegExp(`<dt>${literal(PDF_LABELS[language].amountDue)}</dt>\\s*<dd>([^<]*)</dd>`).exec(spaced(html));
+  return row ? row[1] : null;
 }
 
 /** A CII's document number and type code (rsm:ExchangedDocument: its first ram:ID is the guideline's). */
