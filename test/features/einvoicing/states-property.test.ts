@@ -45,6 +45,8 @@ let download: ReturnType<typeof getter>;
 const pdfs = pdfFolder();
 const ubls = new Map<string, string>();
 const ciis = new Map<string, string>();
+/** The UBL's reports, asked for before the PDFs are rendered. */
+let ublReports: ReturnType<typeof validate> | undefined;
 
 /** The buyers: a Dutch business, a Belgian business (reverse charge on 0 % lines), a private person. */
 const BUYERS = [
@@ -332,26 +334,14 @@ describe.skipIf(!existsSync(POPPLER))(`random invoices in every state (seed ${SE
     }
   }, 120_000);
 
-  it('say the same figures in the API, the UBL, the CII, the PDF, the Factur-X page and the online page', async () => {
+  it('say the same figures in the API, the UBL and the online page', async () => {
     for (const { state, sample: s, invoice: inv } of made) {
       const where = `${inv.number} (${state}, ${inv.language}, buyer ${s.buyer}, seed ${SEED})`;
       const l = inv.language;
       const labels = PDF_LABELS[l];
-      const business = BUYERS[s.buyer].type === 'business';
-      const reverseCharge = BUYERS[s.buyer].country === 'BE';
       const credited = state === 'cancelled' || state === 'refunded';
 
-      // The plain PDF: the invoice's page, with what was paid and what is due.
-      const plain = await download(`/invoices/${inv.id}/pdf`);
-      expect(plain.status, where).toBe(200);
-      const page = pdfs.read(new Uint8Array(await plain.arrayBuffer())).text;
-      expect(page, where).toContain(`${labels.title.invoice} ${inv.number}`);
-      for (const [label, value] of totalsRows(inv, reverseCharge, true))
-        expect(pdfFigure(page, label), `${where} PDF ${label}\n${page}`).toBe(value);
-
-      // The e-invoices: the invoice's own for an invoice that stands, else its credit note.
-      const document = credited ? 'credit_note' : 'invoice';
-      const totals = xmlTotals(inv, credited);
+      // The e-invoice: the invoice's own for an invoice that stands, else its credit note.
       if (credited) {
         for (const path of [`/invoices/${inv.id}/ubl`, `/invoices/${inv.id}/pdf?format=facturx`]) {
           const res = await download(path);
@@ -359,11 +349,12 @@ describe.skipIf(!existsSync(POPPLER))(`random invoices in every state (seed ${SE
           expect(((await res.json()) as { detail: string }).detail).toContain('document=credit_note');
         }
       }
-      const ubl = await download(`/invoices/${inv.id}/ubl?document=${document}`);
-      if (business) {
+      const ubl = await download(`/invoices/${inv.id}/ubl?document=${credited ? 'credit_note' : 'invoice'}`);
+      if (BUYERS[s.buyer].type === 'business') {
         expect(ubl.status, where).toBe(200);
         const xml = await ubl.text();
-        expect(read(xml, totals.ubl), `${where} UBL`).toEqual(totals.ubl);
+        const totals = xmlTotals(inv, credited).ubl;
+        expect(read(xml, totals), `${where} UBL`).toEqual(totals);
         expect(tag(xml, 'ID'), where).toBe(credited ? `${inv.number}-C` : inv.number);
         expect(tags(xml, 'TaxAmount').slice(1).sort(), `${where} UBL breakdown`).toEqual(breakdownTaxes(inv));
         ubls.set(`${inv.number}.xml`, xml);
@@ -371,23 +362,6 @@ describe.skipIf(!existsSync(POPPLER))(`random invoices in every state (seed ${SE
         // Peppol needs the buyer's network address, which a private person has not.
         expect(ubl.status, where).toBe(409);
       }
-
-      const facturX = await download(`/invoices/${inv.id}/pdf?format=facturx&document=${document}`);
-      expect(facturX.status, where).toBe(200);
-      const { text, xml } = pdfs.read(new Uint8Array(await facturX.arrayBuffer()));
-      const cii = xml ?? '';
-      // The header's sums (a line's LineTotalAmount comes before them).
-      const sums = cii.slice(cii.indexOf('<ram:SpecifiedTradeSettlementHeaderMonetarySummation>'));
-      expect(read(sums, totals.cii), `${where} CII`).toEqual(totals.cii);
-      const number = credited ? `${inv.number}-C` : inv.number;
-      expect(ciiHeader(cii), where).toEqual({ number, typeCode: credited ? '381' : '380' });
-      expect(tags(cii, 'CalculatedAmount').sort(), `${where} CII breakdown`).toEqual(breakdownTaxes(inv));
-      ciis.set(`${inv.number}.xml`, cii);
-      // The Factur-X page is the XML's document: its title and number, its figures.
-      expect(text, where).toContain(`${credited ? labels.title.credit_note : labels.title.invoice} ${number}`);
-      for (const [label, value] of totalsRows(inv, reverseCharge, !credited))
-        expect(pdfFigure(text, label), `${where} Factur-X page ${label}\n${text}`).toBe(value);
-      if (credited) expect(pdfFigure(text, labels.amountDue), where).toBeNull();
 
       // The online page: cancelled invoices are gone (410); the others show the API's figures.
       const online = await visit(inv.public_url, l);
@@ -405,13 +379,58 @@ describe.skipIf(!existsSync(POPPLER))(`random invoices in every state (seed ${SE
       const asked = inv.amount_due === '0.00' ? null : money(inv.amount_due, l);
       expect(pageAmountDue(html, l), `${where} payment box`).toBe(asked);
     }
+    // The rules judge the UBL while the PDFs below are rendered.
+    if (unavailable === null) {
+      ublReports = validate(ubls, UBL_RULES);
+      ublReports.catch(() => undefined);
+    }
+  }, 120_000);
+
+  it('say the same figures in the PDF, the Factur-X page and its CII', async () => {
+    for (const { state, sample: s, invoice: inv } of made) {
+      const where = `${inv.number} (${state}, ${inv.language}, buyer ${s.buyer}, seed ${SEED})`;
+      const labels = PDF_LABELS[inv.language];
+      const reverseCharge = BUYERS[s.buyer].country === 'BE';
+      const credited = state === 'cancelled' || state === 'refunded';
+
+      // The PDF of a cancelled or refunded invoice is its own page, marked, with nothing due; any other invoice's
+      // is the page of its Factur-X file below (the same view, rendered with the XML).
+      if (credited) {
+        const plain = await download(`/invoices/${inv.id}/pdf`);
+        expect(plain.status, where).toBe(200);
+        const page = pdfs.read(new Uint8Array(await plain.arrayBuffer())).text;
+        expect(page, where).toContain(`${labels.title.invoice} ${inv.number}`);
+        for (const [label, value] of totalsRows(inv, reverseCharge, true))
+          expect(pdfFigure(page, label), `${where} PDF ${label}\n${page}`).toBe(value);
+      }
+
+      const document = credited ? 'credit_note' : 'invoice';
+      const facturX = await download(`/invoices/${inv.id}/pdf?format=facturx&document=${document}`);
+      expect(facturX.status, where).toBe(200);
+      const { text, xml } = pdfs.read(new Uint8Array(await facturX.arrayBuffer()));
+      const cii = xml ?? '';
+      // The header's sums (a line's LineTotalAmount comes before them).
+      const sums = cii.slice(cii.indexOf('<ram:SpecifiedTradeSettlementHeaderMonetarySummation>'));
+      const totals = xmlTotals(inv, credited).cii;
+      expect(read(sums, totals), `${where} CII`).toEqual(totals);
+      const number = credited ? `${inv.number}-C` : inv.number;
+      expect(ciiHeader(cii), where).toEqual({ number, typeCode: credited ? '381' : '380' });
+      expect(tags(cii, 'CalculatedAmount').sort(), `${where} CII breakdown`).toEqual(breakdownTaxes(inv));
+      ciis.set(`${inv.number}.xml`, cii);
+      // The Factur-X page is the XML's document: its title and number, its figures; a credit note asks for nothing.
+      expect(text, where).toContain(`${credited ? labels.title.credit_note : labels.title.invoice} ${number}`);
+      for (const [label, value] of totalsRows(inv, reverseCharge, !credited))
+        expect(pdfFigure(text, label), `${where} Factur-X page ${label}\n${text}`).toBe(value);
+      if (credited) expect(pdfFigure(text, labels.amountDue), where).toBeNull();
+    }
   }, 120_000);
 
   describe.skipIf(unavailable !== null)('every XML above, by the official rules', () => {
     it('passes EN 16931 and Peppol BIS 3.0 (UBL) and EN 16931 (CII) with no fatal assertion', async () => {
       expect(ciis.size).toBe(STATES.length * PER_STATE);
-      const [ublReports, ciiReports] = await Promise.all([validate(ubls, UBL_RULES), validate(ciis, CII_RULES)]);
-      for (const name of ubls.keys()) expect(fatalLines(ublReports.get(name) ?? []), `UBL ${name}`).toEqual([]);
+      expect(ublReports, 'the UBL went to the rules').toBeDefined();
+      const [ubl, ciiReports] = await Promise.all([ublReports, validate(ciis, CII_RULES)]);
+      for (const name of ubls.keys()) expect(fatalLines(ubl?.get(name) ?? []), `UBL ${name}`).toEqual([]);
       for (const name of ciis.keys()) expect(fatalLines(ciiReports.get(name) ?? []), `CII ${name}`).toEqual([]);
     }, 600_000);
   });
