@@ -11,7 +11,7 @@ import { PDF_LABELS } from '../../../src/pdf/labels.ts';
 import { setCompanyDetails } from '../../../src/services/companies.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import { ciiHeader, getter, money, POPPLER, pdfFigure, pdfFolder, tag } from './documents.ts';
-import { DUTCH_BUSINESS, SELLER_DETAILS } from './fixtures.ts';
+import { DUTCH_BUSINESS, PRIVATE_PERSON, SELLER_DETAILS } from './fixtures.ts';
 
 let api: TestApi;
 let key: string;
@@ -143,14 +143,7 @@ describe.skipIf(!existsSync(POPPLER))('e-invoices after sending', () => {
   });
 
   it('a private person’s invoice has Factur-X without a buyer network address, and still no Peppol UBL', async () => {
-    const inv = await sentInvoice({
-      type: 'individual',
-      name: 'Emma Hendriks',
-      address: 'Kerkstraat 7',
-      postal_code: '3511 LK',
-      city: 'Utrecht',
-      country: 'NL',
-    });
+    const inv = await sentInvoice(PRIVATE_PERSON);
     const ubl = await problem(`/invoices/${inv.id}/ubl`);
     expect(ubl.missing?.map((m) => `${m.field} ${m.rule}`)).toEqual(['customer.peppol_id PEPPOL-EN16931-R010']);
     const { text, xml } = await facturX(`/invoices/${inv.id}/pdf?format=facturx`);

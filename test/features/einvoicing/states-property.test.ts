@@ -30,7 +30,7 @@ import {
   tag,
   tags,
 } from './documents.ts';
-import { DUTCH_BUSINESS, SELLER_DETAILS } from './fixtures.ts';
+import { BELGIAN_BUSINESS, DUTCH_BUSINESS, PRIVATE_PERSON, SELLER_DETAILS } from './fixtures.ts';
 
 const SEED = Number(process.env.STATES_SEED ?? Date.now() % 2 ** 31);
 const STATES = ['open', 'partial', 'paid', 'overdue', 'cancelled', 'refunded'] as const;
@@ -49,28 +49,7 @@ const ciis = new Map<string, string>();
 let ublReports: ReturnType<typeof validate> | undefined;
 
 /** The buyers: a Dutch business, a Belgian business (reverse charge on 0 % lines), a private person. */
-const BUYERS = [
-  DUTCH_BUSINESS,
-  {
-    type: 'business',
-    name: 'Luc Peeters',
-    company_name: 'Peeters NV',
-    address: 'Meir 12',
-    postal_code: '2000',
-    city: 'Antwerpen',
-    country: 'BE',
-    vat_number: 'BE0403019261',
-    coc_number: '0403019261',
-  },
-  {
-    type: 'individual',
-    name: 'Emma Hendriks',
-    address: 'Kerkstraat 7',
-    postal_code: '3511 LK',
-    city: 'Utrecht',
-    country: 'NL',
-  },
-] as const;
+const BUYERS = [DUTCH_BUSINESS, BELGIAN_BUSINESS, PRIVATE_PERSON] as const;
 const buyerIds: string[] = [];
 /** The buyers' countries whose businesses are reverse-charged on 0 % lines (another EU country than the seller's). */
 const REVERSE_CHARGED: readonly string[] = ['BE'];
