@@ -1317,15 +1317,25 @@ export type paths = {
      *     the language) and answers that PDF again until one of them changes. An unknown invoice, or one of another
      *     company, answers `404 not_found`.
      *
+     *     `document=credit_note` answers the credit note of a `cancelled` invoice that was sent, or of a `refunded`
+     *     one, instead of the invoice: its own page, titled as a credit note, numbered `<number>-C`, dated the day the
+     *     invoice was cancelled or fully refunded and naming the invoice it credits, with the invoice's lines and
+     *     totals credited. Other invoices answer `409 conflict` for it.
+     *
      *     `format=facturx` answers the same PDF as a Factur-X / ZUGFeRD invoice (EN 16931 profile): a PDF/A-3b with
-     *     its fonts embedded and the invoice as a Cross Industry Invoice (UN/CEFACT CII D16B, guideline
+     *     its fonts embedded and the document as a Cross Industry Invoice (UN/CEFACT CII D16B, guideline
      *     `urn:cen.eu:en16931:2017`) embedded as `factur-x.xml` (relationship `Alternative`), described by the
      *     Factur-X XMP metadata (document type `INVOICE`, version `1.0`, conformance level `EN 16931`). One file serves
-     *     people and accounting software. The XML carries the same figures as *Download the e-invoice (UBL) of an
-     *     invoice*: a `cancelled` invoice that was sent and a `refunded` one embed their credit note (type code `381`,
-     *     numbered `<number>-C`). It needs the same company and customer details as the UBL: while any is missing the
-     *     answer is `409 conflict` with `missing`, each field and the rule it breaks, and never a Factur-X file that the
-     *     rules would reject. The plain PDF (`format=pdf`, the default) needs none of them.
+     *     people and accounting software, and it is one document: the page and the XML carry the same number, date
+     *     and figures as *Download the e-invoice (UBL) of an invoice* with the same `document`. What was paid is the
+     *     XML's prepaid amount (`amount_paid`) and what is due its amount due for payment (`amount_due`), as the page
+     *     prints them. A `cancelled` or `refunded` invoice asks for nothing any more, while the invoice as issued
+     *     did, so its own Factur-X answers `409 conflict` naming `document=credit_note`: the credit note
+     *     (`document=credit_note&format=facturx`, type code `381`) is the file a buyer's system books. Factur-X
+     *     follows EN 16931, which needs no network address: a private customer without VAT number or `peppol_id`
+     *     gets one. It needs the company's and the customer's other details the UBL needs: while any is missing the
+     *     answer is `409 conflict` with `missing`, each field and the rule it breaks, and never a Factur-X file that
+     *     the rules would reject. The plain PDF (`format=pdf`, the default) needs none of them.
      */
     get: operations['getInvoicePdf'];
     put?: never;
@@ -1359,14 +1369,24 @@ export type paths = {
      *
      *     `document=credit_note` answers the `CreditNote` that credits the whole invoice, for a `cancelled` invoice
      *     that was sent and for a `refunded` one; its number is the invoice's with `-C`, it refers to the invoice and
-     *     is dated the day it was cancelled or fully refunded. Other invoices answer `409 conflict` for it.
+     *     is dated the day it was cancelled or fully refunded. Other invoices answer `409 conflict` for it. A
+     *     `cancelled` or `refunded` invoice answers `409 conflict` for its own document (`document=invoice`), naming
+     *     `document=credit_note`: the invoice as issued asks for a payment that is no longer wanted, and its credit
+     *     note is what a buyer's system books.
+     *
+     *     What was paid is the prepaid amount (`PrepaidAmount`, the invoice's `amount_paid`) and what is still due the
+     *     payable amount (`PayableAmount`, its `amount_due`), in every state: a `paid` invoice has nothing payable, a
+     *     partly paid one only the rest, as its PDF says.
      *
      *     What the rules need must be filled in first: the company's VAT number, address and IBAN (set by the
      *     operator), and for the customer a name, country, and for Dutch customers of a Dutch company the
      *     address. The Peppol addresses (`peppol_id`, `scheme:identifier`) are the company's and the customer's
      *     own, else derived from a Dutch KvK (`0106`) or Belgian enterprise number (`0208`), else from the VAT
-     *     number. When something is missing the answer is `409 conflict` with `missing`: each field and the rule
-     *     it breaks; never an invalid document. `embed_pdf=true` embeds the invoice's PDF as an additional document.
+     *     number; the UBL is for the Peppol network, so a customer with none of them (a private person) gets no UBL
+     *     (`customer.peppol_id`), while its Factur-X PDF needs no network address. When something is missing the
+     *     answer is `409 conflict` with `missing`: each field and the rule it breaks; never an invalid document.
+     *     `embed_pdf=true` embeds the document's PDF as an additional document: the invoice's page, or the credit
+     *     note's for `document=credit_note`.
      *     A draft can be downloaded too (a preview); no `ETag`, like the PDF, because the company's details change
      *     apart from the invoice.
      */
@@ -12960,6 +12980,11 @@ export interface operations {
          * @example facturx
          */
         format?: 'pdf' | 'facturx';
+        /**
+         * @description `invoice` (the default) or `credit_note`, the credit note of a cancelled or refunded invoice: its own page, and with `format=facturx` its own XML.
+         * @example invoice
+         */
+        document?: 'invoice' | 'credit_note';
       };
       header?: never;
       path: {
@@ -12980,7 +13005,7 @@ export interface operations {
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           /**
-           * @description Always `attachment`, with the file name `<number>.pdf`.
+           * @description Always `attachment`, with the file name `<number>.pdf` (a credit note's number is `<number>-C`).
            * @example attachment; filename="F2026-0042.pdf"
            */
           'Content-Disposition': string;
@@ -13024,7 +13049,7 @@ export interface operations {
          */
         document?: 'invoice' | 'credit_note';
         /**
-         * @description Whether the invoice's PDF is embedded (base64) as an additional document.
+         * @description Whether the document's PDF (the invoice's, or the credit note's) is embedded (base64) as an additional document.
          * @example false
          */
         embed_pdf?: boolean;

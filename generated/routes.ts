@@ -5730,7 +5730,10 @@ export const getInvoicePdf = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ invoice: z.uuid() }),
-    query: z.strictObject({ format: z.enum(['pdf', 'facturx']).default('pdf') }),
+    query: z.strictObject({
+      format: z.enum(['pdf', 'facturx']).default('pdf'),
+      document: z.enum(['invoice', 'credit_note']).default('invoice'),
+    }),
   },
   responses: {
     200: { description: 'The PDF of the invoice.', content: { 'application/pdf': { schema: PdfBinarySchema } } },

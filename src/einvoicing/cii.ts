@@ -87,6 +87,7 @@ export function ciiXml(doc: EInvoice): string {
   ram(sums, 'TaxBasisTotalAmount', doc.totals.taxExclusive);
   ram(sums, 'TaxTotalAmount', doc.totals.tax, { currencyID: doc.currency });
   ram(sums, 'GrandTotalAmount', doc.totals.taxInclusive);
+  if (doc.totals.prepaid !== '0.00') ram(sums, 'TotalPrepaidAmount', doc.totals.prepaid);
   ram(sums, 'DuePayableAmount', doc.totals.payable);
   if (doc.invoiceReference) {
     const reference = ram(settlement, 'InvoiceReferencedDocument');
@@ -120,7 +121,7 @@ function party(node: XMLBuilder, p: EParty) {
   if (p.street) ram(address, 'LineOne', p.street);
   if (p.city) ram(address, 'CityName', p.city);
   ram(address, 'CountryID', p.country);
-  ram(ram(node, 'URIUniversalCommunication'), 'URIID', p.endpoint.id, { schemeID: p.endpoint.scheme });
+  if (p.endpoint) ram(ram(node, 'URIUniversalCommunication'), 'URIID', p.endpoint.id, { schemeID: p.endpoint.scheme });
   // VA: a VAT identification number.
   if (p.vatNumber) ram(ram(node, 'SpecifiedTaxRegistration'), 'ID', p.vatNumber, { schemeID: 'VA' });
 }

@@ -52,6 +52,8 @@ export type SourceInvoice = {
   discountDescription: string | null;
   taxAmount: string;
   total: string;
+  /** What the customer paid (the API's amount_paid); absent or "0.00" for nothing. */
+  amountPaid?: string;
   items: readonly SourceLine[];
   customer: SourceCustomer;
 };
@@ -215,6 +217,12 @@ export function eInvoiceOf(
     /** A credit note's own date (the day of the cancellation or refund); an invoice's is its invoice date. */
     issueDate?: string;
     attachment?: EInvoice['attachment'];
+    /**
+     * The rules the document must meet: `peppol` (UBL for the Peppol network, the default) needs both parties'
+     * network addresses (PEPPOL-EN16931-R010, R020); `en16931` (the CII of a Factur-X PDF) needs none, so a
+     * private customer without any identifier gets one.
+     */
+    rules?: 'peppol' | 'en16931';
   },
 ): EInvoiceResult {
   const missing: Missing[] = [];
@@ -257,7 +265,8 @@ export function eInvoiceOf(
   else if (!vatCountry(sellerVat)) missing.push({ field: 'company.vat_number', rule: 'BR-CO-09' });
   const sellerCoc = compact(company.cocNumber);
   const sellerEndpoint = endpointOf(company.peppolId, sellerCountry, sellerCoc, sellerVat);
-  if (!sellerEndpoint) missing.push({ field: 'company.peppol_id', rule: 'PEPPOL-EN16931-R020' });
+  const peppol = (options.rules ?? 'peppol') === 'peppol';
+  if (!sellerEndpoint && peppol) missing.push({ field: 'company.peppol_id', rule: 'PEPPOL-EN16931-R020' });
   if (sellerCountry === 'NL') {
     if (!company.address) missing.push({ field: 'company.address', rule: 'NL-R-002' });
     if (!company.postalCode) missing.push({ field: 'company.postal_code', rule: 'NL-R-002' });
@@ -274,14 +283,13 @@ export function eInvoiceOf(
   if (buyerVat && !vatCountry(buyerVat)) missing.push({ field: 'customer.vat_number', rule: 'BR-CO-09' });
   const buyerCoc = compact(customer.coc_number);
   const buyerEndpoint = endpointOf(customer.peppol_id, buyerCountry ?? '', buyerCoc, buyerVat);
-  if (!buyerEndpoint) missing.push({ field: 'customer.peppol_id', rule: 'PEPPOL-EN16931-R010' });
+  if (!buyerEndpoint && peppol) missing.push({ field: 'customer.peppol_id', rule: 'PEPPOL-EN16931-R010' });
   if (sellerCountry === 'NL' && buyerCountry === 'NL') {
     if (!customer.address) missing.push({ field: 'customer.address', rule: 'NL-R-004' });
     if (!customer.postal_code) missing.push({ field: 'customer.postal_code', rule: 'NL-R-004' });
     if (!customer.city) missing.push({ field: 'customer.city', rule: 'NL-R-004' });
   }
-  if (missing.length > 0 || !sellerEndpoint || !buyerEndpoint || !buyerName || !buyerCountry)
-    return { ok: false, missing };
+  if (missing.length > 0 || !buyerName || !buyerCountry) return { ok: false, missing };
 
   const seller: EParty = {
     name: company.name,
@@ -335,6 +343,9 @@ export function eInvoiceOf(
   });
 
   const taxExclusive = fromCents(toCents(invoice.subtotal) - toCents(invoice.discountAmount));
+  // What was paid is prepaid (BT-113) and the rest is payable (BT-115 = BT-112 − BT-113, BR-CO-16): the API's
+  // amount_paid and amount_due of an invoice in every state. A credit note credits the whole invoice.
+  const prepaid = options.kind === 'invoice' ? toCents(invoice.amountPaid ?? '0.00') : 0n;
   return {
     ok: true,
     document: {
@@ -363,7 +374,8 @@ export function eInvoiceOf(
         taxExclusive,
         tax: invoice.taxAmount,
         taxInclusive: invoice.total,
-        payable: invoice.total,
+        prepaid: fromCents(prepaid),
+        payable: fromCents(toCents(invoice.total) - prepaid),
       },
       attachment: options.attachment ?? null,
     },

@@ -18,7 +18,8 @@ export type EParty = {
   vatNumber: string | null;
   /** Legal registration id (BT-30 / BT-47) with its ICD scheme (0106 Dutch KvK, 0208 Belgian enterprise number). */
   legalId: { scheme: string | null; id: string } | null;
-  endpoint: PeppolId;
+  /** Its network address (BT-34 / BT-49): always for Peppol (UBL); EN 16931 (CII) needs none. */
+  endpoint: PeppolId | null;
   email: string | null;
   phone: string | null;
 };
@@ -86,6 +87,9 @@ export type EInvoice = {
     taxExclusive: string;
     tax: string;
     taxInclusive: string;
+    /** What was paid already (BT-113): the invoice's amount_paid; "0.00" when nothing. */
+    prepaid: string;
+    /** What is due (BT-115): the total with VAT less what was paid (BR-CO-16), the invoice's amount_due. */
     payable: string;
   };
   /** The PDF as an additional document (BG-24), when asked. */

@@ -86,6 +86,7 @@ export function ublXml(doc: EInvoice): string {
   money(totals, 'TaxExclusiveAmount', doc.totals.taxExclusive);
   money(totals, 'TaxInclusiveAmount', doc.totals.taxInclusive);
   if (doc.totals.discount !== '0.00') money(totals, 'AllowanceTotalAmount', doc.totals.discount);
+  if (doc.totals.prepaid !== '0.00') money(totals, 'PrepaidAmount', doc.totals.prepaid);
   money(totals, 'PayableAmount', doc.totals.payable);
   for (const line of doc.lines) invoiceLine(root, line, doc.currency, credit);
   return root.end({ prettyPrint: true });
@@ -93,6 +94,7 @@ export function ublXml(doc: EInvoice): string {
 
 function party(parent: XMLBuilder, p: EParty) {
   const node = cac(parent, 'Party');
+  if (!p.endpoint) throw new Error("UBL for Peppol needs the party's endpoint (eInvoiceOf with rules peppol)");
   cbc(node, 'EndpointID', p.endpoint.id, { schemeID: p.endpoint.scheme });
   cbc(cac(node, 'PartyName'), 'Name', p.name);
   const address = cac(node, 'PostalAddress');

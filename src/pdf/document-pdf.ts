@@ -65,6 +65,8 @@ export interface DocumentPdfView {
   /** Quotes and invoices: the text printed above the lines. */
   description?: string | null;
   reference?: string | null;
+  /** Credit notes: the invoice it credits, in full. */
+  creditedInvoice?: { number: string; issueDate: string } | null;
   /** Calendar dates, `YYYY-MM-DD`. */
   issueDate: string;
   dueDate?: string | null;
@@ -375,6 +377,11 @@ function documentFacts(doc: Doc, view: DocumentPdfView, labels: PdfLabels): void
   if (view.dueDate) facts.push([labels.dueDate, formatDate(view.dueDate, language)]);
   if (view.validUntil) facts.push([labels.validUntil, formatDate(view.validUntil, language)]);
   if (view.reference) facts.push([labels.reference, view.reference]);
+  if (view.creditedInvoice)
+    facts.push([
+      labels.creditedInvoice,
+      `${view.creditedInvoice.number} (${formatDate(view.creditedInvoice.issueDate, language)})`,
+    ]);
   doc.fontSize(10);
   for (const [label, value] of facts) {
     const y = doc.y;
@@ -536,6 +543,7 @@ function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: st
   if (view.kind === 'quote' && view.validUntil) {
     paragraphs.push([null, labels.validity(formatDate(view.validUntil, view.language))]);
   }
+  if (view.creditedInvoice) paragraphs.push([null, labels.creditsInFull(view.creditedInvoice.number)]);
   if (view.totals.taxes.some((tax) => reverseCharged(view, tax))) paragraphs.push([null, labels.reverseChargeNote]);
   if (view.notes) paragraphs.push([labels.notes, view.notes]);
   for (const [heading, text] of paragraphs) {

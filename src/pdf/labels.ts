@@ -3,7 +3,7 @@
 import * as format from '../domain/locale-format.ts';
 import type { Language } from '../languages.ts';
 
-export type DocumentKind = 'quote' | 'invoice' | 'work_order';
+export type DocumentKind = 'quote' | 'invoice' | 'credit_note' | 'work_order';
 
 /** What an invoice's PDF marks it as by its title. */
 export type InvoiceMark = 'cancelled' | 'refunded' | 'paid' | 'partly_paid';
@@ -34,6 +34,10 @@ export interface PdfLabels {
   reverseCharged: (base: string) => string;
   /** The sentence that says the customer accounts for the VAT. */
   reverseChargeNote: string;
+  /** A credit note's fact row: the invoice it credits. */
+  creditedInvoice: string;
+  /** The sentence of a credit note: it credits the whole invoice `number`. */
+  creditsInFull: (number: string) => string;
   mark: Record<InvoiceMark, string>;
   /** What a settled invoice says instead of asking for payment (null: it still asks for what is due). */
   settled: Record<InvoiceMark, string | null>;
@@ -66,7 +70,7 @@ export interface PdfLabels {
 
 export const PDF_LABELS: Record<Language, PdfLabels> = {
   nl: {
-    title: { invoice: 'Factuur', quote: 'Offerte', work_order: 'Werkbon' },
+    title: { invoice: 'Factuur', credit_note: 'Creditnota', quote: 'Offerte', work_order: 'Werkbon' },
     number: 'Nummer',
     date: 'Datum',
     dueDate: 'Vervaldatum',
@@ -86,6 +90,8 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     exemptShort: 'vrij',
     reverseCharged: (base) => `Btw verlegd over ${base}`,
     reverseChargeNote: 'Btw verlegd: de afnemer draagt de btw af (artikel 196 btw-richtlijn).',
+    creditedInvoice: 'Bij factuur',
+    creditsInFull: (number) => `Deze creditnota crediteert factuur ${number} volledig.`,
     mark: { cancelled: 'Geannuleerd', refunded: 'Terugbetaald', paid: 'Betaald', partly_paid: 'Deels betaald' },
     settled: {
       cancelled: 'Deze factuur is geannuleerd; er hoeft niets betaald te worden.',
@@ -120,7 +126,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     page: (page, pages) => `Pagina ${page} van ${pages}`,
   },
   en: {
-    title: { invoice: 'Invoice', quote: 'Quote', work_order: 'Work order' },
+    title: { invoice: 'Invoice', credit_note: 'Credit note', quote: 'Quote', work_order: 'Work order' },
     number: 'Number',
     date: 'Date',
     dueDate: 'Due date',
@@ -140,6 +146,8 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     exemptShort: 'exempt',
     reverseCharged: (base) => `VAT reverse-charged on ${base}`,
     reverseChargeNote: 'VAT reverse-charged: the customer accounts for the VAT (Article 196 of the VAT Directive).',
+    creditedInvoice: 'For invoice',
+    creditsInFull: (number) => `This credit note credits invoice ${number} in full.`,
     mark: { cancelled: 'Cancelled', refunded: 'Refunded', paid: 'Paid', partly_paid: 'Partly paid' },
     settled: {
       cancelled: 'This invoice has been cancelled; nothing is to be paid.',
@@ -174,7 +182,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     page: (page, pages) => `Page ${page} of ${pages}`,
   },
   de: {
-    title: { invoice: 'Rechnung', quote: 'Angebot', work_order: 'Arbeitsauftrag' },
+    title: { invoice: 'Rechnung', credit_note: 'Gutschrift', quote: 'Angebot', work_order: 'Arbeitsauftrag' },
     number: 'Nummer',
     date: 'Datum',
     dueDate: 'Fällig am',
@@ -195,6 +203,8 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     reverseCharged: (base) => `Reverse-Charge auf ${base}`,
     reverseChargeNote:
       'Steuerschuldnerschaft des Leistungsempfängers: Die Umsatzsteuer schuldet der Leistungsempfänger (Artikel 196 MwSt-Systemrichtlinie).',
+    creditedInvoice: 'Zur Rechnung',
+    creditsInFull: (number) => `Diese Gutschrift schreibt die Rechnung ${number} vollständig gut.`,
     mark: { cancelled: 'Storniert', refunded: 'Erstattet', paid: 'Bezahlt', partly_paid: 'Teilweise bezahlt' },
     settled: {
       cancelled: 'Diese Rechnung wurde storniert; es ist nichts zu zahlen.',
@@ -229,7 +239,7 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     page: (page, pages) => `Seite ${page} von ${pages}`,
   },
   fr: {
-    title: { invoice: 'Facture', quote: 'Devis', work_order: "Bon d'intervention" },
+    title: { invoice: 'Facture', credit_note: 'Avoir', quote: 'Devis', work_order: "Bon d'intervention" },
     number: 'Numéro',
     date: 'Date',
     dueDate: "Date d'échéance",
@@ -249,6 +259,8 @@ export const PDF_LABELS: Record<Language, PdfLabels> = {
     exemptShort: 'exonéré',
     reverseCharged: (base) => `Autoliquidation de la TVA sur ${base}`,
     reverseChargeNote: 'Autoliquidation : la TVA est due par le preneur (article 196 de la directive TVA).',
+    creditedInvoice: 'Facture d’origine',
+    creditsInFull: (number) => `Cet avoir annule intégralement la facture ${number}.`,
     mark: { cancelled: 'Annulée', refunded: 'Remboursée', paid: 'Payée', partly_paid: 'Partiellement payée' },
     settled: {
       cancelled: 'Cette facture a été annulée\u00A0; aucun paiement n’est dû.',

@@ -1,7 +1,8 @@
 // The e-invoice of an invoice (or the credit note of a cancelled or refunded one): GET /invoices/{invoice}/ubl as
 // UBL per Peppol BIS Billing 3.0, GET /invoices/{invoice}/pdf?format=facturx as a Factur-X PDF/A-3 with the Cross
-// Industry Invoice embedded. The rows are read in one tenant transaction; src/einvoicing builds and writes the
-// document from one model, so both carry the same figures and refuse the same missing data (409).
+// Industry Invoice embedded, and the credit note's own page. The rows are read in one tenant transaction;
+// src/einvoicing builds and writes the document from one model, so both carry the same figures and refuse the same
+// missing data (409), except the Peppol addresses, which only the UBL (for the Peppol network) needs.
 
 import { and, eq } from 'drizzle-orm';
 import { customers } from '../../db/schema/index.ts';
@@ -18,12 +19,14 @@ import type { EmailAttachment } from '../../mail/outbox.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { companyDefaults } from '../quotes/documents.ts';
-import { type PdfDocument, pdfAttachment, pdfDownloadHeaders, pdfViewOf } from '../quotes/pdf.ts';
+import { type PdfDocument, pdfAttachment, pdfDownloadHeaders, pdfViewOf, salesDocumentPdf } from '../quotes/pdf.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import type { InvoiceRow } from './serialize.ts';
 
-export type UblRequest = { document: 'invoice' | 'credit_note'; embedPdf: boolean };
+/** The documents of an invoice: the invoice itself, or the credit note of a cancelled or refunded one. */
+export type EDocument = 'invoice' | 'credit_note';
+export type UblRequest = { document: EDocument; embedPdf: boolean };
 
 /** The day of `at` in the company's time zone (YYYY-MM-DD). */
 const dayIn = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
@@ -62,25 +65,79 @@ const credited = (invoice: InvoiceRow) =>
   (invoice.status === 'cancelled' && invoice.sentAt !== null && invoice.cancelledAt !== null) ||
   invoice.status === 'refunded';
 
+/** The day a credit note is dated: the day its invoice was cancelled or fully refunded. */
+const creditDay = (found: Loaded) =>
+  dayIn(found.invoice.cancelledAt ?? found.invoice.updatedAt, found.company.timeZone);
+
+/**
+ * 409 unless the invoice has the document asked for. A credit note exists only for a credited invoice. A cancelled
+ * or refunded invoice asks for nothing any more, while the invoice as issued asked for its total: its own
+ * e-invoice would make a buyer's system pay, so it is refused and the credit note named instead (or, cancelled
+ * before it was sent, nothing: the customer never had it).
+ */
+function assertDocument(invoice: InvoiceRow, document: EDocument) {
+  if (document === 'credit_note') {
+    if (!credited(invoice))
+      throw new ApiProblem('conflict', invoiceMessages.message('invoice.no_credit_note', { status: invoice.status }));
+  } else if (invoice.status === 'cancelled' || invoice.status === 'refunded') {
+    throw new ApiProblem(
+      'conflict',
+      credited(invoice)
+        ? invoiceMessages.message('invoice.einvoice_credited', { status: invoice.status })
+        : invoiceMessages.message('invoice.einvoice_cancelled_unsent'),
+    );
+  }
+}
+
 /** The e-invoice model, or what the rules need and the data lacks. */
-function eInvoiceResult(found: Loaded, kind: 'invoice' | 'credit_note', attachment: EInvoice['attachment']) {
+function eInvoiceResult(
+  found: Loaded,
+  kind: EDocument,
+  attachment: EInvoice['attachment'],
+  rules: 'peppol' | 'en16931' = 'peppol',
+) {
   const { invoice, company } = found;
-  // A credit note is dated the day its invoice was cancelled or fully refunded.
-  const issueDate =
-    kind === 'credit_note' ? dayIn(invoice.cancelledAt ?? invoice.updatedAt, company.timeZone) : undefined;
   return eInvoiceOf({ ...invoice, customer: { ...invoice.customer, peppol_id: found.peppolId } }, company, {
     kind,
-    issueDate,
+    issueDate: kind === 'credit_note' ? creditDay(found) : undefined,
     attachment,
+    rules,
   });
 }
 
 /** The e-invoice model, or 409 naming what the rules need and the data lacks. */
-function eInvoice(found: Loaded, kind: 'invoice' | 'credit_note', attachment: EInvoice['attachment']): EInvoice {
-  const result = eInvoiceResult(found, kind, attachment);
+function eInvoice(
+  found: Loaded,
+  kind: EDocument,
+  attachment: EInvoice['attachment'],
+  rules: 'peppol' | 'en16931' = 'peppol',
+): EInvoice {
+  const result = eInvoiceResult(found, kind, attachment, rules);
   if (!result.ok) throw missingProblem(result.missing);
   return result.document;
 }
+
+/**
+ * The credit note's own page: the invoice's lines and totals under its own title, number (`-C`) and date, naming
+ * the invoice it credits; it asks for no payment. The same figures as its XML (from-invoice.ts, kind credit_note).
+ */
+export function creditNotePdf(doc: PdfDocument, issueDate: string): PdfDocument {
+  const { subtotal, discount_amount, tax_breakdown, total } = doc.figures;
+  return {
+    ...doc,
+    kind: 'credit_note',
+    number: `${doc.number}-C`,
+    issueDate,
+    dueDate: null,
+    figures: { subtotal, discount_amount, tax_breakdown, total },
+    mark: null,
+    creditedInvoice: { number: doc.number, issueDate: doc.issueDate },
+  };
+}
+
+/** The page of the document asked for: the invoice's, or its credit note's. */
+const pageOf = (found: Loaded, document: EDocument, pdfOf: (row: InvoiceRow) => PdfDocument) =>
+  document === 'credit_note' ? creditNotePdf(pdfOf(found.invoice), creditDay(found)) : pdfOf(found.invoice);
 
 const fileName = (number: string, extension: string) =>
   `${number.replace(/[^A-Za-z0-9._-]/g, '_') || 'document'}.${extension}`;
@@ -95,12 +152,11 @@ export async function invoiceUbl(
 ) {
   const found = await load(tenant, id);
   if (!found) return undefined;
-  const { invoice } = found;
-  if (request.document === 'credit_note' && !credited(invoice))
-    throw new ApiProblem('conflict', invoiceMessages.message('invoice.no_credit_note', { status: invoice.status }));
+  assertDocument(found.invoice, request.document);
   let attachment: EInvoice['attachment'] = null;
   if (request.embedPdf) {
-    const pdf = await pdfAttachment(pdfOf(invoice), found.company, renderer, { tenant });
+    const page = pageOf(found, request.document, pdfOf);
+    const pdf = await pdfAttachment(page, found.company, renderer, { tenant });
     attachment = {
       filename: pdf.filename,
       mimeCode: 'application/pdf',
@@ -112,22 +168,30 @@ export async function invoiceUbl(
 }
 
 /**
- * The Factur-X PDF of an invoice (the PDF the customer gets, as PDF/A-3b with the CII embedded), or undefined for
- * an unknown invoice. A cancelled-after-sending or refunded invoice embeds its credit note (type 381).
+ * The PDF of an invoice's document (the invoice or its credit note), or undefined for an unknown invoice: the page
+ * as printed, or as Factur-X (PDF/A-3b) with the same document's CII embedded, so that page and XML are one
+ * document. Factur-X follows EN 16931 (no Peppol addresses needed).
  */
-export async function invoiceFacturX(
+export async function invoiceDocumentPdf(
   tenant: Tenant,
   id: string,
+  request: { document: EDocument; format: 'pdf' | 'facturx' },
   pdfOf: (row: InvoiceRow) => PdfDocument,
   renderer: PdfRenderer,
 ) {
   const found = await load(tenant, id);
   if (!found) return undefined;
-  const document = eInvoice(found, credited(found.invoice) ? 'credit_note' : 'invoice', null);
-  const doc = pdfOf(found.invoice);
-  const view = { ...pdfViewOf(doc, found.company), facturX: { xml: ciiXml(document) } };
-  const { pdf } = await documentPdf(renderer, { tenant }, { documentId: doc.id, variant: 'facturx', view });
-  return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(doc, pdf) };
+  const page = pageOf(found, request.document, pdfOf);
+  if (request.format === 'pdf') {
+    if (request.document === 'credit_note') assertDocument(found.invoice, 'credit_note');
+    const { pdf } = await salesDocumentPdf(page, found.company, renderer, { tenant });
+    return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(page, pdf) };
+  }
+  assertDocument(found.invoice, request.document);
+  const document = eInvoice(found, request.document, null, 'en16931');
+  const view = { ...pdfViewOf(page, found.company), facturX: { xml: ciiXml(document) } };
+  const { pdf } = await documentPdf(renderer, { tenant }, { documentId: page.id, variant: 'facturx', view });
+  return { pdf: new Uint8Array(pdf), headers: pdfDownloadHeaders(page, pdf) };
 }
 
 /** What the send's answer says of the e-invoice (meta.einvoice): attached, or why not and what is missing. */

@@ -30,7 +30,7 @@ import { quoteMessages } from '../quotes/messages.ts';
 import { type PdfDocument, pdfDownload } from '../quotes/pdf.ts';
 import { lockQuote } from '../quotes/queries.ts';
 import { sendSalesDocument } from '../quotes/send.ts';
-import { emailedUbl, invoiceFacturX, invoiceUbl, ublHeaders } from './einvoice.ts';
+import { emailedUbl, invoiceDocumentPdf, invoiceUbl, ublHeaders } from './einvoice.ts';
 import { invoiceMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, type InvoiceWithPayments, invoiceFigures, serializeInvoice } from './serialize.ts';
@@ -305,10 +305,13 @@ export const handlers = {
   getInvoicePdf: async (c) => {
     const { invoice } = c.req.valid('param');
     const tenant = c.get('tenant');
-    if (c.req.valid('query').format === 'facturx') {
-      const facturX = await invoiceFacturX(tenant, invoice, invoicePdf, c.get('deps').pdfRenderer);
-      if (!facturX) throw invoiceNotFound();
-      return c.body(facturX.pdf, 200, facturX.headers);
+    const query = c.req.valid('query');
+    const request = { format: query.format ?? 'pdf', document: query.document ?? 'invoice' };
+    // The Factur-X file and the credit note's page (einvoice.ts); the invoice's own page as always.
+    if (request.format === 'facturx' || request.document === 'credit_note') {
+      const file = await invoiceDocumentPdf(tenant, invoice, request, invoicePdf, c.get('deps').pdfRenderer);
+      if (!file) throw invoiceNotFound();
+      return c.body(file.pdf, 200, file.headers);
     }
     const download = await pdfDownload(tenant, c.get('deps').pdfRenderer, async (tx) => {
       const row = await q.findInvoice(tx, tenant.companyId, invoice);

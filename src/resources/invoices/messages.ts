@@ -116,6 +116,18 @@ export const invoiceMessages = defineMessages({
     de: 'Eine Rechnung mit dem Status {status} hat keine Gutschrift; nur eine gesendete und dann stornierte oder eine erstattete Rechnung hat eine.',
     fr: 'Une facture au statut {status} n’a pas d’avoir ; seule une facture envoyée puis annulée, ou remboursée, en a un.',
   },
+  'invoice.einvoice_credited': {
+    en: 'This invoice is {status} and asks for no payment any more; its e-invoice is now its credit note: ask for document=credit_note.',
+    nl: 'Deze factuur heeft de status {status} en vraagt geen betaling meer; haar e-factuur is nu haar creditnota: vraag document=credit_note.',
+    de: 'Diese Rechnung hat den Status {status} und verlangt keine Zahlung mehr; ihre E-Rechnung ist jetzt ihre Gutschrift: fragen Sie document=credit_note ab.',
+    fr: 'Cette facture a le statut {status} et ne demande plus de paiement ; sa facture électronique est désormais son avoir : demandez document=credit_note.',
+  },
+  'invoice.einvoice_cancelled_unsent': {
+    en: 'This invoice was cancelled before it was sent: it has no e-invoice and no credit note.',
+    nl: 'Deze factuur is geannuleerd voordat ze werd verstuurd: ze heeft geen e-factuur en geen creditnota.',
+    de: 'Diese Rechnung wurde storniert, bevor sie gesendet wurde: Sie hat keine E-Rechnung und keine Gutschrift.',
+    fr: 'Cette facture a été annulée avant d’être envoyée : elle n’a ni facture électronique ni avoir.',
+  },
   'einvoice.invoice.items': {
     en: 'The invoice has no line with an amount (text lines only).',
     nl: 'De factuur heeft geen regel met een bedrag (alleen tekstregels).',

@@ -14,7 +14,7 @@ import type { TaxBreakdown } from './serialize.ts';
 
 export type PdfDocument = {
   id: string;
-  kind: 'quote' | 'invoice';
+  kind: 'quote' | 'invoice' | 'credit_note';
   number: string;
   title: string;
   /** Printed above the lines (quotes and invoices). */
@@ -41,6 +41,8 @@ export type PdfDocument = {
     amount_paid?: string;
     amount_due?: string;
   };
+  /** Credit notes: the invoice it credits in full. */
+  creditedInvoice?: { number: string; issueDate: string } | null;
   /** Invoices: what the PDF marks it as (cancelled, refunded, paid, partly paid), or null. */
   mark?: InvoiceMark | null;
   termsConditions: string | null;
@@ -73,6 +75,7 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
     issueDate: doc.issueDate,
     dueDate: doc.dueDate ?? null,
     validUntil: doc.validUntil ?? null,
+    creditedInvoice: doc.creditedInvoice ?? null,
     company: letterheadOf(company),
     customer: {
       name: doc.customer.name,

@@ -41,6 +41,9 @@ export async function sendSalesDocument(
   publicUrl: string,
   more: readonly EmailAttachment[] = [],
 ): Promise<string[]> {
+  // A credit note has a page of its own (GET /invoices/{invoice}/pdf?document=credit_note) but no email.
+  const kind = doc.kind;
+  if (kind === 'credit_note') throw new Error('a credit note is not sent by email');
   const company = await companyDefaults(tx, companyId);
   const to = recipientsOf(body, doc.customer);
   const attachment = await pdfAttachment(doc, company, renderer, { tx, companyId });
@@ -50,8 +53,8 @@ export async function sendSalesDocument(
   const attachments = [attachment, ...more];
   await queueEmail(tx, companyId, {
     to,
-    ...documentEmail({ ...doc, publicUrl }, company, body),
-    kind: `${doc.kind}_sent`,
+    ...documentEmail({ ...doc, kind, publicUrl }, company, body),
+    kind: `${kind}_sent`,
     attachments,
   });
   return attachments.map((a) => a.filename);

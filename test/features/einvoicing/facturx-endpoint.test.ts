@@ -1,8 +1,8 @@
 // GET /invoices/{invoice}/pdf?format=facturx on the running service: 409 naming each missing field while the
 // company lacks what the rules need (the plain PDF still answers); then a PDF/A-3b whose embedded `factur-x.xml`
 // (pdfdetach) passes the EN 16931 CII rules with no fatal assertion, whose text (pdftotext) shows the API's total,
-// with every font embedded (pdffonts) and the Factur-X XMP (pdfinfo -meta); a sent invoice, once cancelled, embeds its credit
-// note (381). The extracted XML files are validated together at the end, one Saxon run.
+// with every font embedded (pdffonts) and the Factur-X XMP (pdfinfo -meta); a sent invoice, once cancelled, has its credit
+// note (381) as a Factur-X file of its own (document=credit_note). The extracted XML files are validated together at the end, one Saxon run.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -116,10 +116,11 @@ describe.skipIf(!existsSync(POPPLER))('GET /invoices/{invoice}/pdf?format=factur
     expect(xml).toMatch(/<ram:CategoryCode>E<\/ram:CategoryCode>\s*<ram:ExemptionReasonCode>VATEX-EU-132</);
     produced.set('invoice.xml', xml);
 
-    // Sent, then cancelled: the PDF embeds its credit note.
+    // Sent, then cancelled: the invoice's own Factur-X is refused, the credit note's is its own page with its XML.
     expect((await api.call('sendInvoice', { key, params: { invoice: inv.id } })).status).toBe(200);
     expect((await api.call('cancelInvoice', { key, params: { invoice: inv.id } })).status).toBe(200);
-    const credit = await download(`/invoices/${inv.id}/pdf?format=facturx`);
+    expect((await download(`/invoices/${inv.id}/pdf?format=facturx`)).status).toBe(409);
+    const credit = await download(`/invoices/${inv.id}/pdf?format=facturx&document=credit_note`);
     expect(credit.status).toBe(200);
     writeFileSync(join(dir, 'credit.pdf'), Buffer.from(await credit.arrayBuffer()));
     const creditXml = facturXml('credit.pdf');

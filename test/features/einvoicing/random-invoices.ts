@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { documentTotals, type LineInput, type RateTotals } from '../../../src/domain/totals.ts';
 import { eInvoiceOf, type SourceCompany, type SourceInvoice } from '../../../src/einvoicing/from-invoice.ts';
 import type { EInvoice } from '../../../src/einvoicing/model.ts';
-import { DUTCH_BUSINESS, SELLER_DETAILS } from './fixtures.ts';
+import { BELGIAN_BUSINESS, DUTCH_BUSINESS, SELLER_DETAILS } from './fixtures.ts';
 
 export const SEED = Number(process.env.EINVOICE_SEED ?? Date.now() % 2 ** 31);
 
@@ -35,20 +35,7 @@ export const BUYERS: SourceInvoice['customer'][] = [
     peppol_id: '0106:99887766',
   },
   // Belgian and German businesses: reverse charge on their 0 % lines.
-  {
-    type: 'business',
-    name: 'Luc Peeters',
-    company_name: 'Peeters NV',
-    email: 'luc@peeters.be',
-    phone: null,
-    address: 'Meir 12',
-    postal_code: '2000',
-    city: 'Antwerpen',
-    country: 'BE',
-    vat_number: 'BE0403019261',
-    coc_number: '0403019261',
-    peppol_id: null,
-  },
+  { ...BELGIAN_BUSINESS, email: 'luc@peeters.be', phone: null, peppol_id: null },
   {
     type: 'business',
     name: 'Anna Schmidt',

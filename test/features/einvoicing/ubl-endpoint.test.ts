@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setCompanyDetails } from '../../../src/services/companies.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 import { fatalLines, rulesUnavailable, UBL_RULES, validate } from '../../harness/einvoicing-rules.ts';
-import { DUTCH_BUSINESS, SELLER_DETAILS } from './fixtures.ts';
+import { BELGIAN_BUSINESS, DUTCH_BUSINESS, SELLER_DETAILS } from './fixtures.ts';
 
 const unavailable = rulesUnavailable();
 if (unavailable) console.warn(unavailable);
@@ -129,17 +129,8 @@ describe('GET /invoices/{invoice}/ubl', () => {
   });
 
   it('reverse charge for a Belgian business customer on 0 % lines (AE), the Peppol id derived from its enterprise number', async () => {
-    const belgian = await customer({
-      type: 'business',
-      name: 'Luc Peeters',
-      company_name: 'Peeters NV',
-      address: 'Meir 12',
-      postal_code: '2000',
-      city: 'Antwerpen',
-      country: 'BE',
-      vat_number: 'BE0403019261',
-      coc_number: '0403.019.261',
-    });
+    // The enterprise number as people write it, with dots.
+    const belgian = await customer({ ...BELGIAN_BUSINESS, coc_number: '0403.019.261' });
     const res = await api.call<'createInvoice'>('createInvoice', {
       key,
       body: {
