@@ -4770,6 +4770,7 @@ export interface operations {
     parameters: {
       query?: {
         format?: 'pdf' | 'facturx';
+        document?: 'invoice' | 'credit_note';
       };
       header?: never;
       path: {
