@@ -2400,7 +2400,7 @@ export const getMe = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2442,7 +2442,7 @@ export const getCompany = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2500,7 +2500,7 @@ export const listUsers = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2563,7 +2563,7 @@ export const listCustomers = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2630,7 +2630,7 @@ export const createCustomer = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2705,7 +2705,7 @@ export const upsertCustomers = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2751,7 +2751,7 @@ export const getCustomer = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2815,7 +2815,7 @@ export const updateCustomer = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2876,7 +2876,7 @@ export const convertCustomer = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -2939,7 +2939,7 @@ export const listCustomerTimeline = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3001,7 +3001,7 @@ export const listCustomerNotes = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3073,7 +3073,7 @@ export const createCustomerNote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3137,7 +3137,7 @@ export const updateCustomerNote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3191,7 +3191,7 @@ export const deleteCustomerNote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3272,7 +3272,7 @@ export const listDeals = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3339,7 +3339,7 @@ export const createDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3414,7 +3414,7 @@ export const upsertDeals = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3460,7 +3460,7 @@ export const getDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3524,7 +3524,7 @@ export const updateDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3593,7 +3593,7 @@ export const moveDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3662,7 +3662,7 @@ export const winDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3731,7 +3731,7 @@ export const loseDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3789,7 +3789,7 @@ export const archiveDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3850,7 +3850,7 @@ export const unarchiveDeal = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3912,7 +3912,7 @@ export const listDealNotes = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -3984,7 +3984,7 @@ export const createDealNote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4048,7 +4048,7 @@ export const updateDealNote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4102,7 +4102,7 @@ export const deleteDealNote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4163,7 +4163,7 @@ export const listPipelineStages = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4230,7 +4230,7 @@ export const listConversations = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4276,7 +4276,7 @@ export const getConversation = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4342,7 +4342,7 @@ export const listConversationMessages = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4417,7 +4417,7 @@ export const createConversationMessage = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4470,7 +4470,7 @@ export const closeConversation = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4523,7 +4523,7 @@ export const reopenConversation = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4592,7 +4592,7 @@ export const listTasks = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4659,7 +4659,7 @@ export const createTask = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4705,7 +4705,7 @@ export const getTask = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4769,7 +4769,7 @@ export const updateTask = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4833,7 +4833,7 @@ export const moveTask = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4891,7 +4891,7 @@ export const completeTask = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -4949,7 +4949,7 @@ export const reopenTask = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5007,7 +5007,7 @@ export const cancelTask = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5070,7 +5070,7 @@ export const listTaskComments = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5142,7 +5142,7 @@ export const createTaskComment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5199,7 +5199,7 @@ export const listTaskBoards = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5262,7 +5262,7 @@ export const listInvoices = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5329,7 +5329,7 @@ export const createInvoice = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5375,7 +5375,7 @@ export const getInvoice = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5443,7 +5443,7 @@ export const updateInvoice = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5496,7 +5496,7 @@ export const deleteInvoice = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5573,7 +5573,7 @@ export const sendInvoice = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5631,7 +5631,7 @@ export const cancelInvoice = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5706,7 +5706,7 @@ export const createInvoicePayment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5762,7 +5762,7 @@ export const getInvoicePdf = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5821,7 +5821,7 @@ export const getInvoiceUbl = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5884,7 +5884,7 @@ export const listQuotes = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5951,7 +5951,7 @@ export const createQuote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -5997,7 +5997,7 @@ export const getQuote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6065,7 +6065,7 @@ export const updateQuote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6142,7 +6142,7 @@ export const sendQuote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6200,7 +6200,7 @@ export const acceptQuote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6268,7 +6268,7 @@ export const rejectQuote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6314,7 +6314,7 @@ export const getQuotePdf = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6380,7 +6380,7 @@ export const listQuoteAttachments = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6455,7 +6455,7 @@ export const createQuoteAttachment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6504,7 +6504,7 @@ export const deleteQuoteAttachment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6571,7 +6571,7 @@ export const listWorkOrders = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6638,7 +6638,7 @@ export const createWorkOrder = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6684,7 +6684,7 @@ export const getWorkOrder = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6755,7 +6755,7 @@ export const updateWorkOrder = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6816,7 +6816,7 @@ export const deleteWorkOrder = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6887,7 +6887,7 @@ export const changeWorkOrderStatus = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -6951,7 +6951,7 @@ export const listWorkOrderPhotos = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7023,7 +7023,7 @@ export const createWorkOrderPhoto = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7073,7 +7073,7 @@ export const deleteWorkOrderPhoto = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7144,7 +7144,7 @@ export const signWorkOrder = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7190,7 +7190,7 @@ export const getWorkOrderPdf = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (four per core run at once, a company holding at most three quarters of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. Or `concurrency_limited`: the company already has as many requests of this kind in progress as it may have at once, so this one was refused before it started; wait `Retry-After` seconds. These limits are per company, for all its keys and every API node together: uploads in progress (5 by default, a quarter of a process's 20 database connections), PDFs being rendered or waiting for a render thread (5 by default, an eighth of the render threads and their queue; downloads through public links count too, and sending a quote or invoice renders its PDF; a PDF made before from the same content is answered as it was made and takes none) and batch requests in progress (4 by default, a fifth of the connections). So one company's burst cannot take what the others need; the operator can set other limits for a company. Other requests with a key wait for their company's turn on the API process (two per core run at once, a company holding all but a quarter of them); a company with 200 requests waiting already is answered `concurrency_limited` too.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7260,7 +7260,7 @@ export const listAppointments = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7330,7 +7330,7 @@ export const createAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7376,7 +7376,7 @@ export const getAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7447,7 +7447,7 @@ export const updateAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7504,7 +7504,7 @@ export const deleteAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7565,7 +7565,7 @@ export const confirmAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7636,7 +7636,7 @@ export const cancelAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7697,7 +7697,7 @@ export const completeAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7772,7 +7772,7 @@ export const notifyAppointment = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7837,7 +7837,7 @@ export const listAppointmentTypes = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7905,7 +7905,7 @@ export const getAppointmentAvailability = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -7968,7 +7968,7 @@ export const listOrders = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8014,7 +8014,7 @@ export const getOrder = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8094,7 +8094,7 @@ export const changeOrderStatus = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8174,7 +8174,7 @@ export const updateOrderTracking = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8240,7 +8240,7 @@ export const listOrderNotes = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8312,7 +8312,7 @@ export const createOrderNote = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8382,7 +8382,7 @@ export const listReviews = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8428,7 +8428,7 @@ export const getReview = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8495,7 +8495,7 @@ export const replyToReview = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8552,7 +8552,7 @@ export const deleteReviewReply = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8619,7 +8619,7 @@ export const hideReview = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8676,7 +8676,7 @@ export const publishReview = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8742,7 +8742,7 @@ export const listReviewRequests = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8812,7 +8812,7 @@ export const createReviewRequest = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8865,7 +8865,7 @@ export const listPublishedReviews = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8922,7 +8922,7 @@ export const getReviewWidget = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -8971,7 +8971,7 @@ export const getReviewRequest = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9033,7 +9033,7 @@ export const listWebhookEndpoints = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9103,7 +9103,7 @@ export const createWebhookEndpoint = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9160,7 +9160,7 @@ export const getWebhookEndpoint = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9232,7 +9232,7 @@ export const updateWebhookEndpoint = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9294,7 +9294,7 @@ export const deleteWebhookEndpoint = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9351,7 +9351,7 @@ export const testWebhookEndpoint = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9436,7 +9436,7 @@ export const rotateWebhookEndpointSecret = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9516,7 +9516,7 @@ export const recoverWebhookEndpoint = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9590,7 +9590,7 @@ export const listWebhookEndpointDeliveries = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9648,7 +9648,7 @@ export const getWebhookDelivery = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9720,7 +9720,7 @@ export const listWebhookDeliveryAttempts = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9794,7 +9794,7 @@ export const resendWebhookDelivery = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9859,7 +9859,7 @@ export const listEvents = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9913,7 +9913,7 @@ export const getEvent = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -9985,7 +9985,7 @@ export const listEventDeliveries = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10044,7 +10044,7 @@ export const downloadFile = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10097,7 +10097,7 @@ export const getWidget = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10160,7 +10160,7 @@ export const createWidgetSession = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10226,7 +10226,7 @@ export const listWidgetMessages = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10294,7 +10294,7 @@ export const createWidgetMessage = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10336,7 +10336,7 @@ export const verifyWhatsAppWebhook = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10389,7 +10389,7 @@ export const receiveWhatsAppWebhook = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {
@@ -10444,7 +10444,7 @@ export const receiveInboundEmail = createRoute({
     },
     429: {
       description:
-        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (four per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding at most three quarters of them, so that one company's burst waits behind itself.",
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     500: {

@@ -45,7 +45,7 @@ const schema = z.object({
   /** How long an idle keep-alive connection stays open for a next request. */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
   /**
-   * Requests of the API process running at once, all companies together (src/http/request-turns.ts); default four
+   * Requests of the API process running at once, all companies together (src/http/request-turns.ts); default two
    * per core. When all are taken, each company's requests wait in a queue of their own, served in turn.
    */
   API_REQUEST_TURNS: z.coerce.number().int().min(2).max(1024).optional(),
