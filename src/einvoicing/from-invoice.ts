@@ -2,6 +2,19 @@
 // What the rules need and the data lacks is answered as a list of missing fields, each with the rule it breaks,
 // never as an invalid document. Pure: the caller reads the rows (src/resources/invoices/ubl.ts).
 import type { CompanyIdentity } from '../domain/company-identity.ts';
+import {
+  bicRule,
+  cocNumberRule,
+  compactIdentifier,
+  EU,
+  type IdentifierRule,
+  ibanRule,
+  PEPPOL_ID,
+  peppolIdOfVatNumber,
+  peppolIdRule,
+  vatCountry,
+  vatNumberRule,
+} from '../domain/identifiers.ts';
 import { fromCents, toCents } from '../domain/money.ts';
 import { type DocumentItemType, scaled, taxBreakdown } from '../domain/totals.ts';
 import type { EInvoice, ELine, EParty, ETaxGroup, PeppolId, VatCategory } from './model.ts';
@@ -56,11 +69,14 @@ export type SourceInvoice = {
   customer: SourceCustomer;
 };
 
-export type Missing = { field: MissingField; rule: string };
+/** A field the e-invoice needs: missing, or `invalid` when its stored value breaks `rule` (stored before the checks). */
+export type Missing = { field: MissingField; rule: string; invalid?: true };
 export type MissingField =
   | 'invoice.items'
   | 'company.vat_number'
+  | 'company.coc_number'
   | 'company.peppol_id'
+  | 'company.bic'
   | 'company.address'
   | 'company.postal_code'
   | 'company.city'
@@ -68,6 +84,7 @@ export type MissingField =
   | 'customer.name'
   | 'customer.country'
   | 'customer.vat_number'
+  | 'customer.coc_number'
   | 'customer.peppol_id'
   | 'customer.address'
   | 'customer.postal_code'
@@ -75,41 +92,28 @@ export type MissingField =
 
 export type EInvoiceResult = { ok: true; document: EInvoice } | { ok: false; missing: Missing[] };
 
-/** A Peppol id as the API stores it: `scheme:identifier`, the scheme a four-digit EAS code (0106:24123456). */
-export const PEPPOL_ID = /^(\d{4}):([^\s:]{1,125})$/;
+export { PEPPOL_ID } from '../domain/identifiers.ts';
 
 export function parsePeppolId(value: string | null): PeppolId | null {
-  const match = value ? PEPPOL_ID.exec(value) : null;
+  const match = value ? PEPPOL_ID.exec(value.trim()) : null;
   return match ? { scheme: match[1], id: match[2] } : null;
 }
 
-/** EU member states (ISO 3166-1; Greece as GR, which its VAT numbers write EL). */
-const EU = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
-/** The Peppol EAS scheme of a VAT number, per country (EAS code list). */
-const VAT_SCHEME: Record<string, string> = { NL: '9944', BE: '9925', DE: '9930', FR: '9957', LU: '9938', AT: '9914' };
 /** The ICD scheme of a chamber-of-commerce or enterprise number, per country: Dutch KvK, Belgian KBO/BCE. */
 const LEGAL_SCHEME: Record<string, string> = { NL: '0106', BE: '0208' };
 
-const compact = (value: string | null): string | null => {
-  const text = value?.replace(/[\s.]/g, '').toUpperCase() ?? '';
-  return text === '' ? null : text;
-};
-const vatCountry = (vat: string | null) => {
-  const prefix = vat?.slice(0, 2) ?? '';
-  return prefix === 'EL' ? 'GR' : /^[A-Z]{2}$/.test(prefix) ? prefix : null;
-};
+const compact = compactIdentifier;
 
 /**
  * The party's Peppol address: the one it has, else one the network accepts from its registration: the Dutch KvK
- * or Belgian enterprise number, else its VAT number where the country has a VAT scheme.
+ * or Belgian enterprise number, else its VAT number where its country has a VAT scheme in the EAS code list.
  */
 function endpointOf(explicit: string | null, country: string, coc: string | null, vat: string | null): PeppolId | null {
   const own = parsePeppolId(explicit);
   if (own) return own;
   const legal = LEGAL_SCHEME[country];
   if (legal && coc) return { scheme: legal, id: country === 'BE' ? coc.replace(/\D/g, '') : coc };
-  const vatScheme = vat ? VAT_SCHEME[vatCountry(vat) ?? ''] : undefined;
-  return vatScheme && vat ? { scheme: vatScheme, id: vat } : null;
+  return peppolIdOfVatNumber(vat);
 }
 
 /**
@@ -218,6 +222,10 @@ export function eInvoiceOf(
   },
 ): EInvoiceResult {
   const missing: Missing[] = [];
+  // A stored value the checks at entry would refuse (stored before them): named, never written into the XML.
+  const invalid = (field: MissingField, rule: IdentifierRule | null) => {
+    if (rule) missing.push({ field, rule, invalid: true });
+  };
   const customer = invoice.customer;
   const sellerCountry = company.country.toUpperCase();
   const sellerVat = compact(company.vatNumber);
@@ -254,8 +262,10 @@ export function eInvoiceOf(
   // The rule named is the standard rate's when the invoice has one (the usual case), else its first category's.
   const vatRule = `BR-${groups.some((g) => g.category === 'S') ? 'S' : (groups[0]?.category ?? 'S')}-02`;
   if (!sellerVat) missing.push({ field: 'company.vat_number', rule: vatRule });
-  else if (!vatCountry(sellerVat)) missing.push({ field: 'company.vat_number', rule: 'BR-CO-09' });
+  else invalid('company.vat_number', vatNumberRule(sellerVat));
   const sellerCoc = compact(company.cocNumber);
+  if (sellerCoc) invalid('company.coc_number', cocNumberRule(sellerCoc, sellerCountry));
+  if (company.peppolId?.trim()) invalid('company.peppol_id', peppolIdRule(company.peppolId));
   const sellerEndpoint = endpointOf(company.peppolId, sellerCountry, sellerCoc, sellerVat);
   if (!sellerEndpoint) missing.push({ field: 'company.peppol_id', rule: 'PEPPOL-EN16931-R020' });
   if (sellerCountry === 'NL') {
@@ -265,14 +275,18 @@ export function eInvoiceOf(
   }
   const payable = options.kind === 'invoice' && toCents(invoice.total) > 0n;
   if (payable && !company.iban) missing.push({ field: 'company.iban', rule: 'BR-61' });
+  if (payable && company.iban) invalid('company.iban', ibanRule(company.iban));
+  if (payable && company.bic?.trim()) invalid('company.bic', bicRule(company.bic));
 
   // The buyer.
   const buyerName =
     (customer.type === 'business' ? customer.company_name : null) ?? customer.name ?? customer.company_name;
   if (!buyerName) missing.push({ field: 'customer.name', rule: 'BR-07' });
   if (!buyerCountry) missing.push({ field: 'customer.country', rule: 'BR-11' });
-  if (buyerVat && !vatCountry(buyerVat)) missing.push({ field: 'customer.vat_number', rule: 'BR-CO-09' });
+  if (buyerVat) invalid('customer.vat_number', vatNumberRule(buyerVat));
   const buyerCoc = compact(customer.coc_number);
+  if (buyerCoc) invalid('customer.coc_number', cocNumberRule(buyerCoc, buyerCountry));
+  if (customer.peppol_id?.trim()) invalid('customer.peppol_id', peppolIdRule(customer.peppol_id));
   const buyerEndpoint = endpointOf(customer.peppol_id, buyerCountry ?? '', buyerCoc, buyerVat);
   if (!buyerEndpoint) missing.push({ field: 'customer.peppol_id', rule: 'PEPPOL-EN16931-R010' });
   if (sellerCountry === 'NL' && buyerCountry === 'NL') {

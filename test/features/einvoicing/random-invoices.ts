@@ -59,7 +59,7 @@ export const BUYERS: SourceInvoice['customer'][] = [
     postal_code: '47051',
     city: 'Duisburg',
     country: 'DE',
-    vat_number: 'DE123456789',
+    vat_number: 'DE123456788',
     coc_number: null,
     peppol_id: null,
   },
