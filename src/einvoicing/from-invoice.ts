@@ -17,6 +17,7 @@ import {
 } from '../domain/identifiers.ts';
 import { fromCents, toCents } from '../domain/money.ts';
 import { type DocumentItemType, scaled, taxBreakdown } from '../domain/totals.ts';
+import { exemptionText } from '../domain/vat-exemption.ts';
 import type { EInvoice, ELine, EParty, ETaxGroup, PeppolId, VatCategory } from './model.ts';
 
 export type SourceLine = {
@@ -33,6 +34,8 @@ export type SourceLine = {
   line_total: string;
   is_taxable: boolean;
   tax_rate: string;
+  /** An exempt line's own VATEX code; else the company's default applies. */
+  vat_exemption_reason?: string | null;
 };
 
 /** The seller: the company as its documents name it. */
@@ -77,6 +80,7 @@ export type MissingField =
   | 'company.coc_number'
   | 'company.peppol_id'
   | 'company.bic'
+  | 'company.vat_exemption_reason'
   | 'company.address'
   | 'company.postal_code'
   | 'company.city'
@@ -116,17 +120,6 @@ function endpointOf(explicit: string | null, country: string, coc: string | null
   return peppolIdOfVatNumber(vat);
 }
 
-/**
- * The exemption reason of each category with one (BT-120/BT-121), as Peppol expects it: a VATEX code and a text.
- * No reason is kept per line, so exempt lines name Article 132 of the VAT Directive (exemptions for activities in
- * the public interest: care, education, …), the ground of the exempt work the service's users invoice.
- */
-const EXEMPT: Record<SourceInvoice['language'], { code: string; text: string }> = {
-  nl: { code: 'VATEX-EU-132', text: 'Vrijgesteld van btw (artikel 132 btw-richtlijn)' },
-  en: { code: 'VATEX-EU-132', text: 'Exempt from VAT (Article 132 of the VAT Directive)' },
-  de: { code: 'VATEX-EU-132', text: 'Steuerbefreit (Artikel 132 MwSt-Systemrichtlinie)' },
-  fr: { code: 'VATEX-EU-132', text: 'Exonéré de TVA (article 132 de la directive TVA)' },
-};
 const REVERSE_CHARGE: Record<SourceInvoice['language'], { code: string; text: string }> = {
   nl: { code: 'VATEX-EU-AE', text: 'Btw verlegd' },
   en: { code: 'VATEX-EU-AE', text: 'Reverse charge' },
@@ -238,6 +231,12 @@ export function eInvoiceOf(
   // reverse charge), any other rate S. The rows are the API's own, so the XML's breakdown is the answer's.
   const categoryOf = (exempt: boolean, rate: bigint): VatCategory =>
     exempt ? 'E' : rate !== 0n ? 'S' : reverseCharge ? 'AE' : 'Z';
+  // The legal ground of the exempt lines (BT-121/BT-120): each line's own VATEX code, else the company's default.
+  // An e-invoice has one group of exempt lines (BR-E-01), so one reason.
+  const exemptReasons = new Set(
+    lines.filter((line) => !line.is_taxable).map((line) => line.vat_exemption_reason ?? company.vatExemptionReason),
+  );
+  const exemptCode = exemptReasons.size === 1 ? [...exemptReasons][0] : null;
   const breakdown = taxBreakdown(lines, invoice.discountAmount);
   const groups: ETaxGroup[] = breakdown.map((row) => {
     const category = categoryOf(row.exempt, scaled(row.rate, 2));
@@ -248,7 +247,11 @@ export function eInvoiceOf(
       taxable: row.taxable,
       tax: row.tax,
       exemption:
-        category === 'AE' ? REVERSE_CHARGE[invoice.language] : category === 'E' ? EXEMPT[invoice.language] : null,
+        category === 'AE'
+          ? REVERSE_CHARGE[invoice.language]
+          : category === 'E' && exemptCode
+            ? { code: exemptCode, text: exemptionText(exemptCode, invoice.language) }
+            : null,
     };
   });
   const tax = breakdown.reduce((sum, row) => sum + toCents(row.tax), 0n);
@@ -258,6 +261,8 @@ export function eInvoiceOf(
 
   // An invoice of text lines only has nothing to invoice.
   if (lines.length === 0) missing.push({ field: 'invoice.items', rule: 'BR-16' });
+  if (exemptReasons.has(null)) missing.push({ field: 'company.vat_exemption_reason', rule: 'BR-E-10' });
+  else if (exemptReasons.size > 1) missing.push({ field: 'invoice.items', rule: 'BR-E-01', invalid: true });
   // The seller.
   // The rule named is the standard rate's when the invoice has one (the usual case), else its first category's.
   const vatRule = `BR-${groups.some((g) => g.category === 'S') ? 'S' : (groups[0]?.category ?? 'S')}-02`;

@@ -152,6 +152,12 @@ export const invoiceMessages = defineMessages({
     de: 'Die Handelsregister-Nr. des Kunden wird benötigt.',
     fr: 'Le N° d’entreprise du client est nécessaire.',
   },
+  'einvoice.company.vat_exemption_reason': {
+    en: "The legal ground of the exempt lines is needed: a VATEX code on each exempt line, or the company's default (company details --vat-exemption-reason).",
+    nl: 'De wettelijke grondslag van de vrijgestelde regels is nodig: een VATEX-code op elke vrijgestelde regel, of de standaard van het bedrijf (company details --vat-exemption-reason).',
+    de: 'Die Rechtsgrundlage der befreiten Positionen wird benötigt: ein VATEX-Code an jeder befreiten Position oder der Standard des Unternehmens (company details --vat-exemption-reason).',
+    fr: 'Le fondement légal des lignes exonérées est nécessaire : un code VATEX sur chaque ligne exonérée, ou celui de l’entreprise par défaut (company details --vat-exemption-reason).',
+  },
   'einvoice.company.peppol_id': {
     en: "The company's Peppol id is needed (or a CoC, enterprise or VAT number to derive it from).",
     nl: 'Het Peppol-id van het bedrijf is nodig (of een KvK-, ondernemings- of btw-nummer om het van af te leiden).',
