@@ -141,11 +141,9 @@ describe('customers', () => {
 
 describe('the company (operator CLI)', () => {
   const details = async (id: string, ...flags: string[]) => {
-    const out = await runCommand(
-      api.deps,
-      parseCommand(['company', 'details', id, '--json', ...flags]),
-      async () => {},
-    );
+    const command = parseCommand(['company', 'details', id, '--json', ...flags]);
+    if (command.name !== 'company details') throw new Error(command.name);
+    const out = await runCommand(api.deps, command, async () => {});
     return out as { exitCode?: number; json: { errors?: { field: string; rule: string }[] } };
   };
 
