@@ -6261,10 +6261,11 @@ export type components = {
       tax_rate: components['schemas']['Decimal'];
       /**
        * @description The legal ground of an exempt line as sent (a CEF VATEX code); `null` for a taxable line, or for an exempt
-       *     line that takes the company's default.
+       *     line that takes the company's default. Always in answers; absent from the lines of events recorded before it
+       *     existed (2026-12-02).
        * @example null
        */
-      vat_exemption_reason: string | null;
+      vat_exemption_reason?: string | null;
     };
     /** @description A payment received for an invoice, or a refund of one. */
     InvoicePayment: {
@@ -6919,10 +6920,11 @@ export type components = {
       tax_rate: components['schemas']['Decimal'];
       /**
        * @description The legal ground of an exempt line as sent (a CEF VATEX code); `null` for a taxable line, or for an exempt
-       *     line that takes the company's default.
+       *     line that takes the company's default. Always in answers; absent from the lines of events recorded before it
+       *     existed (2026-12-02).
        * @example null
        */
-      vat_exemption_reason: string | null;
+      vat_exemption_reason?: string | null;
     };
     /**
      * @description A quote (offer) to a customer. Created as a `draft` (number assigned, totals calculated); only drafts can

@@ -836,7 +836,7 @@ export const InvoiceItemSchema = z
     line_total_incl: NullableDecimalSchema,
     is_taxable: z.boolean(),
     tax_rate: DecimalSchema,
-    vat_exemption_reason: z.string().nullable(),
+    vat_exemption_reason: z.string().nullable().optional(),
   })
   .openapi('InvoiceItem');
 export const InvoicePaymentSchema = z
@@ -1027,7 +1027,7 @@ export const QuoteItemSchema = z
     line_total_incl: NullableDecimalSchema,
     is_taxable: z.boolean(),
     tax_rate: DecimalSchema,
-    vat_exemption_reason: z.string().nullable(),
+    vat_exemption_reason: z.string().nullable().optional(),
   })
   .openapi('QuoteItem');
 export const QuoteSchema = z

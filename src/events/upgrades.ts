@@ -9,7 +9,7 @@
 // releases, and its events of the last 30 days are then of any older shape.
 // test/features/events/older-events.test.ts fails when an object gains a required field without an entry.
 import type { z } from 'zod';
-import { type EventDataSchema, InvoiceItemSchema, QuoteItemSchema } from '../../generated/routes.ts';
+import type { EventDataSchema } from '../../generated/routes.ts';
 import { ublUrlOf } from '../api-address.ts';
 
 type EventObject = z.infer<typeof EventDataSchema>['object'];
@@ -35,17 +35,6 @@ type ObjectUpgrades<N extends ObjectName> = {
 
 const none = () => null;
 
-/**
- * A document's lines with `vat_exemption_reason` (2026-12-02), null on lines stored before it (none of their own);
- * read through the line's contract schema, so an older line that is no line fails here as it would in the check.
- */
-const withExemptionReason = (stored: StoredObject): unknown[] =>
-  (Array.isArray(stored.items) ? stored.items : []).map((line: unknown) =>
-    typeof line === 'object' && line !== null ? { vat_exemption_reason: null, ...line } : line,
-  );
-const invoiceLines = (stored: StoredObject) => InvoiceItemSchema.array().parse(withExemptionReason(stored));
-const quoteLines = (stored: StoredObject) => QuoteItemSchema.array().parse(withExemptionReason(stored));
-
 /** By object name, then field (both checked against the contract's types), with the release that changed it. */
 export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrades<N> } = {
   // 2026-11-28: not recorded before.
@@ -53,10 +42,9 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
   deal: { external_ref: { value: none } },
   conversation: { visitor_email: { value: none } },
   // 2026-11-28: the online document's address is a credential, never in events.
-  quote: { public_url: { value: none }, items: { value: quoteLines, replaces: true } },
+  quote: { public_url: { value: none } },
   invoice: {
     public_url: { value: none },
-    items: { value: invoiceLines, replaces: true },
     // 2026-11-28: always present, in events too; it follows from the invoice's id.
     ubl_url: { value: (invoice, { serviceUrl }) => ublUrlOf(serviceUrl, String(invoice.id)) },
   },
