@@ -4421,7 +4421,8 @@ export type components = {
        *     `too_big`, `invalid_enum`, `unknown_field`, `unknown_parameter`, `invalid_cursor`, `already_exists`,
        *     `invalid_reference`, `invalid_combination` (the value does not go with another field of the request, such as
        *     an appointment without a start that is sent as `confirmed`, or both prices of a document line),
-       *     `duplicate_in_batch` (an item of a batch repeats an earlier item's id, email or external reference), `invalid_json` or `more_errors` (the last item when more invalid inputs were found than are listed). New
+       *     `duplicate_in_batch` (an item of a batch repeats an earlier item's id, email or external reference), `invalid_json` or `more_errors` (the last item when more invalid inputs were found than are listed),
+       *     `invalid_identifier` (a VAT, Chamber of Commerce or Peppol number that breaks the rule named in `rule`). New
        *     codes may be added. Text containing the character U+0000
        *     (NUL) or an unpaired surrogate escape (such as `\ud800` without its pair), neither of which can be
        *     stored, is refused with `invalid_format` (never stored altered).
@@ -4433,6 +4434,13 @@ export type components = {
        * @example Must be a valid email address.
        */
       detail: string;
+      /**
+       * @description On `invalid_identifier`, the rule the value breaks: an EN 16931 or Peppol rule (`BR-CO-09`,
+       *     `PEPPOL-EN16931-CL008`, `PEPPOL-COMMON-R043`, …) or the check's own name (`VAT`, `IBAN`, `BIC`, `KVK`,
+       *     `PEPPOL-ID`). README (*E-invoices: what to fill in*) says what each one checks.
+       * @example PEPPOL-COMMON-R043
+       */
+      rule?: string;
     };
     /** @description A field an e-invoice needs and the data lacks. */
     MissingField: {
@@ -4510,6 +4518,12 @@ export type components = {
        *     field (`company.vat_number`, `customer.peppol_id`, …) with the EN 16931 or Peppol rule it breaks.
        */
       missing?: components['schemas']['MissingField'][];
+      /**
+       * @description On the same `conflict`, the stored values the e-invoice cannot carry (entered before they were checked):
+       *     each field with the rule its value breaks (`customer.peppol_id` with `PEPPOL-COMMON-R043`, …). Correct them;
+       *     the e-invoice is never made invalid.
+       */
+      invalid?: components['schemas']['MissingField'][];
     };
     /**
      * @description A language of the service.
@@ -4590,32 +4604,45 @@ export type components = {
       time_zone: string;
       currency: components['schemas']['Currency'];
       /**
-       * @description VAT identification number.
+       * @description VAT identification number. The operator's `company details --vat-number` checks it like a customer's
+       *     (rules `BR-CO-09` and `VAT`).
        * @example NL812345678B01
        */
       vat_number: string | null;
       /**
-       * @description Chamber of Commerce number.
+       * @description Chamber of Commerce number: a Dutch company's KvK number (8 digits), a Belgian company's enterprise number
+       *     with its check digits; a Belgian company with a KvK number is refused (`PEPPOL-COMMON-R043`).
        * @example 24123456
        */
       coc_number: string | null;
       /**
-       * @description Bank account shown on invoices.
+       * @description Bank account shown on invoices; checked when set (country, length and check digits, ISO 13616).
        * @example NL91ABNA0417164300
        */
       iban: string | null;
       /**
-       * @description BIC of the bank account, given in e-invoices next to the IBAN.
+       * @description BIC of the bank account, given in e-invoices next to the IBAN; checked when set (ISO 9362).
        * @example ABNANL2A
        */
       bic: string | null;
       /**
        * @description The company's address on the Peppol network, `scheme:identifier` (the scheme an EAS code, for example
        *     `0106` with a KvK number). `null`: e-invoices derive it from the KvK or enterprise number, else the VAT
-       *     number. Set by the operator, like the VAT number, address, IBAN and BIC.
+       *     number. Set by the operator, like the VAT number, address, IBAN and BIC, and checked like a customer's
+       *     Peppol id.
        * @example 0106:24123456
        */
       peppol_id: string | null;
+      /**
+       * @description The legal ground of the company's lines exempt from VAT (`is_taxable` `false`) that name none of their own:
+       *     a code of the CEF VATEX list (`VATEX-EU-132-1B` medical care, `VATEX-EU-132-1I` education,
+       *     `VATEX-FR-FRANCHISE`, …). Printed with its text on the PDF and carried in the e-invoice. Without it, an
+       *     invoice with an exempt line that names no reason has no e-invoice (`409`, `missing`
+       *     `company.vat_exemption_reason`, rule `BR-E-10`). Set by the operator (`company details ID
+       *     --vat-exemption-reason CODE`).
+       * @example VATEX-EU-132-1B
+       */
+      vat_exemption_reason: string | null;
       /**
        * @description Whether the email of *Send an invoice* carries the invoice's UBL (`<number>.xml`, Peppol BIS Billing 3.0)
        *     next to its PDF: `auto` (the default) for customers with a VAT number, the businesses whose bookkeeping
@@ -4753,7 +4780,7 @@ export type components = {
       company_name: string | null;
       /**
        * @description VAT identification number.
-       * @example NL853746211B01
+       * @example NL853746217B01
        */
       vat_number: string | null;
       /**
@@ -4833,14 +4860,26 @@ export type components = {
       country?: string | null;
       /** @description Name of the customer's business. */
       company_name?: string | null;
-      /** @description VAT identification number. */
+      /**
+       * @description VAT identification number with its country prefix (`NL853746217B01`; Greece `EL`). Checked when entered: a
+       *     prefix that is no ISO 3166-1 country answers `422` `invalid_identifier` with rule `BR-CO-09`, a number
+       *     without its country's format and check digits rule `VAT` (every EU member state and a few neighbours).
+       */
       vat_number?: string | null;
-      /** @description Chamber of Commerce number. */
+      /**
+       * @description Chamber of Commerce number, checked when entered by the customer's country (the request's, else the stored
+       *     one): a Dutch KvK number has 8 digits (rule `KVK`), a Belgian enterprise number (KBO/BCE) 10 digits with
+       *     its mod-97 check digits (rule `PEPPOL-COMMON-R043`).
+       */
       coc_number?: string | null;
       /**
        * @description The customer's address on the Peppol network, `scheme:identifier` (the scheme an EAS code, for example
        *     `0106` with a KvK number, `0208` with a Belgian enterprise number). Where it is `null`, e-invoices derive
-       *     it from the KvK or enterprise number, else the VAT number.
+       *     it from the KvK or enterprise number, else the VAT number. Checked when entered: the scheme must be in the
+       *     Peppol EAS code list (rule `PEPPOL-EN16931-CL008`) and the value must pass the scheme's own check: `0208`
+       *     a Belgian enterprise number (`PEPPOL-COMMON-R043`), `0106` a KvK number (`KVK`), a VAT scheme (`9925`,
+       *     `9944`, `9945`, …) a valid VAT number of its country (`VAT`), `0088`, `0184`, `0192`, `0007` and `0151`
+       *     their Peppol rules (`PEPPOL-COMMON-R040` to `R050`).
        * @example 0106:34123456
        */
       peppol_id?: string | null;
@@ -4880,9 +4919,17 @@ export type components = {
       country?: string | null;
       /** @description Name of the customer's business. */
       company_name?: string | null;
-      /** @description VAT identification number. */
+      /**
+       * @description VAT identification number with its country prefix (`NL853746217B01`; Greece `EL`). Checked when entered: a
+       *     prefix that is no ISO 3166-1 country answers `422` `invalid_identifier` with rule `BR-CO-09`, a number
+       *     without its country's format and check digits rule `VAT` (every EU member state and a few neighbours).
+       */
       vat_number?: string | null;
-      /** @description Chamber of Commerce number. */
+      /**
+       * @description Chamber of Commerce number, checked when entered by the customer's country (the request's, else the stored
+       *     one): a Dutch KvK number has 8 digits (rule `KVK`), a Belgian enterprise number (KBO/BCE) 10 digits with
+       *     its mod-97 check digits (rule `PEPPOL-COMMON-R043`).
+       */
       coc_number?: string | null;
       /** @description The customer's address on the Peppol network, `scheme:identifier` (see *Create a lead*). */
       peppol_id?: string | null;
@@ -4982,9 +5029,17 @@ export type components = {
       country?: string | null;
       /** @description Name of the customer's business. */
       company_name?: string | null;
-      /** @description VAT identification number. */
+      /**
+       * @description VAT identification number with its country prefix (`NL853746217B01`; Greece `EL`). Checked when entered: a
+       *     prefix that is no ISO 3166-1 country answers `422` `invalid_identifier` with rule `BR-CO-09`, a number
+       *     without its country's format and check digits rule `VAT` (every EU member state and a few neighbours).
+       */
       vat_number?: string | null;
-      /** @description Chamber of Commerce number. */
+      /**
+       * @description Chamber of Commerce number, checked when entered by the customer's country (the request's, else the stored
+       *     one): a Dutch KvK number has 8 digits (rule `KVK`), a Belgian enterprise number (KBO/BCE) 10 digits with
+       *     its mod-97 check digits (rule `PEPPOL-COMMON-R043`).
+       */
       coc_number?: string | null;
       /**
        * @description The customer's address on the Peppol network, `scheme:identifier` (the scheme an EAS code, for example
@@ -6043,7 +6098,7 @@ export type components = {
       company_name: string | null;
       /**
        * @description VAT identification number.
-       * @example NL853746211B01
+       * @example NL853746217B01
        */
       vat_number: string | null;
       /**
@@ -6224,6 +6279,13 @@ export type components = {
        * @example 21.00
        */
       tax_rate: components['schemas']['Decimal'];
+      /**
+       * @description The legal ground of an exempt line as sent (a CEF VATEX code); `null` for a taxable line, or for an exempt
+       *     line that takes the company's default. Always in answers; absent from the lines of events recorded before it
+       *     existed (2026-12-02).
+       * @example null
+       */
+      vat_exemption_reason?: string | null;
     };
     /** @description A payment received for an invoice, or a refund of one. */
     InvoicePayment: {
@@ -6521,6 +6583,17 @@ export type components = {
        * @example true
        */
       is_taxable?: boolean;
+      /**
+       * @description For a line exempt from VAT (`is_taxable` `false`), its legal ground: a code of the CEF VATEX list as Peppol
+       *     BIS Billing 3.0 publishes it (`VATEX-EU-132-1B`, `VATEX-EU-143`, `VATEX-FR-FRANCHISE`, …), printed with its
+       *     text on the PDF (VAT Directive art. 226 (11)) and carried in the e-invoice. `null`: the company's default
+       *     (`vat_exemption_reason` of the company). A code outside the list, or one of another VAT category
+       *     (`VATEX-EU-AE`, `VATEX-FR-AE`, `VATEX-EU-G`, `VATEX-EU-IC`, `VATEX-EU-O`, `VATEX-FR-CNWVAT`), answers `422`
+       *     `invalid_enum`; a reason on a taxable line, or two different reasons on one document (an e-invoice has one
+       *     exemption group, BR-E-01), `422` `invalid_combination`.
+       * @example null
+       */
+      vat_exemption_reason?: string | null;
     };
     /**
      * @description A new invoice; it is always created as a `draft`. The customer's name, address and contact details are
@@ -6865,6 +6938,13 @@ export type components = {
        * @example 9.00
        */
       tax_rate: components['schemas']['Decimal'];
+      /**
+       * @description The legal ground of an exempt line as sent (a CEF VATEX code); `null` for a taxable line, or for an exempt
+       *     line that takes the company's default. Always in answers; absent from the lines of events recorded before it
+       *     existed (2026-12-02).
+       * @example null
+       */
+      vat_exemption_reason?: string | null;
     };
     /**
      * @description A quote (offer) to a customer. Created as a `draft` (number assigned, totals calculated); only drafts can
@@ -17836,7 +17916,8 @@ export interface operations {
          *               "line_total": "1260.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "9.00"
+         *               "tax_rate": "9.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -17855,7 +17936,8 @@ export interface operations {
          *               "line_total": "432.00",
          *               "line_total_incl": "522.72",
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -17874,7 +17956,8 @@ export interface operations {
          *               "line_total": "0.00",
          *               "line_total_incl": null,
          *               "is_taxable": false,
-         *               "tax_rate": "0.00"
+         *               "tax_rate": "0.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "created_at": "2026-03-02T09:15:00Z",
@@ -17995,7 +18078,8 @@ export interface operations {
          *               "line_total": "1260.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "9.00"
+         *               "tax_rate": "9.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18014,7 +18098,8 @@ export interface operations {
          *               "line_total": "432.00",
          *               "line_total_incl": "522.72",
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18033,7 +18118,8 @@ export interface operations {
          *               "line_total": "0.00",
          *               "line_total_incl": null,
          *               "is_taxable": false,
-         *               "tax_rate": "0.00"
+         *               "tax_rate": "0.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "created_at": "2026-03-02T09:15:00Z",
@@ -18154,7 +18240,8 @@ export interface operations {
          *               "line_total": "1260.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "9.00"
+         *               "tax_rate": "9.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18173,7 +18260,8 @@ export interface operations {
          *               "line_total": "432.00",
          *               "line_total_incl": "522.72",
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18192,7 +18280,8 @@ export interface operations {
          *               "line_total": "0.00",
          *               "line_total_incl": null,
          *               "is_taxable": false,
-         *               "tax_rate": "0.00"
+         *               "tax_rate": "0.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "created_at": "2026-03-02T09:15:00Z",
@@ -18313,7 +18402,8 @@ export interface operations {
          *               "line_total": "1260.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "9.00"
+         *               "tax_rate": "9.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18332,7 +18422,8 @@ export interface operations {
          *               "line_total": "432.00",
          *               "line_total_incl": "522.72",
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18351,7 +18442,8 @@ export interface operations {
          *               "line_total": "0.00",
          *               "line_total_incl": null,
          *               "is_taxable": false,
-         *               "tax_rate": "0.00"
+         *               "tax_rate": "0.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "created_at": "2026-03-02T09:15:00Z",
@@ -18472,7 +18564,8 @@ export interface operations {
          *               "line_total": "1260.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "9.00"
+         *               "tax_rate": "9.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18491,7 +18584,8 @@ export interface operations {
          *               "line_total": "432.00",
          *               "line_total_incl": "522.72",
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "quote_item",
@@ -18510,7 +18604,8 @@ export interface operations {
          *               "line_total": "0.00",
          *               "line_total_incl": null,
          *               "is_taxable": false,
-         *               "tax_rate": "0.00"
+         *               "tax_rate": "0.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "created_at": "2026-03-02T09:15:00Z",
@@ -18587,7 +18682,7 @@ export interface operations {
          *             "city": "Amsterdam",
          *             "country": "NL",
          *             "company_name": "Bakkerij Jansen B.V.",
-         *             "vat_number": "NL853746211B01",
+         *             "vat_number": "NL853746217B01",
          *             "coc_number": "34123456"
          *           },
          *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
@@ -18635,7 +18730,8 @@ export interface operations {
          *               "line_total": "1895.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -18654,7 +18750,8 @@ export interface operations {
          *               "line_total": "312.50",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -18673,7 +18770,8 @@ export interface operations {
          *               "line_total": "84.75",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "payments": [],
@@ -18751,7 +18849,7 @@ export interface operations {
          *             "city": "Amsterdam",
          *             "country": "NL",
          *             "company_name": "Bakkerij Jansen B.V.",
-         *             "vat_number": "NL853746211B01",
+         *             "vat_number": "NL853746217B01",
          *             "coc_number": "34123456"
          *           },
          *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
@@ -18799,7 +18897,8 @@ export interface operations {
          *               "line_total": "1895.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -18818,7 +18917,8 @@ export interface operations {
          *               "line_total": "312.50",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -18837,7 +18937,8 @@ export interface operations {
          *               "line_total": "84.75",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "payments": [],
@@ -18915,7 +19016,7 @@ export interface operations {
          *             "city": "Amsterdam",
          *             "country": "NL",
          *             "company_name": "Bakkerij Jansen B.V.",
-         *             "vat_number": "NL853746211B01",
+         *             "vat_number": "NL853746217B01",
          *             "coc_number": "34123456"
          *           },
          *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
@@ -18963,7 +19064,8 @@ export interface operations {
          *               "line_total": "1895.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -18982,7 +19084,8 @@ export interface operations {
          *               "line_total": "312.50",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -19001,7 +19104,8 @@ export interface operations {
          *               "line_total": "84.75",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "payments": [],
@@ -19079,7 +19183,7 @@ export interface operations {
          *             "city": "Amsterdam",
          *             "country": "NL",
          *             "company_name": "Bakkerij Jansen B.V.",
-         *             "vat_number": "NL853746211B01",
+         *             "vat_number": "NL853746217B01",
          *             "coc_number": "34123456"
          *           },
          *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
@@ -19127,7 +19231,8 @@ export interface operations {
          *               "line_total": "1895.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -19146,7 +19251,8 @@ export interface operations {
          *               "line_total": "312.50",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -19165,7 +19271,8 @@ export interface operations {
          *               "line_total": "84.75",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "payments": [
@@ -19255,7 +19362,7 @@ export interface operations {
          *             "city": "Amsterdam",
          *             "country": "NL",
          *             "company_name": "Bakkerij Jansen B.V.",
-         *             "vat_number": "NL853746211B01",
+         *             "vat_number": "NL853746217B01",
          *             "coc_number": "34123456"
          *           },
          *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
@@ -19303,7 +19410,8 @@ export interface operations {
          *               "line_total": "1895.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -19322,7 +19430,8 @@ export interface operations {
          *               "line_total": "312.50",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -19341,7 +19450,8 @@ export interface operations {
          *               "line_total": "84.75",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "payments": [],
@@ -19419,7 +19529,7 @@ export interface operations {
          *             "city": "Amsterdam",
          *             "country": "NL",
          *             "company_name": "Bakkerij Jansen B.V.",
-         *             "vat_number": "NL853746211B01",
+         *             "vat_number": "NL853746217B01",
          *             "coc_number": "34123456"
          *           },
          *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
@@ -19467,7 +19577,8 @@ export interface operations {
          *               "line_total": "1895.00",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -19486,7 +19597,8 @@ export interface operations {
          *               "line_total": "312.50",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "invoice_item",
@@ -19505,7 +19617,8 @@ export interface operations {
          *               "line_total": "84.75",
          *               "line_total_incl": null,
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "payments": [],
@@ -19622,6 +19735,7 @@ export interface operations {
          *               "line_total": "97.50",
          *               "is_taxable": true,
          *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null,
          *               "minutes": 90
          *             }
          *           ],
@@ -19749,6 +19863,7 @@ export interface operations {
          *               "line_total": "97.50",
          *               "is_taxable": true,
          *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null,
          *               "minutes": 90
          *             }
          *           ],
@@ -19875,7 +19990,8 @@ export interface operations {
          *               "discount_amount": "0.00",
          *               "line_total": "45.80",
          *               "is_taxable": true,
-         *               "tax_rate": "9.00"
+         *               "tax_rate": "9.00",
+         *               "vat_exemption_reason": null
          *             },
          *             {
          *               "object": "order_item",
@@ -19889,7 +20005,8 @@ export interface operations {
          *               "discount_amount": "1.65",
          *               "line_total": "14.85",
          *               "is_taxable": true,
-         *               "tax_rate": "21.00"
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
          *             }
          *           ],
          *           "notes": [

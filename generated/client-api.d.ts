@@ -1615,6 +1615,7 @@ export type components = {
       iban: string | null;
       bic: string | null;
       peppol_id: string | null;
+      vat_exemption_reason: string | null;
       /** @enum {string} */
       einvoice_attachment: 'auto' | 'always' | 'never';
       prices_include_tax: boolean;
@@ -1956,6 +1957,7 @@ export type components = {
       tax_rate?: number;
       /** @default true */
       is_taxable?: boolean;
+      vat_exemption_reason?: string | null;
     };
     /** @enum {string} */
     DocumentItemType: 'product' | 'service' | 'labor' | 'material' | 'travel' | 'discount' | 'text';
@@ -2047,6 +2049,7 @@ export type components = {
       parameter: string | null;
       code: string;
       detail: string;
+      rule?: string;
     };
     IntegerId: string;
     Invoice: {
@@ -2146,6 +2149,7 @@ export type components = {
       line_total_incl: components['schemas']['NullableDecimal'];
       is_taxable: boolean;
       tax_rate: components['schemas']['Decimal'];
+      vat_exemption_reason?: string | null;
     };
     InvoiceList: {
       data: components['schemas']['Invoice'][];
@@ -2442,6 +2446,7 @@ export type components = {
       deal_id?: string;
       errors?: components['schemas']['FieldError'][];
       missing?: components['schemas']['MissingField'][];
+      invalid?: components['schemas']['MissingField'][];
     };
     ProblemCode:
       | 'unauthenticated'
@@ -2591,6 +2596,7 @@ export type components = {
       line_total_incl: components['schemas']['NullableDecimal'];
       is_taxable: boolean;
       tax_rate: components['schemas']['Decimal'];
+      vat_exemption_reason?: string | null;
     };
     QuoteList: {
       data: components['schemas']['Quote'][];

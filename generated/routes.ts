@@ -264,7 +264,13 @@ export const BatchCountsSchema = z
   })
   .openapi('BatchCounts');
 export const FieldErrorSchema = z
-  .object({ pointer: z.string().nullable(), parameter: z.string().nullable(), code: z.string(), detail: z.string() })
+  .object({
+    pointer: z.string().nullable(),
+    parameter: z.string().nullable(),
+    code: z.string(),
+    detail: z.string(),
+    rule: z.string().optional(),
+  })
   .openapi('FieldError');
 export const MissingFieldSchema = z
   .object({ field: z.string(), rule: z.string(), detail: z.string() })
@@ -314,6 +320,7 @@ export const ProblemSchema = z
     deal_id: z.uuid().optional(),
     errors: z.array(FieldErrorSchema).max(51).optional(),
     missing: z.array(MissingFieldSchema).max(20).optional(),
+    invalid: z.array(MissingFieldSchema).max(20).optional(),
   })
   .openapi('Problem');
 export const BatchItemFailedSchema = z
@@ -358,6 +365,11 @@ export const CompanySchema = z
       .string()
       .max(130)
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
+      .nullable(),
+    vat_exemption_reason: z
+      .string()
+      .max(30)
+      .regex(/^VATEX-[A-Z0-9-]+$/)
       .nullable(),
     einvoice_attachment: z.enum(['auto', 'always', 'never']),
     prices_include_tax: z.boolean(),
@@ -784,6 +796,12 @@ export const DocumentItemInputSchema = z
     discount_description: z.string().max(500).nullable().optional(),
     tax_rate: z.number().min(0).max(100).optional(),
     is_taxable: z.boolean().default(true),
+    vat_exemption_reason: z
+      .string()
+      .max(30)
+      .regex(/^VATEX-[A-Z0-9-]+$/)
+      .nullable()
+      .optional(),
   })
   .openapi('DocumentItemInput');
 export const DocumentLineTotalSchema = DecimalSchema.openapi('DocumentLineTotal');
@@ -818,6 +836,7 @@ export const InvoiceItemSchema = z
     line_total_incl: NullableDecimalSchema,
     is_taxable: z.boolean(),
     tax_rate: DecimalSchema,
+    vat_exemption_reason: z.string().nullable().optional(),
   })
   .openapi('InvoiceItem');
 export const InvoicePaymentSchema = z
@@ -1008,6 +1027,7 @@ export const QuoteItemSchema = z
     line_total_incl: NullableDecimalSchema,
     is_taxable: z.boolean(),
     tax_rate: DecimalSchema,
+    vat_exemption_reason: z.string().nullable().optional(),
   })
   .openapi('QuoteItem');
 export const QuoteSchema = z

@@ -107,7 +107,7 @@ async function main() {
       postalCode: '3011 AD',
       city: 'Rotterdam',
       country: 'NL',
-      vatNumber: 'NL862345117B01',
+      vatNumber: 'NL862345110B01',
       cocNumber: '24123456',
       iban: 'NL91ABNA0417164300',
       bic: 'ABNANL2A',

@@ -3,6 +3,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
+import { isExemptionReason } from '../domain/vat-exemption.ts';
 import { PEPPOL_ID } from '../einvoicing/from-invoice.ts';
 import { BadRow, checkedOrder, type ImportedOrder } from '../resources/orders/import.ts';
 import type { ChannelSettingsChange } from '../services/channel-settings.ts';
@@ -29,7 +30,7 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
              progress at once; without options: shows the limits in force and the slots in use)
   company details ID [--legal-name T] [--address T] [--postal-code T] [--city T] [--country CC]
              [--vat-number T] [--coc-number T] [--iban T] [--bic T] [--peppol-id SCHEME:ID]
-             [--einvoice-attachment auto|always|never]
+             [--vat-exemption-reason VATEX-CODE] [--einvoice-attachment auto|always|never]
              (what invoices and e-invoices print; the value none clears one; the UBL in invoice email:
              auto for customers with a VAT number)
   company export ID > FILE.jsonl      the company's complete data as a JSON Lines archive
@@ -316,6 +317,7 @@ export function parseCommand(argv: string[]): Command {
           iban: 'iban',
           bic: 'bic',
           'peppol-id': 'peppolId',
+          'vat-exemption-reason': 'vatExemptionReason',
           'einvoice-attachment': 'einvoiceAttachment',
         } as const;
         const options = Object.fromEntries(Object.keys(flags).map((flag) => [flag, { type: 'string' as const }]));
@@ -338,6 +340,14 @@ export function parseCommand(argv: string[]): Command {
             if (value !== 'auto' && value !== 'always' && value !== 'never')
               throw new UsageError(`${command}: --einvoice-attachment must be auto, always or never`);
             details.einvoiceAttachment = value;
+            continue;
+          }
+          if (column === 'vatExemptionReason' && value !== null && !isExemptionReason(value.toUpperCase()))
+            throw new UsageError(
+              `${command}: --vat-exemption-reason must be a VATEX code of an exemption (VATEX-EU-132-1B, VATEX-EU-143, VATEX-FR-FRANCHISE, …)`,
+            );
+          if (column === 'vatExemptionReason') {
+            details.vatExemptionReason = value?.toUpperCase() ?? null;
             continue;
           }
           if (column === 'peppolId' && value !== null && !PEPPOL_ID.test(value))

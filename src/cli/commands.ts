@@ -8,11 +8,15 @@ import type { Db, Sql } from '../db/client.ts';
 import { companies } from '../db/schema/index.ts';
 import { withTenant } from '../db/tenant.ts';
 import { CONCURRENCY_KINDS, type ConcurrencyKind } from '../domain/concurrency-kinds.ts';
+import { identifierProblems } from '../domain/identifiers.ts';
 import type { FileStorages } from '../files/storages.ts';
 import { ConcurrencyLimits, defaultConcurrencyLimits } from '../http/concurrency.ts';
+import { localize } from '../http/messages.ts';
+import { identifierMessage } from '../resources/customers/input.ts';
 import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
 import {
+  type CompanyDetailsChange,
   createCompany,
   setCompanyDetails,
   setConcurrencyLimits,
@@ -122,6 +126,14 @@ export async function runCommand(
       return { json: companyOutput(row), text: `Features changed: ${companyText(row)}` };
     }
     case 'company details': {
+      const refused = await refusedIdentifiers(db, command.id, command.details);
+      if (refused.length > 0) {
+        return {
+          json: { error: 'invalid_identifier', errors: refused },
+          text: refused.map((r) => `error: --${r.flag}: ${r.detail}`).join('\n'),
+          exitCode: 2,
+        };
+      }
       const row = await setCompanyDetails(db, command.id, command.details);
       return { json: companyOutput(row), text: `Details changed: ${companyText(row)}` };
     }
@@ -311,4 +323,30 @@ async function importOrders(
   });
   badRows.sort((a, b) => a.line - b.line);
   return { results: outcome === 'done' ? results : [], badRows };
+}
+
+/**
+ * The company's identifiers among `details` that break their rules (src/domain/identifiers.ts), each with its flag,
+ * rule and text. The CoC number is judged by the country it will have: a Belgian company's is an enterprise number
+ * with check digits, so a Belgian company with a KvK number is refused (PEPPOL-COMMON-R043) whichever is set last.
+ */
+async function refusedIdentifiers(db: Db, id: string, details: CompanyDetailsChange) {
+  const [stored] = await db
+    .select({ country: companies.country, cocNumber: companies.cocNumber })
+    .from(companies)
+    .where(eq(companies.id, id));
+  const problems = identifierProblems({
+    country: details.country ?? stored?.country ?? null,
+    vat_number: details.vatNumber,
+    coc_number: details.cocNumber !== undefined ? details.cocNumber : details.country ? stored?.cocNumber : undefined,
+    iban: details.iban,
+    bic: details.bic,
+    peppol_id: details.peppolId,
+  });
+  return problems.map(({ field, rule }) => ({
+    flag: field.replace('_', '-'),
+    field,
+    rule,
+    detail: localize(identifierMessage(rule), 'en'),
+  }));
 }

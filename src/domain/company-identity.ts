@@ -19,4 +19,6 @@ export type CompanyIdentity = {
   bic: string | null;
   /** `scheme:identifier` on the Peppol network (0106:24123456). */
   peppolId: string | null;
+  /** The VATEX code of exempt lines that name none of their own (src/domain/vat-exemption.ts). */
+  vatExemptionReason: string | null;
 };

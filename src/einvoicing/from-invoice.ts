@@ -2,8 +2,22 @@
 // What the rules need and the data lacks is answered as a list of missing fields, each with the rule it breaks,
 // never as an invalid document. Pure: the caller reads the rows (src/resources/invoices/ubl.ts).
 import type { CompanyIdentity } from '../domain/company-identity.ts';
+import {
+  bicRule,
+  cocNumberRule,
+  compactIdentifier,
+  EU,
+  type IdentifierRule,
+  ibanRule,
+  PEPPOL_ID,
+  peppolIdOfVatNumber,
+  peppolIdRule,
+  vatCountry,
+  vatNumberRule,
+} from '../domain/identifiers.ts';
 import { fromCents, toCents } from '../domain/money.ts';
 import { type DocumentItemType, scaled, taxBreakdown } from '../domain/totals.ts';
+import { exemptionText } from '../domain/vat-exemption.ts';
 import type { EInvoice, ELine, EParty, ETaxGroup, PeppolId, VatCategory } from './model.ts';
 
 export type SourceLine = {
@@ -20,6 +34,8 @@ export type SourceLine = {
   line_total: string;
   is_taxable: boolean;
   tax_rate: string;
+  /** An exempt line's own VATEX code; else the company's default applies. */
+  vat_exemption_reason?: string | null;
 };
 
 /** The seller: the company as its documents name it. */
@@ -58,11 +74,15 @@ export type SourceInvoice = {
   customer: SourceCustomer;
 };
 
-export type Missing = { field: MissingField; rule: string };
+/** A field the e-invoice needs: missing, or `invalid` when its stored value breaks `rule` (stored before the checks). */
+export type Missing = { field: MissingField; rule: string; invalid?: true };
 export type MissingField =
   | 'invoice.items'
   | 'company.vat_number'
+  | 'company.coc_number'
   | 'company.peppol_id'
+  | 'company.bic'
+  | 'company.vat_exemption_reason'
   | 'company.address'
   | 'company.postal_code'
   | 'company.city'
@@ -70,6 +90,7 @@ export type MissingField =
   | 'customer.name'
   | 'customer.country'
   | 'customer.vat_number'
+  | 'customer.coc_number'
   | 'customer.peppol_id'
   | 'customer.address'
   | 'customer.postal_code'
@@ -77,54 +98,30 @@ export type MissingField =
 
 export type EInvoiceResult = { ok: true; document: EInvoice } | { ok: false; missing: Missing[] };
 
-/** A Peppol id as the API stores it: `scheme:identifier`, the scheme a four-digit EAS code (0106:24123456). */
-export const PEPPOL_ID = /^(\d{4}):([^\s:]{1,125})$/;
+export { PEPPOL_ID } from '../domain/identifiers.ts';
 
 export function parsePeppolId(value: string | null): PeppolId | null {
-  const match = value ? PEPPOL_ID.exec(value) : null;
+  const match = value ? PEPPOL_ID.exec(value.trim()) : null;
   return match ? { scheme: match[1], id: match[2] } : null;
 }
 
-/** EU member states (ISO 3166-1; Greece as GR, which its VAT numbers write EL). */
-const EU = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
-/** The Peppol EAS scheme of a VAT number, per country (EAS code list). */
-const VAT_SCHEME: Record<string, string> = { NL: '9944', BE: '9925', DE: '9930', FR: '9957', LU: '9938', AT: '9914' };
 /** The ICD scheme of a chamber-of-commerce or enterprise number, per country: Dutch KvK, Belgian KBO/BCE. */
 const LEGAL_SCHEME: Record<string, string> = { NL: '0106', BE: '0208' };
 
-const compact = (value: string | null): string | null => {
-  const text = value?.replace(/[\s.]/g, '').toUpperCase() ?? '';
-  return text === '' ? null : text;
-};
-const vatCountry = (vat: string | null) => {
-  const prefix = vat?.slice(0, 2) ?? '';
-  return prefix === 'EL' ? 'GR' : /^[A-Z]{2}$/.test(prefix) ? prefix : null;
-};
+const compact = compactIdentifier;
 
 /**
  * The party's Peppol address: the one it has, else one the network accepts from its registration: the Dutch KvK
- * or Belgian enterprise number, else its VAT number where the country has a VAT scheme.
+ * or Belgian enterprise number, else its VAT number where its country has a VAT scheme in the EAS code list.
  */
 function endpointOf(explicit: string | null, country: string, coc: string | null, vat: string | null): PeppolId | null {
   const own = parsePeppolId(explicit);
   if (own) return own;
   const legal = LEGAL_SCHEME[country];
   if (legal && coc) return { scheme: legal, id: country === 'BE' ? coc.replace(/\D/g, '') : coc };
-  const vatScheme = vat ? VAT_SCHEME[vatCountry(vat) ?? ''] : undefined;
-  return vatScheme && vat ? { scheme: vatScheme, id: vat } : null;
+  return peppolIdOfVatNumber(vat);
 }
 
-/**
- * The exemption reason of each category with one (BT-120/BT-121), as Peppol expects it: a VATEX code and a text.
- * No reason is kept per line, so exempt lines name Article 132 of the VAT Directive (exemptions for activities in
- * the public interest: care, education, …), the ground of the exempt work the service's users invoice.
- */
-const EXEMPT: Record<SourceInvoice['language'], { code: string; text: string }> = {
-  nl: { code: 'VATEX-EU-132', text: 'Vrijgesteld van btw (artikel 132 btw-richtlijn)' },
-  en: { code: 'VATEX-EU-132', text: 'Exempt from VAT (Article 132 of the VAT Directive)' },
-  de: { code: 'VATEX-EU-132', text: 'Steuerbefreit (Artikel 132 MwSt-Systemrichtlinie)' },
-  fr: { code: 'VATEX-EU-132', text: 'Exonéré de TVA (article 132 de la directive TVA)' },
-};
 const REVERSE_CHARGE: Record<SourceInvoice['language'], { code: string; text: string }> = {
   nl: { code: 'VATEX-EU-AE', text: 'Btw verlegd' },
   en: { code: 'VATEX-EU-AE', text: 'Reverse charge' },
@@ -226,6 +223,10 @@ export function eInvoiceOf(
   },
 ): EInvoiceResult {
   const missing: Missing[] = [];
+  // A stored value the checks at entry would refuse (stored before them): named, never written into the XML.
+  const invalid = (field: MissingField, rule: IdentifierRule | null) => {
+    if (rule) missing.push({ field, rule, invalid: true });
+  };
   const customer = invoice.customer;
   const sellerCountry = company.country.toUpperCase();
   const sellerVat = compact(company.vatNumber);
@@ -238,6 +239,12 @@ export function eInvoiceOf(
   // reverse charge), any other rate S. The rows are the API's own, so the XML's breakdown is the answer's.
   const categoryOf = (exempt: boolean, rate: bigint): VatCategory =>
     exempt ? 'E' : rate !== 0n ? 'S' : reverseCharge ? 'AE' : 'Z';
+  // The legal ground of the exempt lines (BT-121/BT-120): each line's own VATEX code, else the company's default.
+  // An e-invoice has one group of exempt lines (BR-E-01), so one reason.
+  const exemptReasons = new Set(
+    lines.filter((line) => !line.is_taxable).map((line) => line.vat_exemption_reason ?? company.vatExemptionReason),
+  );
+  const exemptCode = exemptReasons.size === 1 ? [...exemptReasons][0] : null;
   const breakdown = taxBreakdown(lines, invoice.discountAmount);
   const groups: ETaxGroup[] = breakdown.map((row) => {
     const category = categoryOf(row.exempt, scaled(row.rate, 2));
@@ -248,7 +255,11 @@ export function eInvoiceOf(
       taxable: row.taxable,
       tax: row.tax,
       exemption:
-        category === 'AE' ? REVERSE_CHARGE[invoice.language] : category === 'E' ? EXEMPT[invoice.language] : null,
+        category === 'AE'
+          ? REVERSE_CHARGE[invoice.language]
+          : category === 'E' && exemptCode
+            ? { code: exemptCode, text: exemptionText(exemptCode, invoice.language) }
+            : null,
     };
   });
   const tax = breakdown.reduce((sum, row) => sum + toCents(row.tax), 0n);
@@ -258,12 +269,16 @@ export function eInvoiceOf(
 
   // An invoice of text lines only has nothing to invoice.
   if (lines.length === 0) missing.push({ field: 'invoice.items', rule: 'BR-16' });
+  if (exemptReasons.has(null)) missing.push({ field: 'company.vat_exemption_reason', rule: 'BR-E-10' });
+  else if (exemptReasons.size > 1) missing.push({ field: 'invoice.items', rule: 'BR-E-01', invalid: true });
   // The seller.
   // The rule named is the standard rate's when the invoice has one (the usual case), else its first category's.
   const vatRule = `BR-${groups.some((g) => g.category === 'S') ? 'S' : (groups[0]?.category ?? 'S')}-02`;
   if (!sellerVat) missing.push({ field: 'company.vat_number', rule: vatRule });
-  else if (!vatCountry(sellerVat)) missing.push({ field: 'company.vat_number', rule: 'BR-CO-09' });
+  else invalid('company.vat_number', vatNumberRule(sellerVat));
   const sellerCoc = compact(company.cocNumber);
+  if (sellerCoc) invalid('company.coc_number', cocNumberRule(sellerCoc, sellerCountry));
+  if (company.peppolId?.trim()) invalid('company.peppol_id', peppolIdRule(company.peppolId));
   const sellerEndpoint = endpointOf(company.peppolId, sellerCountry, sellerCoc, sellerVat);
   const peppol = (options.rules ?? 'peppol') === 'peppol';
   if (!sellerEndpoint && peppol) missing.push({ field: 'company.peppol_id', rule: 'PEPPOL-EN16931-R020' });
@@ -274,14 +289,18 @@ export function eInvoiceOf(
   }
   const payable = options.kind === 'invoice' && toCents(invoice.total) > 0n;
   if (payable && !company.iban) missing.push({ field: 'company.iban', rule: 'BR-61' });
+  if (payable && company.iban) invalid('company.iban', ibanRule(company.iban));
+  if (payable && company.bic?.trim()) invalid('company.bic', bicRule(company.bic));
 
   // The buyer.
   const buyerName =
     (customer.type === 'business' ? customer.company_name : null) ?? customer.name ?? customer.company_name;
   if (!buyerName) missing.push({ field: 'customer.name', rule: 'BR-07' });
   if (!buyerCountry) missing.push({ field: 'customer.country', rule: 'BR-11' });
-  if (buyerVat && !vatCountry(buyerVat)) missing.push({ field: 'customer.vat_number', rule: 'BR-CO-09' });
+  if (buyerVat) invalid('customer.vat_number', vatNumberRule(buyerVat));
   const buyerCoc = compact(customer.coc_number);
+  if (buyerCoc) invalid('customer.coc_number', cocNumberRule(buyerCoc, buyerCountry));
+  if (customer.peppol_id?.trim()) invalid('customer.peppol_id', peppolIdRule(customer.peppol_id));
   const buyerEndpoint = endpointOf(customer.peppol_id, buyerCountry ?? '', buyerCoc, buyerVat);
   if (!buyerEndpoint && peppol) missing.push({ field: 'customer.peppol_id', rule: 'PEPPOL-EN16931-R010' });
   if (sellerCountry === 'NL' && buyerCountry === 'NL') {

@@ -6,7 +6,14 @@ import type { Language } from './language.ts';
 import { answerWhileLingering } from './lingering-close.ts';
 import { localize, type Message } from './messages.ts';
 
-export type FieldError = { pointer: string | null; parameter: string | null; code: string; detail: Message };
+/** One invalid input; `rule` names the identifier rule a value breaks (src/domain/identifiers.ts), when it is one. */
+export type FieldError = {
+  pointer: string | null;
+  parameter: string | null;
+  code: string;
+  detail: Message;
+  rule?: string;
+};
 /** A field an e-invoice needs and the data lacks, with the EN 16931 or Peppol rule it breaks. */
 export type MissingField = { field: string; rule: string; detail: Message };
 export type ProblemExtras = {
@@ -14,6 +21,8 @@ export type ProblemExtras = {
   deal_id?: string;
   errors?: FieldError[];
   missing?: MissingField[];
+  /** Stored values an e-invoice cannot carry: they break the rule named (entered before the checks existed). */
+  invalid?: MissingField[];
 };
 
 /** A body rendered before (a problem stored with an idempotency key), with its status and language. */
@@ -48,7 +57,7 @@ export function problemBody(
   problem: ApiProblem,
   opts: { errorsUrl: string; language: Language; requestId: string; instance: string },
 ) {
-  const { errors, missing, ...extras } = problem.extras;
+  const { errors, missing, invalid, ...extras } = problem.extras;
   return {
     type: `${opts.errorsUrl}/${problem.code}`,
     title: problemTitle(problem.code, opts.language),
@@ -60,6 +69,7 @@ export function problemBody(
     ...extras,
     ...(errors ? { errors: errors.map((error) => ({ ...error, detail: localize(error.detail, opts.language) })) } : {}),
     ...(missing ? { missing: missing.map((m) => ({ ...m, detail: localize(m.detail, opts.language) })) } : {}),
+    ...(invalid ? { invalid: invalid.map((m) => ({ ...m, detail: localize(m.detail, opts.language) })) } : {}),
   };
 }
 

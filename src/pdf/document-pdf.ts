@@ -94,6 +94,11 @@ export interface DocumentPdfView {
    * reverseChargeApplies): the 0 % rows print as reverse-charged, with a sentence that says so.
    */
   reverseCharge?: boolean;
+  /**
+   * The legal grounds of the exempt lines (VAT Directive art. 226 (11)): each VATEX code with its text in the
+   * document's language, printed below the totals.
+   */
+  exemptions?: { code: string; text: string }[];
   lines: DocumentPdfLine[];
   /** Print only what each line is and how much of it, no prices (the document's `hide_line_amounts`). */
   hideLineAmounts?: boolean;
@@ -545,6 +550,7 @@ function terms(doc: Doc, view: DocumentPdfView, labels: PdfLabels, money: (a: st
   }
   if (view.creditedInvoice) paragraphs.push([null, labels.creditsInFull(view.creditedInvoice.number)]);
   if (view.totals.taxes.some((tax) => reverseCharged(view, tax))) paragraphs.push([null, labels.reverseChargeNote]);
+  for (const exemption of view.exemptions ?? []) paragraphs.push([null, `${exemption.text} (${exemption.code}).`]);
   if (view.notes) paragraphs.push([labels.notes, view.notes]);
   for (const [heading, text] of paragraphs) {
     ensureSpace(doc, 40);

@@ -112,6 +112,7 @@ export type CompanyDetailsChange = Partial<
     | 'iban'
     | 'bic'
     | 'peppolId'
+    | 'vatExemptionReason'
     | 'einvoiceAttachment'
   >
 >;

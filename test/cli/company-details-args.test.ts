@@ -12,7 +12,7 @@ describe('company details (arguments)', () => {
       'details',
       ID,
       '--vat-number',
-      'NL862345117B01',
+      'NL862345110B01',
       '--bic',
       'none',
       '--country',
@@ -27,7 +27,7 @@ describe('company details (arguments)', () => {
       json: false,
       id: ID,
       details: {
-        vatNumber: 'NL862345117B01',
+        vatNumber: 'NL862345110B01',
         bic: null,
         country: 'BE',
         peppolId: '0208:0403019261',

@@ -41,6 +41,8 @@ export const companies = pgTable(
     bic: text('bic'),
     /** Its address on the Peppol network, `scheme:identifier` (drizzle/0035); e-invoices derive one without it. */
     peppolId: text('peppol_id'),
+    /** The VATEX code of the company's exempt lines that name none (src/domain/vat-exemption.ts). */
+    vatExemptionReason: text('vat_exemption_reason'),
     /** Whether invoice email carries the UBL next to the PDF (drizzle/0040): `auto` for customers with a VAT number. */
     einvoiceAttachment: text('einvoice_attachment', { enum: ['auto', 'always', 'never'] })
       .notNull()
@@ -69,6 +71,7 @@ export const companies = pgTable(
     check('companies_concurrency_limits', sql`jsonb_typeof(${t.concurrencyLimits}) = 'object'`),
     check('companies_peppol_id', sql`${t.peppolId} ~ '^[0-9]{4}:[^[:space:]:]{1,125}$'`),
     check('companies_einvoice_attachment', sql`${t.einvoiceAttachment} in ('auto', 'always', 'never')`),
+    check('companies_vat_exemption_reason', sql`${t.vatExemptionReason} ~ '^VATEX-[A-Z0-9-]+$'`),
   ],
 );
 

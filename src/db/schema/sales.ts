@@ -59,6 +59,8 @@ export type DocumentLine = {
   line_total_incl: string | null;
   is_taxable: boolean;
   tax_rate: string;
+  /** An exempt line's VATEX code (src/domain/vat-exemption.ts); absent on lines stored before it existed. */
+  vat_exemption_reason?: string | null;
   /** The line as the request sent it (not shown): the totals are recalculated from it. */
   input?: unknown;
 };

@@ -22,6 +22,7 @@ export function serializeCompany(row: typeof companies.$inferSelect) {
     iban: row.iban,
     bic: row.bic,
     peppol_id: row.peppolId,
+    vat_exemption_reason: row.vatExemptionReason,
     einvoice_attachment: row.einvoiceAttachment,
     prices_include_tax: row.pricesIncludeTax,
     default_tax_rate: row.defaultTaxRate,

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { CustomerBatchItemSchema, CustomerBatchSchema } from '../../../generated/routes.ts';
 import { recordEvents } from '../../events/record.ts';
 import type { Upsert } from '../../http/batch.ts';
-import { columnsOf } from './input.ts';
+import { invalidFields } from '../../http/validation.ts';
+import { columnsOf, identifierErrors } from './input.ts';
 import { customerMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type CustomerRow, serializeCustomer } from './serialize.ts';
@@ -42,8 +43,10 @@ export const customerUpsert: Upsert<Item, CustomerRow, q.BatchColumns> = {
   // Nothing to read: a customer's fields refer to nothing else.
   planner:
     async () =>
-    ({ item, row }) => {
+    ({ item, index, row }) => {
       const { id: _id, ...fields } = item;
+      const errors = identifierErrors(fields, `/items/${index}`, row?.country ?? null);
+      if (errors.length > 0) return { problem: invalidFields(errors) };
       const changes = columnsOf(fields);
       const columns = { ...storedColumns(row, fields.email ?? ''), ...changes };
       const changed = (Object.keys(changes) as (keyof typeof changes)[]).some((key) => changes[key] !== row?.[key]);

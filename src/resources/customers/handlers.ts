@@ -8,9 +8,9 @@ import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
-import { invalidField } from '../../http/validation.ts';
+import { invalidField, invalidFields } from '../../http/validation.ts';
 import { customerUpsert } from './batch.ts';
-import { columnsOf } from './input.ts';
+import { columnsOf, identifierErrors } from './input.ts';
 import { customerMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { type CustomerRow, serializeCustomer } from './serialize.ts';
@@ -18,6 +18,12 @@ import { listTimeline, serializeTimelineEntry } from './timeline.ts';
 
 const notFound = () => new ApiProblem('not_found', customerMessages.message('customer.not_found'));
 const emailTaken = () => invalidField('/email', 'already_exists', customerMessages.message('customer.email_taken'));
+
+/** 422 when an identifier of the input breaks its rule (VAT, CoC, Peppol id: src/domain/identifiers.ts). */
+const checkIdentifiers = (...args: Parameters<typeof identifierErrors>) => {
+  const errors = identifierErrors(...args);
+  if (errors.length > 0) throw invalidFields(errors);
+};
 
 /** A write that failed on the unique index of emails: the email is another customer's. */
 const emailConflict = (error: unknown): never => {
@@ -97,6 +103,7 @@ export const handlers = {
   createCustomer: async (c) => {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
+    checkIdentifiers(body, '', null);
     const created = await runCreation(c, async (tx) => {
       const row = await q.insertCustomerUnlessEmailTaken(tx, companyId, {
         ...columnsOf(body),
@@ -132,6 +139,7 @@ export const handlers = {
     const body = c.req.valid('json');
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
+    checkIdentifiers(body, '', null);
     const row = await c.get('tenant').transaction(async (tx) => {
       // The lock (with the change time) and the conditional write go in one round trip; the locked row then
       // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
@@ -141,6 +149,9 @@ export const handlers = {
       );
       if (!current) throw notFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      // A CoC number sent without a country is judged by the stored one (a Belgian customer's is an enterprise
+      // number); the write is undone by the throw.
+      if (body.country === undefined) checkIdentifiers({ coc_number: body.coc_number }, '', current.country);
       if (!updated) return current;
       await recordCustomerChange(tx, companyId, 'customer.updated', updated);
       return updated;

@@ -31,13 +31,31 @@ export type UblRequest = { document: EDocument; embedPdf: boolean };
 /** The day of `at` in the company's time zone (YYYY-MM-DD). */
 const dayIn = (at: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
 
-const missingProblem = (missing: Missing[]) =>
-  new ApiProblem('conflict', invoiceMessages.message('invoice.einvoice_incomplete'), {
-    missing: missing.map((m) => ({
-      ...m,
-      detail: invoiceMessages.message(`einvoice.${m.field}`),
-    })),
+/** The text of a field the e-invoice lacks, or of a stored value that breaks its rule. */
+const missingDetail = (m: Missing) =>
+  m.invalid
+    ? invoiceMessages.message('einvoice.invalid', { field: m.field, rule: m.rule })
+    : invoiceMessages.message(`einvoice.${m.field}`);
+const described = (list: Missing[]) =>
+  list.map(({ field, rule }) => ({ field, rule, detail: missingDetail({ field, rule }) }));
+
+/** 409: the fields to fill in (`missing`) and the stored values to correct (`invalid`), each with its rule. */
+const missingProblem = (found: Missing[]) => {
+  const missing = found.filter((m) => !m.invalid);
+  const invalid = found.filter((m) => m.invalid);
+  return new ApiProblem('conflict', invoiceMessages.message('invoice.einvoice_incomplete'), {
+    missing: described(missing),
+    ...(invalid.length > 0
+      ? {
+          invalid: invalid.map(({ field, rule }) => ({
+            field,
+            rule,
+            detail: missingDetail({ field, rule, invalid: true }),
+          })),
+        }
+      : {}),
   });
+};
 
 /** The company and the customer's Peppol id beside the invoice, read in `tx`. */
 async function withParties(tx: Tx, invoice: InvoiceRow) {
@@ -217,9 +235,10 @@ export async function emailedUbl(
   if (!wanted) return { attachment: null, einvoice: { attached: false, reason: 'not_wanted', missing: [] } };
   const result = eInvoiceResult(found, 'invoice', null);
   if (!result.ok) {
-    const missing = result.missing.map((m) => ({
-      ...m,
-      detail: localize(invoiceMessages.message(`einvoice.${m.field}`), language),
+    const missing = result.missing.map(({ field, rule, invalid }) => ({
+      field,
+      rule,
+      detail: localize(missingDetail({ field, rule, invalid }), language),
     }));
     return { attachment: null, einvoice: { attached: false, reason: 'incomplete', missing } };
   }

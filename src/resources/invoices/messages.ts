@@ -110,6 +110,12 @@ export const invoiceMessages = defineMessages({
     de: 'Diese Rechnung kann noch keine gültige E-Rechnung werden: Füllen Sie die unter missing genannten Felder aus.',
     fr: 'Cette facture ne peut pas encore devenir une facture électronique valide : renseignez les champs listés dans missing.',
   },
+  'einvoice.invalid': {
+    en: 'The stored value of {field} breaks rule {rule}; correct it (it was entered before this check existed).',
+    nl: 'De opgeslagen waarde van {field} breekt regel {rule}; corrigeer die (ze is ingevoerd voordat deze controle bestond).',
+    de: 'Der gespeicherte Wert von {field} verletzt die Regel {rule}; korrigieren Sie ihn (er wurde vor dieser Prüfung erfasst).',
+    fr: 'La valeur enregistrée de {field} enfreint la règle {rule} ; corrigez-la (elle a été saisie avant ce contrôle).',
+  },
   'invoice.no_credit_note': {
     en: 'An invoice that is {status} has no credit note; only a sent invoice that was then cancelled, or a refunded invoice, has one.',
     nl: 'Een factuur met de status {status} heeft geen creditnota; alleen een verstuurde factuur die is geannuleerd, of een terugbetaalde factuur, heeft er een.',
@@ -139,6 +145,30 @@ export const invoiceMessages = defineMessages({
     nl: 'Het btw-nummer van het bedrijf (met landcode, zoals NL) is nodig.',
     de: 'Die USt-IdNr. des Unternehmens (mit Länderkennung, etwa NL) wird benötigt.',
     fr: 'Le numéro de TVA de l’entreprise (avec son préfixe pays, par exemple NL) est nécessaire.',
+  },
+  'einvoice.company.coc_number': {
+    en: "The company's chamber of commerce number is needed.",
+    nl: 'Het KvK-nummer van het bedrijf is nodig.',
+    de: 'Die Handelsregister-Nr. des Unternehmens wird benötigt.',
+    fr: 'Le N° d’entreprise de l’entreprise est nécessaire.',
+  },
+  'einvoice.company.bic': {
+    en: "The company's BIC is needed.",
+    nl: 'De BIC van het bedrijf is nodig.',
+    de: 'Die BIC des Unternehmens wird benötigt.',
+    fr: 'Le BIC de l’entreprise est nécessaire.',
+  },
+  'einvoice.customer.coc_number': {
+    en: "The customer's chamber of commerce number is needed.",
+    nl: 'Het KvK-nummer van de klant is nodig.',
+    de: 'Die Handelsregister-Nr. des Kunden wird benötigt.',
+    fr: 'Le N° d’entreprise du client est nécessaire.',
+  },
+  'einvoice.company.vat_exemption_reason': {
+    en: "The legal ground of the exempt lines is needed: a VATEX code on each exempt line, or the company's default (company details --vat-exemption-reason).",
+    nl: 'De wettelijke grondslag van de vrijgestelde regels is nodig: een VATEX-code op elke vrijgestelde regel, of de standaard van het bedrijf (company details --vat-exemption-reason).',
+    de: 'Die Rechtsgrundlage der befreiten Positionen wird benötigt: ein VATEX-Code an jeder befreiten Position oder der Standard des Unternehmens (company details --vat-exemption-reason).',
+    fr: 'Le fondement légal des lignes exonérées est nécessaire : un code VATEX sur chaque ligne exonérée, ou celui de l’entreprise par défaut (company details --vat-exemption-reason).',
   },
   'einvoice.company.peppol_id': {
     en: "The company's Peppol id is needed (or a CoC, enterprise or VAT number to derive it from).",

@@ -6,6 +6,7 @@ import { companies, customers, type DocumentCustomerCopy, type DocumentLine, dea
 import type { Tx } from '../../db/tenant.ts';
 import type { CompanyIdentity } from '../../domain/company-identity.ts';
 import { type DocumentTotals, documentTotals, type LineInput, type TotalsError } from '../../domain/totals.ts';
+import { isExemptionReason } from '../../domain/vat-exemption.ts';
 import type { Message } from '../../http/messages.ts';
 import type { FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
@@ -19,6 +20,7 @@ export type ItemBody = LineInput & {
   sku?: string | null;
   unit?: string | null;
   discount_description?: string | null;
+  vat_exemption_reason?: string | null;
 };
 
 export type CompanyDefaults = CompanyIdentity & {
@@ -51,6 +53,7 @@ export function companyDefaults(tx: Tx, companyId: string): Promise<CompanyDefau
       iban: companies.iban,
       bic: companies.bic,
       peppolId: companies.peppolId,
+      vatExemptionReason: companies.vatExemptionReason,
       einvoiceAttachment: companies.einvoiceAttachment,
       timeZone: companies.timeZone,
       language: companies.language,
@@ -191,7 +194,30 @@ export function documentAmounts(
     for (const error of result.errors) problems.add(error.pointer, error.code, TOTALS_TEXT[error.reason]);
     return undefined;
   }
+  if (!exemptionReasonsValid(items, problems)) return undefined;
   return amountsOf(items, result.totals);
+}
+
+/**
+ * The exemption reasons of the lines: a code of the VATEX list that is an exemption, only on an exempt line, one
+ * reason per document (an e-invoice has one group of exempt lines, BR-E-01). False with the problems reported.
+ */
+function exemptionReasonsValid(items: readonly ItemBody[], problems: DocumentProblems): boolean {
+  const before = problems.errors.length;
+  let first: string | null = null;
+  for (const [index, item] of items.entries()) {
+    const reason = item.vat_exemption_reason;
+    if (reason === undefined || reason === null) continue;
+    const at = `/items/${index}/vat_exemption_reason`;
+    if (!isExemptionReason(reason))
+      problems.add(at, 'invalid_enum', quoteMessages.message('document.exemption_unknown'));
+    else if (item.is_taxable !== false)
+      problems.add(at, 'invalid_combination', quoteMessages.message('document.exemption_on_taxable'));
+    else if (first !== null && first !== reason)
+      problems.add(at, 'invalid_combination', quoteMessages.message('document.exemption_differs'));
+    else first = reason;
+  }
+  return problems.errors.length === before;
 }
 
 function amountsOf(items: readonly ItemBody[], totals: DocumentTotals): DocumentAmounts {
@@ -204,6 +230,7 @@ function amountsOf(items: readonly ItemBody[], totals: DocumentTotals): Document
       sku: items[index].sku ?? null,
       unit: items[index].unit ?? null,
       discount_description: items[index].discount_description ?? null,
+      vat_exemption_reason: items[index].vat_exemption_reason ?? null,
       input: items[index],
     })),
     subtotal: totals.subtotal,

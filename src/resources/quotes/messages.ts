@@ -51,6 +51,24 @@ export const quoteMessages = defineMessages({
     de: 'Senden Sie entweder unit_price oder unit_price_incl, nicht beide.',
     fr: 'Envoyez unit_price ou unit_price_incl, pas les deux.',
   },
+  'document.exemption_unknown': {
+    en: 'Not a VATEX code of an exemption: use a code of the CEF VATEX list such as VATEX-EU-132-1B or VATEX-EU-143 (reverse charge, exports, intra-community supplies and supplies outside the scope of VAT are no exemptions).',
+    nl: 'Geen VATEX-code van een vrijstelling: gebruik een code uit de CEF VATEX-lijst zoals VATEX-EU-132-1B of VATEX-EU-143 (verlegging, uitvoer, intracommunautaire leveringen en leveringen buiten de btw zijn geen vrijstellingen).',
+    de: 'Kein VATEX-Code einer Steuerbefreiung: Verwenden Sie einen Code der CEF-VATEX-Liste wie VATEX-EU-132-1B oder VATEX-EU-143 (Reverse-Charge, Ausfuhren, innergemeinschaftliche Lieferungen und nicht steuerbare Umsätze sind keine Befreiungen).',
+    fr: 'Ce n’est pas un code VATEX d’exonération : utilisez un code de la liste CEF VATEX comme VATEX-EU-132-1B ou VATEX-EU-143 (l’autoliquidation, les exportations, les livraisons intracommunautaires et les opérations hors champ ne sont pas des exonérations).',
+  },
+  'document.exemption_on_taxable': {
+    en: 'Only a line exempt from VAT (is_taxable false) has an exemption reason.',
+    nl: 'Alleen een regel die is vrijgesteld van btw (is_taxable false) heeft een vrijstellingsgrond.',
+    de: 'Nur eine von der MwSt. befreite Position (is_taxable false) hat einen Befreiungsgrund.',
+    fr: 'Seule une ligne exonérée de TVA (is_taxable false) a un motif d’exonération.',
+  },
+  'document.exemption_differs': {
+    en: 'The exempt lines of one document share one exemption reason: an e-invoice has one group of exempt lines (rule BR-E-01).',
+    nl: 'De vrijgestelde regels van één document delen één vrijstellingsgrond: een e-factuur heeft één groep vrijgestelde regels (regel BR-E-01).',
+    de: 'Die befreiten Positionen eines Dokuments teilen einen Befreiungsgrund: Eine E-Rechnung hat eine Gruppe befreiter Positionen (Regel BR-E-01).',
+    fr: 'Les lignes exonérées d’un document partagent un seul motif d’exonération : une facture électronique a un seul groupe de lignes exonérées (règle BR-E-01).',
+  },
   'document.text_line_amount': {
     en: 'A text line has no amounts.',
     nl: 'Een tekstregel heeft geen bedragen.',

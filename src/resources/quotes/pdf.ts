@@ -3,6 +3,7 @@
 // language.
 import type { DocumentCustomerCopy, DocumentLine } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { exemptionText } from '../../domain/vat-exemption.ts';
 import { reverseChargeApplies } from '../../einvoicing/from-invoice.ts';
 import { documentPdf, type PdfOptions, type PdfOwner } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
@@ -90,6 +91,7 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
       vatNumber: doc.customer.vat_number,
     },
     reverseCharge: reverseChargeApplies(company.country, company.vatNumber, doc.customer.vat_number),
+    exemptions: exemptionsOf(doc, company),
     lines: doc.items.map((line) => ({
       type: line.type === 'text' ? ('text' as const) : ('other' as const),
       name: line.name,
@@ -108,6 +110,16 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
     paymentTerms: doc.termsConditions,
     notes: doc.outroText,
   };
+}
+
+/** The legal grounds of the document's exempt lines: each line's VATEX code, else the company's default. */
+function exemptionsOf(doc: PdfDocument, company: CompanyDefaults): DocumentPdfView['exemptions'] {
+  const codes = new Set(
+    doc.items
+      .filter((line) => line.type !== 'text' && !line.is_taxable)
+      .map((line) => line.vat_exemption_reason ?? company.vatExemptionReason),
+  );
+  return [...codes].flatMap((code) => (code ? [{ code, text: exemptionText(code, doc.language) }] : []));
 }
 
 /** The API's figures as the renderer takes them: every row of the tax breakdown, 0 % and exempt included. */

@@ -8,6 +8,7 @@ export type QuoteRow = typeof quotes.$inferSelect;
 export const serializeLine = <O extends string>(object: O, { input: _input, ...line }: DocumentLine) => ({
   object,
   ...line,
+  vat_exemption_reason: line.vat_exemption_reason ?? null,
 });
 
 /**

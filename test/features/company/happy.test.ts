@@ -39,6 +39,7 @@ describe('getCompany', () => {
       iban: null,
       bic: null,
       peppol_id: null,
+      vat_exemption_reason: null,
       einvoice_attachment: 'auto',
       prices_include_tax: false,
       default_tax_rate: '21.00',

@@ -18,7 +18,7 @@ const FULL = {
   postal_code: '3511 AX',
   city: 'Utrecht',
   country: 'nl',
-  vat_number: 'NL001234567B01',
+  vat_number: 'NL001234560B01',
   coc_number: '30123456',
 } as const;
 
@@ -50,7 +50,7 @@ describe('createCustomer', () => {
       email: 'info@installatiebedrijfdekker.nl',
       phone: '+31 30 234 5678',
       company_name: 'Installatiebedrijf Dekker',
-      vat_number: 'NL001234567B01',
+      vat_number: 'NL001234560B01',
       coc_number: '30123456',
       peppol_id: null,
       address: 'Oudegracht 120',

@@ -61,7 +61,13 @@ async function invoiceFor(customer: Record<string, unknown>) {
       items: [
         { name: 'Ketel & toebehoren', quantity: 1, unit_price: 1250, tax_rate: 21, discount_percentage: 10 },
         { name: 'Arbeid', quantity: 3.5, unit: 'uur', unit_price_incl: 72.6, tax_rate: 21 },
-        { name: 'Keuringsrapport', quantity: 1, unit_price: 95, is_taxable: false },
+        {
+          name: 'Keuringsrapport',
+          quantity: 1,
+          unit_price: 95,
+          is_taxable: false,
+          vat_exemption_reason: 'VATEX-EU-132',
+        },
         { name: 'Boekje', quantity: 2, unit_price: 12.95, tax_rate: 9 },
       ],
       discount_amount: 25,

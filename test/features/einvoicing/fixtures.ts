@@ -8,7 +8,7 @@ export const SELLER_DETAILS = {
   postalCode: '3011 AD',
   city: 'Rotterdam',
   country: 'NL',
-  vatNumber: 'NL862345117B01',
+  vatNumber: 'NL862345110B01',
   cocNumber: '24123456',
   iban: 'NL91ABNA0417164300',
   bic: 'ABNANL2A',
@@ -23,7 +23,7 @@ export const DUTCH_BUSINESS = {
   postal_code: '2312 AV',
   city: 'Leiden',
   country: 'NL',
-  vat_number: 'NL853746211B01',
+  vat_number: 'NL853746217B01',
   coc_number: '28123456',
 } as const;
 

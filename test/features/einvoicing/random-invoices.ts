@@ -15,6 +15,8 @@ export const COMPANY: SourceCompany = {
   email: 'info@vandijkinstallatie.nl',
   phone: '+31 10 234 5678',
   peppolId: null,
+  // No default exemption reason: each sample's exempt lines name theirs (one per invoice, BR-E-01).
+  vatExemptionReason: null,
   ...SELLER_DETAILS,
 };
 
@@ -46,7 +48,7 @@ export const BUYERS: SourceInvoice['customer'][] = [
     postal_code: '47051',
     city: 'Duisburg',
     country: 'DE',
-    vat_number: 'DE123456789',
+    vat_number: 'DE123456788',
     coc_number: null,
     peppol_id: null,
   },
@@ -106,6 +108,14 @@ export const invoice = fc.record({
   discount: fc.oneof(fc.constant(null), fc.record({ percentage: fc.boolean(), value: cents(1, 3000) })),
   buyer: fc.integer({ min: 0, max: BUYERS.length - 1 }),
   credit: fc.boolean(),
+  /** The legal ground of the sample's exempt lines (a VATEX code of an exemption). */
+  exemption: fc.constantFrom(
+    'VATEX-EU-132-1B',
+    'VATEX-EU-132-1I',
+    'VATEX-EU-143',
+    'VATEX-EU-79-C',
+    'VATEX-FR-FRANCHISE',
+  ),
 });
 
 export type Sample = typeof invoice extends fc.Arbitrary<infer T> ? T : never;
@@ -158,6 +168,7 @@ export function source(sample: Sample, index: number): (SourceInvoice & { breakd
       sku: i % 4 === 0 ? `SKU-${i}` : null,
       unit: inputs[i].unit,
       discount_description: null,
+      vat_exemption_reason: l.is_taxable ? null : sample.exemption,
     })),
     customer: BUYERS[sample.buyer],
     breakdown: t.taxes,

@@ -94,7 +94,12 @@ describe.skipIf(!existsSync(PDFTOTEXT))('the EU reverse charge on the PDF and in
   }
 
   it('a Dutch business customer at 0 % is not reverse-charged: no mention', async () => {
-    const invoice = await invoiceFor('nl', { ...BELGIAN_BUSINESS, country: 'NL', vat_number: 'NL853746211B01' });
+    const invoice = await invoiceFor('nl', {
+      ...BELGIAN_BUSINESS,
+      country: 'NL',
+      vat_number: 'NL853746217B01',
+      coc_number: '28123456',
+    });
     const text = pdfText('no-reverse-charge', await (await download(`/invoices/${invoice.id}/pdf`)).arrayBuffer());
     expect(text).not.toContain('verlegd');
     expect(text).toContain('Btw 0% over');
