@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import { invoicePayments, invoices, quotes } from '../../db/schema/index.ts';
-import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
+import { inOrder, sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
 import { scaled } from '../../domain/totals.ts';
 import { recordEvent } from '../../events/record.ts';
@@ -134,11 +134,12 @@ function invoiceReads(tx: Tx, companyId: string, body: InvoiceFields, invoiceId?
     body.customer_id ??
     (invoiceId === undefined ? undefined : documentValue(invoices, invoices.customerId, companyId, invoiceId));
   if (customerId === undefined) throw new Error('a new invoice names its customer (the contract requires it)');
-  const all = Promise.all([
-    companyDefaults(tx, companyId),
-    customerCopy(tx, companyId, customerId, problems),
-    typeof body.quote_id === 'string' ? lockQuote(tx, companyId, body.quote_id) : undefined,
-  ]);
+  const quoteId = body.quote_id;
+  const all = inOrder(
+    () => companyDefaults(tx, companyId),
+    () => customerCopy(tx, companyId, customerId, problems),
+    () => (typeof quoteId === 'string' ? lockQuote(tx, companyId, quoteId) : Promise.resolve(undefined)),
+  );
   // Awaited by invoiceColumns; a request answered before (404, 412, 409) must not leave it unhandled.
   all.catch(() => {});
   return { problems, all };
