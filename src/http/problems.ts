@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { type ProblemCode, problems } from '../../generated/problems.ts';
 import type { Language } from './language.ts';
 import { answerWhileLingering } from './lingering-close.ts';
-import { localize, type Message } from './messages.ts';
+import { localize, type Message } from './message-catalogue.ts';
 
 export type FieldError = { pointer: string | null; parameter: string | null; code: string; detail: Message };
 /** A field an e-invoice needs and the data lacks, with the EN 16931 or Peppol rule it breaks. */

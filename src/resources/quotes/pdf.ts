@@ -6,7 +6,7 @@ import type { Tenant, Tx } from '../../db/tenant.ts';
 import { reverseChargeApplies } from '../../einvoicing/from-invoice.ts';
 import { documentPdf, type PdfOptions, type PdfOwner } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
-import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-pdf.ts';
+import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-view.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { type CompanyDefaults, companyDefaults } from './documents.ts';
