@@ -11,7 +11,7 @@ import { CONCURRENCY_KINDS, type ConcurrencyKind } from '../domain/concurrency-k
 import { identifierProblems } from '../domain/identifiers.ts';
 import type { FileStorages } from '../files/storages.ts';
 import { ConcurrencyLimits, defaultConcurrencyLimits } from '../http/concurrency.ts';
-import { localize } from '../http/messages.ts';
+import { localize } from '../http/message-catalogue.ts';
 import { identifierMessage } from '../resources/customers/input.ts';
 import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';

@@ -12,7 +12,7 @@ import { parse } from 'csv-parse';
 import type { Db } from '../db/client.ts';
 import { type Tx, withTenant } from '../db/tenant.ts';
 import { type EarlierClaims, readBatch, runBatch } from '../http/batch.ts';
-import { localize } from '../http/messages.ts';
+import { localize } from '../http/message-catalogue.ts';
 import type { ApiProblem } from '../http/problems.ts';
 import { customerUpsert } from '../resources/customers/batch.ts';
 

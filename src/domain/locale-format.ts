@@ -95,6 +95,10 @@ export function formatPercent(value: string | number, language: Language, maximu
 }
 
 /** A placeholder of a text: `{name}` or `{name|one:# thing|other:# things}`. */
+/** A template's `{name}` marks replaced by the values (formatted for the language already); an unknown one by ''. */
+export const fill = (template: string, values: Readonly<Record<string, string>>) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+
 export const PLACEHOLDER = /\{(\w+)(?:\|([^{}]*))?\}/g;
 
 /**

@@ -4,7 +4,7 @@
 // compile-time error there.
 import type { z } from 'zod';
 import { EventTypeSchema, type ScopeSchema } from '../../generated/routes.ts';
-import type { Language } from '../languages.ts';
+import type { Texts } from '../languages.ts';
 
 // The event types are the contract's (EventType schema): one list, generated from openapi/.
 export type EventType = z.infer<typeof EventTypeSchema>;
@@ -14,10 +14,18 @@ export type Scope = z.infer<typeof ScopeSchema>;
 export type EventDeclaration = {
   /** Any one of them lets a key see the event (a note's follows its parent: a customer or a deal). */
   readonly readScopes: readonly Scope[];
-  readonly summary: Readonly<Record<Language, string>>;
+  readonly summary: Texts;
 };
 
 export type EventDeclarations = { readonly [T in EventType]?: EventDeclaration };
+
+/**
+ * The declarations of a resource's event types, all seen with the same read scopes (the resource's): the scopes
+ * said once, `readWith('invoices.read')`, and each type's summary given to what it answers.
+ */
+export const readWith =
+  (...readScopes: Scope[]) =>
+  (summary: Texts): EventDeclaration => ({ readScopes, summary });
 
 let catalogue: EventDeclarations = {};
 

@@ -13,7 +13,8 @@ import type { Tx } from '../db/tenant.ts';
 import { newId } from '../ids.ts';
 import type { AppEnv } from './app-env.ts';
 import { runCreation } from './idempotency.ts';
-import { type Message, message } from './messages.ts';
+import type { Message } from './message-catalogue.ts';
+import { message } from './messages.ts';
 import { ApiProblem, problemBody } from './problems.ts';
 import { InvalidInputs, invalidField } from './validation.ts';
 

@@ -17,7 +17,7 @@ import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
 import { type ConcurrencyKind, type ConcurrencyLimitValues, isConcurrencyKind } from '../domain/concurrency-kinds.ts';
 import { defaultRenderThreads } from '../pdf/render-pool.ts';
-import { defineMessages } from './messages.ts';
+import { defineMessages } from './message-catalogue.ts';
 import { ApiProblem } from './problems.ts';
 
 /** A lease lives this long without renewal: the longest a crashed node's slots stay taken. */

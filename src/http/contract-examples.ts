@@ -4,7 +4,7 @@
 // the code, and each English detail matched against the message catalogue and written out in the language.
 import { problems } from '../../generated/problems.ts';
 import type { Language } from './language.ts';
-import { localize, type Param, type Templates } from './messages.ts';
+import { localize, type Param, type Templates } from './message-catalogue.ts';
 
 /** The placeholder of this installation's address in the committed bundle (problem types, widget addresses). */
 export const EXAMPLE_HOST = 'https://crm.example.com';

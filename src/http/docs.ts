@@ -8,7 +8,8 @@ import type { Context } from 'hono';
 import { EXAMPLE_HOST, localizeProblemExamples } from './contract-examples.ts';
 import { REDOC_LABELS, REDOC_WORDS } from './docs-labels.ts';
 import { chooseLanguage, LANGUAGES, type Language } from './language.ts';
-import { message, type Templates } from './messages.ts';
+import type { Templates } from './message-catalogue.ts';
+import { message } from './messages.ts';
 import { ApiProblem, problemResponse } from './problems.ts';
 import { API_PREFIX } from './request-address.ts';
 

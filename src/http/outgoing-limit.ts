@@ -3,7 +3,7 @@
 // 429 `rate_limited` with Retry-After until the hour's end. Each resource words its own detail.
 import type { Tx } from '../db/tenant.ts';
 import { countOutgoing, type OutgoingScope } from '../mail/outgoing-limit.ts';
-import type { Message } from './messages.ts';
+import type { Message } from './message-catalogue.ts';
 import { ApiProblem } from './problems.ts';
 
 /** The scope and limit a refused message would have passed. */

@@ -5,7 +5,8 @@ import { type AnyColumn, and, getTableColumns, type SQL, sql } from 'drizzle-orm
 import { type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
 import { type RelatedValues, relatedColumns, type WithRelated, withRelated } from '../db/record-reads.ts';
 import type { DriverRow, Tenant, Tx } from '../db/tenant.ts';
-import { type Message, message } from './messages.ts';
+import type { Message } from './message-catalogue.ts';
+import { message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 
 type Cursor = { s: string; v: [string | number, string]; d: 'n' | 'p' };

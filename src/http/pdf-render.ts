@@ -3,10 +3,10 @@
 // answered as `503 pdf_render_limit_exceeded` with Retry-After, in the request's language. One place for the
 // downloads of quotes, invoices and work orders (by key or public link) and the PDFs attached when one is sent.
 import type { Tenant, Tx } from '../db/tenant.ts';
-import type { DocumentPdfView } from '../pdf/document-pdf.ts';
+import type { DocumentPdfView } from '../pdf/document-view.ts';
 import { type PdfRenderer, PdfRenderLimitError, type RenderLimit } from '../pdf/render-pool.ts';
 import { contentKey, type KeptPdf, keepPdf, keptPdf, keptPdfIn, type PdfVariant } from '../pdf/rendered-pdfs.ts';
-import { defineMessages } from './messages.ts';
+import { defineMessages } from './message-catalogue.ts';
 import { ApiProblem } from './problems.ts';
 
 /** Seconds to wait before asking again: about the time a few large documents take to render. */

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { type ProblemCode, problems } from '../../generated/problems.ts';
 import type { Language } from './language.ts';
 import { answerWhileLingering } from './lingering-close.ts';
-import { localize, type Message } from './messages.ts';
+import { localize, type Message } from './message-catalogue.ts';
 
 /** One invalid input; `rule` names the identifier rule a value breaks (src/domain/identifiers.ts), when it is one. */
 export type FieldError = {

@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.ts';
 import { FairQueue, FairQueueFullError } from '../pdf/fair-queue.ts';
-import { defineMessages } from './messages.ts';
+import { defineMessages } from './message-catalogue.ts';
 import { ApiProblem } from './problems.ts';
 
 const texts = defineMessages({

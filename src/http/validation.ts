@@ -1,7 +1,8 @@
 // Turns zod validation failures into one 422 problem listing the invalid inputs (at most MAX_LISTED_ERRORS), each
 // with a JSON Pointer (body) or parameter name (query, header, path).
 import type { z } from 'zod';
-import { type Message, message } from './messages.ts';
+import type { Message } from './message-catalogue.ts';
+import { message } from './messages.ts';
 import { ApiProblem, type FieldError } from './problems.ts';
 
 type Target = 'json' | 'form' | 'query' | 'param' | 'header' | 'cookie' | 'text';

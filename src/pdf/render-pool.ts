@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { DocumentPdfView } from './document-pdf.ts';
+import type { DocumentPdfView } from './document-view.ts';
 import { FairQueue, FairQueueFullError } from './fair-queue.ts';
 import { MAX_PAGES } from './page-limit.ts';
 import type { PortMessage, RenderResult, RenderTask } from './render-task.ts';

@@ -1,7 +1,8 @@
 // The task a render worker thread runs (render-pool.ts): one document view in (plain data, cloned across the
 // thread boundary), the PDF's bytes out through the task's port, moved rather than copied, or the limit it hit.
 import type { MessagePort } from 'node:worker_threads';
-import { type DocumentPdfView, PageLimitError, renderDocumentPdf } from './document-pdf.ts';
+import { PageLimitError, renderDocumentPdf } from './document-pdf.ts';
+import type { DocumentPdfView } from './document-view.ts';
 
 export type RenderTask = {
   view: DocumentPdfView;

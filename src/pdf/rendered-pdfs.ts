@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { renderedPdfs } from '../db/schema/index.ts';
 import type { Tenant, Tx } from '../db/tenant.ts';
-import type { DocumentPdfView } from './document-pdf.ts';
+import type { DocumentPdfView } from './document-view.ts';
 
 export type PdfVariant = (typeof renderedPdfs.$inferInsert)['variant'];
 

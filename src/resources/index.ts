@@ -5,7 +5,8 @@
 import { type OperationId, operations } from '../../generated/operations.ts';
 import { type EventDeclaration, type EventType, useEventCatalogue } from '../events/catalogue.ts';
 import type { Handlers } from '../http/handler.ts';
-import { sharedMessages, type Templates } from '../http/messages.ts';
+import type { Templates } from '../http/message-catalogue.ts';
+import { sharedMessages } from '../http/messages.ts';
 import * as appointments from './appointments/index.ts';
 import * as channelInbound from './channel-inbound/index.ts';
 import * as company from './company/index.ts';

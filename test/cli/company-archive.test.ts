@@ -10,7 +10,6 @@ import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../../src/cli/demo.ts';
 import { createDb } from '../../src/db/client.ts';
-import { runMigrations } from '../../src/db/migrate.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { storeFile } from '../../src/files/records.ts';
 import { deleteCompany, exportCompany, importCompany } from '../../src/services/company-archive.ts';
@@ -29,7 +28,6 @@ let targetPools: ReturnType<typeof createDb>;
 beforeAll(async () => {
   api = await setupApi();
   target = await freshDatabase();
-  await runMigrations(target.url);
   targetPools = createDb(target.url, 2);
 });
 afterAll(async () => {

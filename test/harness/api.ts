@@ -6,7 +6,6 @@ import { createApp } from '../../src/app.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { runMigrations } from '../../src/db/migrate.ts';
 import { createDeps } from '../../src/deps-factory.ts';
 import { RateLimits, type Window } from '../../src/http/rate-limit.ts';
 import { notImplementedOperations } from '../../src/resources/index.ts';
@@ -62,7 +61,6 @@ export async function setupApi(
   limits: LimitOverrides = {},
 ) {
   const database = await freshDatabase();
-  await runMigrations(database.url);
   const config: Config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://api.test',

@@ -40,3 +40,19 @@ export async function eventually(check: () => Promise<void>, ms = 60_000): Promi
     }
   }
 }
+
+/**
+ * `promise`'s value, or `late` when it takes over `ms`. Its timer is cleared as soon as the race ends: one left
+ * running keeps the file's leak check waiting (harness/leak-check.ts) for the rest of its `ms`.
+ */
+export async function within<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeUp = new Promise<L>((resolve) => {
+      timer = setTimeout(() => resolve(late), ms);
+    });
+    return await Promise.race([promise, timeUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,4 +1,5 @@
-// A fresh database per test file, cloned from the run's template (see global-setup.ts).
+// A fresh database per test file, cloned from the run's template (see global-setup.ts): it has every migration
+// already, so nothing runs them again (that took 0.2–1 s of round trips per file).
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { inject } from 'vitest';

@@ -2,6 +2,7 @@
 // stopped by their own PID.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { within } from './async.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,9 +50,12 @@ export async function startHttpProcess(
   const stop = async () => {
     if (child.exitCode !== null || child.pid === undefined) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if ((await within(exited, 5000, 'late')) === 'late') child.kill('SIGKILL');
+    // Its output pipes close just after its exit: waited for here rather than by the file's leak check (a
+    // grandchild holding them open is not waited for long).
+    await within(closed, 2000, undefined);
   };
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

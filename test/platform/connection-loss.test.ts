@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.ts';
 import { missingPatches } from '../../src/db/driver-patch.ts';
 import { tenantStatement } from '../../src/db/tenant-statement.ts';
+import { within } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { freePort } from '../harness/processes.ts';
 
@@ -53,13 +54,14 @@ it('pipelined transactions on a pool whose connection was terminated settle, and
   /** Settled within 5 s: 'ok' or the error's code (unpatched, a reservation made while the connection was
    * connecting again was dropped, and queries written between the socket's error and its close never settled). */
   const settled = (work: Promise<unknown>) =>
-    Promise.race([
+    within(
       work.then(
         () => 'ok',
         (error: { code?: string }) => error.code ?? 'error',
       ),
-      new Promise<string>((r) => setTimeout(() => r('not settled'), 5_000)),
-    ]);
+      5_000,
+      'not settled',
+    );
   try {
     const [{ pid }] = await pidOf();
     await terminate(pid);
@@ -91,10 +93,11 @@ it('queries waiting on a reserved connection (its pipeline full) settle when the
     ];
     await new Promise((r) => setTimeout(r, 300));
     await terminate(pid);
-    const settled = await Promise.race([
+    const settled = await within(
       Promise.allSettled(queries).then((all) => all.map((q) => q.status)),
-      new Promise((r) => setTimeout(() => r('not settled'), 5_000)),
-    ]);
+      5_000,
+      'not settled',
+    );
     expect(settled).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
     reserved.release();
   } finally {
@@ -129,13 +132,14 @@ it('a pool whose reservation failed to connect serves queries again once the dat
   await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', () => r()));
   try {
     // Patched only in part, the refused reservation stayed queued: the connection went to it, never to the pool.
-    const answer = await Promise.race([
+    const answer = await within(
       sql`select 1 as one`.then(
         (rows) => `ok ${rows[0].one}`,
         (error: { code?: string }) => `error ${error.code}`,
       ),
-      new Promise<string>((r) => setTimeout(() => r('not settled'), 5_000)),
-    ]);
+      5_000,
+      'not settled',
+    );
     expect(answer).toBe('ok 1');
   } finally {
     await sql.end({ timeout: 0 });

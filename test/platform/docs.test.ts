@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { serve } from '@hono/node-server';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDOC_LABEL_KEYS, REDOC_LABELS, REDOC_WORDS } from '../../src/http/docs-labels.ts';
 import { notImplementedOperations } from '../../src/resources/index.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
@@ -192,9 +193,11 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
   if (!existsSync(CHROMIUM))
     console.warn(`${CHROMIUM} not installed: the docs are checked by scanning their HTML only`);
 
-  it.each(LANGUAGES)('/docs/%s renders in its language and requests only the service', async (lang) => {
+  // One browser for the file (a launch costs seconds); each test has a page of its own, in a context of its own.
+  let browser: Browser;
+  beforeAll(async () => {
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
+    browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
         '--no-sandbox',
@@ -204,8 +207,12 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
         '--no-first-run',
       ],
     });
+  });
+  afterAll(() => browser?.close());
+
+  it.each(LANGUAGES)('/docs/%s renders in its language and requests only the service', async (lang) => {
+    const page = await browser.newPage();
     try {
-      const page = await browser.newPage();
       const requests: string[] = [];
       page.on('request', (request) => requests.push(request.url()));
       await page.goto(`${origin}/docs/${lang}`, { waitUntil: 'networkidle' });
@@ -223,7 +230,7 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
       if (lang !== 'en') expect(text).not.toMatch(/\bOverview\b|\bLicense\b/);
       expect(requests.filter((url) => !url.startsWith(origin) && !/^(data|blob|about):/.test(url))).toEqual([]);
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 300_000);
 
@@ -232,10 +239,8 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
     'fr',
     'nl',
   ] as const)('/docs/%s shows no English of Redoc’s in an operation: types, counts, colons, headings and the attribution', async (lang) => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       await page.goto(`${origin}/docs/${lang}#/quotes`);
       const summary = contractIn(lang).paths['/quotes'].post.summary as string;
       await page.getByText(summary, { exact: true }).first().click({ timeout: 150_000 });
@@ -258,7 +263,7 @@ describe.skipIf(!existsSync(CHROMIUM))('docs pages in headless Chromium', () => 
       ])
         expect(text, `${lang} ${english}`).not.toMatch(english);
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 400_000);
 });

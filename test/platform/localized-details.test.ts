@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, type Language } from '../../src/http/language.ts';
-import { localize, message } from '../../src/http/messages.ts';
+import { localize } from '../../src/http/message-catalogue.ts';
+import { message } from '../../src/http/messages.ts';
 import { messageCatalogue } from '../../src/resources/index.ts';
 import { type CallResult, setupApi, type TestApi } from '../harness/api.ts';
 

@@ -6,7 +6,6 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMigrations } from '../../src/db/migrate.ts';
 import * as schema from '../../src/db/schema/index.ts';
 import { createCompany, setRateLimits } from '../../src/services/companies.ts';
 import { createKey, revokeKey } from '../../src/services/keys.ts';
@@ -54,7 +53,6 @@ async function startNode(): Promise<Node> {
 
 beforeAll(async () => {
   database = await freshDatabase();
-  await runMigrations(database.url);
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   db = drizzle(sql, { schema });
   await Promise.all([startNode(), startNode()]);

@@ -7,7 +7,6 @@ import { createServer, type ServerResponse } from 'node:http';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runMigrations } from '../../src/db/migrate.ts';
 import * as schema from '../../src/db/schema/index.ts';
 import { until } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
@@ -57,7 +56,6 @@ async function livePools(): Promise<number> {
 
 beforeAll(async () => {
   database = await freshDatabase();
-  await runMigrations(database.url);
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   db = drizzle(sql, { schema });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,6 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runMigrations } from '../../src/db/migrate.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { freePort, runService } from '../harness/processes.ts';
 
@@ -13,7 +12,6 @@ let database: Awaited<ReturnType<typeof freshDatabase>>;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  await runMigrations(database.url);
 });
 
 afterAll(async () => {

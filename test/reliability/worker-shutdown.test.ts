@@ -5,7 +5,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.ts';
-import { runMigrations } from '../../src/db/migrate.ts';
 import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
 import { createCompany } from '../../src/services/companies.ts';
@@ -20,7 +19,6 @@ let client: ReturnType<typeof createDb>;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  await runMigrations(database.url);
   client = createDb(database.url, 2);
 });
 

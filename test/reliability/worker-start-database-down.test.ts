@@ -6,7 +6,6 @@
 import { createServer, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runMigrations } from '../../src/db/migrate.ts';
 import { until } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { freePort, runService } from '../harness/processes.ts';
@@ -20,7 +19,6 @@ let relay: ReturnType<typeof createServer> | undefined;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  await runMigrations(database.url);
   sql = postgres(database.url, { max: 1, onnotice: () => {} });
 });
 

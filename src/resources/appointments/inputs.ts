@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { inOrder, type Tx } from '../../db/tenant.ts';
 import { appointmentTimes, localDaysBetween } from '../../domain/appointment-times.ts';
-import type { Message } from '../../http/messages.ts';
+import type { Message } from '../../http/message-catalogue.ts';
 import type { FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { companyMessages } from '../company/messages.ts';

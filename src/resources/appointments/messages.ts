@@ -1,5 +1,5 @@
 // The problem texts of appointments, appointment types and free slots, in the four languages.
-import { defineMessages } from '../../http/messages.ts';
+import { defineMessages } from '../../http/message-catalogue.ts';
 
 export const appointmentMessages = defineMessages({
   'appointment.not_found': {

@@ -1,26 +1,24 @@
-import type { EventDeclarations } from '../../events/catalogue.ts';
+import { type EventDeclarations, readWith } from '../../events/catalogue.ts';
+
+const event = readWith('messages.read');
 
 export const conversationEvents = {
-  'conversation.created': {
-    readScopes: ['messages.read'],
-    summary: {
-      en: 'Conversation started',
-      nl: 'Gesprek begonnen',
-      de: 'Unterhaltung begonnen',
-      fr: 'Conversation commencée',
-    },
-  },
-  'conversation.closed': {
-    readScopes: ['messages.read'],
-    summary: {
-      en: 'Conversation closed',
-      nl: 'Gesprek gesloten',
-      de: 'Unterhaltung geschlossen',
-      fr: 'Conversation fermée',
-    },
-  },
-  'message.created': {
-    readScopes: ['messages.read'],
-    summary: { en: 'Message written', nl: 'Bericht geschreven', de: 'Nachricht geschrieben', fr: 'Message écrit' },
-  },
+  'conversation.created': event({
+    en: 'Conversation started',
+    nl: 'Gesprek begonnen',
+    de: 'Unterhaltung begonnen',
+    fr: 'Conversation commencée',
+  }),
+  'conversation.closed': event({
+    en: 'Conversation closed',
+    nl: 'Gesprek gesloten',
+    de: 'Unterhaltung geschlossen',
+    fr: 'Conversation fermée',
+  }),
+  'message.created': event({
+    en: 'Message written',
+    nl: 'Bericht geschreven',
+    de: 'Nachricht geschrieben',
+    fr: 'Message écrit',
+  }),
 } as const satisfies EventDeclarations;

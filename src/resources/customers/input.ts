@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { CustomerUpdateSchema } from '../../../generated/routes.ts';
 import { type IdentifierRule, identifierProblems } from '../../domain/identifiers.ts';
-import type { Message } from '../../http/messages.ts';
+import type { Message } from '../../http/message-catalogue.ts';
 import type { FieldError } from '../../http/problems.ts';
 import { customerMessages } from './messages.ts';
 import type { CustomerFields } from './queries.ts';

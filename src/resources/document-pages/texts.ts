@@ -1,9 +1,8 @@
 // The words of the online quote and invoice in the four languages (the PDF's labels, src/pdf/labels.ts, name the
 // columns and totals, so the page and the PDF say the same). `{name}` marks a value filled in at run time, always
 // formatted for the language first (src/domain/locale-format.ts).
-import type { Language } from '../../languages.ts';
-
-type Texts = Readonly<Record<Language, string>>;
+import { fill } from '../../domain/locale-format.ts';
+import type { Language, Texts } from '../../languages.ts';
 
 export const DOCUMENT_PAGE_TEXTS = {
   from: { en: 'From {company}', nl: 'Van {company}', de: 'Von {company}', fr: 'De {company}' },
@@ -147,4 +146,4 @@ export type DocumentPageText = keyof typeof DOCUMENT_PAGE_TEXTS;
 
 /** A text in the language with its values filled in (values are formatted already). */
 export const say = (key: DocumentPageText, language: Language, values: Record<string, string> = {}) =>
-  DOCUMENT_PAGE_TEXTS[key][language].replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+  fill(DOCUMENT_PAGE_TEXTS[key][language], values);

@@ -1,5 +1,5 @@
 // The problem texts of this resource, in the four languages (see src/http/messages.ts defineMessages).
-import { defineMessages } from '../../http/messages.ts';
+import { defineMessages } from '../../http/message-catalogue.ts';
 
 export const eventMessages = defineMessages({
   'event.not_found': {

@@ -12,7 +12,7 @@ import { eInvoiceOf, type Missing } from '../../einvoicing/from-invoice.ts';
 import type { EInvoice } from '../../einvoicing/model.ts';
 import { ublXml } from '../../einvoicing/ubl.ts';
 import type { Language } from '../../http/language.ts';
-import { localize } from '../../http/messages.ts';
+import { localize } from '../../http/message-catalogue.ts';
 import { documentPdf } from '../../http/pdf-render.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';

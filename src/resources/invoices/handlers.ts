@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
-import { invoicePayments, invoices, quotes } from '../../db/schema/index.ts';
+import { invoicePayments } from '../../db/schema/index.ts';
 import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
 import { scaled } from '../../domain/totals.ts';
@@ -12,29 +12,16 @@ import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
-import type { InvoiceMark } from '../../pdf/document-pdf.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
-import { dealFollowsQuotes } from '../deals/from-quotes.ts';
-import {
-  addDays,
-  companyDefaults,
-  customerCopy,
-  DocumentProblems,
-  daysBetween,
-  documentAmounts,
-  documentValue,
-  type ItemBody,
-  itemsAsInput,
-} from '../quotes/documents.ts';
-import { quoteMessages } from '../quotes/messages.ts';
-import { type PdfDocument, pdfDownload } from '../quotes/pdf.ts';
-import { lockQuote } from '../quotes/queries.ts';
+import { DocumentProblems } from '../quotes/documents.ts';
+import { pdfDownload } from '../quotes/pdf.ts';
 import { sendSalesDocument } from '../quotes/send.ts';
+import { completeQuote, invoiceColumns, invoiceReads, releaseQuote } from './columns.ts';
 import { emailedUbl, invoiceDocumentPdf, invoiceUbl, ublHeaders } from './einvoice.ts';
 import { invoiceMessages } from './messages.ts';
+import { invoicePdf } from './pdf.ts';
 import * as q from './queries.ts';
-import { amountDue, type InvoiceRow, type InvoiceWithPayments, invoiceFigures, serializeInvoice } from './serialize.ts';
-import { termItems } from './terms.ts';
+import { amountDue, type InvoiceRow, type InvoiceWithPayments, serializeInvoice } from './serialize.ts';
 
 const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
 type StatusKey =
@@ -45,26 +32,6 @@ type StatusKey =
   | 'invoice.cannot_refund';
 const conflict = (key: StatusKey, status: string) =>
   new ApiProblem('conflict', invoiceMessages.message(key, { status }));
-
-type InvoiceFields = {
-  customer_id?: string;
-  title?: string;
-  items?: ItemBody[];
-  quote_id?: string | null;
-  term_percentage?: number;
-  description?: string | null;
-  language?: 'nl' | 'en' | 'de' | 'fr';
-  invoice_date?: string;
-  due_date?: string;
-  payment_term_days?: number;
-  terms_conditions?: string | null;
-  notes?: string | null;
-  outro_text?: string | null;
-  hide_line_amounts?: boolean;
-  discount_percentage?: number;
-  discount_amount?: number;
-  discount_description?: string | null;
-};
 
 type InvoiceEventType =
   | 'invoice.created'
@@ -123,163 +90,7 @@ async function onLockedInvoice(
   return c.json({ data }, 200, { ETag: etagOf(version) });
 }
 
-/**
- * The reads an invoice's columns need, all handed to the connection at once (behind the invoice's lock for an
- * update, `invoiceId`: they see the locked invoice as it is): the company's defaults, the customer to copy (an
- * update's current one read from the invoice's row) and the quote the request names, locked. One round trip.
- */
-function invoiceReads(tx: Tx, companyId: string, body: InvoiceFields, invoiceId?: string) {
-  const problems = new DocumentProblems();
-  const customerId =
-    body.customer_id ??
-    (invoiceId === undefined ? undefined : documentValue(invoices, invoices.customerId, companyId, invoiceId));
-  if (customerId === undefined) throw new Error('a new invoice names its customer (the contract requires it)');
-  const all = Promise.all([
-    companyDefaults(tx, companyId),
-    customerCopy(tx, companyId, customerId, problems),
-    typeof body.quote_id === 'string' ? lockQuote(tx, companyId, body.quote_id) : undefined,
-  ]);
-  // Awaited by invoiceColumns; a request answered before (404, 412, 409) must not leave it unhandled.
-  all.catch(() => {});
-  return { problems, all };
-}
-
-/**
- * The columns of an invoice from the request's fields over the current invoice (none for a creation): customer
- * copied again, quote and dates checked, totals recalculated; every invalid input reported at once.
- */
-async function invoiceColumns(
-  tx: Tx,
-  companyId: string,
-  body: InvoiceFields,
-  reads: ReturnType<typeof invoiceReads>,
-  current?: InvoiceRow,
-) {
-  const { problems } = reads;
-  const [company, customer, namedQuote] = await reads.all;
-  const customerId = body.customer_id ?? (current?.customerId as string);
-  const quoteId = body.quote_id !== undefined ? body.quote_id : (current?.quoteId ?? null);
-  let dealId = current?.dealId ?? null;
-  if (quoteId !== null && (body.quote_id !== undefined || body.customer_id !== undefined)) {
-    // Locked with the reads when the request names it; the current quote of a new customer's invoice after them.
-    const quote = namedQuote ?? (await lockQuote(tx, companyId, quoteId));
-    if (quote?.customerId !== customerId)
-      problems.add('/quote_id', 'invalid_reference', quoteMessages.message('quote.unknown_reference'));
-    else dealId = quote.dealId;
-  } else if (quoteId === null) dealId = null;
-  const invoiceDate = body.invoice_date ?? current?.invoiceDate ?? company.today;
-  const term = body.payment_term_days ?? current?.paymentTermDays ?? company.paymentTermDays;
-  // Without a due date of its own, the due date follows the date and the term.
-  const dueDate =
-    body.due_date ??
-    (current && body.invoice_date === undefined && body.payment_term_days === undefined
-      ? current.dueDate
-      : undefined) ??
-    addDays(invoiceDate, term);
-  if (dueDate < invoiceDate)
-    problems.add('/due_date', 'too_small', quoteMessages.message('document.date_before', { field: 'invoice_date' }));
-  const language = body.language ?? current?.language ?? company.language;
-  let items = body.items;
-  let termPercentage = current?.termPercentage ?? null;
-  if (!current && body.term_percentage !== undefined) {
-    const request = { ...body, term_percentage: body.term_percentage, customer_id: customerId, quote_id: quoteId };
-    items = await termItems(tx, companyId, request, language, problems);
-    termPercentage = fromCents(scaled(body.term_percentage, 2));
-  } else if (!current && items === undefined)
-    problems.add('/items', 'required', invoiceMessages.message('invoice.items_required'));
-  // A term's lines, quote and discount follow from its quote and percentage: kept as they are.
-  const fixed = termPercentage !== null;
-  if (current?.isTermInvoice) {
-    for (const field of ['items', 'quote_id', 'discount_percentage', 'discount_amount'] as const)
-      if (body[field] !== undefined)
-        problems.add(`/${field}`, 'invalid_combination', invoiceMessages.message('invoice.term_fixed'));
-    items = undefined;
-  }
-  const amounts = documentAmounts(
-    items ?? itemsAsInput(current?.items ?? []),
-    {
-      percentage: (fixed ? undefined : body.discount_percentage) ?? current?.discountPercentage ?? 0,
-      amount: (fixed ? undefined : body.discount_amount) ?? current?.discountAmount ?? 0,
-    },
-    company.defaultTaxRate,
-    problems,
-  );
-  problems.done();
-  if (!customer || !amounts) throw new Error('unreachable: problems were reported');
-  const text = <K extends keyof InvoiceFields>(key: K, fallback: InvoiceFields[K]) =>
-    body[key] !== undefined ? body[key] : fallback;
-  return {
-    title: body.title ?? (current?.title as string),
-    description: text('description', current?.description ?? null) ?? null,
-    customerId,
-    customer,
-    quoteId,
-    dealId,
-    language,
-    currency: current?.currency ?? company.currency,
-    isTermInvoice: termPercentage !== null,
-    termPercentage,
-    invoiceDate,
-    dueDate,
-    // A due date of its own sets the term it amounts to.
-    paymentTermDays: body.due_date !== undefined ? daysBetween(invoiceDate, dueDate) : term,
-    termsConditions: text('terms_conditions', current?.termsConditions ?? null) ?? null,
-    notes: text('notes', current?.notes ?? null) ?? null,
-    outroText: text('outro_text', current?.outroText ?? null) ?? null,
-    hideLineAmounts: body.hide_line_amounts ?? current?.hideLineAmounts ?? false,
-    discountDescription: text('discount_description', current?.discountDescription ?? null) ?? null,
-    ...amounts,
-  };
-}
-
-/** An accepted quote an invoice is made from becomes completed, with this invoice as its first. */
-async function completeQuote(tx: Tx, invoice: InvoiceRow) {
-  if (!invoice.quoteId) return;
-  const [quote] = await tx
-    .update(quotes)
-    .set({ status: 'completed', invoiceId: invoice.id, updatedAt: sql`app_now()`, version: sql`${quotes.version} + 1` })
-    .where(and(eq(quotes.companyId, invoice.companyId), eq(quotes.id, invoice.quoteId), eq(quotes.status, 'accepted')))
-    .returning();
-  if (quote?.dealId) await dealFollowsQuotes(tx, invoice.companyId, quote.dealId);
-}
-
-/** Deleting the draft made from a completed quote gives the quote back its accepted state. */
-async function releaseQuote(tx: Tx, invoice: InvoiceRow) {
-  if (!invoice.quoteId) return;
-  await tx
-    .update(quotes)
-    .set({ status: 'accepted', invoiceId: null, updatedAt: sql`app_now()`, version: sql`${quotes.version} + 1` })
-    .where(
-      and(
-        eq(quotes.companyId, invoice.companyId),
-        eq(quotes.id, invoice.quoteId),
-        eq(quotes.invoiceId, invoice.id),
-        eq(quotes.status, 'completed'),
-      ),
-    );
-}
-
 const PAYABLE = ['sent', 'viewed', 'overdue', 'partial'];
-
-/**
- * What an invoice's PDF marks it as: cancelled, refunded and paid invoices say so (and ask for nothing); an
- * invoice with an amount paid and an amount still due is partly paid, whether `partial` or already `overdue`.
- */
-export function invoiceMark(row: InvoiceRow): InvoiceMark | null {
-  if (row.status === 'cancelled' || row.status === 'refunded' || row.status === 'paid') return row.status;
-  if (row.status !== 'draft' && toCents(row.amountPaid) > 0n && toCents(amountDue(row)) > 0n) return 'partly_paid';
-  return null;
-}
-
-/** What the PDF of an invoice shows: the figures of its answer and its mark. */
-export const invoicePdf = (row: InvoiceRow): PdfDocument => ({
-  ...row,
-  kind: 'invoice',
-  issueDate: row.invoiceDate,
-  dueDate: row.dueDate,
-  figures: invoiceFigures(row),
-  mark: invoiceMark(row),
-});
 
 export const handlers = {
   listInvoices: async (c) => {

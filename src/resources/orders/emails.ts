@@ -1,10 +1,10 @@
 // What the customer is emailed about an order (in the order's language) and the internal notes that record it
 // (in the company's language): one text per status change, track and trace, and a note shown to the customer.
-import { salutation } from '../../domain/salutation.ts';
-import type { Language } from '../../languages.ts';
-import type { SettableStatus } from './rules.ts';
 
-type Texts = Readonly<Record<Language, string>>;
+import { fill } from '../../domain/locale-format.ts';
+import { salutation } from '../../domain/salutation.ts';
+import type { Language, Texts } from '../../languages.ts';
+import type { SettableStatus } from './rules.ts';
 
 export const STATUS_NAMES: Readonly<Record<string, Texts>> = {
   pending_payment: {
@@ -126,9 +126,6 @@ const NOTES = {
     fr: 'Message au client envoyé par e-mail à {email}.',
   },
 } as const satisfies Record<string, Texts>;
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
 
 export function noteText(kind: keyof typeof NOTES, language: Language, values: Record<string, string>): string {
   return fill(NOTES[kind][language], values);

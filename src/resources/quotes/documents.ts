@@ -7,7 +7,7 @@ import type { Tx } from '../../db/tenant.ts';
 import type { CompanyIdentity } from '../../domain/company-identity.ts';
 import { type DocumentTotals, documentTotals, type LineInput, type TotalsError } from '../../domain/totals.ts';
 import { isExemptionReason } from '../../domain/vat-exemption.ts';
-import type { Message } from '../../http/messages.ts';
+import type { Message } from '../../http/message-catalogue.ts';
 import type { FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';

@@ -1,7 +1,7 @@
 // The standard email of a quote or an invoice in the document's language, unless the request gives its own
 // subject or message (the document's number, total and the company's name are always in it). Amounts and dates
 // are written by the same formatter as the PDF it carries (src/domain/locale-format.ts), so the two agree.
-import { formatDate, formatMoney } from '../../domain/locale-format.ts';
+import { fill, formatDate, formatMoney } from '../../domain/locale-format.ts';
 import { salutation } from '../../domain/salutation.ts';
 import type { Language } from '../../languages.ts';
 
@@ -83,9 +83,6 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
     },
   },
 };
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
 /** The subject and text of the email that sends a quote or an invoice (an invoice's names its due date). */
 export function documentEmail(

@@ -2,7 +2,7 @@ import { type AnyColumn, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import { quotes } from '../../db/schema/index.ts';
-import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
+import { inOrder, sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
@@ -89,12 +89,13 @@ function quoteReads(tx: Tx, companyId: string, body: QuoteFields, quoteId?: stri
   if (customerId === undefined) throw new Error('a new quote names its customer (the contract requires it)');
   const dealId = body.deal_id !== undefined ? body.deal_id : current(quotes.dealId);
   const stageId = body.pipeline_stage_id;
-  const all = Promise.all([
-    companyDefaults(tx, companyId),
-    customerCopy(tx, companyId, customerId, problems),
-    dealId ? isCustomersDeal(tx, companyId, dealId, customerId) : true,
-    stageId !== undefined && stageId !== null ? findActiveStage(tx, companyId, stageId) : undefined,
-  ]);
+  const all = inOrder(
+    () => companyDefaults(tx, companyId),
+    () => customerCopy(tx, companyId, customerId, problems),
+    () => (dealId ? isCustomersDeal(tx, companyId, dealId, customerId) : Promise.resolve(true)),
+    () =>
+      stageId !== undefined && stageId !== null ? findActiveStage(tx, companyId, stageId) : Promise.resolve(undefined),
+  );
   // Awaited by quoteColumns; a request answered before (404, 412, 409) must not leave it unhandled.
   all.catch(() => {});
   return { problems, all };

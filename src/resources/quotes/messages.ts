@@ -1,6 +1,6 @@
 // The problem texts of quotes, and of what quotes and invoices share (lines, totals, dates, sending), in the four
 // languages (see src/http/messages.ts defineMessages).
-import { defineMessages } from '../../http/messages.ts';
+import { defineMessages } from '../../http/message-catalogue.ts';
 
 export const quoteMessages = defineMessages({
   'quote.not_found': {

@@ -7,7 +7,7 @@ import { exemptionText } from '../../domain/vat-exemption.ts';
 import { reverseChargeApplies } from '../../einvoicing/from-invoice.ts';
 import { documentPdf, type PdfOptions, type PdfOwner } from '../../http/pdf-render.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
-import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-pdf.ts';
+import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-view.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { type CompanyDefaults, companyDefaults } from './documents.ts';

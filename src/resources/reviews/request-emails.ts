@@ -1,9 +1,9 @@
 // The review-request email in the request's language, with the review page's link and an unsubscribe link that
 // works without a key (the List-Unsubscribe header carries it too, with one-click unsubscribe, RFC 8058).
-import { salutation } from '../../domain/salutation.ts';
-import type { Language } from '../../languages.ts';
 
-type Texts = Readonly<Record<Language, string>>;
+import { fill } from '../../domain/locale-format.ts';
+import { salutation } from '../../domain/salutation.ts';
+import type { Language, Texts } from '../../languages.ts';
 
 const SUBJECT: Texts = {
   en: 'How did we do? Share your experience with {shop}',
@@ -17,9 +17,6 @@ const BODY: Texts = {
   de: '{salutation}\n\ndanke, dass Sie sich für {shop} entschieden haben. Würden Sie uns erzählen, wie es war? Es dauert eine Minute:\n{url}\n\nMit freundlichen Grüßen\n{shop}\n\nKeine Bewertungsanfragen mehr von {shop}? Abmelden: {unsubscribe}',
   fr: '{salutation}\n\nMerci d’avoir choisi {shop}. Nous direz-vous comment cela s’est passé ? Cela prend une minute :\n{url}\n\nCordialement,\n{shop}\n\nPlus de demandes d’avis de {shop} ? Se désinscrire : {unsubscribe}',
 };
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
 
 export const unsubscribeUrl = (pageUrl: string) => `${pageUrl}/unsubscribe`;
 

@@ -7,12 +7,10 @@ import { type OutgoingMessage, WHATSAPP_WINDOW_MS } from '../../channels/index.t
 import type { Tx } from '../../db/tenant.ts';
 import { salutation } from '../../domain/salutation.ts';
 import { ApiProblem } from '../../http/problems.ts';
-import type { Language } from '../../languages.ts';
+import type { Language, Texts } from '../../languages.ts';
 import { reviewMessages } from './messages.ts';
 import * as q from './queries.ts';
 import { unsubscribeUrl } from './request-emails.ts';
-
-type Texts = Readonly<Record<Language, string>>;
 
 const TEXT: Texts = {
   en: '{salutation} thank you for choosing {shop}. Would you tell us how it went? It takes a minute: {url}\n\nNo more review requests? {unsubscribe}',

@@ -1,8 +1,6 @@
 // The texts of the customer's review page in the four languages of a request.
-import type { Language } from '../../languages.ts';
+import type { Language, Texts } from '../../languages.ts';
 import type { AnswerField, AnswerProblem } from './answers.ts';
-
-type Texts = Readonly<Record<Language, string>>;
 
 export const PAGE_TEXTS = {
   title: {

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { allowsVersion, preconditionFailed } from '../../http/etag.ts';
-import type { Message } from '../../http/messages.ts';
+import type { Message } from '../../http/message-catalogue.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';

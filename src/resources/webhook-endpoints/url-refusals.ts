@@ -1,6 +1,6 @@
 // The SSRF guard's refusals (src/webhooks/url-guard.ts) as problem texts: the guard says why, the API says it
 // in the request's language.
-import type { Message } from '../../http/messages.ts';
+import type { Message } from '../../http/message-catalogue.ts';
 import type { UrlRefusal } from '../../webhooks/url-guard.ts';
 import { webhookMessages } from './messages.ts';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import type { ChecklistPoint, WorkOrderLine } from '../../db/schema/index.ts';
-import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
+import { inOrder, sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import { IMAGE_TYPES } from '../../files/file-types.ts';
 import { deleteFile } from '../../files/records.ts';
@@ -84,13 +84,15 @@ function workOrderReads(tx: Tx, companyId: string, body: WorkOrderFields, update
   if (!update && body.customer_id === undefined)
     throw new Error('a new work order names its customer (the contract requires it)');
   const userId = body.assigned_user_id ? Number(body.assigned_user_id) : null;
-  const all = Promise.all([
-    companyDefaults(tx, companyId),
-    !update && body.customer_id ? customerCopy(tx, companyId, body.customer_id, problems) : undefined,
-    body.appointment_id ? q.appointmentOf(tx, companyId, body.appointment_id) : undefined,
-    body.quote_id ? lockQuote(tx, companyId, body.quote_id) : undefined,
-    userId !== null && Number.isSafeInteger(userId) ? isActiveUser(tx, companyId, userId) : false,
-  ]);
+  const { customer_id: customerId, appointment_id: appointmentId, quote_id: quoteId } = body;
+  const all = inOrder(
+    () => companyDefaults(tx, companyId),
+    () => (!update && customerId ? customerCopy(tx, companyId, customerId, problems) : Promise.resolve(undefined)),
+    () => (appointmentId ? q.appointmentOf(tx, companyId, appointmentId) : Promise.resolve(undefined)),
+    () => (quoteId ? lockQuote(tx, companyId, quoteId) : Promise.resolve(undefined)),
+    () =>
+      userId !== null && Number.isSafeInteger(userId) ? isActiveUser(tx, companyId, userId) : Promise.resolve(false),
+  );
   // Awaited by workOrderColumns; a request answered before (404, 412, 409) must not leave it unhandled.
   all.catch(() => {});
   return { problems, all };

@@ -1,5 +1,5 @@
 // The problem texts of work orders and their photos, in the four languages (see src/http/messages.ts).
-import { defineMessages } from '../../http/messages.ts';
+import { defineMessages } from '../../http/message-catalogue.ts';
 
 export const workOrderMessages = defineMessages({
   'work_order.not_found': {

@@ -4,7 +4,7 @@
 // order, and the signature; in the work order's language.
 import type { Tenant } from '../../db/tenant.ts';
 import { documentPdf } from '../../http/pdf-render.ts';
-import type { DocumentPdfView } from '../../pdf/document-pdf.ts';
+import type { DocumentPdfView } from '../../pdf/document-view.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import type { CompanyDefaults } from '../quotes/documents.ts';
 import { letterheadOf, pdfTotals } from '../quotes/pdf.ts';

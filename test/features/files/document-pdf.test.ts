@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type DocumentPdfView, renderDocumentPdf } from '../../../src/pdf/document-pdf.ts';
+import { renderDocumentPdf } from '../../../src/pdf/document-pdf.ts';
+import type { DocumentPdfView } from '../../../src/pdf/document-view.ts';
 
 const PDFTOPPM = '/usr/bin/pdftoppm';
 const PDFTOTEXT = '/usr/bin/pdftotext';

@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DocumentPdfView, renderDocumentPdf } from '../../../src/pdf/document-pdf.ts';
+import { renderDocumentPdf } from '../../../src/pdf/document-pdf.ts';
+import type { DocumentPdfView } from '../../../src/pdf/document-view.ts';
 
 const POPPLER = ['/usr/bin/pdftotext', '/usr/bin/pdftoppm', '/usr/bin/pdffonts'];
 const OUT = join(import.meta.dirname, '../../../test-results/pdf');

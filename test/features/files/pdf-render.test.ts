@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DocumentPdfView } from '../../../src/pdf/document-pdf.ts';
+import type { DocumentPdfView } from '../../../src/pdf/document-view.ts';
 import { MAX_PRINT_PIXELS, printablePhoto } from '../../../src/pdf/printable-photo.ts';
 import { PdfRenderer, PdfRenderLimitError } from '../../../src/pdf/render-pool.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';

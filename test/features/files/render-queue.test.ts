@@ -2,7 +2,7 @@
 // company's burst waits behind itself, not in front of another company's single document. Checked by the order in
 // which documents are started and finished, never by how long they took.
 import { describe, expect, it } from 'vitest';
-import type { DocumentPdfView } from '../../../src/pdf/document-pdf.ts';
+import type { DocumentPdfView } from '../../../src/pdf/document-view.ts';
 import { FairQueue, FairQueueFullError } from '../../../src/pdf/fair-queue.ts';
 import { PdfRenderer, PdfRenderLimitError } from '../../../src/pdf/render-pool.ts';
 
