@@ -19735,7 +19735,6 @@ export interface operations {
          *               "line_total": "97.50",
          *               "is_taxable": true,
          *               "tax_rate": "21.00",
-         *               "vat_exemption_reason": null,
          *               "minutes": 90
          *             }
          *           ],
@@ -19863,7 +19862,6 @@ export interface operations {
          *               "line_total": "97.50",
          *               "is_taxable": true,
          *               "tax_rate": "21.00",
-         *               "vat_exemption_reason": null,
          *               "minutes": 90
          *             }
          *           ],
@@ -19990,8 +19988,7 @@ export interface operations {
          *               "discount_amount": "0.00",
          *               "line_total": "45.80",
          *               "is_taxable": true,
-         *               "tax_rate": "9.00",
-         *               "vat_exemption_reason": null
+         *               "tax_rate": "9.00"
          *             },
          *             {
          *               "object": "order_item",
@@ -20005,8 +20002,7 @@ export interface operations {
          *               "discount_amount": "1.65",
          *               "line_total": "14.85",
          *               "is_taxable": true,
-         *               "tax_rate": "21.00",
-         *               "vat_exemption_reason": null
+         *               "tax_rate": "21.00"
          *             }
          *           ],
          *           "notes": [
