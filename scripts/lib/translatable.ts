@@ -1,6 +1,7 @@
 // The human texts of the bundled English contract that a translation overlay must cover: every summary,
-// description and title, a tag's display name, a problem code's causes and fix and the detail of its example
-// (not example values, identifiers or codes), addressed by a JSONPath the overlay
+// description and title, a tag's display name, a problem code's causes and fix and the detail of its example,
+// and the prose of example problems — the title and detail of a problem in an example value and the detail of
+// each of its errors (not other example values, identifiers or codes), addressed by a JSONPath the overlay
 // can target, with a hash of the English it translates so a changed English text shows up as stale.
 import { createHash } from 'node:crypto';
 
@@ -25,6 +26,46 @@ const segment = (key: string | number) =>
 export const hashOf = (texts: Partial<Record<TextField, string>>) =>
   createHash('sha256').update(JSON.stringify(texts)).digest('hex').slice(0, 12);
 
+type Json = Record<string, unknown>;
+const isObject = (node: unknown): node is Json => !!node && typeof node === 'object' && !Array.isArray(node);
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * An RFC 9457 problem as an example shows it: a code and a status, or a type URI and a title (not, say, an
+ * appointment's `type` and `title`, which are data).
+ */
+const isProblem = (node: Json) =>
+  (typeof node.code === 'string' && typeof node.status === 'number') ||
+  (typeof node.type === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(node.type) && typeof node.title === 'string');
+
+/**
+ * The prose of the problems in an example value (the value itself, or a problem nested in it such as a batch
+ * item's): a problem's title and detail and the detail of each of its errors. Everything else in the value —
+ * codes, pointers, parameters, ids, type URLs, instance — is data and stays as it is.
+ */
+function problemTexts(node: unknown, path: string, out: Translatable[]) {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) problemTexts(item, path + segment(i), out);
+    return;
+  }
+  if (!isObject(node)) return;
+  if (!isProblem(node)) {
+    for (const [key, value] of Object.entries(node)) problemTexts(value, path + segment(key), out);
+    return;
+  }
+  const texts: Partial<Record<TextField, string>> = {};
+  if (nonEmpty(node.title)) texts.title = node.title;
+  if (nonEmpty(node.detail)) texts.detail = node.detail;
+  if (Object.keys(texts).length > 0) out.push({ target: path, texts, hash: hashOf(texts) });
+  if (Array.isArray(node.errors))
+    for (const [i, error] of node.errors.entries()) {
+      if (isObject(error) && nonEmpty(error.detail)) {
+        const errorTexts = { detail: error.detail };
+        out.push({ target: `${path}.errors${segment(i)}`, texts: errorTexts, hash: hashOf(errorTexts) });
+      }
+    }
+}
+
 export function translatables(doc: unknown): Translatable[] {
   const out: Translatable[] = [];
   const walk = (node: unknown, path: string, inProperties = false) => {
@@ -39,6 +80,8 @@ export function translatables(doc: unknown): Translatable[] {
         texts[key as TextField] = value;
       } else if (inProperties || !SKIP.has(key)) {
         walk(value, path + segment(key), !inProperties && key === 'properties');
+      } else if (key === 'value' || key === 'example') {
+        problemTexts(value, path + segment(key), out);
       }
     }
     if (Object.keys(texts).length > 0) out.push({ target: path, texts, hash: hashOf(texts) });
