@@ -88,6 +88,8 @@ const sample = fc.record({
   steps: fc.integer({ min: 1, max: 3 }),
   /** A partly paid invoice that got there by a partial refund of a paid one. */
   byRefund: fc.boolean(),
+  /** The legal ground of the invoice's exempt lines (one per invoice, BR-E-01; an exempt line needs one, BR-E-10). */
+  exemption: fc.constantFrom('VATEX-EU-132-1B', 'VATEX-EU-132-1I', 'VATEX-EU-143', 'VATEX-EU-79-C'),
 });
 type Sample = typeof sample extends fc.Arbitrary<infer T> ? T : never;
 
@@ -151,7 +153,7 @@ async function make(state: State, s: Sample): Promise<Invoice | undefined> {
         name: `Regel ${i + 1}`,
         quantity: l.quantity,
         ...(l.includesTax ? { unit_price_incl: l.price } : { unit_price: l.price }),
-        ...(l.taxable ? { tax_rate: l.rate } : { is_taxable: false }),
+        ...(l.taxable ? { tax_rate: l.rate } : { is_taxable: false, vat_exemption_reason: s.exemption }),
         ...(l.discount ?? {}),
       })),
       ...(s.discount ?? {}),
