@@ -74,6 +74,9 @@ export function keepBodyText(c: Context, text: string): void {
 const cacheOf = (c: Context) => c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer>; text?: Promise<string> };
 
 function readIncoming(incoming: IncomingMessage, max: number, overLimit: OverLimit): Promise<Buffer> {
+  // A client that went away before the body was asked for (its request waited for its company's turn): the 'close'
+  // this reading would wait for has been and gone, so it would wait forever, holding the turn.
+  if (incoming.destroyed) return Promise.reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -3,10 +3,12 @@
 // company with too many waiting is answered 429 concurrency_limited with Retry-After (checked against the contract
 // by `call`), and /metrics shows the turns and counts the refusal. The waits are made by a row lock the test holds,
 // never by timing.
+import { connect } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../harness/api.ts';
 import { until } from '../harness/async.ts';
+import { listenOnLoopback } from '../harness/loopback-server.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 let api: TestApi;
@@ -78,6 +80,57 @@ describe('request turns', () => {
       expect((await Promise.all(changes)).map((r) => r.status)).toEqual([200, 200]);
       expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200, 200]);
       expect(api.deps.requestTurns.running + api.deps.requestTurns.waiting).toBe(0);
+    } finally {
+      release();
+      await locked;
+    }
+  });
+
+  it('a request whose client went away while it waited for its turn gives the turn back', async () => {
+    const b = await api.tenant();
+    const { origin } = await listenOnLoopback(api.app, api.config);
+    const created = await api.call('createCustomer', { key: b.key, body: { email: 'weg@example.nl', name: 'Weg' } });
+    const id = created.body.data.id as string;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    const locked = owner.begin(async (tx) => {
+      await tx`select id from customers where id = ${id} for update`;
+      held();
+      await released;
+    });
+    try {
+      await holding;
+      const changes = ['Eén', 'Twee'].map((name) =>
+        api.call('updateCustomer', { key: b.key, params: { customer: id }, body: { name } }),
+      );
+      await until(() => api.deps.requestTurns.running === 2, "B's two changes hold B's two turns");
+      // A whole POST over a socket, which then closes while the request waits for B's turn.
+      const body = JSON.stringify({ email: 'later@example.nl', name: 'Later' });
+      const { port } = new URL(origin);
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(
+        `POST /api/v1/customers HTTP/1.1\r\nHost: api.test\r\nAuthorization: Bearer ${b.key}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await until(() => api.deps.requestTurns.waiting === 1, 'the POST waits for its turn');
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      expect((await Promise.all(changes)).map((r) => r.status)).toEqual([200, 200]);
+      // Its turn came and went: reading the body of a gone client does not wait for ever, holding the turn.
+      await until(
+        () => api.deps.requestTurns.running + api.deps.requestTurns.waiting === 0,
+        'every turn is given back',
+        10_000,
+      );
+      expect((await api.call('getMe', { key: b.key })).status).toBe(200);
     } finally {
       release();
       await locked;
