@@ -26,20 +26,21 @@ export async function keepAlive(
   log: (line: string) => void,
   sweepIntervalMs = SWEEP_INTERVAL_MS,
 ): Promise<Liveness> {
-  let locked = false;
   const own = postgres(connectionString, {
     max: 1,
     idle_timeout: 0,
     max_lifetime: null,
     connection: { application_name: `crm-worker-liveness ${poolId}` },
-    onclose: () => {
-      locked = false;
-    },
   });
+  // Asked on its own connection before every sweep, not remembered: between a lost connection and postgres.js
+  // noticing, a remembered "locked" let this process sweep its own pool as dead and unlock its own jobs.
   const lock = async () => {
-    if (locked) return;
-    await own`select pg_advisory_lock(${LIVENESS_LOCK_CLASS}, hashtext(${poolId}))`;
-    locked = true;
+    await own`
+      select pg_advisory_lock(${LIVENESS_LOCK_CLASS}, hashtext(${poolId}))
+      where not exists (
+        select from pg_locks
+        where pid = pg_backend_pid() and locktype = 'advisory' and granted
+          and classid = ${LIVENESS_LOCK_CLASS}::oid and objid = hashtext(${poolId})::oid and objsubid = 2)`;
   };
   await lock();
   const timer = setInterval(() => {

@@ -79,15 +79,19 @@ describe('jobs of dead worker pools', () => {
       await api.sql`
         select pg_terminate_backend(pid) from pg_stat_activity
         where application_name = 'crm-worker-liveness pool-reconnect-test'`;
-      // A sweep of another worker before the next check would find the pool dead; after it, alive again.
-      for (let wait = 0; wait < 50; wait++) {
+      // A sweep of another worker before the next check would find the pool dead; once the lock is held
+      // again, alive. Waits for the lock itself, not its connection (seen a moment before the lock on a busy
+      // machine); bounded, so that a machine that never takes it fails here.
+      let held = false;
+      for (let wait = 0; wait < 200 && !held; wait++) {
         await sleep(50);
         const [row] = await api.sql<{ n: number }[]>`
-          select count(*)::int as n from pg_stat_activity
-          where application_name = 'crm-worker-liveness pool-reconnect-test'`;
-        if (row?.n === 1) break;
+          select count(*)::int as n from pg_stat_activity a
+          join pg_locks l on l.pid = a.pid and l.locktype = 'advisory' and l.classid = 7321 and l.granted
+          where a.application_name = 'crm-worker-liveness pool-reconnect-test'`;
+        held = row?.n === 1;
       }
-      await sleep(150);
+      expect(held).toBe(true);
       expect(await unlockDeadWorkers(api.sql)).not.toContain('pool-reconnect-test');
       expect(await lockOf(job)).toBe('pool-reconnect-test');
     } finally {
