@@ -5,7 +5,6 @@ import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
 import { isExemptionReason } from '../domain/vat-exemption.ts';
 import { PEPPOL_ID } from '../einvoicing/from-invoice.ts';
-import { BadRow, checkedOrder, type ImportedOrder } from '../resources/orders/import.ts';
 import type { ChannelSettingsChange } from '../services/channel-settings.ts';
 import {
   type CompanyDetailsChange,
@@ -123,8 +122,8 @@ export type Command =
       json: boolean;
       companyId: string;
       allOrNothing: boolean;
-      orders: ImportRow[];
-      badRows: BadImportRow[];
+      /** The file's elements, not yet checked as orders (commands.ts does, with the API's schema). */
+      rows: FileRow[];
     }
   | {
       name: 'customers import';
@@ -499,14 +498,12 @@ export function parseCommand(argv: string[]): Command {
     });
     if (values.help) return { name: 'help' };
     const path = onePositional(command, positionals, 'file');
-    const { orders, badRows } = ordersOf(command, path, readText(command, path));
     return {
       name: 'orders import',
       json: values.json === true,
       companyId: companyId(command, values.company),
       allOrNothing: values['all-or-nothing'] === true,
-      orders,
-      badRows,
+      rows: rowsOf(command, path, readText(command, path)),
     };
   }
 
@@ -626,10 +623,8 @@ function eventsTail(command: string, rest: string[]): Command {
   };
 }
 
-/** An order of the file with the line it starts on. */
-export type ImportRow = { line: number; order: ImportedOrder };
-/** A row refused: its line, its order number when it has one, and why. */
-export type BadImportRow = { line: number; number: string | null; reason: string };
+/** An element of an import file with the line it starts on; undefined: a JSON Lines line that is not JSON. */
+export type FileRow = { line: number; value: unknown };
 
 /**
  * The line each element of the file's list of orders starts on: the elements of the top-level array, or of the
@@ -664,7 +659,7 @@ function elementLines(text: string, listDepth: number): number[] {
 }
 
 /** The rows of a JSON file (a list of orders, or `{ "orders": [...] }`) or a JSON Lines file, with their lines. */
-function rowsOf(command: string, path: string, text: string): { line: number; value: unknown }[] {
+function rowsOf(command: string, path: string, text: string): FileRow[] {
   if (path.endsWith('.jsonl')) {
     return text.split('\n').flatMap((content, i) => {
       if (content.trim() === '') return [];
@@ -687,31 +682,4 @@ function rowsOf(command: string, path: string, text: string): { line: number; va
     throw new UsageError(`${command}: ${path} is neither a list of orders nor { "orders": [...] }`);
   const lines = elementLines(text, wrapped ? 2 : 1);
   return list.map((value, i) => ({ line: lines[i] ?? 0, value }));
-}
-
-/** The orders of an import file, each checked as the API would (import.ts); the bad rows with their reasons. */
-function ordersOf(command: string, path: string, text: string): { orders: ImportRow[]; badRows: BadImportRow[] } {
-  const orders: ImportRow[] = [];
-  const badRows: BadImportRow[] = [];
-  const numbers = new Set<string>();
-  for (const { line, value } of rowsOf(command, path, text)) {
-    const number =
-      value !== null && typeof value === 'object' && typeof (value as { number?: unknown }).number === 'string'
-        ? (value as { number: string }).number.slice(0, 100)
-        : null;
-    if (value === undefined) {
-      badRows.push({ line, number, reason: 'not JSON' });
-      continue;
-    }
-    try {
-      const order = checkedOrder(value);
-      if (numbers.has(order.number)) throw new BadRow(`/number: order ${order.number} appears twice in the file`);
-      numbers.add(order.number);
-      orders.push({ line, order });
-    } catch (error) {
-      if (!(error instanceof BadRow)) throw error;
-      badRows.push({ line, number, reason: error.message });
-    }
-  }
-  return { orders, badRows };
 }

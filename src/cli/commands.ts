@@ -13,7 +13,7 @@ import type { FileStorages } from '../files/storages.ts';
 import { ConcurrencyLimits, defaultConcurrencyLimits } from '../http/concurrency.ts';
 import { localize } from '../http/message-catalogue.ts';
 import { identifierMessage } from '../resources/customers/input.ts';
-import { BadRow, type ImportResult, importOrder } from '../resources/orders/import.ts';
+import { type BadImportRow, BadRow, checkedRows, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
 import {
   type CompanyDetailsChange,
@@ -29,7 +29,7 @@ import { deleteCompany, exportCompany, importCompany } from '../services/company
 import { migrateFiles } from '../services/file-migration.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
-import type { BadImportRow, Command } from './args.ts';
+import type { Command } from './args.ts';
 import { importCustomers, importText } from './customers-import.ts';
 import { createDemo } from './demo.ts';
 import { migrateWithProgress } from './files-migrate.ts';
@@ -74,6 +74,8 @@ export async function runCommand(
   { db, sql, tenantSql, fileStorages: storages, config }: CliPools,
   command: DbCommand,
   writeLine: LineWriter,
+  // Where progress bars go (the process's stderr, or a test's).
+  progress: NodeJS.WritableStream = process.stderr,
 ): Promise<Output | null> {
   switch (command.name) {
     case 'company export': {
@@ -259,7 +261,7 @@ export async function runCommand(
       };
     }
     case 'files migrate': {
-      const count = await migrateWithProgress({ db, tenantSql }, storages, command.to);
+      const count = await migrateWithProgress({ db, tenantSql }, storages, command.to, progress);
       return {
         json: { to: command.to, ...count },
         text:
@@ -271,6 +273,7 @@ export async function runCommand(
       await findCompany(db, command.companyId);
       const report = await importCustomers(db, command.companyId, command.file, command.format, {
         atomic: command.atomic,
+        progress,
       });
       return {
         json: { company_id: command.companyId, ...report },
@@ -302,11 +305,11 @@ async function importOrders(
   db: Db,
   command: Extract<DbCommand, { name: 'orders import' }>,
 ): Promise<{ results: ImportResult[]; badRows: BadImportRow[] }> {
-  const badRows = [...command.badRows];
+  const { orders, badRows } = checkedRows(command.rows);
   if (command.allOrNothing && badRows.length > 0) return { results: [], badRows };
   const results: ImportResult[] = [];
   const outcome = await withTenant(db, command.companyId, async (tx) => {
-    for (const { line, order } of command.orders) {
+    for (const { line, order } of orders) {
       try {
         results.push(await tx.transaction((row) => importOrder(row, command.companyId, order)));
       } catch (error) {

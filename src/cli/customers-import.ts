@@ -146,11 +146,11 @@ export async function importCustomers(
   companyId: string,
   file: string,
   format: 'csv' | 'jsonl',
-  options: { atomic?: boolean } = {},
+  options: { atomic?: boolean; progress?: NodeJS.WritableStream } = {},
 ): Promise<ImportReport> {
   const total = statSync(file).size || 1;
   const bar = new SingleBar({
-    stream: process.stderr,
+    stream: options.progress ?? process.stderr,
     format: 'customers import [{bar}] {percentage}% | {lines} lines | {failed} failed | {left} left',
     hideCursor: true,
     // Into a log too (not a terminal): a line every few seconds, so a long import still shows it is moving.

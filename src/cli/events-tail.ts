@@ -9,7 +9,9 @@
 
 import { CrmApiError, type CrmClient, createCrmClient, listAll, ok, type Schemas } from '../client/index.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { signatureHeader, signingKey } from '../webhooks/sign.ts';
+import { newSecret, signatureHeader, signingKey } from '../webhooks/sign.ts';
+import type { Command } from './args.ts';
+import { type CliIo, write } from './io.ts';
 
 export type TailOptions = {
   apiUrl: string;
@@ -149,4 +151,22 @@ export async function tailEvents(options: TailOptions, io: TailIo): Promise<void
     }
     await Promise.race([io.stopped, new Promise((r) => setTimeout(r, options.intervalMs))]);
   }
+}
+
+/** `events tail` as a command: it runs until Ctrl-C (or SIGTERM) and then exits 0. */
+export async function tailUntilStopped(command: Extract<Command, { name: 'events tail' }>, io: CliIo): Promise<number> {
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  let secret = command.secret;
+  if (command.forwardTo && !secret) {
+    secret = newSecret();
+    await write(io.stderr, `Forwarded events are signed with ${secret} (pass --secret to keep one)\n`);
+  }
+  await tailEvents(
+    { ...command, secret },
+    { out: (line) => io.stdout.write(`${line}\n`), info: (line) => io.stderr.write(`${line}\n`), stopped },
+  );
+  return 0;
 }

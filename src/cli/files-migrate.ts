@@ -9,9 +9,10 @@ export async function migrateWithProgress(
   pools: { db: Db; tenantSql: Sql },
   storages: FileStorages,
   to: StorageName,
+  progress: NodeJS.WritableStream,
 ): Promise<MigrationCount> {
   const bar = new SingleBar({
-    stream: process.stderr,
+    stream: progress,
     format: `files migrate --to ${to} [{bar}] {percentage}% | {value}/{total} files | {eta_formatted} left`,
     hideCursor: true,
     // Into a log too (not a terminal): a line every few seconds, so a long migration still shows it is moving.

@@ -1,7 +1,6 @@
 // The operator CLI as operators run it: a child process on DATABASE_URL, one JSON object on stdout with
 // --json, mistakes on stderr with a non-zero exit. What it writes is checked in the database and through an
 // app on the same database. Each run costs ~2.5 s (tsx start-up), so the calls are few and shared.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import postgres from 'postgres';
@@ -9,14 +8,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '../../src/auth/key-format.ts';
 import { appOn } from '../harness/api.ts';
 import { eventually } from '../harness/async.ts';
+import { type CliRun, cliInProcess, cliProcess } from '../harness/cli.ts';
 import { withDatabase } from '../harness/db.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const CLI_TIMEOUT = 60_000;
 const KEY = /^svc_[0-9A-Za-z]{49}$/;
-
-type Run = { code: number; stdout: string; stderr: string };
 
 let database: { url: string; drop: () => Promise<void> };
 let sql: postgres.Sql;
@@ -28,26 +25,12 @@ async function api() {
   return app;
 }
 
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      TSX,
-      ['src/cli/main.ts', ...args],
-      {
-        cwd: ROOT,
-        timeout: CLI_TIMEOUT,
-        env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'silent' },
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cliEnv = () => ({ DATABASE_URL: database.url, REDIS_URL: '', LOG_LEVEL: 'silent' });
+/** A command run in this process (harness/cli.ts); `cliProcess` where the process itself is what is tested. */
+const cli = (...args: string[]) => cliInProcess(cliEnv(), ...args);
 
 /** The one JSON object of a successful --json run. */
-function json(run: Run) {
+function json(run: CliRun) {
   expect(run.code, run.stderr).toBe(0);
   const lines = run.stdout.split('\n').filter(Boolean);
   expect(lines).toHaveLength(1);
@@ -103,7 +86,7 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
         await sql`select to_regclass('api_keys') is not null as keys, to_regclass('customers') is not null as customers`
       )[0];
     expect(await tables()).toEqual({ keys: false, customers: false });
-    const run = await cli('migrate', '--json');
+    const run = await cliProcess(cliEnv(), CLI_TIMEOUT, 'migrate', '--json');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('{"ok":true}\n');
     expect(await tables()).toEqual({ keys: true, customers: true });
@@ -281,7 +264,7 @@ describe('operator CLI', { timeout: 4 * CLI_TIMEOUT }, () => {
 
   it('refuses an unknown command and a bad argument: non-zero exit, message on stderr, nothing on stdout', async () => {
     const [unknown, badArgument, badExpiry, badLimit] = await Promise.all([
-      cli('frobnicate', '--json'),
+      cliProcess(cliEnv(), CLI_TIMEOUT, 'frobnicate', '--json'),
       cli('key', 'create', '--company', 'not-a-uuid', '--scopes', 'read', '--json'),
       cli('demo', '--expires-in', '1000y', '--json'),
       cli('company', 'limits', '0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30', '--per-hour', '0'),

@@ -2,10 +2,9 @@
 // restored into another installation with the same ids exports to the same archive; the CLI writes that
 // archive and reads it back; erasure removes every row of every tenant table (walked from the catalogue), and the
 // company's files in whichever storage keeps them. company-archive-s3.test.ts runs this file again with files in S3.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../../src/cli/demo.ts';
@@ -14,12 +13,10 @@ import { withTenant } from '../../src/db/tenant.ts';
 import { storeFile } from '../../src/files/records.ts';
 import { deleteCompany, exportCompany, importCompany } from '../../src/services/company-archive.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { cliInProcess } from '../harness/cli.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { CLI_TEST_MS } from '../harness/processes.ts';
 import { storedFilesOf } from '../harness/s3.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 
 let api: TestApi;
 let target: { url: string; drop: () => Promise<void> };
@@ -68,21 +65,8 @@ async function rowsLeft(sql: postgres.Sql, companyId: string): Promise<Record<st
   return left;
 }
 
-function cli(url: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      TSX,
-      ['src/cli/main.ts', ...args],
-      {
-        cwd: ROOT,
-        timeout: 60_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' },
-      },
-      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** A command run in this process (harness/cli.ts) on the database at `url`. */
+const cli = (url: string, ...args: string[]) => cliInProcess({ DATABASE_URL: url, LOG_LEVEL: 'silent' }, ...args);
 
 describe('company export and import', () => {
   it('export → import into another installation → export gives the same archive, every kind of record in it', async () => {

@@ -2,16 +2,14 @@
 // lines go through the batch upsert (created, updated by email, failed lines reported with their line numbers,
 // exit code 1 when any failed), with their events; a progress bar on stderr. A malformed CSV line fails alone; a
 // line naming an email address an earlier line named fails wherever it stands; --atomic imports all or nothing.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateLeft } from '../../src/cli/customers-import.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { cliInProcess } from '../harness/cli.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const CLI_TIMEOUT = 120_000;
 
 let api: TestApi;
@@ -26,22 +24,8 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type Run = { code: number; stdout: string; stderr: string };
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      TSX,
-      ['src/cli/main.ts', ...args],
-      {
-        cwd: ROOT,
-        timeout: CLI_TIMEOUT,
-        env: { ...process.env, DATABASE_URL: api.url, REDIS_URL: '', LOG_LEVEL: 'silent' },
-      },
-      (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** A command run in this process (harness/cli.ts). */
+const cli = (...args: string[]) => cliInProcess({ DATABASE_URL: api.url, REDIS_URL: '', LOG_LEVEL: 'silent' }, ...args);
 
 const customer = async (email: string) =>
   (

@@ -79,6 +79,42 @@ export function checkedOrder(row: unknown): ImportedOrder {
   return order;
 }
 
+/** A row of an import file refused: its line, its order number when it has one, and why. */
+export type BadImportRow = { line: number; number: string | null; reason: string };
+
+/**
+ * The orders of an import file's rows (undefined: a line that is not JSON), each checked as the API would; the bad
+ * rows with their reasons. An order number a row before it has is a bad row too.
+ */
+export function checkedRows(rows: { line: number; value: unknown }[]): {
+  orders: { line: number; order: ImportedOrder }[];
+  badRows: BadImportRow[];
+} {
+  const orders: { line: number; order: ImportedOrder }[] = [];
+  const badRows: BadImportRow[] = [];
+  const numbers = new Set<string>();
+  for (const { line, value } of rows) {
+    const number =
+      value !== null && typeof value === 'object' && typeof (value as { number?: unknown }).number === 'string'
+        ? (value as { number: string }).number.slice(0, 100)
+        : null;
+    if (value === undefined) {
+      badRows.push({ line, number, reason: 'not JSON' });
+      continue;
+    }
+    try {
+      const order = checkedOrder(value);
+      if (numbers.has(order.number)) throw new BadRow(`/number: order ${order.number} appears twice in the file`);
+      numbers.add(order.number);
+      orders.push({ line, order });
+    } catch (error) {
+      if (!(error instanceof BadRow)) throw error;
+      badRows.push({ line, number, reason: error.message });
+    }
+  }
+  return { orders, badRows };
+}
+
 /** The invoice and quote an order names must be the company's (the foreign keys say so too). */
 async function checkReferences(tx: Tx, companyId: string, order: ImportedOrder): Promise<void> {
   if (order.invoice_id) {

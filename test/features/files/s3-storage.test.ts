@@ -4,11 +4,12 @@
 // period), the sweep racing a commit, a delete or a move racing a download, and `files migrate` both ways on the
 // demo company, interrupted and resumed.
 // The whole file set runs on S3 with `FILE_STORAGE=s3 npx vitest run …` (README, "Files").
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { JobHelpers } from 'graphile-worker';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cliInProcess } from '../../harness/cli.ts';
 import { CLI_TEST_MS } from '../../harness/processes.ts';
 import { onS3Server } from '../../harness/s3.ts';
 
@@ -40,7 +41,6 @@ const { setupApi } = await import('../../harness/api.ts');
 const { fileBytesKept, objectExists } = await import('../../harness/s3.ts');
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 
 type Api = Awaited<ReturnType<typeof setupApi>>;
 let api: Api;
@@ -258,13 +258,8 @@ describe('files in S3', () => {
 describe('files migrate', () => {
   const env = () => ({ ...process.env, DATABASE_URL: api.url, LOG_LEVEL: 'silent' });
 
-  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((done) => {
-      execFile(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, timeout: 60_000, env: env() }, (error, stdout, stderr) =>
-        done({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  /** A command run in this process (harness/cli.ts). */
+  const cli = (...args: string[]) => cliInProcess(env(), ...args);
 
   /** Every file of the company with a digest of its bytes as downloaded. */
   async function downloads(company: string) {
