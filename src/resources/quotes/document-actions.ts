@@ -1,0 +1,126 @@
+// The actions a quote and an invoice share, one implementation for both, given what differs by the resource
+// (SalesDocumentResource): the link to the online page a key may see, the PDF download, the lock behind
+// If-Match, and the send.
+import type { Context } from 'hono';
+import type { Tx } from '../../db/tenant.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { runCreation } from '../../http/idempotency.ts';
+import type { ApiProblem } from '../../http/problems.ts';
+import type { EmailAttachment } from '../../mail/outbox.ts';
+import { type PdfDocument, pdfDownload } from './pdf.ts';
+import { type SendBody, sendSalesDocument } from './send.ts';
+
+type DocumentRow = { id: string; companyId: string; version: number; status: string };
+
+/** What the shared actions need of a resource: its kind, its write scope, and how to read, lock and print it. */
+export type SalesDocumentResource<Row extends DocumentRow> = {
+  kind: 'quote' | 'invoice';
+  /** The scope that sends the document: only a key with it sees the online page, which shows the customer's details. */
+  writeScope: 'quotes.write' | 'invoices.write';
+  notFound: () => ApiProblem;
+  find: (tx: Tx, companyId: string, id: string) => Promise<Row | undefined>;
+  lock: (tx: Tx, companyId: string, id: string) => Promise<Row | undefined>;
+  pdf: (row: Row) => PdfDocument;
+};
+
+/** The online page's address for this key: null without the resource's write scope (never in events). */
+export const publicLink =
+  <Row extends DocumentRow>(c: Context<AppEnv>, resource: SalesDocumentResource<Row>) =>
+  (row: Row): string | null =>
+    c.get('auth').scopes.has(resource.writeScope)
+      ? c.get('deps').documentLinks.url({ kind: resource.kind, companyId: row.companyId, documentId: row.id })
+      : null;
+
+/** The locked document as the request expects it: 404 without one, 412 when If-Match names another version. */
+export function asExpected<Row extends DocumentRow>(
+  resource: SalesDocumentResource<Row>,
+  locked: Row | undefined,
+  expected: ExpectedVersions,
+): Row {
+  if (!locked) throw resource.notFound();
+  if (!allowsVersion(expected, locked.version)) throw preconditionFailed(locked.version);
+  return locked;
+}
+
+/** Runs `work` on the document locked in a tenant transaction, after the If-Match check. */
+export function onLockedDocument<Row extends DocumentRow, T>(
+  c: Context<AppEnv>,
+  resource: SalesDocumentResource<Row>,
+  id: string,
+  work: (tx: Tx, current: Row, companyId: string) => Promise<T>,
+): Promise<T> {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  return c.get('tenant').transaction(async (tx) => {
+    const current = asExpected(resource, await resource.lock(tx, companyId, id), expected);
+    return work(tx, current, companyId);
+  });
+}
+
+/** The document's PDF download (src/resources/quotes/pdf.ts: pdfDownload); 404 without the document. */
+export async function documentPdfDownload<Row extends DocumentRow>(
+  c: Context<AppEnv>,
+  resource: SalesDocumentResource<Row>,
+  id: string,
+) {
+  const tenant = c.get('tenant');
+  const download = await pdfDownload(tenant, c.get('deps').pdfRenderer, async (tx) => {
+    const row = await resource.find(tx, tenant.companyId, id);
+    return row && resource.pdf(row);
+  });
+  if (!download) throw resource.notFound();
+  return download;
+}
+
+/** What differs in a send: which states may be sent, what is attached besides the PDF, what a first send changes. */
+export type SendSteps<Row extends DocumentRow, Extra extends { attachments: readonly EmailAttachment[] }, B> = {
+  /** The conflict to answer when the document's state may not be sent, else undefined. */
+  refusal: (row: Row) => ApiProblem | undefined;
+  /** Files besides the PDF (an invoice's UBL), composed in the transaction so the email that commits is complete. */
+  extra: (tx: Tx, row: Row) => Promise<Extra>;
+  /** The state change and event of a send that changes the state; the row as it is otherwise. */
+  markSent: (tx: Tx, row: Row) => Promise<Row>;
+  /** The answer's body, given the attached files' names. */
+  answer: (tx: Tx, row: Row, sent: { attachments: string[]; extra: Extra }) => Promise<B>;
+};
+
+/**
+ * Sends the document `id` as one creation (an Idempotency-Key replays it): locked behind If-Match, refused in a
+ * state that may not be sent, its email with its PDF queued (sendSalesDocument), then marked sent when the send
+ * changes its state, all in one transaction.
+ */
+export function sendDocument<Row extends DocumentRow, Extra extends { attachments: readonly EmailAttachment[] }, B>(
+  c: Context<AppEnv>,
+  resource: SalesDocumentResource<Row>,
+  id: string,
+  body: SendBody,
+  steps: SendSteps<Row, Extra, B>,
+) {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  const deps = c.get('deps');
+  return runCreation(c, async (tx) => {
+    const current = asExpected(resource, await resource.lock(tx, companyId, id), expected);
+    const refusal = steps.refusal(current);
+    if (refusal) throw refusal;
+    const extra = await steps.extra(tx, current);
+    const publicUrl = deps.documentLinks.url({ kind: resource.kind, companyId, documentId: current.id });
+    const pdf = resource.pdf(current);
+    const attachments = await sendSalesDocument(
+      tx,
+      companyId,
+      pdf,
+      body,
+      deps.pdfRenderer,
+      publicUrl,
+      extra.attachments,
+    );
+    const row = await steps.markSent(tx, current);
+    return {
+      status: 200 as const,
+      body: await steps.answer(tx, row, { attachments, extra }),
+      headers: { ETag: etagOf(row.version) },
+    };
+  });
+}
