@@ -43,3 +43,16 @@ export function allowsVersion(expected: ExpectedVersions, version: number): bool
 export function preconditionFailed(current: number): ApiProblem {
   return new ApiProblem('precondition_failed', message('etag.changed', { etag: etagOf(current) }));
 }
+
+/**
+ * The check of a record read for a change (locked): `notFound` without it, 412 with its ETag when If-Match names
+ * another version. After it, `record` is known to be there.
+ */
+export function checkIfMatch<R extends { version: number }>(
+  record: R | undefined,
+  expected: ExpectedVersions,
+  notFound: () => ApiProblem,
+): asserts record is R {
+  if (!record) throw notFound();
+  if (!allowsVersion(expected, record.version)) throw preconditionFailed(record.version);
+}

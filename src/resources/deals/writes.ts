@@ -7,7 +7,7 @@ import { inOrder, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -35,8 +35,7 @@ export function onLockedDeal(
   const { companyId } = c.get('tenant');
   return c.get('tenant').transaction(async (tx) => {
     const current = await q.lockDeal(tx, companyId, id);
-    if (!current) throw dealNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    checkIfMatch(current, expected, dealNotFound);
     return work(tx, current, companyId);
   });
 }
@@ -65,8 +64,7 @@ export function patchDeal(c: Context<AppEnv>, id: string, body: PatchBody): Prom
           (error: unknown) => ({ error }),
         ),
     );
-    if (!current) throw dealNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    checkIfMatch(current, expected, dealNotFound);
     // In the order dealUpdateColumns reports them: the owner, then the amount.
     const problems = new Problems();
     const refused = ownerProblem(body, current, ownerActive);

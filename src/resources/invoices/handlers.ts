@@ -7,14 +7,13 @@ import { fromCents, toCents } from '../../domain/money.ts';
 import { scaled } from '../../domain/totals.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { etagOf, expectedVersion } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
 import {
-  asExpected,
   documentPdfDownload,
   onLockedDocument,
   publicLink,
@@ -178,8 +177,8 @@ export const handlers = {
       // One round trip: the lock, then the reads of the new columns and the payments the answer shows.
       const locking = q.lockInvoice(tx, companyId, invoice);
       const reads = invoiceReads(tx, companyId, body, invoice);
-      const [locked, payments] = await Promise.all([locking, q.paymentsOf(tx, companyId, invoice)]);
-      const current = asExpected(invoiceDocuments, locked, expected);
+      const [current, payments] = await Promise.all([locking, q.paymentsOf(tx, companyId, invoice)]);
+      checkIfMatch(current, expected, invoiceNotFound);
       if (current.status !== 'draft') throw conflict('invoice.not_draft', current.status);
       const columns = await invoiceColumns(tx, companyId, body, reads, current);
       const updating = q.updateInvoice(tx, current, columns);

@@ -1,10 +1,10 @@
 // The actions a quote and an invoice share, one implementation for both, given what differs by the resource
-// (SalesDocumentResource): the link to the online page a key may see, the PDF download, the lock behind
-// If-Match, and the send.
+// (SalesDocumentResource): the link to the online page a key may see, the PDF download, a change on the document
+// locked behind If-Match, and the send.
 import type { Context } from 'hono';
 import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import type { ApiProblem } from '../../http/problems.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
@@ -32,17 +32,6 @@ export const publicLink =
       ? c.get('deps').documentLinks.url({ kind: resource.kind, companyId: row.companyId, documentId: row.id })
       : null;
 
-/** The locked document as the request expects it: 404 without one, 412 when If-Match names another version. */
-export function asExpected<Row extends DocumentRow>(
-  resource: SalesDocumentResource<Row>,
-  locked: Row | undefined,
-  expected: ExpectedVersions,
-): Row {
-  if (!locked) throw resource.notFound();
-  if (!allowsVersion(expected, locked.version)) throw preconditionFailed(locked.version);
-  return locked;
-}
-
 /** Runs `work` on the document locked in a tenant transaction, after the If-Match check. */
 export function onLockedDocument<Row extends DocumentRow, T>(
   c: Context<AppEnv>,
@@ -53,7 +42,8 @@ export function onLockedDocument<Row extends DocumentRow, T>(
   const expected = expectedVersion(c);
   const { companyId } = c.get('tenant');
   return c.get('tenant').transaction(async (tx) => {
-    const current = asExpected(resource, await resource.lock(tx, companyId, id), expected);
+    const current = await resource.lock(tx, companyId, id);
+    checkIfMatch(current, expected, resource.notFound);
     return work(tx, current, companyId);
   });
 }
@@ -101,7 +91,8 @@ export function sendDocument<Row extends DocumentRow, Extra extends { attachment
   const { companyId } = c.get('tenant');
   const deps = c.get('deps');
   return runCreation(c, async (tx) => {
-    const current = asExpected(resource, await resource.lock(tx, companyId, id), expected);
+    const current = await resource.lock(tx, companyId, id);
+    checkIfMatch(current, expected, resource.notFound);
     const refusal = steps.refusal(current);
     if (refusal) throw refusal;
     const extra = await steps.extra(tx, current);

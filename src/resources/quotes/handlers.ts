@@ -4,7 +4,7 @@ import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import { quotes } from '../../db/schema/index.ts';
 import { inOrder, sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { etagOf, expectedVersion } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -14,7 +14,6 @@ import { stageMessages } from '../pipeline-stages/messages.ts';
 import { findActiveStage } from '../pipeline-stages/queries.ts';
 import { acceptQuote, recordQuoteEvent, rejectQuote } from './decisions.ts';
 import {
-  asExpected,
   documentPdfDownload,
   onLockedDocument,
   publicLink,
@@ -211,7 +210,8 @@ export const handlers = {
       // One round trip: the lock, then the reads of the new columns.
       const locking = q.lockQuote(tx, companyId, quote);
       const reads = quoteReads(tx, companyId, body, quote);
-      const current = asExpected(quoteDocuments, await locking, expected);
+      const current = await locking;
+      checkIfMatch(current, expected, quoteDocuments.notFound);
       if (current.status !== 'draft')
         throw new ApiProblem('conflict', quoteMessages.message('quote.not_draft', { status: current.status }));
       const columns = await quoteColumns(body, reads, current);
