@@ -7,7 +7,7 @@ import { inOrder, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { checkIfMatch, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, expectedVersion, onLocked, preconditionFailed } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -31,13 +31,7 @@ export function onLockedDeal(
   id: string,
   work: (tx: Tx, current: DealRow, companyId: string) => Promise<DealRow>,
 ): Promise<DealRow> {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  return c.get('tenant').transaction(async (tx) => {
-    const current = await q.lockDeal(tx, companyId, id);
-    checkIfMatch(current, expected, dealNotFound);
-    return work(tx, current, companyId);
-  });
+  return onLocked(c, { lock: q.lockDeal, notFound: dealNotFound }, id, work);
 }
 
 type PatchBody = Parameters<typeof dealUpdateCandidates>[0];

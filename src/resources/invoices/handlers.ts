@@ -7,7 +7,7 @@ import { fromCents, toCents } from '../../domain/money.ts';
 import { scaled } from '../../domain/totals.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -15,7 +15,6 @@ import { newId } from '../../ids.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
 import {
   documentPdfDownload,
-  onLockedDocument,
   publicLink,
   type SalesDocumentResource,
   sendDocument,
@@ -89,7 +88,7 @@ async function onLockedInvoice(
   id: string,
   work: (tx: Tx, current: InvoiceRow, companyId: string) => Promise<InvoiceRow>,
 ) {
-  const { data, version } = await onLockedDocument(c, invoiceDocuments, id, async (tx, current, companyId) =>
+  const { data, version } = await onLocked(c, invoiceDocuments, id, async (tx, current, companyId) =>
     respondWith(c, tx, await work(tx, current, companyId)),
   );
   return c.json({ data }, 200, { ETag: etagOf(version) });

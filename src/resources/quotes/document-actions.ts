@@ -1,10 +1,9 @@
 // The actions a quote and an invoice share, one implementation for both, given what differs by the resource
-// (SalesDocumentResource): the link to the online page a key may see, the PDF download, a change on the document
-// locked behind If-Match, and the send.
+// (SalesDocumentResource): the link to the online page a key may see, the PDF download and the send.
 import type { Context } from 'hono';
 import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion, type Lockable } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import type { ApiProblem } from '../../http/problems.ts';
 import type { EmailAttachment } from '../../mail/outbox.ts';
@@ -14,13 +13,11 @@ import { type SendBody, sendSalesDocument } from './send.ts';
 type DocumentRow = { id: string; companyId: string; version: number; status: string };
 
 /** What the shared actions need of a resource: its kind, its write scope, and how to read, lock and print it. */
-export type SalesDocumentResource<Row extends DocumentRow> = {
+export type SalesDocumentResource<Row extends DocumentRow> = Lockable<Row> & {
   kind: 'quote' | 'invoice';
   /** The scope that sends the document: only a key with it sees the online page, which shows the customer's details. */
   writeScope: 'quotes.write' | 'invoices.write';
-  notFound: () => ApiProblem;
   find: (tx: Tx, companyId: string, id: string) => Promise<Row | undefined>;
-  lock: (tx: Tx, companyId: string, id: string) => Promise<Row | undefined>;
   pdf: (row: Row) => PdfDocument;
 };
 
@@ -31,22 +28,6 @@ export const publicLink =
     c.get('auth').scopes.has(resource.writeScope)
       ? c.get('deps').documentLinks.url({ kind: resource.kind, companyId: row.companyId, documentId: row.id })
       : null;
-
-/** Runs `work` on the document locked in a tenant transaction, after the If-Match check. */
-export function onLockedDocument<Row extends DocumentRow, T>(
-  c: Context<AppEnv>,
-  resource: SalesDocumentResource<Row>,
-  id: string,
-  work: (tx: Tx, current: Row, companyId: string) => Promise<T>,
-): Promise<T> {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  return c.get('tenant').transaction(async (tx) => {
-    const current = await resource.lock(tx, companyId, id);
-    checkIfMatch(current, expected, resource.notFound);
-    return work(tx, current, companyId);
-  });
-}
 
 /** The document's PDF download (src/resources/quotes/pdf.ts: pdfDownload); 404 without the document. */
 export async function documentPdfDownload<Row extends DocumentRow>(

@@ -4,7 +4,7 @@ import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import { quotes } from '../../db/schema/index.ts';
 import { inOrder, sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -13,13 +13,7 @@ import { dealFollowsQuotes } from '../deals/from-quotes.ts';
 import { stageMessages } from '../pipeline-stages/messages.ts';
 import { findActiveStage } from '../pipeline-stages/queries.ts';
 import { acceptQuote, recordQuoteEvent, rejectQuote } from './decisions.ts';
-import {
-  documentPdfDownload,
-  onLockedDocument,
-  publicLink,
-  type SalesDocumentResource,
-  sendDocument,
-} from './document-actions.ts';
+import { documentPdfDownload, publicLink, type SalesDocumentResource, sendDocument } from './document-actions.ts';
 import {
   addDays,
   companyDefaults,
@@ -248,16 +242,14 @@ export const handlers = {
 
   acceptQuote: async (c) => {
     const { quote } = c.req.valid('param');
-    const row = await onLockedDocument(c, quoteDocuments, quote, (tx, current) => acceptQuote(tx, current));
+    const row = await onLocked(c, quoteDocuments, quote, (tx, current) => acceptQuote(tx, current));
     return c.json(...respond(c, row));
   },
 
   rejectQuote: async (c) => {
     const { quote } = c.req.valid('param');
     const body = c.req.valid('json') ?? {};
-    const row = await onLockedDocument(c, quoteDocuments, quote, (tx, current) =>
-      rejectQuote(tx, current, body.reason),
-    );
+    const row = await onLocked(c, quoteDocuments, quote, (tx, current) => rejectQuote(tx, current, body.reason));
     return c.json(...respond(c, row));
   },
 } satisfies Partial<Handlers>;

@@ -7,7 +7,7 @@ import { recordEvent } from '../../events/record.ts';
 import { IMAGE_TYPES } from '../../files/file-types.ts';
 import { deleteFile } from '../../files/records.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -198,13 +198,10 @@ async function onLockedWorkOrder(
   id: string,
   work: (tx: Tx, current: q.WorkOrderRow, companyId: string) => Promise<q.WorkOrderRow>,
 ) {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  const { data, version } = await c.get('tenant').transaction(async (tx) => {
-    const current = await q.lockWorkOrder(tx, companyId, id);
-    checkIfMatch(current, expected, workOrderNotFound);
-    return respondWith(c, tx, await work(tx, current, companyId));
-  });
+  const lockable = { lock: q.lockWorkOrder, notFound: workOrderNotFound };
+  const { data, version } = await onLocked(c, lockable, id, async (tx, current, companyId) =>
+    respondWith(c, tx, await work(tx, current, companyId)),
+  );
   return c.json({ data }, 200, { ETag: etagOf(version) });
 }
 
