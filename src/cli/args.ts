@@ -14,6 +14,7 @@ import {
 } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
 import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
+import type { TailOptions } from './events-tail.ts';
 
 export const USAGE = `usage: npm run cli -- <command> [--json]
 
@@ -105,18 +106,8 @@ export type Command =
   | { name: 'key renew'; json: boolean; id: string; overlap: Overlap }
   | { name: 'key revoke'; json: boolean; id: string }
   | { name: 'demo'; json: boolean; expiresIn: Expiry }
-  | {
-      name: 'events tail';
-      json: boolean;
-      apiUrl: string;
-      apiKey: string;
-      types?: string;
-      since?: Date;
-      forwardTo?: string;
-      /** Undefined with --forward-to: a new one is made and printed. */
-      secret?: string;
-      intervalMs: number;
-    }
+  // secret: undefined with --forward-to, a new one is made and printed.
+  | ({ name: 'events tail' } & TailOptions)
   | {
       name: 'orders import';
       json: boolean;

@@ -2,7 +2,7 @@
 // imported order), brought in through the same path as `orders import`.
 import type { Tx } from '../db/tenant.ts';
 import { type ImportedOrder, importOrder } from '../resources/orders/import.ts';
-import { DEMO_CUSTOMERS } from './demo-data.ts';
+import { DEMO_CUSTOMERS } from './demo-data/customers.ts';
 
 const DAY_MS = 86_400_000;
 const STATUSES = ['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;

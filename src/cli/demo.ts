@@ -38,18 +38,10 @@ import { createKey, type Expiry } from '../services/keys.ts';
 import { activeStages } from '../services/pipelines.ts';
 import { addDemoAppointments } from './demo-appointments.ts';
 import { addDemoConversations } from './demo-conversations.ts';
-import {
-  COMPANY_DAYS_AGO,
-  DEMO_BOARDS,
-  DEMO_COMPANY,
-  DEMO_CUSTOMERS,
-  DEMO_DEALS,
-  DEMO_TASKS,
-  DEMO_USERS,
-  type DemoCustomer,
-  type DemoDeal,
-  type DemoTask,
-} from './demo-data.ts';
+import { COMPANY_DAYS_AGO, DEMO_BOARDS, DEMO_COMPANY, DEMO_USERS } from './demo-data/company.ts';
+import { DEMO_CUSTOMERS, type DemoCustomer } from './demo-data/customers.ts';
+import { DEMO_DEALS, type DemoDeal } from './demo-data/deals.ts';
+import { DEMO_TASKS, type DemoTask } from './demo-data/tasks.ts';
 import { addDemoOrders } from './demo-orders.ts';
 import { addDemoReviews } from './demo-reviews.ts';
 import { addDemoSales } from './demo-sales.ts';

@@ -1,5 +1,7 @@
-// ETag / If-Match on the version column of updatable records.
+// ETag / If-Match on the version column of updatable records, and a change on a record locked behind it.
 import type { Context } from 'hono';
+import type { Tx } from '../db/tenant.ts';
+import type { AppEnv } from './app-env.ts';
 import { message } from './messages.ts';
 import { ApiProblem } from './problems.ts';
 
@@ -42,4 +44,39 @@ export function allowsVersion(expected: ExpectedVersions, version: number): bool
 
 export function preconditionFailed(current: number): ApiProblem {
   return new ApiProblem('precondition_failed', message('etag.changed', { etag: etagOf(current) }));
+}
+
+/**
+ * The check of a record read for a change (locked): `notFound` without it, 412 with its ETag when If-Match names
+ * another version. After it, `record` is known to be there.
+ */
+export function checkIfMatch<R extends { version: number }>(
+  record: R | undefined,
+  expected: ExpectedVersions,
+  notFound: () => ApiProblem,
+): asserts record is R {
+  if (!record) throw notFound();
+  if (!allowsVersion(expected, record.version)) throw preconditionFailed(record.version);
+}
+
+/** What a change needs of a record: how to read it locked, and its 404. */
+export type Lockable<R> = {
+  lock: (tx: Tx, companyId: string, id: string) => Promise<R | undefined>;
+  notFound: () => ApiProblem;
+};
+
+/** Runs `work` on the record locked in a tenant transaction, after the If-Match check (checkIfMatch). */
+export function onLocked<R extends { version: number }, T>(
+  c: Context<AppEnv>,
+  record: Lockable<R>,
+  id: string,
+  work: (tx: Tx, current: R, companyId: string) => Promise<T>,
+): Promise<T> {
+  const expected = expectedVersion(c);
+  const { companyId } = c.get('tenant');
+  return c.get('tenant').transaction(async (tx) => {
+    const current = await record.lock(tx, companyId, id);
+    checkIfMatch(current, expected, record.notFound);
+    return work(tx, current, companyId);
+  });
 }

@@ -5,7 +5,7 @@ import { inOrder, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { contactOf, touchCustomerActivity } from '../customers/queries.ts';
 import { appointmentMessages } from './messages.ts';
@@ -46,8 +46,7 @@ export function onLockedAppointmentWith<T, R>(
       () => q.lockAppointment(tx, companyId, id),
       () => read(tx, companyId),
     );
-    if (!current) throw appointmentNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    checkIfMatch(current, expected, appointmentNotFound);
     return work(tx, current, companyId, alongside);
   });
 }

@@ -83,17 +83,8 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
   const [row] = await tx
     .select({ message: conversationMessages })
     .from(conversationMessages)
-    .innerJoin(
-      conversations,
-      and(
-        eq(conversations.companyId, conversationMessages.companyId),
-        eq(conversations.id, conversationMessages.conversationId),
-      ),
-    )
-    .innerJoin(
-      customers,
-      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
-    )
+    .innerJoin(conversations, ofItsConversation)
+    .innerJoin(customers, ofItsCustomer)
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -105,6 +96,13 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
     .limit(1);
   return row?.message;
 }
+
+// The joins of a message to its conversation and the conversation's customer, whose contact senderIsContact checks.
+const ofItsConversation = and(
+  eq(conversations.companyId, conversationMessages.companyId),
+  eq(conversations.id, conversationMessages.conversationId),
+);
+const ofItsCustomer = and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId));
 
 /**
  * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
@@ -148,17 +146,8 @@ async function threadConversation(tx: Tx, companyId: string, sender: string, thr
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
-    .innerJoin(
-      conversations,
-      and(
-        eq(conversations.companyId, conversationMessages.companyId),
-        eq(conversations.id, conversationMessages.conversationId),
-      ),
-    )
-    .innerJoin(
-      customers,
-      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
-    )
+    .innerJoin(conversations, ofItsConversation)
+    .innerJoin(customers, ofItsCustomer)
     .where(
       and(
         eq(conversationMessages.companyId, companyId),

@@ -3,7 +3,7 @@ import { violatedConstraint } from '../../db/errors.ts';
 import { inOrder, type Tx } from '../../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../../events/record.ts';
 import { answerBatch } from '../../http/batch.ts';
-import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { pageOf } from '../../http/pagination.ts';
@@ -57,8 +57,7 @@ async function changeCustomer(
   decide: (current: CustomerRow) => Promise<q.CustomerChanges>,
 ): Promise<CustomerRow> {
   const current = await q.lockCustomer(tx, companyId, id);
-  if (!current) throw notFound();
-  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+  checkIfMatch(current, expected, notFound);
   const changes = await decide(current);
   if (Object.keys(changes).length === 0) return current;
   const updated = await q.updateCustomer(tx, companyId, id, changes, current.version).catch(emailConflict);
@@ -147,8 +146,7 @@ export const handlers = {
         () => q.lockCustomer(tx, companyId, customer),
         () => q.updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected).catch(emailConflict),
       );
-      if (!current) throw notFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, notFound);
       // A CoC number sent without a country is judged by the stored one (a Belgian customer's is an enterprise
       // number); the write is undone by the throw.
       if (body.country === undefined) checkIdentifiers({ coc_number: body.coc_number }, '', current.country);

@@ -7,7 +7,7 @@ import { inOrder, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, expectedVersion, onLocked, preconditionFailed } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -31,14 +31,7 @@ export function onLockedDeal(
   id: string,
   work: (tx: Tx, current: DealRow, companyId: string) => Promise<DealRow>,
 ): Promise<DealRow> {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  return c.get('tenant').transaction(async (tx) => {
-    const current = await q.lockDeal(tx, companyId, id);
-    if (!current) throw dealNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
-    return work(tx, current, companyId);
-  });
+  return onLocked(c, { lock: q.lockDeal, notFound: dealNotFound }, id, work);
 }
 
 type PatchBody = Parameters<typeof dealUpdateCandidates>[0];
@@ -65,8 +58,7 @@ export function patchDeal(c: Context<AppEnv>, id: string, body: PatchBody): Prom
           (error: unknown) => ({ error }),
         ),
     );
-    if (!current) throw dealNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    checkIfMatch(current, expected, dealNotFound);
     // In the order dealUpdateColumns reports them: the owner, then the amount.
     const problems = new Problems();
     const refused = ownerProblem(body, current, ownerActive);

@@ -14,6 +14,7 @@ import {
   DocumentProblems,
   daysBetween,
   documentAmounts,
+  documentTexts,
   documentValue,
   type ItemBody,
   itemsAsInput,
@@ -128,11 +129,8 @@ export async function invoiceColumns(
   );
   problems.done();
   if (!customer || !amounts) throw new Error('unreachable: problems were reported');
-  const text = <K extends keyof InvoiceFields>(key: K, fallback: InvoiceFields[K]) =>
-    body[key] !== undefined ? body[key] : fallback;
   return {
-    title: body.title ?? (current?.title as string),
-    description: text('description', current?.description ?? null) ?? null,
+    ...documentTexts(body, current),
     customerId,
     customer,
     quoteId,
@@ -145,11 +143,6 @@ export async function invoiceColumns(
     dueDate,
     // A due date of its own sets the term it amounts to.
     paymentTermDays: body.due_date !== undefined ? daysBetween(invoiceDate, dueDate) : term,
-    termsConditions: text('terms_conditions', current?.termsConditions ?? null) ?? null,
-    notes: text('notes', current?.notes ?? null) ?? null,
-    outroText: text('outro_text', current?.outroText ?? null) ?? null,
-    hideLineAmounts: body.hide_line_amounts ?? current?.hideLineAmounts ?? false,
-    discountDescription: text('discount_description', current?.discountDescription ?? null) ?? null,
     ...amounts,
   };
 }

@@ -7,15 +7,19 @@ import { fromCents, toCents } from '../../domain/money.ts';
 import { scaled } from '../../domain/totals.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
+import {
+  documentPdfDownload,
+  publicLink,
+  type SalesDocumentResource,
+  sendDocument,
+} from '../quotes/document-actions.ts';
 import { DocumentProblems } from '../quotes/documents.ts';
-import { pdfDownload } from '../quotes/pdf.ts';
-import { sendSalesDocument } from '../quotes/send.ts';
 import { completeQuote, invoiceColumns, invoiceReads, releaseQuote } from './columns.ts';
 import { emailedUbl, invoiceDocumentPdf, invoiceUbl, ublHeaders } from './einvoice.ts';
 import { invoiceMessages } from './messages.ts';
@@ -23,7 +27,15 @@ import { invoicePdf } from './pdf.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, type InvoiceWithPayments, serializeInvoice } from './serialize.ts';
 
-const invoiceNotFound = () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found'));
+const invoiceDocuments: SalesDocumentResource<InvoiceRow> = {
+  kind: 'invoice',
+  writeScope: 'invoices.write',
+  notFound: () => new ApiProblem('not_found', invoiceMessages.message('invoice.not_found')),
+  find: q.findInvoice,
+  lock: q.lockInvoice,
+  pdf: invoicePdf,
+};
+const invoiceNotFound = invoiceDocuments.notFound;
 type StatusKey =
   | 'invoice.not_draft'
   | 'invoice.cannot_send'
@@ -57,10 +69,7 @@ export async function recordInvoiceEvent(
 }
 
 /** The online invoice's address for this key: null without `invoices.write` (see serializeInvoice). */
-const invoiceUrl = (c: Context<AppEnv>) => (row: InvoiceRow) =>
-  c.get('auth').scopes.has('invoices.write')
-    ? c.get('deps').documentLinks.url({ kind: 'invoice', companyId: row.companyId, documentId: row.id })
-    : null;
+const invoiceUrl = (c: Context<AppEnv>) => publicLink(c, invoiceDocuments);
 
 const serviceUrl = (c: Context<AppEnv>) => c.get('deps').config.publicUrl;
 
@@ -73,20 +82,15 @@ async function respondWith(c: Context<AppEnv>, tx: Tx, row: InvoiceRow | Invoice
   return { data, version: row.version };
 }
 
-/** Runs `work` on the invoice locked in a tenant transaction, after the If-Match check; answers it with payments. */
+/** Runs `work` on the invoice locked behind If-Match, and answers the invoice it gives with its payments. */
 async function onLockedInvoice(
   c: Context<AppEnv>,
   id: string,
   work: (tx: Tx, current: InvoiceRow, companyId: string) => Promise<InvoiceRow>,
 ) {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  const { data, version } = await c.get('tenant').transaction(async (tx) => {
-    const current = await q.lockInvoice(tx, companyId, id);
-    if (!current) throw invoiceNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
-    return respondWith(c, tx, await work(tx, current, companyId));
-  });
+  const { data, version } = await onLocked(c, invoiceDocuments, id, async (tx, current, companyId) =>
+    respondWith(c, tx, await work(tx, current, companyId)),
+  );
   return c.json({ data }, 200, { ETag: etagOf(version) });
 }
 
@@ -124,11 +128,7 @@ export const handlers = {
       if (!file) throw invoiceNotFound();
       return c.body(file.pdf, 200, file.headers);
     }
-    const download = await pdfDownload(tenant, c.get('deps').pdfRenderer, async (tx) => {
-      const row = await q.findInvoice(tx, tenant.companyId, invoice);
-      return row && invoicePdf(row);
-    });
-    if (!download) throw invoiceNotFound();
+    const download = await documentPdfDownload(c, invoiceDocuments, invoice);
     return c.body(download.pdf, 200, download.headers);
   },
 
@@ -177,8 +177,7 @@ export const handlers = {
       const locking = q.lockInvoice(tx, companyId, invoice);
       const reads = invoiceReads(tx, companyId, body, invoice);
       const [current, payments] = await Promise.all([locking, q.paymentsOf(tx, companyId, invoice)]);
-      if (!current) throw invoiceNotFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, invoiceNotFound);
       if (current.status !== 'draft') throw conflict('invoice.not_draft', current.status);
       const columns = await invoiceColumns(tx, companyId, body, reads, current);
       const updating = q.updateInvoice(tx, current, columns);
@@ -212,30 +211,24 @@ export const handlers = {
 
   sendInvoice: async (c) => {
     const { invoice } = c.req.valid('param');
-    const body = c.req.valid('json') ?? {};
-    const expected = expectedVersion(c);
-    const { companyId } = c.get('tenant');
-    const sent = await runCreation(c, async (tx) => {
-      const current = await q.lockInvoice(tx, companyId, invoice);
-      if (!current) throw invoiceNotFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
-      if (!['draft', ...PAYABLE].includes(current.status)) throw conflict('invoice.cannot_send', current.status);
-      const link = { kind: 'invoice' as const, companyId, documentId: current.id };
-      const deps = c.get('deps');
-      // The UBL is composed here, like the PDF, so the email that commits with the send is complete.
-      const ubl = await emailedUbl(tx, current, c.get('language'));
-      const pdf = invoicePdf(current);
-      const publicUrl = deps.documentLinks.url(link);
-      const more = ubl.attachment ? [ubl.attachment] : [];
-      const attachments = await sendSalesDocument(tx, companyId, pdf, body, deps.pdfRenderer, publicUrl, more);
-      let row = current;
-      if (current.status === 'draft') {
-        row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });
+    const sent = await sendDocument(c, invoiceDocuments, invoice, c.req.valid('json') ?? {}, {
+      refusal: (current) =>
+        ['draft', ...PAYABLE].includes(current.status) ? undefined : conflict('invoice.cannot_send', current.status),
+      // The UBL is composed in the transaction, like the PDF, so the email that commits with the send is complete.
+      extra: async (tx, current) => {
+        const ubl = await emailedUbl(tx, current, c.get('language'));
+        return { attachments: ubl.attachment ? [ubl.attachment] : [], einvoice: ubl.einvoice };
+      },
+      markSent: async (tx, current) => {
+        if (current.status !== 'draft') return current;
+        const row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });
         await recordInvoiceEvent(tx, row, 'invoice.sent', serviceUrl(c));
-      }
-      const { data, version } = await respondWith(c, tx, row);
-      const meta = { attachments, einvoice: ubl.einvoice };
-      return { status: 200 as const, body: { data, meta }, headers: { ETag: etagOf(version) } };
+        return row;
+      },
+      answer: async (tx, row, { attachments, extra }) => {
+        const { data } = await respondWith(c, tx, row);
+        return { data, meta: { attachments, einvoice: extra.einvoice } };
+      },
     });
     return c.json(sent.body, sent.status, sent.headers);
   },

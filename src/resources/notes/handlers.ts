@@ -27,6 +27,8 @@ const dealNotes = notesUnder(async (tx: Tx, companyId: string, dealId: string): 
   return { parent: { type: 'deal', id: dealId }, customerId: deal.customerId };
 });
 
+// The two parents' handlers look alike but stay apart: each is typed by its own operation (its path parameter,
+// body and answers), which one generated set of handlers could not be.
 export const handlers = {
   listCustomerNotes: async (c) =>
     c.json(await customerNotes.list(c, c.req.valid('param').customer, c.req.valid('query')), 200),

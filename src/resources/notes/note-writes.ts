@@ -4,7 +4,7 @@
 // belong.
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
-import { allowsVersion, type ExpectedVersions, etagOf, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, type ExpectedVersions, etagOf } from '../../http/etag.ts';
 import { type PageRequest, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -70,8 +70,7 @@ export async function changeNote(
   expected: ExpectedVersions,
 ): Promise<NoteRow> {
   const current = await q.findNote(tx, companyId, home.parent, id, true);
-  if (!current) throw noteNotFound(home);
-  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+  checkIfMatch(current, expected, () => noteNotFound(home));
   const changes = {
     ...(body.content !== undefined && body.content !== current.content ? { content: body.content } : {}),
     ...(body.is_important !== undefined && body.is_important !== current.isImportant
@@ -93,8 +92,7 @@ export async function removeNote(
   expected: ExpectedVersions,
 ): Promise<NoteRow> {
   const current = await q.findNote(tx, companyId, home.parent, id, true);
-  if (!current) throw noteNotFound(home);
-  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+  checkIfMatch(current, expected, () => noteNotFound(home));
   // The event carries the note as it was before the deletion.
   await noteEvent(tx, companyId, home, 'note.deleted', current);
   await q.deleteNote(tx, current);

@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import type { Language } from '../../languages.ts';
@@ -36,8 +36,7 @@ export async function onLockedOrder(
   const { companyId } = c.get('tenant');
   return runCreation(c, async (tx) => {
     const current = await q.lockOrder(tx, companyId, id);
-    if (!current) throw orderNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    checkIfMatch(current, expected, orderNotFound);
     await work(tx, current);
     const after = await q.findOrder(tx, companyId, id);
     if (!after) throw orderNotFound();

@@ -244,3 +244,38 @@ function amountsOf(items: readonly ItemBody[], totals: DocumentTotals): Document
 /** The lines as their request sent them, to recalculate the totals when only the document discount changes. */
 export const itemsAsInput = (lines: readonly DocumentLine[]): ItemBody[] =>
   lines.map((line) => ({ ...(line.input as ItemBody), name: line.name }));
+
+/** The texts a quote and an invoice both have, as a request gives them (absent: kept; null: cleared). */
+export type DocumentTextFields = {
+  title?: string;
+  description?: string | null;
+  terms_conditions?: string | null;
+  notes?: string | null;
+  outro_text?: string | null;
+  hide_line_amounts?: boolean;
+  discount_description?: string | null;
+};
+type DocumentTextColumns = {
+  title: string;
+  description: string | null;
+  termsConditions: string | null;
+  notes: string | null;
+  outroText: string | null;
+  hideLineAmounts: boolean;
+  discountDescription: string | null;
+};
+
+/** Those texts from the request's fields over the current document's (none for a creation). */
+export function documentTexts(body: DocumentTextFields, current?: DocumentTextColumns) {
+  const text = (given: string | null | undefined, kept: string | null | undefined) =>
+    given !== undefined ? given : (kept ?? null);
+  return {
+    title: body.title ?? (current?.title as string),
+    description: text(body.description, current?.description),
+    termsConditions: text(body.terms_conditions, current?.termsConditions),
+    notes: text(body.notes, current?.notes),
+    outroText: text(body.outro_text, current?.outroText),
+    hideLineAmounts: body.hide_line_amounts ?? current?.hideLineAmounts ?? false,
+    discountDescription: text(body.discount_description, current?.discountDescription),
+  };
+}

@@ -4,7 +4,7 @@ import { nextDocumentNumber } from '../../db/document-numbers.ts';
 import { quotes } from '../../db/schema/index.ts';
 import { inOrder, sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -13,6 +13,7 @@ import { dealFollowsQuotes } from '../deals/from-quotes.ts';
 import { stageMessages } from '../pipeline-stages/messages.ts';
 import { findActiveStage } from '../pipeline-stages/queries.ts';
 import { acceptQuote, recordQuoteEvent, rejectQuote } from './decisions.ts';
+import { documentPdfDownload, publicLink, type SalesDocumentResource, sendDocument } from './document-actions.ts';
 import {
   addDays,
   companyDefaults,
@@ -20,23 +21,27 @@ import {
   DocumentProblems,
   dealProblem,
   documentAmounts,
+  documentTexts,
   documentValue,
   type ItemBody,
   isCustomersDeal,
   itemsAsInput,
 } from './documents.ts';
 import { quoteMessages } from './messages.ts';
-import { type PdfDocument, pdfDownload } from './pdf.ts';
+import { quotePdf } from './pdf.ts';
 import * as q from './queries.ts';
-import { sendSalesDocument } from './send.ts';
-import { type QuoteRow, quoteFigures, serializeQuote } from './serialize.ts';
+import { type QuoteRow, serializeQuote } from './serialize.ts';
 
-const quoteNotFound = () => new ApiProblem('not_found', quoteMessages.message('quote.not_found'));
+const quoteDocuments: SalesDocumentResource<QuoteRow> = {
+  kind: 'quote',
+  writeScope: 'quotes.write',
+  notFound: () => new ApiProblem('not_found', quoteMessages.message('quote.not_found')),
+  find: q.findQuote,
+  lock: q.lockQuote,
+  pdf: quotePdf,
+};
 /** The online quote's address for this key: null without `quotes.write` (see serializeQuote). */
-export const quoteUrl = (c: Context<AppEnv>) => (row: QuoteRow) =>
-  c.get('auth').scopes.has('quotes.write')
-    ? c.get('deps').documentLinks.url({ kind: 'quote', companyId: row.companyId, documentId: row.id })
-    : null;
+const quoteUrl = (c: Context<AppEnv>) => publicLink(c, quoteDocuments);
 const respond = (c: Context<AppEnv>, row: QuoteRow) =>
   [{ data: serializeQuote(row, quoteUrl(c)(row)) }, 200, { ETag: etagOf(row.version) }] as const;
 
@@ -59,22 +64,6 @@ type QuoteFields = {
   discount_amount?: number;
   discount_description?: string | null;
 };
-
-/** Runs `work` on the quote locked in a tenant transaction, after the If-Match check. */
-function onLockedQuote(
-  c: Context<AppEnv>,
-  id: string,
-  work: (tx: Tx, current: QuoteRow, companyId: string) => Promise<QuoteRow>,
-): Promise<QuoteRow> {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  return c.get('tenant').transaction(async (tx) => {
-    const current = await q.lockQuote(tx, companyId, id);
-    if (!current) throw quoteNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
-    return work(tx, current, companyId);
-  });
-}
 
 /**
  * The reads a quote's columns need, all handed to the connection at once (behind the quote's lock for an update,
@@ -138,11 +127,8 @@ async function quoteColumns(body: QuoteFields, reads: ReturnType<typeof quoteRea
   );
   problems.done();
   if (!customer || !amounts) throw new Error('unreachable: problems were reported');
-  const text = <K extends keyof QuoteFields>(key: K, fallback: QuoteFields[K]) =>
-    body[key] !== undefined ? body[key] : fallback;
   return {
-    title: body.title ?? (current?.title as string),
-    description: text('description', current?.description ?? null) ?? null,
+    ...documentTexts(body, current),
     customerId,
     customer,
     dealId,
@@ -151,12 +137,7 @@ async function quoteColumns(body: QuoteFields, reads: ReturnType<typeof quoteRea
     currency: current?.currency ?? company.currency,
     quoteDate,
     validUntil,
-    introText: text('intro_text', current?.introText ?? null) ?? null,
-    outroText: text('outro_text', current?.outroText ?? null) ?? null,
-    termsConditions: text('terms_conditions', current?.termsConditions ?? null) ?? null,
-    notes: text('notes', current?.notes ?? null) ?? null,
-    hideLineAmounts: body.hide_line_amounts ?? current?.hideLineAmounts ?? false,
-    discountDescription: text('discount_description', current?.discountDescription ?? null) ?? null,
+    introText: body.intro_text !== undefined ? body.intro_text : (current?.introText ?? null),
     ...amounts,
   };
 }
@@ -165,15 +146,6 @@ async function quoteColumns(body: QuoteFields, reads: ReturnType<typeof quoteRea
 async function followDeals(tx: Tx, companyId: string, ...dealIds: (string | null | undefined)[]) {
   for (const dealId of new Set(dealIds)) if (dealId) await dealFollowsQuotes(tx, companyId, dealId);
 }
-
-/** What the PDF of a quote shows. */
-export const quotePdf = (row: QuoteRow): PdfDocument => ({
-  ...row,
-  kind: 'quote',
-  issueDate: row.quoteDate,
-  validUntil: row.validUntil,
-  figures: quoteFigures(row),
-});
 
 export const handlers = {
   listQuotes: async (c) => {
@@ -191,18 +163,13 @@ export const handlers = {
   getQuote: async (c) => {
     const { quote } = c.req.valid('param');
     const row = await q.readQuote(c.get('tenant'), quote);
-    if (!row) throw quoteNotFound();
+    if (!row) throw quoteDocuments.notFound();
     return c.json(...respond(c, row));
   },
 
   getQuotePdf: async (c) => {
     const { quote } = c.req.valid('param');
-    const tenant = c.get('tenant');
-    const download = await pdfDownload(tenant, c.get('deps').pdfRenderer, async (tx) => {
-      const row = await q.findQuote(tx, tenant.companyId, quote);
-      return row && quotePdf(row);
-    });
-    if (!download) throw quoteNotFound();
+    const download = await documentPdfDownload(c, quoteDocuments, quote);
     return c.body(download.pdf, 200, download.headers);
   },
 
@@ -238,8 +205,7 @@ export const handlers = {
       const locking = q.lockQuote(tx, companyId, quote);
       const reads = quoteReads(tx, companyId, body, quote);
       const current = await locking;
-      if (!current) throw quoteNotFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, quoteDocuments.notFound);
       if (current.status !== 'draft')
         throw new ApiProblem('conflict', quoteMessages.message('quote.not_draft', { status: current.status }));
       const columns = await quoteColumns(body, reads, current);
@@ -256,42 +222,34 @@ export const handlers = {
 
   sendQuote: async (c) => {
     const { quote } = c.req.valid('param');
-    const body = c.req.valid('json') ?? {};
-    const expected = expectedVersion(c);
-    const { companyId } = c.get('tenant');
-    const sent = await runCreation(c, async (tx) => {
-      const current = await q.lockQuote(tx, companyId, quote);
-      if (!current) throw quoteNotFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
-      if (!['draft', 'pending_review', 'sent', 'viewed'].includes(current.status))
-        throw new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status }));
-      const link = { kind: 'quote' as const, companyId, documentId: current.id };
-      const deps = c.get('deps');
-      await sendSalesDocument(tx, companyId, quotePdf(current), body, deps.pdfRenderer, deps.documentLinks.url(link));
-      let row = current;
-      if (current.status === 'draft' || current.status === 'pending_review') {
-        row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });
+    const sent = await sendDocument(c, quoteDocuments, quote, c.req.valid('json') ?? {}, {
+      refusal: (current) =>
+        ['draft', 'pending_review', 'sent', 'viewed'].includes(current.status)
+          ? undefined
+          : new ApiProblem('conflict', quoteMessages.message('quote.cannot_send', { status: current.status })),
+      // A quote's email carries its PDF alone.
+      extra: async () => ({ attachments: [] }),
+      markSent: async (tx, current) => {
+        if (current.status !== 'draft' && current.status !== 'pending_review') return current;
+        const row = await q.updateQuote(tx, current, { status: 'sent', sentAt: sql`app_now()` });
         await recordQuoteEvent(tx, row, 'quote.sent');
-      }
-      return {
-        status: 200 as const,
-        body: { data: serializeQuote(row, quoteUrl(c)(row)) },
-        headers: { ETag: etagOf(row.version) },
-      };
+        return row;
+      },
+      answer: async (_tx, row) => ({ data: serializeQuote(row, quoteUrl(c)(row)) }),
     });
     return c.json(sent.body, sent.status, sent.headers);
   },
 
   acceptQuote: async (c) => {
     const { quote } = c.req.valid('param');
-    const row = await onLockedQuote(c, quote, (tx, current) => acceptQuote(tx, current));
+    const row = await onLocked(c, quoteDocuments, quote, (tx, current) => acceptQuote(tx, current));
     return c.json(...respond(c, row));
   },
 
   rejectQuote: async (c) => {
     const { quote } = c.req.valid('param');
     const body = c.req.valid('json') ?? {};
-    const row = await onLockedQuote(c, quote, (tx, current) => rejectQuote(tx, current, body.reason));
+    const row = await onLocked(c, quoteDocuments, quote, (tx, current) => rejectQuote(tx, current, body.reason));
     return c.json(...respond(c, row));
   },
 } satisfies Partial<Handlers>;

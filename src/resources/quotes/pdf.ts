@@ -11,7 +11,7 @@ import type { DocumentPdfView, InvoiceMark } from '../../pdf/document-view.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import { attachmentDisposition } from '../files/content-disposition.ts';
 import { type CompanyDefaults, companyDefaults } from './documents.ts';
-import type { TaxBreakdown } from './serialize.ts';
+import { type QuoteRow, quoteFigures, type TaxBreakdown } from './serialize.ts';
 
 export type PdfDocument = {
   id: string;
@@ -49,6 +49,15 @@ export type PdfDocument = {
   termsConditions: string | null;
   outroText: string | null;
 };
+
+/** What the PDF of a quote shows (an invoice's: src/resources/invoices/pdf.ts). */
+export const quotePdf = (row: QuoteRow): PdfDocument => ({
+  ...row,
+  kind: 'quote',
+  issueDate: row.quoteDate,
+  validUntil: row.validUntil,
+  figures: quoteFigures(row),
+});
 
 /** The company as a document's letterhead shows it (quotes, invoices, work orders). */
 export const letterheadOf = (company: CompanyDefaults): DocumentPdfView['company'] => ({
@@ -92,18 +101,7 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
     },
     reverseCharge: reverseChargeApplies(company.country, company.vatNumber, doc.customer.vat_number),
     exemptions: exemptionsOf(doc, company),
-    lines: doc.items.map((line) => ({
-      type: line.type === 'text' ? ('text' as const) : ('other' as const),
-      name: line.name,
-      description: line.description,
-      quantity: line.quantity,
-      unit: line.unit,
-      unitPrice: line.unit_price,
-      discount: line.discount_amount,
-      taxRate: line.tax_rate,
-      isTaxable: line.is_taxable,
-      total: line.line_total,
-    })),
+    lines: pdfLines(doc.items),
     hideLineAmounts: doc.hideLineAmounts,
     totals: pdfTotals(figures),
     mark: doc.mark ?? null,
@@ -111,6 +109,21 @@ export function pdfViewOf(doc: PdfDocument, company: CompanyDefaults): DocumentP
     notes: doc.outroText,
   };
 }
+
+/** The lines as stored, as the renderer takes them (quotes, invoices, work orders). */
+export const pdfLines = (items: readonly DocumentLine[]): DocumentPdfView['lines'] =>
+  items.map((line) => ({
+    type: line.type === 'text' ? ('text' as const) : ('other' as const),
+    name: line.name,
+    description: line.description,
+    quantity: line.quantity,
+    unit: line.unit,
+    unitPrice: line.unit_price,
+    discount: line.discount_amount,
+    taxRate: line.tax_rate,
+    isTaxable: line.is_taxable,
+    total: line.line_total,
+  }));
 
 /** The legal grounds of the document's exempt lines: each line's VATEX code, else the company's default. */
 function exemptionsOf(doc: PdfDocument, company: CompanyDefaults): DocumentPdfView['exemptions'] {

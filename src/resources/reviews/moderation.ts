@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { reviewMessages } from './messages.ts';
 import * as q from './queries.ts';
@@ -37,8 +37,7 @@ export async function changeReview(c: Context<AppEnv>, id: string, change: Chang
   const { companyId } = c.get('tenant');
   const row = await c.get('tenant').transaction(async (tx: Tx) => {
     const current = await q.lockReview(tx, companyId, id);
-    if (!current) throw new ApiProblem('not_found', reviewMessages.message('review.not_found'));
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+    checkIfMatch(current, expected, () => new ApiProblem('not_found', reviewMessages.message('review.not_found')));
     const changes = change(current);
     return changes ? q.updateReview(tx, current, changes) : current;
   });

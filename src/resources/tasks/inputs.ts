@@ -3,7 +3,7 @@
 // reference of a request is reported at once.
 import { sql } from 'drizzle-orm';
 import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
-import { allowsVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch } from '../../http/etag.ts';
 import type { Message } from '../../http/message-catalogue.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
@@ -262,8 +262,7 @@ export async function patchTaskFields(
   // Awaited below unless a problem is thrown first: not an unhandled rejection then.
   details.catch(() => {});
   const [current, found] = await Promise.all([locking, user]);
-  if (!current) throw taskNotFound();
-  if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+  checkIfMatch(current, expected, taskNotFound);
   const problems = new Problems();
   const assignee = assigning(current, body) && userId !== null ? problems.user(found) : undefined;
   problems.done();

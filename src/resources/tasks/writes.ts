@@ -6,7 +6,7 @@ import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { onLocked, preconditionFailed } from '../../http/etag.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { LANGUAGES, type Language } from '../../languages.ts';
 import { queueEmail } from '../../mail/outbox.ts';
@@ -29,12 +29,7 @@ export function onLockedTask(
   id: string,
   work: (tx: Tx, current: TaskRow, companyId: string) => Promise<TaskRow>,
 ): Promise<TaskView> {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  return c.get('tenant').transaction(async (tx) => {
-    const current = await q.lockTask(tx, companyId, id);
-    if (!current) throw taskNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+  return onLocked(c, { lock: q.lockTask, notFound: taskNotFound }, id, async (tx, current, companyId) => {
     const row = await work(tx, current, companyId);
     const [view] = await q.withDetails(tx, companyId, [row]);
     return view;

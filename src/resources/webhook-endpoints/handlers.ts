@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { WebhookEndpointUpdateSchema } from '../../../generated/routes.ts';
 import { inOrder } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -128,16 +128,14 @@ export const handlers = {
           () => q.lockEndpoint(tx, companyId, endpoint),
           () => q.describeEndpointIfChanged(tx, companyId, endpoint, body.description ?? null, expected),
         );
-        if (!current) throw notFound();
-        if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+        checkIfMatch(current, expected, notFound);
         return updated ?? current;
       }
       // Deliveries before the endpoint: the delivery task locks in that order too, so the two cannot deadlock.
       // Rolled back with everything else when the checks below fail.
       if (body.status === 'disabled') await q.failPendingDeliveries(tx, companyId, endpoint);
       const current = await q.lockEndpoint(tx, companyId, endpoint);
-      if (!current) throw notFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, notFound);
       const changes = changesOf(current, body, scopes);
       // Events chosen again take this key's scopes (changesOf); otherwise the endpoint keeps its own.
       if (changes.url !== undefined && changes.scopes === undefined) {
@@ -160,8 +158,7 @@ export const handlers = {
       // The delivery log first, in the delivery task's lock order (see update); undone by a failed check.
       await q.deleteDeliveryLog(tx, companyId, endpoint);
       const current = await q.lockEndpoint(tx, companyId, endpoint);
-      if (!current) throw notFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, notFound);
       await q.deleteEndpoint(tx, companyId, endpoint);
       // Again for the deliveries a fan-out wrote since the first pass: it holds the endpoint (FOR KEY SHARE) until
       // its commit, so the deletion above waited for it and this pass sees them.
@@ -196,8 +193,7 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const rotated = await runCreation(c, async (tx) => {
       const current = await q.lockEndpoint(tx, companyId, endpoint);
-      if (!current) throw notFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, notFound);
       const row = await q.rotateSecret(tx, companyId, endpoint, newSecret(), OVERLAP_SECONDS[overlap]);
       if (!row) throw notFound();
       return {

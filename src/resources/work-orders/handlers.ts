@@ -7,7 +7,7 @@ import { recordEvent } from '../../events/record.ts';
 import { IMAGE_TYPES } from '../../files/file-types.ts';
 import { deleteFile } from '../../files/records.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { allowsVersion, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
+import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { ApiProblem } from '../../http/problems.ts';
@@ -198,14 +198,10 @@ async function onLockedWorkOrder(
   id: string,
   work: (tx: Tx, current: q.WorkOrderRow, companyId: string) => Promise<q.WorkOrderRow>,
 ) {
-  const expected = expectedVersion(c);
-  const { companyId } = c.get('tenant');
-  const { data, version } = await c.get('tenant').transaction(async (tx) => {
-    const current = await q.lockWorkOrder(tx, companyId, id);
-    if (!current) throw workOrderNotFound();
-    if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
-    return respondWith(c, tx, await work(tx, current, companyId));
-  });
+  const lockable = { lock: q.lockWorkOrder, notFound: workOrderNotFound };
+  const { data, version } = await onLocked(c, lockable, id, async (tx, current, companyId) =>
+    respondWith(c, tx, await work(tx, current, companyId)),
+  );
   return c.json({ data }, 200, { ETag: etagOf(version) });
 }
 
@@ -310,8 +306,7 @@ export const handlers = {
       const locking = q.lockWorkOrder(tx, companyId, work_order);
       const reads = workOrderReads(tx, companyId, body, true);
       const [current, photos] = await Promise.all([locking, q.photosOfOne(tx, companyId, work_order)]);
-      if (!current) throw workOrderNotFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, workOrderNotFound);
       if (!EDITABLE.includes(current.status))
         throw new ApiProblem('conflict', texts.message('work_order.not_editable', { status: current.status }));
       const columns = await workOrderColumns(body, reads, current);
@@ -332,8 +327,7 @@ export const handlers = {
     const storage = c.get('deps').fileStorages;
     await c.get('tenant').transaction(async (tx) => {
       const current = await q.lockWorkOrder(tx, companyId, work_order);
-      if (!current) throw workOrderNotFound();
-      if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);
+      checkIfMatch(current, expected, workOrderNotFound);
       if (!DELETABLE.includes(current.status))
         throw new ApiProblem('conflict', texts.message('work_order.cannot_delete', { status: current.status }));
       for (const fileId of await q.deleteWorkOrder(tx, current)) await deleteFile(tx, storage, companyId, fileId);

@@ -7,7 +7,7 @@ import { documentPdf } from '../../http/pdf-render.ts';
 import type { DocumentPdfView } from '../../pdf/document-view.ts';
 import type { PdfRenderer } from '../../pdf/render-pool.ts';
 import type { CompanyDefaults } from '../quotes/documents.ts';
-import { letterheadOf, pdfTotals } from '../quotes/pdf.ts';
+import { letterheadOf, pdfLines, pdfTotals } from '../quotes/pdf.ts';
 import { printsOf } from './photo-prints.ts';
 import type { WorkOrderWithPhotos } from './queries.ts';
 import { workOrderFigures } from './serialize.ts';
@@ -52,18 +52,7 @@ export async function workOrderPdf(
       address: { line: c.address, postalCode: c.postal_code, city: c.city, country: c.country },
       email: c.email,
     },
-    lines: row.items.map((line) => ({
-      type: line.type === 'text' ? ('text' as const) : ('other' as const),
-      name: line.name,
-      description: line.description,
-      quantity: line.quantity,
-      unit: line.unit,
-      unitPrice: line.unit_price,
-      discount: line.discount_amount,
-      taxRate: line.tax_rate,
-      isTaxable: line.is_taxable,
-      total: line.line_total,
-    })),
+    lines: pdfLines(row.items),
     totals: pdfTotals({ ...workOrderFigures(row), discount_amount: '0.00' }),
     work: {
       description: row.description,
