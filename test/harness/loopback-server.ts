@@ -16,7 +16,9 @@ export async function listenOnLoopback(app: Pick<ReturnType<typeof createApp>, '
     fetch: app.fetch,
     port: 0,
     hostname: '127.0.0.1',
-    ...(config ? { serverOptions: httpServerOptions(config) } : {}),
+    // Without a config, idle connections outlive the client's (undici keeps one ~4 s): with Node's default of 5 s,
+    // a busy machine's late client timer reused a connection the server was closing (ECONNRESET in the docs test).
+    serverOptions: config ? httpServerOptions(config) : { keepAliveTimeout: 120_000 },
   });
   await new Promise((resolve) => server.once('listening', resolve));
   atFileEnd(
