@@ -7,6 +7,7 @@ import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
+import { startRulesServer } from './einvoicing-rules.ts';
 import { freePort } from './processes.ts';
 import { startS3Server } from './s3.ts';
 
@@ -14,6 +15,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
     templateDatabase: string;
+    /** The e-invoicing rules server (einvoicing-rules.ts), or '' when each batch starts a JVM of its own. */
+    rulesServerUrl: string;
   }
 }
 
@@ -35,6 +38,8 @@ export default async function setup(project: TestProject) {
     adminUrl = server.url;
     stopServer = server.stop;
   }
+  // Started beside the migrations (a JVM compiling its source takes seconds); only for runs with e-invoices to check.
+  const rulesServer = process.env.TEST_SET === undefined ? startRulesServer() : Promise.resolve(null);
   const template = `crm_template_${process.pid}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${template}`);
@@ -45,6 +50,9 @@ export default async function setup(project: TestProject) {
   // processes inherit this; harness/s3.ts sets it too for a run without this setup).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   project.provide('templateDatabase', template);
+  const rules = await rulesServer;
+  if (rules && 'reason' in rules) console.warn(rules.reason);
+  project.provide('rulesServerUrl', rules && 'url' in rules ? rules.url : '');
   // `FILE_STORAGE=s3 npx vitest run …`: every app of the run keeps its files in one S3 server (the test files'
   // processes inherit these variables).
   let stopS3 = async () => {};
@@ -62,6 +70,7 @@ export default async function setup(project: TestProject) {
     await admin.end();
     await stopServer();
     await stopS3();
+    if (rules && 'stop' in rules) rules.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 }
