@@ -448,6 +448,7 @@ async function main() {
     if (opts.profile) mkdirSync(profileDir, { recursive: true });
     // The soak reads the API's memory after a full collection, asked for through its inspector (collectGarbage).
     const inspectPort = opts.soak > 0 ? await freePort() : undefined;
+    const apiStartedAt = performance.now();
     const turns: Record<string, string> = opts.turns === null ? {} : { API_REQUEST_TURNS: String(opts.turns) };
     const api = await startChild(
       resolve('scripts/bench/serve-api.ts'),
@@ -619,8 +620,15 @@ async function main() {
       // The loaded phase's work: CPU per process from /proc, and the statements that ran (pg_stat_statements).
       await counter?.reset();
       const meter = workMeter(owner.sql, processes);
+      const phaseStart = (performance.now() - apiStartedAt) / 1000;
       const loaded = await phase(opts.connections, opts.duration);
       const work = await meter();
+      if (opts.profile && base === apiBase) {
+        const end = (performance.now() - apiStartedAt) / 1000;
+        log(
+          `  the API's loaded phase in its profile: ${phaseStart.toFixed(1)} ${end.toFixed(1)} (profile-summary's from and to)`,
+        );
+      }
       const statements = counter ? (await counter.read()).slice(0, 60) : [];
       // The same request one at a time: its latency without queueing.
       const single = opts.singleSeconds > 0 ? await phase(1, opts.singleSeconds) : null;

@@ -1,11 +1,11 @@
 // SQL of customers; every function takes the tenant transaction first.
-import { type AnyColumn, and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, getTableColumns, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord, lockRecords, notBefore } from '../../db/change-time.ts';
-import type { Db, Sql } from '../../db/client.ts';
 import { type Related, relatedRow } from '../../db/record-reads.ts';
 import { companies, customers } from '../../db/schema/index.ts';
-import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
+import { builder, PreparedShapes, prepared } from '../../db/statements.ts';
+import { sendUntilCommit, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
 import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
@@ -155,24 +155,16 @@ export async function findCustomer(tx: Tx, companyId: string, id: string): Promi
   return row;
 }
 
-/** The statement of readCustomer, built once: its text never changes, only its two parameters. */
-let readCustomerStatement: string | undefined;
-
-/** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
-export async function readCustomer(
-  deps: { db: Db; tenantSql: Sql },
-  companyId: string,
-  id: string,
-): Promise<CustomerRow | undefined> {
-  readCustomerStatement ??= deps.db
+const CUSTOMER = prepared<{ companyId: string; id: string }>((p) =>
+  builder
     .select()
     .from(customers)
-    .where(and(eq(customers.companyId, sql.placeholder('companyId')), eq(customers.id, sql.placeholder('id'))))
-    .toSQL().sql;
-  const [row] = await readAsTenant(deps.tenantSql, companyId, customers, {
-    sql: readCustomerStatement,
-    params: [companyId, id],
-  });
+    .where(and(eq(customers.companyId, p.companyId), eq(customers.id, p.id))),
+);
+
+/** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
+export async function readCustomer(tenant: Tenant, id: string): Promise<CustomerRow | undefined> {
+  const [row] = tableRows(customers, await CUSTOMER.read(tenant, { companyId: tenant.companyId, id }));
   return row;
 }
 
@@ -196,13 +188,13 @@ async function withE164<F extends { phone?: unknown }>(tx: Tx, companyId: string
   if (fields.phone === undefined) return fields;
   if (fields.phone !== null && typeof fields.phone !== 'string') return fields;
   if (fields.phone === null) return { ...fields, phoneE164: null };
-  const [company] = await tx
-    .select({ country: companies.country })
-    .from(companies)
-    .where(eq(companies.id, companyId))
-    .limit(1);
-  return { ...fields, phoneE164: toE164(fields.phone, company?.country ?? 'NL') };
+  const [company] = await COMPANY_COUNTRY.run(tx, { companyId });
+  return { ...fields, phoneE164: toE164(fields.phone, (company?.country as string | null) ?? 'NL') };
 }
+
+const COMPANY_COUNTRY = prepared<{ companyId: string }>((p) =>
+  builder.select({ country: companies.country }).from(companies).where(eq(companies.id, p.companyId)).limit(1),
+);
 
 export async function insertCustomer(tx: Tx, companyId: string, fields: CustomerFields & { email: string }) {
   const [row] = await tx
@@ -222,13 +214,26 @@ export async function insertCustomerUnlessEmailTaken(
   companyId: string,
   fields: CustomerFields & { email: string },
 ): Promise<CustomerRow | undefined> {
-  const [row] = await tx
-    .insert(customers)
-    .values({ ...(await withE164(tx, companyId, fields)), companyId, id: newId() })
-    .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
-    .returning();
+  const values: Record<string, unknown> = { ...(await withE164(tx, companyId, fields)), companyId, id: newId() };
+  const columns = Object.keys(values).filter((key) => values[key] !== undefined);
+  const statement = INSERTS.of(columns.join(), (p) =>
+    builder
+      .insert(customers)
+      .values({ ...slotsOf(columns, p), email: p.email, companyId: p.companyId, id: p.id })
+      .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
+      .returning(),
+  );
+  const [row] = tableRows(customers, await statement.run(tx, values));
   return row;
 }
+
+/** The statements of creations and of PATCHes, one per set of columns sent (and of versions an If-Match names). */
+const INSERTS = new PreparedShapes<Record<string, unknown>>();
+const PATCHES = new PreparedShapes<Record<string, unknown>>();
+
+/** The placeholders of `keys`, under their names (a statement's columns). */
+const slotsOf = (keys: string[], p: Record<string, Placeholder>) =>
+  Object.fromEntries(keys.map((key) => [key, p[key]]));
 
 /** The columns a change writes: values, or SQL such as app_now() to take the change's own time. */
 export type CustomerChanges = Omit<PgUpdateSetSource<typeof customers>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
@@ -279,16 +284,38 @@ export async function updateCustomerIfChanged(
   fields: CustomerFields,
   expected: ReadonlySet<number> | undefined,
 ): Promise<CustomerRow | undefined> {
-  const columns = getTableColumns(customers);
-  const differs = Object.entries(fields).map(
-    ([key, value]) => sql`${columns[key as keyof CustomerFields]} is distinct from ${value}`,
-  );
+  const sent = Object.keys(fields);
   // Nothing sent, or an If-Match that names no version: nothing this statement could update.
-  if (differs.length === 0 || expected?.size === 0) return undefined;
-  return writeCustomer(tx, companyId, id, fields, [
-    expected === undefined ? undefined : inArray(customers.version, [...expected]),
-    or(...differs),
-  ]);
+  if (sent.length === 0 || expected?.size === 0) return undefined;
+  const values: Record<string, unknown> = { ...(await withE164(tx, companyId, fields)), companyId, id };
+  const written = Object.keys(values).filter((key) => key !== 'companyId' && key !== 'id');
+  const versions = expected === undefined ? [] : [...expected];
+  versions.forEach((version, i) => {
+    values[`version${i}`] = version;
+  });
+  const columns = getTableColumns(customers);
+  const shape = `${written.join()}|${sent.join()}|${expected === undefined ? '*' : versions.length}`;
+  const statement = PATCHES.of(shape, (p) =>
+    builder
+      .update(customers)
+      .set({ ...slotsOf(written, p), updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
+      .where(
+        and(
+          eq(customers.companyId, p.companyId),
+          eq(customers.id, p.id),
+          expected === undefined
+            ? undefined
+            : inArray(
+                customers.version,
+                versions.map((_, i) => p[`version${i}`]),
+              ),
+          or(...sent.map((key) => sql`${columns[key as keyof CustomerFields]} is distinct from ${p[key]}`)),
+        ),
+      )
+      .returning(),
+  );
+  const [row] = tableRows(customers, await statement.run(tx, values));
+  return row;
 }
 
 /**
