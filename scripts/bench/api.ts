@@ -60,6 +60,7 @@ const { values: args } = parseArgs({
     'term-seconds': { type: 'string', default: '5' },
     label: { type: 'string', default: '' },
     turns: { type: 'string', default: '128' },
+    compare: { type: 'string' },
     profile: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -67,7 +68,7 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log(`usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 50] [--single-seconds 5]
        [--customers 100000] [--soak 300] [--only ${SCENARIOS.join(',')}] [--label text] [--profile]
-       [--turns 128|default]
+       [--turns 128|default] [--compare <checkout of another commit>]
        [--search-terms ${SEARCH_TERMS.join(',')}] [--term-seconds 5]`);
   process.exit(0);
 }
@@ -96,6 +97,9 @@ const opts = {
   // company holding all but a quarter) those turns, not the work, cap its throughput. 'default' measures that.
   turns: args.turns === 'default' ? null : int('turns', args.turns, 2),
   profile: args.profile ?? false,
+  // Another checkout (its node_modules linked): its API runs beside this one's on the same database, each scenario
+  // on both, one right after the other — a before/after on the same machine load.
+  compare: args.compare ? resolve(args.compare) : null,
 };
 
 // Issue 40: GET one ≥ 0.8 of its twin, list pages ≥ 0.75, POST create and PATCH ≥ 0.5 each (issue 30's were 0.75,
@@ -341,7 +345,7 @@ function statementsPerRequest(w: Work) {
 }
 
 /** The work table: CPU per request of each side's server, the API's worker and PostgreSQL's backends for each. */
-function workReport(rows: { title: string; api: Work; bare: Work }[]): string {
+function workReport(rows: { title: string; api: Work; bare: Work; before?: Work }[]): string {
   const head = [
     'CPU ms per request',
     'twin',
@@ -355,13 +359,13 @@ function workReport(rows: { title: string; api: Work; bare: Work }[]): string {
     'stmts twin',
     'stmts API',
   ];
-  const table = rows.map((r) => {
-    const twin = perRequest(r.bare, r.bare.work?.cpu.twin);
-    const twinPg = perRequest(r.bare, r.bare.work?.postgres.twin);
-    const api = perRequest(r.api, r.api.work?.cpu.api);
-    const worker = perRequest(r.api, r.api.work?.cpu.worker);
-    const apiPg = perRequest(r.api, r.api.work?.postgres.api);
-    const workerPg = perRequest(r.api, r.api.work?.postgres.worker);
+  const rowOf = (title: string, bare: Work, side: Work, server: 'api' | 'before') => {
+    const twin = perRequest(bare, bare.work?.cpu.twin);
+    const twinPg = perRequest(bare, bare.work?.postgres.twin);
+    const api = perRequest(side, side.work?.cpu[server]);
+    const worker = perRequest(side, side.work?.cpu.worker);
+    const apiPg = perRequest(side, side.work?.postgres[server]);
+    const workerPg = perRequest(side, side.work?.postgres.worker);
     const calls = (w: Work) =>
       w.statements.length
         ? round(
@@ -371,7 +375,7 @@ function workReport(rows: { title: string; api: Work; bare: Work }[]): string {
         : null;
     const ratio = (a: number | null, b: number | null) => (a === null || !b ? null : round(a / b, 2));
     return [
-      r.title,
+      title,
       twin,
       twinPg,
       api,
@@ -380,10 +384,14 @@ function workReport(rows: { title: string; api: Work; bare: Work }[]): string {
       workerPg,
       ratio(api, twin),
       ratio(apiPg, twinPg),
-      calls(r.bare),
-      calls(r.api),
+      calls(bare),
+      calls(side),
     ];
-  });
+  };
+  const table = rows.flatMap((r) => [
+    rowOf(r.title, r.bare, r.api, 'api'),
+    ...(r.before ? [rowOf('  before (--compare)', r.bare, r.before, 'before')] : []),
+  ]);
   const fmt = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => fmt(row[i]).length)));
   const line = (cells: unknown[]) =>
@@ -460,6 +468,14 @@ async function main() {
     );
     cleanups.push({ name: 'API server', run: api.stop });
     const apiPid = api.process.pid ?? 0;
+    const before = opts.compare
+      ? await startChild(join(opts.compare, 'scripts/bench/serve-api.ts'), {
+          DATABASE_URL: url,
+          LOG_LEVEL: 'warn',
+          ...turns,
+        })
+      : null;
+    if (before) cleanups.push({ name: 'API server to compare with', run: before.stop });
     // The worker apart, as production runs it (npm run worker): the jobs a write queues are done there, and its
     // CPU is counted apart from the API's.
     const worker = await startChild(resolve('scripts/bench/serve-worker.ts'), { DATABASE_URL: url, LOG_LEVEL: 'warn' });
@@ -470,6 +486,7 @@ async function main() {
       worker: worker.process.pid ?? 0,
       twin: baseline.process.pid ?? 0,
       bench: process.pid,
+      ...(before ? { before: before.process.pid ?? 0 } : {}),
     };
     const rssSamples: { t: number; rss: number }[] = [];
     const sampler = setInterval(() => {
@@ -636,15 +653,22 @@ async function main() {
         log(`  ! ${loaded.non2xx} non-2xx responses, ${loaded.errors} errors/timeouts`);
       return { loaded, single, work, statements };
     };
-    const results: Partial<Record<ScenarioName, { title: string; api: Twin; bare: Twin }>> = {};
+    const results: Partial<Record<ScenarioName, { title: string; api: Twin; bare: Twin; before?: Twin }>> = {};
     let terms: TermLatency[] = [];
     for (const name of opts.only) {
       const { title, api: apiLoad, bare: bareLoad } = pairs[name];
       log(`${title}: warm-up ${opts.warmup} s, ${opts.duration} s at ${opts.connections} connections, twin then API`);
       const bare = await measure(baselineBase, bareLoad);
+      // With --compare, the two APIs take turns going first (the same loads: a PATCH's ETags carry over).
+      const beforeBase = before ? `http://127.0.0.1:${before.port}` : null;
+      const first = beforeBase && opts.only.indexOf(name) % 2 === 0 ? await measure(beforeBase, apiLoad) : undefined;
       const measured = await measure(apiBase, apiLoad);
-      results[name] = { title, api: measured, bare };
-      log(`  twin ${bare.loaded.reqPerSec} req/s, API ${measured.loaded.reqPerSec} req/s`);
+      const compared = first ?? (beforeBase ? await measure(beforeBase, apiLoad) : undefined);
+      results[name] = { title, api: measured, bare, ...(compared ? { before: compared } : {}) };
+      log(
+        `  twin ${bare.loaded.reqPerSec} req/s, API ${measured.loaded.reqPerSec} req/s` +
+          (compared ? `, before ${compared.loaded.reqPerSec} req/s` : ''),
+      );
       // Right after the search scenario, on the seeded customers: the creations after it (tens of thousands of
       // customers with no term in them, newest first) would be read by every rare term's scan too.
       if (name === 'search' && opts.searchTerms.length > 0) {
@@ -721,6 +745,7 @@ async function main() {
         bareP99: r?.bare.loaded.p99 ?? null,
         singleP50: r?.api.single?.p50 ?? null,
         non2xx: r ? r.api.loaded.non2xx + r.api.loaded.errors + r.bare.loaded.non2xx + r.bare.loaded.errors : null,
+        beforeReqPerSec: r?.before?.loaded.reqPerSec ?? null,
       };
     });
     const fmt = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
@@ -734,6 +759,7 @@ async function main() {
       'twin p99',
       '1-conn p50',
       'non-2xx',
+      ...(opts.compare ? ['before req/s'] : []),
     ];
     const table = rows.map((r) => [
       r.title,
@@ -745,6 +771,7 @@ async function main() {
       r.bareP99,
       r.singleP50,
       r.non2xx,
+      ...(opts.compare ? [r.beforeReqPerSec] : []),
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => fmt(row[i]).length)));
     const line = (cells: unknown[]) =>

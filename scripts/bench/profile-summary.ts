@@ -87,4 +87,7 @@ console.log(
 print('self time by package / file', groupSelf);
 print('self time by function', fnSelf);
 print('inclusive time, own code', inclusive, (k) => / (src|scripts|generated)\//.test(k));
-if (process.env.PROFILE_INCLUSIVE) print(`inclusive time, ${process.env.PROFILE_INCLUSIVE}`, inclusive, (k) => k.includes(` ${process.env.PROFILE_INCLUSIVE}:`));
+if (process.env.PROFILE_INCLUSIVE)
+  print(`inclusive time, ${process.env.PROFILE_INCLUSIVE}`, inclusive, (k) =>
+    k.includes(` ${process.env.PROFILE_INCLUSIVE}:`),
+  );
