@@ -25,6 +25,16 @@ const slots = <V>(): Slots<V> =>
 
 type Built = SQL | { toSQL(): StatementText };
 
+/** Values, or in their place the placeholders of a statement built once. */
+export type Slotted<V> = { [K in keyof V]: V[K] | Placeholder };
+
+/** The placeholders of the keys `values` has (undefined ones left out), in the shape of `values`. */
+export function slotsFor<V extends object>(values: V, p: Slots<Record<string, unknown>>): Slotted<V> {
+  const slotted: Record<string, Placeholder> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) slotted[key] = p[key];
+  return slotted as Slotted<V>;
+}
+
 /** The postgres.js client of a drizzle transaction: its statements go on the transaction's connection, in order. */
 export const clientOf = (tx: Tx): postgres.Sql =>
   (tx as unknown as { session: { client: postgres.Sql } }).session.client;

@@ -1,7 +1,7 @@
 // Statements built once (src/db/statements.ts): a statement kept for one shape of a request is never used for
 // another. A PATCH's statement depends on the fields sent and on the versions an If-Match names; each shape,
 // sent after the others, must still write exactly its own fields, and a creation without a phone must not take
-// the statement of one with a phone.
+// the statement of one with a phone; a list page's statement depends on its filters, sort and cursor's direction.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PreparedShapes } from '../../src/db/statements.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
@@ -55,6 +55,25 @@ describe('statements built once, one per shape', () => {
     const unchanged = await patch({ city: 'Gouda' });
     expect(unchanged.headers.get('etag')).toBe('"4"');
     expect(unchanged.body.data).toMatchObject({ name: 'Derde', city: 'Gouda' });
+  });
+
+  it('list pages with other filters, sorts and cursors after one another each answer their own rows', async () => {
+    const lead = await create({ name: 'Lijst lead' });
+    const list = async (query: Record<string, unknown>) => {
+      const res = await api.call('listCustomers', { key, query });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const all = await list({ limit: 2 });
+    const byEmail = await list({ 'filter[email]': lead.email.toUpperCase() });
+    expect(byEmail.data.map((c: { id: string }) => c.id)).toEqual([lead.id]);
+    const customers = await list({ 'filter[status]': 'customer' });
+    expect(customers.data).toEqual([]);
+    const next = await list({ limit: 2, cursor: all.meta.next_cursor });
+    const back = await list({ limit: 2, cursor: next.meta.prev_cursor });
+    expect(back.data).toEqual(all.data);
+    const oldestFirst = await list({ limit: 2, sort: 'created_at' });
+    expect(oldestFirst.data[0].id).not.toBe(all.data[0].id);
   });
 
   it('keeps at most its bound of shapes, and still builds the ones past it', () => {

@@ -4,11 +4,11 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord, lockRecords, notBefore } from '../../db/change-time.ts';
 import { type Related, relatedRow } from '../../db/record-reads.ts';
 import { companies, customers } from '../../db/schema/index.ts';
-import { builder, PreparedShapes, prepared } from '../../db/statements.ts';
+import { builder, PreparedShapes, prepared, type Slotted, slotsFor } from '../../db/statements.ts';
 import { sendUntilCommit, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
-import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
-import { atOrAfter } from '../../http/time-filter.ts';
+import { keyset, type PageRequest, pageReader } from '../../http/pagination.ts';
+import { atOrAfterSeconds, sinceSeconds } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { CustomerRow } from './serialize.ts';
 
@@ -108,21 +108,39 @@ async function searchCondition(
   return sql`${customers.id} = any(${found.ids}::uuid[])`;
 }
 
-/** The conditions of a page of customers, `q` aside. */
-function pageConditions(companyId: string, where: SQL | undefined, filters: CustomerFilters): (SQL | undefined)[] {
-  const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), where];
-  if (filters.status) conditions.push(eq(customers.status, filters.status));
-  if (filters.type) conditions.push(eq(customers.type, filters.type));
+/** The values of a page's conditions, `q` aside: only the filters given. */
+type ConditionValues = {
+  companyId: string;
+  status?: CustomerFilters['status'];
+  type?: CustomerFilters['type'];
+  email?: string;
+  updatedSince?: number;
+};
+
+function conditionValues(companyId: string, filters: CustomerFilters): ConditionValues {
+  const values: ConditionValues = { companyId };
+  if (filters.status) values.status = filters.status;
+  if (filters.type) values.type = filters.type;
   // An empty address is a value too (it matches no one), not a missing filter.
-  if (filters.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
-  if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
+  if (filters.email !== undefined) values.email = filters.email;
+  if (filters.updatedSince) values.updatedSince = sinceSeconds(filters.updatedSince);
+  return values;
+}
+
+/** The conditions of a page of customers, `q` aside, on conditionValues' values (or on their placeholders). */
+function pageConditions(v: Slotted<ConditionValues>, where?: SQL): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [eq(customers.companyId, v.companyId), where];
+  if (v.status !== undefined) conditions.push(eq(customers.status, v.status));
+  if (v.type !== undefined) conditions.push(eq(customers.type, v.type));
+  if (v.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${v.email})`);
+  if (v.updatedSince !== undefined) conditions.push(atOrAfterSeconds(customers.updatedAt, v.updatedSince));
   return conditions;
 }
 
 /** A page with `q`: the search may ask the index first (searchCondition), so it runs in the transaction. */
 export async function searchCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
   const plan = keyset(page, SORTS, customers.id);
-  const conditions = pageConditions(companyId, plan.where, filters);
+  const conditions = pageConditions(conditionValues(companyId, filters), plan.where);
   if (filters.q) {
     const term = searchTerm(filters.q);
     conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
@@ -136,15 +154,12 @@ export async function searchCustomers(tx: Tx, companyId: string, page: PageReque
   return { rows, plan };
 }
 
-/** A page without `q`: its one statement as the tenant in one round trip (readPage). */
+const customerPages = pageReader(customers, { sorts: SORTS, id: customers.id });
+
+/** A page without `q`: its one statement as the tenant in one round trip, built once per shape (pageReader). */
 export function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
-  return readPage(
-    tenant,
-    customers,
-    page,
-    { sorts: SORTS, id: customers.id },
-    pageConditions(tenant.companyId, undefined, filters),
-  );
+  const values = conditionValues(tenant.companyId, filters);
+  return customerPages(tenant, page, { values, conditions: (p) => pageConditions(slotsFor(values, p)) });
 }
 
 export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
