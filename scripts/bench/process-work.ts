@@ -5,30 +5,15 @@
 // machine runs; CPU time per request is the steadier figure.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type postgres from 'postgres';
-
-/** Linux's USER_HZ: /proc reports CPU time in 1/100 s. */
-const TICKS_PER_SECOND = 100;
+import { cpuTicks, postgresPids, TICKS_PER_SECOND } from './cpu.ts';
 
 /** utime + stime of a process (all its threads), in ticks; null once it ended. */
 function ticksOf(pid: number | string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    return cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
   }
-}
-
-function postgresPids(): string[] {
-  return readdirSync('/proc').filter((pid) => {
-    if (!/^\d+$/.test(pid)) return false;
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** The local TCP ports of a process's sockets: /proc/<pid>/fd's socket inodes looked up in /proc/net/tcp{,6}. */

@@ -59,7 +59,7 @@ describe('statements built once, one per shape', () => {
 
   it('list pages with other filters, sorts and cursors after one another each answer their own rows', async () => {
     const lead = await create({ name: 'Lijst lead' });
-    const list = async (query: Record<string, unknown>) => {
+    const list = async (query: Record<string, string | number | undefined>) => {
       const res = await api.call('listCustomers', { key, query });
       expect(res.status).toBe(200);
       return res.body;
