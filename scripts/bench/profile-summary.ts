@@ -3,6 +3,7 @@
 // function and per package / source file, and the inclusive time of the project's own functions, in per cent of
 // the samples and of the busy ones (not idle). `from`/`to`: only the samples that many seconds after the profile's
 // start (the bench prints when each of the API's loaded phases starts and ends, in the API process's seconds).
+// PROFILE_INCLUSIVE=<package> (drizzle-orm, hono, …) also lists the inclusive time of that package's functions.
 import { readFileSync } from 'node:fs';
 
 type Node = {
