@@ -1,11 +1,26 @@
 // Ids: UUID v7 for records (time-ordered, good for B-tree locality); prefixed base62 for the rest.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { v7 } from 'uuid';
 
 export const newId = (): string => v7();
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const DIGITS = 22;
+
+/**
+ * Random bytes drawn 4 KiB at a time (409 ids' worth): a call into the generator for every new millisecond was 2% of
+ * the API process's CPU for a GET (scripts/bench/README.md, issue 50). The same generator, fewer calls.
+ */
+const RANDOM_POOL = Buffer.alloc(4090);
+let poolAt = RANDOM_POOL.length;
+function tenRandomBytes(): Buffer {
+  if (poolAt === RANDOM_POOL.length) {
+    randomFillSync(RANDOM_POOL);
+    poolAt = 0;
+  }
+  poolAt += 10;
+  return RANDOM_POOL.subarray(poolAt - 10, poolAt);
+}
 
 let lastMs = 0;
 /** The 80 random bits of the last id, as five 16-bit limbs, most significant first. */
@@ -27,7 +42,7 @@ export function prefixedId(prefix: string): string {
   const now = Date.now();
   if (now > lastMs) {
     lastMs = now;
-    const bytes = randomBytes(10);
+    const bytes = tenRandomBytes();
     for (let i = 0; i < 5; i++) lastRandom[i] = bytes.readUInt16BE(2 * i);
   } else {
     // Counts up with carry; all ones wraps to zero (modulo 2^80).

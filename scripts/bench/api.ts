@@ -9,7 +9,7 @@
 // DATABASE_URL it creates its own database on that server and drops it afterwards. See README.md.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +20,8 @@ import { freePort } from '../../test/harness/processes.ts';
 import { collectGarbage } from '../drills/kit.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
 import { memoryOf, startChild } from './child.ts';
-import { benchDatabase, statementReport } from './database.ts';
+import { benchDatabase, type CountedStatement, statementCounter, statementReport } from './database.ts';
+import { type PhaseWork, workMeter } from './process-work.ts';
 import { seed } from './seed.ts';
 
 const SCENARIOS = [
@@ -58,6 +59,8 @@ const { values: args } = parseArgs({
     'search-terms': { type: 'string', default: SEARCH_TERMS.join(',') },
     'term-seconds': { type: 'string', default: '5' },
     label: { type: 'string', default: '' },
+    turns: { type: 'string', default: '128' },
+    compare: { type: 'string' },
     profile: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -65,6 +68,7 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log(`usage: npm run bench -- [--duration 10] [--warmup 2] [--connections 50] [--single-seconds 5]
        [--customers 100000] [--soak 300] [--only ${SCENARIOS.join(',')}] [--label text] [--profile]
+       [--turns 128|default] [--compare <checkout of another commit>]
        [--search-terms ${SEARCH_TERMS.join(',')}] [--term-seconds 5]`);
   process.exit(0);
 }
@@ -89,7 +93,13 @@ const opts = {
   searchTerms: (args['search-terms'] ?? '').split(',').filter((t) => t !== ''),
   termSeconds: int('term-seconds', args['term-seconds'], 1),
   label: args.label ?? '',
+  // API_REQUEST_TURNS of the API process. The bench loads one company; with the service's default (2 per core, a
+  // company holding all but a quarter) those turns, not the work, cap its throughput. 'default' measures that.
+  turns: args.turns === 'default' ? null : int('turns', args.turns, 2),
   profile: args.profile ?? false,
+  // Another checkout (its node_modules linked): its API runs beside this one's on the same database, each scenario
+  // on both, one right after the other — a before/after on the same machine load.
+  compare: args.compare ? resolve(args.compare) : null,
 };
 
 // Issue 40: GET one ≥ 0.8 of its twin, list pages ≥ 0.75, POST create and PATCH ≥ 0.5 each (issue 30's were 0.75,
@@ -308,8 +318,97 @@ async function seedListedResources(
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** /proc/loadavg's three averages (1, 5, 15 minutes), as `uptime` prints them. */
+const loadAverage = () => {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return '?';
+  }
+};
+
+type Work = { loaded: Measured; work: PhaseWork | null; statements: CountedStatement[] };
+
+/** ms of CPU per request of the loaded phase (one process's, or its backends'), by the phase's completed requests. */
+const perRequest = (w: Work, seconds: number | undefined) =>
+  seconds === undefined || w.loaded.total === 0 ? null : round((seconds * 1000) / w.loaded.total, 3);
+
+/** Per request: the statements the phase ran (calls, and execution + planning ms) over its completed requests. */
+function statementsPerRequest(w: Work) {
+  const n = w.loaded.total || 1;
+  return w.statements.map((s) => ({
+    calls: round(s.calls / n, 2) ?? 0,
+    ms: round((s.execMs + s.planMs) / n, 3) ?? 0,
+    planMs: round(s.planMs / n, 3) ?? 0,
+    query: s.query,
+  }));
+}
+
+/** The work table: CPU per request of each side's server, the API's worker and PostgreSQL's backends for each. */
+function workReport(rows: { title: string; api: Work; bare: Work; before?: Work }[]): string {
+  const head = [
+    'CPU ms per request',
+    'twin',
+    'twin PG',
+    'API',
+    'worker',
+    'API PG',
+    'worker PG',
+    'API÷twin',
+    'PG÷twin PG',
+    'stmts twin',
+    'stmts API',
+  ];
+  const rowOf = (title: string, bare: Work, side: Work, server: 'api' | 'before') => {
+    const twin = perRequest(bare, bare.work?.cpu.twin);
+    const twinPg = perRequest(bare, bare.work?.postgres.twin);
+    const api = perRequest(side, side.work?.cpu[server]);
+    const worker = perRequest(side, side.work?.cpu.worker);
+    const apiPg = perRequest(side, side.work?.postgres[server]);
+    const workerPg = perRequest(side, side.work?.postgres.worker);
+    const calls = (w: Work) =>
+      w.statements.length
+        ? round(
+            statementsPerRequest(w).reduce((a, s) => a + s.calls, 0),
+            2,
+          )
+        : null;
+    const ratio = (a: number | null, b: number | null) => (a === null || !b ? null : round(a / b, 2));
+    return [
+      title,
+      twin,
+      twinPg,
+      api,
+      worker,
+      apiPg,
+      workerPg,
+      ratio(api, twin),
+      ratio(apiPg, twinPg),
+      calls(bare),
+      calls(side),
+    ];
+  };
+  const table = rows.flatMap((r) => [
+    rowOf(r.title, r.bare, r.api, 'api'),
+    ...(r.before ? [rowOf('  before (--compare)', r.bare, r.before, 'before')] : []),
+  ]);
+  const fmt = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
+  const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => fmt(row[i]).length)));
+  const line = (cells: unknown[]) =>
+    cells.map((c, i) => (i === 0 ? fmt(c).padEnd(widths[i]) : fmt(c).padStart(widths[i]))).join('  ');
+  const lines = [`  ${line(head)}`, ...table.map((row) => `  ${line(row)}`)];
+  for (const r of rows) {
+    if (!r.api.statements.length) continue;
+    lines.push(`  ${r.title}: the API's statements per request (calls, ms of execution + planning)`);
+    for (const st of statementsPerRequest(r.api).slice(0, 8))
+      lines.push(`    ${String(st.calls).padStart(6)}×  ${st.ms.toFixed(3).padStart(7)} ms  ${st.query.slice(0, 150)}`);
+  }
+  return lines.join('\n');
+}
+
 async function main() {
   const started = Date.now();
+  const loadAtStart = loadAverage();
   const runId = randomBytes(4).toString('hex');
   const perScenario = 2 * (opts.warmup + opts.duration + opts.singleSeconds) + 10;
   const termsSeconds = opts.only.includes('search') ? opts.searchTerms.length * (opts.termSeconds + 10) : 0;
@@ -318,7 +417,13 @@ async function main() {
 
   try {
     // Database: our own, on DATABASE_URL's server or on an embedded one.
-    const { url, embedded, pgVersion } = await benchDatabase('api', cleanups, log);
+    const {
+      url,
+      embedded,
+      pgVersion,
+      statements: counting,
+      statementsWhy,
+    } = await benchDatabase('api', cleanups, log, { statements: true });
 
     // Seed, as the superuser.
     log(`seeding ${opts.customers} customers over 3 companies`);
@@ -351,12 +456,38 @@ async function main() {
     if (opts.profile) mkdirSync(profileDir, { recursive: true });
     // The soak reads the API's memory after a full collection, asked for through its inspector (collectGarbage).
     const inspectPort = opts.soak > 0 ? await freePort() : undefined;
-    const api = await startChild(resolve('scripts/bench/serve-api.ts'), { DATABASE_URL: url, LOG_LEVEL: 'warn' }, [
-      ...(opts.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-      ...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]),
-    ]);
+    const apiStartedAt = performance.now();
+    const turns: Record<string, string> = opts.turns === null ? {} : { API_REQUEST_TURNS: String(opts.turns) };
+    const api = await startChild(
+      resolve('scripts/bench/serve-api.ts'),
+      { DATABASE_URL: url, LOG_LEVEL: 'warn', ...turns },
+      [
+        ...(opts.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+        ...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]),
+      ],
+    );
     cleanups.push({ name: 'API server', run: api.stop });
     const apiPid = api.process.pid ?? 0;
+    const before = opts.compare
+      ? await startChild(join(opts.compare, 'scripts/bench/serve-api.ts'), {
+          DATABASE_URL: url,
+          LOG_LEVEL: 'warn',
+          ...turns,
+        })
+      : null;
+    if (before) cleanups.push({ name: 'API server to compare with', run: before.stop });
+    // The worker apart, as production runs it (npm run worker): the jobs a write queues are done there, and its
+    // CPU is counted apart from the API's.
+    const worker = await startChild(resolve('scripts/bench/serve-worker.ts'), { DATABASE_URL: url, LOG_LEVEL: 'warn' });
+    cleanups.push({ name: 'worker', run: worker.stop });
+    const counter = counting ? statementCounter(owner.sql) : null;
+    const processes = {
+      api: apiPid,
+      worker: worker.process.pid ?? 0,
+      twin: baseline.process.pid ?? 0,
+      bench: process.pid,
+      ...(before ? { before: before.process.pid ?? 0 } : {}),
+    };
     const rssSamples: { t: number; rss: number }[] = [];
     const sampler = setInterval(() => {
       const m = memoryOf(apiPid);
@@ -494,7 +625,7 @@ async function main() {
       },
     };
 
-    type Twin = { loaded: Measured; single: Measured | null };
+    type Twin = { loaded: Measured; single: Measured | null; work: PhaseWork | null; statements: CountedStatement[] };
     const measure = async (base: string, load: Load): Promise<Twin> => {
       const phase = async (connections: number, seconds: number) => {
         const measured = await cannon(base, load, connections, seconds);
@@ -503,22 +634,41 @@ async function main() {
       };
       await smoke(base, load);
       if (opts.warmup > 0) await phase(opts.connections, opts.warmup);
+      // The loaded phase's work: CPU per process from /proc, and the statements that ran (pg_stat_statements).
+      await counter?.reset();
+      const meter = workMeter(owner.sql, processes);
+      const phaseStart = (performance.now() - apiStartedAt) / 1000;
       const loaded = await phase(opts.connections, opts.duration);
+      const work = await meter();
+      if (opts.profile && base === apiBase) {
+        const end = (performance.now() - apiStartedAt) / 1000;
+        log(
+          `  the API's loaded phase in its profile: ${phaseStart.toFixed(1)} ${end.toFixed(1)} (profile-summary's from and to)`,
+        );
+      }
+      const statements = counter ? (await counter.read()).slice(0, 60) : [];
       // The same request one at a time: its latency without queueing.
       const single = opts.singleSeconds > 0 ? await phase(1, opts.singleSeconds) : null;
       if (loaded.non2xx || loaded.errors)
         log(`  ! ${loaded.non2xx} non-2xx responses, ${loaded.errors} errors/timeouts`);
-      return { loaded, single };
+      return { loaded, single, work, statements };
     };
-    const results: Partial<Record<ScenarioName, { title: string; api: Twin; bare: Twin }>> = {};
+    const results: Partial<Record<ScenarioName, { title: string; api: Twin; bare: Twin; before?: Twin }>> = {};
     let terms: TermLatency[] = [];
     for (const name of opts.only) {
       const { title, api: apiLoad, bare: bareLoad } = pairs[name];
       log(`${title}: warm-up ${opts.warmup} s, ${opts.duration} s at ${opts.connections} connections, twin then API`);
       const bare = await measure(baselineBase, bareLoad);
+      // With --compare, the two APIs take turns going first (the same loads: a PATCH's ETags carry over).
+      const beforeBase = before ? `http://127.0.0.1:${before.port}` : null;
+      const first = beforeBase && opts.only.indexOf(name) % 2 === 0 ? await measure(beforeBase, apiLoad) : undefined;
       const measured = await measure(apiBase, apiLoad);
-      results[name] = { title, api: measured, bare };
-      log(`  twin ${bare.loaded.reqPerSec} req/s, API ${measured.loaded.reqPerSec} req/s`);
+      const compared = first ?? (beforeBase ? await measure(beforeBase, apiLoad) : undefined);
+      results[name] = { title, api: measured, bare, ...(compared ? { before: compared } : {}) };
+      log(
+        `  twin ${bare.loaded.reqPerSec} req/s, API ${measured.loaded.reqPerSec} req/s` +
+          (compared ? `, before ${compared.loaded.reqPerSec} req/s` : ''),
+      );
       // Right after the search scenario, on the seeded customers: the creations after it (tens of thousands of
       // customers with no term in them, newest first) would be read by every rare term's scan too.
       if (name === 'search' && opts.searchTerms.length > 0) {
@@ -595,6 +745,7 @@ async function main() {
         bareP99: r?.bare.loaded.p99 ?? null,
         singleP50: r?.api.single?.p50 ?? null,
         non2xx: r ? r.api.loaded.non2xx + r.api.loaded.errors + r.bare.loaded.non2xx + r.bare.loaded.errors : null,
+        beforeReqPerSec: r?.before?.loaded.reqPerSec ?? null,
       };
     });
     const fmt = (v: unknown) => (v === null || v === undefined ? '–' : String(v));
@@ -608,6 +759,7 @@ async function main() {
       'twin p99',
       '1-conn p50',
       'non-2xx',
+      ...(opts.compare ? ['before req/s'] : []),
     ];
     const table = rows.map((r) => [
       r.title,
@@ -619,6 +771,7 @@ async function main() {
       r.bareP99,
       r.singleP50,
       r.non2xx,
+      ...(opts.compare ? [r.beforeReqPerSec] : []),
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => fmt(row[i]).length)));
     const line = (cells: unknown[]) =>
@@ -697,8 +850,14 @@ async function main() {
       `API benchmark${opts.label ? ` (${opts.label})` : ''} — ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}, ` +
         `${opts.connections} connections, ${opts.duration} s each, ${seeded.counts.customers} customers`,
     );
+    console.log(
+      `  API_REQUEST_TURNS of the API process: ${opts.turns ?? 'the default (2 per core)'}; load average ${loadAtStart} at the start, ${loadAverage()} at the end`,
+    );
     console.log(`  ${line(head)}`);
     for (const row of table) console.log(`  ${line(row)}`);
+    console.log('');
+    console.log(workReport(opts.only.flatMap((name) => (results[name] ? [results[name]] : []))));
+    if (!counting) console.log(`  statements per request: not counted (${statementsWhy})`);
     console.log(
       `  API RSS: now ${fmt(round(memory?.rss))} MiB, peak ${fmt(round(memory?.peak))} MiB` +
         (soak
@@ -728,6 +887,7 @@ async function main() {
       options: opts,
       machine,
       seed: { counts: seeded.counts, seconds: round(seeded.seconds, 1), companies: seeded.companies.length },
+      load: { start: loadAtStart, end: loadAverage() },
       scenarios: results,
       searchTerms: terms,
       table: rows,

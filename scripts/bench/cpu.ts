@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Linux's USER_HZ: /proc reports CPU time in 1/100 s on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 type Snapshot = {
   at: number;
@@ -24,7 +24,7 @@ export function threadId(): string | null {
 }
 
 /** utime + stime of a /proc …/stat line, in ticks (fields 14 and 15; the name in parentheses may hold spaces). */
-function cpuTicks(stat: string): number {
+export function cpuTicks(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
@@ -41,7 +41,7 @@ function readTicks(dir: string, ids: string[]): Map<string, number> {
   return ticks;
 }
 
-function postgresPids(): string[] {
+export function postgresPids(): string[] {
   return readdirSync('/proc').filter((pid) => {
     if (!/^\d+$/.test(pid)) return false;
     try {

@@ -12,7 +12,14 @@ import type { Cleanup } from '../lib/bounded-run.ts';
 
 export type { Cleanup };
 
-export async function benchDatabase(name: string, cleanups: Cleanup[], log: (line: string) => void) {
+/** `statements`: load pg_stat_statements whatever BENCH_PG_STATEMENTS says (the API bench's statements per request). */
+export async function benchDatabase(
+  name: string,
+  cleanups: Cleanup[],
+  log: (line: string) => void,
+  options: { statements?: boolean } = {},
+) {
+  const statements = Boolean(process.env.BENCH_PG_STATEMENTS) || options.statements === true;
   let adminUrl = process.env.DATABASE_URL;
   const embedded = !adminUrl;
   if (!adminUrl) {
@@ -25,10 +32,10 @@ export async function benchDatabase(name: string, cleanups: Cleanup[], log: (lin
     // BENCH_PG_EXPLAIN=<ms>: the plans (with timings) of statements slower than that, in the server's log,
     // which then goes to bench-results/postgres-<pid>.log.
     const explainMs = process.env.BENCH_PG_EXPLAIN;
-    const libraries = [process.env.BENCH_PG_STATEMENTS && 'pg_stat_statements', explainMs && 'auto_explain'];
+    const libraries = [statements && 'pg_stat_statements', explainMs && 'auto_explain'];
     const settings = [
       ...(libraries.some(Boolean) ? [`shared_preload_libraries=${libraries.filter(Boolean).join(',')}`] : []),
-      ...(process.env.BENCH_PG_STATEMENTS ? ['pg_stat_statements.track_planning=on'] : []),
+      ...(statements ? ['pg_stat_statements.track_planning=on'] : []),
       ...(explainMs
         ? [`auto_explain.log_min_duration=${explainMs}`, 'auto_explain.log_analyze=on', 'auto_explain.log_triggers=on']
         : []),
@@ -56,13 +63,51 @@ export async function benchDatabase(name: string, cleanups: Cleanup[], log: (lin
   cleanups.push({ name: 'database', run: () => admin.unsafe(`drop database if exists ${dbName} with (force)`) });
   log(`database ${dbName} on ${new URL(adminUrl).host}${embedded ? ' (embedded, fast mode)' : ''}`);
   await runMigrations(url);
-  if (process.env.BENCH_PG_STATEMENTS) {
-    const db = postgres(url, { max: 1, onnotice: () => {} });
+  const statementsWhy = statements ? await statementsUsable(url) : 'not asked for';
+  if (statements && statementsWhy) log(`no statements per request: ${statementsWhy}`);
+  const [{ version: pgVersion }] = await admin<{ version: string }[]>`select version()`;
+  return { url, embedded, pgVersion, statements: statements && !statementsWhy, statementsWhy };
+}
+
+/**
+ * Why pg_stat_statements cannot be read in the database at `url`, or '' when it can. A server that does not
+ * preload it (DATABASE_URL's, which is shared and not restarted for a bench) has the extension's files but no
+ * statistics.
+ */
+async function statementsUsable(url: string): Promise<string> {
+  const db = postgres(url, { max: 1, onnotice: () => {} });
+  try {
     await db`create extension if not exists pg_stat_statements`;
+    await db`select count(*) from pg_stat_statements`;
+    return '';
+  } catch (error) {
+    return `pg_stat_statements is not available on this server (${error instanceof Error ? error.message : String(error)}); run without DATABASE_URL for them`;
+  } finally {
     await db.end();
   }
-  const [{ version: pgVersion }] = await admin<{ version: string }[]>`select version()`;
-  return { url, embedded, pgVersion };
+}
+
+/** A statement as pg_stat_statements counted it during a phase: its calls and its time, execution and planning. */
+export type CountedStatement = { calls: number; execMs: number; planMs: number; rows: number; query: string };
+
+/**
+ * The statements of this database between `reset` and `read` (pg_stat_statements is server-wide: only for a
+ * server of the bench's own). The bench's own reads of the statistics are left out.
+ */
+export function statementCounter(db: postgres.Sql) {
+  return {
+    reset: async () => {
+      await db`select pg_stat_statements_reset()`;
+    },
+    read: () =>
+      db<CountedStatement[]>`
+        select calls::int, total_exec_time::float as "execMs", total_plan_time::float as "planMs", rows::int,
+          regexp_replace(query, '[[:space:]]+', ' ', 'g') as query
+        from pg_stat_statements
+        where dbid = (select oid from pg_database where datname = current_database())
+          and query not like '%pg_stat_statements%' and query not like '%pg_stat_activity%'
+        order by total_exec_time + total_plan_time desc`,
+  };
 }
 
 /** BENCH_PG_STATEMENTS=1: forget the statements so far (the report then covers what runs after this call). */

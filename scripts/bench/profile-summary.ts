@@ -1,6 +1,9 @@
-// npx tsx scripts/bench/profile-summary.ts <file.cpuprofile> [top]
+// npx tsx scripts/bench/profile-summary.ts <file.cpuprofile> [top] [from-seconds] [to-seconds]
 // What a V8 CPU profile (node --cpu-prof; `npm run bench -- --profile`) spends its time on: self time per
-// function and per package / source file, and the inclusive time of the project's own functions.
+// function and per package / source file, and the inclusive time of the project's own functions, in per cent of
+// the samples and of the busy ones (not idle). `from`/`to`: only the samples that many seconds after the profile's
+// start (the bench prints when each of the API's loaded phases starts and ends, in the API process's seconds).
+// PROFILE_INCLUSIVE=<package> (drizzle-orm, hono, …) also lists the inclusive time of that package's functions.
 import { readFileSync } from 'node:fs';
 
 type Node = {
@@ -10,12 +13,14 @@ type Node = {
 };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, fromArg, toArg] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: profile-summary.ts <file.cpuprofile> [top]');
+  console.error('usage: profile-summary.ts <file.cpuprofile> [top] [from-seconds] [to-seconds]');
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
+const from = Number(fromArg ?? 0) * 1e6;
+const to = toArg === undefined ? Number.POSITIVE_INFINITY : Number(toArg) * 1e6;
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
@@ -23,10 +28,15 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 
 const self = new Map<number, number>();
 let total = 0;
+let idle = 0;
+let at = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
+  at += dt;
+  if (at < from || at > to) return;
   self.set(id, (self.get(id) ?? 0) + dt);
   total += dt;
+  if (byId.get(id)?.callFrame.functionName === '(idle)') idle += dt;
 });
 
 const where = (url: string) => {
@@ -61,7 +71,9 @@ for (const [id, t] of self) {
     }
   }
 }
-const pct = (t: number) => `${((100 * t) / total).toFixed(1).padStart(5)}%`;
+const busy = total - idle;
+const pct = (t: number) =>
+  `${((100 * t) / total).toFixed(1).padStart(5)}% ${`(${((100 * t) / busy).toFixed(1)}%)`.padStart(8)}`;
 const print = (title: string, map: Map<string, number>, filter: (k: string) => boolean = () => true) => {
   console.log(`\n${title}`);
   for (const [k, t] of [...map]
@@ -70,7 +82,13 @@ const print = (title: string, map: Map<string, number>, filter: (k: string) => b
     .slice(0, top))
     console.log(`  ${pct(t)}  ${k}`);
 };
-console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled`);
+console.log(
+  `${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy; per cent of all (of busy)`,
+);
 print('self time by package / file', groupSelf);
 print('self time by function', fnSelf);
 print('inclusive time, own code', inclusive, (k) => / (src|scripts|generated)\//.test(k));
+if (process.env.PROFILE_INCLUSIVE)
+  print(`inclusive time, ${process.env.PROFILE_INCLUSIVE}`, inclusive, (k) =>
+    k.includes(` ${process.env.PROFILE_INCLUSIVE}:`),
+  );

@@ -7,6 +7,7 @@
 
 import { type AnyColumn, and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { PreparedStatement } from './statements.ts';
 import { type DriverRow, sendUntilCommit, type Tx, tableRows } from './tenant.ts';
 
 export function takeChangeTimeAfterLock(tx: Tx): Promise<void> {
@@ -44,12 +45,15 @@ export function lockRecords<T extends RecordTable>(
   table: T,
   where: SQL | undefined,
 ): Promise<T['$inferSelect'][]> {
-  return tx
-    .execute<DriverRow>(sql`
-      select * from (select * from ${table} where ${where} order by ${table.id} offset 0 for update) locked
-      where ${changeTimeTaken}`)
-    .then((rows) => tableRows(table, rows));
+  return tx.execute<DriverRow>(lockStatement(table, where)).then((rows) => tableRows(table, rows));
 }
+
+const lockStatement = (table: RecordTable, where: SQL | undefined) => sql`
+  select * from (select * from ${table} where ${where} order by ${table.id} offset 0 for update) locked
+  where ${changeTimeTaken}`;
+
+/** lockRecord's statement of each table, built once. */
+const recordLocks = new WeakMap<RecordTable, PreparedStatement<{ companyId: string; id: string }>>();
 
 /** One record by its key, locked as lockRecords locks (handed to the connection now). */
 export function lockRecord<T extends RecordTable>(
@@ -58,5 +62,12 @@ export function lockRecord<T extends RecordTable>(
   companyId: string,
   id: string,
 ): Promise<T['$inferSelect'] | undefined> {
-  return lockRecords(tx, table, and(eq(table.companyId, companyId), eq(table.id, id))).then(([row]) => row);
+  let statement = recordLocks.get(table);
+  if (!statement) {
+    statement = new PreparedStatement((p) =>
+      lockStatement(table, and(eq(table.companyId, p.companyId), eq(table.id, p.id))),
+    );
+    recordLocks.set(table, statement);
+  }
+  return statement.run(tx, { companyId, id }).then((rows) => tableRows(table, rows)[0]);
 }

@@ -5,6 +5,7 @@ import { getTableColumns, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import { COMMIT_AWAITS_STATEMENTS, type Db, type Sql } from './client.ts';
+import { prepared } from './statements.ts';
 import { retryingConflicts } from './transient.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -56,10 +57,12 @@ export function withTenant<T>(db: Db, companyId: string, work: (tx: Tx) => Promi
  * `await` a microtask later), so every statement the caller issues afterwards is queued behind it.
  */
 export function actAsTenant(tx: Tx, companyId: string): Promise<void> {
-  return tx
-    .execute(sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${companyId}, true)`)
-    .then(() => undefined);
+  return TENANT_SETTING.run(tx, { companyId }).then(() => undefined);
 }
+
+const TENANT_SETTING = prepared<{ companyId: string }>(
+  (p) => sql`select set_config('role', 'app_api', true), set_config('app.company_id', ${p.companyId}, true)`,
+);
 
 /**
  * A statement of the transaction whose answer the work does not need (an event, a job, a history line, the change

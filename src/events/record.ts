@@ -3,7 +3,8 @@
 // Recover failed deliveries can send them after re-enabling). A committed change always has its event and
 // its job; a rolled-back change has neither.
 import { type SQL, sql } from 'drizzle-orm';
-import { queueJob, type TaskPayload } from '../db/job-queue.ts';
+import type { TaskPayload } from '../db/job-queue.ts';
+import { prepared } from '../db/statements.ts';
 import { sendUntilCommit, type Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
@@ -23,20 +24,45 @@ export type EventRecord = { type: EventType; scope: string; customerId: string |
  */
 export async function recordEvent(tx: Tx, companyId: string, event: EventRecord, alongside?: SQL): Promise<string> {
   const id = prefixedId('evt');
-  await sendUntilCommit(
-    tx,
-    tx.execute(sql`
-    with inserted as (
-      insert into events (company_id, id, type, scope, customer_id, data)
-      values (${companyId}, ${id}, ${event.type}, ${event.scope}, ${event.customerId}, ${JSON.stringify({ object: event.object })}::jsonb)
-      returning id
-    )${alongside ? sql`, ${alongside}` : sql``}
-    select ${queueJob('webhook_fanout', { companyId, eventId: id }, { priority: FANOUT_PRIORITY })}
-    from inserted
-    where app_has_webhook_endpoint(${companyId})`),
-  );
+  const job: TaskPayload<'webhook_fanout'> = { companyId, eventId: id };
+  const values: EventValues = {
+    companyId,
+    id,
+    type: event.type,
+    scope: event.scope,
+    customerId: event.customerId,
+    data: JSON.stringify({ object: event.object }),
+    job: JSON.stringify(job),
+  };
+  await sendUntilCommit(tx, alongside ? tx.execute(eventStatement(values, alongside)) : EVENT.run(tx, values));
   return id;
 }
+
+type EventValues = {
+  companyId: string;
+  id: string;
+  type: EventType;
+  scope: string;
+  customerId: string | null;
+  /** `{"object": …}` as JSON text. */
+  data: string;
+  /** The fan-out job's payload as JSON text. */
+  job: string;
+};
+
+/** recordEvent's statement, for its values or for their placeholders (EVENT). */
+const eventStatement = (v: { [K in keyof EventValues]: unknown }, alongside?: SQL) => sql`
+  with inserted as (
+    insert into events (company_id, id, type, scope, customer_id, data)
+    values (${v.companyId}, ${v.id}, ${v.type}, ${v.scope}, ${v.customerId}, ${v.data}::jsonb)
+    returning id
+  )${alongside ? sql`, ${alongside}` : sql``}
+  select app_queue_job('webhook_fanout'::text, ${v.job}::json, null::timestamptz, null::text, ${FANOUT_PRIORITY}::int)
+  from inserted
+  where app_has_webhook_endpoint(${v.companyId})`;
+
+/** The statement of an event without further writes (the one every change sends), built once. */
+const EVENT = prepared<EventValues>((p) => eventStatement(p));
 
 /**
  * Records many events of one change set (a batch) in one statement: their rows, in the order given (their ids

@@ -1,9 +1,10 @@
 // Keyset pagination: a cursor is base64url JSON of {sort, last values, direction}. It belongs to one sort
 // order; `limit + 1` rows tell whether another page exists; `prev_cursor` pages backwards. A page's rows are read
 // with their related values (a record's lines, links, contacts) in the same statement (db/record-reads.ts).
-import { type AnyColumn, and, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, getTableColumns, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type PgTable, QueryBuilder } from 'drizzle-orm/pg-core';
 import { type RelatedValues, relatedColumns, type WithRelated, withRelated } from '../db/record-reads.ts';
+import { PreparedShapes, type Slots } from '../db/statements.ts';
 import type { DriverRow, Tenant, Tx } from '../db/tenant.ts';
 import type { Message } from './message-catalogue.ts';
 import { message } from './messages.ts';
@@ -78,8 +79,16 @@ function columnValue(value: unknown, column: AnyColumn): unknown {
   return value;
 }
 
-/** The where-clause and order for one page of `sort` (`field` or `-field`), ties broken by `id`. */
-export function keyset(page: PageRequest, columns: SortColumns, id: AnyColumn) {
+/**
+ * The where-clause and order for one page of `sort` (`field` or `-field`), ties broken by `id`. With `slots`, the
+ * cursor's values are placeholders in the where-clause (a statement built once) and come back as `cursorValues`.
+ */
+export function keyset(
+  page: PageRequest,
+  columns: SortColumns,
+  id: AnyColumn,
+  slots?: { value: Placeholder; id: Placeholder },
+) {
   const descending = page.sort.startsWith('-');
   const column = columns[page.sort.replace(/^-/, '')];
   const cursor = page.cursor ? decode(page.cursor, page.sort) : undefined;
@@ -87,11 +96,12 @@ export function keyset(page: PageRequest, columns: SortColumns, id: AnyColumn) {
   // Walking backwards is walking forwards in the opposite order, then reversing the rows.
   const ascending = descending === backwards;
   let where: SQL | undefined;
-  if (cursor) {
+  const cursorValues = cursor && { value: columnValue(cursor.v[0], column), id: columnValue(cursor.v[1], id) };
+  if (cursorValues) {
     // Bound through the columns (sql.param), so each value is encoded as its column expects: the driver
     // passes timestamps through untouched and would fail on a raw Date.
-    const value = sql.param(columnValue(cursor.v[0], column), column);
-    const last = sql.param(columnValue(cursor.v[1], id), id);
+    const value = sql.param(slots ? slots.value : cursorValues.value, column);
+    const last = sql.param(slots ? slots.id : cursorValues.id, id);
     where = ascending ? sql`(${column}, ${id}) > (${value}, ${last})` : sql`(${column}, ${id}) < (${value}, ${last})`;
   }
   const orderBy = ascending ? [sql`${column} asc`, sql`${id} asc`] : [sql`${column} desc`, sql`${id} desc`];
@@ -102,6 +112,7 @@ export function keyset(page: PageRequest, columns: SortColumns, id: AnyColumn) {
     backwards,
     hasCursor: cursor !== undefined,
     cursorKeys: [propertyOf(column), propertyOf(id)] as const,
+    cursorValues,
   };
 }
 
@@ -122,13 +133,57 @@ type Order = { sorts: SortColumns; id: AnyColumn };
 type Plan = ReturnType<typeof keyset>;
 
 /** The one statement of a page, whichever way it is run (selectPage, readPage). */
-function pageStatement(table: PgTable, plan: Plan, conditions: (SQL | undefined)[], related: RelatedValues) {
+function pageStatement(
+  table: PgTable,
+  plan: Plan,
+  conditions: (SQL | undefined)[],
+  related: RelatedValues,
+  take: number | Placeholder = plan.take,
+) {
   return new QueryBuilder()
     .select({ ...getTableColumns(table), ...relatedColumns(table, related) })
     .from(table)
     .where(and(...conditions, plan.where))
     .orderBy(...plan.orderBy)
-    .limit(plan.take);
+    .limit(take);
+}
+
+/** A list's conditions for a page statement built once: their values, and the conditions over their placeholders. */
+export type PreparedConditions = {
+  values: object;
+  /** Only on the placeholders of `values`' keys: the statement is kept per set of keys (and sort and direction). */
+  conditions: (p: Slots<Record<string, unknown>>) => (SQL | undefined)[];
+};
+
+/**
+ * readPage for a list read often: its page statement built once per sort, direction and set of filters
+ * (db/statements.ts), the request's values filled in. The same statement and rows as readPage.
+ */
+export function pageReader<T extends PgTable, R extends RelatedValues = Record<never, never>>(
+  table: T,
+  order: Order,
+  related: R = {} as R,
+) {
+  const shapes = new PreparedShapes<Record<string, unknown>>();
+  const slots = { value: sql.placeholder('cursorValue'), id: sql.placeholder('cursorId') };
+  return async (
+    tenant: Tenant,
+    page: PageRequest,
+    filter: PreparedConditions,
+  ): Promise<{ data: WithRelated<T['$inferSelect'], R>[]; meta: PageMeta }> => {
+    const plan = keyset(page, order.sorts, order.id, slots);
+    const direction = plan.hasCursor ? (plan.backwards ? 'p' : 'n') : '-';
+    const shape = `${page.sort}|${direction}|${Object.keys(filter.values).join()}`;
+    const statement = shapes.of(shape, (p) => pageStatement(table, plan, filter.conditions(p), related, p.take));
+    const values = {
+      ...filter.values,
+      take: plan.take,
+      cursorValue: plan.cursorValues?.value,
+      cursorId: plan.cursorValues?.id,
+    };
+    const raws = await statement.read(tenant, values);
+    return pageOf(withRelated(table, raws, related), page, plan);
+  };
 }
 
 /**

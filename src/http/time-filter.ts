@@ -19,5 +19,12 @@ export function nextWholeMillisecond(time: string): number {
  * cannot write still compares correctly instead of failing.
  */
 export function atOrAfter(column: AnyColumn, since: string): SQL {
-  return sql`${column} >= to_timestamp(${nextWholeMillisecond(since) / 1000}::double precision)`;
+  return atOrAfterSeconds(column, sinceSeconds(since));
 }
+
+/** atOrAfter's bound as epoch seconds: the value of a statement built once (db/statements.ts). */
+export const sinceSeconds = (since: string): number => nextWholeMillisecond(since) / 1000;
+
+/** atOrAfter with its bound (sinceSeconds), or the placeholder of it. */
+export const atOrAfterSeconds = (column: AnyColumn, seconds: unknown): SQL =>
+  sql`${column} >= to_timestamp(${seconds}::double precision)`;

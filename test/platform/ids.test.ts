@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const random = vi.hoisted(() => ({ bytes: null as Buffer | null }));
 vi.mock('node:crypto', async (original) => {
   const actual = await original<typeof import('node:crypto')>();
-  return { ...actual, randomBytes: (n: number) => random.bytes ?? actual.randomBytes(n) };
+  // prefixedId draws its random bits from a pool of 409 ids' worth: filled here with the test's bytes, repeated.
+  const randomFillSync = (buffer: Buffer) => {
+    if (!random.bytes) return actual.randomFillSync(buffer);
+    for (let at = 0; at < buffer.length; at += random.bytes.length) random.bytes.copy(buffer, at);
+    return buffer;
+  };
+  return { ...actual, randomFillSync };
 });
 
 const { prefixedId } = await import('../../src/ids.ts');
@@ -21,6 +27,17 @@ const parts = (id: string) => ({ ms: Number(decode(id) >> 80n), random: decode(i
 let clock = Date.UTC(2026, 10, 23);
 const tick = () => vi.spyOn(Date, 'now').mockReturnValue(++clock);
 
+/** The next id's random bits are `hex`: the pool is used up (an id per millisecond) and filled with them. */
+function nextRandom(hex: string) {
+  random.bytes = Buffer.from(hex, 'hex');
+  // Past every millisecond an id was made in so far (the tests before may have used the real clock).
+  clock = Math.max(clock, Date.now());
+  for (let i = 0; i < 409; i++) {
+    tick();
+    prefixedId('drain');
+  }
+}
+
 afterEach(() => {
   vi.restoreAllMocks();
   random.bytes = null;
@@ -34,8 +51,8 @@ describe('prefixedId', () => {
       '0123456789abcdef0123',
       '8000000000000000ffff',
     ]) {
+      nextRandom(hex);
       tick();
-      random.bytes = Buffer.from(hex, 'hex');
       const id = prefixedId('wd');
       expect(id.startsWith('wd_')).toBe(true);
       expect(parts(id)).toEqual({ ms: clock, random: BigInt(`0x${hex}`) });
@@ -43,8 +60,8 @@ describe('prefixedId', () => {
   });
 
   it('counts up within one millisecond, carrying across limbs', () => {
+    nextRandom('0000000000000000fffe');
     tick();
-    random.bytes = Buffer.from('0000000000000000fffe', 'hex');
     const ids = Array.from({ length: 3 }, () => prefixedId('wa'));
     expect(ids.map((id) => parts(id).random)).toEqual([0xfffen, 0xffffn, 0x10000n]);
     expect([...ids].sort()).toEqual(ids);
@@ -58,8 +75,8 @@ describe('prefixedId', () => {
 
   // Last: no later millisecond exists for the tests after it.
   it('encodes the largest 48-bit millisecond, and wraps the random part at 2^80', () => {
+    nextRandom('ffffffffffffffffffff');
     vi.spyOn(Date, 'now').mockReturnValue(2 ** 48 - 1);
-    random.bytes = Buffer.from('ffffffffffffffffffff', 'hex');
     expect(decode(prefixedId('x'))).toBe((1n << 128n) - 1n);
     expect(parts(prefixedId('x'))).toEqual({ ms: 2 ** 48 - 1, random: 0n });
   });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql as drizzleSql, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../src/db/schema/index.ts';
-import { readAsTenant, withTenant } from '../../src/db/tenant.ts';
+import { readAsTenant, tenantOf, withTenant } from '../../src/db/tenant.ts';
 import { findCustomer, readCustomer } from '../../src/resources/customers/queries.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
 
@@ -37,7 +37,7 @@ describe('GET /customers/{id} on the one-round-trip read', () => {
   });
 
   it('returns the same row as a withTenant transaction', async () => {
-    const fast = await readCustomer(api.deps, a.companyId, customerOfA);
+    const fast = await readCustomer(tenantOf(api.deps, a.companyId), customerOfA);
     const slow = await withTenant(api.db, a.companyId, (tx) => findCustomer(tx, a.companyId, customerOfA));
     expect(fast).toEqual(slow);
     expect(fast?.createdAt).toBeInstanceOf(Date);

@@ -92,9 +92,8 @@ export const handlers = {
 
   getCustomer: async (c) => {
     const { customer } = c.req.valid('param');
-    const { companyId } = c.get('tenant');
     // One statement: the tenant read in one round trip (same row-level security as withTenant).
-    const row = await q.readCustomer(c.get('deps'), companyId, customer);
+    const row = await q.readCustomer(c.get('tenant'), customer);
     if (!row) throw notFound();
     return c.json({ data: serializeCustomer(row) }, 200, { ETag: etagOf(row.version) });
   },

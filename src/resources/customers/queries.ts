@@ -1,14 +1,14 @@
 // SQL of customers; every function takes the tenant transaction first.
-import { type AnyColumn, and, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, getTableColumns, inArray, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord, lockRecords, notBefore } from '../../db/change-time.ts';
-import type { Db, Sql } from '../../db/client.ts';
 import { type Related, relatedRow } from '../../db/record-reads.ts';
 import { companies, customers } from '../../db/schema/index.ts';
-import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
+import { builder, PreparedShapes, prepared, type Slotted, slotsFor } from '../../db/statements.ts';
+import { sendUntilCommit, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
-import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
-import { atOrAfter } from '../../http/time-filter.ts';
+import { keyset, type PageRequest, pageReader } from '../../http/pagination.ts';
+import { atOrAfterSeconds, sinceSeconds } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { CustomerRow } from './serialize.ts';
 
@@ -108,21 +108,39 @@ async function searchCondition(
   return sql`${customers.id} = any(${found.ids}::uuid[])`;
 }
 
-/** The conditions of a page of customers, `q` aside. */
-function pageConditions(companyId: string, where: SQL | undefined, filters: CustomerFilters): (SQL | undefined)[] {
-  const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), where];
-  if (filters.status) conditions.push(eq(customers.status, filters.status));
-  if (filters.type) conditions.push(eq(customers.type, filters.type));
+/** The values of a page's conditions, `q` aside: only the filters given. */
+type ConditionValues = {
+  companyId: string;
+  status?: CustomerFilters['status'];
+  type?: CustomerFilters['type'];
+  email?: string;
+  updatedSince?: number;
+};
+
+function conditionValues(companyId: string, filters: CustomerFilters): ConditionValues {
+  const values: ConditionValues = { companyId };
+  if (filters.status) values.status = filters.status;
+  if (filters.type) values.type = filters.type;
   // An empty address is a value too (it matches no one), not a missing filter.
-  if (filters.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
-  if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
+  if (filters.email !== undefined) values.email = filters.email;
+  if (filters.updatedSince) values.updatedSince = sinceSeconds(filters.updatedSince);
+  return values;
+}
+
+/** The conditions of a page of customers, `q` aside, on conditionValues' values (or on their placeholders). */
+function pageConditions(v: Slotted<ConditionValues>, where?: SQL): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [eq(customers.companyId, v.companyId), where];
+  if (v.status !== undefined) conditions.push(eq(customers.status, v.status));
+  if (v.type !== undefined) conditions.push(eq(customers.type, v.type));
+  if (v.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${v.email})`);
+  if (v.updatedSince !== undefined) conditions.push(atOrAfterSeconds(customers.updatedAt, v.updatedSince));
   return conditions;
 }
 
 /** A page with `q`: the search may ask the index first (searchCondition), so it runs in the transaction. */
 export async function searchCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
   const plan = keyset(page, SORTS, customers.id);
-  const conditions = pageConditions(companyId, plan.where, filters);
+  const conditions = pageConditions(conditionValues(companyId, filters), plan.where);
   if (filters.q) {
     const term = searchTerm(filters.q);
     conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
@@ -136,15 +154,12 @@ export async function searchCustomers(tx: Tx, companyId: string, page: PageReque
   return { rows, plan };
 }
 
-/** A page without `q`: its one statement as the tenant in one round trip (readPage). */
+const customerPages = pageReader(customers, { sorts: SORTS, id: customers.id });
+
+/** A page without `q`: its one statement as the tenant in one round trip, built once per shape (pageReader). */
 export function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
-  return readPage(
-    tenant,
-    customers,
-    page,
-    { sorts: SORTS, id: customers.id },
-    pageConditions(tenant.companyId, undefined, filters),
-  );
+  const values = conditionValues(tenant.companyId, filters);
+  return customerPages(tenant, page, { values, conditions: (p) => pageConditions(slotsFor(values, p)) });
 }
 
 export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
@@ -155,24 +170,16 @@ export async function findCustomer(tx: Tx, companyId: string, id: string): Promi
   return row;
 }
 
-/** The statement of readCustomer, built once: its text never changes, only its two parameters. */
-let readCustomerStatement: string | undefined;
-
-/** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
-export async function readCustomer(
-  deps: { db: Db; tenantSql: Sql },
-  companyId: string,
-  id: string,
-): Promise<CustomerRow | undefined> {
-  readCustomerStatement ??= deps.db
+const CUSTOMER = prepared<{ companyId: string; id: string }>((p) =>
+  builder
     .select()
     .from(customers)
-    .where(and(eq(customers.companyId, sql.placeholder('companyId')), eq(customers.id, sql.placeholder('id'))))
-    .toSQL().sql;
-  const [row] = await readAsTenant(deps.tenantSql, companyId, customers, {
-    sql: readCustomerStatement,
-    params: [companyId, id],
-  });
+    .where(and(eq(customers.companyId, p.companyId), eq(customers.id, p.id))),
+);
+
+/** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
+export async function readCustomer(tenant: Tenant, id: string): Promise<CustomerRow | undefined> {
+  const [row] = tableRows(customers, await CUSTOMER.read(tenant, { companyId: tenant.companyId, id }));
   return row;
 }
 
@@ -196,13 +203,13 @@ async function withE164<F extends { phone?: unknown }>(tx: Tx, companyId: string
   if (fields.phone === undefined) return fields;
   if (fields.phone !== null && typeof fields.phone !== 'string') return fields;
   if (fields.phone === null) return { ...fields, phoneE164: null };
-  const [company] = await tx
-    .select({ country: companies.country })
-    .from(companies)
-    .where(eq(companies.id, companyId))
-    .limit(1);
-  return { ...fields, phoneE164: toE164(fields.phone, company?.country ?? 'NL') };
+  const [company] = await COMPANY_COUNTRY.run(tx, { companyId });
+  return { ...fields, phoneE164: toE164(fields.phone, (company?.country as string | null) ?? 'NL') };
 }
+
+const COMPANY_COUNTRY = prepared<{ companyId: string }>((p) =>
+  builder.select({ country: companies.country }).from(companies).where(eq(companies.id, p.companyId)).limit(1),
+);
 
 export async function insertCustomer(tx: Tx, companyId: string, fields: CustomerFields & { email: string }) {
   const [row] = await tx
@@ -222,13 +229,26 @@ export async function insertCustomerUnlessEmailTaken(
   companyId: string,
   fields: CustomerFields & { email: string },
 ): Promise<CustomerRow | undefined> {
-  const [row] = await tx
-    .insert(customers)
-    .values({ ...(await withE164(tx, companyId, fields)), companyId, id: newId() })
-    .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
-    .returning();
+  const values: Record<string, unknown> = { ...(await withE164(tx, companyId, fields)), companyId, id: newId() };
+  const columns = Object.keys(values).filter((key) => values[key] !== undefined);
+  const statement = INSERTS.of(columns.join(), (p) =>
+    builder
+      .insert(customers)
+      .values({ ...slotsOf(columns, p), email: p.email, companyId: p.companyId, id: p.id })
+      .onConflictDoNothing({ target: [customers.companyId, customers.emailLower] })
+      .returning(),
+  );
+  const [row] = tableRows(customers, await statement.run(tx, values));
   return row;
 }
+
+/** The statements of creations and of PATCHes, one per set of columns sent (and of versions an If-Match names). */
+const INSERTS = new PreparedShapes<Record<string, unknown>>();
+const PATCHES = new PreparedShapes<Record<string, unknown>>();
+
+/** The placeholders of `keys`, under their names (a statement's columns). */
+const slotsOf = (keys: string[], p: Record<string, Placeholder>) =>
+  Object.fromEntries(keys.map((key) => [key, p[key]]));
 
 /** The columns a change writes: values, or SQL such as app_now() to take the change's own time. */
 export type CustomerChanges = Omit<PgUpdateSetSource<typeof customers>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
@@ -279,16 +299,38 @@ export async function updateCustomerIfChanged(
   fields: CustomerFields,
   expected: ReadonlySet<number> | undefined,
 ): Promise<CustomerRow | undefined> {
-  const columns = getTableColumns(customers);
-  const differs = Object.entries(fields).map(
-    ([key, value]) => sql`${columns[key as keyof CustomerFields]} is distinct from ${value}`,
-  );
+  const sent = Object.keys(fields);
   // Nothing sent, or an If-Match that names no version: nothing this statement could update.
-  if (differs.length === 0 || expected?.size === 0) return undefined;
-  return writeCustomer(tx, companyId, id, fields, [
-    expected === undefined ? undefined : inArray(customers.version, [...expected]),
-    or(...differs),
-  ]);
+  if (sent.length === 0 || expected?.size === 0) return undefined;
+  const values: Record<string, unknown> = { ...(await withE164(tx, companyId, fields)), companyId, id };
+  const written = Object.keys(values).filter((key) => key !== 'companyId' && key !== 'id');
+  const versions = expected === undefined ? [] : [...expected];
+  versions.forEach((version, i) => {
+    values[`version${i}`] = version;
+  });
+  const columns = getTableColumns(customers);
+  const shape = `${written.join()}|${sent.join()}|${expected === undefined ? '*' : versions.length}`;
+  const statement = PATCHES.of(shape, (p) =>
+    builder
+      .update(customers)
+      .set({ ...slotsOf(written, p), updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
+      .where(
+        and(
+          eq(customers.companyId, p.companyId),
+          eq(customers.id, p.id),
+          expected === undefined
+            ? undefined
+            : inArray(
+                customers.version,
+                versions.map((_, i) => p[`version${i}`]),
+              ),
+          or(...sent.map((key) => sql`${columns[key as keyof CustomerFields]} is distinct from ${p[key]}`)),
+        ),
+      )
+      .returning(),
+  );
+  const [row] = tableRows(customers, await statement.run(tx, values));
+  return row;
 }
 
 /**
