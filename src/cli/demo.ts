@@ -225,6 +225,7 @@ async function addTask(
   const row: TaskRow = {
     companyId,
     id: newId(),
+    metadata: {},
     boardId: column.boardId,
     statusId: column.id,
     status: column.category,
@@ -420,6 +421,7 @@ async function addDeal(
     companyId: customer.companyId,
     id: newId(),
     externalRef: null,
+    metadata: {},
     title: deal.title,
     description: deal.description,
     status: 'open',

@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { violatedConstraint } from '../../db/errors.ts';
+import { customers } from '../../db/schema/index.ts';
 import { inOrder, type Tx } from '../../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../../events/record.ts';
 import { answerBatch } from '../../http/batch.ts';
 import { allowsVersion, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { metadataChange, metadataLimit, newMetadata } from '../../http/metadata.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField, invalidFields } from '../../http/validation.ts';
@@ -79,6 +81,7 @@ export const handlers = {
       type: query['filter[type]'],
       email: query['filter[email]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     };
     const tenant = c.get('tenant');
     const { data, meta } =
@@ -109,6 +112,7 @@ export const handlers = {
         ...columnsOf(body),
         email: body.email,
         status: 'lead',
+        metadata: newMetadata(body.metadata),
       });
       if (!row) throw emailTaken();
       const data = serializeCustomer(row);
@@ -145,7 +149,17 @@ export const handlers = {
       // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
       const [current, updated] = await inOrder(
         () => q.lockCustomer(tx, companyId, customer),
-        () => q.updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected).catch(emailConflict),
+        () =>
+          q
+            .updateCustomerIfChanged(
+              tx,
+              companyId,
+              customer,
+              { ...columnsOf(body), ...metadataChange(customers.metadata, body.metadata) },
+              expected,
+            )
+            .catch(emailConflict)
+            .catch(metadataLimit),
       );
       if (!current) throw notFound();
       if (!allowsVersion(expected, current.version)) throw preconditionFailed(current.version);

@@ -7,6 +7,7 @@ import { type Related, relatedRow } from '../../db/record-reads.ts';
 import { companies, customers } from '../../db/schema/index.ts';
 import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
+import { type Metadata, metadataFilter } from '../../http/metadata.ts';
 import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -14,6 +15,7 @@ import type { CustomerRow } from './serialize.ts';
 
 export type CustomerFilters = {
   q?: string;
+  metadata?: Record<string, string>;
   status?: 'lead' | 'customer';
   type?: 'individual' | 'business';
   email?: string;
@@ -116,6 +118,7 @@ function pageConditions(companyId: string, where: SQL | undefined, filters: Cust
   // An empty address is a value too (it matches no one), not a missing filter.
   if (filters.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
   if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
+  conditions.push(metadataFilter(customers, filters.metadata));
   return conditions;
 }
 
@@ -186,7 +189,12 @@ export function lockCustomer(tx: Tx, companyId: string, id: string): Promise<Cus
   return lockRecord(tx, customers, companyId, id);
 }
 
-export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version'>>;
+/** A record's columns to write; its metadata a value, or an update's merge into the stored one (metadataChange). */
+export type CustomerFields = Partial<
+  Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version' | 'metadata'>
+> & {
+  metadata?: Metadata | SQL;
+};
 
 /**
  * The fields with the phone also in E.164 (phone_e164) when they set the phone: read with the company's country
@@ -401,7 +409,7 @@ export type BatchColumns = Required<
     | 'cocNumber'
     | 'peppolId'
   >
->;
+> & { metadata: Metadata };
 
 /** A batch's rows with their phones also in E.164, read with the company's country like withE164 (one lookup). */
 async function rowsWithE164<R extends BatchColumns>(tx: Tx, companyId: string, rows: R[]) {
@@ -455,6 +463,7 @@ export async function updateCustomersOfBatch(
     coc_number: row.cocNumber,
     peppol_id: row.peppolId,
     phone_e164: row.phoneE164,
+    metadata: row.metadata,
   }));
   const u = (column: string) => sql.raw(`u.${column}`);
   return tx
@@ -473,13 +482,14 @@ export async function updateCustomersOfBatch(
       cocNumber: sql`${u('coc_number')}`,
       peppolId: sql`${u('peppol_id')}`,
       phoneE164: sql`${u('phone_e164')}`,
+      metadata: sql`${u('metadata')}`,
       updatedAt: sql`app_now()`,
       version: sql`${customers.version} + 1`,
     })
     .from(
       sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, email text, type text, name text, phone text,
             address text, city text, postal_code text, country text, company_name text, vat_number text, coc_number text,
-            peppol_id text, phone_e164 text)`,
+            peppol_id text, phone_e164 text, metadata jsonb)`,
     )
     .where(and(eq(customers.companyId, companyId), sql`${customers.id} = u.id`))
     .returning();
