@@ -88,8 +88,9 @@ CREATE INDEX "conversations_metadata" ON "conversations" USING gin ("company_id"
 -- current tenant's records of `record_table` whose metadata contains `filter`, through the index. The caller reads
 -- the rows under the policy (`id = any(…)`, with the containment checked again there), so the policy, not this
 -- function, decides what is returned. The table is one of a fixed list, never a name taken as it comes.
--- ROWS 10: a filter on an integrator's key usually names a few records; the planner then looks them up by id.
-CREATE FUNCTION app_metadata_ids(record_table text, filter jsonb)
+-- At most max_rows ids: past a few hundred the caller filters its ordered scan instead (a common value fills a page
+-- within a few rows), so a value that a quarter of the records carry is not handed over id by id.
+CREATE FUNCTION app_metadata_ids(record_table text, filter jsonb, max_rows int)
 RETURNS SETOF uuid LANGUAGE plpgsql STABLE SECURITY DEFINER ROWS 10
 SET search_path = pg_catalog, public, pg_temp
 SET enable_seqscan = off
@@ -99,12 +100,12 @@ BEGIN
     RAISE EXCEPTION 'app_metadata_ids: % has no metadata index', record_table;
   END IF;
   RETURN QUERY EXECUTE format(
-    'SELECT t.id FROM public.%I t WHERE t.company_id = $1 AND t.metadata @> $2 AND t.metadata <> ''{}''::jsonb',
+    'SELECT t.id FROM public.%I t WHERE t.company_id = $1 AND t.metadata @> $2 AND t.metadata <> ''{}''::jsonb LIMIT $3',
     record_table)
-  USING nullif(current_setting('app.company_id', true), '')::uuid, filter;
+  USING nullif(current_setting('app.company_id', true), '')::uuid, filter, max_rows;
 END
 $$;
 --> statement-breakpoint
-REVOKE ALL ON FUNCTION app_metadata_ids(text, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION app_metadata_ids(text, jsonb, int) FROM PUBLIC;
 --> statement-breakpoint
-GRANT EXECUTE ON FUNCTION app_metadata_ids(text, jsonb) TO app_api;
+GRANT EXECUTE ON FUNCTION app_metadata_ids(text, jsonb, int) TO app_api;

@@ -7,14 +7,18 @@
 // JSON goes to PostgreSQL as text cast to jsonb (`::text::jsonb`): a parameter the server types as jsonb is passed
 // through JSON.stringify by postgres.js, so a prepared statement would receive the JSON text as one JSON string.
 import { type AnyColumn, getTableName, type SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import { violatedConstraint } from '../db/errors.ts';
 import type { Metadata } from '../db/schema/columns.ts';
+import type { Tenant, Tx } from '../db/tenant.ts';
 import { message } from './messages.ts';
 import type { FieldError } from './problems.ts';
 import { invalidFields } from './validation.ts';
 
 export type { Metadata };
+
+/** Builds the candidates' statement for Tenant.readRows (a statement's text and parameters). */
+const dialect = new PgDialect();
 
 /** What a request sends: a key with a string sets it, with `""` or `null` removes it; `null` for all removes all. */
 export type MetadataInput = Readonly<Record<string, string | null>> | null;
@@ -104,20 +108,34 @@ export const metadataLimit = (error: unknown): never => {
   throw violatedConstraint(error)?.endsWith('_metadata') ? invalidFields([tooManyKeys('/metadata')]) : error;
 };
 
+/** Up to this many matches a filter reads its records by id; past it, the page's ordered scan finds them sooner. */
+const MAX_CANDIDATES = 500;
+
 /**
  * The `metadata[key]=value` filter of a list: records whose metadata contains every pair (jsonb containment).
  * Containment is not leakproof, so below the row-level policy PostgreSQL would not use the GIN index for it:
- * app_metadata_ids (drizzle/0045_metadata.sql) proposes the tenant's matching ids through the index, and the
- * condition is checked again on the rows read under the policy. Undefined without a filter.
+ * app_metadata_ids (drizzle/0045_metadata.sql) first proposes the tenant's matching ids through the index (one
+ * statement), and the page then reads those by id, with the condition checked again under the policy. A value with
+ * more than MAX_CANDIDATES matches is common: the page's ordered scan evaluates the condition on its rows and fills
+ * the page within a few of them. Every path gives the same rows. Undefined without a filter.
  */
-export function metadataFilter(
+export async function metadataCondition(
+  reader: Tenant | Tx,
   table: PgTable & { id: AnyColumn; metadata: AnyColumn },
   filter: Readonly<Record<string, string>> | undefined,
-): SQL | undefined {
+): Promise<SQL | undefined> {
   if (filter === undefined || Object.keys(filter).length === 0) return undefined;
   const pairs = JSON.stringify(filter);
-  return sql`(${table.id} in (select app_metadata_ids(${getTableName(table)}, ${pairs}::text::jsonb))
-              and ${table.metadata} @> ${pairs}::text::jsonb)`;
+  const contains = sql`${table.metadata} @> ${pairs}::text::jsonb`;
+  const candidates = sql`select array(select app_metadata_ids(${getTableName(table)}, ${pairs}::text::jsonb,
+                                                              ${MAX_CANDIDATES + 1}))::text as ids`;
+  const [row] =
+    'readRows' in reader ? await reader.readRows(dialect.sqlToQuery(candidates)) : await reader.execute(candidates);
+  const ids = typeof row?.ids === 'string' ? row.ids : '{}';
+  // The array's text: `{}`, or its ids separated by commas (one comma fewer than ids).
+  const count = ids === '{}' ? 0 : ids.split(',').length;
+  if (count > MAX_CANDIDATES) return contains;
+  return sql`(${table.id} = any(${ids}::uuid[]) and ${contains})`;
 }
 
 /** The filter of a table without the index (webhook endpoints: a handful per company), checked on the rows. */

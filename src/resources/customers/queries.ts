@@ -7,7 +7,7 @@ import { type Related, relatedRow } from '../../db/record-reads.ts';
 import { companies, customers } from '../../db/schema/index.ts';
 import { readAsTenant, sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
-import { type Metadata, metadataFilter } from '../../http/metadata.ts';
+import { type Metadata, metadataCondition } from '../../http/metadata.ts';
 import { keyset, type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -110,22 +110,27 @@ async function searchCondition(
   return sql`${customers.id} = any(${found.ids}::uuid[])`;
 }
 
-/** The conditions of a page of customers, `q` aside. */
-function pageConditions(companyId: string, where: SQL | undefined, filters: CustomerFilters): (SQL | undefined)[] {
+/** The conditions of a page of customers, `q` aside (the metadata filter reads its candidates first). */
+async function pageConditions(
+  reader: Tenant | Tx,
+  companyId: string,
+  where: SQL | undefined,
+  filters: CustomerFilters,
+): Promise<(SQL | undefined)[]> {
   const conditions: (SQL | undefined)[] = [eq(customers.companyId, companyId), where];
   if (filters.status) conditions.push(eq(customers.status, filters.status));
   if (filters.type) conditions.push(eq(customers.type, filters.type));
   // An empty address is a value too (it matches no one), not a missing filter.
   if (filters.email !== undefined) conditions.push(sql`${customers.emailLower} = lower(${filters.email})`);
   if (filters.updatedSince) conditions.push(atOrAfter(customers.updatedAt, filters.updatedSince));
-  conditions.push(metadataFilter(customers, filters.metadata));
+  conditions.push(await metadataCondition(reader, customers, filters.metadata));
   return conditions;
 }
 
 /** A page with `q`: the search may ask the index first (searchCondition), so it runs in the transaction. */
 export async function searchCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
   const plan = keyset(page, SORTS, customers.id);
-  const conditions = pageConditions(companyId, plan.where, filters);
+  const conditions = await pageConditions(tx, companyId, plan.where, filters);
   if (filters.q) {
     const term = searchTerm(filters.q);
     conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
@@ -140,13 +145,13 @@ export async function searchCustomers(tx: Tx, companyId: string, page: PageReque
 }
 
 /** A page without `q`: its one statement as the tenant in one round trip (readPage). */
-export function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
+export async function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
   return readPage(
     tenant,
     customers,
     page,
     { sorts: SORTS, id: customers.id },
-    pageConditions(tenant.companyId, undefined, filters),
+    await pageConditions(tenant, tenant.companyId, undefined, filters),
   );
 }
 

@@ -7,7 +7,7 @@ import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
-import { metadataFilter } from '../../http/metadata.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -36,7 +36,7 @@ export async function listDeals(tenant: Tenant, page: PageRequest, filters: Deal
   if (filters.assignedUserId !== undefined) conditions.push(eq(deals.assignedUserId, filters.assignedUserId));
   if (filters.externalRef !== undefined) conditions.push(eq(deals.externalRef, filters.externalRef));
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
-  conditions.push(metadataFilter(deals, filters.metadata));
+  conditions.push(await metadataCondition(tenant, deals, filters.metadata));
   return readPage(tenant, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
 

@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { notes, users } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
-import { type Metadata, metadataFilter } from '../../http/metadata.ts';
+import { type Metadata, metadataCondition } from '../../http/metadata.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
 import type { NoteRow } from './serialize.ts';
@@ -32,7 +32,7 @@ export async function listNotes(
         eq(notes.companyId, companyId),
         eq(parentColumn(parent), parent.id),
         plan.where,
-        metadataFilter(notes, metadata),
+        await metadataCondition(tx, notes, metadata),
       ),
     )
     .orderBy(...plan.orderBy)

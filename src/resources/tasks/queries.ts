@@ -21,7 +21,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { type DriverRow, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
-import { type Metadata, metadataFilter } from '../../http/metadata.ts';
+import { type Metadata, metadataCondition } from '../../http/metadata.ts';
 import { keyset, type PageRequest, pageOf, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -192,7 +192,7 @@ export async function listTasks(tenant: Tenant, page: PageRequest, filters: Task
       ),
     );
   if (filters.updatedSince) conditions.push(atOrAfter(tasks.updatedAt, filters.updatedSince));
-  conditions.push(metadataFilter(tasks, filters.metadata));
+  conditions.push(await metadataCondition(tenant, tasks, filters.metadata));
   const { data, meta } = await readPage(tenant, tasks, page, { sorts: SORTS, id: tasks.id }, conditions, DETAILS);
   return { data: data.map((row) => viewOf(row, row)), meta };
 }
