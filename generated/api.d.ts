@@ -7998,6 +7998,7 @@ export type components = {
       rescheduled_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of appointments. */
     AppointmentList: {
@@ -8055,6 +8056,7 @@ export type components = {
       status?: 'pending' | 'confirmed';
       /** @description Internal notes, never shown to the customer. */
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One appointment. */
     AppointmentEnvelope: {
@@ -8093,6 +8095,7 @@ export type components = {
       user_id?: string | null;
       /** @description Internal notes, never shown to the customer. */
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description Why the appointment is cancelled, and whether to tell the customer. The body may be left out. */
     AppointmentCancel: {
@@ -14424,6 +14427,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;

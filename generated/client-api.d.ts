@@ -1459,6 +1459,7 @@ export type components = {
       rescheduled_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     AppointmentAvailabilityList: {
       data: components['schemas']['AppointmentAvailabilitySlot'][];
@@ -1505,6 +1506,7 @@ export type components = {
        */
       status?: 'pending' | 'confirmed';
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     AppointmentEnvelope: {
       data: components['schemas']['Appointment'];
@@ -1573,6 +1575,7 @@ export type components = {
       appointment_type_id?: string | null;
       user_id?: string | null;
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     BatchCounts: {
       /** Format: int32 */
@@ -5417,6 +5420,9 @@ export interface operations {
         'filter[starts_from]'?: string;
         'filter[starts_until]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;

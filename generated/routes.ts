@@ -110,6 +110,16 @@ export const AppointmentContactSchema = z
     phone: z.string().nullable(),
   })
   .openapi('AppointmentContact');
+export const MetadataSchema = z
+  .record(
+    z
+      .string()
+      .max(40)
+      .regex(/^[A-Za-z0-9_.-]+$/),
+    z.string().max(500),
+  )
+  .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+  .openapi('Metadata');
 export const NullableIntegerIdSchema = z
   .string()
   .regex(/^[1-9][0-9]{0,17}$/)
@@ -141,6 +151,7 @@ export const AppointmentSchema = z
     rescheduled_at: NullableTimestampSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Appointment');
 export const AppointmentAvailabilitySlotSchema = z
@@ -168,6 +179,17 @@ export const AppointmentCancelSchema = z
     language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
   })
   .openapi('AppointmentCancel');
+export const MetadataInputSchema = z
+  .record(
+    z
+      .string()
+      .max(40)
+      .regex(/^[A-Za-z0-9_.-]+$/),
+    z.string().max(500).nullable(),
+  )
+  .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+  .nullable()
+  .openapi('MetadataInput');
 export const AppointmentCreateSchema = z
   .strictObject({
     customer_id: z.uuid(),
@@ -186,6 +208,7 @@ export const AppointmentCreateSchema = z
       .optional(),
     status: z.enum(['pending', 'confirmed']).default('confirmed'),
     notes: z.string().max(2000).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('AppointmentCreate');
 export const AppointmentEnvelopeSchema = z.object({ data: AppointmentSchema }).openapi('AppointmentEnvelope');
@@ -268,6 +291,7 @@ export const AppointmentUpdateSchema = z
       .nullable()
       .optional(),
     notes: z.string().max(2000).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('AppointmentUpdate');
 export const BatchCountsSchema = z
@@ -478,16 +502,6 @@ export const ConversationMessageEnvelopeSchema = z
 export const ConversationMessageListSchema = z
   .object({ data: z.array(ConversationMessageSchema).max(100), meta: ListMetaSchema })
   .openapi('ConversationMessageList');
-export const MetadataSchema = z
-  .record(
-    z
-      .string()
-      .max(40)
-      .regex(/^[A-Za-z0-9_.-]+$/),
-    z.string().max(500),
-  )
-  .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
-  .openapi('Metadata');
 export const CustomerSchema = z
   .object({
     object: z.literal('customer'),
@@ -524,17 +538,6 @@ export const CustomerSchema = z
     metadata: MetadataSchema,
   })
   .openapi('Customer');
-export const MetadataInputSchema = z
-  .record(
-    z
-      .string()
-      .max(40)
-      .regex(/^[A-Za-z0-9_.-]+$/),
-    z.string().max(500).nullable(),
-  )
-  .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
-  .nullable()
-  .openapi('MetadataInput');
 export const CustomerBatchItemSchema = z
   .strictObject({
     id: UuidSchema.optional(),
@@ -7353,33 +7356,45 @@ export const listAppointments = createRoute({
   summary: 'List appointments',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z
-        .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-starts_at', 'starts_at'])
-        .default('-created_at'),
-      'filter[status]': z.enum(['pending', 'confirmed', 'cancelled', 'completed']).optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[user_id]': z
-        .string()
-        .max(18)
-        .regex(/^[1-9][0-9]*$/)
-        .optional(),
-      'filter[starts_from]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-      'filter[starts_until]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z
+          .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-starts_at', 'starts_at'])
+          .default('-created_at'),
+        'filter[status]': z.enum(['pending', 'confirmed', 'cancelled', 'completed']).optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[user_id]': z
+          .string()
+          .max(18)
+          .regex(/^[1-9][0-9]*$/)
+          .optional(),
+        'filter[starts_from]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        'filter[starts_until]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of appointments.', content: { 'application/json': { schema: AppointmentListSchema } } },

@@ -44,6 +44,7 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
   deal: { external_ref: { value: none }, metadata: noMetadata },
   note: { metadata: noMetadata },
   task: { metadata: noMetadata },
+  appointment: { metadata: noMetadata },
   conversation: { visitor_email: { value: none } },
   // 2026-11-28: the online document's address is a credential, never in events.
   quote: { public_url: { value: none } },

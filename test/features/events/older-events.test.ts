@@ -55,6 +55,7 @@ function asNow(stored: StoredObject): Record<string, unknown> {
       return { ...stored, external_ref: null, metadata: {} };
     case 'note':
     case 'task':
+    case 'appointment':
       return { ...stored, metadata: {} };
     case 'conversation':
       return { ...stored, visitor_email: null };

@@ -1,4 +1,4 @@
-// `metadata` on the other records that have it (issue 51): notes (on customers and deals), tasks and webhook
+// `metadata` on the other records that have it (issue 51): notes (on customers), tasks, appointments and webhook
 // endpoints. Each: stored on creation, merged by PATCH (a removed key, a kept key, `{}` changing nothing), refused
 // past 50 keys at /metadata, found by its list's metadata[key]=value, and carried by its events where it has any.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,26 @@ describe('records with metadata', () => {
       body: { metadata: { owner: '' }, links: [{ object: 'customer', id: customer }] },
     });
     expect(linked.body.data.metadata).toEqual({ ext_id: 'R-1' });
+  });
+
+  it('appointments', async () => {
+    let hour = 8;
+    const id = await story({
+      create: (metadata) =>
+        api.call('createAppointment', {
+          key,
+          body: {
+            customer_id: customer,
+            title: 'Opname badkamer',
+            starts_at: `2030-03-14T${String(hour++).padStart(2, '0')}:00:00+01:00`,
+            metadata,
+          },
+        }),
+      update: (appointment, metadata) =>
+        api.call('updateAppointment', { key, params: { appointment }, body: { metadata } }),
+      list: (query) => api.call('listAppointments', { key, query }),
+    });
+    expect(await eventMetadata('appointment.updated', id)).toEqual({ ext_id: 'R-1', owner: 'anna' });
   });
 
   it('webhook endpoints', async () => {
