@@ -117,6 +117,12 @@ export type paths = {
      *     Two batches (or a batch and *Create a lead*) that send the same new email at the same time create one
      *     customer: the later one updates it. An `Idempotency-Key` replays the whole first answer byte for byte. A
      *     batch counts as one request against the rate limits, whatever its number of items.
+     *
+     *     An item's `metadata` is stored on a new customer as *Create a lead* stores it and merged into a matched one as
+     *     *Update a customer* merges it (`""` or `null` removes a key; a merge past 50 keys fails the item at
+     *     `/items/<n>/metadata`). The operator's CSV import (`customers import`, which sends its lines through this
+     *     operation) reads a column `metadata.<key>` as that key: a cell with a value sets it, an empty cell leaves it
+     *     as it is.
      */
     post: operations['upsertCustomers'];
     delete?: never;
@@ -356,6 +362,10 @@ export type paths = {
      *     Two batches (or a batch and *Create a deal*) that send the same new `external_ref` at the same time create one
      *     deal: the later one updates it. An `Idempotency-Key` replays the whole first answer byte for byte. A batch
      *     counts as one request against the rate limits, whatever its number of items.
+     *
+     *     An item's `metadata` is stored on a new deal as *Create a deal* stores it and merged into a matched one as
+     *     *Update a deal* merges it (`""` or `null` removes a key; a merge past 50 keys fails the item at
+     *     `/items/<n>/metadata`).
      */
     post: operations['upsertDeals'];
     delete?: never;
@@ -4739,6 +4749,21 @@ export type components = {
       data: components['schemas']['User'][];
       meta: components['schemas']['ListMeta'];
     };
+    /**
+     * @description The integrator's own data on this record: string values under its own keys, stored and returned exactly as
+     *     sent and never interpreted by the service (a shop's order number, another system's id, a sync marker). At
+     *     most 50 keys of 1 to 40 letters, digits, `_`, `-` and `.`; values of at most 500 characters (a key `__proto__`
+     *     is never stored: sent, it is ignored). Always present, `{}` when empty. It travels with the record: in its events and webhook messages
+     *     and in the company export and import. Lists find records by it with `metadata[key]=value`. Not for
+     *     confidential data: everyone whose key reads the record reads its metadata.
+     * @example {
+     *       "shop_order_id": "100234",
+     *       "synced_by": "zapier"
+     *     }
+     */
+    Metadata: {
+      [key: string]: string;
+    };
     /** @description A customer or a lead of the company. */
     Customer: {
       /**
@@ -4827,12 +4852,29 @@ export type components = {
       last_activity_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of customers. */
     CustomerList: {
       data: components['schemas']['Customer'][];
       meta: components['schemas']['ListMeta'];
     };
+    /**
+     * @description Keys to set on the record's `metadata` (the limits are those of `metadata`: at most 50 keys of 1 to 40 letters,
+     *     digits, `_`, `-` and `.`, values of at most 500 characters; a key or value outside them answers
+     *     `422 validation_failed` whose error's `pointer` names the key, such as `/metadata/shop_order_id`). On creation
+     *     the keys with a string are stored (`""`, `null` and a `null` object store nothing). On an update they are merged key by key into the stored ones: a key sent with a string
+     *     sets it, a key sent with `""` or `null` removes it, keys not sent stay; `{}` changes nothing and `null` removes
+     *     every key. An update that would leave more than 50 keys answers `422 validation_failed` at `/metadata`. A change
+     *     of `metadata` is a change of the record (new `version`, `updated_at`, and its `*.updated` event); sending what
+     *     is stored already changes nothing.
+     * @example {
+     *       "shop_order_id": "100234"
+     *     }
+     */
+    MetadataInput: {
+      [key: string]: string | null;
+    } | null;
     /** @description A new lead. Only `email` is required. */
     CustomerCreate: {
       /**
@@ -4883,6 +4925,7 @@ export type components = {
        * @example 0106:34123456
        */
       peppol_id?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One customer. */
     CustomerEnvelope: {
@@ -4933,6 +4976,7 @@ export type components = {
       coc_number?: string | null;
       /** @description The customer's address on the Peppol network, `scheme:identifier` (see *Create a lead*). */
       peppol_id?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description The customers to create or update, 1 to 100. */
     CustomerBatch: {
@@ -5048,6 +5092,7 @@ export type components = {
        * @example 0106:34123456
        */
       peppol_id?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description A reference to another object. */
     ObjectRef: {
@@ -5139,6 +5184,7 @@ export type components = {
       author: components['schemas']['UserRef'] | null;
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of notes. */
     NoteList: {
@@ -5154,6 +5200,7 @@ export type components = {
        * @default false
        */
       is_important?: boolean;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One note. */
     NoteEnvelope: {
@@ -5187,6 +5234,7 @@ export type components = {
       content?: string;
       /** @description Pin the note as important. */
       is_important?: boolean;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /**
      * @description A decimal with exactly two decimals, or `null`.
@@ -5294,6 +5342,7 @@ export type components = {
       archived_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of deals. */
     DealList: {
@@ -5348,6 +5397,7 @@ export type components = {
        * @example PD-4711
        */
       external_ref?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One deal. */
     DealEnvelope: {
@@ -5389,6 +5439,7 @@ export type components = {
        * @description Id of an active user who owns the deal, or `null` for nobody.
        */
       assigned_user_id?: number | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description The deals to create or update, 1 to 100. */
     DealBatch: {
@@ -5450,6 +5501,7 @@ export type components = {
        * @example PD-4711
        */
       external_ref?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description The stage to move the deal to. */
     DealMove: {
@@ -5854,6 +5906,7 @@ export type components = {
       cancelled_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of tasks. */
     TaskList: {
@@ -5908,6 +5961,7 @@ export type components = {
       status_id?: string | null;
       /** @description Records the task is about, up to 20; duplicates are linked once. */
       links?: components['schemas']['TaskLinkInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One task. */
     TaskEnvelope: {
@@ -5939,6 +5993,7 @@ export type components = {
        *     expose (such as to a conversation) stay. Sending the current links changes nothing.
        */
       links?: components['schemas']['TaskLinkInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description The column to move the task to. */
     TaskMove: {
@@ -7943,6 +7998,7 @@ export type components = {
       rescheduled_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of appointments. */
     AppointmentList: {
@@ -8000,6 +8056,7 @@ export type components = {
       status?: 'pending' | 'confirmed';
       /** @description Internal notes, never shown to the customer. */
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One appointment. */
     AppointmentEnvelope: {
@@ -8038,6 +8095,7 @@ export type components = {
       user_id?: string | null;
       /** @description Internal notes, never shown to the customer. */
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description Why the appointment is cancelled, and whether to tell the customer. The body may be left out. */
     AppointmentCancel: {
@@ -8879,6 +8937,7 @@ export type components = {
       last_failure_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of webhook endpoints. */
     WebhookEndpointList: {
@@ -8962,6 +9021,7 @@ export type components = {
         | 'review.created'
         | 'review_request.completed'
       )[];
+      metadata?: components['schemas']['MetadataInput'];
     };
     /**
      * @description A webhook endpoint together with its current signing secret, returned only by *Create a webhook
@@ -9026,6 +9086,7 @@ export type components = {
        * @example whsec_I431waaUeQzMaoiVnkAVMRcGbWqBwM9wUQI6paVUOyA=
        */
       secret: string;
+      metadata: components['schemas']['Metadata'];
     };
     /** @description One webhook endpoint with its signing secret. */
     WebhookEndpointWithSecretEnvelope: {
@@ -9093,6 +9154,7 @@ export type components = {
        * @enum {string}
        */
       status?: 'active' | 'disabled';
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description The outcome of a test message (`ping`) sent to an endpoint. */
     WebhookTestResult: {
@@ -10227,6 +10289,17 @@ export type components = {
      */
     UpdatedSince: string;
     /**
+     * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+     *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+     *     records of the key's own company.
+     * @example {
+     *       "shop_order_id": "100234"
+     *     }
+     */
+    MetadataFilter: {
+      [key: string]: string;
+    };
+    /**
      * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
      *     response (with `Idempotent-Replayed: true`) instead of creating again.
      * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
@@ -10513,6 +10586,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -10836,6 +10918,15 @@ export interface operations {
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path: {
@@ -11070,6 +11161,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
         /**
          * @description Only the deal with this reference from another system (compared exactly, case-sensitive).
          * @example PD-4711
@@ -11625,6 +11725,15 @@ export interface operations {
          * @example eyJzIjoiLWNyZWF0ZWRfYXQiLCJ2IjpbIjIwMjYtMDMtMTRUMDk6MzA6MDBaIiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
          */
         cursor?: components['parameters']['Cursor'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path: {
@@ -12183,6 +12292,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -14309,6 +14427,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -15726,6 +15853,15 @@ export interface operations {
         sort?: 'created_at' | '-created_at';
         /** @description Only active or only disabled endpoints. */
         'filter[status]'?: 'active' | 'disabled';
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;

@@ -1459,6 +1459,7 @@ export type components = {
       rescheduled_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     AppointmentAvailabilityList: {
       data: components['schemas']['AppointmentAvailabilitySlot'][];
@@ -1505,6 +1506,7 @@ export type components = {
        */
       status?: 'pending' | 'confirmed';
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     AppointmentEnvelope: {
       data: components['schemas']['Appointment'];
@@ -1573,6 +1575,7 @@ export type components = {
       appointment_type_id?: string | null;
       user_id?: string | null;
       notes?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     BatchCounts: {
       /** Format: int32 */
@@ -1734,6 +1737,7 @@ export type components = {
       last_activity_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     CustomerBatch: {
       items: components['schemas']['CustomerBatchItem'][];
@@ -1754,6 +1758,7 @@ export type components = {
       vat_number?: string | null;
       coc_number?: string | null;
       peppol_id?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     CustomerBatchResult: {
       /** @constant */
@@ -1787,6 +1792,7 @@ export type components = {
       vat_number?: string | null;
       coc_number?: string | null;
       peppol_id?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     CustomerEnvelope: {
       data: components['schemas']['Customer'];
@@ -1810,6 +1816,7 @@ export type components = {
       vat_number?: string | null;
       coc_number?: string | null;
       peppol_id?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     Deal: {
       /** @constant */
@@ -1837,6 +1844,7 @@ export type components = {
       archived_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     DealBatch: {
       items: components['schemas']['DealBatchItem'][];
@@ -1853,6 +1861,7 @@ export type components = {
       stage_id?: number | null;
       /** Format: int64 */
       assigned_user_id?: number | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     DealBatchResult: {
       /** @constant */
@@ -1879,6 +1888,7 @@ export type components = {
       /** Format: int64 */
       assigned_user_id?: number | null;
       external_ref?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     DealEnvelope: {
       data: components['schemas']['Deal'];
@@ -1908,6 +1918,7 @@ export type components = {
       /** Format: int64 */
       assigned_user_id?: number | null;
       external_ref?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     DealValueInput: number | string | null;
     DealWin: {
@@ -2255,6 +2266,12 @@ export type components = {
       next_cursor: string | null;
       prev_cursor: string | null;
     };
+    Metadata: {
+      [key: string]: string;
+    };
+    MetadataInput: {
+      [key: string]: string | null;
+    } | null;
     MissingField: {
       field: string;
       rule: string;
@@ -2270,11 +2287,13 @@ export type components = {
       author: components['schemas']['UserRef'] | null;
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     NoteCreate: {
       content: string;
       /** @default false */
       is_important?: boolean;
+      metadata?: components['schemas']['MetadataInput'];
     };
     NoteEnvelope: {
       data: components['schemas']['Note'];
@@ -2291,6 +2310,7 @@ export type components = {
     NoteUpdate: {
       content?: string;
       is_important?: boolean;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** Format: date */
     NullableDate: string | null;
@@ -2781,6 +2801,7 @@ export type components = {
       cancelled_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     TaskBoard: {
       /** @constant */
@@ -2828,6 +2849,7 @@ export type components = {
       /** Format: uuid */
       status_id?: string | null;
       links?: components['schemas']['TaskLinkInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
     TaskEnvelope: {
       data: components['schemas']['Task'];
@@ -2872,6 +2894,7 @@ export type components = {
       due_date?: string | null;
       assigned_user_id?: string | null;
       links?: components['schemas']['TaskLinkInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
     TimelineEntry: {
       /** @constant */
@@ -2995,6 +3018,7 @@ export type components = {
       last_failure_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     WebhookEndpointCreate: {
       /** Format: uri */
@@ -3040,6 +3064,7 @@ export type components = {
         | 'review.created'
         | 'review_request.completed'
       )[];
+      metadata?: components['schemas']['MetadataInput'];
     };
     WebhookEndpointEnvelope: {
       data: components['schemas']['WebhookEndpoint'];
@@ -3108,6 +3133,7 @@ export type components = {
       )[];
       /** @enum {string} */
       status?: 'active' | 'disabled';
+      metadata?: components['schemas']['MetadataInput'];
     };
     WebhookEndpointWithSecret: {
       /** @constant */
@@ -3128,6 +3154,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       secret: string;
+      metadata: components['schemas']['Metadata'];
     };
     WebhookEndpointWithSecretEnvelope: {
       data: components['schemas']['WebhookEndpointWithSecret'];
@@ -3506,6 +3533,9 @@ export interface operations {
         'filter[type]'?: 'individual' | 'business';
         'filter[email]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -3677,6 +3707,9 @@ export interface operations {
       query?: {
         limit?: number;
         cursor?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path: {
@@ -3787,6 +3820,9 @@ export interface operations {
         'filter[assigned_user_id]'?: number;
         'filter[archived]'?: 'false' | 'true' | 'all';
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
         'filter[external_ref]'?: string;
       };
       header?: never;
@@ -4037,6 +4073,9 @@ export interface operations {
       query?: {
         limit?: number;
         cursor?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path: {
@@ -4314,6 +4353,9 @@ export interface operations {
         'filter[status_id]'?: string;
         'filter[customer_id]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -5378,6 +5420,9 @@ export interface operations {
         'filter[starts_from]'?: string;
         'filter[starts_until]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -6031,6 +6076,9 @@ export interface operations {
         cursor?: string;
         sort?: 'created_at' | '-created_at';
         'filter[status]'?: 'active' | 'disabled';
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;

@@ -7,6 +7,21 @@ const inCalendar = (value: string) => {
   return year >= 1 && year <= 9999;
 };
 const IN_CALENDAR = { params: { calendar: 'years 1-9999' } };
+/** Query parameters `name[key]=value` of the deepObject parameters `names`, gathered into `name: { key: value }`. */
+const deepObjects = (names: string[]) => (query: unknown) => {
+  if (typeof query !== 'object' || query === null) return query;
+  const gathered: Record<string, unknown> = {};
+  const objects = new Map<string, [string, unknown][]>();
+  for (const [name, value] of Object.entries(query)) {
+    const deep = /^([^[\]]+)\[([^[\]]*)\]$/.exec(name);
+    if (deep && names.includes(deep[1]) && !Object.hasOwn(query, deep[1])) {
+      objects.set(deep[1], [...(objects.get(deep[1]) ?? []), [deep[2], value]]);
+    } else gathered[name] = value;
+  }
+  // fromEntries: a key such as `__proto__` becomes a key, not the object's prototype.
+  for (const [name, entries] of objects) gathered[name] = Object.fromEntries(entries);
+  return gathered;
+};
 export const NullableDecimalSchema = z
   .string()
   .regex(/^-?\d+\.\d{2}$/)
@@ -95,6 +110,16 @@ export const AppointmentContactSchema = z
     phone: z.string().nullable(),
   })
   .openapi('AppointmentContact');
+export const MetadataSchema = z
+  .record(
+    z
+      .string()
+      .max(40)
+      .regex(/^[A-Za-z0-9_.-]+$/),
+    z.string().max(500),
+  )
+  .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+  .openapi('Metadata');
 export const NullableIntegerIdSchema = z
   .string()
   .regex(/^[1-9][0-9]{0,17}$/)
@@ -126,6 +151,7 @@ export const AppointmentSchema = z
     rescheduled_at: NullableTimestampSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Appointment');
 export const AppointmentAvailabilitySlotSchema = z
@@ -153,6 +179,17 @@ export const AppointmentCancelSchema = z
     language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
   })
   .openapi('AppointmentCancel');
+export const MetadataInputSchema = z
+  .record(
+    z
+      .string()
+      .max(40)
+      .regex(/^[A-Za-z0-9_.-]+$/),
+    z.string().max(500).nullable(),
+  )
+  .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+  .nullable()
+  .openapi('MetadataInput');
 export const AppointmentCreateSchema = z
   .strictObject({
     customer_id: z.uuid(),
@@ -171,6 +208,7 @@ export const AppointmentCreateSchema = z
       .optional(),
     status: z.enum(['pending', 'confirmed']).default('confirmed'),
     notes: z.string().max(2000).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('AppointmentCreate');
 export const AppointmentEnvelopeSchema = z.object({ data: AppointmentSchema }).openapi('AppointmentEnvelope');
@@ -253,6 +291,7 @@ export const AppointmentUpdateSchema = z
       .nullable()
       .optional(),
     notes: z.string().max(2000).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('AppointmentUpdate');
 export const BatchCountsSchema = z
@@ -496,6 +535,7 @@ export const CustomerSchema = z
     last_activity_at: NullableTimestampSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Customer');
 export const CustomerBatchItemSchema = z
@@ -531,6 +571,7 @@ export const CustomerBatchItemSchema = z
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable()
       .optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('CustomerBatchItem');
 export const CustomerBatchSchema = z
@@ -582,6 +623,7 @@ export const CustomerCreateSchema = z
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable()
       .optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('CustomerCreate');
 export const CustomerEnvelopeSchema = z.object({ data: CustomerSchema }).openapi('CustomerEnvelope');
@@ -630,6 +672,7 @@ export const CustomerUpdateSchema = z
       .regex(/^[0-9]{4}:[^\s:]{1,125}$/)
       .nullable()
       .optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('CustomerUpdate');
 export const IntegerIdSchema = z
@@ -662,6 +705,7 @@ export const DealSchema = z
     archived_at: NullableTimestampSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Deal');
 export const DealValueInputSchema = z
@@ -684,6 +728,7 @@ export const DealBatchItemSchema = z
     value: DealValueInputSchema.optional(),
     stage_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('DealBatchItem');
 export const DealBatchSchema = z
@@ -713,6 +758,7 @@ export const DealCreateSchema = z
     stage_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     external_ref: z.string().min(1).max(255).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('DealCreate');
 export const DealEnvelopeSchema = z.object({ data: DealSchema }).openapi('DealEnvelope');
@@ -745,6 +791,7 @@ export const DealUpdateSchema = z
     value: DealValueInputSchema.optional(),
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     external_ref: z.string().min(1).max(255).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('DealUpdate');
 export const DealWinSchema = z
@@ -922,6 +969,7 @@ export const NoteSchema = z
     author: UserRefSchema.nullable(),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Note');
 export const OrderAddressSchema = z
@@ -1149,6 +1197,7 @@ export const TaskSchema = z
     cancelled_at: NullableTimestampSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Task');
 export const TaskCommentSchema = z
@@ -1474,7 +1523,11 @@ export const MessageEventSchema = z
   })
   .openapi('MessageEvent');
 export const NoteCreateSchema = z
-  .strictObject({ content: z.string().min(1).max(10000), is_important: z.boolean().default(false) })
+  .strictObject({
+    content: z.string().min(1).max(10000),
+    is_important: z.boolean().default(false),
+    metadata: MetadataInputSchema.optional(),
+  })
   .openapi('NoteCreate');
 export const NoteEnvelopeSchema = z.object({ data: NoteSchema }).openapi('NoteEnvelope');
 export const NoteEventDataSchema = z.object({ object: NoteSchema }).openapi('NoteEventData');
@@ -1491,7 +1544,11 @@ export const NoteListSchema = z
   .object({ data: z.array(NoteSchema).max(100), meta: ListMetaSchema })
   .openapi('NoteList');
 export const NoteUpdateSchema = z
-  .strictObject({ content: z.string().min(1).max(10000).optional(), is_important: z.boolean().optional() })
+  .strictObject({
+    content: z.string().min(1).max(10000).optional(),
+    is_important: z.boolean().optional(),
+    metadata: MetadataInputSchema.optional(),
+  })
   .openapi('NoteUpdate');
 export const ObjectRefSchema = z.object({ object: z.string(), id: z.string() }).openapi('ObjectRef');
 export const OrderEnvelopeSchema = z.object({ data: OrderSchema }).openapi('OrderEnvelope');
@@ -1824,6 +1881,7 @@ export const TaskCreateSchema = z
       .optional(),
     status_id: z.uuid().nullable().optional(),
     links: z.array(TaskLinkInputSchema).max(20).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('TaskCreate');
 export const TaskEnvelopeSchema = z.object({ data: TaskSchema }).openapi('TaskEnvelope');
@@ -1854,6 +1912,7 @@ export const TaskUpdateSchema = z
       .nullable()
       .optional(),
     links: z.array(TaskLinkInputSchema).max(20).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('TaskUpdate');
 export const TimelineEntrySchema = z
@@ -2019,6 +2078,7 @@ export const WebhookEndpointSchema = z
     last_failure_at: NullableTimestampSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('WebhookEndpoint');
 export const WebhookEndpointCreateSchema = z
@@ -2075,6 +2135,7 @@ export const WebhookEndpointCreateSchema = z
       )
       .min(1)
       .max(35),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('WebhookEndpointCreate');
 export const WebhookEndpointEnvelopeSchema = z
@@ -2149,6 +2210,7 @@ export const WebhookEndpointUpdateSchema = z
       .max(35)
       .optional(),
     status: z.enum(['active', 'disabled']).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('WebhookEndpointUpdate');
 export const WebhookEndpointWithSecretSchema = z
@@ -2167,6 +2229,7 @@ export const WebhookEndpointWithSecretSchema = z
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
     secret: z.string().regex(/^whsec_[A-Za-z0-9+\/]{32,88}={0,2}$/),
+    metadata: MetadataSchema,
   })
   .openapi('WebhookEndpointWithSecret');
 export const WebhookEndpointWithSecretEnvelopeSchema = z
@@ -2543,26 +2606,38 @@ export const listCustomers = createRoute({
   summary: 'List customers and leads',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
-      q: z.string().min(2).max(100).optional(),
-      'filter[status]': z.enum(['lead', 'customer']).optional(),
-      'filter[type]': z.enum(['individual', 'business']).optional(),
-      'filter[email]': z.string().max(255).optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
+        q: z.string().min(2).max(100).optional(),
+        'filter[status]': z.enum(['lead', 'customer']).optional(),
+        'filter[type]': z.enum(['individual', 'business']).optional(),
+        'filter[email]': z.string().max(255).optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of customers.', content: { 'application/json': { schema: CustomerListSchema } } },
@@ -2983,20 +3058,32 @@ export const listCustomerNotes = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ customer: z.uuid() }),
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of notes.', content: { 'application/json': { schema: NoteListSchema } } },
@@ -3234,40 +3321,52 @@ export const listDeals = createRoute({
   summary: 'List deals',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z
-        .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-stage_changed_at', 'stage_changed_at'])
-        .default('-created_at'),
-      'filter[status]': z.enum(['open', 'won', 'lost']).optional(),
-      'filter[stage_id]': z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(9007199254740991))
-        .optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[assigned_user_id]': z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(9007199254740991))
-        .optional(),
-      'filter[archived]': z.enum(['false', 'true', 'all']).default('false'),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-      'filter[external_ref]': z.string().max(255).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z
+          .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-stage_changed_at', 'stage_changed_at'])
+          .default('-created_at'),
+        'filter[status]': z.enum(['open', 'won', 'lost']).optional(),
+        'filter[stage_id]': z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(9007199254740991))
+          .optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[assigned_user_id]': z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(9007199254740991))
+          .optional(),
+        'filter[archived]': z.enum(['false', 'true', 'all']).default('false'),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+        'filter[external_ref]': z.string().max(255).optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of deals.', content: { 'application/json': { schema: DealListSchema } } },
@@ -3894,20 +3993,32 @@ export const listDealNotes = createRoute({
   security: [{ ApiKey: [] }],
   request: {
     params: z.object({ deal: z.uuid() }),
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of notes.', content: { 'application/json': { schema: NoteListSchema } } },
@@ -4566,32 +4677,44 @@ export const listTasks = createRoute({
   summary: 'List tasks',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
-      'filter[status]': z.enum(['open', 'in_progress', 'completed', 'cancelled']).optional(),
-      'filter[priority]': z.enum(['low', 'normal', 'high', 'urgent']).optional(),
-      'filter[assigned_user_id]': z
-        .string()
-        .max(18)
-        .regex(/^[1-9][0-9]*$/)
-        .optional(),
-      'filter[board_id]': z.uuid().optional(),
-      'filter[status_id]': z.uuid().optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
+        'filter[status]': z.enum(['open', 'in_progress', 'completed', 'cancelled']).optional(),
+        'filter[priority]': z.enum(['low', 'normal', 'high', 'urgent']).optional(),
+        'filter[assigned_user_id]': z
+          .string()
+          .max(18)
+          .regex(/^[1-9][0-9]*$/)
+          .optional(),
+        'filter[board_id]': z.uuid().optional(),
+        'filter[status_id]': z.uuid().optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of tasks.', content: { 'application/json': { schema: TaskListSchema } } },
@@ -7233,33 +7356,45 @@ export const listAppointments = createRoute({
   summary: 'List appointments',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z
-        .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-starts_at', 'starts_at'])
-        .default('-created_at'),
-      'filter[status]': z.enum(['pending', 'confirmed', 'cancelled', 'completed']).optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[user_id]': z
-        .string()
-        .max(18)
-        .regex(/^[1-9][0-9]*$/)
-        .optional(),
-      'filter[starts_from]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-      'filter[starts_until]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z
+          .enum(['-created_at', 'created_at', '-updated_at', 'updated_at', '-starts_at', 'starts_at'])
+          .default('-created_at'),
+        'filter[status]': z.enum(['pending', 'confirmed', 'cancelled', 'completed']).optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[user_id]': z
+          .string()
+          .max(18)
+          .regex(/^[1-9][0-9]*$/)
+          .optional(),
+        'filter[starts_from]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        'filter[starts_until]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of appointments.', content: { 'application/json': { schema: AppointmentListSchema } } },
@@ -9014,22 +9149,34 @@ export const listWebhookEndpoints = createRoute({
   summary: 'List webhook endpoints',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z.enum(['created_at', '-created_at']).default('created_at'),
-      'filter[status]': z.enum(['active', 'disabled']).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z.enum(['created_at', '-created_at']).default('created_at'),
+        'filter[status]': z.enum(['active', 'disabled']).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: {

@@ -17,7 +17,7 @@ const app = new Hono();
 
 const CUSTOMER_COLUMNS = sql`company_id, id, type, status, name, email, phone, company_name, vat_number, coc_number,
   address, postal_code, city, country, email_unsubscribed, converted_at, last_activity_at, created_at, updated_at,
-  version`;
+  metadata, version`;
 const pageSize = (value: string | undefined) => Math.min(100, Math.max(1, Number(value ?? 25) || 25));
 /** The keyset cursor of the API's default order (`-created_at`): base64url JSON `{v: [created_at, id]}`. */
 const keyOf = (cursor: string | undefined): [string, string] | null =>
@@ -39,10 +39,17 @@ app.get('/customers', async (c) => {
   const limit = pageSize(c.req.query('limit'));
   const key = keyOf(c.req.query('cursor'));
   const q = c.req.query('q');
+  // metadata[key]=value: containment, which the owner's statement answers through the GIN index directly.
+  const pairs = Object.entries(c.req.query()).flatMap(([name, value]) => {
+    const key = /^metadata\[(.+)\]$/.exec(name)?.[1];
+    return key === undefined ? [] : [[key, value]];
+  });
+  const metadata = pairs.length ? JSON.stringify(Object.fromEntries(pairs)) : null;
   const rows = await sql`select ${CUSTOMER_COLUMNS} from customers
     where company_id = ${companyId}
       ${key ? sql`and (created_at, id) < (${key[0]}::timestamptz, ${key[1]}::uuid)` : sql``}
       ${q ? sql`and search_text like ${`%${q.toLowerCase()}%`}` : sql``}
+      ${metadata ? sql`and metadata @> ${metadata}::text::jsonb and metadata <> '{}'::jsonb` : sql``}
     order by created_at desc, id desc limit ${limit + 1}`;
   return c.json(page(rows, limit));
 });

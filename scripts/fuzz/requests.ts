@@ -36,7 +36,13 @@ export type FuzzCase =
 /** Known path parameter sets (records created before fuzzing), e.g. `{ customer, note }` pairs. */
 export type Fixtures = { paramSets: Record<string, string>[] };
 
-type Parameter = { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema: Schema };
+type Parameter = {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema: Schema;
+  style?: string;
+};
 
 const resolveParameter = (p: Parameter | { $ref: string }): Parameter =>
   resolveSchema(p as Schema) as unknown as Parameter;
@@ -114,13 +120,29 @@ function optionalRecord(
 
 /** A request the contract accepts. */
 export function validRequest(shape: OperationShape, fixtures: Fixtures, tame = false): fc.Arbitrary<FuzzRequest> {
-  const query = optionalRecord(
+  const deep = shape.query.filter((p) => p.style === 'deepObject');
+  const plain = optionalRecord(
     shape.query
       // A random cursor is refused (422 invalid_cursor); the invalid cases cover cursors.
-      .filter((p) => p.name !== 'cursor')
+      .filter((p) => p.name !== 'cursor' && p.style !== 'deepObject')
       .map((p) => [p.name, checkedValue(p.schema, tame).map(queryText)]),
     shape.query.filter((p) => p.required).map((p) => p.name),
   );
+  // A deepObject parameter (metadata[key]=value) is sent as one `name[key]` parameter per key of its object.
+  const deepEntries = fc.tuple(
+    ...deep.map((p) =>
+      fc
+        .option(checkedValue(p.schema, tame), { nil: undefined })
+        .map((value) =>
+          value && typeof value === 'object'
+            ? Object.entries(value).map(([key, v]) => [`${p.name}[${key}]`, queryText(v)] as const)
+            : [],
+        ),
+    ),
+  );
+  const query = fc
+    .tuple(plain, deepEntries)
+    .map(([record, entries]) => ({ ...record, ...Object.fromEntries(entries.flat()) }));
   const headers = tame ? fc.constant({}) : optionalRecord(shape.header.map((p) => [p.name, headerValue(p)]));
   const body = shape.body
     ? shape.body.required

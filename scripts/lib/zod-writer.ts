@@ -18,6 +18,8 @@ export type JsonSchema = {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
+  maxProperties?: number;
   oneOf?: JsonSchema[];
   default?: unknown;
   description?: string;
@@ -53,6 +55,9 @@ const SUPPORTED = new Set([
   'properties',
   'required',
   'additionalProperties',
+  // A map's keys and their number (metadata): only with `additionalProperties` and no `properties`.
+  'propertyNames',
+  'maxProperties',
   'oneOf',
   'default',
   // Checked by the handler, which names the field in its own words: duplicate webhook events
@@ -96,6 +101,30 @@ export const IN_CALENDAR_DEFINITION = [
   "const IN_CALENDAR = { params: { calendar: 'years 1-9999' } };",
 ].join('\n');
 const IN_CALENDAR = '.refine(inCalendar, IN_CALENDAR)';
+
+/**
+ * A query parameter of style deepObject (`metadata[plan]=pro&metadata[shop]=1`) reaches the route as one parameter
+ * per key, named with brackets: `deepObjects(names)` gathers those of `names` into their object
+ * (`{ metadata: { plan: 'pro', shop: '1' } }`) before the query is validated. A parameter sent under its bare name
+ * stays as it is, for the validation to refuse. Written once at the top of generated/routes.ts.
+ */
+export const DEEP_OBJECTS_DEFINITION = [
+  '/** Query parameters `name[key]=value` of the deepObject parameters `names`, gathered into `name: { key: value }`. */',
+  'const deepObjects = (names: string[]) => (query: unknown) => {',
+  "  if (typeof query !== 'object' || query === null) return query;",
+  '  const gathered: Record<string, unknown> = {};',
+  '  const objects = new Map<string, [string, unknown][]>();',
+  '  for (const [name, value] of Object.entries(query)) {',
+  '    const deep = /^([^[\\]]+)\\[([^[\\]]*)\\]$/.exec(name);',
+  '    if (deep && names.includes(deep[1]) && !Object.hasOwn(query, deep[1])) {',
+  '      objects.set(deep[1], [...(objects.get(deep[1]) ?? []), [deep[2], value]]);',
+  '    } else gathered[name] = value;',
+  '  }',
+  "  // fromEntries: a key such as `__proto__` becomes a key, not the object's prototype.",
+  '  for (const [name, entries] of objects) gathered[name] = Object.fromEntries(entries);',
+  '  return gathered;',
+  '};',
+].join('\n');
 
 export function zodFor(schema: JsonSchema, opts: ZodWriterOptions): string {
   for (const key of Object.keys(schema)) {
@@ -228,9 +257,18 @@ function objectSchema(schema: JsonSchema, opts: ZodWriterOptions): string {
   const shape = `{ ${props.join(', ')} }`;
   const extra = schema.additionalProperties;
   if (extra === false) return `z.strictObject(${shape})`;
+  if ((schema.propertyNames || schema.maxProperties !== undefined) && (props.length > 0 || typeof extra !== 'object'))
+    throw new Error(`${opts.at}: propertyNames and maxProperties only on a map (additionalProperties, no properties)`);
   if (extra && typeof extra === 'object') {
     if (props.length === 0) {
-      return `z.record(z.string(), ${zodFor(extra, { ...opts, at: `${opts.at}/additionalProperties` })})`;
+      const keys = schema.propertyNames
+        ? zodFor({ type: 'string', ...schema.propertyNames }, { ...opts, at: `${opts.at}/propertyNames` })
+        : 'z.string()';
+      const map = `z.record(${keys}, ${zodFor(extra, { ...opts, at: `${opts.at}/additionalProperties` })})`;
+      // zod has no limit on a record's size: a check whose issue carries the limit (src/http/validation.ts).
+      return schema.maxProperties === undefined
+        ? map
+        : `${map}.refine((map) => Object.keys(map).length <= ${schema.maxProperties}, { params: { maxProperties: ${schema.maxProperties} } })`;
     }
     return `z.object(${shape}).catchall(${zodFor(extra, { ...opts, at: `${opts.at}/additionalProperties` })})`;
   }

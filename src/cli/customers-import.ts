@@ -4,7 +4,8 @@
 // columns too). A line naming a customer or email address an earlier line of the file named fails as
 // duplicate_in_batch, wherever it stands (the batches share what earlier ones claimed). With --atomic the whole file
 // is one transaction and one failed line imports nothing, as `atomic: true` does for a batch. A progress bar on
-// stderr while it runs; the report lists every failed line with its field errors.
+// stderr while it runs; the report lists every failed line with its field errors. A CSV column `metadata.<key>` sets
+// that key of the customer's metadata (merged as the batch merges it).
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { SingleBar } from 'cli-progress';
@@ -36,6 +37,27 @@ export type ImportReport = {
   rolled_back: boolean;
   failures: FailedLine[];
 };
+
+/** A column `metadata.<key>` of a CSV file: that key of the item's metadata (a JSON line sends the object itself). */
+const METADATA_COLUMN = /^metadata\.(.+)$/;
+
+/**
+ * A CSV record as a batch item: an empty cell is left out (the field, or the metadata key, keeps its value), and
+ * the `metadata.<key>` columns are gathered into `metadata`.
+ */
+function itemOfCsv(record: Record<string, string>): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  const metadata: [string, string][] = [];
+  for (const [column, value] of Object.entries(record)) {
+    if (value === '') continue;
+    const key = METADATA_COLUMN.exec(column)?.[1];
+    if (key === undefined) item[column] = value;
+    else metadata.push([key, value]);
+  }
+  // fromEntries: a key such as `__proto__` stays a key, for the batch's check to judge.
+  if (metadata.length > 0) item.metadata = Object.fromEntries(metadata);
+  return item;
+}
 
 /** The file's records with their line numbers: JSON Lines, or CSV with a header row (an empty cell: left out). */
 async function* recordsOf(file: string, format: 'csv' | 'jsonl'): AsyncGenerator<Line> {
@@ -70,7 +92,7 @@ async function* recordsOf(file: string, format: 'csv' | 'jsonl'): AsyncGenerator
       info: { lines: number; bytes: number };
     }>) {
       yield* skipped.splice(0);
-      const item = Object.fromEntries(Object.entries(record).filter(([, value]) => value !== ''));
+      const item = itemOfCsv(record);
       yield { line: info.lines, item, bytes: info.bytes - bytes };
       bytes = info.bytes;
     }

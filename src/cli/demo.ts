@@ -217,6 +217,7 @@ async function addTask(
   const row: TaskRow = {
     companyId,
     id: newId(),
+    metadata: {},
     boardId: column.boardId,
     statusId: column.id,
     status: column.category,
@@ -412,6 +413,7 @@ async function addDeal(
     companyId: customer.companyId,
     id: newId(),
     externalRef: null,
+    metadata: {},
     title: deal.title,
     description: deal.description,
     status: 'open',

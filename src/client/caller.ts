@@ -82,11 +82,18 @@ export async function errorOf(response: Response): Promise<CrmError> {
   return new CrmError(response.status, problem, response.headers.get('X-Request-Id'));
 }
 
-/** A query string as the contract's parameters are serialized (form style: a list as repeated names). */
+/**
+ * A query string as the contract's parameters are serialized: form style (a list as repeated names), and an object
+ * (the deepObject `metadata` filter) as one `name[key]=value` per key.
+ */
 function queryString(query: object | undefined): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
+    if (typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, one] of Object.entries(value)) params.append(`${name}[${key}]`, String(one));
+      continue;
+    }
     for (const one of Array.isArray(value) ? value : [value]) params.append(name, String(one));
   }
   const text = params.toString();

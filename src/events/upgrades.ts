@@ -34,12 +34,17 @@ type ObjectUpgrades<N extends ObjectName> = {
 };
 
 const none = () => null;
+/** An integrator's metadata (drizzle/0045_metadata.sql): every record had none before. */
+const noMetadata = { value: (): Record<string, string> => ({}) };
 
 /** By object name, then field (both checked against the contract's types), with the release that changed it. */
 export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrades<N> } = {
-  // 2026-11-28: not recorded before.
-  customer: { peppol_id: { value: none } },
-  deal: { external_ref: { value: none } },
+  // 2026-11-28: not recorded before (peppol_id, external_ref, visitor_email); 2026-12-02: metadata.
+  customer: { peppol_id: { value: none }, metadata: noMetadata },
+  deal: { external_ref: { value: none }, metadata: noMetadata },
+  note: { metadata: noMetadata },
+  task: { metadata: noMetadata },
+  appointment: { metadata: noMetadata },
   conversation: { visitor_email: { value: none } },
   // 2026-11-28: the online document's address is a credential, never in events.
   quote: { public_url: { value: none } },

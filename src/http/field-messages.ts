@@ -211,6 +211,19 @@ export const FIELD_MESSAGES = {
     de: 'Höchstens {max|one:# Wert|other:# Werte}.',
     fr: 'Au plus {max|one:# valeur|other:# valeurs}.',
   },
+  // A map's keys (metadata, src/http/metadata.ts): what a key may be, and how many there may be.
+  'field.key_characters': {
+    en: 'A key is made of letters, digits, `_`, `-` and `.`.',
+    nl: 'Een sleutel bestaat uit letters, cijfers, `_`, `-` en `.`.',
+    de: 'Ein Schlüssel besteht aus Buchstaben, Ziffern, `_`, `-` und `.`.',
+    fr: 'Une clé se compose de lettres, de chiffres, de `_`, `-` et `.`.',
+  },
+  'field.too_many_keys': {
+    en: 'At most {max|one:# key|other:# keys}.',
+    nl: 'Hooguit {max|one:# sleutel|other:# sleutels}.',
+    de: 'Höchstens {max|one:# Schlüssel|other:# Schlüssel}.',
+    fr: 'Au plus {max|one:# clé|other:# clés}.',
+  },
   'field.more_errors': {
     en: '{count|one:# more invalid input is|other:# more invalid inputs are} not listed.',
     nl: 'Nog {count|one:# ongeldige invoer staat|other:# ongeldige invoerwaarden staan} niet in de lijst.',

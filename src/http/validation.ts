@@ -95,6 +95,8 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
     case 'invalid_type':
       return typeMessage('expected' in issue ? String(issue.expected) : '');
     case 'invalid_format':
+      // A map's key that breaks the pattern of keys (metadata): said in words, not as the pattern.
+      if (issue.code === 'invalid_key') return message('field.key_characters');
       // A date outside the years 1 to 9999 (generated/routes.ts, scripts/lib/zod-writer.ts IN_CALENDAR).
       if (issue.code === 'custom' && issue.params?.calendar !== undefined) return message('field.calendar_range');
       // A pattern (money amounts, integer strings) is no format to name: "a valid regex" would mislead.
@@ -110,6 +112,11 @@ function detailOf(code: FieldCode, issue: z.core.$ZodIssue, value?: unknown): Me
     }
     case 'too_long':
     case 'too_big': {
+      // A map with more keys than its maxProperties (scripts/lib/zod-writer.ts): a check of zod's own.
+      if (issue.code === 'custom' && issue.params?.maxProperties !== undefined)
+        return message('field.too_many_keys', { max: String(issue.params.maxProperties) });
+      // A map's key too long: the key's own issue says by how much.
+      if (issue.code === 'invalid_key') return detailOf(code, issue.issues[0] ?? issue, value);
       const max = 'maximum' in issue ? String(issue.maximum) : '';
       if (issue.code === 'too_big' && issue.origin === 'array')
         return message(`field.too_many_${arrayNoun(issue.path)}`, { max });
@@ -154,6 +161,11 @@ function codeOf(issue: z.core.$ZodIssue, input: unknown): FieldCode {
       return valueAt(input, issue.path) === undefined ? 'required' : 'invalid_enum';
     case 'invalid_union':
       return 'invalid_type';
+    case 'invalid_key':
+      // A map's key (metadata): too long, or not of the key's characters.
+      return issue.issues.some((inner) => inner.code === 'too_big') ? 'too_long' : 'invalid_format';
+    case 'custom':
+      return issue.params?.maxProperties === undefined ? 'invalid_format' : 'too_big';
     default:
       return 'invalid_format';
   }
@@ -170,6 +182,12 @@ const parameterName = (name: string, target: Target) =>
   target === 'header'
     ? name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
     : name;
+
+/** The parameter of an issue: a key of a deepObject parameter as it was sent (`metadata[plan]`). */
+const queryParameterOf = (path: PropertyKey[], target: Target) =>
+  target === 'query' && path.length === 2 && typeof path[1] === 'string'
+    ? `${String(path[0])}[${String(path[1])}]`
+    : parameterName(String(path[0] ?? ''), target);
 
 /**
  * How many invalid inputs a problem lists. A 1 MiB body can name some 70 000 unknown fields: listing each made a
@@ -214,7 +232,7 @@ export class InvalidInputs {
           : codeOf(issue, input);
       this.add(code, 1, () => ({
         pointer: inBody ? pointerOf(issue.path) : null,
-        parameter: inBody ? null : parameterName(String(issue.path[0] ?? ''), target),
+        parameter: inBody ? null : queryParameterOf(issue.path, target),
         code,
         detail: detailOf(code, issue, valueAt(input, issue.path)),
       }));

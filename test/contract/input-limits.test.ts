@@ -40,7 +40,15 @@ function unbounded(schema: Schema, at: string, inBody: boolean, out: string[], s
     if (schema.items) unbounded(schema.items as Schema, `${at}/items`, inBody, out, seen);
   }
   if (types.includes('object')) {
-    if (inBody && schema.additionalProperties !== false) out.push(`${at}: object that accepts unknown fields`);
+    // A map (metadata) is bounded by its number of keys, the keys' length and its values' own bounds.
+    const extra = schema.additionalProperties;
+    const map = typeof extra === 'object' && extra !== null ? (extra as Schema) : undefined;
+    if (map) {
+      const names = (schema.propertyNames ?? {}) as Schema;
+      if (schema.maxProperties === undefined || names.maxLength === undefined)
+        out.push(`${at}: map without maxProperties and propertyNames.maxLength`);
+      unbounded(map, `${at}/additionalProperties`, inBody, out, seen);
+    } else if (inBody && extra !== false) out.push(`${at}: object that accepts unknown fields`);
     for (const [key, prop] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
       unbounded(prop, `${at}/${key}`, inBody, out, seen);
     }

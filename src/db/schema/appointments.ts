@@ -14,7 +14,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
 import { customers, deals } from './crm.ts';
 import { companies, users } from './platform.ts';
 
@@ -94,6 +94,7 @@ export const appointments = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     title: text('title').notNull(),
     description: text('description'),
     status: text('status', { enum: ['pending', 'confirmed', 'cancelled', 'completed'] }).notNull(),

@@ -1,7 +1,7 @@
 // Column helpers shared by every table. Timestamps are kept to the millisecond (app_now()), so a JavaScript
 // Date round-trips exactly and keyset cursors built from them are exact.
 import { sql } from 'drizzle-orm';
-import { customType, integer, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customType, integer, jsonb, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 export const createdAt = () => ts('created_at').notNull().default(sql`app_now()`);
@@ -19,3 +19,7 @@ export const version = () => integer('version').notNull().default(1);
 export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 export const prefixedIdColumn = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+/** An integrator's own keys on a record (drizzle/0045_metadata.sql: limits checked by app_metadata_valid). */
+export type Metadata = Record<string, string>;
+export const metadata = () => jsonb('metadata').$type<Metadata>().notNull().default({});

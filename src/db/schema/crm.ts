@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
 import { companies, users } from './platform.ts';
 
 export const customers = pgTable(
@@ -22,6 +22,7 @@ export const customers = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     type: text('type', { enum: ['individual', 'business'] })
       .notNull()
       .default('individual'),
@@ -79,6 +80,7 @@ export const notes = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     parentType: text('parent_type', { enum: ['customer', 'deal'] }).notNull(),
     customerId: uuid('customer_id'),
     dealId: uuid('deal_id'),
@@ -127,6 +129,7 @@ export const deals = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     title: text('title'),
     description: text('description'),
     /** Follows the type of the stage the deal is in. */

@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
 import { customers } from './crm.ts';
 import { companies, users } from './platform.ts';
 
@@ -28,6 +28,7 @@ export const conversations = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     customerId: uuid('customer_id').notNull(),
     channel: text('channel', { enum: CHANNELS }).notNull(),
     status: text('status', { enum: CONVERSATION_STATUSES }).notNull().default('open'),

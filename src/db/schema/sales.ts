@@ -18,7 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
 import { customers, deals, pipelineStages } from './crm.ts';
 import { companies } from './platform.ts';
 
@@ -84,6 +84,7 @@ export const documentCounters = pgTable(
 const documentColumns = () => ({
   companyId: companyId().references(() => companies.id),
   id: uuid('id').notNull(),
+  metadata: metadata(),
   number: text('number').notNull(),
   title: text('title').notNull(),
   description: text('description'),

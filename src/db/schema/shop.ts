@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
 import { customers } from './crm.ts';
 import { companies } from './platform.ts';
 import { invoices, quotes } from './sales.ts';
@@ -43,6 +43,7 @@ export const orders = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     number: text('number').notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     customerId: uuid('customer_id').notNull(),

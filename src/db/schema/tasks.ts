@@ -15,7 +15,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
 import { taskStatuses } from './crm.ts';
 import { companies, users } from './platform.ts';
 
@@ -37,6 +37,7 @@ export const tasks = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     boardId: uuid('board_id').notNull(),
     statusId: uuid('status_id').notNull(),
     /** Follows the category of the column the task is in. */

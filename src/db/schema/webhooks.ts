@@ -1,7 +1,7 @@
 // Webhook endpoints, one delivery per (event, endpoint), every attempt of a delivery, and the email outbox
 // (src/mail/): emails with their attachments, and the outgoing-message counts of the anti-abuse limits.
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { bytea, companyId, createdAt, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
+import { bytea, companyId, createdAt, metadata, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
 import { companies } from './platform.ts';
 
 export const webhookEndpoints = pgTable(
@@ -9,6 +9,7 @@ export const webhookEndpoints = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: prefixedIdColumn('id').notNull(),
+    metadata: metadata(),
     url: text('url').notNull(),
     description: text('description'),
     /** Event types, or ['*'] for every type the creator may read, including future ones. */

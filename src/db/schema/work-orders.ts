@@ -17,7 +17,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { appointments } from './appointments.ts';
-import { bytea, companyId, createdAt, ts, updatedAt, version } from './columns.ts';
+import { bytea, companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
 import { customers, deals } from './crm.ts';
 import { files } from './files.ts';
 import { companies, users } from './platform.ts';
@@ -38,6 +38,7 @@ export const workOrders = pgTable(
   {
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
+    metadata: metadata(),
     number: text('number').notNull(),
     status: text('status', { enum: WORK_ORDER_STATUSES }).notNull().default('draft'),
     title: text('title'),

@@ -52,6 +52,7 @@ export const handlers = {
       startsFrom: query['filter[starts_from]'],
       startsUntil: query['filter[starts_until]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     });
     return c.json({ data: data.map((r) => serializeAppointment(r, r.contact ?? NO_CONTACT)), meta }, 200);
   },

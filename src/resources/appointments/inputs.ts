@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { inOrder, type Tx } from '../../db/tenant.ts';
 import { appointmentTimes, localDaysBetween } from '../../domain/appointment-times.ts';
 import type { Message } from '../../http/message-catalogue.ts';
+import { changedMetadata, type MetadataInput, newMetadata } from '../../http/metadata.ts';
 import type { FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { companyMessages } from '../company/messages.ts';
@@ -30,6 +31,7 @@ type CreateBody = {
   user_id?: string | null;
   status: 'pending' | 'confirmed';
   notes?: string | null;
+  metadata?: MetadataInput;
 };
 
 type UpdateBody = {
@@ -42,6 +44,7 @@ type UpdateBody = {
   appointment_type_id?: string | null;
   user_id?: string | null;
   notes?: string | null;
+  metadata?: MetadataInput;
 };
 
 /** Collects invalid inputs; `done` throws them as one 422. */
@@ -140,6 +143,7 @@ export async function newAppointmentColumns(
     userId: userId ?? null,
     notes: body.notes ?? null,
     confirmedAt: status === 'confirmed' ? sql`app_now()` : null,
+    metadata: newMetadata(body.metadata),
   };
 }
 
@@ -154,7 +158,7 @@ export async function appointmentUpdateColumns(
   settings: Settings,
 ): Promise<q.AppointmentChanges> {
   const problems = new Problems();
-  const changes: q.AppointmentChanges = {};
+  const changes: q.AppointmentChanges = { ...changedMetadata(current.metadata, body.metadata) };
   if (body.title !== undefined && body.title !== current.title) changes.title = body.title;
   if (body.description !== undefined && body.description !== current.description)
     changes.description = body.description;

@@ -12,6 +12,7 @@ import {
   companies,
 } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter, nextWholeMillisecond } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -25,6 +26,7 @@ export type AppointmentFilters = {
   startsFrom?: string;
   startsUntil?: string;
   updatedSince?: string;
+  metadata?: Record<string, string>;
 };
 
 const SORTS = {
@@ -38,7 +40,7 @@ const before = (column: typeof appointments.startsAt, until: string): SQL =>
   sql`${column} < to_timestamp(${nextWholeMillisecond(until) / 1000}::double precision)`;
 
 /** A page of appointments with their customers' contact details: one statement as the tenant in one round trip. */
-export function listAppointments(tenant: Tenant, page: PageRequest, filters: AppointmentFilters) {
+export async function listAppointments(tenant: Tenant, page: PageRequest, filters: AppointmentFilters) {
   const conditions: (SQL | undefined)[] = [eq(appointments.companyId, tenant.companyId)];
   // A start sort or window leaves invitations (no start) out: they have no place on a time line.
   if (page.sort.endsWith('starts_at') || filters.startsFrom || filters.startsUntil)
@@ -49,6 +51,7 @@ export function listAppointments(tenant: Tenant, page: PageRequest, filters: App
   if (filters.startsFrom) conditions.push(atOrAfter(appointments.startsAt, filters.startsFrom));
   if (filters.startsUntil) conditions.push(before(appointments.startsAt, filters.startsUntil));
   if (filters.updatedSince) conditions.push(atOrAfter(appointments.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, appointments, filters.metadata));
   return readPage(tenant, appointments, page, { sorts: SORTS, id: appointments.id }, conditions, {
     contact: customerContact(appointments),
   });

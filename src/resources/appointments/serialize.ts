@@ -29,6 +29,7 @@ export function serializeAppointment(row: AppointmentRow, contact: CustomerConta
     confirmed_at: isoOrNull(row.confirmedAt),
     cancelled_at: isoOrNull(row.cancelledAt),
     rescheduled_at: isoOrNull(row.rescheduledAt),
+    metadata: row.metadata,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

@@ -83,8 +83,18 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
   const [row] = await tx
     .select({ message: conversationMessages })
     .from(conversationMessages)
-    .innerJoin(conversations, ofItsConversation)
-    .innerJoin(customers, ofItsCustomer)
+    // Joined on company_id in place, not through a shared constant: the distribution guard reads each join itself.
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),
@@ -96,13 +106,6 @@ async function storedBefore(tx: Tx, companyId: string, incoming: IncomingMessage
     .limit(1);
   return row?.message;
 }
-
-// The joins of a message to its conversation and the conversation's customer, whose contact senderIsContact checks.
-const ofItsConversation = and(
-  eq(conversations.companyId, conversationMessages.companyId),
-  eq(conversations.id, conversationMessages.conversationId),
-);
-const ofItsCustomer = and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId));
 
 /**
  * Whether an email's sender is the contact of the conversation joined in the query (with its customer): the
@@ -146,8 +149,17 @@ async function threadConversation(tx: Tx, companyId: string, sender: string, thr
   const [row] = await tx
     .select({ conversationId: conversationMessages.conversationId })
     .from(conversationMessages)
-    .innerJoin(conversations, ofItsConversation)
-    .innerJoin(customers, ofItsCustomer)
+    .innerJoin(
+      conversations,
+      and(
+        eq(conversations.companyId, conversationMessages.companyId),
+        eq(conversations.id, conversationMessages.conversationId),
+      ),
+    )
+    .innerJoin(
+      customers,
+      and(eq(customers.companyId, conversations.companyId), eq(customers.id, conversations.customerId)),
+    )
     .where(
       and(
         eq(conversationMessages.companyId, companyId),

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { CustomerBatchItemSchema, CustomerBatchSchema } from '../../../generated/routes.ts';
 import { recordEvents } from '../../events/record.ts';
 import type { Upsert } from '../../http/batch.ts';
+import { mergedMetadata, metadataErrors, sameMetadata } from '../../http/metadata.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { columnsOf, identifierErrors } from './input.ts';
 import { customerMessages } from './messages.ts';
@@ -28,6 +29,7 @@ function storedColumns(row: CustomerRow | undefined, email: string): q.BatchColu
     vatNumber: row?.vatNumber ?? null,
     cocNumber: row?.cocNumber ?? null,
     peppolId: row?.peppolId ?? null,
+    metadata: row?.metadata ?? {},
   };
 }
 
@@ -45,11 +47,18 @@ export const customerUpsert: Upsert<Item, CustomerRow, q.BatchColumns> = {
     async () =>
     ({ item, index, row }) => {
       const { id: _id, ...fields } = item;
-      const errors = identifierErrors(fields, `/items/${index}`, row?.country ?? null);
+      // An item's metadata merges into the row's as a PATCH's does; on a new customer it is stored as on creation.
+      const metadata = mergedMetadata(row?.metadata ?? {}, fields.metadata);
+      const errors = [
+        ...identifierErrors(fields, `/items/${index}`, row?.country ?? null),
+        ...metadataErrors(metadata, `/items/${index}`),
+      ];
       if (errors.length > 0) return { problem: invalidFields(errors) };
       const changes = columnsOf(fields);
-      const columns = { ...storedColumns(row, fields.email ?? ''), ...changes };
-      const changed = (Object.keys(changes) as (keyof typeof changes)[]).some((key) => changes[key] !== row?.[key]);
+      const columns = { ...storedColumns(row, fields.email ?? ''), ...changes, metadata };
+      const changed =
+        (Object.keys(changes) as (keyof typeof changes)[]).some((key) => changes[key] !== row?.[key]) ||
+        !sameMetadata(metadata, row?.metadata ?? {});
       return { columns, changed };
     },
   insert: q.insertCustomersUnlessEmailTaken,

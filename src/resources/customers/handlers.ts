@@ -6,6 +6,7 @@ import { answerBatch } from '../../http/batch.ts';
 import { checkIfMatch, type ExpectedVersions, etagOf, expectedVersion, preconditionFailed } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { metadataLimit, metadataPatch, newMetadata } from '../../http/metadata.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField, invalidFields } from '../../http/validation.ts';
@@ -78,6 +79,7 @@ export const handlers = {
       type: query['filter[type]'],
       email: query['filter[email]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     };
     const tenant = c.get('tenant');
     const { data, meta } =
@@ -107,6 +109,7 @@ export const handlers = {
         ...columnsOf(body),
         email: body.email,
         status: 'lead',
+        metadata: newMetadata(body.metadata),
       });
       if (!row) throw emailTaken();
       const data = serializeCustomer(row);
@@ -143,7 +146,11 @@ export const handlers = {
       // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
       const [current, updated] = await inOrder(
         () => q.lockCustomer(tx, companyId, customer),
-        () => q.updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected).catch(emailConflict),
+        () =>
+          q
+            .updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected, metadataPatch(body.metadata))
+            .catch(emailConflict)
+            .catch(metadataLimit),
       );
       checkIfMatch(current, expected, notFound);
       // A CoC number sent without a country is judged by the stored one (a Belgian customer's is an enterprise

@@ -7,13 +7,15 @@ import { companies, customers } from '../../db/schema/index.ts';
 import { builder, PreparedShapes, prepared, type Slotted, slotsFor } from '../../db/statements.ts';
 import { sendUntilCommit, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
 import { toE164 } from '../../domain/phone.ts';
-import { keyset, type PageRequest, pageReader } from '../../http/pagination.ts';
+import { type Metadata, metadataCondition, metadataMerge } from '../../http/metadata.ts';
+import { keyset, type PageRequest, pageReader, readPage } from '../../http/pagination.ts';
 import { atOrAfterSeconds, sinceSeconds } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { CustomerRow } from './serialize.ts';
 
 export type CustomerFilters = {
   q?: string;
+  metadata?: Record<string, string>;
   status?: 'lead' | 'customer';
   type?: 'individual' | 'business';
   email?: string;
@@ -141,6 +143,7 @@ function pageConditions(v: Slotted<ConditionValues>, where?: SQL): (SQL | undefi
 export async function searchCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
   const plan = keyset(page, SORTS, customers.id);
   const conditions = pageConditions(conditionValues(companyId, filters), plan.where);
+  conditions.push(await metadataCondition(tx, customers, filters.metadata));
   if (filters.q) {
     const term = searchTerm(filters.q);
     conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
@@ -156,9 +159,15 @@ export async function searchCustomers(tx: Tx, companyId: string, page: PageReque
 
 const customerPages = pageReader(customers, { sorts: SORTS, id: customers.id });
 
-/** A page without `q`: its one statement as the tenant in one round trip, built once per shape (pageReader). */
-export function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
+/**
+ * A page without `q`: its one statement as the tenant in one round trip, built once per shape (pageReader). With a
+ * metadata filter, whose candidates are values of this request, the statement is built for the request (readPage).
+ */
+export async function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
   const values = conditionValues(tenant.companyId, filters);
+  const metadata = await metadataCondition(tenant, customers, filters.metadata);
+  if (metadata)
+    return readPage(tenant, customers, page, { sorts: SORTS, id: customers.id }, [...pageConditions(values), metadata]);
   return customerPages(tenant, page, { values, conditions: (p) => pageConditions(slotsFor(values, p)) });
 }
 
@@ -193,7 +202,12 @@ export function lockCustomer(tx: Tx, companyId: string, id: string): Promise<Cus
   return lockRecord(tx, customers, companyId, id);
 }
 
-export type CustomerFields = Partial<Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version'>>;
+/** A record's columns to write; its metadata a value, or an update's merge into the stored one (metadataChange). */
+export type CustomerFields = Partial<
+  Omit<typeof customers.$inferInsert, 'companyId' | 'id' | 'version' | 'metadata'>
+> & {
+  metadata?: Metadata | SQL;
+};
 
 /**
  * The fields with the phone also in E.164 (phone_e164) when they set the phone: read with the company's country
@@ -298,22 +312,27 @@ export async function updateCustomerIfChanged(
   id: string,
   fields: CustomerFields,
   expected: ReadonlySet<number> | undefined,
+  metadata?: string | null,
 ): Promise<CustomerRow | undefined> {
+  const merges = metadata !== undefined;
   const sent = Object.keys(fields);
   // Nothing sent, or an If-Match that names no version: nothing this statement could update.
-  if (sent.length === 0 || expected?.size === 0) return undefined;
+  if ((sent.length === 0 && !merges) || expected?.size === 0) return undefined;
   const values: Record<string, unknown> = { ...(await withE164(tx, companyId, fields)), companyId, id };
   const written = Object.keys(values).filter((key) => key !== 'companyId' && key !== 'id');
+  // The metadata's patch is a value of its merge (metadataMerge), not the column's new value.
+  if (merges) values.metadataPatch = metadata;
   const versions = expected === undefined ? [] : [...expected];
   versions.forEach((version, i) => {
     values[`version${i}`] = version;
   });
   const columns = getTableColumns(customers);
-  const shape = `${written.join()}|${sent.join()}|${expected === undefined ? '*' : versions.length}`;
-  const statement = PATCHES.of(shape, (p) =>
-    builder
+  const shape = `${written.join()}|${sent.join()}|${merges ? 'metadata' : ''}|${expected === undefined ? '*' : versions.length}`;
+  const statement = PATCHES.of(shape, (p) => {
+    const merged = merges ? { metadata: metadataMerge(customers.metadata, p.metadataPatch) } : {};
+    return builder
       .update(customers)
-      .set({ ...slotsOf(written, p), updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
+      .set({ ...slotsOf(written, p), ...merged, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
       .where(
         and(
           eq(customers.companyId, p.companyId),
@@ -324,11 +343,14 @@ export async function updateCustomerIfChanged(
                 customers.version,
                 versions.map((_, i) => p[`version${i}`]),
               ),
-          or(...sent.map((key) => sql`${columns[key as keyof CustomerFields]} is distinct from ${p[key]}`)),
+          or(
+            ...sent.map((key) => sql`${columns[key as keyof CustomerFields]} is distinct from ${p[key]}`),
+            merged.metadata && sql`${customers.metadata} is distinct from ${merged.metadata}`,
+          ),
         ),
       )
-      .returning(),
-  );
+      .returning();
+  });
   const [row] = tableRows(customers, await statement.run(tx, values));
   return row;
 }
@@ -443,7 +465,7 @@ export type BatchColumns = Required<
     | 'cocNumber'
     | 'peppolId'
   >
->;
+> & { metadata: Metadata };
 
 /** A batch's rows with their phones also in E.164, read with the company's country like withE164 (one lookup). */
 async function rowsWithE164<R extends BatchColumns>(tx: Tx, companyId: string, rows: R[]) {
@@ -497,6 +519,7 @@ export async function updateCustomersOfBatch(
     coc_number: row.cocNumber,
     peppol_id: row.peppolId,
     phone_e164: row.phoneE164,
+    metadata: row.metadata,
   }));
   const u = (column: string) => sql.raw(`u.${column}`);
   return tx
@@ -515,13 +538,14 @@ export async function updateCustomersOfBatch(
       cocNumber: sql`${u('coc_number')}`,
       peppolId: sql`${u('peppol_id')}`,
       phoneE164: sql`${u('phone_e164')}`,
+      metadata: sql`${u('metadata')}`,
       updatedAt: sql`app_now()`,
       version: sql`${customers.version} + 1`,
     })
     .from(
       sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, email text, type text, name text, phone text,
             address text, city text, postal_code text, country text, company_name text, vat_number text, coc_number text,
-            peppol_id text, phone_e164 text)`,
+            peppol_id text, phone_e164 text, metadata jsonb)`,
     )
     .where(and(eq(customers.companyId, companyId), sql`${customers.id} = u.id`))
     .returning();

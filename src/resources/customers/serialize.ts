@@ -23,6 +23,7 @@ export function serializeCustomer(row: CustomerRow) {
     email_unsubscribed: row.emailUnsubscribed,
     converted_at: isoOrNull(row.convertedAt),
     last_activity_at: isoOrNull(row.lastActivityAt),
+    metadata: row.metadata,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

@@ -10,6 +10,7 @@ import { valueFromQuotes } from '../../domain/deals.ts';
 import { recordEvents } from '../../events/record.ts';
 import type { Matched, Plan, Upsert } from '../../http/batch.ts';
 import { message } from '../../http/messages.ts';
+import { mergedMetadata, metadataErrors, newMetadata, sameMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { companyMessages } from '../company/messages.ts';
@@ -99,6 +100,7 @@ function planCreation({ item, index }: Matched<Item, DealRow>, round: Round): Pl
     valueSource: value == null ? 'quotes' : 'manual',
     assignedUserId: item.assigned_user_id ?? null,
     externalRef: item.external_ref ?? null,
+    metadata: newMetadata(item.metadata),
   };
   return { columns, changed: true };
 }
@@ -123,7 +125,10 @@ function planUpdate({ item, index }: Matched<Item, DealRow>, row: DealRow, round
     valueSource: row.valueSource,
     assignedUserId: item.assigned_user_id === undefined ? row.assignedUserId : item.assigned_user_id,
     externalRef: item.external_ref ?? row.externalRef,
+    // Merged into the deal's as Update a deal merges it.
+    metadata: mergedMetadata(row.metadata, item.metadata),
   };
+  for (const error of metadataErrors(columns.metadata, `/items/${index}`)) problems.add(error);
   // Only a new owner is checked: resending the current owner, since deactivated, changes nothing.
   const owner = columns.assignedUserId;
   if (owner !== null && owner !== row.assignedUserId && !round.users.has(owner)) {
@@ -137,7 +142,9 @@ function planUpdate({ item, index }: Matched<Item, DealRow>, row: DealRow, round
     if (value !== undefined) [columns.value, columns.valueSource] = [value, 'manual'];
   }
   if (problems.errors.length > 0) return { problem: invalidFields(problems.errors) };
-  const changed = (Object.keys(columns) as (keyof Columns)[]).some((key) => columns[key] !== row[key]);
+  const changed =
+    (Object.keys(columns) as (keyof Columns)[]).some((key) => key !== 'metadata' && columns[key] !== row[key]) ||
+    !sameMetadata(columns.metadata, row.metadata);
   return { columns, changed };
 }
 

@@ -2,6 +2,7 @@ import { answerBatch } from '../../http/batch.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { metadataLimit } from '../../http/metadata.ts';
 import { dealUpsert } from './batch.ts';
 import { dealUpdateColumns, insertNewDeal } from './inputs.ts';
 import * as q from './queries.ts';
@@ -27,6 +28,7 @@ export const handlers = {
       customerId: query['filter[customer_id]'],
       assignedUserId: query['filter[assigned_user_id]'],
       externalRef: query['filter[external_ref]'],
+      metadata: query.metadata,
       archived: query['filter[archived]'],
       updatedSince: query['filter[updated_since]'],
     });
@@ -63,7 +65,7 @@ export const handlers = {
         : await onLockedDeal(c, deal, async (tx, current, companyId) => {
             const changes = await dealUpdateColumns(tx, companyId, current, body);
             if (Object.keys(changes).length === 0) return current;
-            const updated = await saveDeal(tx, current, changes).catch(externalRefConflict);
+            const updated = await saveDeal(tx, current, changes).catch(externalRefConflict).catch(metadataLimit);
             await recordDealChange(tx, updated, 'deal.updated');
             return updated;
           });

@@ -3,11 +3,13 @@
 // input of a request is reported at once.
 import type { SQL } from 'drizzle-orm';
 import { hasErrorCode } from '../../db/errors.ts';
+import { deals } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { MAX_DEAL_VALUE, valueFromQuotes } from '../../domain/deals.ts';
 import { parseAmount } from '../../domain/money.ts';
 import type { Message } from '../../http/message-catalogue.ts';
 import { message } from '../../http/messages.ts';
+import { type MetadataInput, metadataChange, newMetadata } from '../../http/metadata.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { companyMessages } from '../company/messages.ts';
@@ -26,6 +28,7 @@ type CreateBody = {
   stage_id?: number | null;
   assigned_user_id?: number | null;
   external_ref?: string | null;
+  metadata?: MetadataInput;
 };
 
 type UpdateBody = {
@@ -34,6 +37,7 @@ type UpdateBody = {
   value?: number | string | null;
   assigned_user_id?: number | null;
   external_ref?: string | null;
+  metadata?: MetadataInput;
 };
 
 export const reference = (pointer: string, detail: Message): FieldError => ({
@@ -105,6 +109,7 @@ const newDeal = (body: CreateBody, value: string | null, stage: number | SQL): q
   stageId: body.stage_id ?? stage,
   assignedUserId: body.assigned_user_id ?? null,
   externalRef: body.external_ref ?? null,
+  metadata: newMetadata(body.metadata),
   source: 'api',
 });
 
@@ -160,7 +165,7 @@ export async function dealUpdateColumns(
   body: UpdateBody,
 ): Promise<q.DealChanges> {
   const problems = new Problems();
-  const changes: q.DealChanges = {};
+  const changes: q.DealChanges = { ...metadataChange(deals.metadata, body.metadata) };
   if (body.title !== undefined && body.title !== current.title) changes.title = body.title;
   if (body.description !== undefined && body.description !== current.description)
     changes.description = body.description;
@@ -196,6 +201,7 @@ export function dealUpdateCandidates(body: UpdateBody, problems: Problems): q.De
   if (body.description !== undefined) fields.description = body.description;
   if (body.external_ref !== undefined) fields.externalRef = body.external_ref;
   if (body.assigned_user_id !== undefined) fields.assignedUserId = body.assigned_user_id;
+  Object.assign(fields, metadataChange(deals.metadata, body.metadata));
   if (body.value !== undefined && body.value !== null) {
     const value = problems.amount('/value', body.value);
     if (value === undefined) return {};

@@ -7,6 +7,7 @@ import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -18,6 +19,7 @@ export type DealFilters = {
   customerId?: string;
   assignedUserId?: number;
   externalRef?: string;
+  metadata?: Record<string, string>;
   archived: 'false' | 'true' | 'all';
   updatedSince?: string;
 };
@@ -34,6 +36,7 @@ export async function listDeals(tenant: Tenant, page: PageRequest, filters: Deal
   if (filters.assignedUserId !== undefined) conditions.push(eq(deals.assignedUserId, filters.assignedUserId));
   if (filters.externalRef !== undefined) conditions.push(eq(deals.externalRef, filters.externalRef));
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, deals, filters.metadata));
   return readPage(tenant, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
 
@@ -118,10 +121,10 @@ export async function updateDeal(tx: Tx, current: DealRow, fields: DealChanges) 
   return row;
 }
 
-/** Columns a PATCH sends, as values (compared with the stored ones by updateDealIfChanged). */
+/** Columns a PATCH sends, as values (compared with the stored ones by updateDealIfChanged); metadata as its merge. */
 export type DealFields = Partial<
   Pick<typeof deals.$inferInsert, 'title' | 'description' | 'externalRef' | 'assignedUserId' | 'value' | 'valueSource'>
->;
+> & { metadata?: SQL };
 
 /**
  * A PATCH's write, sent right behind lockDeal (same round trip): the deal, where its version is one of `expected`
@@ -204,7 +207,15 @@ export async function openDealsOf(
 export type BatchColumns = Required<
   Pick<
     NewDeal,
-    'customerId' | 'stageId' | 'title' | 'description' | 'value' | 'valueSource' | 'assignedUserId' | 'externalRef'
+    | 'customerId'
+    | 'stageId'
+    | 'title'
+    | 'description'
+    | 'value'
+    | 'valueSource'
+    | 'assignedUserId'
+    | 'externalRef'
+    | 'metadata'
   >
 >;
 
@@ -247,6 +258,7 @@ export async function updateDealsOfBatch(
     value_source: row.valueSource,
     assigned_user_id: row.assignedUserId,
     external_ref: row.externalRef,
+    metadata: row.metadata,
   }));
   const u = (column: string) => sql.raw(`u.${column}`);
   return tx
@@ -258,12 +270,13 @@ export async function updateDealsOfBatch(
       valueSource: sql`${u('value_source')}`,
       assignedUserId: sql`${u('assigned_user_id')}`,
       externalRef: sql`${u('external_ref')}`,
+      metadata: sql`${u('metadata')}`,
       updatedAt: sql`app_now()`,
       version: sql`${deals.version} + 1`,
     })
     .from(
       sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, title text, description text,
-            value numeric, value_source text, assigned_user_id bigint, external_ref text)`,
+            value numeric, value_source text, assigned_user_id bigint, external_ref text, metadata jsonb)`,
     )
     .where(and(eq(deals.companyId, companyId), sql`${deals.id} = u.id`))
     .returning();

@@ -24,6 +24,7 @@ export function serializeDeal(row: DealRow) {
     won_at: isoOrNull(row.wonAt),
     lost_at: isoOrNull(row.lostAt),
     archived_at: isoOrNull(row.archivedAt),
+    metadata: row.metadata,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

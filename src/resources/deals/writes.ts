@@ -8,6 +8,7 @@ import type { EventType } from '../../events/catalogue.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { checkIfMatch, expectedVersion, onLocked, preconditionFailed } from '../../http/etag.ts';
+import { metadataLimit } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -65,7 +66,7 @@ export function patchDeal(c: Context<AppEnv>, id: string, body: PatchBody): Prom
     if (refused) problems.add(refused);
     for (const error of amount.errors) problems.add(error);
     problems.done();
-    if ('error' in written) return externalRefConflict(written.error);
+    if ('error' in written) return Promise.reject(written.error).catch(externalRefConflict).catch(metadataLimit);
     if (!written.row) return current;
     await recordDealChange(tx, written.row, 'deal.updated');
     return written.row;

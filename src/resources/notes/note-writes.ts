@@ -5,6 +5,7 @@
 import type { Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import { checkIfMatch, type ExpectedVersions, etagOf } from '../../http/etag.ts';
+import { changedMetadata, type MetadataInput, newMetadata } from '../../http/metadata.ts';
 import { type PageRequest, pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -38,8 +39,14 @@ const noteEvent = (
     object: serializeNote(note),
   });
 
-export async function listNotePage(tx: Tx, companyId: string, home: NoteHome, page: PageRequest) {
-  const { rows, plan } = await q.listNotes(tx, companyId, home.parent, page);
+export async function listNotePage(
+  tx: Tx,
+  companyId: string,
+  home: NoteHome,
+  page: PageRequest,
+  metadata?: Record<string, string>,
+) {
+  const { rows, plan } = await q.listNotes(tx, companyId, home.parent, page, metadata);
   const { data, meta } = pageOf(rows, page, plan);
   return { data: data.map(serializeNote), meta };
 }
@@ -48,11 +55,12 @@ export async function addNote(
   tx: Tx,
   companyId: string,
   home: NoteHome,
-  body: { content: string; is_important: boolean },
+  body: { content: string; is_important: boolean; metadata?: MetadataInput },
 ): Promise<NoteRow> {
   const note = await q.insertNote(tx, companyId, home.parent, {
     content: body.content,
     isImportant: body.is_important,
+    metadata: newMetadata(body.metadata),
   });
   await noteEvent(tx, companyId, home, 'note.created', note);
   // A new note is activity with the customer: its own, or its deal's.
@@ -66,12 +74,13 @@ export async function changeNote(
   companyId: string,
   home: NoteHome,
   id: string,
-  body: { content?: string; is_important?: boolean },
+  body: { content?: string; is_important?: boolean; metadata?: MetadataInput },
   expected: ExpectedVersions,
 ): Promise<NoteRow> {
   const current = await q.findNote(tx, companyId, home.parent, id, true);
   checkIfMatch(current, expected, () => noteNotFound(home));
   const changes = {
+    ...changedMetadata(current.metadata, body.metadata),
     ...(body.content !== undefined && body.content !== current.content ? { content: body.content } : {}),
     ...(body.is_important !== undefined && body.is_important !== current.isImportant
       ? { isImportant: body.is_important }

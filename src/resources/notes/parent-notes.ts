@@ -22,12 +22,18 @@ type NoteChange = Parameters<typeof changeNote>[4];
 
 export function notesUnder(home: (tx: Tx, companyId: string, parentId: string) => Promise<NoteHome>) {
   return {
-    list(c: Context<AppEnv>, parentId: string, query: { limit: number; cursor?: string }) {
+    list(
+      c: Context<AppEnv>,
+      parentId: string,
+      query: { limit: number; cursor?: string; metadata?: Record<string, string> },
+    ) {
       const page: PageRequest = { limit: query.limit, cursor: query.cursor, sort: '-created_at' };
       const { companyId } = c.get('tenant');
       return c
         .get('tenant')
-        .transaction(async (tx) => listNotePage(tx, companyId, await home(tx, companyId, parentId), page));
+        .transaction(async (tx) =>
+          listNotePage(tx, companyId, await home(tx, companyId, parentId), page, query.metadata),
+        );
     },
 
     async create(c: Context<AppEnv>, parentId: string, body: NoteInput) {

@@ -3,6 +3,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { notes, users } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
+import { type Metadata, metadataCondition } from '../../http/metadata.ts';
 import { keyset, type PageRequest } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
 import type { NoteRow } from './serialize.ts';
@@ -17,10 +18,23 @@ const withAuthor = (tx: Tx) =>
     .from(notes)
     .leftJoin(users, and(eq(users.companyId, notes.companyId), eq(users.id, notes.authorUserId)));
 
-export async function listNotes(tx: Tx, companyId: string, parent: Parent, page: PageRequest) {
+export async function listNotes(
+  tx: Tx,
+  companyId: string,
+  parent: Parent,
+  page: PageRequest,
+  metadata?: Record<string, string>,
+) {
   const plan = keyset(page, { created_at: notes.createdAt }, notes.id);
   const rows = await withAuthor(tx)
-    .where(and(eq(notes.companyId, companyId), eq(parentColumn(parent), parent.id), plan.where))
+    .where(
+      and(
+        eq(notes.companyId, companyId),
+        eq(parentColumn(parent), parent.id),
+        plan.where,
+        await metadataCondition(tx, notes, metadata),
+      ),
+    )
     .orderBy(...plan.orderBy)
     .limit(plan.take);
   return { rows, plan };
@@ -49,7 +63,7 @@ export async function insertNote(
   tx: Tx,
   companyId: string,
   parent: Parent,
-  fields: { content: string; isImportant: boolean },
+  fields: { content: string; isImportant: boolean; metadata: Metadata },
 ) {
   const [row] = await tx
     .insert(notes)
@@ -61,12 +75,17 @@ export async function insertNote(
       dealId: parent.type === 'deal' ? parent.id : null,
       content: fields.content,
       isImportant: fields.isImportant,
+      metadata: fields.metadata,
     })
     .returning();
   return { ...row, authorName: null } satisfies NoteRow;
 }
 
-export async function updateNote(tx: Tx, current: NoteRow, fields: { content?: string; isImportant?: boolean }) {
+export async function updateNote(
+  tx: Tx,
+  current: NoteRow,
+  fields: { content?: string; isImportant?: boolean; metadata?: Metadata },
+) {
   const [row] = await tx
     .update(notes)
     .set({ ...fields, updatedAt: sql`app_now()`, version: sql`${notes.version} + 1` })

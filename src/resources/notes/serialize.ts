@@ -15,6 +15,7 @@ export function serializeNote(row: NoteRow) {
       row.authorUserId !== null && row.authorName !== null
         ? { object: 'user' as const, id: String(row.authorUserId), name: row.authorName }
         : null,
+    metadata: row.metadata,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

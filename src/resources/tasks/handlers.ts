@@ -57,6 +57,7 @@ export const handlers = {
             statusId: query['filter[status_id]'],
             customerId: query['filter[customer_id]'],
             updatedSince: query['filter[updated_since]'],
+            metadata: query.metadata,
           });
     return c.json({ data: data.map(serializeTask), meta }, 200);
   },

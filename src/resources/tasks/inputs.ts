@@ -2,9 +2,17 @@
 // references (a column, an active user and link targets of the company: 422 invalid_reference). Every invalid
 // reference of a request is reported at once.
 import { sql } from 'drizzle-orm';
+import { tasks } from '../../db/schema/index.ts';
 import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
 import { checkIfMatch } from '../../http/etag.ts';
 import type { Message } from '../../http/message-catalogue.ts';
+import {
+  changedMetadata,
+  type MetadataInput,
+  metadataChange,
+  metadataLimit,
+  newMetadata,
+} from '../../http/metadata.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
@@ -27,6 +35,7 @@ type CreateBody = {
   assigned_user_id?: string | null;
   status_id?: string | null;
   links?: LinkInput[];
+  metadata?: MetadataInput;
 };
 type UpdateBody = Omit<CreateBody, 'title' | 'status_id'> & { title?: string };
 
@@ -119,6 +128,7 @@ export async function insertNewTask(
     priority: body.priority ?? 'normal',
     dueDate: body.due_date ?? null,
     assignedUserId: userId !== null && Number.isSafeInteger(n) ? n : null,
+    metadata: newMetadata(body.metadata),
   });
   const inserted = insert.then(
     (row) => ({ row }),
@@ -160,7 +170,8 @@ function fieldChanges(
   assignee: q.UserRow | undefined,
 ): Omit<TaskUpdate, 'added' | 'removed' | 'assignee'> {
   const texts = TASK_TEXTS[language];
-  const changes: q.TaskChanges = {};
+  // A change of metadata writes no history line: it is the integrator's, not the team's.
+  const changes: q.TaskChanges = { ...changedMetadata(current.metadata, body.metadata) };
   const lines: string[] = [];
   if (body.title !== undefined && body.title !== current.title) {
     changes.title = body.title;
@@ -254,6 +265,7 @@ export async function patchTaskFields(
     assignedUserId: body.assigned_user_id === null ? null : userId !== null && Number.isSafeInteger(n) ? n : undefined,
   };
   for (const key of Object.keys(fields) as (keyof q.TaskFields)[]) if (fields[key] === undefined) delete fields[key];
+  Object.assign(fields, metadataChange(tasks.metadata, body.metadata));
   const writing = q.updateTaskIfChanged(tx, companyId, id, fields, expected).then(
     (row) => ({ row }),
     (error: unknown) => ({ row: undefined, error }),
@@ -268,7 +280,7 @@ export async function patchTaskFields(
   problems.done();
   const update = { ...fieldChanges(current, body, language, assignee), added: [], removed: [], assignee };
   const [outcome, detail] = await Promise.all([writing, details]);
-  if ('error' in outcome) throw outcome.error;
+  if ('error' in outcome) return metadataLimit(outcome.error);
   const updated = outcome.row && q.withDetailsOf(outcome.row, detail);
   return { current: q.withDetailsOf(current, detail), update, updated };
 }

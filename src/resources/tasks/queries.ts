@@ -21,6 +21,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { type DriverRow, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
+import { type Metadata, metadataCondition } from '../../http/metadata.ts';
 import { keyset, type PageRequest, pageOf, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -129,6 +130,7 @@ export type TaskFilters = {
   statusId?: string;
   customerId?: string;
   updatedSince?: string;
+  metadata?: Record<string, string>;
 };
 
 const SORTS = { created_at: tasks.createdAt, updated_at: tasks.updatedAt };
@@ -190,6 +192,7 @@ export async function listTasks(tenant: Tenant, page: PageRequest, filters: Task
       ),
     );
   if (filters.updatedSince) conditions.push(atOrAfter(tasks.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, tasks, filters.metadata));
   const { data, meta } = await readPage(tenant, tasks, page, { sorts: SORTS, id: tasks.id }, conditions, DETAILS);
   return { data: data.map((row) => viewOf(row, row)), meta };
 }
@@ -270,7 +273,7 @@ export async function insertTaskInColumn(
   companyId: string,
   id: string,
   statusId: string | null,
-  fields: Pick<NewTask, 'title' | 'description' | 'priority' | 'dueDate' | 'assignedUserId'>,
+  fields: Pick<NewTask, 'title' | 'description' | 'priority' | 'dueDate' | 'assignedUserId'> & { metadata: Metadata },
 ): Promise<TaskRow | undefined> {
   const column =
     statusId === null
@@ -279,9 +282,10 @@ export async function insertTaskInColumn(
       : sql`c.id = ${statusId}`;
   const rows = await tx.execute<DriverRow>(sql`
     insert into ${tasks} (company_id, id, board_id, status_id, status, title, description, priority, due_date,
-                          assigned_user_id, position, completed_at, cancelled_at)
+                          assigned_user_id, metadata, position, completed_at, cancelled_at)
     select ${companyId}, ${id}, c.board_id, c.id, c.category, ${fields.title}, ${fields.description ?? null},
            ${fields.priority ?? 'normal'}, ${fields.dueDate ?? null}::date, ${fields.assignedUserId ?? null}::bigint,
+           ${JSON.stringify(fields.metadata)}::text::jsonb,
            (select coalesce(max(t.position), 0) + 1 from ${tasks} t where t.company_id = ${companyId} and t.status_id = c.id),
            case when c.category = 'completed' then app_now() end,
            case when c.category = 'cancelled' then app_now() end
@@ -312,7 +316,10 @@ export async function updateTask(tx: Tx, current: TaskRow, changes: TaskChanges)
 }
 
 /** The fields of a PATCH of a task that the write compares and sets (the assignee checked apart). */
-export type TaskFields = Partial<Pick<TaskRow, 'title' | 'description' | 'priority' | 'dueDate' | 'assignedUserId'>>;
+export type TaskFields = Partial<Pick<TaskRow, 'title' | 'description' | 'priority' | 'dueDate' | 'assignedUserId'>> & {
+  /** An update's merge into the stored metadata (metadataChange). */
+  metadata?: SQL;
+};
 
 /**
  * A PATCH's write, sent right behind lockTask (same round trip): the task, where its version is one of `expected`

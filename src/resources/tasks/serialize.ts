@@ -30,6 +30,7 @@ export function serializeTask(task: TaskView) {
     has_open_actions: task.hasOpenActions,
     completed_at: isoOrNull(task.completedAt),
     cancelled_at: isoOrNull(task.cancelledAt),
+    metadata: task.metadata,
     created_at: iso(task.createdAt),
     updated_at: iso(task.updatedAt),
   };

@@ -7,6 +7,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { checkIfMatch, etagOf, expectedVersion } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { changedMetadata, newMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newSecret } from '../../webhooks/sign.ts';
 import type { UrlPolicy } from '../../webhooks/url-guard.ts';
@@ -32,7 +33,7 @@ function changesOf(
   body: z.infer<typeof WebhookEndpointUpdateSchema>,
   keyScopes: ReadonlySet<string>,
 ): q.EndpointFields {
-  const changes: q.EndpointFields = {};
+  const changes: q.EndpointFields = { ...changedMetadata(current.metadata, body.metadata) };
   if (body.url !== undefined && body.url !== current.url) changes.url = body.url;
   if (body.description !== undefined && body.description !== current.description) {
     changes.description = body.description;
@@ -60,7 +61,10 @@ export const handlers = {
   listWebhookEndpoints: async (c) => {
     const query = c.req.valid('query');
     const page = { limit: query.limit, cursor: query.cursor, sort: query.sort };
-    const { data, meta } = await q.listEndpoints(c.get('tenant'), page, { status: query['filter[status]'] });
+    const { data, meta } = await q.listEndpoints(c.get('tenant'), page, {
+      status: query['filter[status]'],
+      metadata: query.metadata,
+    });
     const now = new Date();
     return c.json({ data: data.map((row) => serializeEndpoint(row, now)), meta }, 200);
   },
@@ -91,6 +95,7 @@ export const handlers = {
         events: [...body.events],
         scopes: readScopesOf(scopes),
         secret: newSecret(),
+        metadata: newMetadata(body.metadata),
       });
       // Past the limit, the insert is undone with the transaction (or the idempotent work's savepoint).
       if (before >= q.MAX_ENDPOINTS_PER_COMPANY) {

@@ -4,6 +4,7 @@ import { lockRecord, takeChangeTimeAfterLock } from '../../db/change-time.ts';
 import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import { sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
+import { type Metadata, metadataFilterOnRows } from '../../http/metadata.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { prefixedId } from '../../ids.ts';
 import type { EndpointRow } from './serialize.ts';
@@ -12,7 +13,7 @@ export const MAX_ENDPOINTS_PER_COMPANY = 10;
 
 type Updatable = Pick<
   typeof webhookEndpoints.$inferInsert,
-  'url' | 'description' | 'events' | 'scopes' | 'status' | 'disabledReason' | 'disabledAt' | 'failingSince'
+  'url' | 'description' | 'events' | 'scopes' | 'status' | 'disabledReason' | 'disabledAt' | 'failingSince' | 'metadata'
 >;
 /** Values or SQL expressions (app_now(), so a change's times equal its updated_at). */
 export type EndpointFields = { [K in keyof Updatable]?: Updatable[K] | SQL };
@@ -21,9 +22,15 @@ const byId = (companyId: string, id: string) =>
   and(eq(webhookEndpoints.companyId, companyId), eq(webhookEndpoints.id, id));
 
 /** A page of the company's endpoints: one statement as the tenant in one round trip. */
-export function listEndpoints(tenant: Tenant, page: PageRequest, filters: { status?: 'active' | 'disabled' }) {
+export function listEndpoints(
+  tenant: Tenant,
+  page: PageRequest,
+  filters: { status?: 'active' | 'disabled'; metadata?: Record<string, string> },
+) {
   const conditions: (SQL | undefined)[] = [eq(webhookEndpoints.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(webhookEndpoints.status, filters.status));
+  // At most ten endpoints per company: the filter is checked on the rows, without an index.
+  conditions.push(metadataFilterOnRows(webhookEndpoints.metadata, filters.metadata));
   return readPage(
     tenant,
     webhookEndpoints,
@@ -58,7 +65,14 @@ export function lockEndpoint(tx: Tx, companyId: string, id: string): Promise<End
 export async function insertEndpointCounted(
   tx: Tx,
   companyId: string,
-  fields: { url: string; description: string | null; events: string[]; scopes: string[]; secret: string },
+  fields: {
+    url: string;
+    description: string | null;
+    events: string[];
+    scopes: string[];
+    secret: string;
+    metadata: Metadata;
+  },
 ): Promise<{ before: number; row: EndpointRow }> {
   // Each handed to the connection now (`then`), so they run in this order.
   const locking = sendUntilCommit(

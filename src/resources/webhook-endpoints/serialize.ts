@@ -45,6 +45,7 @@ export function serializeEndpoint(row: EndpointRow, now: Date = new Date()) {
     previous_secret_expires_at: overlapEnds !== null && overlapEnds > now ? iso(overlapEnds) : null,
     last_success_at: isoOrNull(row.lastSuccessAt),
     last_failure_at: isoOrNull(row.lastFailureAt),
+    metadata: row.metadata,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

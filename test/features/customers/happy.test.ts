@@ -60,6 +60,7 @@ describe('createCustomer', () => {
       email_unsubscribed: false,
       converted_at: null,
       last_activity_at: null,
+      metadata: {},
       created_at: expect.stringMatching(ISO_Z),
       updated_at: expect.stringMatching(ISO_Z),
     });

@@ -37,6 +37,7 @@ const FIELDS = [
   'won_at',
   'lost_at',
   'archived_at',
+  'metadata',
   'created_at',
   'updated_at',
 ];
@@ -80,6 +81,7 @@ describe('createDeal', () => {
       won_at: null,
       lost_at: null,
       archived_at: null,
+      metadata: {},
       created_at: expect.any(String),
       updated_at: deal.created_at,
     });

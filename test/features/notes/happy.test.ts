@@ -38,7 +38,7 @@ describe('createCustomerNote', () => {
     expect(res.status).toBe(201);
     const note = res.body.data;
     expect(Object.keys(note).sort()).toEqual(
-      ['author', 'content', 'created_at', 'id', 'is_important', 'object', 'parent', 'updated_at'].sort(),
+      ['author', 'content', 'created_at', 'id', 'is_important', 'metadata', 'object', 'parent', 'updated_at'].sort(),
     );
     expect(note.object).toBe('note');
     expect(note.id).toMatch(UUID);

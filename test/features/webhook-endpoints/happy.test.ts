@@ -82,6 +82,7 @@ describe('createWebhookEndpoint', () => {
       previous_secret_expires_at: null,
       last_success_at: null,
       last_failure_at: null,
+      metadata: {},
       created_at: expect.stringMatching(ISO_Z),
       updated_at: expect.stringMatching(ISO_Z),
       secret: expect.stringMatching(SECRET),
