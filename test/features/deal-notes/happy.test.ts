@@ -36,6 +36,7 @@ describe('createDealNote', () => {
       is_important: true,
       parent: { object: 'deal', id: deal.id },
       author: null,
+      metadata: {},
       created_at: expect.any(String),
       updated_at: res.body.data.created_at,
     });
