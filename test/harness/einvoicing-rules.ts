@@ -41,7 +41,7 @@ export function rulesUnavailable(): string | null {
   try {
     execFileSync('java', ['-version'], { stdio: 'ignore' });
   } catch {
-    return 'java is missing (Debian package default-jre-headless): the e-invoicing validation tests skip';
+    return 'java is missing (Debian package default-jdk-headless): the e-invoicing validation tests skip';
   }
   return null;
 }
