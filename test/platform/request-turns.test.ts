@@ -30,6 +30,38 @@ const metric = async (line: string) => {
   return found ? Number(found.slice(line.length + 1)) : 0;
 };
 
+/**
+ * B's two turns held: the test locks the customer's row, and two changes of B wait for it, each holding a turn.
+ * `release` lets them go (and may be called again); `changes` are their answers.
+ */
+async function holdTurnsOf(key: string, id: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  const locked = owner.begin(async (tx) => {
+    await tx`select id from customers where id = ${id} for update`;
+    held();
+    await released;
+  });
+  await holding;
+  const changes = ['Eén', 'Twee'].map((name) =>
+    api.call('updateCustomer', { key, params: { customer: id }, body: { name } }),
+  );
+  await until(() => api.deps.requestTurns.running === 2, "B's two changes hold B's two turns");
+  return {
+    changes,
+    release: async () => {
+      release();
+      await locked;
+    },
+  };
+}
+
 describe('request turns', () => {
   it("a company's waiting requests leave turns to another company; one too many waiting is refused with 429", async () => {
     expect(api.deps.requestTurns.limits).toEqual({ turns: 4, turnsPerCompany: 2, waitingPerCompany: 3 });
@@ -39,26 +71,10 @@ describe('request turns', () => {
     const id = created.body.data.id as string;
     const refusedBefore = await metric('crm_concurrency_refusals_total{kind="requests"}');
 
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let held!: () => void;
-    const holding = new Promise<void>((resolve) => {
-      held = resolve;
-    });
-    // B's changes wait for the row, each holding one of B's turns.
-    const locked = owner.begin(async (tx) => {
-      await tx`select id from customers where id = ${id} for update`;
-      held();
-      await released;
-    });
+    // B's changes wait for a row the test locks, each holding one of B's turns.
+    const turns = await holdTurnsOf(b.key, id);
     try {
-      await holding;
-      const changes = ['Eén', 'Twee'].map((name) =>
-        api.call('updateCustomer', { key: b.key, params: { customer: id }, body: { name } }),
-      );
-      await until(() => api.deps.requestTurns.running === 2, "B's two changes hold B's two turns");
+      const { changes } = turns;
       // Two turns are free, but B holds its share: its next requests wait.
       const waiting = [1, 2, 3].map(() => api.call('getMe', { key: b.key }));
       await until(() => api.deps.requestTurns.waiting === 3, "B's next three requests wait");
@@ -76,13 +92,12 @@ describe('request turns', () => {
       expect(other.status).toBe(200);
       expect(api.deps.requestTurns.waiting).toBe(3);
 
-      release();
+      await turns.release();
       expect((await Promise.all(changes)).map((r) => r.status)).toEqual([200, 200]);
       expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200, 200]);
       expect(api.deps.requestTurns.running + api.deps.requestTurns.waiting).toBe(0);
     } finally {
-      release();
-      await locked;
+      await turns.release();
     }
   });
 
@@ -91,25 +106,10 @@ describe('request turns', () => {
     const { origin } = await listenOnLoopback(api.app, api.config);
     const created = await api.call('createCustomer', { key: b.key, body: { email: 'weg@example.nl', name: 'Weg' } });
     const id = created.body.data.id as string;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let held!: () => void;
-    const holding = new Promise<void>((resolve) => {
-      held = resolve;
-    });
-    const locked = owner.begin(async (tx) => {
-      await tx`select id from customers where id = ${id} for update`;
-      held();
-      await released;
-    });
+    // B's changes wait for a row the test locks, each holding one of B's turns.
+    const turns = await holdTurnsOf(b.key, id);
     try {
-      await holding;
-      const changes = ['Eén', 'Twee'].map((name) =>
-        api.call('updateCustomer', { key: b.key, params: { customer: id }, body: { name } }),
-      );
-      await until(() => api.deps.requestTurns.running === 2, "B's two changes hold B's two turns");
+      const { changes } = turns;
       // A whole POST over a socket, which then closes while the request waits for B's turn.
       const body = JSON.stringify({ email: 'later@example.nl', name: 'Later' });
       const { port } = new URL(origin);
@@ -122,7 +122,7 @@ describe('request turns', () => {
       await until(() => api.deps.requestTurns.waiting === 1, 'the POST waits for its turn');
       socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 100));
-      release();
+      await turns.release();
       expect((await Promise.all(changes)).map((r) => r.status)).toEqual([200, 200]);
       // Its turn came and went: reading the body of a gone client does not wait for ever, holding the turn.
       await until(
@@ -132,8 +132,7 @@ describe('request turns', () => {
       );
       expect((await api.call('getMe', { key: b.key })).status).toBe(200);
     } finally {
-      release();
-      await locked;
+      await turns.release();
     }
   });
 });
