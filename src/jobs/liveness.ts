@@ -43,13 +43,20 @@ export async function keepAlive(
           and classid = ${LIVENESS_LOCK_CLASS}::oid and objid = hashtext(${poolId})::oid and objsubid = 2)`;
   };
   await lock();
+  // One sweep at a time: on a connection that hangs, the lock's check waits, and ticks must not pile up behind it.
+  let sweeping = false;
   const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
     void lock()
       .then(() => unlockDeadWorkers(sql))
       .then((dead) => {
         for (const pool of dead) log(`worker pool ${pool} is gone: its jobs were unlocked and run again`);
       })
-      .catch((error: unknown) => log(`liveness check failed: ${String(error)}`));
+      .catch((error: unknown) => log(`liveness check failed: ${String(error)}`))
+      .finally(() => {
+        sweeping = false;
+      });
   }, sweepIntervalMs);
   timer.unref();
   return {

@@ -2,10 +2,12 @@
 // worker process holds a liveness lock on a connection of its own; the jobs of a pool without one, locked
 // longer than a minute, are unlocked and run again. Real PostgreSQL: the end of a connection stands for the
 // death of its process (PostgreSQL frees its locks the same way).
+import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEAD_AFTER_SECONDS, keepAlive, unlockDeadWorkers } from '../../src/jobs/liveness.ts';
 import { startWorker, type Worker } from '../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { until } from '../harness/async.ts';
 import { withDatabase } from '../harness/db.ts';
 
 let api: TestApi;
@@ -96,6 +98,53 @@ describe('jobs of dead worker pools', () => {
       expect(await lockOf(job)).toBe('pool-reconnect-test');
     } finally {
       await liveness.stop();
+    }
+  });
+
+  it('a lost liveness connection it has not noticed yet never makes the pool sweep its own jobs as dead', async () => {
+    // A relay whose database side ends while the pool's side stays open and silent: the backend (and its lock) is
+    // gone, postgres.js has seen no close. A sweep that trusted a remembered "locked" unlocked its own job here.
+    const pairs: { client: Socket; upstream: Socket }[] = [];
+    const target = new URL(url);
+    const relay = createServer((client) => {
+      const upstream = connect(Number(target.port || 5432), target.hostname);
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => {});
+      upstream.on('error', () => {});
+      pairs.push({ client, upstream });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayed = new URL(url);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String((relay.address() as { port: number }).port);
+    const lines: string[] = [];
+    const liveness = await keepAlive(
+      relayed.toString(),
+      api.sql,
+      'pool-unnoticed-test',
+      (line) => lines.push(line),
+      50,
+    );
+    const job = await lockedJob('pool-unnoticed-test', 3600);
+    try {
+      for (const { client, upstream } of pairs) {
+        upstream.unpipe(client);
+        client.unpipe(upstream);
+        upstream.destroy();
+      }
+      await until(async () => {
+        const [row] = await api.sql<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity where application_name = 'crm-worker-liveness pool-unnoticed-test'`;
+        return row?.n === 0;
+      }, 'the backend ended');
+      // Many sweep intervals pass; this pool must not be the one to call itself dead.
+      await sleep(500);
+      expect(await lockOf(job)).toBe('pool-unnoticed-test');
+      expect(lines.filter((line) => line.includes('pool-unnoticed-test'))).toEqual([]);
+    } finally {
+      for (const { client } of pairs) client.destroy();
+      await liveness.stop();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
     }
   });
 
