@@ -740,7 +740,15 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Update a conversation's metadata
+     * @description Changes the conversation's `metadata` (another system's ticket number, say): the one field of a
+     *     conversation the API writes directly, in every status. Keys are merged one by one (`""` or `null` removes
+     *     a key, `{}` changes nothing, `null` for the whole object removes every key). Nothing is sent to the
+     *     customer. Emits no event; `updated_at` changes (not with `{}`), and the conversation's next event carries
+     *     the metadata.
+     */
+    patch: operations['updateConversation'];
     trace?: never;
   };
   '/conversations/{conversation}/messages': {
@@ -1170,8 +1178,10 @@ export type paths = {
      * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state answers `409 conflict` (cancel the invoice and create a new one instead).
-     *     With `If-Match` the update only happens when the invoice is still at that version. No webhook event is
-     *     emitted.
+     *     `metadata` is the exception: a body with only `metadata` changes it in every state (it is the
+     *     integrator's, not the customer's document, and changes nothing printed or sent). With `If-Match` the
+     *     update only happens when the invoice is still at that version. No webhook event is emitted; the invoice's
+     *     next event carries its metadata.
      */
     patch: operations['updateInvoice'];
     trace?: never;
@@ -1464,8 +1474,11 @@ export type paths = {
      * Update a draft quote
      * @description Changes the fields sent; fields left out keep their value, `null` clears a nullable field. `items`
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
-     *     can be changed; any other state (also `pending_review`) answers `409 conflict`. With `If-Match` the update
-     *     only happens when the quote is still at that version. No webhook event is emitted.
+     *     can be changed; any other state (also `pending_review`) answers `409 conflict`. `metadata` is the
+     *     exception: a body with only `metadata` changes it in every state (it is the integrator's, not the
+     *     customer's document), and the quote's other fields, version aside, stay as they are. With `If-Match` the
+     *     update only happens when the quote is still at that version. No webhook event is emitted; the quote's next
+     *     event carries its metadata.
      */
     patch: operations['updateQuote'];
     trace?: never;
@@ -1749,8 +1762,10 @@ export type paths = {
      *     same rules as quotes and invoices. A work order can be edited while it is `draft`, `planned` or
      *     `in_progress`; a `completed`, `invoiced` or `cancelled` work order answers `409 conflict` (reopen a
      *     completed one first with *Change the status of a work order*). The customer and the status are not
-     *     changed here. With `If-Match` the update only happens when the work order is still at that version.
-     *     No event is recorded.
+     *     changed here. `metadata` is the exception to the states: a body with only `metadata` changes it in every
+     *     state, also on a `completed`, `invoiced` or `cancelled` work order. With `If-Match` the update only
+     *     happens when the work order is still at that version. No event is recorded; the work order's next event
+     *     carries its metadata.
      */
     patch: operations['updateWorkOrder'];
     trace?: never;
@@ -2265,7 +2280,16 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Update an order's metadata
+     * @description Changes the order's `metadata`, the one field of an order the API writes directly: everything else comes
+     *     from the webshop or follows from *Change the status of an order* and *Fill in track and trace*. Keys are
+     *     merged one by one (`""` or `null` removes a key, `{}` changes nothing, `null` for the whole object removes
+     *     every key), in every status of the order. Accepts `Idempotency-Key` and `If-Match`. Emits no event and adds
+     *     no note; the order's `updated_at` and version change (not with `{}`), and its next event carries the
+     *     metadata.
+     */
+    patch: operations['updateOrder'];
     trace?: never;
   };
   '/orders/{order}/status': {
@@ -5739,6 +5763,7 @@ export type components = {
       closed_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of conversations. */
     ConversationList: {
@@ -5748,6 +5773,10 @@ export type components = {
     /** @description One conversation. */
     ConversationEnvelope: {
       data: components['schemas']['Conversation'];
+    };
+    /** @description What *Update a conversation's metadata* changes: its `metadata`, merged key by key. */
+    ConversationUpdate: {
+      metadata: components['schemas']['MetadataInput'];
     };
     /** @description A file sent with a message (data only). */
     ConversationMessageAttachment: {
@@ -6556,6 +6585,7 @@ export type components = {
       payments: components['schemas']['InvoicePayment'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of invoices. */
     InvoiceList: {
@@ -6744,13 +6774,14 @@ export type components = {
       discount_amount?: number;
       /** @description Reason for the document discount, printed with it. */
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One invoice. */
     InvoiceEnvelope: {
       data: components['schemas']['Invoice'];
     };
     /**
-     * @description Fields to change on a draft; only the fields sent change, `null` clears a nullable field. `items`
+     * @description Fields to change on a draft (`metadata` alone in every state); only the fields sent change, `null` clears a nullable field. `items`
      *     replaces all lines. Changing `customer_id` copies the new customer's details; any change copies the
      *     customer's current details again. Totals are recalculated. The lines, quote and discounts of a term
      *     invoice follow from its quote and percentage: on a term invoice `items`, `quote_id`, `discount_percentage`
@@ -6808,6 +6839,7 @@ export type components = {
       discount_amount?: number;
       /** @description Reason for the document discount. */
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /**
      * @description Optional settings of the email; everything may be left out (an empty body or no body at all sends the
@@ -7140,6 +7172,7 @@ export type components = {
       items: components['schemas']['QuoteItem'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of quotes. */
     QuoteList: {
@@ -7219,13 +7252,14 @@ export type components = {
       discount_amount?: number;
       /** @description Reason for the document discount, printed with it. */
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One quote. */
     QuoteEnvelope: {
       data: components['schemas']['Quote'];
     };
     /**
-     * @description Fields to change on a draft; only the fields sent change, `null` clears a nullable field. `items`
+     * @description Fields to change on a draft (`metadata` alone in every state); only the fields sent change, `null` clears a nullable field. `items`
      *     replaces all lines. Changing `customer_id` copies the new customer's details; any change copies the
      *     customer's current details again. Totals are recalculated.
      */
@@ -7282,6 +7316,7 @@ export type components = {
       discount_amount?: number;
       /** @description Reason for the document discount. */
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /**
      * @description Optional settings of the email; everything may be left out (an empty body or no body at all sends the
@@ -7666,6 +7701,7 @@ export type components = {
       photos: components['schemas']['WorkOrderPhoto'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of work orders. */
     WorkOrderList: {
@@ -7795,6 +7831,7 @@ export type components = {
       items?: components['schemas']['WorkOrderItemInput'][];
       /** @description The checklist points, in display order. */
       checklist?: components['schemas']['WorkOrderChecklistItemInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One work order. */
     WorkOrderEnvelope: {
@@ -7803,7 +7840,7 @@ export type components = {
     /**
      * @description Fields to change; only the fields sent change, `null` clears a nullable field. `items` and `checklist`
      *     each replace the whole list (new ids are assigned); leave them out to keep them. The customer and the
-     *     status are not changed here.
+     *     status are not changed here; `metadata` alone can be changed in every state.
      */
     WorkOrderUpdate: {
       /** @description Short title. */
@@ -7844,6 +7881,7 @@ export type components = {
       items?: components['schemas']['WorkOrderItemInput'][];
       /** @description All checklist points, replacing the current ones. */
       checklist?: components['schemas']['WorkOrderChecklistItemInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @description The status to move the work order to, see *Change the status of a work order* for the allowed moves. */
     WorkOrderStatusChange: {
@@ -8454,6 +8492,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       /** @description Last change of the order, including a new note. */
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     /** @description A page of orders. */
     OrderList: {
@@ -8463,6 +8502,10 @@ export type components = {
     /** @description One order. */
     OrderEnvelope: {
       data: components['schemas']['Order'];
+    };
+    /** @description What *Update an order's metadata* changes: the order's `metadata`, merged key by key. */
+    OrderUpdate: {
+      metadata: components['schemas']['MetadataInput'];
     };
     /** @description The status to move the order to. */
     OrderStatusChange: {
@@ -12007,6 +12050,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -12064,6 +12116,48 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the conversation.
+         * @example 0192f5d0-3a4b-7c5d-8e6f-7a8b9c0d1e2f
+         */
+        conversation: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConversationUpdate'];
+      };
+    };
+    responses: {
+      /** @description The conversation with its metadata. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -12818,6 +12912,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -13333,6 +13436,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -13885,6 +13997,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -14983,6 +15104,15 @@ export interface operations {
          * @example 2026-03-01T00:00:00Z
          */
         'filter[updated_since]'?: components['parameters']['UpdatedSince'];
+        /**
+         * @description Only records whose `metadata` has these values, written `metadata[key]=value` (`?metadata[shop_order_id]=100234`):
+         *     each key compared exactly (case and spaces count), several keys all matching. A key is matched only among the
+         *     records of the key's own company.
+         * @example {
+         *       "shop_order_id": "100234"
+         *     }
+         */
+        metadata?: components['parameters']['MetadataFilter'];
       };
       header?: never;
       path?: never;
@@ -15042,6 +15172,64 @@ export interface operations {
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
+         *     response (with `Idempotent-Replayed: true`) instead of creating again.
+         * @example 5df20783-c0a9-48fe-8e5c-e96cbf365587
+         */
+        'Idempotency-Key'?: string;
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the order.
+         * @example 0192f5d0-3a1b-7c2d-8e3f-4a5b6c7d8e01
+         */
+        order: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderUpdate'];
+      };
+    };
+    responses: {
+      /** @description The order with its metadata. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrderEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['ForbiddenFeature'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['ConflictOrIdempotencyInProgress'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailedIdempotent'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -18096,6 +18284,7 @@ export interface operations {
          *               "vat_exemption_reason": null
          *             }
          *           ],
+         *           "metadata": {},
          *           "created_at": "2026-03-02T09:15:00Z",
          *           "updated_at": "2026-03-02T09:15:00Z"
          *         }
@@ -18258,6 +18447,7 @@ export interface operations {
          *               "vat_exemption_reason": null
          *             }
          *           ],
+         *           "metadata": {},
          *           "created_at": "2026-03-02T09:15:00Z",
          *           "updated_at": "2026-03-02T09:40:00Z"
          *         }
@@ -18420,6 +18610,7 @@ export interface operations {
          *               "vat_exemption_reason": null
          *             }
          *           ],
+         *           "metadata": {},
          *           "created_at": "2026-03-02T09:15:00Z",
          *           "updated_at": "2026-03-02T19:12:33Z"
          *         }
@@ -18582,6 +18773,7 @@ export interface operations {
          *               "vat_exemption_reason": null
          *             }
          *           ],
+         *           "metadata": {},
          *           "created_at": "2026-03-02T09:15:00Z",
          *           "updated_at": "2026-03-05T11:00:00Z"
          *         }
@@ -18744,6 +18936,7 @@ export interface operations {
          *               "vat_exemption_reason": null
          *             }
          *           ],
+         *           "metadata": {},
          *           "created_at": "2026-03-02T09:15:00Z",
          *           "updated_at": "2026-03-05T11:00:00Z"
          *         }
@@ -18911,6 +19104,7 @@ export interface operations {
          *             }
          *           ],
          *           "payments": [],
+         *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-14T10:20:00Z"
          *         }
@@ -19078,6 +19272,7 @@ export interface operations {
          *             }
          *           ],
          *           "payments": [],
+         *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-14T10:45:00Z"
          *         }
@@ -19245,6 +19440,7 @@ export interface operations {
          *             }
          *           ],
          *           "payments": [],
+         *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-14T18:02:10Z"
          *         }
@@ -19424,6 +19620,7 @@ export interface operations {
          *               "created_at": "2026-03-16T09:12:40Z"
          *             }
          *           ],
+         *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-16T09:12:40Z"
          *         }
@@ -19591,6 +19788,7 @@ export interface operations {
          *             }
          *           ],
          *           "payments": [],
+         *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-29T00:05:00Z"
          *         }
@@ -19758,6 +19956,7 @@ export interface operations {
          *             }
          *           ],
          *           "payments": [],
+         *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-15T08:05:00Z"
          *         }
@@ -19885,6 +20084,7 @@ export interface operations {
          *             }
          *           ],
          *           "photos": [],
+         *           "metadata": {},
          *           "created_at": "2026-03-10T13:20:00Z",
          *           "updated_at": "2026-03-10T13:20:00Z"
          *         }
@@ -20012,6 +20212,7 @@ export interface operations {
          *             }
          *           ],
          *           "photos": [],
+         *           "metadata": {},
          *           "created_at": "2026-03-10T13:20:00Z",
          *           "updated_at": "2026-03-16T08:05:12Z"
          *         }
@@ -20191,6 +20392,7 @@ export interface operations {
          *               "created_at": "2026-03-11T15:30:00Z"
          *             }
          *           ],
+         *           "metadata": {},
          *           "created_at": "2026-03-10T19:42:10Z",
          *           "updated_at": "2026-03-11T15:30:00Z"
          *         }

@@ -365,7 +365,7 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    patch: operations['updateConversation'];
     trace?: never;
   };
   '/conversations/{conversation}/messages': {
@@ -1053,7 +1053,7 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    patch: operations['updateOrder'];
     trace?: never;
   };
   '/orders/{order}/status': {
@@ -1661,6 +1661,7 @@ export type components = {
       closed_at: components['schemas']['NullableTimestamp'];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     ConversationCustomer: {
       name: string | null;
@@ -1705,6 +1706,9 @@ export type components = {
     ConversationMessageList: {
       data: components['schemas']['ConversationMessage'][];
       meta: components['schemas']['ListMeta'];
+    };
+    ConversationUpdate: {
+      metadata: components['schemas']['MetadataInput'];
     };
     ConversationVisitorEmail: {
       address: string;
@@ -2109,6 +2113,7 @@ export type components = {
       payments: components['schemas']['InvoicePayment'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     InvoiceCreate: {
       /** Format: uuid */
@@ -2137,6 +2142,7 @@ export type components = {
       /** @default 0 */
       discount_amount?: number;
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     InvoiceEnvelope: {
       data: components['schemas']['Invoice'];
@@ -2257,6 +2263,7 @@ export type components = {
       discount_percentage?: number;
       discount_amount?: number;
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     /** @enum {string} */
     Language: 'nl' | 'en' | 'de' | 'fr';
@@ -2358,6 +2365,7 @@ export type components = {
       notes: components['schemas']['OrderNote'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     OrderAddress: {
       address: string | null;
@@ -2426,6 +2434,9 @@ export type components = {
       tracking_url?: string | null;
       /** @default true */
       notify_customer?: boolean;
+    };
+    OrderUpdate: {
+      metadata: components['schemas']['MetadataInput'];
     };
     PipelineStage: {
       /** @constant */
@@ -2536,6 +2547,7 @@ export type components = {
       items: components['schemas']['QuoteItem'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     QuoteAttachment: {
       /** @constant */
@@ -2593,6 +2605,7 @@ export type components = {
       /** @default 0 */
       discount_amount?: number;
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     QuoteEnvelope: {
       data: components['schemas']['Quote'];
@@ -2656,6 +2669,7 @@ export type components = {
       discount_percentage?: number;
       discount_amount?: number;
       discount_description?: string | null;
+      metadata?: components['schemas']['MetadataInput'];
     };
     RateLimitWindow: {
       name: string;
@@ -3276,6 +3290,7 @@ export type components = {
       photos: components['schemas']['WorkOrderPhoto'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
+      metadata: components['schemas']['Metadata'];
     };
     WorkOrderChecklistItem: {
       /** @constant */
@@ -3319,6 +3334,7 @@ export type components = {
       language?: 'nl' | 'en' | 'de' | 'fr';
       items?: components['schemas']['WorkOrderItemInput'][];
       checklist?: components['schemas']['WorkOrderChecklistItemInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
     WorkOrderCustomer: {
       /** @enum {string} */
@@ -3451,6 +3467,7 @@ export type components = {
       language?: 'nl' | 'en' | 'de' | 'fr';
       items?: components['schemas']['WorkOrderItemInput'][];
       checklist?: components['schemas']['WorkOrderChecklistItemInput'][];
+      metadata?: components['schemas']['MetadataInput'];
     };
   };
   responses: never;
@@ -4208,6 +4225,9 @@ export interface operations {
         'filter[channel]'?: 'web' | 'whatsapp' | 'email';
         'filter[customer_id]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -4235,6 +4255,31 @@ export interface operations {
       cookie?: never;
     };
     requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationEnvelope'];
+        };
+      };
+    };
+  };
+  updateConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        conversation: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConversationUpdate'];
+      };
+    };
     responses: {
       200: {
         headers: {
@@ -4625,6 +4670,9 @@ export interface operations {
         'filter[status]'?: 'draft' | 'sent' | 'viewed' | 'paid' | 'partial' | 'overdue' | 'cancelled' | 'refunded';
         'filter[customer_id]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -4875,6 +4923,9 @@ export interface operations {
           | 'completed';
         'filter[customer_id]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -5147,6 +5198,9 @@ export interface operations {
         'filter[assigned_user_id]'?: string;
         'filter[appointment_id]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -5702,6 +5756,9 @@ export interface operations {
           | 'refunded';
         'filter[customer_id]'?: string;
         'filter[updated_since]'?: string;
+        metadata?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -5729,6 +5786,34 @@ export interface operations {
       cookie?: never;
     };
     requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrderEnvelope'];
+        };
+      };
+    };
+  };
+  updateOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+        'If-Match'?: string;
+      };
+      path: {
+        order: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OrderUpdate'];
+      };
+    };
     responses: {
       200: {
         headers: {

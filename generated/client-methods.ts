@@ -164,6 +164,18 @@ export class Resources {
         undefined,
         'data',
       ),
+    /** Update a conversation's metadata (`PATCH /conversations/{conversation}`). */
+    update: (
+      conversation: operations['updateConversation']['parameters']['path']['conversation'],
+      body: NonNullable<operations['updateConversation']['requestBody']>['content']['application/json'],
+    ): Promise<operations['updateConversation']['responses'][200]['content']['application/json']['data']> =>
+      this.call.send(
+        { method: 'PATCH', path: '/conversations/{conversation}' },
+        { conversation },
+        { json: body },
+        undefined,
+        'data',
+      ),
     /** List the messages of a conversation (`GET /conversations/{conversation}/messages`, every page). */
     listMessages: (
       conversation: operations['listConversationMessages']['parameters']['path']['conversation'],
@@ -534,6 +546,13 @@ export class Resources {
       order: operations['getOrder']['parameters']['path']['order'],
     ): Promise<operations['getOrder']['responses'][200]['content']['application/json']['data']> =>
       this.call.send({ method: 'GET', path: '/orders/{order}' }, { order }, undefined, undefined, 'data'),
+    /** Update an order's metadata (`PATCH /orders/{order}`). */
+    update: (
+      order: operations['updateOrder']['parameters']['path']['order'],
+      body: NonNullable<operations['updateOrder']['requestBody']>['content']['application/json'],
+      options?: { header?: NonNullable<operations['updateOrder']['parameters']['header']>; idempotencyKey?: string },
+    ): Promise<operations['updateOrder']['responses'][200]['content']['application/json']['data']> =>
+      this.call.send({ method: 'PATCH', path: '/orders/{order}' }, { order }, { json: body }, options, 'data'),
     /** Change the status of an order (`POST /orders/{order}/status`). */
     changeStatus: (
       order: operations['changeOrderStatus']['parameters']['path']['order'],

@@ -460,6 +460,7 @@ export const ConversationSchema = z
     closed_at: NullableTimestampSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Conversation');
 export const ConversationEnvelopeSchema = z.object({ data: ConversationSchema }).openapi('ConversationEnvelope');
@@ -502,6 +503,7 @@ export const ConversationMessageEnvelopeSchema = z
 export const ConversationMessageListSchema = z
   .object({ data: z.array(ConversationMessageSchema).max(100), meta: ListMetaSchema })
   .openapi('ConversationMessageList');
+export const ConversationUpdateSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('ConversationUpdate');
 export const CustomerSchema = z
   .object({
     object: z.literal('customer'),
@@ -951,6 +953,7 @@ export const InvoiceSchema = z
     payments: z.array(InvoicePaymentSchema).max(1000),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Invoice');
 export const NoteParentSchema = z
@@ -1054,6 +1057,7 @@ export const OrderSchema = z
     notes: z.array(OrderNoteSchema).max(1000),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Order');
 export const QuoteItemSchema = z
@@ -1115,6 +1119,7 @@ export const QuoteSchema = z
     items: z.array(QuoteItemSchema).max(200),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('Quote');
 export const ReviewAuthorSchema = z.object({ name: z.string(), city: z.string().nullable() }).openapi('ReviewAuthor');
@@ -1312,6 +1317,7 @@ export const WorkOrderSchema = z
     photos: z.array(WorkOrderPhotoSchema).max(30),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
+    metadata: MetadataSchema,
   })
   .openapi('WorkOrder');
 export const EventDataSchema = z
@@ -1408,6 +1414,7 @@ export const InvoiceCreateSchema = z
     discount_percentage: z.number().min(0).max(100).default(0),
     discount_amount: z.number().min(0).max(9999999).default(0),
     discount_description: z.string().max(500).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('InvoiceCreate');
 export const InvoiceEnvelopeSchema = z.object({ data: InvoiceSchema }).openapi('InvoiceEnvelope');
@@ -1510,6 +1517,7 @@ export const InvoiceUpdateSchema = z
     discount_percentage: z.number().min(0).max(100).optional(),
     discount_amount: z.number().min(0).max(9999999).optional(),
     discount_description: z.string().max(500).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('InvoiceUpdate');
 export const MessageEventDataSchema = z.object({ object: ConversationMessageSchema }).openapi('MessageEventData');
@@ -1582,6 +1590,7 @@ export const OrderTrackingUpdateSchema = z
     notify_customer: z.boolean().default(true),
   })
   .openapi('OrderTrackingUpdate');
+export const OrderUpdateSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('OrderUpdate');
 export const PdfBinarySchema = z.union([z.instanceof(Blob), z.string()]).openapi('PdfBinary');
 export const WebhookPingSchema = z
   .object({
@@ -1699,6 +1708,7 @@ export const QuoteCreateSchema = z
     discount_percentage: z.number().min(0).max(100).default(0),
     discount_amount: z.number().min(0).max(9999999).default(0),
     discount_description: z.string().max(500).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('QuoteCreate');
 export const QuoteEnvelopeSchema = z.object({ data: QuoteSchema }).openapi('QuoteEnvelope');
@@ -1763,6 +1773,7 @@ export const QuoteUpdateSchema = z
     discount_percentage: z.number().min(0).max(100).optional(),
     discount_amount: z.number().min(0).max(9999999).optional(),
     discount_description: z.string().max(500).nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('QuoteUpdate');
 export const RawEmailSchema = z.union([z.instanceof(Blob), z.string()]).openapi('RawEmail');
@@ -2394,6 +2405,7 @@ export const WorkOrderCreateSchema = z
     language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
     items: z.array(WorkOrderItemInputSchema).max(200).optional(),
     checklist: z.array(WorkOrderChecklistItemInputSchema).max(200).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('WorkOrderCreate');
 export const WorkOrderEnvelopeSchema = z.object({ data: WorkOrderSchema }).openapi('WorkOrderEnvelope');
@@ -2454,6 +2466,7 @@ export const WorkOrderUpdateSchema = z
     language: z.enum(['nl', 'en', 'de', 'fr']).optional(),
     items: z.array(WorkOrderItemInputSchema).max(200).optional(),
     checklist: z.array(WorkOrderChecklistItemInputSchema).max(200).optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('WorkOrderUpdate');
 export const getMe = createRoute({
@@ -4317,27 +4330,39 @@ export const listConversations = createRoute({
   summary: 'List conversations',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z
-        .enum(['-last_message_at', 'last_message_at', '-created_at', 'created_at', '-updated_at', 'updated_at'])
-        .default('-last_message_at'),
-      'filter[status]': z.enum(['open', 'waiting_on_customer', 'waiting_on_team', 'snoozed', 'closed']).optional(),
-      'filter[channel]': z.enum(['web', 'whatsapp', 'email']).optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z
+          .enum(['-last_message_at', 'last_message_at', '-created_at', 'created_at', '-updated_at', 'updated_at'])
+          .default('-last_message_at'),
+        'filter[status]': z.enum(['open', 'waiting_on_customer', 'waiting_on_team', 'snoozed', 'closed']).optional(),
+        'filter[channel]': z.enum(['web', 'whatsapp', 'email']).optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: {
@@ -4398,6 +4423,68 @@ export const getConversation = createRoute({
     },
     404: {
       description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const updateConversation = createRoute({
+  operationId: 'updateConversation',
+  method: 'patch',
+  path: '/conversations/{conversation}',
+  tags: ['Conversations'],
+  summary: "Update a conversation's metadata",
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ conversation: z.uuid() }),
+    query: z.strictObject({}),
+    body: { required: true, content: { 'application/json': { schema: ConversationUpdateSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The conversation with its metadata.',
+      content: { 'application/json': { schema: ConversationEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
@@ -5365,26 +5452,38 @@ export const listInvoices = createRoute({
   summary: 'List invoices',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
-      'filter[status]': z
-        .enum(['draft', 'sent', 'viewed', 'paid', 'partial', 'overdue', 'cancelled', 'refunded'])
-        .optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
+        'filter[status]': z
+          .enum(['draft', 'sent', 'viewed', 'paid', 'partial', 'overdue', 'cancelled', 'refunded'])
+          .optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of invoices.', content: { 'application/json': { schema: InvoiceListSchema } } },
@@ -5987,26 +6086,38 @@ export const listQuotes = createRoute({
   summary: 'List quotes',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
-      'filter[status]': z
-        .enum(['draft', 'pending_review', 'sent', 'viewed', 'accepted', 'rejected', 'expired', 'completed'])
-        .optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
+        'filter[status]': z
+          .enum(['draft', 'pending_review', 'sent', 'viewed', 'accepted', 'rejected', 'expired', 'completed'])
+          .optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of quotes.', content: { 'application/json': { schema: QuoteListSchema } } },
@@ -6670,30 +6781,42 @@ export const listWorkOrders = createRoute({
   summary: 'List work orders',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
-      'filter[status]': z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']).optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[assigned_user_id]': z
-        .string()
-        .max(18)
-        .regex(/^[1-9][0-9]*$/)
-        .optional(),
-      'filter[appointment_id]': z.uuid().optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
+        'filter[status]': z.enum(['draft', 'planned', 'in_progress', 'completed', 'invoiced', 'cancelled']).optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[assigned_user_id]': z
+          .string()
+          .max(18)
+          .regex(/^[1-9][0-9]*$/)
+          .optional(),
+        'filter[appointment_id]': z.uuid().optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of work orders.', content: { 'application/json': { schema: WorkOrderListSchema } } },
@@ -8083,26 +8206,38 @@ export const listOrders = createRoute({
   summary: 'List webshop orders',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.strictObject({
-      limit: z
-        .string()
-        .regex(/^-?[0-9]+$/)
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .default(50),
-      cursor: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
-        .optional(),
-      sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
-      'filter[status]': z
-        .enum(['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded'])
-        .optional(),
-      'filter[customer_id]': z.uuid().optional(),
-      'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
-    }),
+    query: z.transform(deepObjects(['metadata'])).pipe(
+      z.strictObject({
+        limit: z
+          .string()
+          .regex(/^-?[0-9]+$/)
+          .transform(Number)
+          .pipe(z.number().int().min(1).max(100))
+          .default(50),
+        cursor: z
+          .string()
+          .min(1)
+          .max(1024)
+          .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+          .optional(),
+        sort: z.enum(['-created_at', 'created_at', '-updated_at', 'updated_at']).default('-created_at'),
+        'filter[status]': z
+          .enum(['pending_payment', 'paid', 'processing', 'shipped', 'delivered', 'cancelled', 'refunded'])
+          .optional(),
+        'filter[customer_id]': z.uuid().optional(),
+        'filter[updated_since]': z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
+        metadata: z
+          .record(
+            z
+              .string()
+              .max(40)
+              .regex(/^[A-Za-z0-9_.-]+$/),
+            z.string().max(500),
+          )
+          .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+      }),
+    ),
   },
   responses: {
     200: { description: 'A page of orders.', content: { 'application/json': { schema: OrderListSchema } } },
@@ -8165,6 +8300,86 @@ export const getOrder = createRoute({
     422: {
       description:
         '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const updateOrder = createRoute({
+  operationId: 'updateOrder',
+  method: 'patch',
+  path: '/orders/{order}',
+  tags: ['Orders'],
+  summary: "Update an order's metadata",
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ order: z.uuid() }),
+    query: z.strictObject({}),
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[\x21-\x7E]+$/)
+        .optional(),
+      'if-match': z.string().max(1024).optional(),
+    }),
+    body: { required: true, content: { 'application/json': { schema: OrderUpdateSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The order with its metadata.',
+      content: { 'application/json': { schema: OrderEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive`, `insufficient_scope` (with `required_scope`) or `feature_not_available`.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description:
+        '`conflict` with the current state (nothing was created), or `idempotency_in_progress` for a repeated `Idempotency-Key` whose first request is still running.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     429: {
@@ -10659,6 +10874,7 @@ export const routes = {
   listPipelineStages,
   listConversations,
   getConversation,
+  updateConversation,
   listConversationMessages,
   createConversationMessage,
   closeConversation,
@@ -10719,6 +10935,7 @@ export const routes = {
   getAppointmentAvailability,
   listOrders,
   getOrder,
+  updateOrder,
   changeOrderStatus,
   updateOrderTracking,
   listOrderNotes,

@@ -45,14 +45,17 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
   note: { metadata: noMetadata },
   task: { metadata: noMetadata },
   appointment: { metadata: noMetadata },
-  conversation: { visitor_email: { value: none } },
+  conversation: { visitor_email: { value: none }, metadata: noMetadata },
   // 2026-11-28: the online document's address is a credential, never in events.
-  quote: { public_url: { value: none } },
+  quote: { public_url: { value: none }, metadata: noMetadata },
   invoice: {
     public_url: { value: none },
+    metadata: noMetadata,
     // 2026-11-28: always present, in events too; it follows from the invoice's id.
     ubl_url: { value: (invoice, { serviceUrl }) => ublUrlOf(serviceUrl, String(invoice.id)) },
   },
+  work_order: { metadata: noMetadata },
+  order: { metadata: noMetadata },
   // 2026-11-28: the review page's address is a credential, no longer in events (events before carried it).
   review_request: { url: { value: none, replaces: true } },
 };

@@ -161,3 +161,12 @@ export function metadataFilterOnRows(
   if (filter === undefined || Object.keys(filter).length === 0) return undefined;
   return sql`${column} @> ${JSON.stringify(filter)}::text::jsonb`;
 }
+
+/**
+ * Whether an update's body sends `metadata` and nothing else. Quotes, invoices and work orders accept such a body
+ * in every state: the metadata is the integrator's, not part of the document the customer sees.
+ */
+export function onlyMetadata(body: object): boolean {
+  const keys = Object.keys(body);
+  return keys.length === 1 && keys[0] === 'metadata';
+}

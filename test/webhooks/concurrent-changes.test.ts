@@ -10,6 +10,7 @@ import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { fanout } from '../../src/webhooks/fanout.ts';
 import { customerOf, dealOf, pipelineOf } from '../features/deals/fixtures.ts';
 import {
+  type Answer,
   createCustomer,
   deliveriesOf,
   deliverJobsOf,
@@ -21,7 +22,7 @@ import {
   runDueJobs,
 } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
-import { until } from '../harness/async.ts';
+import { deferred, until } from '../harness/async.ts';
 import { waitsForLock as waitsForLockIn } from '../harness/locks.ts';
 
 let api: TestApi;
@@ -49,7 +50,7 @@ function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
 }
 
 /** A company with one endpoint, one event and its delivery written pending (no job left queued). */
-async function pendingDelivery(answer: (n: number) => { status: number; delayMs?: number }) {
+async function pendingDelivery(answer: (n: number) => Answer) {
   const { companyId, key } = await api.tenant();
   const hook = await receiver(answer);
   const { id: endpointId } = await insertEndpoint(api, companyId, { url: hook.url });
@@ -63,9 +64,10 @@ async function pendingDelivery(answer: (n: number) => { status: number; delayMs?
 
 describe('an attempt answered after its delivery changed', () => {
   it('a late scheduled failure leaves a delivery a resend settled as succeeded', async () => {
-    // The scheduled attempt is answered 500 after 400 ms; the resend, sent meanwhile, 200 at once.
+    // The scheduled attempt is answered 500 once the resend, sent meanwhile and answered 200 at once, settled.
+    const resendSettled = deferred<void>();
     const { companyId, key, hook, endpointId, delivery } = await pendingDelivery((n) =>
-      n === 1 ? { status: 500, delayMs: 400 } : { status: 200 },
+      n === 1 ? { status: 500, heldUntil: resendSettled.promise } : { status: 200 },
     );
     const scheduled = deliver(state, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
     await until(() => hook.requests.length === 1, 'the scheduled attempt is sent');
@@ -76,6 +78,7 @@ describe('an attempt answered after its delivery changed', () => {
     expect(resend.status).toBe(202);
     const resent = { companyId, deliveryId: delivery.id, trigger: 'manual_resend' as const, endpointId };
     expect(await deliver(state, resent, LOCAL_SENDING)).toBe('succeeded');
+    resendSettled.resolve();
 
     expect(await scheduled).toBe('failed');
     const attempts = await api.sql`select attempt_number, trigger, status from webhook_attempts
@@ -91,8 +94,9 @@ describe('an attempt answered after its delivery changed', () => {
   });
 
   it('a late scheduled failure does not replace the one attempt of a recovery with the old schedule', async () => {
+    const recoveredFirst = deferred<void>();
     const { companyId, key, hook, endpointId, delivery } = await pendingDelivery((n) =>
-      n === 1 ? { status: 500, delayMs: 800 } : { status: 200 },
+      n === 1 ? { status: 500, heldUntil: recoveredFirst.promise } : { status: 200 },
     );
     const scheduled = deliver(state, { companyId, deliveryId: delivery.id, trigger: 'scheduled' }, LOCAL_SENDING);
     await until(() => hook.requests.length === 1, 'the scheduled attempt is sent');
@@ -108,6 +112,7 @@ describe('an attempt answered after its delivery changed', () => {
       body: { since },
     });
     expect(recovered.body.data.queued).toBe(1);
+    recoveredFirst.resolve();
 
     expect(await scheduled).toBe('retrying'); // the 500 arrives: logged, nothing else
     expect((await deliverJobsOf(api, delivery.id)).map((j) => j.payload.trigger)).toEqual(['recovery']);

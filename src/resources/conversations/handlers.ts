@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { Tx } from '../../db/tenant.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { Handlers } from '../../http/handler.ts';
+import { changedMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { contactOf } from '../customers/queries.ts';
 import { conversationMessages as texts } from './messages.ts';
@@ -39,6 +40,7 @@ export const handlers = {
       channel: query['filter[channel]'],
       customerId: query['filter[customer_id]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     });
     return c.json({ data: data.map((row) => serializeConversation(row, row.contact)), meta }, 200);
   },
@@ -60,6 +62,17 @@ export const handlers = {
       return q.listMessages(tx, companyId, conversation, page);
     });
     return c.json({ data: data.map(serializeMessage), meta }, 200);
+  },
+
+  updateConversation: async (c) => {
+    const { conversation } = c.req.valid('param');
+    const { metadata } = c.req.valid('json');
+    const data = await onLockedConversation(c, conversation, async (tx, current) => {
+      const changes = changedMetadata(current.metadata, metadata);
+      // `{}`, or the values it has: no write, `updated_at` stays.
+      return changes.metadata ? q.updateConversation(tx, current, changes) : current;
+    });
+    return c.json({ data }, 200);
   },
 
   closeConversation: async (c) => {

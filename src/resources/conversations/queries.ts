@@ -6,6 +6,7 @@ import { lockRecord } from '../../db/change-time.ts';
 import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { conversationMessages, conversations } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -17,6 +18,7 @@ export type ConversationFilters = {
   channel?: ConversationRow['channel'];
   customerId?: string;
   updatedSince?: string;
+  metadata?: Record<string, string>;
 };
 
 // `last_message_at` sorts by its never-null twin (schema/inbox.ts): conversations without messages are the oldest.
@@ -27,12 +29,13 @@ const SORTS = {
 };
 
 /** A page of conversations with their customers' contact details: one statement as the tenant in one round trip. */
-export function listConversations(tenant: Tenant, page: PageRequest, filters: ConversationFilters) {
+export async function listConversations(tenant: Tenant, page: PageRequest, filters: ConversationFilters) {
   const conditions: (SQL | undefined)[] = [eq(conversations.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(conversations.status, filters.status));
   if (filters.channel) conditions.push(eq(conversations.channel, filters.channel));
   if (filters.customerId) conditions.push(eq(conversations.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(conversations.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, conversations, filters.metadata));
   return readPage(tenant, conversations, page, { sorts: SORTS, id: conversations.id }, conditions, {
     contact: customerContact(conversations),
   });

@@ -38,6 +38,7 @@ export function serializeConversation(row: ConversationRow, contact: CustomerCon
     last_message_at: isoOrNull(row.lastMessageAt),
     closed_at: isoOrNull(row.closedAt),
     created_at: iso(row.createdAt),
+    metadata: row.metadata,
     updated_at: iso(row.updatedAt),
   };
 }

@@ -6,6 +6,7 @@ import { invoices, quotes } from '../../db/schema/index.ts';
 import { inOrder, type Tx } from '../../db/tenant.ts';
 import { fromCents } from '../../domain/money.ts';
 import { scaled } from '../../domain/totals.ts';
+import type { MetadataInput } from '../../http/metadata.ts';
 import { dealFollowsQuotes } from '../deals/from-quotes.ts';
 import {
   addDays,
@@ -43,6 +44,7 @@ export type InvoiceFields = {
   discount_percentage?: number;
   discount_amount?: number;
   discount_description?: string | null;
+  metadata?: MetadataInput;
 };
 
 /**

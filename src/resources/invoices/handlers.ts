@@ -10,6 +10,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { changedMetadata, newMetadata, onlyMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
@@ -104,6 +105,7 @@ export const handlers = {
       status: query['filter[status]'],
       customerId: query['filter[customer_id]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     });
     const url = invoiceUrl(c);
     return c.json({ data: data.map((row) => serializeInvoice(row, url(row), serviceUrl(c))), meta }, 200);
@@ -153,6 +155,7 @@ export const handlers = {
       const [columns, number] = await Promise.all([invoiceColumns(tx, companyId, body, reads), numbering]);
       const row = await q.insertInvoice(tx, companyId, {
         ...columns,
+        metadata: newMetadata(body.metadata),
         id: newId(),
         number: number ?? (await nextDocumentNumber(tx, companyId, 'invoice')),
         status: 'draft',
@@ -173,13 +176,21 @@ export const handlers = {
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
     const { updating, payments } = await c.get('tenant').transaction(async (tx) => {
-      // One round trip: the lock, then the reads of the new columns and the payments the answer shows.
+      // One round trip: the lock, then the reads of the new columns (none for metadata alone, which any state
+      // takes) and the payments the answer shows.
       const locking = q.lockInvoice(tx, companyId, invoice);
-      const reads = invoiceReads(tx, companyId, body, invoice);
+      const reads = onlyMetadata(body) ? undefined : invoiceReads(tx, companyId, body, invoice);
       const [current, payments] = await Promise.all([locking, q.paymentsOf(tx, companyId, invoice)]);
       checkIfMatch(current, expected, invoiceNotFound);
+      const metadata = changedMetadata(current.metadata, body.metadata);
+      if (!reads) {
+        // `{}` changes nothing: no write, and the version stays.
+        const updating = metadata.metadata ? q.updateInvoice(tx, current, metadata) : Promise.resolve(current);
+        await sendUntilCommit(tx, updating);
+        return { updating, payments };
+      }
       if (current.status !== 'draft') throw conflict('invoice.not_draft', current.status);
-      const columns = await invoiceColumns(tx, companyId, body, reads, current);
+      const columns = { ...(await invoiceColumns(tx, companyId, body, reads, current)), ...metadata };
       const updating = q.updateInvoice(tx, current, columns);
       if (columns.quoteId !== current.quoteId) {
         const updated = await updating;

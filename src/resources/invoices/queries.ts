@@ -5,11 +5,17 @@ import { lockRecord } from '../../db/change-time.ts';
 import { byRecordKey, recordReader, relatedRows, selectRecord, selectRelated } from '../../db/record-reads.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { InvoiceRow, InvoiceWithPayments, PaymentRow } from './serialize.ts';
 
-export type InvoiceFilters = { status?: InvoiceRow['status']; customerId?: string; updatedSince?: string };
+export type InvoiceFilters = {
+  status?: InvoiceRow['status'];
+  customerId?: string;
+  updatedSince?: string;
+  metadata?: Record<string, string>;
+};
 
 const SORTS = { created_at: invoices.createdAt, updated_at: invoices.updatedAt };
 
@@ -36,11 +42,12 @@ export async function withPayments(tx: Tx, row: InvoiceRow): Promise<InvoiceWith
 }
 
 /** A page of invoices with their payments: one statement as the tenant in one round trip. */
-export function listInvoices(tenant: Tenant, page: PageRequest, filters: InvoiceFilters) {
+export async function listInvoices(tenant: Tenant, page: PageRequest, filters: InvoiceFilters) {
   const conditions: (SQL | undefined)[] = [eq(invoices.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(invoices.status, filters.status));
   if (filters.customerId) conditions.push(eq(invoices.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(invoices.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, invoices, filters.metadata));
   return readPage(tenant, invoices, page, { sorts: SORTS, id: invoices.id }, conditions, RELATED);
 }
 

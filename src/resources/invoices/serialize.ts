@@ -80,6 +80,7 @@ export function serializeInvoice(row: InvoiceWithPayments, publicUrl: string | n
     items: row.items.map((line) => serializeLine('invoice_item' as const, line)),
     payments: row.payments.map(serializePayment),
     created_at: iso(row.createdAt),
+    metadata: row.metadata,
     updated_at: iso(row.updatedAt),
   };
 }

@@ -4,6 +4,7 @@ import { recordEvent } from '../../events/record.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { changedMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
 import { customerNoteEmail, noteText, statusEmail, statusName, trackingEmail } from './emails.ts';
@@ -21,6 +22,7 @@ export const handlers = {
       status: query['filter[status]'],
       customerId: query['filter[customer_id]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     });
     return c.json({ data: data.map(serializeOrder), meta }, 200);
   },
@@ -30,6 +32,17 @@ export const handlers = {
     const found = await q.readOrder(c.get('tenant'), order);
     if (!found) throw orderNotFound();
     return c.json({ data: serializeOrder(found) }, 200, { ETag: etagOf(found.order.version) });
+  },
+
+  updateOrder: async (c) => {
+    const { order } = c.req.valid('param');
+    const { metadata } = c.req.valid('json');
+    const done = await onLockedOrder(c, order, async (tx, current) => {
+      const changes = changedMetadata(current.metadata, metadata);
+      // `{}`, or the values it has: no write, and the version stays.
+      if (changes.metadata) await q.updateOrder(tx, current, changes);
+    });
+    return c.json(done.body, done.status, done.headers);
   },
 
   changeOrderStatus: async (c) => {

@@ -1,6 +1,7 @@
 // Orders placed in webshop forms outside this service, brought in by the operator (`cli orders import FILE`).
 // Each order has the contract's Order shape (generated OrderSchema); what the service assigns itself (`object`,
-// `id`, `customer_id`, `notes`, `updated_at`) may be left out and is ignored when sent. An order number that is
+// `id`, `customer_id`, `notes`, `updated_at`) may be left out and is ignored when sent; `metadata` may be left out
+// and is kept when sent (the shop's own ids, under the API's limits). An order number that is
 // there already is skipped, so the same file can be imported again. Each order meets the API's own checks (text
 // PostgreSQL can store, the buyer as a customer the API would take, a tracking link on the web, the company's own
 // invoice and quote): one that does not is a bad row, reported with its line and reason, and the others import.
@@ -21,6 +22,7 @@ const ImportedOrder = OrderSchema.partial({
   id: true,
   customer_id: true,
   notes: true,
+  metadata: true,
   created_at: true,
   updated_at: true,
 }).extend({ items: z.array(ImportedItem).max(1000) });
@@ -196,6 +198,7 @@ export async function importOrder(tx: Tx, companyId: string, order: ImportedOrde
       deliveredAt: dateOrNull(order.delivered_at),
       cancelledAt: dateOrNull(order.cancelled_at),
       refundedAt: dateOrNull(order.refunded_at),
+      metadata: order.metadata ?? {},
       ...(order.created_at ? { createdAt: new Date(order.created_at), updatedAt: new Date(order.created_at) } : {}),
     },
     order.items.map((item) => ({

@@ -6,12 +6,18 @@ import { lockRecord } from '../../db/change-time.ts';
 import { byRecordKey, recordReader, relatedRows, selectRecord, type WithRelated } from '../../db/record-reads.ts';
 import { orderItems, orderNotes, orders } from '../../db/schema/index.ts';
 import { sendUntilCommit, type Tenant, type Tx } from '../../db/tenant.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage, selectPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
 import type { OrderItemRow, OrderNoteRow, OrderRow, OrderWithParts } from './serialize.ts';
 
-export type OrderFilters = { status?: OrderRow['status']; customerId?: string; updatedSince?: string };
+export type OrderFilters = {
+  status?: OrderRow['status'];
+  customerId?: string;
+  updatedSince?: string;
+  metadata?: Record<string, string>;
+};
 
 const SORTS = { created_at: orders.createdAt, updated_at: orders.updatedAt };
 
@@ -45,6 +51,7 @@ export async function listOrders(tenant: Tenant, page: PageRequest, filters: Ord
   if (filters.status) conditions.push(eq(orders.status, filters.status));
   if (filters.customerId) conditions.push(eq(orders.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(orders.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, orders, filters.metadata));
   const { data, meta } = await readPage(tenant, orders, page, { sorts: SORTS, id: orders.id }, conditions, PARTS);
   return { data: data.map(withParts), meta };
 }

@@ -72,6 +72,7 @@ export function serializeOrder({ order, items, notes }: OrderWithParts) {
     items: items.map(serializeOrderItem),
     notes: notes.map(serializeOrderNote),
     created_at: iso(order.createdAt),
+    metadata: order.metadata,
     updated_at: iso(order.updatedAt),
   };
 }

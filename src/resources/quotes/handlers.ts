@@ -7,6 +7,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { changedMetadata, type MetadataInput, newMetadata, onlyMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { newId } from '../../ids.ts';
 import { dealFollowsQuotes } from '../deals/from-quotes.ts';
@@ -63,6 +64,7 @@ type QuoteFields = {
   discount_percentage?: number;
   discount_amount?: number;
   discount_description?: string | null;
+  metadata?: MetadataInput;
 };
 
 /**
@@ -155,6 +157,7 @@ export const handlers = {
       status: query['filter[status]'],
       customerId: query['filter[customer_id]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     });
     const url = quoteUrl(c);
     return c.json({ data: data.map((row) => serializeQuote(row, url(row))), meta }, 200);
@@ -183,7 +186,13 @@ export const handlers = {
         quoteColumns(body, reads),
         nextDocumentNumber(tx, companyId, 'quote'),
       ]);
-      const row = await q.insertQuote(tx, companyId, { ...columns, id: newId(), number, status: 'draft' });
+      const row = await q.insertQuote(tx, companyId, {
+        ...columns,
+        metadata: newMetadata(body.metadata),
+        id: newId(),
+        number,
+        status: 'draft',
+      });
       await recordQuoteEvent(tx, row, 'quote.created');
       await followDeals(tx, companyId, row.dealId);
       return {
@@ -201,14 +210,22 @@ export const handlers = {
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
     const { updating } = await c.get('tenant').transaction(async (tx) => {
-      // One round trip: the lock, then the reads of the new columns.
+      // One round trip: the lock, then the reads of the new columns (none for metadata alone, which any state takes).
+      const metadataAlone = onlyMetadata(body);
       const locking = q.lockQuote(tx, companyId, quote);
-      const reads = quoteReads(tx, companyId, body, quote);
+      const reads = metadataAlone ? undefined : quoteReads(tx, companyId, body, quote);
       const current = await locking;
       checkIfMatch(current, expected, quoteDocuments.notFound);
+      const metadata = changedMetadata(current.metadata, body.metadata);
+      if (!reads) {
+        // `{}` changes nothing: no write, and the version stays.
+        const updating = metadata.metadata ? q.updateQuote(tx, current, metadata) : Promise.resolve(current);
+        await sendUntilCommit(tx, updating);
+        return { updating };
+      }
       if (current.status !== 'draft')
         throw new ApiProblem('conflict', quoteMessages.message('quote.not_draft', { status: current.status }));
-      const columns = await quoteColumns(body, reads, current);
+      const columns = { ...(await quoteColumns(body, reads, current)), ...metadata };
       // Nothing in the transaction waits for the updated row, only the answer: the update goes with COMMIT (the
       // deals' reads follow it on the connection), and its row (or its error, the transaction's) is taken once
       // committed.

@@ -5,21 +5,28 @@ import { lockRecord } from '../../db/change-time.ts';
 import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { quotes } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import type { QuoteRow } from './serialize.ts';
 
 export type QuoteStatus = QuoteRow['status'];
-export type QuoteFilters = { status?: QuoteStatus; customerId?: string; updatedSince?: string };
+export type QuoteFilters = {
+  status?: QuoteStatus;
+  customerId?: string;
+  updatedSince?: string;
+  metadata?: Record<string, string>;
+};
 
 const SORTS = { created_at: quotes.createdAt, updated_at: quotes.updatedAt };
 
 /** A page of quotes: one statement as the tenant in one round trip. */
-export function listQuotes(tenant: Tenant, page: PageRequest, filters: QuoteFilters) {
+export async function listQuotes(tenant: Tenant, page: PageRequest, filters: QuoteFilters) {
   const conditions: (SQL | undefined)[] = [eq(quotes.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(quotes.status, filters.status));
   if (filters.customerId) conditions.push(eq(quotes.customerId, filters.customerId));
   if (filters.updatedSince) conditions.push(atOrAfter(quotes.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, quotes, filters.metadata));
   return readPage(tenant, quotes, page, { sorts: SORTS, id: quotes.id }, conditions);
 }
 

@@ -72,6 +72,7 @@ export function serializeQuote(row: QuoteRow, publicUrl: string | null) {
     public_url: publicUrl,
     items: row.items.map((line) => serializeLine('quote_item' as const, line)),
     created_at: iso(row.createdAt),
+    metadata: row.metadata,
     updated_at: iso(row.updatedAt),
   };
 }

@@ -10,6 +10,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
+import { changedMetadata, type MetadataInput, newMetadata, onlyMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { createWithUpload } from '../../http/upload.ts';
 import { invalidField } from '../../http/validation.ts';
@@ -57,6 +58,7 @@ type WorkOrderFields = {
   language?: 'nl' | 'en' | 'de' | 'fr';
   items?: ItemInput[];
   checklist?: PointInput[];
+  metadata?: MetadataInput;
 };
 
 const checklistOf = (points: readonly PointInput[]): ChecklistPoint[] =>
@@ -258,6 +260,7 @@ export const handlers = {
       assignedUserId: assigned === undefined ? undefined : Number(assigned),
       appointmentId: query['filter[appointment_id]'],
       updatedSince: query['filter[updated_since]'],
+      metadata: query.metadata,
     });
     const links = c.get('deps').fileLinks;
     return c.json({ data: data.map((row) => serializeWorkOrder(row, links)), meta }, 200);
@@ -282,6 +285,7 @@ export const handlers = {
       ]);
       const inserted = await q.insertWorkOrder(tx, companyId, {
         ...columns,
+        metadata: newMetadata(body.metadata),
         id: newId(),
         number,
         status: body.status ?? 'draft',
@@ -304,12 +308,20 @@ export const handlers = {
       // One round trip: the lock, then the reads of the new columns and the photos the answer shows (added and
       // removed only under the lock).
       const locking = q.lockWorkOrder(tx, companyId, work_order);
-      const reads = workOrderReads(tx, companyId, body, true);
+      // Metadata alone needs no reads, and any state takes it.
+      const reads = onlyMetadata(body) ? undefined : workOrderReads(tx, companyId, body, true);
       const [current, photos] = await Promise.all([locking, q.photosOfOne(tx, companyId, work_order)]);
       checkIfMatch(current, expected, workOrderNotFound);
+      const metadata = changedMetadata(current.metadata, body.metadata);
+      if (!reads) {
+        // `{}` changes nothing: no write, and the version stays.
+        const updating = metadata.metadata ? q.updateWorkOrder(tx, current, metadata) : Promise.resolve(current);
+        await sendUntilCommit(tx, updating);
+        return { updating, photos };
+      }
       if (!EDITABLE.includes(current.status))
         throw new ApiProblem('conflict', texts.message('work_order.not_editable', { status: current.status }));
-      const columns = await workOrderColumns(body, reads, current);
+      const columns = { ...(await workOrderColumns(body, reads, current)), ...metadata };
       // Nothing in the transaction waits for the updated row, only the answer: the update goes with COMMIT, and
       // its row (or its error, the transaction's) is taken once committed.
       const updating = q.updateWorkOrder(tx, current, columns);

@@ -5,6 +5,7 @@ import { lockRecord } from '../../db/change-time.ts';
 import { byRecordKey, jsonRow, recordReader, selectRecord } from '../../db/record-reads.ts';
 import { appointments, files, invoices, workOrderPhotos, workOrders } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
+import { metadataCondition } from '../../http/metadata.ts';
 import { keyset, type PageRequest, pageOf, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
@@ -19,6 +20,7 @@ export type WorkOrderFilters = {
   assignedUserId?: number;
   appointmentId?: string;
   updatedSince?: string;
+  metadata?: Record<string, string>;
 };
 
 const SORTS = { created_at: workOrders.createdAt, updated_at: workOrders.updatedAt };
@@ -64,13 +66,14 @@ export async function withPhotos(tx: Tx, row: WorkOrderRow): Promise<WorkOrderWi
 }
 
 /** A page of work orders with their photos: one statement as the tenant in one round trip. */
-export function listWorkOrders(tenant: Tenant, page: PageRequest, filters: WorkOrderFilters) {
+export async function listWorkOrders(tenant: Tenant, page: PageRequest, filters: WorkOrderFilters) {
   const conditions: (SQL | undefined)[] = [eq(workOrders.companyId, tenant.companyId)];
   if (filters.status) conditions.push(eq(workOrders.status, filters.status));
   if (filters.customerId) conditions.push(eq(workOrders.customerId, filters.customerId));
   if (filters.assignedUserId !== undefined) conditions.push(eq(workOrders.assignedUserId, filters.assignedUserId));
   if (filters.appointmentId) conditions.push(eq(workOrders.appointmentId, filters.appointmentId));
   if (filters.updatedSince) conditions.push(atOrAfter(workOrders.updatedAt, filters.updatedSince));
+  conditions.push(await metadataCondition(tenant, workOrders, filters.metadata));
   return readPage(tenant, workOrders, page, { sorts: SORTS, id: workOrders.id }, conditions, PHOTOS);
 }
 

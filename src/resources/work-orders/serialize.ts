@@ -92,6 +92,7 @@ export function serializeWorkOrder(row: WorkOrderWithPhotos, links: FileLinks) {
     checklist: row.checklist.map(serializePoint),
     photos: row.photos.map((photo) => serializePhoto(photo, links)),
     created_at: iso(row.createdAt),
+    metadata: row.metadata,
     updated_at: iso(row.updatedAt),
   };
 }

@@ -56,13 +56,20 @@ function asNow(stored: StoredObject): Record<string, unknown> {
     case 'note':
     case 'task':
     case 'appointment':
+    case 'work_order':
+    case 'order':
       return { ...stored, metadata: {} };
     case 'conversation':
-      return { ...stored, visitor_email: null };
+      return { ...stored, visitor_email: null, metadata: {} };
     case 'quote':
-      return { ...stored, public_url: null };
+      return { ...stored, public_url: null, metadata: {} };
     case 'invoice':
-      return { ...stored, public_url: null, ubl_url: `http://api.test/api/v1/invoices/${stored.id}/ubl` };
+      return {
+        ...stored,
+        public_url: null,
+        ubl_url: `http://api.test/api/v1/invoices/${stored.id}/ubl`,
+        metadata: {},
+      };
     case 'review_request':
       // The review page's address is a credential, no longer in events.
       return { ...stored, url: null };

@@ -1,8 +1,12 @@
-// `metadata` on the other records that have it (issue 51): notes (on customers), tasks, appointments and webhook
-// endpoints. Each: stored on creation, merged by PATCH (a removed key, a kept key, `{}` changing nothing), refused
-// past 50 keys at /metadata, found by its list's metadata[key]=value, and carried by its events where it has any.
+// `metadata` on the other records that have it (issue 51): notes (on customers), tasks, appointments, quotes,
+// invoices, work orders, orders, conversations and webhook endpoints. Each: stored on creation, merged by PATCH (a removed key, a kept
+// key, `{}` changing nothing), refused past 50 keys at /metadata, found by its list's metadata[key]=value, and
+// carried by its events where it has any. A document takes a PATCH of its metadata alone in every state; orders
+// (imported with it) and conversations (started by customers) have a PATCH of their metadata alone.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, setupApi, type TestApi } from '../../harness/api.ts';
+import { conversationOf } from '../conversations/fixtures.ts';
+import { orderOf } from '../orders/fixtures.ts';
 
 let api: TestApi;
 let key: string;
@@ -98,6 +102,138 @@ describe('records with metadata', () => {
       list: (query) => api.call('listAppointments', { key, query }),
     });
     expect(await eventMetadata('appointment.updated', id)).toEqual({ ext_id: 'R-1', owner: 'anna' });
+  });
+
+  const line = { name: 'Schilderwerk', quantity: 1, unit_price: 100 };
+
+  it('quotes: metadata alone changes in every state, other fields only on a draft', async () => {
+    const id = await story({
+      create: (metadata) =>
+        api.call('createQuote', { key, body: { customer_id: customer, title: 'Kozijnen', items: [line], metadata } }),
+      update: (quote, metadata) => api.call('updateQuote', { key, params: { quote }, body: { metadata } }),
+      list: (query) => api.call('listQuotes', { key, query }),
+    });
+    expect(await eventMetadata('quote.created', id)).toEqual({ ext_id: 'R-1', stage: 'a' });
+    const sent = await api.call('sendQuote', { key, params: { quote: id }, body: {} });
+    expect(sent.body.data.status).toBe('sent');
+    const changed = await api.call('updateQuote', { key, params: { quote: id }, body: { metadata: { crm: 'Q-9' } } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ status: 'sent', metadata: { ext_id: 'R-1', owner: 'anna', crm: 'Q-9' } });
+    expect(changed.body.data.total).toBe(sent.body.data.total);
+    const title = await api.call('updateQuote', {
+      key,
+      params: { quote: id },
+      body: { title: 'Anders', metadata: {} },
+    });
+    expect(title.status).toBe(409);
+    // The next event carries what the PATCH set.
+    await api.call('acceptQuote', { key, params: { quote: id }, body: {} });
+    expect(await eventMetadata('quote.accepted', id)).toEqual({ ext_id: 'R-1', owner: 'anna', crm: 'Q-9' });
+  });
+
+  it('invoices: metadata alone changes on a cancelled invoice', async () => {
+    const id = await story({
+      create: (metadata) =>
+        api.call('createInvoice', { key, body: { customer_id: customer, title: 'Factuur', items: [line], metadata } }),
+      update: (invoice, metadata) => api.call('updateInvoice', { key, params: { invoice }, body: { metadata } }),
+      list: (query) => api.call('listInvoices', { key, query }),
+    });
+    const cancelled = await api.call('cancelInvoice', { key, params: { invoice: id }, body: {} });
+    expect(cancelled.body.data.status).toBe('cancelled');
+    expect(await eventMetadata('invoice.cancelled', id)).toEqual({ ext_id: 'R-1', owner: 'anna' });
+    const changed = await api.call('updateInvoice', { key, params: { invoice: id }, body: { metadata: null } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ status: 'cancelled', metadata: {} });
+    const notes = await api.call('updateInvoice', { key, params: { invoice: id }, body: { notes: 'x' } });
+    expect(notes.status).toBe(409);
+  });
+
+  it('work orders: metadata alone changes on a cancelled work order', async () => {
+    const id = await story({
+      create: (metadata) =>
+        api.call('createWorkOrder', { key, body: { customer_id: customer, title: 'Lekkage', metadata } }),
+      update: (work_order, metadata) =>
+        api.call('updateWorkOrder', { key, params: { work_order }, body: { metadata } }),
+      list: (query) => api.call('listWorkOrders', { key, query }),
+    });
+    expect(await eventMetadata('work_order.created', id)).toEqual({ ext_id: 'R-1', stage: 'a' });
+    const cancelled = await api.call('changeWorkOrderStatus', {
+      key,
+      params: { work_order: id },
+      body: { status: 'cancelled' },
+    });
+    expect(cancelled.body.data.status).toBe('cancelled');
+    const changed = await api.call('updateWorkOrder', {
+      key,
+      params: { work_order: id },
+      body: { metadata: { owner: 'bob' } },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.metadata).toEqual({ ext_id: 'R-1', owner: 'bob' });
+    const title = await api.call('updateWorkOrder', { key, params: { work_order: id }, body: { title: 'Anders' } });
+    expect(title.status).toBe(409);
+  });
+
+  it('orders: imported with metadata, changed by PATCH under If-Match, found by the list', async () => {
+    const id = await orderOf(api, companyId, { metadata: { shop_order_id: '100234' } });
+    const other = await orderOf(api, companyId);
+    const read = await api.call('getOrder', { key, params: { order: id } });
+    expect(read.body.data.metadata).toEqual({ shop_order_id: '100234' });
+    const etag = read.headers.get('etag') ?? '';
+    const merged = await api.call('updateOrder', {
+      key,
+      params: { order: id },
+      headers: { 'If-Match': etag },
+      body: { metadata: { synced_by: 'zapier' } },
+    });
+    expect(merged.status).toBe(200);
+    expect(merged.body.data.metadata).toEqual({ shop_order_id: '100234', synced_by: 'zapier' });
+    const stale = await api.call('updateOrder', {
+      key,
+      params: { order: id },
+      headers: { 'If-Match': etag },
+      body: { metadata: { synced_by: null } },
+    });
+    expect(stale.status).toBe(412);
+    const same = await api.call('updateOrder', { key, params: { order: id }, body: { metadata: {} } });
+    expect(same.headers.get('etag')).toBe(merged.headers.get('etag'));
+    const list = await api.call('listOrders', { key, query: { 'metadata[shop_order_id]': '100234' } });
+    expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([id]);
+    const otherRead = await api.call('getOrder', { key, params: { order: other } });
+    expect(otherRead.body.data.metadata).toEqual({});
+    const extra = await api.call('updateOrder', {
+      key,
+      params: { order: id },
+      body: { metadata: {}, status: 'shipped' } as never,
+    });
+    expect(extra.status).toBe(422);
+    // The next event carries it.
+    await api.call('changeOrderStatus', { key, params: { order: id }, body: { status: 'processing' } });
+    expect(await eventMetadata('order.status_changed', id)).toEqual({ shop_order_id: '100234', synced_by: 'zapier' });
+  });
+
+  it('conversations: PATCH of the metadata in any status, found by the list', async () => {
+    const id = (await conversationOf(api, companyId)).id;
+    await conversationOf(api, companyId);
+    const closed = await api.call('closeConversation', { key, params: { conversation: id } });
+    expect(closed.body.data.metadata).toEqual({});
+    const changed = await api.call('updateConversation', {
+      key,
+      params: { conversation: id },
+      body: { metadata: { helpdesk_ticket: 'ZD-1', stage: 'x' } },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ status: 'closed', metadata: { helpdesk_ticket: 'ZD-1', stage: 'x' } });
+    const removed = await api.call('updateConversation', {
+      key,
+      params: { conversation: id },
+      body: { metadata: { stage: '' } },
+    });
+    expect(removed.body.data.metadata).toEqual({ helpdesk_ticket: 'ZD-1' });
+    const over = await api.call('updateConversation', { key, params: { conversation: id }, body: { metadata: fifty } });
+    expect(over.status).toBe(422);
+    const list = await api.call('listConversations', { key, query: { 'metadata[helpdesk_ticket]': 'ZD-1' } });
+    expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([id]);
   });
 
   it('webhook endpoints', async () => {

@@ -19,7 +19,14 @@ export const LOCAL_SENDING: DeliverOptions = { policy: { allowPrivate: true } };
 
 export type Received = { headers: IncomingHttpHeaders; body: string; at: number };
 /** How the receiver answers one request: status, body, extra headers, and a delay before answering. */
-export type Answer = { status?: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+/** `heldUntil`: the answer waits for it (a step of the test, never a guess of how long that step takes). */
+export type Answer = {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  heldUntil?: Promise<unknown>;
+};
 
 /** An HTTP receiver on 127.0.0.1 recording every request (raw body); answers 200 unless told otherwise. */
 export async function receiver(answer: (n: number, request: Received) => Answer = () => ({})) {
@@ -36,7 +43,8 @@ export async function receiver(answer: (n: number, request: Received) => Answer 
         res.writeHead(a.status ?? 200, { 'content-type': 'text/plain', ...a.headers });
         res.end(a.body ?? 'ok');
       };
-      if (a.delayMs) setTimeout(reply, a.delayMs);
+      if (a.heldUntil) void a.heldUntil.then(reply);
+      else if (a.delayMs) setTimeout(reply, a.delayMs);
       else reply();
     });
   });
