@@ -171,20 +171,21 @@ export async function readCustomerPage(tenant: Tenant, page: PageRequest, filter
   return customerPages(tenant, page, { values, conditions: (p) => pageConditions(slotsFor(values, p)) });
 }
 
-export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(customers)
-    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
-  return row;
-}
-
 const CUSTOMER = prepared<{ companyId: string; id: string }>((p) =>
   builder
     .select()
     .from(customers)
     .where(and(eq(customers.companyId, p.companyId), eq(customers.id, p.id))),
 );
+
+/**
+ * The customer in the transaction. Built once, and handed to the connection now (before this returns), so that a
+ * statement the caller sends next goes behind it in the same round trip (inOrder).
+ */
+export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = tableRows(customers, await CUSTOMER.run(tx, { companyId, id }));
+  return row;
+}
 
 /** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
 export async function readCustomer(tenant: Tenant, id: string): Promise<CustomerRow | undefined> {
