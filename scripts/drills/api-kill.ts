@@ -11,7 +11,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import * as schema from '../../src/db/schema/index.ts';
 import { createCompany } from '../../src/services/companies.ts';
 import { createKey } from '../../src/services/keys.ts';
 import { freePort, SERVICE_COMMAND } from '../../test/harness/processes.ts';
@@ -35,7 +34,7 @@ const run = boundedRun(10 * 60_000, log);
 const { url } = await benchDatabase('api_kill', run.cleanups, log);
 const sql = postgres(url, { max: 2, onnotice: () => {} });
 run.cleanups.push({ name: 'pool', run: () => sql.end({ timeout: 5 }) });
-const db = drizzle(sql, { schema });
+const db = drizzle(sql);
 const company = await createCompany(db, { name: 'Drill BV' });
 const { key } = await createKey(db, {
   companyId: company.id,

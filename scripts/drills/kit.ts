@@ -250,7 +250,7 @@ export async function privateRedis(cleanups: Cleanup[]): Promise<PrivateRedis | 
 export async function drillTenant(url: string, cleanups: Cleanup[], scopes: Scope[]) {
   const sql = postgres(url, { max: 4, onnotice: () => {}, connection: { application_name: 'crm-drill' } });
   cleanups.push({ name: 'drill pool', run: () => sql.end({ timeout: 5 }) });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(sql);
   const company = await createCompany(db, { name: 'Drill BV' });
   const newKey = async (name: string) => (await createKey(db, { companyId: company.id, name, scopes })).key;
   return { sql, db, companyId: company.id, key: await newKey('drill'), newKey };

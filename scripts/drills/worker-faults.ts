@@ -220,7 +220,7 @@ async function main() {
     log(`${pgVersion.split(' ').slice(0, 2).join(' ')}${embedded ? ' (embedded)' : ''}`);
     const sql = postgres(url, { max: 4, onnotice: () => {}, connection: { application_name: DRILL_APP } });
     cleanups.push({ name: 'drill pool', run: () => sql.end({ timeout: 5 }) });
-    const db = drizzle(sql, { schema });
+    const db = drizzle(sql);
 
     // A company, one customer, three endpoints on the receiver (as the webhooks bench seeds them).
     const company = await createCompany(db, { name: 'Drill BV' });

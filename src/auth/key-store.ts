@@ -17,6 +17,8 @@ export type KeyRecord = {
     id: string;
     name: string;
     language: string;
+    /** The company's country (ISO 3166 alpha-2), the default region of its customers' phone numbers. */
+    country: string | null;
     features: string[];
     suspended: boolean;
     subscriptionActive: boolean;
@@ -116,7 +118,7 @@ export class KeyStore {
     // Runs with the service's own rights: authentication happens before a tenant is known.
     const [row] = await this.sql`
       select k.id, k.name, k.prefix, k.scopes, k.allowed_ips, k.expires_at, k.revoked_at, k.created_at,
-             c.id as company_id, c.name as company_name, c.language, c.features,
+             c.id as company_id, c.name as company_name, c.language, c.country, c.features,
              c.suspended_at is not null as suspended, c.subscription_active,
              c.rate_limit_per_minute, c.rate_limit_per_hour
       from api_keys k join companies c on c.id = k.company_id
@@ -135,6 +137,7 @@ export class KeyStore {
         id: row.company_id,
         name: row.company_name,
         language: row.language,
+        country: row.country,
         features: row.features,
         suspended: row.suspended,
         subscriptionActive: row.subscription_active,

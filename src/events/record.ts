@@ -4,7 +4,7 @@
 // its job; a rolled-back change has neither.
 import { type SQL, sql } from 'drizzle-orm';
 import type { TaskPayload } from '../db/job-queue.ts';
-import { prepared } from '../db/statements.ts';
+import { type PreparedStatement, prepared, type Slots } from '../db/statements.ts';
 import { sendUntilCommit, type Tx } from '../db/tenant.ts';
 import { prefixedId } from '../ids.ts';
 
@@ -17,12 +17,26 @@ export const FANOUT_PRIORITY = 1;
 export type EventRecord = { type: EventType; scope: string; customerId: string | null; object: unknown };
 
 /**
- * Records the event in one statement, sent with the transaction's COMMIT (sendUntilCommit): the event row, and its fan-out job if any endpoint exists (or is being
- * created: see migration 0019, app_has_webhook_endpoint). `alongside` are more writes of the caller as CTEs of
- * the same statement (`name as (insert …)`), sent with it in one round trip (an idempotent creation's stored
- * answer: src/http/idempotency.ts).
+ * More writes of the caller sent with an event in its one statement (one round trip): `statement` built once by
+ * eventAlongside, `values` its own values (the event's are added by recordEvent).
  */
-export async function recordEvent(tx: Tx, companyId: string, event: EventRecord, alongside?: SQL): Promise<string> {
+export type Alongside<A extends Record<string, unknown>> = {
+  statement: PreparedStatement<EventValues & A>;
+  values: A;
+};
+
+/**
+ * Records the event in one statement, sent with the transaction's COMMIT (sendUntilCommit): the event row, and its
+ * fan-out job if any endpoint exists (or is being created: see migration 0019, app_has_webhook_endpoint).
+ * `alongside` are more writes of the caller as CTEs of the same statement (an idempotent creation's stored answer:
+ * src/http/idempotency.ts).
+ */
+export async function recordEvent<A extends Record<string, unknown>>(
+  tx: Tx,
+  companyId: string,
+  event: EventRecord,
+  alongside?: Alongside<A>,
+): Promise<string> {
   const id = prefixedId('evt');
   const job: TaskPayload<'webhook_fanout'> = { companyId, eventId: id };
   const values: EventValues = {
@@ -34,11 +48,14 @@ export async function recordEvent(tx: Tx, companyId: string, event: EventRecord,
     data: JSON.stringify({ object: event.object }),
     job: JSON.stringify(job),
   };
-  await sendUntilCommit(tx, alongside ? tx.execute(eventStatement(values, alongside)) : EVENT.run(tx, values));
+  await sendUntilCommit(
+    tx,
+    alongside ? alongside.statement.run(tx, { ...values, ...alongside.values }) : EVENT.run(tx, values),
+  );
   return id;
 }
 
-type EventValues = {
+export type EventValues = {
   companyId: string;
   id: string;
   type: EventType;
@@ -60,6 +77,13 @@ const eventStatement = (v: { [K in keyof EventValues]: unknown }, alongside?: SQ
   select app_queue_job('webhook_fanout'::text, ${v.job}::json, null::timestamptz, null::text, ${FANOUT_PRIORITY}::int)
   from inserted
   where app_has_webhook_endpoint(${v.companyId})`;
+
+/**
+ * The event's statement with more writes as CTEs (`name as (insert …)`), built once: `build` writes them over the
+ * placeholders of their own values (and of the event's, such as `companyId`).
+ */
+export const eventAlongside = <A extends Record<string, unknown>>(build: (p: Slots<EventValues & A>) => SQL) =>
+  prepared<EventValues & A>((p) => eventStatement(p, build(p)));
 
 /** The statement of an event without further writes (the one every change sends), built once. */
 const EVENT = prepared<EventValues>((p) => eventStatement(p));

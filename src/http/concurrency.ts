@@ -29,7 +29,7 @@ export const RENEW_MS = 20_000;
 const RETRY_AFTER: ConcurrencyLimitValues = { uploads: 5, pdf_renders: 5, batches: 2 };
 
 /** The operations that hold a slot, by kind; a PDF only where one is rendered (a UBL with `embed_pdf=true`). */
-const OPERATION_KINDS: Partial<Record<OperationId, (query: URLSearchParams) => ConcurrencyKind | null>> = {
+const OPERATION_KINDS: Partial<Record<OperationId, (query: () => URLSearchParams) => ConcurrencyKind | null>> = {
   createQuoteAttachment: () => 'uploads',
   createWorkOrderPhoto: () => 'uploads',
   getQuotePdf: () => 'pdf_renders',
@@ -37,13 +37,16 @@ const OPERATION_KINDS: Partial<Record<OperationId, (query: URLSearchParams) => C
   getWorkOrderPdf: () => 'pdf_renders',
   sendQuote: () => 'pdf_renders',
   sendInvoice: () => 'pdf_renders',
-  getInvoiceUbl: (query) => (query.get('embed_pdf') === 'true' ? 'pdf_renders' : null),
+  getInvoiceUbl: (query) => (query().get('embed_pdf') === 'true' ? 'pdf_renders' : null),
   upsertCustomers: () => 'batches',
   upsertDeals: () => 'batches',
 };
 
-/** The kind of slot a request of `operation` holds, if any. */
-export function concurrencyKindOf(operation: OperationId, query: URLSearchParams): ConcurrencyKind | null {
+/**
+ * The kind of slot a request of `operation` holds, if any. `query` is asked for only by the operation that needs it
+ * (parsing the URL of every request for it cost two parses per request).
+ */
+export function concurrencyKindOf(operation: OperationId, query: () => URLSearchParams): ConcurrencyKind | null {
   return OPERATION_KINDS[operation]?.(query) ?? null;
 }
 

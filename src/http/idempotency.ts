@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { idempotencyKeys } from '../db/schema/index.ts';
-import { sendUntilCommit, type Tx } from '../db/tenant.ts';
-import { type EventRecord, recordEvent } from '../events/record.ts';
+import { builder, prepared, type Slots } from '../db/statements.ts';
+import { sendUntilCommit, type Tx, tableRows } from '../db/tenant.ts';
+import { type EventRecord, eventAlongside, recordEvent } from '../events/record.ts';
 import type { AppEnv } from './app-env.ts';
 import { LANGUAGES, type Language } from './language.ts';
 import { message } from './messages.ts';
@@ -29,6 +30,49 @@ export type Outcome<B, S extends 200 | 201 | 202> = {
   event?: EventRecord;
 };
 type Stored = { status: number; body: unknown; headers: Record<string, string> };
+
+// The key's statements, built once (src/db/statements.ts).
+
+/**
+ * The key's lock, with the removal of its expired answer under that lock (kept 24 hours: an older key is free
+ * again, whether or not the hourly purge has run yet).
+ */
+const KEY_LOCK = prepared<{ lockName: string; companyId: string; key: string }>(
+  (p) => sql`
+    with lock as (select pg_try_advisory_xact_lock(hashtextextended(${p.lockName}, 7)) as locked),
+         expired as (
+           delete from ${idempotencyKeys}
+           where ${idempotencyKeys.companyId} = ${p.companyId} and ${idempotencyKeys.key} = ${p.key}
+             and ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${sql.raw(String(IDEMPOTENCY_HOURS))})
+             and (select locked from lock))
+    select locked from lock`,
+);
+
+/** The key's stored answer. */
+const KEY_ANSWER = prepared<{ companyId: string; key: string }>((p) =>
+  builder
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.companyId, p.companyId), eq(idempotencyKeys.key, p.key))),
+);
+
+type AnswerValues = Omit<typeof idempotencyKeys.$inferInsert, 'createdAt'>;
+
+const storeAnswer = (p: Slots<AnswerValues>) =>
+  builder.insert(idempotencyKeys).values({
+    companyId: p.companyId,
+    key: p.key,
+    requestHash: p.requestHash,
+    responseStatus: p.responseStatus,
+    responseBody: p.responseBody,
+    responseHeaders: p.responseHeaders,
+  });
+
+/** The stored answer of a creation without an event. */
+const ANSWER = prepared<AnswerValues>(storeAnswer);
+
+/** The stored answer as a CTE of the creation's event (drizzle puts an embedded query in parentheses). */
+const EVENT_AND_ANSWER = eventAlongside<AnswerValues>((p) => sql`stored_answer as ${storeAnswer(p)}`);
 
 /**
  * Runs a creating operation and returns what to send: the fresh outcome, or the stored one of an earlier
@@ -69,21 +113,10 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
     // then the stored answer, read after the lock was taken (its own snapshot: a repeat that held the lock
     // until its commit is seen), then the work's savepoint (see attempt), left again when the key is not free.
     // Each is handed to the connection at once (`then`).
-    const locking = tx
-      .execute<{ locked: boolean }>(sql`
-        with lock as (select pg_try_advisory_xact_lock(hashtextextended(${`${companyId}:${key}`}, 7)) as locked),
-             expired as (
-               delete from ${idempotencyKeys}
-               where ${idempotencyKeys.companyId} = ${companyId} and ${idempotencyKeys.key} = ${key}
-                 and ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})
-                 and (select locked from lock))
-        select locked from lock`)
-      .then((rows) => rows[0]?.locked === true);
-    const finding = tx
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.companyId, companyId), eq(idempotencyKeys.key, key)))
-      .then((rows) => rows[0]);
+    const locking = KEY_LOCK.run(tx, { lockName: `${companyId}:${key}`, companyId, key }).then(
+      (rows) => rows[0]?.locked === true,
+    );
+    const finding = KEY_ANSWER.run(tx, { companyId, key }).then((rows) => tableRows(idempotencyKeys, rows)[0]);
     const keyState = Promise.all([locking, finding]);
     // Handled now (awaited below): a failure before the savepoint's work runs must not count as unhandled.
     keyState.catch(() => {});
@@ -114,17 +147,16 @@ export async function runCreation<B, S extends 200 | 201 | 202>(
       };
     }
     const { event, ...answer } = result;
-    const storing = tx.insert(idempotencyKeys).values({
+    const storedAnswer: AnswerValues = {
       companyId,
       key,
       requestHash: await requestHash(),
       responseStatus: answer.status,
       responseBody: JSON.stringify(answer.body),
       responseHeaders: answer.headers,
-    });
-    // The answer as a CTE of the event's statement (drizzle puts an embedded query in parentheses).
-    if (event) await recordEvent(tx, companyId, event, sql`stored_answer as ${storing}`);
-    else await sendUntilCommit(tx, storing);
+    };
+    if (event) await recordEvent(tx, companyId, event, { statement: EVENT_AND_ANSWER, values: storedAnswer });
+    else await sendUntilCommit(tx, ANSWER.run(tx, storedAnswer));
     return { ...answer, replayed: false };
   });
 

@@ -60,7 +60,7 @@ export function apiPipeline(): MiddlewareHandler<AppEnv> {
  * uploads and PDF renders, which wait for their bodies and the render threads, with limits of their own.
  */
 function takesTurn(c: Context<AppEnv>): boolean {
-  const kind = concurrencyKindOf(c.get('operationId'), new URL(c.req.url).searchParams);
+  const kind = concurrencyKindOf(c.get('operationId'), () => new URL(c.req.url).searchParams);
   return kind !== 'uploads' && kind !== 'pdf_renders';
 }
 
@@ -69,7 +69,7 @@ function takesTurn(c: Context<AppEnv>): boolean {
  * renderer around a render only (deps-factory.ts): a kept PDF, downloaded again, costs a read and holds none.
  */
 async function takeSlot(c: Context<AppEnv>): Promise<Slot | undefined> {
-  const kind = concurrencyKindOf(c.get('operationId'), new URL(c.req.url).searchParams);
+  const kind = concurrencyKindOf(c.get('operationId'), () => new URL(c.req.url).searchParams);
   if (kind === null || kind === 'pdf_renders' || !c.get('operation').authenticated) return undefined;
   try {
     return await c.get('deps').concurrency.take(c.get('tenant').companyId, kind);

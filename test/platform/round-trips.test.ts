@@ -41,7 +41,7 @@ const CEILINGS: Record<string, { read?: number; create?: number; update?: number
   me: { read: 0 }, // the key's cached row
   company: { read: 1 },
   customers: { read: 1, create: 4, update: 2 }, // create with an Idempotency-Key
-  customerNotes: { create: 4, update: 4 },
+  customerNotes: { create: 2, update: 3 }, // issue 50 round 2: were 3 and 4 (the parent read and the insert or lock in one round trip)
   deals: { read: 1, create: 2, update: 2 },
   tasks: { read: 1, create: 2, update: 2 },
   invoices: { read: 1, create: 4, update: 2 },

@@ -6,7 +6,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '../../src/db/schema/index.ts';
+import type { Db } from '../../src/db/client.ts';
 import { createCompany, setRateLimits } from '../../src/services/companies.ts';
 import { createKey, revokeKey } from '../../src/services/keys.ts';
 import { freshDatabase } from '../harness/db.ts';
@@ -19,7 +19,7 @@ type Node = { base: string; stop: () => Promise<void> };
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let sql: postgres.Sql;
-let db: ReturnType<typeof drizzle<typeof schema>>;
+let db: Db;
 const nodes: Node[] = [];
 
 async function startNode(): Promise<Node> {
@@ -54,7 +54,7 @@ async function startNode(): Promise<Node> {
 beforeAll(async () => {
   database = await freshDatabase();
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  db = drizzle(sql, { schema });
+  db = drizzle(sql);
   await Promise.all([startNode(), startNode()]);
 });
 

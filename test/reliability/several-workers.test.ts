@@ -7,7 +7,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import * as schema from '../../src/db/schema/index.ts';
+import type { Db } from '../../src/db/client.ts';
 import { until } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { runService } from '../harness/processes.ts';
@@ -17,7 +17,7 @@ type Worker = ReturnType<typeof runService>;
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let sql: postgres.Sql;
-let db: ReturnType<typeof drizzle<typeof schema>>;
+let db: Db;
 const workers: Worker[] = [];
 let companyId: string;
 let burst: (n: number) => Promise<string[]>;
@@ -57,7 +57,7 @@ async function livePools(): Promise<number> {
 beforeAll(async () => {
   database = await freshDatabase();
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  db = drizzle(sql, { schema });
+  db = drizzle(sql);
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as { port: number };
   ({ companyId, burst } = await companyWithEndpoint(db, port, {

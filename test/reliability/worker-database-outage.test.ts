@@ -8,7 +8,7 @@ import { createServer, type Socket } from 'node:net';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import * as schema from '../../src/db/schema/index.ts';
+import type { Db } from '../../src/db/client.ts';
 import { until } from '../harness/async.ts';
 import { freshDatabase } from '../harness/db.ts';
 import { freePort, runService } from '../harness/processes.ts';
@@ -18,7 +18,7 @@ import { companyWithEndpoint } from '../harness/webhook-company.ts';
 const TEST_APP = 'worker-outage-test';
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let sql: postgres.Sql;
-let db: ReturnType<typeof drizzle<typeof schema>>;
+let db: Db;
 let worker: ReturnType<typeof runService> | undefined;
 let companyId: string;
 let burst: (n: number) => Promise<string[]>;
@@ -55,7 +55,7 @@ let proxy: ReturnType<typeof databaseProxy>;
 beforeAll(async () => {
   database = await freshDatabase();
   sql = postgres(database.url, { max: 2, onnotice: () => {}, connection: { application_name: TEST_APP } });
-  db = drizzle(sql, { schema });
+  db = drizzle(sql);
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as { port: number };
   ({ companyId, burst } = await companyWithEndpoint(db, port, {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../generated/operations.ts';
-import { tenantOf } from '../../src/db/tenant.ts';
+import { type Tenant, tenantOf } from '../../src/db/tenant.ts';
 import { listConversations } from '../../src/resources/conversations/queries.ts';
 import { listInvoices } from '../../src/resources/invoices/queries.ts';
 import { listTasks } from '../../src/resources/tasks/queries.ts';
@@ -114,7 +114,13 @@ describe('the related values as the lists show them', () => {
 describe('row-level security, not the where-clause, confines the one-statement page', () => {
   it('a page asked for company A on a session set to company B reads nothing', async () => {
     // The statement's conditions name A; the tenant setting its read runs under is B's.
-    const crossed = { ...tenantOf(api.deps, b.companyId), companyId: a.companyId };
+    const asB = tenantOf(api.deps, b.companyId);
+    const crossed: Tenant = {
+      companyId: a.companyId,
+      transaction: (work) => asB.transaction(work),
+      read: (table, statement) => asB.read(table, statement),
+      readRows: (statement) => asB.readRows(statement),
+    };
     const page = { limit: 25, sort: 'created_at' };
     expect((await listConversations(crossed, { ...page, sort: 'last_message_at' }, {})).data).toEqual([]);
     expect((await listTasks(crossed, page, {})).data).toEqual([]);

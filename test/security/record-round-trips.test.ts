@@ -200,7 +200,13 @@ describe('row-level security, not the where-clause, confines the one-statement r
 
   it('a record asked for company A on a session set to company B reads nothing', async () => {
     // The statement's conditions name A; the tenant setting its read runs under is B's.
-    const crossed = { ...tenantOf(api.deps, b.companyId), companyId: a.companyId };
+    const asB = tenantOf(api.deps, b.companyId);
+    const crossed: Tenant = {
+      companyId: a.companyId,
+      transaction: (work) => asB.transaction(work),
+      read: (table, statement) => asB.read(table, statement),
+      readRows: (statement) => asB.readRows(statement),
+    };
     const found = await Promise.all(reads(crossed, a.records));
     expect(found.filter((record) => record !== undefined)).toEqual([]);
     // The same records for A itself are there.

@@ -103,14 +103,15 @@ export const handlers = {
   createCustomer: async (c) => {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
+    const { country } = c.get('auth').key.company;
     checkIdentifiers(body, '', null);
     const created = await runCreation(c, async (tx) => {
-      const row = await q.insertCustomerUnlessEmailTaken(tx, companyId, {
-        ...columnsOf(body),
-        email: body.email,
-        status: 'lead',
-        metadata: newMetadata(body.metadata),
-      });
+      const row = await q.insertCustomerUnlessEmailTaken(
+        tx,
+        companyId,
+        { ...columnsOf(body), email: body.email, status: 'lead', metadata: newMetadata(body.metadata) },
+        { country },
+      );
       if (!row) throw emailTaken();
       const data = serializeCustomer(row);
       // Recorded by runCreation, in one statement with the stored answer of an Idempotency-Key.

@@ -171,20 +171,21 @@ export async function readCustomerPage(tenant: Tenant, page: PageRequest, filter
   return customerPages(tenant, page, { values, conditions: (p) => pageConditions(slotsFor(values, p)) });
 }
 
-export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(customers)
-    .where(and(eq(customers.companyId, companyId), eq(customers.id, id)));
-  return row;
-}
-
 const CUSTOMER = prepared<{ companyId: string; id: string }>((p) =>
   builder
     .select()
     .from(customers)
     .where(and(eq(customers.companyId, p.companyId), eq(customers.id, p.id))),
 );
+
+/**
+ * The customer in the transaction. Built once, and handed to the connection now (before this returns), so that a
+ * statement the caller sends next goes behind it in the same round trip (inOrder).
+ */
+export async function findCustomer(tx: Tx, companyId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = tableRows(customers, await CUSTOMER.run(tx, { companyId, id }));
+  return row;
+}
 
 /** The customer by id outside a transaction, as the tenant in one round trip (readAsTenant). */
 export async function readCustomer(tenant: Tenant, id: string): Promise<CustomerRow | undefined> {
@@ -213,13 +214,22 @@ export type CustomerFields = Partial<
  * The fields with the phone also in E.164 (phone_e164) when they set the phone: read with the company's country
  * as the default region, so that `06 12345678` of a Dutch company is `+31612345678`.
  */
-async function withE164<F extends { phone?: unknown }>(tx: Tx, companyId: string, fields: F) {
+async function withE164<F extends { phone?: unknown }>(tx: Tx, companyId: string, fields: F, country?: CompanyCountry) {
   if (fields.phone === undefined) return fields;
   if (fields.phone !== null && typeof fields.phone !== 'string') return fields;
   if (fields.phone === null) return { ...fields, phoneE164: null };
-  const [company] = await COMPANY_COUNTRY.run(tx, { companyId });
-  return { ...fields, phoneE164: toE164(fields.phone, (company?.country as string | null) ?? 'NL') };
+  const region =
+    country !== undefined
+      ? country.country
+      : ((await COMPANY_COUNTRY.run(tx, { companyId }))[0]?.country as string | null);
+  return { ...fields, phoneE164: toE164(fields.phone, region ?? 'NL') };
 }
+
+/**
+ * The company's country when the caller knows it already: the request's key carries it (src/auth/key-store.ts, kept
+ * current by the companies_changed notification), which spares a creation the read and its round trip.
+ */
+export type CompanyCountry = { country: string | null };
 
 const COMPANY_COUNTRY = prepared<{ companyId: string }>((p) =>
   builder.select({ country: companies.country }).from(companies).where(eq(companies.id, p.companyId)).limit(1),
@@ -242,8 +252,13 @@ export async function insertCustomerUnlessEmailTaken(
   tx: Tx,
   companyId: string,
   fields: CustomerFields & { email: string },
+  country?: CompanyCountry,
 ): Promise<CustomerRow | undefined> {
-  const values: Record<string, unknown> = { ...(await withE164(tx, companyId, fields)), companyId, id: newId() };
+  const values: Record<string, unknown> = {
+    ...(await withE164(tx, companyId, fields, country)),
+    companyId,
+    id: newId(),
+  };
   const columns = Object.keys(values).filter((key) => values[key] !== undefined);
   const statement = INSERTS.of(columns.join(), (p) =>
     builder

@@ -5,7 +5,8 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord, lockRecords } from '../../db/change-time.ts';
 import { byRecordKey, recordReader } from '../../db/record-reads.ts';
 import { companies, deals, quotes, users } from '../../db/schema/index.ts';
-import type { Tenant, Tx } from '../../db/tenant.ts';
+import { builder, prepared } from '../../db/statements.ts';
+import { type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
 import type { QuoteForValue } from '../../domain/deals.ts';
 import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
@@ -46,11 +47,16 @@ export const readDeal: (tenant: Tenant, id: string) => Promise<DealRow | undefin
   byRecordKey(deals),
 );
 
-export async function findDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
-  const [row] = await tx
+const DEAL = prepared<{ companyId: string; id: string }>((p) =>
+  builder
     .select()
     .from(deals)
-    .where(and(eq(deals.companyId, companyId), eq(deals.id, id)));
+    .where(and(eq(deals.companyId, p.companyId), eq(deals.id, p.id))),
+);
+
+/** The deal in the transaction, built once and handed to the connection now (see findCustomer). */
+export async function findDeal(tx: Tx, companyId: string, id: string): Promise<DealRow | undefined> {
+  const [row] = tableRows(deals, await DEAL.run(tx, { companyId, id }));
   return row;
 }
 

@@ -10,18 +10,21 @@ import type { NoteHome } from './note-writes.ts';
 import { notesUnder } from './parent-notes.ts';
 
 /** A customer's notes: their events are seen with customers.read, on the customer's own timeline. */
-const customerNotes = notesUnder(async (tx: Tx, companyId: string, customerId: string): Promise<NoteHome> => {
-  const customer = await findCustomer(tx, companyId, customerId);
-  if (!customer) throw new ApiProblem('not_found', customerMessages.message('customer.not_found'));
-  return { parent: { type: 'customer', id: customerId }, customerId };
-});
+const customerNotes = notesUnder(
+  'customer',
+  async (tx: Tx, companyId: string, customerId: string): Promise<NoteHome> => {
+    const customer = await findCustomer(tx, companyId, customerId);
+    if (!customer) throw new ApiProblem('not_found', customerMessages.message('customer.not_found'));
+    return { parent: { type: 'customer', id: customerId }, customerId };
+  },
+);
 
 /**
  * A deal's notes (archived deals included): their events are seen with deals.read and show on the timeline of
  * the deal's customer, like the deal's own events. The deal itself does not change and emits nothing; its
  * customer's last activity does (addNote).
  */
-const dealNotes = notesUnder(async (tx: Tx, companyId: string, dealId: string): Promise<NoteHome> => {
+const dealNotes = notesUnder('deal', async (tx: Tx, companyId: string, dealId: string): Promise<NoteHome> => {
   const deal = await findDeal(tx, companyId, dealId);
   if (!deal) throw dealNotFound();
   return { parent: { type: 'deal', id: dealId }, customerId: deal.customerId };

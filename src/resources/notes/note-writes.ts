@@ -2,7 +2,7 @@
 // 404 of a note of another parent, the no-op update, the note.* event that follows its parent's visibility,
 // and a new note's activity with the customer. The handlers only find the parent and say where its events
 // belong.
-import type { Tx } from '../../db/tenant.ts';
+import { inOrder, type Tx } from '../../db/tenant.ts';
 import { recordEvent } from '../../events/record.ts';
 import { checkIfMatch, type ExpectedVersions, etagOf } from '../../http/etag.ts';
 import { changedMetadata, type MetadataInput, newMetadata } from '../../http/metadata.ts';
@@ -51,34 +51,53 @@ export async function listNotePage(
   return { data: data.map(serializeNote), meta };
 }
 
+/**
+ * Adds the note under `parent`; `home` (the parent's read, its 404) is sent in the same round trip, ahead of the
+ * insert, which writes nothing when the parent is not the company's.
+ */
 export async function addNote(
   tx: Tx,
   companyId: string,
-  home: NoteHome,
+  parent: q.Parent,
+  home: () => Promise<NoteHome>,
   body: { content: string; is_important: boolean; metadata?: MetadataInput },
 ): Promise<NoteRow> {
-  const note = await q.insertNote(tx, companyId, home.parent, {
-    content: body.content,
-    isImportant: body.is_important,
-    metadata: newMetadata(body.metadata),
-  });
-  await noteEvent(tx, companyId, home, 'note.created', note);
+  const [found, note] = await inOrder(home, () =>
+    q.insertNote(tx, companyId, parent, {
+      content: body.content,
+      isImportant: body.is_important,
+      metadata: newMetadata(body.metadata),
+    }),
+  );
+  // The parent was read before the insert checked it: only a parent deleted in between gets here, and a read now
+  // answers its 404 (each statement sees what was committed before it).
+  if (!note) {
+    await home();
+    throw new Error('the note was not written, yet its parent exists');
+  }
+  await noteEvent(tx, companyId, found, 'note.created', note);
   // A new note is activity with the customer: its own, or its deal's.
-  await touchCustomerActivity(tx, companyId, home.customerId);
+  await touchCustomerActivity(tx, companyId, found.customerId);
   return note;
+}
+
+/** The note locked (lockNote), with `home` (the parent's read, its 404) sent ahead of the lock in its round trip. */
+async function lockUnder(tx: Tx, companyId: string, parent: q.Parent, home: () => Promise<NoteHome>, id: string) {
+  return inOrder(home, () => q.findNote(tx, companyId, parent, id, true));
 }
 
 /** Changes only the fields sent with a new value; a request that changes nothing records nothing. */
 export async function changeNote(
   tx: Tx,
   companyId: string,
-  home: NoteHome,
+  parent: q.Parent,
+  home: () => Promise<NoteHome>,
   id: string,
   body: { content?: string; is_important?: boolean; metadata?: MetadataInput },
   expected: ExpectedVersions,
 ): Promise<NoteRow> {
-  const current = await q.findNote(tx, companyId, home.parent, id, true);
-  checkIfMatch(current, expected, () => noteNotFound(home));
+  const [found, current] = await lockUnder(tx, companyId, parent, home, id);
+  checkIfMatch(current, expected, () => noteNotFound(found));
   const changes = {
     ...changedMetadata(current.metadata, body.metadata),
     ...(body.content !== undefined && body.content !== current.content ? { content: body.content } : {}),
@@ -88,7 +107,7 @@ export async function changeNote(
   };
   if (Object.keys(changes).length === 0) return current;
   const updated = await q.updateNote(tx, current, changes);
-  await noteEvent(tx, companyId, home, 'note.updated', updated);
+  await noteEvent(tx, companyId, found, 'note.updated', updated);
   return updated;
 }
 
@@ -96,14 +115,15 @@ export async function changeNote(
 export async function removeNote(
   tx: Tx,
   companyId: string,
-  home: NoteHome,
+  parent: q.Parent,
+  home: () => Promise<NoteHome>,
   id: string,
   expected: ExpectedVersions,
 ): Promise<NoteRow> {
-  const current = await q.findNote(tx, companyId, home.parent, id, true);
-  checkIfMatch(current, expected, () => noteNotFound(home));
+  const [found, current] = await lockUnder(tx, companyId, parent, home, id);
+  checkIfMatch(current, expected, () => noteNotFound(found));
   // The event carries the note as it was before the deletion.
-  await noteEvent(tx, companyId, home, 'note.deleted', current);
+  await noteEvent(tx, companyId, found, 'note.deleted', current);
   await q.deleteNote(tx, current);
   return current;
 }

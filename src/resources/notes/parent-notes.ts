@@ -15,12 +15,16 @@ import {
   removeNote,
   withCreatedEtag,
 } from './note-writes.ts';
+import type { Parent } from './queries.ts';
 import { serializeNote } from './serialize.ts';
 
-type NoteInput = Parameters<typeof addNote>[3];
-type NoteChange = Parameters<typeof changeNote>[4];
+type NoteInput = Parameters<typeof addNote>[4];
+type NoteChange = Parameters<typeof changeNote>[5];
 
-export function notesUnder(home: (tx: Tx, companyId: string, parentId: string) => Promise<NoteHome>) {
+export function notesUnder(
+  type: Parent['type'],
+  home: (tx: Tx, companyId: string, parentId: string) => Promise<NoteHome>,
+) {
   return {
     list(
       c: Context<AppEnv>,
@@ -39,7 +43,8 @@ export function notesUnder(home: (tx: Tx, companyId: string, parentId: string) =
     async create(c: Context<AppEnv>, parentId: string, body: NoteInput) {
       const { companyId } = c.get('tenant');
       const created = await runCreation(c, async (tx) => {
-        const note = await addNote(tx, companyId, await home(tx, companyId, parentId), body);
+        const parent = { type, id: parentId };
+        const note = await addNote(tx, companyId, parent, () => home(tx, companyId, parentId), body);
         return { status: 201 as const, body: { data: serializeNote(note) }, headers: { ETag: etagOf(note.version) } };
       });
       return { ...created, headers: withCreatedEtag(created.headers) };
@@ -50,8 +55,16 @@ export function notesUnder(home: (tx: Tx, companyId: string, parentId: string) =
       const { companyId } = c.get('tenant');
       const row = await c
         .get('tenant')
-        .transaction(async (tx) =>
-          changeNote(tx, companyId, await home(tx, companyId, parentId), noteId, body, expected),
+        .transaction((tx) =>
+          changeNote(
+            tx,
+            companyId,
+            { type, id: parentId },
+            () => home(tx, companyId, parentId),
+            noteId,
+            body,
+            expected,
+          ),
         );
       return { body: { data: serializeNote(row) }, headers: { ETag: etagOf(row.version) } };
     },
@@ -61,7 +74,9 @@ export function notesUnder(home: (tx: Tx, companyId: string, parentId: string) =
       const { companyId } = c.get('tenant');
       const removed = await c
         .get('tenant')
-        .transaction(async (tx) => removeNote(tx, companyId, await home(tx, companyId, parentId), noteId, expected));
+        .transaction((tx) =>
+          removeNote(tx, companyId, { type, id: parentId }, () => home(tx, companyId, parentId), noteId, expected),
+        );
       return deletedNote(removed);
     },
   };
