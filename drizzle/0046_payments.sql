@@ -17,7 +17,6 @@ CREATE TABLE "payment_providers" (
 	CONSTRAINT "payment_providers_mode" CHECK ("api_key_mode" IN ('test', 'live'))
 );--> statement-breakpoint
 ALTER TABLE "payment_providers" ADD CONSTRAINT "payment_providers_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "payment_providers_webhook_token" ON "payment_providers" USING btree ("webhook_token");--> statement-breakpoint
 -- One row per payment created at the provider for an invoice; its status follows the provider's (fetched, never
 -- taken from a webhook's body). At most one open payment per invoice and amount: a second "pay now" reuses it.
 CREATE TABLE "provider_payments" (

@@ -6579,9 +6579,9 @@ export type components = {
        * @description The online invoice: a page where the customer sees the invoice as its PDF shows it, with its PDF, what is
        *     still due and how to pay it (bank transfer to the company's IBAN and BIC with the invoice number as the
        *     payment reference, by the due date; and a "pay now" button, `pay_url`, when the company has connected a
-       *     payment provider). The email of *Send an invoice*
-       *     carries this link. It needs no key and works as long as the invoice exists (a cancelled invoice's page
-       *     says so); the first opening sets `viewed_at` (and `sent` becomes `viewed`) and emits `invoice.viewed`.
+       *     payment provider). The email of *Send an invoice* carries this link. It needs no key and works as long as
+       *     the invoice exists (a cancelled invoice's page says so); the first opening sets `viewed_at` (and `sent`
+       *     becomes `viewed`) and emits `invoice.viewed`.
        *     Shown only to keys with the `invoices.write` scope; `null` for other keys and in events. The pages
        *     answer 60 visits per minute per client IP address (the `document_pages` window), then `429` with
        *     `Retry-After`.
@@ -19581,6 +19581,8 @@ export interface operations {
          *               "payment_method": "bank_transfer",
          *               "description": "Aanbetaling, bankafschrift 2026-03-16",
          *               "paid_at": "2026-03-16T09:00:00Z",
+         *               "provider": null,
+         *               "provider_payment_id": null,
          *               "created_at": "2026-03-16T09:12:40Z"
          *             }
          *           ],

@@ -63,13 +63,12 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
 
 /** An invoice's payments with `provider` and `provider_payment_id` (null where a release recorded none). */
 function paymentsWithProvider(stored: unknown) {
-  const payments = Array.isArray(stored)
-    ? stored.map((payment: unknown) =>
-        typeof payment === 'object' && payment !== null
-          ? { provider: null, provider_payment_id: null, ...payment }
-          : payment,
-      )
-    : stored;
+  // Every release stored the list; none at all reads as no payments.
+  const payments = (Array.isArray(stored) ? stored : []).map((payment: unknown) =>
+    typeof payment === 'object' && payment !== null
+      ? { provider: null, provider_payment_id: null, ...payment }
+      : payment,
+  );
   return InvoicePaymentSchema.array().parse(payments);
 }
 

@@ -62,7 +62,19 @@ function asNow(stored: StoredObject): Record<string, unknown> {
     case 'quote':
       return { ...stored, public_url: null };
     case 'invoice':
-      return { ...stored, public_url: null, ubl_url: `http://api.test/api/v1/invoices/${stored.id}/ubl` };
+      // pay_url since 2026-12-02 (issue 52): a credential like public_url, never in events.
+      return {
+        ...stored,
+        public_url: null,
+        pay_url: null,
+        ubl_url: `http://api.test/api/v1/invoices/${stored.id}/ubl`,
+        // Payments name the provider they came through since 2026-12-02: none before.
+        payments: (Array.isArray(stored.payments) ? stored.payments : []).map((payment: object) => ({
+          ...payment,
+          provider: null,
+          provider_payment_id: null,
+        })),
+      };
     case 'review_request':
       // The review page's address is a credential, no longer in events.
       return { ...stored, url: null };
