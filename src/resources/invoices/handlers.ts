@@ -13,6 +13,7 @@ import { invalidField } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
 import { hasPaymentProvider } from '../../payments/accounts.ts';
 import { ProviderUnavailable } from '../../payments/provider.ts';
+import { UnreadableSecret } from '../../payments/secret-box.ts';
 import { companyOfWebhookToken, sameWebhookToken } from '../../payments/webhook-token.ts';
 import {
   documentPdfDownload,
@@ -280,11 +281,15 @@ export const handlers = {
     try {
       outcome = await syncProviderPayment(payments, companyId, id);
     } catch (error) {
-      if (!(error instanceof ProviderUnavailable)) throw error;
-      deps.log.warn(
-        { companyId, providerPaymentId: id, err: error.message },
-        'payment webhook: provider unavailable, queued',
-      );
+      // Either is worth asking again later (the job retries for about three days), never a 5xx for Mollie.
+      if (error instanceof UnreadableSecret)
+        deps.log.error({ companyId, err: error.message }, 'payment webhook: the provider key cannot be opened, queued');
+      else if (error instanceof ProviderUnavailable)
+        deps.log.warn(
+          { companyId, providerPaymentId: id, err: error.message },
+          'payment webhook: provider unavailable, queued',
+        );
+      else throw error;
       await queuePaymentSync(deps.db, companyId, id);
       outcome = 'queued';
     }

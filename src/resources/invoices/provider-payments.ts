@@ -17,7 +17,7 @@ import type { Language } from '../../languages.ts';
 import { paymentAccountOf } from '../../payments/accounts.ts';
 import type { ProviderPayment } from '../../payments/provider.ts';
 import { ProviderRefused, ProviderUnavailable } from '../../payments/provider.ts';
-import type { SecretBox } from '../../payments/secret-box.ts';
+import { type SecretBox, UnreadableSecret } from '../../payments/secret-box.ts';
 import { recordInvoicePayment } from './payments.ts';
 import * as q from './queries.ts';
 import { amountDue, type InvoiceRow, PAYABLE, type PaymentRow } from './serialize.ts';
@@ -69,9 +69,9 @@ export async function startInvoicePayment(
     if (!invoice || invoice.status === 'draft') return { kind: 'unknown' };
     const due = amountDue(invoice);
     if (!PAYABLE.includes(invoice.status) || toCents(due) <= 0n) return { kind: 'not_payable' };
-    const account = await paymentAccountOf(tx, companyId, box);
-    if (!account) return { kind: 'no_provider' };
     try {
+      const account = await paymentAccountOf(tx, companyId, box);
+      if (!account) return { kind: 'no_provider' };
       const [open] = await tx
         .select()
         .from(providerPayments)
@@ -119,8 +119,12 @@ export async function startInvoicePayment(
       });
       return { kind: 'checkout', url: created.checkoutUrl };
     } catch (error) {
-      if (!(error instanceof ProviderUnavailable) && !(error instanceof ProviderRefused)) throw error;
-      deps.log.warn({ companyId, invoiceId, err: error.message }, 'pay now: the payment provider failed');
+      if (error instanceof UnreadableSecret)
+        // PAYMENT_KEYS_SECRET changed since the key was stored: the operator must connect the provider again.
+        deps.log.error({ companyId, err: error.message }, 'pay now: the provider key cannot be opened');
+      else if (error instanceof ProviderUnavailable || error instanceof ProviderRefused)
+        deps.log.warn({ companyId, invoiceId, err: error.message }, 'pay now: the payment provider failed');
+      else throw error;
       return { kind: 'unavailable', language: invoice.language };
     }
   });
@@ -132,7 +136,8 @@ export type SyncOutcome = 'unknown' | 'unchanged' | 'updated' | 'recorded' | 'no
 /**
  * Brings the service's copy of a provider payment up to what the provider says now (a webhook's only meaning).
  * A payment the service did not create, or that its provider does not know, is `unknown`: nothing changes.
- * ProviderUnavailable when the provider cannot be asked (the caller queues the retry job).
+ * ProviderUnavailable when the provider cannot be asked, UnreadableSecret when the company's key cannot be opened
+ * (PAYMENT_KEYS_SECRET changed: until the operator connects the provider again): the caller queues the retry job.
  */
 export async function syncProviderPayment(
   deps: ProviderPaymentDeps,

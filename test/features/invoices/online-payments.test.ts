@@ -337,4 +337,22 @@ describe('the webhook', () => {
     expect(paid).toMatchObject({ status: 'paid', amount_paid: '25.00' });
     expect(paid.payments[0]).toMatchObject({ provider: 'mollie', provider_payment_id: payment.id });
   });
+
+  it('a key that no longer opens (PAYMENT_KEYS_SECRET changed): pay now 503, a webhook 200 queued, never a 5xx for Mollie', async () => {
+    const invoice = await sentInvoice([15]);
+    const payment = checkoutPayment((await payNow(String(invoice.pay_url))).location);
+    mollie.settle(payment.id, 'paid');
+    const { SecretBox } = await import('../../../src/payments/secret-box.ts');
+    const kept = api.deps.paymentKeys;
+    api.deps.paymentKeys = async () => new SecretBox('another-installation-secret-of-at-least-32-chars');
+    try {
+      expect((await payNow(String(invoice.pay_url))).status).toBe(503);
+      const queued = await webhook(payment.id);
+      expect(queued.status).toBe(200);
+      expect(queued.body.data.outcome).toBe('queued');
+    } finally {
+      api.deps.paymentKeys = kept;
+    }
+    expect((await webhook(payment.id)).body.data.outcome).toBe('recorded');
+  });
 });
