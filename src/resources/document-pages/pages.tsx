@@ -4,10 +4,13 @@
 // with the PDF's own labels and the one formatter of amounts and dates, in `?lang`, else the browser's language,
 // else the document's. The first opening marks the document viewed. A quote that is `sent` or `viewed` (and not
 // past its last valid day) can be accepted or declined with a form protected like the review form; the change goes
-// through the same domain functions as *Accept a quote* / *Reject a quote*. Answers: 200 page, 303 after an answer,
-// 403 a form without its token and cookie or from another site, 404 an unknown, altered or unsent document's link,
-// 409 a quote answered already, 410 an expired quote or a cancelled invoice, 413/415 a body that is not a small form,
-// 422 a reason the API's *Reject a quote* would refuse too (U+0000, an unpaired surrogate, over 1 000 characters).
+// through the same domain functions as *Accept a quote* / *Reject a quote*. An invoice with an amount due offers
+// "pay now" (`/invoice/{token}/pay`, the invoice's pay_url) when its company has a payment provider: 303 to the
+// provider's checkout (src/resources/invoices/provider-payments.ts), 503 when the provider fails. Answers: 200
+// page, 303 after an answer, 403 a form without its token and cookie or from another site, 404 an unknown, altered
+// or unsent document's link, 409 a quote answered already, 410 an expired quote or a cancelled invoice, 413/415 a
+// body that is not a small form, 422 a reason the API's *Reject a quote* would refuse too (U+0000, an unpaired
+// surrogate, over 1 000 characters).
 
 import type { Context } from 'hono';
 import { Hono } from 'hono';
