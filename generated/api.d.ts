@@ -3410,6 +3410,42 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/payment-webhooks/mollie/{webhook_token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Receive a Mollie payment webhook
+     * @description Where Mollie posts (`application/x-www-form-urlencoded`, the field `id`) when a payment created for "pay now"
+     *     on an invoice (`pay_url`) changes. The address is the company's own: the service gives it to Mollie as the
+     *     `webhookUrl` of each payment it creates, and the CLI command `company payments` shows it. No API key: the
+     *     `webhook_token` in the path names the company; an unknown or damaged token answers `404 not_found`.
+     *
+     *     The body is never trusted: the service fetches the payment from Mollie with the company's API key and applies
+     *     what Mollie says, under the invoice's lock. A payment that is now `paid` is recorded on its invoice exactly
+     *     once, as *Record a payment* records one: `type` `full` or `partial`, `payment_method` from Mollie's method
+     *     (`ideal`, `creditcard` → `credit_card`, `bancontact`, `banktransfer` → `bank_transfer`, `directdebit` →
+     *     `direct_debit`, `paypal`; others `other`), `paid_at` Mollie's `paidAt`, `provider` `mollie` and
+     *     `provider_payment_id` the payment's id; the invoice becomes `paid` (with the event `invoice.paid`) or
+     *     `partial`. A status never moves back: repeated, late and out-of-order webhooks change nothing twice.
+     *
+     *     The answer is `200` with what was done (`outcome`), also for an id the service does not know (Mollie expects
+     *     a `2xx`, and retries otherwise). When Mollie cannot be asked (down, `5xx`, no answer within 10 seconds) the
+     *     answer is still `200` (`queued`): a background job asks again with growing delays for about three days.
+     *     The body may be at most 4 KB.
+     */
+    post: operations['receiveMollieWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'customer.created': {
@@ -6419,6 +6455,18 @@ export type components = {
       description: string | null;
       /** @description When the money was received (or paid back); `null` for a `pending` or `failed` payment. */
       paid_at: components['schemas']['NullableTimestamp'];
+      /**
+       * @description The payment provider the payment came through ("pay now", `pay_url`); `null` for a payment recorded with
+       *     *Record a payment*. New values may be added.
+       * @example null
+       * @enum {string|null}
+       */
+      provider: 'mollie' | null;
+      /**
+       * @description The payment's id at the provider (Mollie's `tr_…`), recorded once per id; `null` without a provider.
+       * @example null
+       */
+      provider_payment_id: string | null;
       created_at: components['schemas']['Timestamp'];
     };
     /**
@@ -6559,15 +6607,32 @@ export type components = {
        * Format: uri
        * @description The online invoice: a page where the customer sees the invoice as its PDF shows it, with its PDF, what is
        *     still due and how to pay it (bank transfer to the company's IBAN and BIC with the invoice number as the
-       *     payment reference, by the due date; there is no payment provider). The email of *Send an invoice*
-       *     carries this link. It needs no key and works as long as the invoice exists (a cancelled invoice's page
-       *     says so); the first opening sets `viewed_at` (and `sent` becomes `viewed`) and emits `invoice.viewed`.
+       *     payment reference, by the due date; and a "pay now" button, `pay_url`, when the company has connected a
+       *     payment provider). The email of *Send an invoice* carries this link. It needs no key and works as long as
+       *     the invoice exists (a cancelled invoice's page says so); the first opening sets `viewed_at` (and `sent`
+       *     becomes `viewed`) and emits `invoice.viewed`.
        *     Shown only to keys with the `invoices.write` scope; `null` for other keys and in events. The pages
        *     answer 60 visits per minute per client IP address (the `document_pages` window), then `429` with
        *     `Retry-After`.
        * @example https://crm.example.com/invoice/AQGVobAsPX5PilVsfY6fChsBkvXSXG1-j5oLHC0-T1pgAQ.p4Lm9QwZ2s7VkR1tX8bN0g
        */
       public_url: string | null;
+      /**
+       * Format: uri
+       * @description "Pay now" for the amount due: `public_url` followed by `/pay`. When the company has connected a payment
+       *     provider (Mollie; the operator's CLI command `company payments`), opening it creates a payment at the
+       *     provider for the amount due (described as the invoice with its number, returning to `public_url`
+       *     afterwards) and answers `303` to the provider's checkout; a second opening while that payment is still
+       *     open reuses it (at most one open payment per invoice and amount). When the company has no provider, or
+       *     nothing is due any more, it answers `303` to `public_url`, which shows how to pay by bank transfer or that
+       *     the invoice is paid. When the provider cannot be reached it answers a page with `503` and `Retry-After`
+       *     (nothing was created). The online invoice and the email of *Send an invoice* carry this link when the
+       *     company has a provider. A payment made there is recorded on the invoice by itself (see *Receive a Mollie
+       *     payment webhook*). `null` unless the invoice is `sent`, `viewed`, `partial` or `overdue` with an amount
+       *     due, and, like `public_url`, for keys without `invoices.write` and in events.
+       * @example https://crm.example.com/invoice/AQGVobAsPX5PilVsfY6fChsBkvXSXG1-j5oLHC0-T1pgAQ.p4Lm9QwZ2s7VkR1tX8bN0g/pay
+       */
+      pay_url: string | null;
       /**
        * Format: uri
        * @description Where the invoice's e-invoice is: the absolute address of *Download the e-invoice (UBL) of an invoice*
@@ -9693,6 +9758,45 @@ export type components = {
      * @description The whole email as received (RFC 5322 headers and MIME body), at most 10 MB.
      */
     RawEmail: string;
+    /**
+     * @description What Mollie posts when a payment's status changes: only the payment's id. The service never takes a status
+     *     from it: it fetches the payment from Mollie with the company's key.
+     */
+    MollieWebhook: {
+      /**
+       * @description Mollie's payment id.
+       * @example tr_7UhSN1zuXS
+       */
+      id: string;
+    };
+    /** @description What the service did with the webhook. */
+    PaymentWebhookReceipt: {
+      /**
+       * @description Always `payment_webhook_receipt`.
+       * @constant
+       */
+      object: 'payment_webhook_receipt';
+      /**
+       * @description - `recorded`: the payment is paid and was recorded on its invoice now (the invoice became `paid` or
+       *       `partial`, or stayed `overdue` with less due);
+       *     - `updated`: its status moved on (to `pending`, `authorized`, `failed`, `expired` or `canceled`) and nothing
+       *       was recorded;
+       *     - `unchanged`: the service knew this status already (a repeated or late webhook); nothing changed;
+       *     - `not_applied`: the payment is paid, but its invoice no longer took it (paid otherwise, cancelled, or less
+       *       due meanwhile): kept as an online payment that is not recorded, for the company to refund at Mollie;
+       *     - `unknown`: no payment of this company created by the service has this id (or Mollie does not know it);
+       *       nothing changed;
+       *     - `queued`: Mollie could not be asked (down, `5xx`, no answer within 10 seconds): a background job asks
+       *       again, with growing delays, for about three days.
+       *     New values may be added.
+       * @example recorded
+       * @enum {string}
+       */
+      outcome: 'recorded' | 'updated' | 'unchanged' | 'not_applied' | 'unknown' | 'queued';
+    };
+    PaymentWebhookReceiptEnvelope: {
+      data: components['schemas']['PaymentWebhookReceipt'];
+    };
     /** @description The payload of a customer event. */
     CustomerEventData: {
       /** @description The customer as it was right after the change. */
@@ -17238,6 +17342,58 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  receiveMollieWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The company's webhook token (shown by the CLI command `company payments`).
+         * @example AZXD7Zq8fAaLw0bq7hsJlA.hG2bJ0S6o8xRZ3kq1Vt9W4nLc5pXy7Ae
+         */
+        webhook_token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['MollieWebhook'];
+      };
+    };
+    responses: {
+      /** @description What was done with the payment the webhook named. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentWebhookReceiptEnvelope'];
+        };
+      };
+      /** @description `not_found`: no company has this webhook token (or none has a payment provider now). */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   customerCreatedWebhook: {
     parameters: {
       query?: never;
@@ -19040,6 +19196,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
@@ -19208,6 +19365,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
@@ -19376,6 +19534,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
@@ -19544,6 +19703,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
@@ -19617,6 +19777,8 @@ export interface operations {
          *               "payment_method": "bank_transfer",
          *               "description": "Aanbetaling, bankafschrift 2026-03-16",
          *               "paid_at": "2026-03-16T09:00:00Z",
+         *               "provider": null,
+         *               "provider_payment_id": null,
          *               "created_at": "2026-03-16T09:12:40Z"
          *             }
          *           ],
@@ -19724,6 +19886,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": null,
          *           "public_url": null,
+         *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {
@@ -19892,6 +20055,7 @@ export interface operations {
          *           "paid_at": null,
          *           "cancelled_at": "2026-03-15T08:05:00Z",
          *           "public_url": null,
+         *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
          *           "items": [
          *             {

@@ -2108,6 +2108,8 @@ export type components = {
       /** Format: uri */
       public_url: string | null;
       /** Format: uri */
+      pay_url: string | null;
+      /** Format: uri */
       ubl_url: string;
       items: components['schemas']['InvoiceItem'][];
       payments: components['schemas']['InvoicePayment'][];
@@ -2194,6 +2196,9 @@ export type components = {
         | 'other';
       description: string | null;
       paid_at: components['schemas']['NullableTimestamp'];
+      /** @enum {string|null} */
+      provider: 'mollie' | null;
+      provider_payment_id: string | null;
       created_at: components['schemas']['Timestamp'];
     };
     InvoicePaymentCreate: {

@@ -1967,6 +1967,21 @@ export const operations = {
     statuses: [200, 201, 401, 413, 415, 422, 429, 500, 503],
     binary: false,
   },
+  receiveMollieWebhook: {
+    method: 'post',
+    path: '/payment-webhooks/mollie/{webhook_token}',
+    honoPath: '/payment-webhooks/mollie/:webhook_token',
+    scope: null,
+    features: [],
+    authenticated: false,
+    idempotent: false,
+    ifMatch: false,
+    hasBody: true,
+    rawBodyMaxBytes: 4096,
+    validatedPerItem: false,
+    statuses: [200, 404, 413, 415, 422, 429, 500, 503],
+    binary: false,
+  },
 } as const;
 
 export type OperationId = keyof typeof operations;

@@ -908,6 +908,8 @@ export const InvoicePaymentSchema = z
     ]),
     description: z.string().nullable(),
     paid_at: NullableTimestampSchema,
+    provider: z.enum(['mollie']).nullable(),
+    provider_payment_id: z.string().max(100).nullable(),
     created_at: TimestampSchema,
   })
   .openapi('InvoicePayment');
@@ -948,6 +950,7 @@ export const InvoiceSchema = z
     paid_at: NullableTimestampSchema,
     cancelled_at: NullableTimestampSchema,
     public_url: z.url().nullable(),
+    pay_url: z.url().nullable(),
     ubl_url: z.url(),
     items: z.array(InvoiceItemSchema).max(200),
     payments: z.array(InvoicePaymentSchema).max(1000),
@@ -1530,6 +1533,7 @@ export const MessageEventSchema = z
     data: MessageEventDataSchema,
   })
   .openapi('MessageEvent');
+export const MollieWebhookSchema = z.object({ id: z.string().min(1).max(100) }).openapi('MollieWebhook');
 export const NoteCreateSchema = z
   .strictObject({
     content: z.string().min(1).max(10000),
@@ -1591,6 +1595,15 @@ export const OrderTrackingUpdateSchema = z
   })
   .openapi('OrderTrackingUpdate');
 export const OrderUpdateSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('OrderUpdate');
+export const PaymentWebhookReceiptSchema = z
+  .object({
+    object: z.literal('payment_webhook_receipt'),
+    outcome: z.enum(['recorded', 'updated', 'unchanged', 'not_applied', 'unknown', 'queued']),
+  })
+  .openapi('PaymentWebhookReceipt');
+export const PaymentWebhookReceiptEnvelopeSchema = z
+  .object({ data: PaymentWebhookReceiptSchema })
+  .openapi('PaymentWebhookReceiptEnvelope');
 export const PdfBinarySchema = z.union([z.instanceof(Blob), z.string()]).openapi('PdfBinary');
 export const WebhookPingSchema = z
   .object({
@@ -10841,6 +10854,58 @@ export const receiveInboundEmail = createRoute({
     },
   },
 });
+export const receiveMollieWebhook = createRoute({
+  operationId: 'receiveMollieWebhook',
+  method: 'post',
+  path: '/payment-webhooks/mollie/{webhook_token}',
+  tags: ['Invoices'],
+  summary: 'Receive a Mollie payment webhook',
+  security: [],
+  request: {
+    params: z.object({ webhook_token: z.string().min(1).max(200) }),
+    query: z.strictObject({}),
+    body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: MollieWebhookSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'What was done with the payment the webhook named.',
+      content: { 'application/json': { schema: PaymentWebhookReceiptEnvelopeSchema } },
+    },
+    404: {
+      description: '`not_found`: no company has this webhook token (or none has a payment provider now).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 
 export const routes = {
   getMe,
@@ -10974,4 +11039,5 @@ export const routes = {
   verifyWhatsAppWebhook,
   receiveWhatsAppWebhook,
   receiveInboundEmail,
+  receiveMollieWebhook,
 } as const;

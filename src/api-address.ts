@@ -7,3 +7,10 @@ export const API_PREFIX = '/api/v1';
 /** The API address of an invoice's UBL (GET /invoices/{invoice}/ubl) on the service at `serviceUrl` (PUBLIC_URL). */
 export const ublUrlOf = (serviceUrl: string, invoiceId: string) =>
   `${serviceUrl}${API_PREFIX}/invoices/${invoiceId}/ubl`;
+
+/**
+ * Where a payment provider posts a company's payment changes (POST /payment-webhooks/{provider}/{token}): the token
+ * names the company (src/payments/webhook-token.ts).
+ */
+export const paymentWebhookUrlOf = (serviceUrl: string, provider: string, webhookToken: string) =>
+  `${serviceUrl}${API_PREFIX}/payment-webhooks/${provider}/${webhookToken}`;

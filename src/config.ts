@@ -30,6 +30,14 @@ const schema = z.object({
   FILE_LINK_SECRET: z.string().min(32).refine(unpublished, PUBLISHED_MESSAGE).optional(),
   /** The secret before a rotation: links and forms it signed are still accepted (set it for 15 minutes). */
   FILE_LINK_SECRET_PREVIOUS: z.string().min(32).refine(unpublished, PUBLISHED_MESSAGE).optional(),
+  /**
+   * The installation's key for payment providers' API keys (src/payments/secret-box.ts): each company's key is
+   * sealed with AES-256-GCM under a key derived from it. Every API node and worker needs the same one; changing it
+   * makes the stored keys unreadable (connect the providers again). Without it the service generates one and keeps
+   * it in the database (installation_secrets), where it protects an export or a copy of the tables, not a copy of
+   * the whole database: set it in production, and keep it apart from the database's backups.
+   */
+  PAYMENT_KEYS_SECRET: z.string().min(32, 'PAYMENT_KEYS_SECRET must be at least 32 characters').optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** Comma list of proxy addresses/CIDRs whose X-Forwarded-For is trusted for the client address. */
   TRUSTED_PROXIES: z.string().default(''),

@@ -28,6 +28,7 @@ import {
 import { API_PREFIX } from './http/request-address.ts';
 import { defaultRequestTurns, RequestTurns } from './http/request-turns.ts';
 import { createLogger } from './log.ts';
+import { lazySecretBox } from './payments/secret-box.ts';
 import { MAX_PAGES } from './pdf/page-limit.ts';
 import { defaultRenderThreads, PdfRenderer } from './pdf/render-pool.ts';
 
@@ -83,6 +84,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     fileLinks: new FileLinks(linkSecrets.current, `${config.publicUrl}${API_PREFIX}/files`, linkSecrets.previous),
     documentLinks: new DocumentLinks(linkSecrets.current, config.publicUrl, linkSecrets.previous),
     linkSecrets,
+    paymentKeys: lazySecretBox(config, sql),
     log,
     pdfRenderer: new PdfRenderer(
       {

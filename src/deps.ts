@@ -13,6 +13,7 @@ import type { ConcurrencyLimits } from './http/concurrency.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { RequestTurns } from './http/request-turns.ts';
+import type { SecretBox } from './payments/secret-box.ts';
 import type { PdfRenderer } from './pdf/render-pool.ts';
 
 export type Deps = {
@@ -51,6 +52,8 @@ export type Deps = {
   documentLinks: DocumentLinks;
   /** The installation's link secret (FILE_LINK_SECRET or the generated one) and the one before a rotation. */
   linkSecrets: LinkSecrets;
+  /** Opens companies' payment-provider keys (PAYMENT_KEYS_SECRET or the generated one), made once per process. */
+  paymentKeys: () => Promise<SecretBox>;
   log: Logger;
   /** Renders quote, invoice and work-order PDFs on worker threads, within time, memory and page limits. */
   pdfRenderer: PdfRenderer;

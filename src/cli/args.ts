@@ -5,6 +5,7 @@ import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
 import { isExemptionReason } from '../domain/vat-exemption.ts';
 import { PEPPOL_ID } from '../einvoicing/from-invoice.ts';
+import { MOLLIE_KEY } from '../payments/mollie.ts';
 import type { ChannelSettingsChange } from '../services/channel-settings.ts';
 import {
   type CompanyDetailsChange,
@@ -13,6 +14,7 @@ import {
   type RateLimitChange,
 } from '../services/companies.ts';
 import { EXPIRIES, type Expiry, OVERLAPS, type Overlap } from '../services/keys.ts';
+import type { PaymentProviderChange } from '../services/payment-providers.ts';
 import { DEFAULT_PIPELINE, type StageInput, stagesFromJson } from '../services/pipelines.ts';
 import type { TailOptions } from './events-tail.ts';
 
@@ -40,6 +42,10 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
              [--whatsapp-verify-token TOKEN] [--whatsapp-base-url URL] [--new-inbound-secret]
              [--whatsapp-review-template NAME|none] [--whatsapp-review-template-languages LIST]
              (the approved template of WhatsApp review requests; its body's {{1}} is the review link)
+  company payments ID [--mollie-key KEY [--mollie-base-url URL] | --none]
+             (the company's payment provider for "pay now" on invoices: Mollie's test_ or live_ API key, stored
+             encrypted and never shown again; --none removes it; without options: shows the provider in force
+             and the webhook address; --mollie-base-url for a local fake: https, or http on a loopback address)
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
@@ -89,6 +95,7 @@ export type Command =
     }
   | { name: 'company details'; json: boolean; id: string; details: CompanyDetailsChange }
   | { name: 'company channels'; json: boolean; id: string; change: ChannelSettingsChange }
+  | { name: 'company payments'; json: boolean; id: string; change: PaymentProviderChange }
   /** `stages` null: show the pipeline. */
   | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
   | { name: 'company export'; json: boolean; id: string }
@@ -413,9 +420,43 @@ export function parseCommand(argv: string[]): Command {
         };
         return { name: 'company channels', json: values.json === true, id, change };
       }
+      case 'payments': {
+        const { values, positionals } = parse(command, rest, {
+          'mollie-key': { type: 'string' },
+          'mollie-base-url': { type: 'string' },
+          none: { type: 'boolean' },
+        });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        const key = values['mollie-key'];
+        const baseUrl = values['mollie-base-url'];
+        const json = values.json === true;
+        if (values.none && (key !== undefined || baseUrl !== undefined))
+          throw new UsageError(`${command}: --none takes no --mollie-key or --mollie-base-url`);
+        if (values.none) return { name: 'company payments', json, id, change: { kind: 'none' } };
+        if (key === undefined) {
+          if (baseUrl !== undefined) throw new UsageError(`${command}: --mollie-base-url needs --mollie-key`);
+          return { name: 'company payments', json, id, change: { kind: 'show' } };
+        }
+        // The message never repeats the key: a command line ends up in logs and terminals' scrollback.
+        if (!MOLLIE_KEY.test(key))
+          throw new UsageError(
+            `${command}: --mollie-key is not a Mollie API key (test_… or live_… and 30 letters or digits)`,
+          );
+        if (baseUrl !== undefined && !mollieBaseUrlAllowed(baseUrl))
+          throw new UsageError(
+            `${command}: --mollie-base-url must be an https URL (or http on 127.0.0.1, ::1 or localhost)`,
+          );
+        return {
+          name: 'company payments',
+          json,
+          id,
+          change: { kind: 'mollie', apiKey: key, baseUrl: baseUrl ?? null },
+        };
+      }
       default:
         throw new UsageError(
-          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|details|channels|export|import|delete)`,
+          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|details|channels|payments|export|import|delete)`,
         );
     }
   }
@@ -673,4 +714,17 @@ function rowsOf(command: string, path: string, text: string): FileRow[] {
     throw new UsageError(`${command}: ${path} is neither a list of orders nor { "orders": [...] }`);
   const lines = elementLines(text, wrapped ? 2 : 1);
   return list.map((value, i) => ({ line: lines[i] ?? 0, value }));
+}
+
+/** A provider's API root the key may be sent to: https anywhere, plain http only to this machine (a fake). */
+function mollieBaseUrlAllowed(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || url.search || url.hash) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
 }

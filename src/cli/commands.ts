@@ -12,6 +12,7 @@ import { identifierProblems } from '../domain/identifiers.ts';
 import type { FileStorages } from '../files/storages.ts';
 import { ConcurrencyLimits, defaultConcurrencyLimits } from '../http/concurrency.ts';
 import { localize } from '../http/message-catalogue.ts';
+import { paymentSecretBox } from '../payments/secret-box.ts';
 import { identifierMessage } from '../resources/customers/input.ts';
 import { type BadImportRow, BadRow, checkedRows, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
@@ -28,6 +29,7 @@ import {
 import { deleteCompany, exportCompany, importCompany } from '../services/company-archive.ts';
 import { migrateFiles } from '../services/file-migration.ts';
 import { createKey, renewKey, revokeKey } from '../services/keys.ts';
+import { setPaymentProvider } from '../services/payment-providers.ts';
 import { activeStages, replaceStages } from '../services/pipelines.ts';
 import type { Command } from './args.ts';
 import { importCustomers, importText } from './customers-import.ts';
@@ -67,7 +69,10 @@ export type CliPools = {
   sql: Sql;
   tenantSql: Sql;
   fileStorages: FileStorages;
-  config: Pick<Config, 'publicUrl' | 'DATABASE_POOL_SIZE' | 'PDF_RENDER_THREADS' | 'PDF_RENDER_QUEUE'>;
+  config: Pick<
+    Config,
+    'publicUrl' | 'DATABASE_POOL_SIZE' | 'PDF_RENDER_THREADS' | 'PDF_RENDER_QUEUE' | 'PAYMENT_KEYS_SECRET'
+  >;
 };
 
 export async function runCommand(
@@ -192,6 +197,21 @@ export async function runCommand(
         ...(inboundSecret ? [`New inbound email secret (shown once): ${inboundSecret}`] : []),
       ].join('\n');
       return { json, text };
+    }
+    case 'company payments': {
+      const company = await findCompany(db, command.id);
+      const box = await paymentSecretBox(config, sql);
+      const view = await setPaymentProvider(db, company.id, command.change, box, config.publicUrl);
+      const changed = command.change.kind !== 'show';
+      const text = view.provider
+        ? [
+            `${changed ? 'Payment provider set' : 'Payment provider'} of ${company.id}: Mollie (${view.mode} key, stored encrypted; not shown again)`,
+            `  API:     ${view.api_base_url}`,
+            `  webhook: ${view.webhook_url}`,
+            '  Invoices that are sent, partly paid or overdue now offer "pay now" on their page and in their email.',
+          ].join('\n')
+        : `${changed ? 'Payment provider removed' : 'No payment provider'} for ${company.id}: invoices offer bank transfer only.`;
+      return { json: view, text };
     }
     case 'company stages': {
       const company = await findCompany(db, command.id);

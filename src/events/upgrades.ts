@@ -9,7 +9,7 @@
 // releases, and its events of the last 30 days are then of any older shape.
 // test/features/events/older-events.test.ts fails when an object gains a required field without an entry.
 import type { z } from 'zod';
-import type { EventDataSchema } from '../../generated/routes.ts';
+import { type EventDataSchema, InvoicePaymentSchema } from '../../generated/routes.ts';
 import { ublUrlOf } from '../api-address.ts';
 
 type EventObject = z.infer<typeof EventDataSchema>['object'];
@@ -53,12 +53,27 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
     metadata: noMetadata,
     // 2026-11-28: always present, in events too; it follows from the invoice's id.
     ubl_url: { value: (invoice, { serviceUrl }) => ublUrlOf(serviceUrl, String(invoice.id)) },
+    // 2026-12-02 (issue 52): "pay now" is a credential like public_url, never in events; payments name the provider
+    // they came through (none did before).
+    pay_url: { value: none },
+    payments: { value: (invoice) => paymentsWithProvider(invoice.payments), replaces: true },
   },
   work_order: { metadata: noMetadata },
   order: { metadata: noMetadata },
   // 2026-11-28: the review page's address is a credential, no longer in events (events before carried it).
   review_request: { url: { value: none, replaces: true } },
 };
+
+/** An invoice's payments with `provider` and `provider_payment_id` (null where a release recorded none). */
+function paymentsWithProvider(stored: unknown) {
+  // Every release stored the list; none at all reads as no payments.
+  const payments = (Array.isArray(stored) ? stored : []).map((payment: unknown) =>
+    typeof payment === 'object' && payment !== null
+      ? { provider: null, provider_payment_id: null, ...payment }
+      : payment,
+  );
+  return InvoicePaymentSchema.array().parse(payments);
+}
 
 type AnyUpgrades = { readonly [field: string]: FieldUpgrade<unknown> | undefined };
 const UPGRADES: ReadonlyMap<string, AnyUpgrades> = new Map(Object.entries(EVENT_OBJECT_UPGRADES));

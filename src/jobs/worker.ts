@@ -2,13 +2,17 @@
 // Worker keeps jobs and cron in Postgres, so a job queued in a transaction exists exactly when that transaction
 // commits. Tuned for throughput: a local queue of locked jobs and batched completion (scripts/bench/README.md).
 import { Logger, type Task } from 'graphile-worker';
+import type { Logger as Log } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import type { TaskName } from '../db/job-queue.ts';
 import type { FileStorages } from '../files/storages.ts';
+import { createLogger } from '../log.ts';
 import { emailSendTask } from '../mail/jobs/email-send.ts';
 import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
+import { lazySecretBox } from '../payments/secret-box.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
+import { invoicePaymentSyncTask } from '../resources/invoices/jobs/payment-sync.ts';
 import { workOrderPhotoPrintTask } from '../resources/work-orders/jobs/photo-print.ts';
 import { sweepPhotoPrintsTask } from '../resources/work-orders/jobs/sweep-photo-prints.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
@@ -23,7 +27,15 @@ import { purgeRenderedPdfsTask } from './purge-rendered-pdfs.ts';
 import { RESTART_MIN_MS, superviseRunners } from './supervised-runner.ts';
 import { sweepFileOrphansTask } from './sweep-file-orphans.ts';
 
-export type WorkerDeps = { sql: Sql; db: Db; tenantSql: Sql; config: Config; fileStorages: FileStorages };
+export type WorkerDeps = {
+  sql: Sql;
+  db: Db;
+  tenantSql: Sql;
+  config: Config;
+  fileStorages: FileStorages;
+  /** The process's logger (one of the configured level is made without it). */
+  log?: Log;
+};
 
 /**
  * Jobs running at once. Most wait on the network or on a batch of their company (fan-outs, recorded attempts):
@@ -78,6 +90,12 @@ export function taskList(
     purge_rendered_pdfs: purgeRenderedPdfsTask(deps.sql),
     work_order_photo_print: workOrderPhotoPrintTask(deps, deps.fileStorages),
     sweep_photo_prints: sweepPhotoPrintsTask(deps.db),
+    invoice_payment_sync: invoicePaymentSyncTask({
+      db: deps.db,
+      paymentKeys: lazySecretBox(deps.config, deps.sql),
+      serviceUrl: deps.config.publicUrl,
+      log: deps.log ?? createLogger(deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
+    }),
   };
 }
 

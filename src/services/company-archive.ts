@@ -76,6 +76,13 @@ async function tenantTables(sql: Sql | postgres.TransactionSql): Promise<TableIn
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * Tenant tables an archive never carries: a company's payment provider holds its API key (sealed with this
+ * installation's key, useless elsewhere, and never to leave the installation in any form). After an import the
+ * operator connects the provider again (CLI `company payments`). Erasure still deletes them.
+ */
+const NOT_EXPORTED = new Set(['payment_providers']);
+
 async function lastMigration(sql: Sql | postgres.TransactionSql): Promise<string> {
   const [row] = await sql<{ hash: string; created_at: string }[]>`
     select hash, created_at::text from drizzle.__drizzle_migrations order by created_at desc limit 1`;
@@ -106,6 +113,7 @@ export async function exportCompany(
     // Files kept elsewhere than PostgreSQL, by storage, in id order: their bytes follow file_chunks' own rows.
     const elsewhere: { id: string; storage: string }[] = [];
     for (const table of tables) {
+      if (NOT_EXPORTED.has(table.name)) continue;
       const order = (table.primaryKey.length ? table.primaryKey : table.columns).map(ident).join(', ');
       const cursor = tx
         .unsafe(`select row_to_json(t) as row from ${ident(table.name)} t order by ${order}`)

@@ -58,6 +58,10 @@ function requestFor(path: string, pathItem: Record<string, unknown>, operation: 
         form.set(k, k === 'file' ? new Blob([String(v)], { type: 'application/pdf' }) : String(v));
       }
       body = form;
+    } else if (type === 'application/x-www-form-urlencoded') {
+      // A payment provider's webhook (Mollie posts `id=tr_…` as a form).
+      headers['content-type'] = type;
+      body = new URLSearchParams(Object.entries(example ?? {}).map(([k, v]) => [k, String(v)])).toString();
     } else {
       headers['content-type'] = type;
       body = JSON.stringify(example);

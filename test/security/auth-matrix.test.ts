@@ -181,8 +181,9 @@ describe('the matrix itself', () => {
     // signed download, the widget's public visitor API (test/features/files,
     // test/features/conversations/widget-api.test.ts), the WhatsApp webhook's verify token and body signature and
     // an inbound-mail relay's secret (test/features/conversations/*-inbound.test.ts), the public review feed and
-    // widget (test/features/reviews).
-    const channels = ['verifyWhatsAppWebhook', 'receiveWhatsAppWebhook', 'receiveInboundEmail'];
+    // widget (test/features/reviews), and a payment provider's webhook, named by the company's webhook token
+    // (test/features/invoices/online-payments.test.ts).
+    const channels = ['verifyWhatsAppWebhook', 'receiveWhatsAppWebhook', 'receiveInboundEmail', 'receiveMollieWebhook'];
     const keyless = (Object.keys(operations) as OperationId[]).filter((id) => !operations[id].authenticated);
     for (const id of keyless)
       expect(

@@ -45,6 +45,8 @@ const TENANT_TABLES = {
   quotes: 'company_id',
   invoices: 'company_id',
   invoice_payments: 'company_id',
+  payment_providers: 'company_id',
+  provider_payments: 'company_id',
   files: 'company_id',
   file_chunks: 'company_id',
   quote_attachments: 'company_id',
@@ -150,6 +152,11 @@ async function seed(sql: postgres.Sql, companyId: string) {
             ${quote}, '2026-03-14', '2026-03-28', 14)`;
   await sql`insert into invoice_payments (company_id, id, invoice_id, amount, type, payment_method, paid_at)
             values (${companyId}, ${randomUUID()}, ${invoice}, 5, 'partial', 'bank_transfer', now())`;
+  await sql`insert into payment_providers (company_id, provider, api_key_sealed, api_key_mode, webhook_token)
+            values (${companyId}, 'mollie', 'v1.sealed', 'test', ${`token-${companyId}`})`;
+  await sql`insert into provider_payments (company_id, id, invoice_id, provider, provider_payment_id, amount, currency,
+            status) values (${companyId}, ${randomUUID()}, ${invoice}, 'mollie', ${`tr_${companyId.slice(0, 8)}`}, 5,
+            'EUR', 'open')`;
   const file = randomUUID();
   await sql`insert into files (company_id, id, name, mime_type, size)
             values (${companyId}, ${file}, 'a.pdf', 'application/pdf', 4)`;

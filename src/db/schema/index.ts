@@ -3,6 +3,7 @@ export * from './crm.ts';
 export * from './events.ts';
 export * from './files.ts';
 export * from './inbox.ts';
+export * from './payments.ts';
 export * from './platform.ts';
 export * from './platform.ts';
 export * from './quote-attachments.ts';

@@ -213,6 +213,9 @@ export const invoicePayments = pgTable(
     }).notNull(),
     description: text('description'),
     paidAt: ts('paid_at'),
+    /** The payment provider it came through (`mollie`), and its payment id there; null for a recorded payment. */
+    provider: text('provider', { enum: ['mollie'] }),
+    providerPaymentId: text('provider_payment_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -221,6 +224,9 @@ export const invoicePayments = pgTable(
       'cascade',
     ),
     index('invoice_payments_invoice').on(t.companyId, t.invoiceId, t.createdAt),
+    uniqueIndex('invoice_payments_provider_payment')
+      .on(t.companyId, t.provider, t.providerPaymentId)
+      .where(sql`${t.providerPaymentId} IS NOT NULL`),
     check('invoice_payments_amount', sql`${t.amount} > 0`),
   ],
 );

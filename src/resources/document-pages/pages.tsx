@@ -4,10 +4,13 @@
 // with the PDF's own labels and the one formatter of amounts and dates, in `?lang`, else the browser's language,
 // else the document's. The first opening marks the document viewed. A quote that is `sent` or `viewed` (and not
 // past its last valid day) can be accepted or declined with a form protected like the review form; the change goes
-// through the same domain functions as *Accept a quote* / *Reject a quote*. Answers: 200 page, 303 after an answer,
-// 403 a form without its token and cookie or from another site, 404 an unknown, altered or unsent document's link,
-// 409 a quote answered already, 410 an expired quote or a cancelled invoice, 413/415 a body that is not a small form,
-// 422 a reason the API's *Reject a quote* would refuse too (U+0000, an unpaired surrogate, over 1 000 characters).
+// through the same domain functions as *Accept a quote* / *Reject a quote*. An invoice with an amount due offers
+// "pay now" (`/invoice/{token}/pay`, the invoice's pay_url) when its company has a payment provider: 303 to the
+// provider's checkout (src/resources/invoices/provider-payments.ts), 503 when the provider fails. Answers: 200
+// page, 303 after an answer, 403 a form without its token and cookie or from another site, 404 an unknown, altered
+// or unsent document's link, 409 a quote answered already, 410 an expired quote or a cancelled invoice, 413/415 a
+// body that is not a small form, 422 a reason the API's *Reject a quote* would refuse too (U+0000, an unpaired
+// surrogate, over 1 000 characters).
 
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -34,11 +37,14 @@ import type { RateDecision } from '../../http/rate-limit.ts';
 import { socketAddress } from '../../http/request-address.ts';
 import { unstorable } from '../../http/storable-text.ts';
 import type { Language } from '../../languages.ts';
+import { hasPaymentProvider } from '../../payments/accounts.ts';
 import type { DocumentPdfView } from '../../pdf/document-view.ts';
 import { PDF_LABELS } from '../../pdf/labels.ts';
 import { markInvoiceViewed } from '../invoices/online.ts';
 import { invoicePdf } from '../invoices/pdf.ts';
+import { startInvoicePayment } from '../invoices/provider-payments.ts';
 import * as invoiceQueries from '../invoices/queries.ts';
+import { payableNow } from '../invoices/serialize.ts';
 import { visibleAttachments } from '../quote-attachments/queries.ts';
 import { acceptQuote, DECIDABLE_ONLINE, markQuoteViewed, rejectQuote } from '../quotes/decisions.ts';
 import { type CompanyDefaults, companyDefaults } from '../quotes/documents.ts';
@@ -96,7 +102,7 @@ function message(
   language: Language,
   title: string,
   text: string,
-  status: 200 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429,
+  status: 200 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503,
   link?: { href: string; text: string },
 ) {
   protectPage(c);
@@ -267,9 +273,17 @@ export function DocumentPage(props: { view: DocumentPdfView; language: Language;
   );
 }
 
-/** How an invoice still due is paid: the amount, by when, to which account, with which reference. */
-export function PaymentBox(props: { view: DocumentPdfView; bic: string | null; language: Language }) {
-  const { view, bic, language: l } = props;
+/**
+ * How an invoice still due is paid: "pay now" through the company's payment provider when it has one (`payUrl`),
+ * and the amount, by when, to which account, with which reference.
+ */
+export function PaymentBox(props: {
+  view: DocumentPdfView;
+  bic: string | null;
+  language: Language;
+  payUrl?: string | null;
+}) {
+  const { view, bic, language: l, payUrl } = props;
   const labels = PDF_LABELS[l];
   const settled = view.mark ? labels.settled[view.mark] : null;
   if (settled) return <p class="status">{settled}</p>;
@@ -279,6 +293,17 @@ export function PaymentBox(props: { view: DocumentPdfView; bic: string | null; l
   return (
     <section class="box" aria-labelledby="pay">
       <h2 id="pay">{say('payHeading', l)}</h2>
+      {payUrl ? (
+        <>
+          <p>{say('payOnline', l, { amount: money })}</p>
+          <p>
+            <a class="button" href={payUrl} rel="nofollow">
+              {say('payNow', l)}
+            </a>
+          </p>
+          <p>{say('orTransfer', l)}</p>
+        </>
+      ) : null}
       <p>{labels.payBy(money, formatDate(view.dueDate, l), view.company.iban ?? null, view.number)}</p>
       {view.company.iban ? (
         <dl>
@@ -515,6 +540,31 @@ export function documentPages(deps: Deps) {
     return message(c, l, say('decidedTitle', l), expired, 410, { href: pageUrl, text: say('reopen', l) });
   });
 
+  // "Pay now" (an invoice's pay_url): a payment at the company's provider for the amount due, and the customer sent
+  // to its checkout (303); without a provider or anything due, back to the invoice's page, which says how to pay
+  // or that it is paid. A provider that fails answers a page (503) and creates nothing.
+  pages.get('/invoice/:token/pay', async (c) => {
+    const doc = linked(c, 'invoice');
+    if (!doc) return unknown(c);
+    const pageUrl = deps.documentLinks.url(doc);
+    const started = await startInvoicePayment(
+      { db: deps.db, paymentKeys: deps.paymentKeys, serviceUrl: deps.config.publicUrl, log: deps.log },
+      doc.companyId,
+      doc.documentId,
+      pageUrl,
+    );
+    if (started.kind === 'unknown') return unknown(c);
+    if (started.kind === 'checkout') return c.redirect(started.url, 303);
+    const pagePath = c.req.path.replace(/\/pay$/, '');
+    if (started.kind !== 'unavailable') return c.redirect(pagePath, 303);
+    const l = languageOf(c, started.language);
+    c.header('Retry-After', '60');
+    return message(c, l, say('payUnavailableTitle', l), say('payUnavailable', l), 503, {
+      href: pagePath,
+      text: say('openInvoice', l),
+    });
+  });
+
   pages.get('/invoice/:token', async (c) => {
     const doc = linked(c, 'invoice');
     if (!doc) return unknown(c);
@@ -522,7 +572,8 @@ export function documentPages(deps: Deps) {
       const current = await invoiceQueries.lockInvoice(tx, doc.companyId, doc.documentId);
       if (!current || current.status === 'draft') return undefined;
       const row = await markInvoiceViewed(tx, current, deps.config.publicUrl);
-      return { row, company: await companyDefaults(tx, doc.companyId) };
+      const online = payableNow(row) && (await hasPaymentProvider(tx, doc.companyId));
+      return { row, company: await companyDefaults(tx, doc.companyId), online };
     });
     if (!found) return unknown(c);
     const { row, company } = found;
@@ -543,7 +594,14 @@ export function documentPages(deps: Deps) {
           intro: null,
           description: row.description,
           status: null,
-          action: <PaymentBox view={view} bic={company.bic} language={l} />,
+          action: (
+            <PaymentBox
+              view={view}
+              bic={company.bic}
+              language={l}
+              payUrl={found.online ? `${c.req.path}/pay${c.req.query('lang') ? `?lang=${l}` : ''}` : null}
+            />
+          ),
         }}
       />,
     );

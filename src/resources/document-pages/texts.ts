@@ -52,6 +52,32 @@ export const DOCUMENT_PAGE_TEXTS = {
     fr: 'Ce devis a expiré le {date} et ne peut plus être accepté en ligne. Veuillez contacter {company}.',
   },
   payHeading: { en: 'How to pay', nl: 'Zo betaalt u', de: 'So bezahlen Sie', fr: 'Comment payer' },
+  payNow: { en: 'Pay now', nl: 'Nu betalen', de: 'Jetzt bezahlen', fr: 'Payer maintenant' },
+  payOnline: {
+    en: 'Pay {amount} online now.',
+    nl: 'Betaal {amount} nu online.',
+    de: 'Bezahlen Sie {amount} jetzt online.',
+    fr: 'Payez {amount} en ligne dès maintenant.',
+  },
+  orTransfer: {
+    en: 'Or transfer the amount:',
+    nl: 'Of maak het bedrag over:',
+    de: 'Oder überweisen Sie den Betrag:',
+    fr: 'Ou virez le montant\u00A0:',
+  },
+  payUnavailableTitle: {
+    en: 'Online payment is not available right now',
+    nl: 'Online betalen is nu niet mogelijk',
+    de: 'Online-Zahlung ist gerade nicht möglich',
+    fr: 'Le paiement en ligne est momentanément indisponible',
+  },
+  payUnavailable: {
+    en: 'Nothing was charged. Please try again in a few minutes, or pay by bank transfer as the invoice describes.',
+    nl: 'Er is niets afgeschreven. Probeer het over een paar minuten opnieuw, of betaal per bankoverschrijving zoals op de factuur staat.',
+    de: 'Es wurde nichts abgebucht. Bitte versuchen Sie es in ein paar Minuten erneut oder bezahlen Sie per Überweisung, wie auf der Rechnung angegeben.',
+    fr: 'Rien n’a été débité. Veuillez réessayer dans quelques minutes, ou payer par virement comme l’indique la facture.',
+  },
+  openInvoice: { en: 'Open the invoice', nl: 'Factuur openen', de: 'Rechnung öffnen', fr: 'Ouvrir la facture' },
   bic: { en: 'BIC', nl: 'BIC', de: 'BIC', fr: 'BIC' },
   payee: { en: 'Payee', nl: 'Begunstigde', de: 'Empfänger', fr: 'Bénéficiaire' },
   paymentReference: {

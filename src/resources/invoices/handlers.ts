@@ -1,32 +1,36 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { nextDocumentNumber } from '../../db/document-numbers.ts';
-import { invoicePayments } from '../../db/schema/index.ts';
-import { sendUntilCommit, type Tx } from '../../db/tenant.ts';
-import { fromCents, toCents } from '../../domain/money.ts';
-import { scaled } from '../../domain/totals.ts';
-import { recordEvent } from '../../events/record.ts';
+import { paymentProviders } from '../../db/schema/index.ts';
+import { sendUntilCommit, type Tx, withTenant } from '../../db/tenant.ts';
+import { toCents } from '../../domain/money.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { checkIfMatch, etagOf, expectedVersion, onLocked } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { changedMetadata, newMetadata, onlyMetadata } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
+import { invalidField } from '../../http/validation.ts';
 import { newId } from '../../ids.ts';
-import { touchCustomerActivity } from '../customers/queries.ts';
+import { hasPaymentProvider } from '../../payments/accounts.ts';
+import { ProviderUnavailable } from '../../payments/provider.ts';
+import { UnreadableSecret } from '../../payments/secret-box.ts';
+import { companyOfWebhookToken, sameWebhookToken } from '../../payments/webhook-token.ts';
 import {
   documentPdfDownload,
   publicLink,
   type SalesDocumentResource,
   sendDocument,
 } from '../quotes/document-actions.ts';
-import { DocumentProblems } from '../quotes/documents.ts';
 import { completeQuote, invoiceColumns, invoiceReads, releaseQuote } from './columns.ts';
 import { emailedUbl, invoiceDocumentPdf, invoiceUbl, ublHeaders } from './einvoice.ts';
 import { invoiceMessages } from './messages.ts';
+import { recordInvoicePayment } from './payments.ts';
 import { invoicePdf } from './pdf.ts';
+import { queuePaymentSync, type SyncOutcome, syncProviderPayment } from './provider-payments.ts';
 import * as q from './queries.ts';
-import { amountDue, type InvoiceRow, type InvoiceWithPayments, serializeInvoice } from './serialize.ts';
+import { recordInvoiceEvent } from './record-event.ts';
+import { type InvoiceRow, type InvoiceWithPayments, PAYABLE, payUrlOf, serializeInvoice } from './serialize.ts';
 
 const invoiceDocuments: SalesDocumentResource<InvoiceRow> = {
   kind: 'invoice',
@@ -45,29 +49,6 @@ type StatusKey =
   | 'invoice.cannot_refund';
 const conflict = (key: StatusKey, status: string) =>
   new ApiProblem('conflict', invoiceMessages.message(key, { status }));
-
-type InvoiceEventType =
-  | 'invoice.created'
-  | 'invoice.sent'
-  | 'invoice.viewed'
-  | 'invoice.paid'
-  | 'invoice.overdue'
-  | 'invoice.cancelled';
-
-/**
- * An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline);
- * `serviceUrl` (PUBLIC_URL) makes its `ubl_url`.
- */
-export async function recordInvoiceEvent(
-  tx: Tx,
-  row: InvoiceRow | InvoiceWithPayments,
-  type: InvoiceEventType,
-  serviceUrl: string,
-) {
-  const object = serializeInvoice('payments' in row ? row : await q.withPayments(tx, row), null, serviceUrl);
-  await recordEvent(tx, row.companyId, { type, scope: 'invoices.read', customerId: row.customerId, object });
-  await touchCustomerActivity(tx, row.companyId, row.customerId);
-}
 
 /** The online invoice's address for this key: null without `invoices.write` (see serializeInvoice). */
 const invoiceUrl = (c: Context<AppEnv>) => publicLink(c, invoiceDocuments);
@@ -94,8 +75,6 @@ async function onLockedInvoice(
   );
   return c.json({ data }, 200, { ETag: etagOf(version) });
 }
-
-const PAYABLE = ['sent', 'viewed', 'overdue', 'partial'];
 
 export const handlers = {
   listInvoices: async (c) => {
@@ -230,6 +209,13 @@ export const handlers = {
         const ubl = await emailedUbl(tx, current, c.get('language'));
         return { attachments: ubl.attachment ? [ubl.attachment] : [], einvoice: ubl.einvoice };
       },
+      // "Pay now" in the email when the company has a provider and something is due (a draft becomes sent now).
+      payUrl: async (tx, current, publicUrl) =>
+        ['draft', ...PAYABLE].includes(current.status) &&
+        toCents(current.total) > toCents(current.amountPaid) &&
+        (await hasPaymentProvider(tx, current.companyId))
+          ? payUrlOf(publicUrl)
+          : null,
       markSent: async (tx, current) => {
         if (current.status !== 'draft') return current;
         const row = await q.updateInvoice(tx, current, { status: 'sent', sentAt: sql`app_now()` });
@@ -262,87 +248,62 @@ export const handlers = {
     const created = await runCreation(c, async (tx) => {
       const current = await q.lockInvoice(tx, companyId, invoice);
       if (!current) throw invoiceNotFound();
-      const amount = scaled(body.amount, 2);
-      const paid = toCents(current.amountPaid);
-      const due = toCents(amountDue(current));
-      const refund = body.type === 'refund';
-      const problems = new DocumentProblems();
-      if (refund) {
-        if (paid === 0n || !['paid', 'partial', 'overdue'].includes(current.status))
-          throw conflict('invoice.cannot_refund', current.status);
-        if (amount > paid)
-          problems.add(
-            '/amount',
-            'too_big',
-            invoiceMessages.message('invoice.refund_above_paid', { max: fromCents(paid) }),
-          );
-      } else {
-        if (!PAYABLE.includes(current.status)) throw conflict('invoice.cannot_pay', current.status);
-        if (amount > due)
-          problems.add(
-            '/amount',
-            'too_big',
-            invoiceMessages.message('invoice.payment_above_due', { max: fromCents(due) }),
-          );
-        else if (body.type === 'full' && amount !== due)
-          problems.add(
-            '/type',
-            'invalid_enum',
-            invoiceMessages.message('invoice.full_not_due', { due: fromCents(due) }),
-          );
-      }
       const paidAt = body.paid_at ? new Date(body.paid_at) : undefined;
-      if (paidAt && paidAt.getTime() > Date.now())
-        problems.add('/paid_at', 'too_big', invoiceMessages.message('invoice.paid_in_future'));
-      problems.done();
-
-      const type = body.type ?? (amount === due ? 'full' : 'partial');
-      const payment = await q.insertPayment(tx, {
-        companyId,
-        id: newId(),
-        invoiceId: current.id,
-        amount: fromCents(amount),
-        type,
-        status: 'paid',
-        paymentMethod: body.payment_method ?? 'bank_transfer',
-        description: body.description ?? null,
-        paidAt: paidAt ?? sql`app_now()`,
-      });
-      const nowPaid = refund ? paid - amount : paid + amount;
-      const settled = !refund && nowPaid === toCents(current.total);
-      const status = settled
-        ? 'paid'
-        : refund && nowPaid === 0n
-          ? 'refunded'
-          : current.status === 'overdue'
-            ? 'overdue'
-            : 'partial';
-      const noteLine = body.notes
-        ? `${(payment.paidAt ?? new Date()).toISOString().slice(0, 10)} ${refund ? '−' : ''}${fromCents(amount)}: ${body.notes}`
-        : null;
-      if (refund && nowPaid === 0n)
-        // Everything paid came back: the payments read as refunded.
-        await tx
-          .update(invoicePayments)
-          .set({ status: 'refunded' })
-          .where(
-            and(
-              eq(invoicePayments.companyId, companyId),
-              eq(invoicePayments.invoiceId, current.id),
-              eq(invoicePayments.status, 'paid'),
-              sql`${invoicePayments.type} <> 'refund'`,
-            ),
-          );
-      const updated = await q.updateInvoice(tx, current, {
-        status,
-        amountPaid: fromCents(nowPaid),
-        paidAt: settled ? payment.paidAt : null,
-        ...(noteLine ? { notes: [current.notes, noteLine].filter(Boolean).join('\n') } : {}),
-      });
-      if (settled) await recordInvoiceEvent(tx, updated, 'invoice.paid', serviceUrl(c));
+      const { invoice: updated } = await recordInvoicePayment(
+        tx,
+        current,
+        {
+          amount: body.amount,
+          type: body.type,
+          paymentMethod: body.payment_method ?? 'bank_transfer',
+          description: body.description ?? null,
+          paidAt,
+          notes: body.notes ?? null,
+          provider: null,
+        },
+        serviceUrl(c),
+      );
       const { data, version } = await respondWith(c, tx, updated);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
     });
     return c.json(created.body, created.status, created.headers);
+  },
+
+  receiveMollieWebhook: async (c) => {
+    const deps = c.get('deps');
+    const { webhook_token: token } = c.req.valid('param');
+    const unknownToken = () => new ApiProblem('not_found', invoiceMessages.message('invoice.payment_webhook_unknown'));
+    const companyId = companyOfWebhookToken(token);
+    if (!companyId) throw unknownToken();
+    const stored = await withTenant(deps.db, companyId, async (tx) => {
+      const [row] = await tx
+        .select({ token: paymentProviders.webhookToken })
+        .from(paymentProviders)
+        .where(eq(paymentProviders.companyId, companyId));
+      return row?.token;
+    });
+    if (!stored || !sameWebhookToken(token, stored)) throw unknownToken();
+    // The body is only an id, and only a hint: the provider is asked what the payment is now.
+    const id = new URLSearchParams(await c.req.text()).get('id')?.trim() ?? '';
+    if (id === '' || id.length > 100)
+      throw invalidField('/id', 'required', invoiceMessages.message('invoice.payment_webhook_without_id'));
+    const payments = { db: deps.db, paymentKeys: deps.paymentKeys, serviceUrl: deps.config.publicUrl, log: deps.log };
+    let outcome: SyncOutcome | 'queued';
+    try {
+      outcome = await syncProviderPayment(payments, companyId, id);
+    } catch (error) {
+      // Either is worth asking again later (the job retries for about three days), never a 5xx for Mollie.
+      if (error instanceof UnreadableSecret)
+        deps.log.error({ companyId, err: error.message }, 'payment webhook: the provider key cannot be opened, queued');
+      else if (error instanceof ProviderUnavailable)
+        deps.log.warn(
+          { companyId, providerPaymentId: id, err: error.message },
+          'payment webhook: provider unavailable, queued',
+        );
+      else throw error;
+      await queuePaymentSync(deps.db, companyId, id);
+      outcome = 'queued';
+    }
+    return c.json({ data: { object: 'payment_webhook_receipt' as const, outcome } }, 200);
   },
 } satisfies Partial<Handlers>;

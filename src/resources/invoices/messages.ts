@@ -8,6 +8,18 @@ export const invoiceMessages = defineMessages({
     de: 'Es gibt keine Rechnung mit dieser ID.',
     fr: 'Aucune facture n’a cet identifiant.',
   },
+  'invoice.payment_webhook_unknown': {
+    en: 'No company has this payment webhook address.',
+    nl: 'Geen enkel bedrijf heeft dit webhookadres voor betalingen.',
+    de: 'Kein Unternehmen hat diese Webhook-Adresse für Zahlungen.',
+    fr: 'Aucune entreprise n’a cette adresse de webhook de paiement.',
+  },
+  'invoice.payment_webhook_without_id': {
+    en: 'The webhook names no payment: send the form field id (Mollie’s payment id).',
+    nl: 'De webhook noemt geen betaling: stuur het formulierveld id (het betaling-id van Mollie).',
+    de: 'Der Webhook nennt keine Zahlung: Senden Sie das Formularfeld id (die Zahlungs-ID von Mollie).',
+    fr: 'Le webhook ne désigne aucun paiement : envoyez le champ de formulaire id (l’identifiant de paiement Mollie).',
+  },
   'invoice.not_draft': {
     en: 'Only a draft invoice can be changed or deleted; this invoice is {status}.',
     nl: 'Alleen een conceptfactuur kan worden gewijzigd of verwijderd; deze factuur heeft de status {status}.',

@@ -1,8 +1,8 @@
 // The customer's side of an invoice: opening the online invoice (src/resources/document-pages).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/tenant.ts';
-import { recordInvoiceEvent } from './handlers.ts';
 import * as q from './queries.ts';
+import { recordInvoiceEvent } from './record-event.ts';
 import type { InvoiceRow } from './serialize.ts';
 
 /**

@@ -35,9 +35,20 @@ export function serializePayment(row: PaymentRow) {
     payment_method: row.paymentMethod,
     description: row.description,
     paid_at: isoOrNull(row.paidAt),
+    provider: row.provider,
+    provider_payment_id: row.providerPaymentId,
     created_at: iso(row.createdAt),
   };
 }
+
+/** The states in which an invoice takes a payment (and offers "pay now"). */
+export const PAYABLE: readonly string[] = ['sent', 'viewed', 'overdue', 'partial'];
+
+/** Whether the invoice can be paid now: a payable state with an amount due. */
+export const payableNow = (row: InvoiceRow) => PAYABLE.includes(row.status) && toCents(amountDue(row)) > 0n;
+
+/** "Pay now" of the online invoice at `publicUrl` (document-pages: GET /invoice/{token}/pay). */
+export const payUrlOf = (publicUrl: string) => `${publicUrl}/pay`;
 
 /**
  * @param publicUrl the online invoice's address when the reader may send invoices, else null (never in events):
@@ -76,6 +87,7 @@ export function serializeInvoice(row: InvoiceWithPayments, publicUrl: string | n
     paid_at: isoOrNull(row.paidAt),
     cancelled_at: isoOrNull(row.cancelledAt),
     public_url: publicUrl,
+    pay_url: publicUrl !== null && payableNow(row) ? payUrlOf(publicUrl) : null,
     ubl_url: ublUrlOf(serviceUrl, row.id),
     items: row.items.map((line) => serializeLine('invoice_item' as const, line)),
     payments: row.payments.map(serializePayment),

@@ -50,6 +50,8 @@ export type SendSteps<Row extends DocumentRow, Extra extends { attachments: read
   refusal: (row: Row) => ApiProblem | undefined;
   /** Files besides the PDF (an invoice's UBL), composed in the transaction so the email that commits is complete. */
   extra: (tx: Tx, row: Row) => Promise<Extra>;
+  /** "Pay now" for the email, given the online page's address (an invoice of a company with a payment provider). */
+  payUrl?: (tx: Tx, row: Row, publicUrl: string) => Promise<string | null>;
   /** The state change and event of a send that changes the state; the row as it is otherwise. */
   markSent: (tx: Tx, row: Row) => Promise<Row>;
   /** The answer's body, given the attached files' names. */
@@ -87,6 +89,7 @@ export function sendDocument<Row extends DocumentRow, Extra extends { attachment
       deps.pdfRenderer,
       publicUrl,
       extra.attachments,
+      (await steps.payUrl?.(tx, current, publicUrl)) ?? null,
     );
     const row = await steps.markSent(tx, current);
     return {

@@ -16,12 +16,14 @@ type Document = {
   amountDue?: string | null;
   /** The online quote or invoice (src/resources/document-pages), or null where there is none to give. */
   publicUrl?: string | null;
+  /** An invoice's "pay now" (its page's `/pay`), when the company has a payment provider and an amount is due. */
+  payUrl?: string | null;
 };
 
 type Words = {
   closing: string;
   quote: { subject: string; body: string; link: string };
-  invoice: { subject: string; body: string; open: string; link: string };
+  invoice: { subject: string; body: string; open: string; link: string; pay: string };
 };
 
 // Dutch says "u": the register of every message a business sends its customers.
@@ -38,6 +40,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       body: 'Please find attached invoice {number} for {total}, due on {due}.',
       open: 'Of this, {due_amount} is still open.',
       link: 'You can view the invoice and how to pay it online: {url}',
+      pay: 'Pay now online: {pay_url}',
     },
   },
   nl: {
@@ -52,6 +55,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       body: 'In de bijlage vindt u factuur {number} van {total}, te betalen uiterlijk {due}.',
       open: 'Daarvan staat nog {due_amount} open.',
       link: 'U kunt de factuur en de betaalgegevens online bekijken: {url}',
+      pay: 'Nu online betalen: {pay_url}',
     },
   },
   de: {
@@ -66,6 +70,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       body: 'anbei erhalten Sie die Rechnung {number} über {total}, fällig am {due}.',
       open: 'Davon sind noch {due_amount} offen.',
       link: 'Die Rechnung und die Zahlungsangaben finden Sie online: {url}',
+      pay: 'Jetzt online bezahlen: {pay_url}',
     },
   },
   fr: {
@@ -80,6 +85,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       body: 'Veuillez trouver ci-joint la facture {number} d’un montant de {total}, à régler au plus tard le {due}.',
       open: 'Il reste {due_amount} à régler.',
       link: 'Vous pouvez consulter la facture et les modalités de paiement en ligne\u00A0: {url}',
+      pay: 'Payer maintenant en ligne\u00A0: {pay_url}',
     },
   },
 };
@@ -101,6 +107,7 @@ export function documentEmail(
     valid: date(doc.validUntil),
     due_amount: doc.amountDue ? money(doc.amountDue) : '',
     url: doc.publicUrl ?? '',
+    pay_url: doc.payUrl ?? '',
   };
   const template = words[doc.kind];
   // Part paid: the customer is told what is still open, as the PDF asks only for that.
@@ -109,12 +116,15 @@ export function documentEmail(
   const sentence = [fill(template.body, values), ...(partlyPaid ? [fill(words.invoice.open, values)] : [])].join(' ');
   // The link to the online document in a paragraph of its own, which mail clients make clickable.
   const link = doc.publicUrl ? [fill(template.link, values), ''] : [];
+  const pay = doc.kind === 'invoice' && doc.payUrl ? [fill(words.invoice.pay, values), ''] : [];
   const text =
     custom.message ??
-    [salutation(doc.customer.name, doc.language), '', sentence, '', ...link, words.closing, company.name].join('\n');
+    [salutation(doc.customer.name, doc.language), '', sentence, '', ...pay, ...link, words.closing, company.name].join(
+      '\n',
+    );
   // A message of the request's own still names the document and its link, so the customer can tell what it is about.
   const footer = custom.message
-    ? `\n\n${doc.number} · ${values.total}${doc.publicUrl ? `\n${fill(template.link, values)}` : ''}`
+    ? `\n\n${doc.number} · ${values.total}${pay.length ? `\n${pay[0]}` : ''}${doc.publicUrl ? `\n${fill(template.link, values)}` : ''}`
     : '';
   return { subject: custom.subject ?? fill(template.subject, values), text: `${text}${footer}` };
 }

@@ -40,6 +40,7 @@ export async function sendSalesDocument(
   renderer: PdfRenderer,
   publicUrl: string,
   more: readonly EmailAttachment[] = [],
+  payUrl: string | null = null,
 ): Promise<string[]> {
   // A credit note has a page of its own (GET /invoices/{invoice}/pdf?document=credit_note) but no email.
   const kind = doc.kind;
@@ -53,7 +54,7 @@ export async function sendSalesDocument(
   const attachments = [attachment, ...more];
   await queueEmail(tx, companyId, {
     to,
-    ...documentEmail({ ...doc, kind, publicUrl }, company, body),
+    ...documentEmail({ ...doc, kind, publicUrl, payUrl }, company, body),
     kind: `${kind}_sent`,
     attachments,
   });

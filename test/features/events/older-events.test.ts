@@ -64,10 +64,18 @@ function asNow(stored: StoredObject): Record<string, unknown> {
     case 'quote':
       return { ...stored, public_url: null, metadata: {} };
     case 'invoice':
+      // pay_url since 2026-12-02 (issue 52): a credential like public_url, never in events.
       return {
         ...stored,
         public_url: null,
+        pay_url: null,
         ubl_url: `http://api.test/api/v1/invoices/${stored.id}/ubl`,
+        // Payments name the provider they came through since 2026-12-02: none before.
+        payments: (Array.isArray(stored.payments) ? stored.payments : []).map((payment: object) => ({
+          ...payment,
+          provider: null,
+          provider_payment_id: null,
+        })),
         metadata: {},
       };
     case 'review_request':

@@ -7,8 +7,8 @@ import type { Db } from '../../../db/client.ts';
 import { companies } from '../../../db/schema/index.ts';
 import { withTenant } from '../../../db/tenant.ts';
 import { expireQuotes } from '../../quotes/queries.ts';
-import { recordInvoiceEvent } from '../handlers.ts';
 import { markOverdue } from '../queries.ts';
+import { recordInvoiceEvent } from '../record-event.ts';
 
 declare global {
   namespace GraphileWorker {
