@@ -1216,6 +1216,38 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/custom-fields': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['listCustomFields'];
+    put?: never;
+    post: operations['createCustomField'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/custom-fields/{field}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['getCustomField'];
+    put?: never;
+    post?: never;
+    delete: operations['deleteCustomField'];
+    options?: never;
+    head?: never;
+    patch: operations['updateCustomField'];
+    trace?: never;
+  };
   '/webhook-endpoints': {
     parameters: {
       query?: never;
@@ -1712,6 +1744,92 @@ export type components = {
       verified: false;
     };
     Currency: string;
+    CustomField: {
+      /** @constant */
+      object: 'custom_field';
+      id: components['schemas']['Uuid'];
+      key: components['schemas']['CustomFieldKey'];
+      resource: components['schemas']['CustomFieldResource'];
+      type: components['schemas']['CustomFieldType'];
+      label: string;
+      labels: components['schemas']['CustomFieldLabelsOut'];
+      /** Format: int32 */
+      decimals: number | null;
+      options: components['schemas']['CustomFieldOption'][] | null;
+      required: boolean;
+      /** Format: int32 */
+      position: number;
+      created_at: components['schemas']['Timestamp'];
+      updated_at: components['schemas']['Timestamp'];
+    };
+    CustomFieldCreate: {
+      key: components['schemas']['CustomFieldKey'];
+      resource: components['schemas']['CustomFieldResource'];
+      type: components['schemas']['CustomFieldType'];
+      labels: components['schemas']['CustomFieldLabels'];
+      /** Format: int32 */
+      decimals?: number;
+      options?: components['schemas']['CustomFieldOptionsInput'];
+      /** @default false */
+      required?: boolean;
+      /** Format: int32 */
+      position?: number;
+    };
+    CustomFieldEnvelope: {
+      data: components['schemas']['CustomField'];
+    };
+    CustomFieldKey: string;
+    CustomFieldLabels: {
+      nl?: string;
+      en?: string;
+      de?: string;
+      fr?: string;
+    };
+    CustomFieldLabelsOut: {
+      nl: string | null;
+      en: string | null;
+      de: string | null;
+      fr: string | null;
+    };
+    CustomFieldList: {
+      data: components['schemas']['CustomField'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    CustomFieldOption: {
+      key: string;
+      label: string;
+      labels: components['schemas']['CustomFieldLabelsOut'];
+    };
+    CustomFieldOptionInput: {
+      key: components['schemas']['CustomFieldKey'];
+      labels: components['schemas']['CustomFieldLabels'];
+    };
+    CustomFieldOptionsInput: components['schemas']['CustomFieldOptionInput'][];
+    /** @enum {string} */
+    CustomFieldResource: 'customers' | 'deals';
+    /** @enum {string} */
+    CustomFieldType:
+      | 'text'
+      | 'long_text'
+      | 'number'
+      | 'money'
+      | 'date'
+      | 'boolean'
+      | 'single_select'
+      | 'multi_select'
+      | 'url'
+      | 'email'
+      | 'phone';
+    CustomFieldUpdate: {
+      type?: components['schemas']['CustomFieldType'];
+      labels?: components['schemas']['CustomFieldLabels'];
+      /** Format: int32 */
+      decimals?: number;
+      options?: components['schemas']['CustomFieldOptionsInput'];
+      required?: boolean;
+      /** Format: int32 */
+      position?: number;
+    };
     Customer: {
       /** @constant */
       object: 'customer';
@@ -2763,6 +2881,7 @@ export type components = {
       | 'deals.write'
       | 'users.read'
       | 'company.read'
+      | 'company.write'
       | 'webhooks.manage'
       | 'events.read'
       | 'messages.read'
@@ -6065,6 +6184,125 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ReviewRequestEnvelope'];
+        };
+      };
+    };
+  };
+  listCustomFields: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+        'filter[resource]'?: components['schemas']['CustomFieldResource'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldList'];
+        };
+      };
+    };
+  };
+  createCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomFieldCreate'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
+        };
+      };
+    };
+  };
+  getCustomField: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
+        };
+      };
+    };
+  };
+  deleteCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        'If-Match'?: string;
+      };
+      path: {
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedEnvelope'];
+        };
+      };
+    };
+  };
+  updateCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        'If-Match'?: string;
+      };
+      path: {
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomFieldUpdate'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
         };
       };
     };

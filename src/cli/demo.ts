@@ -414,6 +414,7 @@ async function addDeal(
     id: newId(),
     externalRef: null,
     metadata: {},
+    customFields: {},
     title: deal.title,
     description: deal.description,
     status: 'open',

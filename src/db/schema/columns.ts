@@ -23,3 +23,7 @@ export const prefixedIdColumn = customType<{ data: string }>({ dataType: () => '
 /** An integrator's own keys on a record (drizzle/0045_metadata.sql: limits checked by app_metadata_valid). */
 export type Metadata = Record<string, string>;
 export const metadata = () => jsonb('metadata').$type<Metadata>().notNull().default({});
+
+/** A record's values of the company's custom fields, keyed by field key (drizzle/0046_custom_fields.sql). */
+export type CustomFieldValues = Record<string, unknown>;
+export const customFieldValues = () => jsonb('custom_fields').$type<CustomFieldValues>().notNull().default({});
