@@ -4845,6 +4845,18 @@ export type components = {
     Metadata: {
       [key: string]: string;
     };
+    /**
+     * @description The values of the company's custom fields of customers (see *List custom fields*), by field key; a field
+     *     without a value is left out. Always present, `{}` when empty. The contract served to a company's own key
+     *     (`GET /api/v1/openapi.json` with the key) types each of its fields here, with its label as description.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    CustomerCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
     /** @description A customer or a lead of the company. */
     Customer: {
       /**
@@ -4934,6 +4946,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['CustomerCustomFields'];
     };
     /** @description A page of customers. */
     CustomerList: {
@@ -4956,6 +4969,23 @@ export type components = {
     MetadataInput: {
       [key: string]: string | null;
     } | null;
+    /**
+     * @description The values to set of the company's custom fields of customers (see *List custom fields*), by field key. A value
+     *     must suit its field's `type` (a wrong one, or a key the company has not defined for customers, answers
+     *     `422 validation_failed` at `/custom_fields/<key>`, in the request's language; for a select the problem names
+     *     the allowed option keys). On creation every `required` field needs a value. On an update the keys sent are
+     *     merged into the stored values: a key with a value sets it, a key with `null` removes it (not allowed for a
+     *     required field), keys not sent stay; a change is a change of the record (new `version`, `updated_at`, and its
+     *     `*.updated` event). The contract served to a company's own key (`GET /api/v1/openapi.json` with the key)
+     *     types each of its fields here.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    CustomerCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
+    };
     /** @description A new lead. Only `email` is required. */
     CustomerCreate: {
       /**
@@ -5007,6 +5037,7 @@ export type components = {
        */
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     /** @description One customer. */
     CustomerEnvelope: {
@@ -5058,6 +5089,7 @@ export type components = {
       /** @description The customer's address on the Peppol network, `scheme:identifier` (see *Create a lead*). */
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     /** @description The customers to create or update, 1 to 100. */
     CustomerBatch: {
@@ -5174,6 +5206,7 @@ export type components = {
        */
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     /** @description A reference to another object. */
     ObjectRef: {
@@ -5338,6 +5371,18 @@ export type components = {
      */
     NullableIntegerId: string | null;
     /**
+     * @description The values of the company's custom fields of deals (see *List custom fields*), by field key; a field
+     *     without a value is left out. Always present, `{}` when empty. The contract served to a company's own key
+     *     (`GET /api/v1/openapi.json` with the key) types each of its fields here, with its label as description.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    DealCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
+    /**
      * @description A deal on the sales pipeline board. Its `status` follows the `type` of the stage it is in: a deal in a stage
      *     of type `won` is won, in a stage of type `lost` it is lost, otherwise open. A customer has at most one open
      *     deal, archived or not: archiving takes a deal off the board but does not close it.
@@ -5424,6 +5469,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['DealCustomFields'];
     };
     /** @description A page of deals. */
     DealList: {
@@ -5438,6 +5484,23 @@ export type components = {
      * @example 18450.00
      */
     DealValueInput: number | string | null;
+    /**
+     * @description The values to set of the company's custom fields of deals (see *List custom fields*), by field key. A value
+     *     must suit its field's `type` (a wrong one, or a key the company has not defined for deals, answers
+     *     `422 validation_failed` at `/custom_fields/<key>`, in the request's language; for a select the problem names
+     *     the allowed option keys). On creation every `required` field needs a value. On an update the keys sent are
+     *     merged into the stored values: a key with a value sets it, a key with `null` removes it (not allowed for a
+     *     required field), keys not sent stay; a change is a change of the record (new `version`, `updated_at`, and its
+     *     `*.updated` event). The contract served to a company's own key (`GET /api/v1/openapi.json` with the key)
+     *     types each of its fields here.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    DealCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
+    };
     /** @description A new deal. Only `customer_id` is required. */
     DealCreate: {
       /**
@@ -5479,6 +5542,7 @@ export type components = {
        */
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     /** @description One deal. */
     DealEnvelope: {
@@ -5521,6 +5585,7 @@ export type components = {
        */
       assigned_user_id?: number | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     /** @description The deals to create or update, 1 to 100. */
     DealBatch: {
@@ -5583,6 +5648,7 @@ export type components = {
        */
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     /** @description The stage to move the deal to. */
     DealMove: {

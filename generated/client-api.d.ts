@@ -1856,6 +1856,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['CustomerCustomFields'];
     };
     CustomerBatch: {
       items: components['schemas']['CustomerBatchItem'][];
@@ -1877,6 +1878,7 @@ export type components = {
       coc_number?: string | null;
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     CustomerBatchResult: {
       /** @constant */
@@ -1911,6 +1913,13 @@ export type components = {
       coc_number?: string | null;
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
+    };
+    CustomerCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
+    CustomerCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
     };
     CustomerEnvelope: {
       data: components['schemas']['Customer'];
@@ -1935,6 +1944,7 @@ export type components = {
       coc_number?: string | null;
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     Deal: {
       /** @constant */
@@ -1963,6 +1973,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['DealCustomFields'];
     };
     DealBatch: {
       items: components['schemas']['DealBatchItem'][];
@@ -1980,6 +1991,7 @@ export type components = {
       /** Format: int64 */
       assigned_user_id?: number | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     DealBatchResult: {
       /** @constant */
@@ -2007,6 +2019,13 @@ export type components = {
       assigned_user_id?: number | null;
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
+    };
+    DealCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
+    DealCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
     };
     DealEnvelope: {
       data: components['schemas']['Deal'];
@@ -2037,6 +2056,7 @@ export type components = {
       assigned_user_id?: number | null;
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     DealValueInput: number | string | null;
     DealWin: {

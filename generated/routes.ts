@@ -594,6 +594,13 @@ export const CustomFieldUpdateSchema = z
     position: z.number().int().min(0).max(1000000).optional(),
   })
   .openapi('CustomFieldUpdate');
+export const CustomerCustomFieldsSchema = z
+  .record(
+    z.string().max(40),
+    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('CustomerCustomFields');
 export const CustomerSchema = z
   .object({
     object: z.literal('customer'),
@@ -628,8 +635,16 @@ export const CustomerSchema = z
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
     metadata: MetadataSchema,
+    custom_fields: CustomerCustomFieldsSchema,
   })
   .openapi('Customer');
+export const CustomerCustomFieldsInputSchema = z
+  .record(
+    z.string().max(40),
+    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]).nullable(),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('CustomerCustomFieldsInput');
 export const CustomerBatchItemSchema = z
   .strictObject({
     id: UuidSchema.optional(),
@@ -664,6 +679,7 @@ export const CustomerBatchItemSchema = z
       .nullable()
       .optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: CustomerCustomFieldsInputSchema.optional(),
   })
   .openapi('CustomerBatchItem');
 export const CustomerBatchSchema = z
@@ -716,6 +732,7 @@ export const CustomerCreateSchema = z
       .nullable()
       .optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: CustomerCustomFieldsInputSchema.optional(),
   })
   .openapi('CustomerCreate');
 export const CustomerEnvelopeSchema = z.object({ data: CustomerSchema }).openapi('CustomerEnvelope');
@@ -765,8 +782,16 @@ export const CustomerUpdateSchema = z
       .nullable()
       .optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: CustomerCustomFieldsInputSchema.optional(),
   })
   .openapi('CustomerUpdate');
+export const DealCustomFieldsSchema = z
+  .record(
+    z.string().max(40),
+    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('DealCustomFields');
 export const IntegerIdSchema = z
   .string()
   .regex(/^[1-9][0-9]{0,17}$/)
@@ -798,8 +823,16 @@ export const DealSchema = z
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
     metadata: MetadataSchema,
+    custom_fields: DealCustomFieldsSchema,
   })
   .openapi('Deal');
+export const DealCustomFieldsInputSchema = z
+  .record(
+    z.string().max(40),
+    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]).nullable(),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('DealCustomFieldsInput');
 export const DealValueInputSchema = z
   .union([
     z.number().min(0).max(99999999),
@@ -821,6 +854,7 @@ export const DealBatchItemSchema = z
     stage_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: DealCustomFieldsInputSchema.optional(),
   })
   .openapi('DealBatchItem');
 export const DealBatchSchema = z
@@ -851,6 +885,7 @@ export const DealCreateSchema = z
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     external_ref: z.string().min(1).max(255).nullable().optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: DealCustomFieldsInputSchema.optional(),
   })
   .openapi('DealCreate');
 export const DealEnvelopeSchema = z.object({ data: DealSchema }).openapi('DealEnvelope');
@@ -884,6 +919,7 @@ export const DealUpdateSchema = z
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     external_ref: z.string().min(1).max(255).nullable().optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: DealCustomFieldsInputSchema.optional(),
   })
   .openapi('DealUpdate');
 export const DealWinSchema = z

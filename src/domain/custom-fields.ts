@@ -2,9 +2,17 @@
 // which of a record's values a request may set or remove, and how a stored value converts when its field changes
 // type. The texts of the problems are the resource's (src/resources/custom-fields/messages.ts); a problem here
 // names the field, the field-error code and the kind of text.
+import type { CustomFieldValue, CustomFieldValues } from '../db/schema/columns.ts';
 import type { CustomFieldLabels, CustomFieldOption, CustomFieldType } from '../db/schema/crm.ts';
 
-export type { CustomFieldLabels, CustomFieldOption, CustomFieldType };
+export type { CustomFieldLabels, CustomFieldOption, CustomFieldType, CustomFieldValue, CustomFieldValues };
+
+/** The JSON shapes a value can have (each type then allows one of them). */
+export function asValue(value: unknown): CustomFieldValue | undefined {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map(String);
+  return undefined;
+}
 
 /** What validation needs of a definition. */
 export type FieldDefinition = {
@@ -134,8 +142,8 @@ export function checkValues(
   fields: ReadonlyMap<string, FieldDefinition>,
   input: Readonly<Record<string, unknown>> | undefined,
   creating: boolean,
-): { values: Record<string, unknown>; problems: ValueProblem[] } {
-  const values: Record<string, unknown> = {};
+): { values: Record<string, CustomFieldValue | null>; problems: ValueProblem[] } {
+  const values: Record<string, CustomFieldValue | null> = {};
   const problems: ValueProblem[] = [];
   for (const [key, value] of Object.entries(input ?? {})) {
     const field = fields.get(key);
@@ -149,8 +157,9 @@ export function checkValues(
       continue;
     }
     const problem = valueProblem(field, value);
+    const checked = asValue(value);
     if (problem) problems.push(problem);
-    else values[key] = value;
+    else if (checked !== undefined) values[key] = checked;
   }
   if (creating) {
     for (const field of fields.values()) {
@@ -164,10 +173,10 @@ export function checkValues(
 
 /** Stored values with an update's merged in: a key with `null` removed, the others set. */
 export function mergeValues(
-  stored: Readonly<Record<string, unknown>>,
-  changes: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...stored };
+  stored: Readonly<CustomFieldValues>,
+  changes: Readonly<Record<string, CustomFieldValue | null>>,
+): CustomFieldValues {
+  const merged: CustomFieldValues = { ...stored };
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
@@ -175,9 +184,21 @@ export function mergeValues(
   return merged;
 }
 
-/** Whether two values are the same JSON (objects' key order aside; values here are scalars or lists). */
+/** The value with its objects' keys in one order, so that equal JSON is equal text. */
+const canonical = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+      )
+    : Array.isArray(value)
+      ? value.map(canonical)
+      : value;
+
+/** Whether two values (or sets of values, labels, options) are the same JSON, whatever the order of keys. */
 export function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 const STRINGS: ReadonlySet<CustomFieldType> = new Set(['text', 'long_text', 'url', 'email', 'phone']);
@@ -187,7 +208,7 @@ const STRINGS: ReadonlySet<CustomFieldType> = new Set(['text', 'long_text', 'url
  * already is one; a number as text; a text holding a number as a number or money; a single choice as a one-item
  * multiple choice and back. Undefined when it does not convert (the change is then refused).
  */
-export function convertValue(field: FieldDefinition, value: unknown): { value: unknown } | undefined {
+export function convertValue(field: FieldDefinition, value: unknown): { value: CustomFieldValue } | undefined {
   const candidates: unknown[] = [value];
   if (typeof value === 'number' && STRINGS.has(field.type)) candidates.push(String(value));
   if (typeof value === 'number' && field.type === 'money') candidates.push(value.toFixed(2));
@@ -197,7 +218,7 @@ export function convertValue(field: FieldDefinition, value: unknown): { value: u
   }
   if (typeof value === 'string' && field.type === 'multi_select') candidates.push([value]);
   if (Array.isArray(value) && value.length === 1 && field.type === 'single_select') candidates.push(value[0]);
-  const found = candidates.find((candidate) => valueProblem(field, candidate) === undefined);
+  const found = asValue(candidates.find((candidate) => valueProblem(field, candidate) === undefined));
   return found === undefined ? undefined : { value: found };
 }
 

@@ -25,5 +25,7 @@ export type Metadata = Record<string, string>;
 export const metadata = () => jsonb('metadata').$type<Metadata>().notNull().default({});
 
 /** A record's values of the company's custom fields, keyed by field key (drizzle/0046_custom_fields.sql). */
-export type CustomFieldValues = Record<string, unknown>;
+/** A value of a custom field: its JSON as the field's type allows (src/domain/custom-fields.ts). */
+export type CustomFieldValue = string | number | boolean | string[];
+export type CustomFieldValues = Record<string, CustomFieldValue>;
 export const customFieldValues = () => jsonb('custom_fields').$type<CustomFieldValues>().notNull().default({});

@@ -10,6 +10,7 @@ import { metadataLimit, metadataPatch, newMetadata } from '../../http/metadata.t
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField, invalidFields } from '../../http/validation.ts';
+import { newValues, valuesPatch } from '../custom-fields/values.ts';
 import { customerUpsert } from './batch.ts';
 import { columnsOf, identifierErrors } from './input.ts';
 import { customerMessages } from './messages.ts';
@@ -104,12 +105,14 @@ export const handlers = {
     const body = c.req.valid('json');
     const { companyId } = c.get('tenant');
     checkIdentifiers(body, '', null);
+    const customFields = await newValues(c, 'customers', body.custom_fields);
     const created = await runCreation(c, async (tx) => {
       const row = await q.insertCustomerUnlessEmailTaken(tx, companyId, {
         ...columnsOf(body),
         email: body.email,
         status: 'lead',
         metadata: newMetadata(body.metadata),
+        customFields,
       });
       if (!row) throw emailTaken();
       const data = serializeCustomer(row);
@@ -141,6 +144,7 @@ export const handlers = {
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
     checkIdentifiers(body, '', null);
+    const customFields = await valuesPatch(c, 'customers', body.custom_fields);
     const row = await c.get('tenant').transaction(async (tx) => {
       // The lock (with the change time) and the conditional write go in one round trip; the locked row then
       // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
@@ -148,7 +152,10 @@ export const handlers = {
         () => q.lockCustomer(tx, companyId, customer),
         () =>
           q
-            .updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected, metadataPatch(body.metadata))
+            .updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected, {
+              metadata: metadataPatch(body.metadata),
+              customFields,
+            })
             .catch(emailConflict)
             .catch(metadataLimit),
       );

@@ -124,7 +124,7 @@ export async function updateDeal(tx: Tx, current: DealRow, fields: DealChanges) 
 /** Columns a PATCH sends, as values (compared with the stored ones by updateDealIfChanged); metadata as its merge. */
 export type DealFields = Partial<
   Pick<typeof deals.$inferInsert, 'title' | 'description' | 'externalRef' | 'assignedUserId' | 'value' | 'valueSource'>
-> & { metadata?: SQL };
+> & { metadata?: SQL; customFields?: SQL };
 
 /**
  * A PATCH's write, sent right behind lockDeal (same round trip): the deal, where its version is one of `expected`
@@ -216,6 +216,7 @@ export type BatchColumns = Required<
     | 'assignedUserId'
     | 'externalRef'
     | 'metadata'
+    | 'customFields'
   >
 >;
 
@@ -259,6 +260,7 @@ export async function updateDealsOfBatch(
     assigned_user_id: row.assignedUserId,
     external_ref: row.externalRef,
     metadata: row.metadata,
+    custom_fields: row.customFields,
   }));
   const u = (column: string) => sql.raw(`u.${column}`);
   return tx
@@ -271,12 +273,13 @@ export async function updateDealsOfBatch(
       assignedUserId: sql`${u('assigned_user_id')}`,
       externalRef: sql`${u('external_ref')}`,
       metadata: sql`${u('metadata')}`,
+      customFields: sql`${u('custom_fields')}`,
       updatedAt: sql`app_now()`,
       version: sql`${deals.version} + 1`,
     })
     .from(
       sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, title text, description text,
-            value numeric, value_source text, assigned_user_id bigint, external_ref text, metadata jsonb)`,
+            value numeric, value_source text, assigned_user_id bigint, external_ref text, metadata jsonb, custom_fields jsonb)`,
     )
     .where(and(eq(deals.companyId, companyId), sql`${deals.id} = u.id`))
     .returning();
