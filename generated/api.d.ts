@@ -10672,6 +10672,24 @@ export type components = {
       [key: string]: string;
     };
     /**
+     * @description Only records whose custom fields (see *List custom fields*) have these values, written
+     *     `filter[custom_fields.<key>]=value` (the form `filter[custom_fields][<key>]=value` is the same filter):
+     *     exact for every type (a number or money amount compared as a number, a boolean as `true` or `false`, a date as
+     *     `YYYY-MM-DD`); for a select, a comma-separated list of option keys matches records holding any of them
+     *     (`filter[custom_fields.level]=gold,silver`; a multi-select matches when it holds one of them). Numbers, money
+     *     and dates also take ranges, `filter[custom_fields.<key>][gte]=…` and `filter[custom_fields.<key>][lte]=…`
+     *     (inclusive). Several keys all match. A key the company has not defined for the resource, a value the field's
+     *     type cannot have, or a range on another type answers `422 validation_failed` naming the parameter. Exact
+     *     filters are served by the GIN index of the values; ranges are evaluated on the company's records.
+     * @example {
+     *       "level": "gold,silver",
+     *       "employee_count[gte]": "10"
+     *     }
+     */
+    CustomFieldFilter: {
+      [key: string]: string;
+    };
+    /**
      * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
      *     response (with `Idempotent-Replayed: true`) instead of creating again.
      * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
@@ -10967,6 +10985,22 @@ export interface operations {
          *     }
          */
         metadata?: components['parameters']['MetadataFilter'];
+        /**
+         * @description Only records whose custom fields (see *List custom fields*) have these values, written
+         *     `filter[custom_fields.<key>]=value` (the form `filter[custom_fields][<key>]=value` is the same filter):
+         *     exact for every type (a number or money amount compared as a number, a boolean as `true` or `false`, a date as
+         *     `YYYY-MM-DD`); for a select, a comma-separated list of option keys matches records holding any of them
+         *     (`filter[custom_fields.level]=gold,silver`; a multi-select matches when it holds one of them). Numbers, money
+         *     and dates also take ranges, `filter[custom_fields.<key>][gte]=…` and `filter[custom_fields.<key>][lte]=…`
+         *     (inclusive). Several keys all match. A key the company has not defined for the resource, a value the field's
+         *     type cannot have, or a range on another type answers `422 validation_failed` naming the parameter. Exact
+         *     filters are served by the GIN index of the values; ranges are evaluated on the company's records.
+         * @example {
+         *       "level": "gold,silver",
+         *       "employee_count[gte]": "10"
+         *     }
+         */
+        'filter[custom_fields]'?: components['parameters']['CustomFieldFilter'];
       };
       header?: never;
       path?: never;
@@ -11542,6 +11576,22 @@ export interface operations {
          *     }
          */
         metadata?: components['parameters']['MetadataFilter'];
+        /**
+         * @description Only records whose custom fields (see *List custom fields*) have these values, written
+         *     `filter[custom_fields.<key>]=value` (the form `filter[custom_fields][<key>]=value` is the same filter):
+         *     exact for every type (a number or money amount compared as a number, a boolean as `true` or `false`, a date as
+         *     `YYYY-MM-DD`); for a select, a comma-separated list of option keys matches records holding any of them
+         *     (`filter[custom_fields.level]=gold,silver`; a multi-select matches when it holds one of them). Numbers, money
+         *     and dates also take ranges, `filter[custom_fields.<key>][gte]=…` and `filter[custom_fields.<key>][lte]=…`
+         *     (inclusive). Several keys all match. A key the company has not defined for the resource, a value the field's
+         *     type cannot have, or a range on another type answers `422 validation_failed` naming the parameter. Exact
+         *     filters are served by the GIN index of the values; ranges are evaluated on the company's records.
+         * @example {
+         *       "level": "gold,silver",
+         *       "employee_count[gte]": "10"
+         *     }
+         */
+        'filter[custom_fields]'?: components['parameters']['CustomFieldFilter'];
         /**
          * @description Only the deal with this reference from another system (compared exactly, case-sensitive).
          * @example PD-4711

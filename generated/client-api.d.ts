@@ -3675,6 +3675,9 @@ export interface operations {
         metadata?: {
           [key: string]: string;
         };
+        'filter[custom_fields]'?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -3960,6 +3963,9 @@ export interface operations {
         'filter[archived]'?: 'false' | 'true' | 'all';
         'filter[updated_since]'?: string;
         metadata?: {
+          [key: string]: string;
+        };
+        'filter[custom_fields]'?: {
           [key: string]: string;
         };
         'filter[external_ref]'?: string;

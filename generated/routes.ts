@@ -16,6 +16,13 @@ const deepObjects = (names: string[]) => (query: unknown) => {
     const deep = /^([^[\]]+)\[([^[\]]*)\]$/.exec(name);
     if (deep && names.includes(deep[1]) && !Object.hasOwn(query, deep[1])) {
       objects.set(deep[1], [...(objects.get(deep[1]) ?? []), [deep[2], value]]);
+      continue;
+    }
+    // A deepObject named `a[b]` (filter[custom_fields]): `a[b.key]` and `a[b][key]`, each with an optional `[op]`.
+    const nested = /^([^[\]]+)\[([^[\].]+)(?:\.|\]\[)([^[\]]+)\](\[[^[\]]+\])?$/.exec(name);
+    const owner = nested ? `${nested[1]}[${nested[2]}]` : undefined;
+    if (nested && owner && names.includes(owner) && !Object.hasOwn(query, owner)) {
+      objects.set(owner, [...(objects.get(owner) ?? []), [nested[3] + (nested[4] ?? ''), value]]);
     } else gathered[name] = value;
   }
   // fromEntries: a key such as `__proto__` becomes a key, not the object's prototype.
@@ -597,7 +604,12 @@ export const CustomFieldUpdateSchema = z
 export const CustomerCustomFieldsSchema = z
   .record(
     z.string().max(40),
-    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]),
+    z.union([
+      z.string().max(10000),
+      z.number().min(-999999999999999).max(999999999999999),
+      z.boolean(),
+      z.array(z.string().max(40)).max(100),
+    ]),
   )
   .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
   .openapi('CustomerCustomFields');
@@ -641,7 +653,14 @@ export const CustomerSchema = z
 export const CustomerCustomFieldsInputSchema = z
   .record(
     z.string().max(40),
-    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]).nullable(),
+    z
+      .union([
+        z.string().max(10000),
+        z.number().min(-999999999999999).max(999999999999999),
+        z.boolean(),
+        z.array(z.string().max(40)).max(100),
+      ])
+      .nullable(),
   )
   .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
   .openapi('CustomerCustomFieldsInput');
@@ -788,7 +807,12 @@ export const CustomerUpdateSchema = z
 export const DealCustomFieldsSchema = z
   .record(
     z.string().max(40),
-    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]),
+    z.union([
+      z.string().max(10000),
+      z.number().min(-999999999999999).max(999999999999999),
+      z.boolean(),
+      z.array(z.string().max(40)).max(100),
+    ]),
   )
   .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
   .openapi('DealCustomFields');
@@ -829,7 +853,14 @@ export const DealSchema = z
 export const DealCustomFieldsInputSchema = z
   .record(
     z.string().max(40),
-    z.union([z.string().max(10000), z.number(), z.boolean(), z.array(z.string().max(40)).max(100)]).nullable(),
+    z
+      .union([
+        z.string().max(10000),
+        z.number().min(-999999999999999).max(999999999999999),
+        z.boolean(),
+        z.array(z.string().max(40)).max(100),
+      ])
+      .nullable(),
   )
   .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
   .openapi('DealCustomFieldsInput');
@@ -2734,7 +2765,7 @@ export const listCustomers = createRoute({
   summary: 'List customers and leads',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.transform(deepObjects(['metadata'])).pipe(
+    query: z.transform(deepObjects(['metadata', 'filter[custom_fields]'])).pipe(
       z.strictObject({
         limit: z
           .string()
@@ -2763,6 +2794,16 @@ export const listCustomers = createRoute({
             z.string().max(500),
           )
           .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+        'filter[custom_fields]': z
+          .record(
+            z
+              .string()
+              .max(46)
+              .regex(/^[a-z][a-z0-9_]{0,39}(\[(gte|lte)\])?$/),
+            z.string().max(2000),
+          )
+          .refine((map) => Object.keys(map).length <= 20, { params: { maxProperties: 20 } })
           .optional(),
       }),
     ),
@@ -3449,7 +3490,7 @@ export const listDeals = createRoute({
   summary: 'List deals',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.transform(deepObjects(['metadata'])).pipe(
+    query: z.transform(deepObjects(['metadata', 'filter[custom_fields]'])).pipe(
       z.strictObject({
         limit: z
           .string()
@@ -3491,6 +3532,16 @@ export const listDeals = createRoute({
             z.string().max(500),
           )
           .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+        'filter[custom_fields]': z
+          .record(
+            z
+              .string()
+              .max(46)
+              .regex(/^[a-z][a-z0-9_]{0,39}(\[(gte|lte)\])?$/),
+            z.string().max(2000),
+          )
+          .refine((map) => Object.keys(map).length <= 20, { params: { maxProperties: 20 } })
           .optional(),
         'filter[external_ref]': z.string().max(255).optional(),
       }),

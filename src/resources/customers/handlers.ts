@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { violatedConstraint } from '../../db/errors.ts';
+import { customers } from '../../db/schema/index.ts';
 import { inOrder, type Tx } from '../../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../../events/record.ts';
 import { answerBatch } from '../../http/batch.ts';
@@ -10,6 +11,7 @@ import { metadataLimit, metadataPatch, newMetadata } from '../../http/metadata.t
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField, invalidFields } from '../../http/validation.ts';
+import { customFieldsCondition } from '../custom-fields/filter.ts';
 import { newValues, valuesPatch } from '../custom-fields/values.ts';
 import { customerUpsert } from './batch.ts';
 import { columnsOf, identifierErrors } from './input.ts';
@@ -81,6 +83,7 @@ export const handlers = {
       email: query['filter[email]'],
       updatedSince: query['filter[updated_since]'],
       metadata: query.metadata,
+      customFields: await customFieldsCondition(c, 'customers', customers, query['filter[custom_fields]']),
     };
     const tenant = c.get('tenant');
     const { data, meta } =

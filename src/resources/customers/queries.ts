@@ -17,6 +17,8 @@ import type { CustomerRow } from './serialize.ts';
 export type CustomerFilters = {
   q?: string;
   metadata?: Record<string, string>;
+  /** The custom fields' filter as a condition (custom-fields/filter.ts), built for the request. */
+  customFields?: SQL;
   status?: 'lead' | 'customer';
   type?: 'individual' | 'business';
   email?: string;
@@ -144,7 +146,7 @@ function pageConditions(v: Slotted<ConditionValues>, where?: SQL): (SQL | undefi
 export async function searchCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
   const plan = keyset(page, SORTS, customers.id);
   const conditions = pageConditions(conditionValues(companyId, filters), plan.where);
-  conditions.push(await metadataCondition(tx, customers, filters.metadata));
+  conditions.push(await metadataCondition(tx, customers, filters.metadata), filters.customFields);
   if (filters.q) {
     const term = searchTerm(filters.q);
     conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
@@ -167,8 +169,12 @@ const customerPages = pageReader(customers, { sorts: SORTS, id: customers.id });
 export async function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
   const values = conditionValues(tenant.companyId, filters);
   const metadata = await metadataCondition(tenant, customers, filters.metadata);
-  if (metadata)
-    return readPage(tenant, customers, page, { sorts: SORTS, id: customers.id }, [...pageConditions(values), metadata]);
+  if (metadata || filters.customFields)
+    return readPage(tenant, customers, page, { sorts: SORTS, id: customers.id }, [
+      ...pageConditions(values),
+      metadata,
+      filters.customFields,
+    ]);
   return customerPages(tenant, page, { values, conditions: (p) => pageConditions(slotsFor(values, p)) });
 }
 

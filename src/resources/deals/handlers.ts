@@ -1,8 +1,10 @@
+import { deals } from '../../db/schema/index.ts';
 import { answerBatch } from '../../http/batch.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { metadataLimit } from '../../http/metadata.ts';
+import { customFieldsCondition } from '../custom-fields/filter.ts';
 import { newValues, valuesPatch } from '../custom-fields/values.ts';
 import { dealUpsert } from './batch.ts';
 import { dealUpdateColumns, insertNewDeal } from './inputs.ts';
@@ -30,6 +32,7 @@ export const handlers = {
       assignedUserId: query['filter[assigned_user_id]'],
       externalRef: query['filter[external_ref]'],
       metadata: query.metadata,
+      customFields: await customFieldsCondition(c, 'deals', deals, query['filter[custom_fields]']),
       archived: query['filter[archived]'],
       updatedSince: query['filter[updated_since]'],
     });

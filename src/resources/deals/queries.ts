@@ -20,6 +20,8 @@ export type DealFilters = {
   assignedUserId?: number;
   externalRef?: string;
   metadata?: Record<string, string>;
+  /** The custom fields' filter as a condition (custom-fields/filter.ts), built for the request. */
+  customFields?: SQL;
   archived: 'false' | 'true' | 'all';
   updatedSince?: string;
 };
@@ -36,7 +38,7 @@ export async function listDeals(tenant: Tenant, page: PageRequest, filters: Deal
   if (filters.assignedUserId !== undefined) conditions.push(eq(deals.assignedUserId, filters.assignedUserId));
   if (filters.externalRef !== undefined) conditions.push(eq(deals.externalRef, filters.externalRef));
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
-  conditions.push(await metadataCondition(tenant, deals, filters.metadata));
+  conditions.push(await metadataCondition(tenant, deals, filters.metadata), filters.customFields);
   return readPage(tenant, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
 
