@@ -20,7 +20,7 @@ const deepObjects = (names: string[]) => (query: unknown) => {
     }
     // A deepObject named `a[b]` (filter[custom_fields]): `a[b.key]` and `a[b][key]`, each with an optional `[op]`.
     const nested = /^([^[\]]+)\[([^[\].]+)(?:\.|\]\[)([^[\]]+)\](\[[^[\]]+\])?$/.exec(name);
-    const owner = nested ? `${nested[1]}[${nested[2]}]` : undefined;
+    const owner = nested ? nested[1] + '[' + nested[2] + ']' : undefined;
     if (nested && owner && names.includes(owner) && !Object.hasOwn(query, owner)) {
       objects.set(owner, [...(objects.get(owner) ?? []), [nested[3] + (nested[4] ?? ''), value]]);
     } else gathered[name] = value;

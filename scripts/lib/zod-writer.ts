@@ -122,7 +122,7 @@ export const DEEP_OBJECTS_DEFINITION = [
   '    }',
   '    // A deepObject named `a[b]` (filter[custom_fields]): `a[b.key]` and `a[b][key]`, each with an optional `[op]`.',
   '    const nested = /^([^[\\]]+)\\[([^[\\].]+)(?:\\.|\\]\\[)([^[\\]]+)\\](\\[[^[\\]]+\\])?$/.exec(name);',
-  '    const owner = nested ? `${nested[1]}[${nested[2]}]` : undefined;',
+  "    const owner = nested ? nested[1] + '[' + nested[2] + ']' : undefined;",
   '    if (nested && owner && names.includes(owner) && !Object.hasOwn(query, owner)) {',
   "      objects.set(owner, [...(objects.get(owner) ?? []), [nested[3] + (nested[4] ?? ''), value]]);",
   '    } else gathered[name] = value;',
