@@ -2709,8 +2709,9 @@ export type paths = {
     };
     /**
      * List custom fields
-     * @description The company's custom fields, per resource in their order (`position`, then creation). Reading them needs
-     *     `company.read`, the scope of the company's settings; changing them needs `company.write`.
+     * @description The company's custom fields in their order (`position`, then creation; `filter[resource]` for those of one
+     *     resource). Reading them needs `company.read`, the scope of the company's settings; changing them needs
+     *     `company.write`.
      */
     get: operations['listCustomFields'];
     put?: never;
@@ -11577,6 +11578,11 @@ export interface operations {
          */
         metadata?: components['parameters']['MetadataFilter'];
         /**
+         * @description Only the deal with this reference from another system (compared exactly, case-sensitive).
+         * @example PD-4711
+         */
+        'filter[external_ref]'?: string;
+        /**
          * @description Only records whose custom fields (see *List custom fields*) have these values, written
          *     `filter[custom_fields.<key>]=value` (the form `filter[custom_fields][<key>]=value` is the same filter):
          *     exact for every type (a number or money amount compared as a number, a boolean as `true` or `false`, a date as
@@ -11592,11 +11598,6 @@ export interface operations {
          *     }
          */
         'filter[custom_fields]'?: components['parameters']['CustomFieldFilter'];
-        /**
-         * @description Only the deal with this reference from another system (compared exactly, case-sensitive).
-         * @example PD-4711
-         */
-        'filter[external_ref]'?: string;
       };
       header?: never;
       path?: never;

@@ -3965,10 +3965,10 @@ export interface operations {
         metadata?: {
           [key: string]: string;
         };
+        'filter[external_ref]'?: string;
         'filter[custom_fields]'?: {
           [key: string]: string;
         };
-        'filter[external_ref]'?: string;
       };
       header?: never;
       path?: never;

@@ -3533,6 +3533,7 @@ export const listDeals = createRoute({
           )
           .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
           .optional(),
+        'filter[external_ref]': z.string().max(255).optional(),
         'filter[custom_fields]': z
           .record(
             z
@@ -3543,7 +3544,6 @@ export const listDeals = createRoute({
           )
           .refine((map) => Object.keys(map).length <= 20, { params: { maxProperties: 20 } })
           .optional(),
-        'filter[external_ref]': z.string().max(255).optional(),
       }),
     ),
   },
