@@ -2724,6 +2724,87 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/custom-fields': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List custom fields
+     * @description The company's custom fields in their order (`position`, then creation; `filter[resource]` for those of one
+     *     resource). Reading them needs `company.read`, the scope of the company's settings; changing them needs
+     *     `company.write`.
+     */
+    get: operations['listCustomFields'];
+    put?: never;
+    /**
+     * Create a custom field
+     * @description Defines a field of the company on its customers or deals. From then on the records of that resource take a
+     *     value for it in `custom_fields.<key>`, checked against the field's `type` (a wrong value answers
+     *     `422 validation_failed` at `/custom_fields/<key>`); lists filter on it with `filter[custom_fields.<key>]`;
+     *     and the contract served to the company's keys (`GET /api/v1/openapi.json` with a key) types it.
+     *
+     *     The `key` is unique per company and resource (`422` with `already_exists` at `/key`) and never changes.
+     *     `options` are for `single_select` and `multi_select` only, and those need them; `decimals` is for `number`
+     *     only (`422` with `invalid_combination` otherwise). A company has at most 100 fields per resource: one more
+     *     answers `422 validation_failed` with `too_big` at `/resource`. Needs `company.write`, the scope of the
+     *     company's settings (full-access keys have it). Emits no event.
+     */
+    post: operations['createCustomField'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/custom-fields/{field}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the custom field.
+         * @example 0193a0c4-1d2e-7f30-8a41-5b6c7d8e9f01
+         */
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a custom field
+     * @description One custom field, with its `ETag` for a later update. Needs `company.read`.
+     */
+    get: operations['getCustomField'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a custom field
+     * @description Deletes the field and, in the same transaction, its values on every record of its resource: they are gone
+     *     at once, with no grace period (export the company first to keep them). The records get no new version and
+     *     no event. Its `key` can then be defined again, for a new field that starts without values. Accepts
+     *     `If-Match`. Needs `company.write`.
+     */
+    delete: operations['deleteCustomField'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a custom field
+     * @description Changes the properties sent; `key` and `resource` never change. New labels (of the field or of an option)
+     *     rename it everywhere at once without touching stored values, which hold keys only.
+     *
+     *     Changing `type` (or lowering `decimals`) converts every stored value in the same transaction, and is refused
+     *     with `409 conflict` (nothing changed) when one of them does not convert: a number converts to text, a text
+     *     holding a number to a number, a `single_select` value to a one-item `multi_select`, a one-item
+     *     `multi_select` value to a `single_select`, and any value that is already valid for the new type stays as
+     *     it is. Options of a select that records still hold cannot be dropped (`409 conflict`). With `If-Match`
+     *     the update only happens when the field is still at that version. Needs `company.write`. Emits no event:
+     *     the values of the records are converted without a new version or event of each record.
+     */
+    patch: operations['updateCustomField'];
+    trace?: never;
+  };
   '/webhook-endpoints': {
     parameters: {
       query?: never;
@@ -4332,6 +4413,7 @@ export type components = {
       | 'deals.write'
       | 'users.read'
       | 'company.read'
+      | 'company.write'
       | 'webhooks.manage'
       | 'events.read'
       | 'messages.read'
@@ -4824,6 +4906,18 @@ export type components = {
     Metadata: {
       [key: string]: string;
     };
+    /**
+     * @description The values of the company's custom fields of customers (see *List custom fields*), by field key; a field
+     *     without a value is left out. Always present, `{}` when empty. The contract served to a company's own key
+     *     (`GET /api/v1/openapi.json` with the key) types each of its fields here, with its label as description.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    CustomerCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
     /** @description A customer or a lead of the company. */
     Customer: {
       /**
@@ -4913,6 +5007,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['CustomerCustomFields'];
     };
     /** @description A page of customers. */
     CustomerList: {
@@ -4935,6 +5030,23 @@ export type components = {
     MetadataInput: {
       [key: string]: string | null;
     } | null;
+    /**
+     * @description The values to set of the company's custom fields of customers (see *List custom fields*), by field key. A value
+     *     must suit its field's `type` (a wrong one, or a key the company has not defined for customers, answers
+     *     `422 validation_failed` at `/custom_fields/<key>`, in the request's language; for a select the problem names
+     *     the allowed option keys). On creation every `required` field needs a value. On an update the keys sent are
+     *     merged into the stored values: a key with a value sets it, a key with `null` removes it (not allowed for a
+     *     required field), keys not sent stay; a change is a change of the record (new `version`, `updated_at`, and its
+     *     `*.updated` event). The contract served to a company's own key (`GET /api/v1/openapi.json` with the key)
+     *     types each of its fields here.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    CustomerCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
+    };
     /** @description A new lead. Only `email` is required. */
     CustomerCreate: {
       /**
@@ -4986,6 +5098,7 @@ export type components = {
        */
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     /** @description One customer. */
     CustomerEnvelope: {
@@ -5037,6 +5150,7 @@ export type components = {
       /** @description The customer's address on the Peppol network, `scheme:identifier` (see *Create a lead*). */
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     /** @description The customers to create or update, 1 to 100. */
     CustomerBatch: {
@@ -5153,6 +5267,7 @@ export type components = {
        */
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     /** @description A reference to another object. */
     ObjectRef: {
@@ -5317,6 +5432,18 @@ export type components = {
      */
     NullableIntegerId: string | null;
     /**
+     * @description The values of the company's custom fields of deals (see *List custom fields*), by field key; a field
+     *     without a value is left out. Always present, `{}` when empty. The contract served to a company's own key
+     *     (`GET /api/v1/openapi.json` with the key) types each of its fields here, with its label as description.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    DealCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
+    /**
      * @description A deal on the sales pipeline board. Its `status` follows the `type` of the stage it is in: a deal in a stage
      *     of type `won` is won, in a stage of type `lost` it is lost, otherwise open. A customer has at most one open
      *     deal, archived or not: archiving takes a deal off the board but does not close it.
@@ -5403,6 +5530,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['DealCustomFields'];
     };
     /** @description A page of deals. */
     DealList: {
@@ -5417,6 +5545,23 @@ export type components = {
      * @example 18450.00
      */
     DealValueInput: number | string | null;
+    /**
+     * @description The values to set of the company's custom fields of deals (see *List custom fields*), by field key. A value
+     *     must suit its field's `type` (a wrong one, or a key the company has not defined for deals, answers
+     *     `422 validation_failed` at `/custom_fields/<key>`, in the request's language; for a select the problem names
+     *     the allowed option keys). On creation every `required` field needs a value. On an update the keys sent are
+     *     merged into the stored values: a key with a value sets it, a key with `null` removes it (not allowed for a
+     *     required field), keys not sent stay; a change is a change of the record (new `version`, `updated_at`, and its
+     *     `*.updated` event). The contract served to a company's own key (`GET /api/v1/openapi.json` with the key)
+     *     types each of its fields here.
+     * @example {
+     *       "employee_count": 12,
+     *       "service_level": "gold"
+     *     }
+     */
+    DealCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
+    };
     /** @description A new deal. Only `customer_id` is required. */
     DealCreate: {
       /**
@@ -5458,6 +5603,7 @@ export type components = {
        */
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     /** @description One deal. */
     DealEnvelope: {
@@ -5500,6 +5646,7 @@ export type components = {
        */
       assigned_user_id?: number | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     /** @description The deals to create or update, 1 to 100. */
     DealBatch: {
@@ -5562,6 +5709,7 @@ export type components = {
        */
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     /** @description The stage to move the deal to. */
     DealMove: {
@@ -8930,6 +9078,231 @@ export type components = {
     /** @description A JavaScript program that renders the reviews it contains. */
     ReviewWidgetScript: string;
     /**
+     * @description The kind of record the field belongs to.
+     * @example customers
+     * @enum {string}
+     */
+    CustomFieldResource: 'customers' | 'deals';
+    /**
+     * @description The field's stable name in the API: 1 to 40 lowercase letters, digits and `_`, starting with a letter (snake
+     *     case). Unique per company and resource, and never changed: values are stored under it in the record's
+     *     `custom_fields`.
+     * @example employee_count
+     */
+    CustomFieldKey: string;
+    /**
+     * @description What the field holds, and so what its value looks like in `custom_fields`:
+     *     `text` a string of at most 255 characters (one line); `long_text` a string of at most 10 000 characters;
+     *     `number` a JSON number with at most `decimals` decimals (between -10^15 and 10^15); `money` a string with
+     *     exactly two decimals such as `"1250.00"` (in the company's currency, as every amount of the API);
+     *     `date` a string `YYYY-MM-DD`; `boolean` `true` or `false`; `single_select` the `key` of one option;
+     *     `multi_select` a list of distinct option keys (kept in the order sent); `url` an absolute `http` or `https`
+     *     address of at most 2 000 characters; `email` an email address; `phone` a number in international E.164 form
+     *     such as `+31612345678`.
+     * @example number
+     * @enum {string}
+     */
+    CustomFieldType:
+      | 'text'
+      | 'long_text'
+      | 'number'
+      | 'money'
+      | 'date'
+      | 'boolean'
+      | 'single_select'
+      | 'multi_select'
+      | 'url'
+      | 'email'
+      | 'phone';
+    /** @description The labels per language; `null` for a language without one. */
+    CustomFieldLabelsOut: {
+      /**
+       * @description Dutch.
+       * @example Aantal medewerkers
+       */
+      nl: string | null;
+      /**
+       * @description English.
+       * @example Number of employees
+       */
+      en: string | null;
+      /**
+       * @description German.
+       * @example null
+       */
+      de: string | null;
+      /**
+       * @description French.
+       * @example null
+       */
+      fr: string | null;
+    };
+    /** @description One choice of a select field. */
+    CustomFieldOption: {
+      /**
+       * @description The option's stable name, stored as the value.
+       * @example gold
+       */
+      key: string;
+      /**
+       * @description The label in the response's language (see `labels` for the fallback).
+       * @example Goud
+       */
+      label: string;
+      labels: components['schemas']['CustomFieldLabelsOut'];
+    };
+    /**
+     * @description A field the company defined on its customers or deals. Its values are in each record's `custom_fields`
+     *     object under the field's `key`.
+     */
+    CustomField: {
+      /**
+       * @description Always `custom_field`.
+       * @constant
+       */
+      object: 'custom_field';
+      id: components['schemas']['Uuid'];
+      key: components['schemas']['CustomFieldKey'];
+      resource: components['schemas']['CustomFieldResource'];
+      type: components['schemas']['CustomFieldType'];
+      /**
+       * @description The label in the response's language (a language without one falls back to the company's language, then to the first of nl, en, de, fr that is set).
+       * @example Aantal medewerkers
+       */
+      label: string;
+      labels: components['schemas']['CustomFieldLabelsOut'];
+      /**
+       * Format: int32
+       * @description For `number`, the most decimals a value may have (0 for whole numbers); `null` for other types.
+       * @example 0
+       */
+      decimals: number | null;
+      /** @description For the selects, their choices in display order; `null` for other types. */
+      options: components['schemas']['CustomFieldOption'][] | null;
+      /**
+       * @description Whether every new record must have a value (a creation without one answers `422` with `required` at
+       *     `/custom_fields/<key>`). Records that existed before the field became required keep having none until
+       *     they are given one; an update may not remove the value (`null`) of a required field.
+       * @example false
+       */
+      required: boolean;
+      /**
+       * Format: int32
+       * @description The field's place in the order of the resource's fields (ascending; equal positions by creation).
+       * @example 10
+       */
+      position: number;
+      created_at: components['schemas']['Timestamp'];
+      updated_at: components['schemas']['Timestamp'];
+    };
+    /** @description A page of custom fields. */
+    CustomFieldList: {
+      data: components['schemas']['CustomField'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    /**
+     * @description The field's (or option's) name as people read it, per language of the service. At least one language is
+     *     needed; a language left out is shown in the company's language, otherwise in the first of nl, en, de, fr
+     *     that is set.
+     * @example {
+     *       "nl": "Aantal medewerkers",
+     *       "en": "Number of employees"
+     *     }
+     */
+    CustomFieldLabels: {
+      /**
+       * @description Dutch.
+       * @example Aantal medewerkers
+       */
+      nl?: string;
+      /**
+       * @description English.
+       * @example Number of employees
+       */
+      en?: string;
+      /**
+       * @description German.
+       * @example Anzahl der Mitarbeiter
+       */
+      de?: string;
+      /**
+       * @description French.
+       * @example Nombre d’employés
+       */
+      fr?: string;
+    };
+    /** @description One choice of a select field. */
+    CustomFieldOptionInput: {
+      /** @description The option's stable name, stored as the value (renaming its labels never touches stored values). */
+      key: components['schemas']['CustomFieldKey'];
+      labels: components['schemas']['CustomFieldLabels'];
+    };
+    /**
+     * @description The choices of a `single_select` or `multi_select` field, in display order, each with a key that is unique
+     *     within the field (a repeated key answers `422` with `already_exists`). Only for the selects: sent with another
+     *     type it answers `422 validation_failed` with `invalid_combination`.
+     */
+    CustomFieldOptionsInput: components['schemas']['CustomFieldOptionInput'][];
+    /** @description A new field. */
+    CustomFieldCreate: {
+      key: components['schemas']['CustomFieldKey'];
+      resource: components['schemas']['CustomFieldResource'];
+      type: components['schemas']['CustomFieldType'];
+      labels: components['schemas']['CustomFieldLabels'];
+      /**
+       * Format: int32
+       * @description For `number` only (default 0); with another type it answers `422` with `invalid_combination`.
+       * @example 0
+       */
+      decimals?: number;
+      options?: components['schemas']['CustomFieldOptionsInput'];
+      /**
+       * @description Whether every new record must have a value.
+       * @default false
+       * @example false
+       */
+      required?: boolean;
+      /**
+       * Format: int32
+       * @description The field's place in the order; by default after the resource's last field (its position + 10).
+       * @example 10
+       */
+      position?: number;
+    };
+    /** @description One custom field. */
+    CustomFieldEnvelope: {
+      data: components['schemas']['CustomField'];
+    };
+    /** @description The properties to change; those left out keep their value. `key` and `resource` never change. */
+    CustomFieldUpdate: {
+      type?: components['schemas']['CustomFieldType'];
+      /** @description Labels to set, per language; the languages not sent keep theirs. */
+      labels?: components['schemas']['CustomFieldLabels'];
+      /**
+       * Format: int32
+       * @description For `number` only.
+       * @example 2
+       */
+      decimals?: number;
+      /**
+       * @description The choices, all of them, in their new order. A kept key keeps the stored values that name it (new labels
+       *     rename the option everywhere at once); dropping an option that a record still holds answers
+       *     `409 conflict`.
+       */
+      options?: components['schemas']['CustomFieldOptionsInput'];
+      /**
+       * @description Whether every new record must have a value.
+       * @example true
+       */
+      required?: boolean;
+      /**
+       * Format: int32
+       * @description The field's place in the order.
+       * @example 20
+       */
+      position?: number;
+    };
+    /**
      * @description Id of a webhook endpoint (`we_` prefix).
      * @example we_01JQ5B3N8K2M4P6R8T0V2X4Z6A
      */
@@ -10447,6 +10820,24 @@ export type components = {
       [key: string]: string;
     };
     /**
+     * @description Only records whose custom fields (see *List custom fields*) have these values, written
+     *     `filter[custom_fields.<key>]=value` (the form `filter[custom_fields][<key>]=value` is the same filter):
+     *     exact for every type (a number or money amount compared as a number, a boolean as `true` or `false`, a date as
+     *     `YYYY-MM-DD`); for a select, a comma-separated list of option keys matches records holding any of them
+     *     (`filter[custom_fields.level]=gold,silver`; a multi-select matches when it holds one of them). Numbers, money
+     *     and dates also take ranges, `filter[custom_fields.<key>][gte]=…` and `filter[custom_fields.<key>][lte]=…`
+     *     (inclusive). Several keys all match. A key the company has not defined for the resource, a value the field's
+     *     type cannot have, or a range on another type answers `422 validation_failed` naming the parameter. Exact
+     *     filters are served by the GIN index of the values; ranges are evaluated on the company's records.
+     * @example {
+     *       "level": "gold,silver",
+     *       "employee_count[gte]": "10"
+     *     }
+     */
+    CustomFieldFilter: {
+      [key: string]: string;
+    };
+    /**
      * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
      *     response (with `Idempotent-Replayed: true`) instead of creating again.
      * @example 5f0c1e7a-8d2b-4c61-9e1f-3b7a2d9c4e80
@@ -10516,6 +10907,12 @@ export type components = {
      * @example eyJzIjoiLXJldmlld2VkX2F0IiwidiI6WyIyMDI2LTAzLTE0VDA5OjMwOjAwLjAwMFoiLCIwMTk1YTFiMC0xYTJiLTdjM2QtOGU0Zi01YTZiN2M4ZDllMGYiXSwiZCI6Im4ifQ
      */
     CursorReviews: string;
+    /**
+     * @description `next_cursor` or `prev_cursor` of a previous page (custom fields are always in their order, `position`).
+     *     Pass it on as given: a cursor the service did not make answers `422 validation_failed` (`invalid_cursor`).
+     * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+     */
+    CursorCustomFields: string;
     /**
      * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
      *     message can arrive more than once. Look the event up with *Get an event*.
@@ -10742,6 +11139,22 @@ export interface operations {
          *     }
          */
         metadata?: components['parameters']['MetadataFilter'];
+        /**
+         * @description Only records whose custom fields (see *List custom fields*) have these values, written
+         *     `filter[custom_fields.<key>]=value` (the form `filter[custom_fields][<key>]=value` is the same filter):
+         *     exact for every type (a number or money amount compared as a number, a boolean as `true` or `false`, a date as
+         *     `YYYY-MM-DD`); for a select, a comma-separated list of option keys matches records holding any of them
+         *     (`filter[custom_fields.level]=gold,silver`; a multi-select matches when it holds one of them). Numbers, money
+         *     and dates also take ranges, `filter[custom_fields.<key>][gte]=…` and `filter[custom_fields.<key>][lte]=…`
+         *     (inclusive). Several keys all match. A key the company has not defined for the resource, a value the field's
+         *     type cannot have, or a range on another type answers `422 validation_failed` naming the parameter. Exact
+         *     filters are served by the GIN index of the values; ranges are evaluated on the company's records.
+         * @example {
+         *       "level": "gold,silver",
+         *       "employee_count[gte]": "10"
+         *     }
+         */
+        'filter[custom_fields]'?: components['parameters']['CustomFieldFilter'];
       };
       header?: never;
       path?: never;
@@ -11322,6 +11735,22 @@ export interface operations {
          * @example PD-4711
          */
         'filter[external_ref]'?: string;
+        /**
+         * @description Only records whose custom fields (see *List custom fields*) have these values, written
+         *     `filter[custom_fields.<key>]=value` (the form `filter[custom_fields][<key>]=value` is the same filter):
+         *     exact for every type (a number or money amount compared as a number, a boolean as `true` or `false`, a date as
+         *     `YYYY-MM-DD`); for a select, a comma-separated list of option keys matches records holding any of them
+         *     (`filter[custom_fields.level]=gold,silver`; a multi-select matches when it holds one of them). Numbers, money
+         *     and dates also take ranges, `filter[custom_fields.<key>][gte]=…` and `filter[custom_fields.<key>][lte]=…`
+         *     (inclusive). Several keys all match. A key the company has not defined for the resource, a value the field's
+         *     type cannot have, or a range on another type answers `422 validation_failed` naming the parameter. Exact
+         *     filters are served by the GIN index of the values; ranges are evaluated on the company's records.
+         * @example {
+         *       "level": "gold,silver",
+         *       "employee_count[gte]": "10"
+         *     }
+         */
+        'filter[custom_fields]'?: components['parameters']['CustomFieldFilter'];
       };
       header?: never;
       path?: never;
@@ -16120,6 +16549,229 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['ForbiddenFeature'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listCustomFields: {
+    parameters: {
+      query?: {
+        /**
+         * @description Number of records per page, 1 to 100.
+         * @example 50
+         */
+        limit?: components['parameters']['Limit'];
+        /**
+         * @description `next_cursor` or `prev_cursor` of a previous page (custom fields are always in their order, `position`).
+         *     Pass it on as given: a cursor the service did not make answers `422 validation_failed` (`invalid_cursor`).
+         * @example eyJzIjoicG9zaXRpb24iLCJ2IjpbMiwiMDE5NWExYjAtMWEyYi03YzNkLThlNGYtNWE2YjdjOGQ5ZTBmIl0sImQiOiJuIn0
+         */
+        cursor?: components['parameters']['CursorCustomFields'];
+        /** @description Only the fields of customers or only those of deals. */
+        'filter[resource]'?: components['schemas']['CustomFieldResource'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of custom fields. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldList'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Makes the creation safe to retry: the same key with the same request within 24 hours replays the first
+         *     response (with `Idempotent-Replayed: true`) instead of creating again.
+         * @example c5ae8653-3d60-401e-b057-0e5fa9937d2e
+         */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomFieldCreate'];
+      };
+    };
+    responses: {
+      /** @description The new custom field. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyInProgress'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailedIdempotent'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getCustomField: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Id of the custom field.
+         * @example 0193a0c4-1d2e-7f30-8a41-5b6c7d8e9f01
+         */
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The custom field. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the custom field.
+         * @example 0193a0c4-1d2e-7f30-8a41-5b6c7d8e9f01
+         */
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The field and its values were deleted. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      412: components['responses']['PreconditionFailed'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The `ETag` of the version you have seen (as HTTP allows, also a comma-separated list of them, or `*` for any version; a weak `W/` tag never matches); when the record has changed since, nothing is changed and the answer is `412 precondition_failed`.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description Id of the custom field.
+         * @example 0193a0c4-1d2e-7f30-8a41-5b6c7d8e9f01
+         */
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomFieldUpdate'];
+      };
+    };
+    responses: {
+      /** @description The updated custom field. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          'Content-Language': components['headers']['Content-Language'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

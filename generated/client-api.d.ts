@@ -1216,6 +1216,38 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/custom-fields': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['listCustomFields'];
+    put?: never;
+    post: operations['createCustomField'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/custom-fields/{field}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['getCustomField'];
+    put?: never;
+    post?: never;
+    delete: operations['deleteCustomField'];
+    options?: never;
+    head?: never;
+    patch: operations['updateCustomField'];
+    trace?: never;
+  };
   '/webhook-endpoints': {
     parameters: {
       query?: never;
@@ -1716,6 +1748,92 @@ export type components = {
       verified: false;
     };
     Currency: string;
+    CustomField: {
+      /** @constant */
+      object: 'custom_field';
+      id: components['schemas']['Uuid'];
+      key: components['schemas']['CustomFieldKey'];
+      resource: components['schemas']['CustomFieldResource'];
+      type: components['schemas']['CustomFieldType'];
+      label: string;
+      labels: components['schemas']['CustomFieldLabelsOut'];
+      /** Format: int32 */
+      decimals: number | null;
+      options: components['schemas']['CustomFieldOption'][] | null;
+      required: boolean;
+      /** Format: int32 */
+      position: number;
+      created_at: components['schemas']['Timestamp'];
+      updated_at: components['schemas']['Timestamp'];
+    };
+    CustomFieldCreate: {
+      key: components['schemas']['CustomFieldKey'];
+      resource: components['schemas']['CustomFieldResource'];
+      type: components['schemas']['CustomFieldType'];
+      labels: components['schemas']['CustomFieldLabels'];
+      /** Format: int32 */
+      decimals?: number;
+      options?: components['schemas']['CustomFieldOptionsInput'];
+      /** @default false */
+      required?: boolean;
+      /** Format: int32 */
+      position?: number;
+    };
+    CustomFieldEnvelope: {
+      data: components['schemas']['CustomField'];
+    };
+    CustomFieldKey: string;
+    CustomFieldLabels: {
+      nl?: string;
+      en?: string;
+      de?: string;
+      fr?: string;
+    };
+    CustomFieldLabelsOut: {
+      nl: string | null;
+      en: string | null;
+      de: string | null;
+      fr: string | null;
+    };
+    CustomFieldList: {
+      data: components['schemas']['CustomField'][];
+      meta: components['schemas']['ListMeta'];
+    };
+    CustomFieldOption: {
+      key: string;
+      label: string;
+      labels: components['schemas']['CustomFieldLabelsOut'];
+    };
+    CustomFieldOptionInput: {
+      key: components['schemas']['CustomFieldKey'];
+      labels: components['schemas']['CustomFieldLabels'];
+    };
+    CustomFieldOptionsInput: components['schemas']['CustomFieldOptionInput'][];
+    /** @enum {string} */
+    CustomFieldResource: 'customers' | 'deals';
+    /** @enum {string} */
+    CustomFieldType:
+      | 'text'
+      | 'long_text'
+      | 'number'
+      | 'money'
+      | 'date'
+      | 'boolean'
+      | 'single_select'
+      | 'multi_select'
+      | 'url'
+      | 'email'
+      | 'phone';
+    CustomFieldUpdate: {
+      type?: components['schemas']['CustomFieldType'];
+      labels?: components['schemas']['CustomFieldLabels'];
+      /** Format: int32 */
+      decimals?: number;
+      options?: components['schemas']['CustomFieldOptionsInput'];
+      required?: boolean;
+      /** Format: int32 */
+      position?: number;
+    };
     Customer: {
       /** @constant */
       object: 'customer';
@@ -1742,6 +1860,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['CustomerCustomFields'];
     };
     CustomerBatch: {
       items: components['schemas']['CustomerBatchItem'][];
@@ -1763,6 +1882,7 @@ export type components = {
       coc_number?: string | null;
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     CustomerBatchResult: {
       /** @constant */
@@ -1797,6 +1917,13 @@ export type components = {
       coc_number?: string | null;
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
+    };
+    CustomerCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
+    CustomerCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
     };
     CustomerEnvelope: {
       data: components['schemas']['Customer'];
@@ -1821,6 +1948,7 @@ export type components = {
       coc_number?: string | null;
       peppol_id?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['CustomerCustomFieldsInput'];
     };
     Deal: {
       /** @constant */
@@ -1849,6 +1977,7 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
+      custom_fields: components['schemas']['DealCustomFields'];
     };
     DealBatch: {
       items: components['schemas']['DealBatchItem'][];
@@ -1866,6 +1995,7 @@ export type components = {
       /** Format: int64 */
       assigned_user_id?: number | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     DealBatchResult: {
       /** @constant */
@@ -1893,6 +2023,13 @@ export type components = {
       assigned_user_id?: number | null;
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
+    };
+    DealCustomFields: {
+      [key: string]: string | number | boolean | string[];
+    };
+    DealCustomFieldsInput: {
+      [key: string]: string | number | boolean | string[] | null;
     };
     DealEnvelope: {
       data: components['schemas']['Deal'];
@@ -1923,6 +2060,7 @@ export type components = {
       assigned_user_id?: number | null;
       external_ref?: string | null;
       metadata?: components['schemas']['MetadataInput'];
+      custom_fields?: components['schemas']['DealCustomFieldsInput'];
     };
     DealValueInput: number | string | null;
     DealWin: {
@@ -2782,6 +2920,7 @@ export type components = {
       | 'deals.write'
       | 'users.read'
       | 'company.read'
+      | 'company.write'
       | 'webhooks.manage'
       | 'events.read'
       | 'messages.read'
@@ -3558,6 +3697,9 @@ export interface operations {
         metadata?: {
           [key: string]: string;
         };
+        'filter[custom_fields]'?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -3846,6 +3988,9 @@ export interface operations {
           [key: string]: string;
         };
         'filter[external_ref]'?: string;
+        'filter[custom_fields]'?: {
+          [key: string]: string;
+        };
       };
       header?: never;
       path?: never;
@@ -6155,6 +6300,125 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ReviewRequestEnvelope'];
+        };
+      };
+    };
+  };
+  listCustomFields: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+        'filter[resource]'?: components['schemas']['CustomFieldResource'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldList'];
+        };
+      };
+    };
+  };
+  createCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomFieldCreate'];
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
+        };
+      };
+    };
+  };
+  getCustomField: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
+        };
+      };
+    };
+  };
+  deleteCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        'If-Match'?: string;
+      };
+      path: {
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeletedEnvelope'];
+        };
+      };
+    };
+  };
+  updateCustomField: {
+    parameters: {
+      query?: never;
+      header?: {
+        'If-Match'?: string;
+      };
+      path: {
+        field: components['schemas']['Uuid'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CustomFieldUpdate'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomFieldEnvelope'];
         };
       };
     };

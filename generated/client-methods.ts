@@ -326,6 +326,41 @@ export class Resources {
         'data',
       ),
   };
+  readonly customFields = {
+    /** List custom fields (`GET /custom-fields`, every page). */
+    list: (
+      query?: Omit<NonNullable<operations['listCustomFields']['parameters']['query']>, 'cursor'>,
+    ): AsyncGenerator<
+      operations['listCustomFields']['responses'][200]['content']['application/json']['data'][number]
+    > => this.call.list({ method: 'GET', path: '/custom-fields' }, {}, query),
+    /** Create a custom field (`POST /custom-fields`). */
+    create: (
+      body: NonNullable<operations['createCustomField']['requestBody']>['content']['application/json'],
+      options?: {
+        header?: NonNullable<operations['createCustomField']['parameters']['header']>;
+        idempotencyKey?: string;
+      },
+    ): Promise<operations['createCustomField']['responses'][201]['content']['application/json']['data']> =>
+      this.call.send({ method: 'POST', path: '/custom-fields' }, {}, { json: body }, options, 'data'),
+    /** Get a custom field (`GET /custom-fields/{field}`). */
+    get: (
+      field: operations['getCustomField']['parameters']['path']['field'],
+    ): Promise<operations['getCustomField']['responses'][200]['content']['application/json']['data']> =>
+      this.call.send({ method: 'GET', path: '/custom-fields/{field}' }, { field }, undefined, undefined, 'data'),
+    /** Update a custom field (`PATCH /custom-fields/{field}`). */
+    update: (
+      field: operations['updateCustomField']['parameters']['path']['field'],
+      body: NonNullable<operations['updateCustomField']['requestBody']>['content']['application/json'],
+      options?: { header?: NonNullable<operations['updateCustomField']['parameters']['header']> },
+    ): Promise<operations['updateCustomField']['responses'][200]['content']['application/json']['data']> =>
+      this.call.send({ method: 'PATCH', path: '/custom-fields/{field}' }, { field }, { json: body }, options, 'data'),
+    /** Delete a custom field (`DELETE /custom-fields/{field}`). */
+    delete: (
+      field: operations['deleteCustomField']['parameters']['path']['field'],
+      options?: { header?: NonNullable<operations['deleteCustomField']['parameters']['header']> },
+    ): Promise<operations['deleteCustomField']['responses'][200]['content']['application/json']['data']> =>
+      this.call.send({ method: 'DELETE', path: '/custom-fields/{field}' }, { field }, undefined, options, 'data'),
+  };
   readonly deals = {
     /** List deals (`GET /deals`, every page). */
     list: (

@@ -16,6 +16,13 @@ const deepObjects = (names: string[]) => (query: unknown) => {
     const deep = /^([^[\]]+)\[([^[\]]*)\]$/.exec(name);
     if (deep && names.includes(deep[1]) && !Object.hasOwn(query, deep[1])) {
       objects.set(deep[1], [...(objects.get(deep[1]) ?? []), [deep[2], value]]);
+      continue;
+    }
+    // A deepObject named `a[b]` (filter[custom_fields]): `a[b.key]` and `a[b][key]`, each with an optional `[op]`.
+    const nested = /^([^[\]]+)\[([^[\].]+)(?:\.|\]\[)([^[\]]+)\](\[[^[\]]+\])?$/.exec(name);
+    const owner = nested ? nested[1] + '[' + nested[2] + ']' : undefined;
+    if (nested && owner && names.includes(owner) && !Object.hasOwn(query, owner)) {
+      objects.set(owner, [...(objects.get(owner) ?? []), [nested[3] + (nested[4] ?? ''), value]]);
     } else gathered[name] = value;
   }
   // fromEntries: a key such as `__proto__` becomes a key, not the object's prototype.
@@ -60,6 +67,7 @@ export const ScopeSchema = z
     'deals.write',
     'users.read',
     'company.read',
+    'company.write',
     'webhooks.manage',
     'events.read',
     'messages.read',
@@ -504,6 +512,109 @@ export const ConversationMessageListSchema = z
   .object({ data: z.array(ConversationMessageSchema).max(100), meta: ListMetaSchema })
   .openapi('ConversationMessageList');
 export const ConversationUpdateSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('ConversationUpdate');
+export const CustomFieldKeySchema = z
+  .string()
+  .max(40)
+  .regex(/^[a-z][a-z0-9_]{0,39}$/)
+  .openapi('CustomFieldKey');
+export const CustomFieldLabelsOutSchema = z
+  .object({
+    nl: z.string().nullable(),
+    en: z.string().nullable(),
+    de: z.string().nullable(),
+    fr: z.string().nullable(),
+  })
+  .openapi('CustomFieldLabelsOut');
+export const CustomFieldOptionSchema = z
+  .object({ key: z.string(), label: z.string(), labels: CustomFieldLabelsOutSchema })
+  .openapi('CustomFieldOption');
+export const CustomFieldResourceSchema = z.enum(['customers', 'deals']).openapi('CustomFieldResource');
+export const CustomFieldTypeSchema = z
+  .enum([
+    'text',
+    'long_text',
+    'number',
+    'money',
+    'date',
+    'boolean',
+    'single_select',
+    'multi_select',
+    'url',
+    'email',
+    'phone',
+  ])
+  .openapi('CustomFieldType');
+export const CustomFieldSchema = z
+  .object({
+    object: z.literal('custom_field'),
+    id: UuidSchema,
+    key: CustomFieldKeySchema,
+    resource: CustomFieldResourceSchema,
+    type: CustomFieldTypeSchema,
+    label: z.string(),
+    labels: CustomFieldLabelsOutSchema,
+    decimals: z.number().int().min(0).max(6).nullable(),
+    options: z.array(CustomFieldOptionSchema).max(100).nullable(),
+    required: z.boolean(),
+    position: z.number().int().min(0).max(1000000),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('CustomField');
+export const CustomFieldLabelsSchema = z
+  .strictObject({
+    nl: z.string().min(1).max(100).optional(),
+    en: z.string().min(1).max(100).optional(),
+    de: z.string().min(1).max(100).optional(),
+    fr: z.string().min(1).max(100).optional(),
+  })
+  .openapi('CustomFieldLabels');
+export const CustomFieldOptionInputSchema = z
+  .strictObject({ key: CustomFieldKeySchema, labels: CustomFieldLabelsSchema })
+  .openapi('CustomFieldOptionInput');
+export const CustomFieldOptionsInputSchema = z
+  .array(CustomFieldOptionInputSchema)
+  .min(1)
+  .max(100)
+  .openapi('CustomFieldOptionsInput');
+export const CustomFieldCreateSchema = z
+  .strictObject({
+    key: CustomFieldKeySchema,
+    resource: CustomFieldResourceSchema,
+    type: CustomFieldTypeSchema,
+    labels: CustomFieldLabelsSchema,
+    decimals: z.number().int().min(0).max(6).optional(),
+    options: CustomFieldOptionsInputSchema.optional(),
+    required: z.boolean().default(false),
+    position: z.number().int().min(0).max(1000000).optional(),
+  })
+  .openapi('CustomFieldCreate');
+export const CustomFieldEnvelopeSchema = z.object({ data: CustomFieldSchema }).openapi('CustomFieldEnvelope');
+export const CustomFieldListSchema = z
+  .object({ data: z.array(CustomFieldSchema).max(100), meta: ListMetaSchema })
+  .openapi('CustomFieldList');
+export const CustomFieldUpdateSchema = z
+  .strictObject({
+    type: CustomFieldTypeSchema.optional(),
+    labels: CustomFieldLabelsSchema.optional(),
+    decimals: z.number().int().min(0).max(6).optional(),
+    options: CustomFieldOptionsInputSchema.optional(),
+    required: z.boolean().optional(),
+    position: z.number().int().min(0).max(1000000).optional(),
+  })
+  .openapi('CustomFieldUpdate');
+export const CustomerCustomFieldsSchema = z
+  .record(
+    z.string().max(40),
+    z.union([
+      z.string().max(10000),
+      z.number().min(-999999999999999).max(999999999999999),
+      z.boolean(),
+      z.array(z.string().max(40)).max(100),
+    ]),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('CustomerCustomFields');
 export const CustomerSchema = z
   .object({
     object: z.literal('customer'),
@@ -538,8 +649,23 @@ export const CustomerSchema = z
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
     metadata: MetadataSchema,
+    custom_fields: CustomerCustomFieldsSchema,
   })
   .openapi('Customer');
+export const CustomerCustomFieldsInputSchema = z
+  .record(
+    z.string().max(40),
+    z
+      .union([
+        z.string().max(10000),
+        z.number().min(-999999999999999).max(999999999999999),
+        z.boolean(),
+        z.array(z.string().max(40)).max(100),
+      ])
+      .nullable(),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('CustomerCustomFieldsInput');
 export const CustomerBatchItemSchema = z
   .strictObject({
     id: UuidSchema.optional(),
@@ -574,6 +700,7 @@ export const CustomerBatchItemSchema = z
       .nullable()
       .optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: CustomerCustomFieldsInputSchema.optional(),
   })
   .openapi('CustomerBatchItem');
 export const CustomerBatchSchema = z
@@ -626,6 +753,7 @@ export const CustomerCreateSchema = z
       .nullable()
       .optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: CustomerCustomFieldsInputSchema.optional(),
   })
   .openapi('CustomerCreate');
 export const CustomerEnvelopeSchema = z.object({ data: CustomerSchema }).openapi('CustomerEnvelope');
@@ -675,8 +803,21 @@ export const CustomerUpdateSchema = z
       .nullable()
       .optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: CustomerCustomFieldsInputSchema.optional(),
   })
   .openapi('CustomerUpdate');
+export const DealCustomFieldsSchema = z
+  .record(
+    z.string().max(40),
+    z.union([
+      z.string().max(10000),
+      z.number().min(-999999999999999).max(999999999999999),
+      z.boolean(),
+      z.array(z.string().max(40)).max(100),
+    ]),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('DealCustomFields');
 export const IntegerIdSchema = z
   .string()
   .regex(/^[1-9][0-9]{0,17}$/)
@@ -708,8 +849,23 @@ export const DealSchema = z
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
     metadata: MetadataSchema,
+    custom_fields: DealCustomFieldsSchema,
   })
   .openapi('Deal');
+export const DealCustomFieldsInputSchema = z
+  .record(
+    z.string().max(40),
+    z
+      .union([
+        z.string().max(10000),
+        z.number().min(-999999999999999).max(999999999999999),
+        z.boolean(),
+        z.array(z.string().max(40)).max(100),
+      ])
+      .nullable(),
+  )
+  .refine((map) => Object.keys(map).length <= 100, { params: { maxProperties: 100 } })
+  .openapi('DealCustomFieldsInput');
 export const DealValueInputSchema = z
   .union([
     z.number().min(0).max(99999999),
@@ -731,6 +887,7 @@ export const DealBatchItemSchema = z
     stage_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: DealCustomFieldsInputSchema.optional(),
   })
   .openapi('DealBatchItem');
 export const DealBatchSchema = z
@@ -761,6 +918,7 @@ export const DealCreateSchema = z
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     external_ref: z.string().min(1).max(255).nullable().optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: DealCustomFieldsInputSchema.optional(),
   })
   .openapi('DealCreate');
 export const DealEnvelopeSchema = z.object({ data: DealSchema }).openapi('DealEnvelope');
@@ -794,6 +952,7 @@ export const DealUpdateSchema = z
     assigned_user_id: z.number().int().min(1).max(9007199254740991).nullable().optional(),
     external_ref: z.string().min(1).max(255).nullable().optional(),
     metadata: MetadataInputSchema.optional(),
+    custom_fields: DealCustomFieldsInputSchema.optional(),
   })
   .openapi('DealUpdate');
 export const DealWinSchema = z
@@ -2632,7 +2791,7 @@ export const listCustomers = createRoute({
   summary: 'List customers and leads',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.transform(deepObjects(['metadata'])).pipe(
+    query: z.transform(deepObjects(['metadata', 'filter[custom_fields]'])).pipe(
       z.strictObject({
         limit: z
           .string()
@@ -2661,6 +2820,16 @@ export const listCustomers = createRoute({
             z.string().max(500),
           )
           .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
+          .optional(),
+        'filter[custom_fields]': z
+          .record(
+            z
+              .string()
+              .max(46)
+              .regex(/^[a-z][a-z0-9_]{0,39}(\[(gte|lte)\])?$/),
+            z.string().max(2000),
+          )
+          .refine((map) => Object.keys(map).length <= 20, { params: { maxProperties: 20 } })
           .optional(),
       }),
     ),
@@ -3347,7 +3516,7 @@ export const listDeals = createRoute({
   summary: 'List deals',
   security: [{ ApiKey: [] }],
   request: {
-    query: z.transform(deepObjects(['metadata'])).pipe(
+    query: z.transform(deepObjects(['metadata', 'filter[custom_fields]'])).pipe(
       z.strictObject({
         limit: z
           .string()
@@ -3391,6 +3560,16 @@ export const listDeals = createRoute({
           .refine((map) => Object.keys(map).length <= 50, { params: { maxProperties: 50 } })
           .optional(),
         'filter[external_ref]': z.string().max(255).optional(),
+        'filter[custom_fields]': z
+          .record(
+            z
+              .string()
+              .max(46)
+              .regex(/^[a-z][a-z0-9_]{0,39}(\[(gte|lte)\])?$/),
+            z.string().max(2000),
+          )
+          .refine((map) => Object.keys(map).length <= 20, { params: { maxProperties: 20 } })
+          .optional(),
       }),
     ),
   },
@@ -9369,6 +9548,311 @@ export const getReviewRequest = createRoute({
     },
   },
 });
+export const listCustomFields = createRoute({
+  operationId: 'listCustomFields',
+  method: 'get',
+  path: '/custom-fields',
+  tags: ['Custom fields'],
+  summary: 'List custom fields',
+  security: [{ ApiKey: [] }],
+  request: {
+    query: z.strictObject({
+      limit: z
+        .string()
+        .regex(/^-?[0-9]+$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .default(50),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .regex(/^eyJzIjoi[A-Za-z0-9_-]*$/)
+        .optional(),
+      'filter[resource]': CustomFieldResourceSchema.optional(),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of custom fields.',
+      content: { 'application/json': { schema: CustomFieldListSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const createCustomField = createRoute({
+  operationId: 'createCustomField',
+  method: 'post',
+  path: '/custom-fields',
+  tags: ['Custom fields'],
+  summary: 'Create a custom field',
+  security: [{ ApiKey: [] }],
+  request: {
+    query: z.strictObject({}),
+    headers: z.object({
+      'idempotency-key': z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[\x21-\x7E]+$/)
+        .optional(),
+    }),
+    body: { required: true, content: { 'application/json': { schema: CustomFieldCreateSchema } } },
+  },
+  responses: {
+    201: {
+      description: 'The new custom field.',
+      content: { 'application/json': { schema: CustomFieldEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description:
+        '`idempotency_in_progress`: a request with the same `Idempotency-Key` is still running; retry in a moment.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`), `unknown_field`, or `idempotency_key_reused` when the `Idempotency-Key` was used for a different request.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const getCustomField = createRoute({
+  operationId: 'getCustomField',
+  method: 'get',
+  path: '/custom-fields/{field}',
+  tags: ['Custom fields'],
+  summary: 'Get a custom field',
+  security: [{ ApiKey: [] }],
+  request: { params: z.object({ field: UuidSchema }), query: z.strictObject({}) },
+  responses: {
+    200: { description: 'The custom field.', content: { 'application/json': { schema: CustomFieldEnvelopeSchema } } },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const updateCustomField = createRoute({
+  operationId: 'updateCustomField',
+  method: 'patch',
+  path: '/custom-fields/{field}',
+  tags: ['Custom fields'],
+  summary: 'Update a custom field',
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ field: UuidSchema }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+    body: { required: true, content: { 'application/json': { schema: CustomFieldUpdateSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The updated custom field.',
+      content: { 'application/json': { schema: CustomFieldEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    409: {
+      description: "`conflict`: the request conflicts with the record's current state; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const deleteCustomField = createRoute({
+  operationId: 'deleteCustomField',
+  method: 'delete',
+  path: '/custom-fields/{field}',
+  tags: ['Custom fields'],
+  summary: 'Delete a custom field',
+  security: [{ ApiKey: [] }],
+  request: {
+    params: z.object({ field: UuidSchema }),
+    query: z.strictObject({}),
+    headers: z.object({ 'if-match': z.string().max(1024).optional() }),
+  },
+  responses: {
+    200: {
+      description: 'The field and its values were deleted.',
+      content: { 'application/json': { schema: DeletedEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    404: {
+      description: '`not_found`: the record does not exist, or belongs to another company.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    412: {
+      description: "`precondition_failed`: `If-Match` does not match the record's current `ETag`; nothing was changed.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
 export const listWebhookEndpoints = createRoute({
   operationId: 'listWebhookEndpoints',
   method: 'get',
@@ -11016,6 +11500,11 @@ export const routes = {
   listPublishedReviews,
   getReviewWidget,
   getReviewRequest,
+  listCustomFields,
+  createCustomField,
+  getCustomField,
+  updateCustomField,
+  deleteCustomField,
   listWebhookEndpoints,
   createWebhookEndpoint,
   getWebhookEndpoint,

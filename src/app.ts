@@ -10,7 +10,7 @@ import { type OperationId, operations } from '../generated/operations.ts';
 import { routes } from '../generated/routes.ts';
 import type { Deps } from './deps.ts';
 import type { AppEnv } from './http/app-env.ts';
-import { serveContract, serveDocs } from './http/docs.ts';
+import { serveDocs } from './http/docs.ts';
 import { errorPage } from './http/error-pages.ts';
 import { answerOfFailure } from './http/failures.ts';
 import { message } from './http/messages.ts';
@@ -22,6 +22,7 @@ import { ApiProblem, problemResponse } from './http/problems.ts';
 import { addLaterPartErrors } from './http/skipped-parts.ts';
 import { takesUpload } from './http/upload.ts';
 import { InvalidInputs } from './http/validation.ts';
+import { serveCompanyContract } from './resources/custom-fields/contract.ts';
 import { documentPages, documentPageWindow } from './resources/document-pages/pages.tsx';
 import { builtOperations, handlers, messageCatalogue, notImplementedOperations } from './resources/index.ts';
 import { reviewPages, reviewPageWindow } from './resources/reviews/review-page.tsx';
@@ -60,7 +61,8 @@ export function createApp(deps: Deps) {
 
   // The contract is a megabyte of JSON: compressed like the docs.
   app.use(`${API_PREFIX}/openapi.json`, compress());
-  app.get(`${API_PREFIX}/openapi.json`, serveContract(deps.config.publicUrl, messageCatalogue));
+  // With a key, the key's company's own contract: its custom fields typed (src/resources/custom-fields/contract.ts).
+  app.get(`${API_PREFIX}/openapi.json`, serveCompanyContract(deps, messageCatalogue));
   app.use('/docs/*', compress());
   app.get('/docs', serveDocs(deps.config.publicUrl, messageCatalogue));
   app.get('/docs/:lang', serveDocs(deps.config.publicUrl, messageCatalogue));

@@ -8,6 +8,7 @@ import type { Db } from '../db/client.ts';
 import {
   companies,
   customers,
+  customFields,
   deals,
   events,
   notes,
@@ -39,6 +40,7 @@ import { activeStages } from '../services/pipelines.ts';
 import { addDemoAppointments } from './demo-appointments.ts';
 import { addDemoConversations } from './demo-conversations.ts';
 import { COMPANY_DAYS_AGO, DEMO_BOARDS, DEMO_COMPANY, DEMO_USERS } from './demo-data/company.ts';
+import { DEMO_CUSTOM_FIELDS, demoCustomerValues, demoDealValues } from './demo-data/custom-fields.ts';
 import { DEMO_CUSTOMERS, type DemoCustomer } from './demo-data/customers.ts';
 import { DEMO_DEALS, type DemoDeal } from './demo-data/deals.ts';
 import { DEMO_TASKS, type DemoTask } from './demo-data/tasks.ts';
@@ -162,6 +164,8 @@ async function fillCompany(
     if (!user) throw new Error(`demo data names an unknown user ${key}`);
     return user;
   };
+  // The company's own fields (issue 51), before the records that carry their values.
+  await tx.insert(customFields).values(DEMO_CUSTOM_FIELDS.map((field) => ({ ...field, companyId, id: newId() })));
   const customerByName = new Map<string, CustomerRow>();
   for (const [i, customer] of DEMO_CUSTOMERS.entries()) {
     customerByName.set(customer.name, await addCustomer(tx, companyId, customer, i, now, userOf));
@@ -339,6 +343,7 @@ async function addCustomer(
       city: customer.city,
       country: 'NL',
       emailUnsubscribed: customer.emailUnsubscribed === true,
+      customFields: demoCustomerValues(seed, customer.type === 'business'),
       convertedAt,
       lastActivityAt,
       createdAt,
@@ -414,6 +419,7 @@ async function addDeal(
     id: newId(),
     externalRef: null,
     metadata: {},
+    customFields: demoDealValues(seed, now),
     title: deal.title,
     description: deal.description,
     status: 'open',

@@ -37,11 +37,15 @@ const none = () => null;
 /** An integrator's metadata (drizzle/0045_metadata.sql): every record had none before. */
 const noMetadata = { value: (): Record<string, string> => ({}) };
 
+/** The company's custom fields (drizzle/0047_custom_fields.sql): every record had none before. */
+const noCustomFields = { value: (): Record<string, string | number | boolean | string[]> => ({}) };
+
 /** By object name, then field (both checked against the contract's types), with the release that changed it. */
 export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrades<N> } = {
   // 2026-11-28: not recorded before (peppol_id, external_ref, visitor_email); 2026-12-02: metadata.
-  customer: { peppol_id: { value: none }, metadata: noMetadata },
-  deal: { external_ref: { value: none }, metadata: noMetadata },
+  // 2026-12-02: custom fields (drizzle/0047_custom_fields.sql), none before.
+  customer: { peppol_id: { value: none }, metadata: noMetadata, custom_fields: noCustomFields },
+  deal: { external_ref: { value: none }, metadata: noMetadata, custom_fields: noCustomFields },
   note: { metadata: noMetadata },
   task: { metadata: noMetadata },
   appointment: { metadata: noMetadata },

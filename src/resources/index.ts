@@ -11,6 +11,7 @@ import * as appointments from './appointments/index.ts';
 import * as channelInbound from './channel-inbound/index.ts';
 import * as company from './company/index.ts';
 import * as conversations from './conversations/index.ts';
+import * as customFields from './custom-fields/index.ts';
 import * as customers from './customers/index.ts';
 import * as deals from './deals/index.ts';
 import * as events from './events/index.ts';
@@ -35,6 +36,7 @@ const RESOURCES = [
   customers,
   notes,
   deals,
+  customFields,
   pipelineStages,
   tasks,
   events,

@@ -77,6 +77,12 @@ describe('company export and import', () => {
     const tables = new Set(archive.slice(1).map((l) => JSON.parse(l).table));
     for (const kind of ['companies', 'users', 'customers', 'notes', 'deals', 'pipeline_stages', 'events', 'api_keys'])
       expect(tables, kind).toContain(kind);
+    // The company's custom fields (issue 51): their definitions and the records' values travel too.
+    expect(tables).toContain('custom_fields');
+    const rowsOf = (table: string) =>
+      archive.slice(1).flatMap((l) => (JSON.parse(l).table === table ? [JSON.parse(l).row] : []));
+    expect(rowsOf('customers').some((row) => Object.keys(row.custom_fields).length > 0)).toBe(true);
+    expect(rowsOf('deals').some((row) => row.custom_fields.contract_end !== undefined)).toBe(true);
 
     const { companyId, counts } = await importCompany(targetPools.sql, linesOf(archive));
     expect(companyId).toBe(demo.companyId);

@@ -47,6 +47,7 @@ const TENANT_TABLES = {
   invoice_payments: 'company_id',
   payment_providers: 'company_id',
   provider_payments: 'company_id',
+  custom_fields: 'company_id',
   files: 'company_id',
   file_chunks: 'company_id',
   quote_attachments: 'company_id',
@@ -157,6 +158,8 @@ async function seed(sql: postgres.Sql, companyId: string) {
   await sql`insert into provider_payments (company_id, id, invoice_id, provider, provider_payment_id, amount, currency,
             status) values (${companyId}, ${randomUUID()}, ${invoice}, 'mollie', ${`tr_${companyId.slice(0, 8)}`}, 5,
             'EUR', 'open')`;
+  await sql`insert into custom_fields (company_id, id, resource, key, type, labels, position)
+            values (${companyId}, ${randomUUID()}, 'customers', 'employees', 'text', '{"en": "Employees"}', 1)`;
   const file = randomUUID();
   await sql`insert into files (company_id, id, name, mime_type, size)
             values (${companyId}, ${file}, 'a.pdf', 'application/pdf', 4)`;

@@ -23,3 +23,9 @@ export const prefixedIdColumn = customType<{ data: string }>({ dataType: () => '
 /** An integrator's own keys on a record (drizzle/0045_metadata.sql: limits checked by app_metadata_valid). */
 export type Metadata = Record<string, string>;
 export const metadata = () => jsonb('metadata').$type<Metadata>().notNull().default({});
+
+/** A record's values of the company's custom fields, keyed by field key (drizzle/0047_custom_fields.sql). */
+/** A value of a custom field: its JSON as the field's type allows (src/domain/custom-fields.ts). */
+export type CustomFieldValue = string | number | boolean | string[];
+export type CustomFieldValues = Record<string, CustomFieldValue>;
+export const customFieldValues = () => jsonb('custom_fields').$type<CustomFieldValues>().notNull().default({});

@@ -7,14 +7,16 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, customFieldValues, metadata, ts, updatedAt, version } from './columns.ts';
 import { companies, users } from './platform.ts';
 
 export const customers = pgTable(
@@ -23,6 +25,7 @@ export const customers = pgTable(
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
     metadata: metadata(),
+    customFields: customFieldValues(),
     type: text('type', { enum: ['individual', 'business'] })
       .notNull()
       .default('individual'),
@@ -130,6 +133,7 @@ export const deals = pgTable(
     companyId: companyId().references(() => companies.id),
     id: uuid('id').notNull(),
     metadata: metadata(),
+    customFields: customFieldValues(),
     title: text('title'),
     description: text('description'),
     /** Follows the type of the stage the deal is in. */
@@ -228,5 +232,52 @@ export const taskStatuses = pgTable(
     uniqueIndex('task_statuses_one_default')
       .on(t.companyId, t.boardId, t.category)
       .where(sql`${t.isDefault}`),
+  ],
+);
+
+export const CUSTOM_FIELD_TYPES = [
+  'text',
+  'long_text',
+  'number',
+  'money',
+  'date',
+  'boolean',
+  'single_select',
+  'multi_select',
+  'url',
+  'email',
+  'phone',
+] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+/** A label per language; a language without one is left out. */
+export type CustomFieldLabels = { nl?: string; en?: string; de?: string; fr?: string };
+export type CustomFieldOption = { key: string; labels: CustomFieldLabels };
+
+/**
+ * The company's own typed fields on customers and deals (drizzle/0047_custom_fields.sql); their values are in the
+ * records' `custom_fields`, keyed by `key`, checked against these definitions (src/domain/custom-fields.ts).
+ */
+export const customFields = pgTable(
+  'custom_fields',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: uuid('id').notNull(),
+    resource: text('resource', { enum: ['customers', 'deals'] }).notNull(),
+    key: text('key').notNull(),
+    type: text('type', { enum: CUSTOM_FIELD_TYPES }).notNull(),
+    labels: jsonb('labels').$type<CustomFieldLabels>().notNull(),
+    decimals: smallint('decimals'),
+    options: jsonb('options').$type<CustomFieldOption[]>(),
+    required: boolean('required').notNull().default(false),
+    position: integer('position').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    uniqueIndex('custom_fields_resource_key').on(t.companyId, t.resource, t.key),
+    index('custom_fields_position').on(t.companyId, t.resource, t.position, t.createdAt, t.id),
+    index('custom_fields_created').on(t.companyId, t.createdAt, t.id),
   ],
 );

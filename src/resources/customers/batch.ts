@@ -3,10 +3,12 @@
 // transaction created meanwhile is skipped by the insert (the unique index customers_email) and matched again.
 import type { z } from 'zod';
 import { CustomerBatchItemSchema, CustomerBatchSchema } from '../../../generated/routes.ts';
+import { sameValue } from '../../domain/custom-fields.ts';
 import { recordEvents } from '../../events/record.ts';
 import type { Upsert } from '../../http/batch.ts';
 import { mergedMetadata, metadataErrors, sameMetadata } from '../../http/metadata.ts';
 import { invalidFields } from '../../http/validation.ts';
+import { batchValues, fieldsIn } from '../custom-fields/values.ts';
 import { columnsOf, identifierErrors } from './input.ts';
 import { customerMessages } from './messages.ts';
 import * as q from './queries.ts';
@@ -30,6 +32,7 @@ function storedColumns(row: CustomerRow | undefined, email: string): q.BatchColu
     cocNumber: row?.cocNumber ?? null,
     peppolId: row?.peppolId ?? null,
     metadata: row?.metadata ?? {},
+    customFields: row?.customFields ?? {},
   };
 }
 
@@ -42,25 +45,30 @@ export const customerUpsert: Upsert<Item, CustomerRow, q.BatchColumns> = {
     keyTaken: customerMessages.message('customer.email_taken'),
   },
   lock: q.lockCustomersOfBatch,
-  // Nothing to read: a customer's fields refer to nothing else.
-  planner:
-    async () =>
-    ({ item, index, row }) => {
-      const { id: _id, ...fields } = item;
-      // An item's metadata merges into the row's as a PATCH's does; on a new customer it is stored as on creation.
-      const metadata = mergedMetadata(row?.metadata ?? {}, fields.metadata);
+  // The company's custom fields, read once per round: a customer's other fields refer to nothing else.
+  planner: async (tx, companyId) => {
+    const fields = await fieldsIn(tx, companyId, 'customers');
+    return ({ item, index, row }) => {
+      const { id: _id, ...input } = item;
+      // An item's metadata and custom fields merge into the row's as a PATCH's do; on a new customer they are
+      // stored (and checked) as on creation.
+      const metadata = mergedMetadata(row?.metadata ?? {}, input.metadata);
+      const custom = batchValues(fields, row?.customFields, input.custom_fields, `/items/${index}`);
       const errors = [
-        ...identifierErrors(fields, `/items/${index}`, row?.country ?? null),
+        ...identifierErrors(input, `/items/${index}`, row?.country ?? null),
         ...metadataErrors(metadata, `/items/${index}`),
+        ...custom.errors,
       ];
       if (errors.length > 0) return { problem: invalidFields(errors) };
-      const changes = columnsOf(fields);
-      const columns = { ...storedColumns(row, fields.email ?? ''), ...changes, metadata };
+      const changes = columnsOf(input);
+      const columns = { ...storedColumns(row, input.email ?? ''), ...changes, metadata, customFields: custom.values };
       const changed =
         (Object.keys(changes) as (keyof typeof changes)[]).some((key) => changes[key] !== row?.[key]) ||
-        !sameMetadata(metadata, row?.metadata ?? {});
+        !sameMetadata(metadata, row?.metadata ?? {}) ||
+        !sameValue(custom.values, row?.customFields ?? {});
       return { columns, changed };
-    },
+    };
+  },
   insert: q.insertCustomersUnlessEmailTaken,
   update: q.updateCustomersOfBatch,
   record: async (tx, companyId, written) => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { violatedConstraint } from '../../db/errors.ts';
+import { customers } from '../../db/schema/index.ts';
 import { inOrder, type Tx } from '../../db/tenant.ts';
 import { type EventRecord, recordEvent } from '../../events/record.ts';
 import { answerBatch } from '../../http/batch.ts';
@@ -10,6 +11,8 @@ import { metadataLimit, metadataPatch, newMetadata } from '../../http/metadata.t
 import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField, invalidFields } from '../../http/validation.ts';
+import { customFieldsCondition } from '../custom-fields/filter.ts';
+import { newValues, valuesPatch } from '../custom-fields/values.ts';
 import { customerUpsert } from './batch.ts';
 import { columnsOf, identifierErrors } from './input.ts';
 import { customerMessages } from './messages.ts';
@@ -80,6 +83,7 @@ export const handlers = {
       email: query['filter[email]'],
       updatedSince: query['filter[updated_since]'],
       metadata: query.metadata,
+      customFields: await customFieldsCondition(c, 'customers', customers, query['filter[custom_fields]']),
     };
     const tenant = c.get('tenant');
     const { data, meta } =
@@ -105,11 +109,12 @@ export const handlers = {
     const { companyId } = c.get('tenant');
     const { country } = c.get('auth').key.company;
     checkIdentifiers(body, '', null);
+    const customFields = await newValues(c, 'customers', body.custom_fields);
     const created = await runCreation(c, async (tx) => {
       const row = await q.insertCustomerUnlessEmailTaken(
         tx,
         companyId,
-        { ...columnsOf(body), email: body.email, status: 'lead', metadata: newMetadata(body.metadata) },
+        { ...columnsOf(body), email: body.email, status: 'lead', metadata: newMetadata(body.metadata), customFields },
         { country },
       );
       if (!row) throw emailTaken();
@@ -142,6 +147,7 @@ export const handlers = {
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
     checkIdentifiers(body, '', null);
+    const customFields = await valuesPatch(c, 'customers', body.custom_fields);
     const row = await c.get('tenant').transaction(async (tx) => {
       // The lock (with the change time) and the conditional write go in one round trip; the locked row then
       // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
@@ -149,7 +155,10 @@ export const handlers = {
         () => q.lockCustomer(tx, companyId, customer),
         () =>
           q
-            .updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected, metadataPatch(body.metadata))
+            .updateCustomerIfChanged(tx, companyId, customer, columnsOf(body), expected, {
+              metadata: metadataPatch(body.metadata),
+              customFields,
+            })
             .catch(emailConflict)
             .catch(metadataLimit),
       );

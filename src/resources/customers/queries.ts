@@ -3,6 +3,7 @@ import { type AnyColumn, and, eq, getTableColumns, inArray, or, type Placeholder
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord, lockRecords, notBefore } from '../../db/change-time.ts';
 import { type Related, relatedRow } from '../../db/record-reads.ts';
+import type { CustomFieldValues } from '../../db/schema/columns.ts';
 import { companies, customers } from '../../db/schema/index.ts';
 import { builder, PreparedShapes, prepared, type Slotted, slotsFor } from '../../db/statements.ts';
 import { sendUntilCommit, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
@@ -16,6 +17,8 @@ import type { CustomerRow } from './serialize.ts';
 export type CustomerFilters = {
   q?: string;
   metadata?: Record<string, string>;
+  /** The custom fields' filter as a condition (custom-fields/filter.ts), built for the request. */
+  customFields?: SQL;
   status?: 'lead' | 'customer';
   type?: 'individual' | 'business';
   email?: string;
@@ -143,7 +146,7 @@ function pageConditions(v: Slotted<ConditionValues>, where?: SQL): (SQL | undefi
 export async function searchCustomers(tx: Tx, companyId: string, page: PageRequest, filters: CustomerFilters) {
   const plan = keyset(page, SORTS, customers.id);
   const conditions = pageConditions(conditionValues(companyId, filters), plan.where);
-  conditions.push(await metadataCondition(tx, customers, filters.metadata));
+  conditions.push(await metadataCondition(tx, customers, filters.metadata), filters.customFields);
   if (filters.q) {
     const term = searchTerm(filters.q);
     conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
@@ -166,8 +169,12 @@ const customerPages = pageReader(customers, { sorts: SORTS, id: customers.id });
 export async function readCustomerPage(tenant: Tenant, page: PageRequest, filters: CustomerFilters) {
   const values = conditionValues(tenant.companyId, filters);
   const metadata = await metadataCondition(tenant, customers, filters.metadata);
-  if (metadata)
-    return readPage(tenant, customers, page, { sorts: SORTS, id: customers.id }, [...pageConditions(values), metadata]);
+  if (metadata || filters.customFields)
+    return readPage(tenant, customers, page, { sorts: SORTS, id: customers.id }, [
+      ...pageConditions(values),
+      metadata,
+      filters.customFields,
+    ]);
   return customerPages(tenant, page, { values, conditions: (p) => pageConditions(slotsFor(values, p)) });
 }
 
@@ -327,24 +334,31 @@ export async function updateCustomerIfChanged(
   id: string,
   fields: CustomerFields,
   expected: ReadonlySet<number> | undefined,
-  metadata?: string | null,
+  patches: { metadata?: string | null; customFields?: string } = {},
 ): Promise<CustomerRow | undefined> {
+  const { metadata, customFields } = patches;
   const merges = metadata !== undefined;
+  const mergesValues = customFields !== undefined;
   const sent = Object.keys(fields);
   // Nothing sent, or an If-Match that names no version: nothing this statement could update.
-  if ((sent.length === 0 && !merges) || expected?.size === 0) return undefined;
+  if ((sent.length === 0 && !merges && !mergesValues) || expected?.size === 0) return undefined;
   const values: Record<string, unknown> = { ...(await withE164(tx, companyId, fields)), companyId, id };
   const written = Object.keys(values).filter((key) => key !== 'companyId' && key !== 'id');
   // The metadata's patch is a value of its merge (metadataMerge), not the column's new value.
   if (merges) values.metadataPatch = metadata;
+  // The custom fields' patch merges the same way (checked against the company's fields before).
+  if (mergesValues) values.customFieldsPatch = customFields;
   const versions = expected === undefined ? [] : [...expected];
   versions.forEach((version, i) => {
     values[`version${i}`] = version;
   });
   const columns = getTableColumns(customers);
-  const shape = `${written.join()}|${sent.join()}|${merges ? 'metadata' : ''}|${expected === undefined ? '*' : versions.length}`;
+  const shape = `${written.join()}|${sent.join()}|${merges ? 'metadata' : ''}|${mergesValues ? 'custom_fields' : ''}|${expected === undefined ? '*' : versions.length}`;
   const statement = PATCHES.of(shape, (p) => {
-    const merged = merges ? { metadata: metadataMerge(customers.metadata, p.metadataPatch) } : {};
+    const merged = {
+      ...(merges ? { metadata: metadataMerge(customers.metadata, p.metadataPatch) } : {}),
+      ...(mergesValues ? { customFields: metadataMerge(customers.customFields, p.customFieldsPatch) } : {}),
+    };
     return builder
       .update(customers)
       .set({ ...slotsOf(written, p), ...merged, updatedAt: sql`app_now()`, version: sql`${customers.version} + 1` })
@@ -361,6 +375,7 @@ export async function updateCustomerIfChanged(
           or(
             ...sent.map((key) => sql`${columns[key as keyof CustomerFields]} is distinct from ${p[key]}`),
             merged.metadata && sql`${customers.metadata} is distinct from ${merged.metadata}`,
+            merged.customFields && sql`${customers.customFields} is distinct from ${merged.customFields}`,
           ),
         ),
       )
@@ -480,7 +495,7 @@ export type BatchColumns = Required<
     | 'cocNumber'
     | 'peppolId'
   >
-> & { metadata: Metadata };
+> & { metadata: Metadata; customFields: CustomFieldValues };
 
 /** A batch's rows with their phones also in E.164, read with the company's country like withE164 (one lookup). */
 async function rowsWithE164<R extends BatchColumns>(tx: Tx, companyId: string, rows: R[]) {
@@ -535,6 +550,7 @@ export async function updateCustomersOfBatch(
     peppol_id: row.peppolId,
     phone_e164: row.phoneE164,
     metadata: row.metadata,
+    custom_fields: row.customFields,
   }));
   const u = (column: string) => sql.raw(`u.${column}`);
   return tx
@@ -554,13 +570,14 @@ export async function updateCustomersOfBatch(
       peppolId: sql`${u('peppol_id')}`,
       phoneE164: sql`${u('phone_e164')}`,
       metadata: sql`${u('metadata')}`,
+      customFields: sql`${u('custom_fields')}`,
       updatedAt: sql`app_now()`,
       version: sql`${customers.version} + 1`,
     })
     .from(
       sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, email text, type text, name text, phone text,
             address text, city text, postal_code text, country text, company_name text, vat_number text, coc_number text,
-            peppol_id text, phone_e164 text, metadata jsonb)`,
+            peppol_id text, phone_e164 text, metadata jsonb, custom_fields jsonb)`,
     )
     .where(and(eq(customers.companyId, companyId), sql`${customers.id} = u.id`))
     .returning();

@@ -24,6 +24,7 @@ export function serializeCustomer(row: CustomerRow) {
     converted_at: isoOrNull(row.convertedAt),
     last_activity_at: isoOrNull(row.lastActivityAt),
     metadata: row.metadata,
+    custom_fields: row.customFields,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

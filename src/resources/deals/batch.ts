@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { DealBatchItemSchema, DealBatchSchema } from '../../../generated/routes.ts';
 import type { Tx } from '../../db/tenant.ts';
+import { sameValue } from '../../domain/custom-fields.ts';
 import { valueFromQuotes } from '../../domain/deals.ts';
 import { recordEvents } from '../../events/record.ts';
 import type { Matched, Plan, Upsert } from '../../http/batch.ts';
@@ -14,6 +15,7 @@ import { mergedMetadata, metadataErrors, newMetadata, sameMetadata } from '../..
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { companyMessages } from '../company/messages.ts';
+import { batchValues, fieldsIn } from '../custom-fields/values.ts';
 import { customerMessages } from '../customers/messages.ts';
 import { lockCustomersForActivity, touchCustomersActivity } from '../customers/queries.ts';
 import { stageMessages } from '../pipeline-stages/messages.ts';
@@ -37,13 +39,14 @@ async function readReferences(tx: Tx, companyId: string, items: Matched<Item, De
   const toQuotes = items.flatMap(({ item, row }) =>
     row && item.value === null && row.valueSource !== 'quotes' ? [row] : [],
   );
-  const [customers, openDeals, stages, users, defaultStage, quotes] = await Promise.all([
+  const [customers, openDeals, stages, users, defaultStage, quotes, fields] = await Promise.all([
     lockCustomersForActivity(tx, companyId, customerIds),
     q.openDealsOf(tx, companyId, unique(created.map((m) => m.item.customer_id))),
     findActiveOpenStages(tx, companyId, unique(created.map((m) => m.item.stage_id))),
     q.activeUsersOf(tx, companyId, unique(items.map((m) => m.item.assigned_user_id))),
     created.some((m) => m.item.stage_id == null) ? findDefaultStage(tx, companyId) : undefined,
     Promise.all(toQuotes.map(async (row) => [row.id, await q.quotesOfDeal(tx, companyId, row.id)] as const)),
+    fieldsIn(tx, companyId, 'deals'),
   ]);
   return {
     customers,
@@ -52,6 +55,8 @@ async function readReferences(tx: Tx, companyId: string, items: Matched<Item, De
     users,
     defaultStage,
     quotes: new Map(quotes),
+    /** The company's custom fields of deals. */
+    fields,
     /** Customers given a new open deal by an earlier item of this round. */
     claimed: new Set<string>(),
   };
@@ -73,6 +78,8 @@ function planCreation({ item, index }: Matched<Item, DealRow>, round: Round): Pl
   if (item.assigned_user_id != null && !round.users.has(item.assigned_user_id)) {
     problems.add(reference(at('assigned_user_id'), companyMessages.message('user.unknown_reference')));
   }
+  const custom = batchValues(round.fields, undefined, item.custom_fields, `/items/${index}`);
+  for (const error of custom.errors) problems.add(error);
   if (problems.errors.length > 0 || item.customer_id === undefined) return { problem: invalidFields(problems.errors) };
   const stageId = item.stage_id ?? round.defaultStage?.id;
   if (stageId === undefined) return { problem: new ApiProblem('conflict', stageMessages.message('stage.no_default')) };
@@ -101,6 +108,7 @@ function planCreation({ item, index }: Matched<Item, DealRow>, round: Round): Pl
     assignedUserId: item.assigned_user_id ?? null,
     externalRef: item.external_ref ?? null,
     metadata: newMetadata(item.metadata),
+    customFields: custom.values,
   };
   return { columns, changed: true };
 }
@@ -127,8 +135,12 @@ function planUpdate({ item, index }: Matched<Item, DealRow>, row: DealRow, round
     externalRef: item.external_ref ?? row.externalRef,
     // Merged into the deal's as Update a deal merges it.
     metadata: mergedMetadata(row.metadata, item.metadata),
+    customFields: row.customFields,
   };
   for (const error of metadataErrors(columns.metadata, `/items/${index}`)) problems.add(error);
+  const custom = batchValues(round.fields, row.customFields, item.custom_fields, `/items/${index}`);
+  for (const error of custom.errors) problems.add(error);
+  columns.customFields = custom.values;
   // Only a new owner is checked: resending the current owner, since deactivated, changes nothing.
   const owner = columns.assignedUserId;
   if (owner !== null && owner !== row.assignedUserId && !round.users.has(owner)) {
@@ -143,8 +155,11 @@ function planUpdate({ item, index }: Matched<Item, DealRow>, row: DealRow, round
   }
   if (problems.errors.length > 0) return { problem: invalidFields(problems.errors) };
   const changed =
-    (Object.keys(columns) as (keyof Columns)[]).some((key) => key !== 'metadata' && columns[key] !== row[key]) ||
-    !sameMetadata(columns.metadata, row.metadata);
+    (Object.keys(columns) as (keyof Columns)[]).some(
+      (key) => key !== 'metadata' && key !== 'customFields' && columns[key] !== row[key],
+    ) ||
+    !sameMetadata(columns.metadata, row.metadata) ||
+    !sameValue(columns.customFields, row.customFields);
   return { columns, changed };
 }
 

@@ -1,8 +1,11 @@
+import { deals } from '../../db/schema/index.ts';
 import { answerBatch } from '../../http/batch.ts';
 import { etagOf } from '../../http/etag.ts';
 import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { metadataLimit } from '../../http/metadata.ts';
+import { customFieldsCondition } from '../custom-fields/filter.ts';
+import { newValues, valuesPatch } from '../custom-fields/values.ts';
 import { dealUpsert } from './batch.ts';
 import { dealUpdateColumns, insertNewDeal } from './inputs.ts';
 import * as q from './queries.ts';
@@ -29,6 +32,7 @@ export const handlers = {
       assignedUserId: query['filter[assigned_user_id]'],
       externalRef: query['filter[external_ref]'],
       metadata: query.metadata,
+      customFields: await customFieldsCondition(c, 'deals', deals, query['filter[custom_fields]']),
       archived: query['filter[archived]'],
       updatedSince: query['filter[updated_since]'],
     });
@@ -43,7 +47,8 @@ export const handlers = {
   },
 
   createDeal: async (c) => {
-    const body = c.req.valid('json');
+    const sent = c.req.valid('json');
+    const body = { ...sent, customFields: await newValues(c, 'deals', sent.custom_fields) };
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
       const row = await insertNewDeal(tx, companyId, body, (tx, columns) =>
@@ -57,7 +62,8 @@ export const handlers = {
 
   updateDeal: async (c) => {
     const { deal } = c.req.valid('param');
-    const body = c.req.valid('json');
+    const sent = c.req.valid('json');
+    const body = { ...sent, customFieldsPatch: await valuesPatch(c, 'deals', sent.custom_fields) };
     // Back to the quotes' value needs the deal's quotes, read after its lock: decided on the locked deal.
     const row =
       body.value !== null

@@ -3,13 +3,14 @@
 // input of a request is reported at once.
 import type { SQL } from 'drizzle-orm';
 import { hasErrorCode } from '../../db/errors.ts';
+import type { CustomFieldValues } from '../../db/schema/columns.ts';
 import { deals } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/tenant.ts';
 import { MAX_DEAL_VALUE, valueFromQuotes } from '../../domain/deals.ts';
 import { parseAmount } from '../../domain/money.ts';
 import type { Message } from '../../http/message-catalogue.ts';
 import { message } from '../../http/messages.ts';
-import { type MetadataInput, metadataChange, newMetadata } from '../../http/metadata.ts';
+import { type MetadataInput, metadataChange, metadataMerge, newMetadata } from '../../http/metadata.ts';
 import { ApiProblem, type FieldError } from '../../http/problems.ts';
 import { invalidFields } from '../../http/validation.ts';
 import { companyMessages } from '../company/messages.ts';
@@ -29,6 +30,8 @@ type CreateBody = {
   assigned_user_id?: number | null;
   external_ref?: string | null;
   metadata?: MetadataInput;
+  /** The custom fields' values, checked against the company's fields (custom-fields/values.ts newValues). */
+  customFields?: CustomFieldValues;
 };
 
 type UpdateBody = {
@@ -38,7 +41,15 @@ type UpdateBody = {
   assigned_user_id?: number | null;
   external_ref?: string | null;
   metadata?: MetadataInput;
+  /** The custom fields' patch, checked against the company's fields (custom-fields/values.ts valuesPatch). */
+  customFieldsPatch?: string;
 };
+
+/** The merge of a PATCH's custom fields into the stored ones (as metadata's), when it sends any. */
+const customFieldsChange = (body: UpdateBody): { customFields?: SQL } =>
+  body.customFieldsPatch === undefined
+    ? {}
+    : { customFields: metadataMerge(deals.customFields, body.customFieldsPatch) };
 
 export const reference = (pointer: string, detail: Message): FieldError => ({
   pointer,
@@ -110,6 +121,7 @@ const newDeal = (body: CreateBody, value: string | null, stage: number | SQL): q
   assignedUserId: body.assigned_user_id ?? null,
   externalRef: body.external_ref ?? null,
   metadata: newMetadata(body.metadata),
+  customFields: body.customFields ?? {},
   source: 'api',
 });
 
@@ -165,7 +177,7 @@ export async function dealUpdateColumns(
   body: UpdateBody,
 ): Promise<q.DealChanges> {
   const problems = new Problems();
-  const changes: q.DealChanges = { ...metadataChange(deals.metadata, body.metadata) };
+  const changes: q.DealChanges = { ...metadataChange(deals.metadata, body.metadata), ...customFieldsChange(body) };
   if (body.title !== undefined && body.title !== current.title) changes.title = body.title;
   if (body.description !== undefined && body.description !== current.description)
     changes.description = body.description;
@@ -201,7 +213,7 @@ export function dealUpdateCandidates(body: UpdateBody, problems: Problems): q.De
   if (body.description !== undefined) fields.description = body.description;
   if (body.external_ref !== undefined) fields.externalRef = body.external_ref;
   if (body.assigned_user_id !== undefined) fields.assignedUserId = body.assigned_user_id;
-  Object.assign(fields, metadataChange(deals.metadata, body.metadata));
+  Object.assign(fields, metadataChange(deals.metadata, body.metadata), customFieldsChange(body));
   if (body.value !== undefined && body.value !== null) {
     const value = problems.amount('/value', body.value);
     if (value === undefined) return {};

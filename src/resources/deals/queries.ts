@@ -21,6 +21,8 @@ export type DealFilters = {
   assignedUserId?: number;
   externalRef?: string;
   metadata?: Record<string, string>;
+  /** The custom fields' filter as a condition (custom-fields/filter.ts), built for the request. */
+  customFields?: SQL;
   archived: 'false' | 'true' | 'all';
   updatedSince?: string;
 };
@@ -37,7 +39,7 @@ export async function listDeals(tenant: Tenant, page: PageRequest, filters: Deal
   if (filters.assignedUserId !== undefined) conditions.push(eq(deals.assignedUserId, filters.assignedUserId));
   if (filters.externalRef !== undefined) conditions.push(eq(deals.externalRef, filters.externalRef));
   if (filters.updatedSince) conditions.push(atOrAfter(deals.updatedAt, filters.updatedSince));
-  conditions.push(await metadataCondition(tenant, deals, filters.metadata));
+  conditions.push(await metadataCondition(tenant, deals, filters.metadata), filters.customFields);
   return readPage(tenant, deals, page, { sorts: SORTS, id: deals.id }, conditions);
 }
 
@@ -130,7 +132,7 @@ export async function updateDeal(tx: Tx, current: DealRow, fields: DealChanges) 
 /** Columns a PATCH sends, as values (compared with the stored ones by updateDealIfChanged); metadata as its merge. */
 export type DealFields = Partial<
   Pick<typeof deals.$inferInsert, 'title' | 'description' | 'externalRef' | 'assignedUserId' | 'value' | 'valueSource'>
-> & { metadata?: SQL };
+> & { metadata?: SQL; customFields?: SQL };
 
 /**
  * A PATCH's write, sent right behind lockDeal (same round trip): the deal, where its version is one of `expected`
@@ -222,6 +224,7 @@ export type BatchColumns = Required<
     | 'assignedUserId'
     | 'externalRef'
     | 'metadata'
+    | 'customFields'
   >
 >;
 
@@ -265,6 +268,7 @@ export async function updateDealsOfBatch(
     assigned_user_id: row.assignedUserId,
     external_ref: row.externalRef,
     metadata: row.metadata,
+    custom_fields: row.customFields,
   }));
   const u = (column: string) => sql.raw(`u.${column}`);
   return tx
@@ -277,12 +281,13 @@ export async function updateDealsOfBatch(
       assignedUserId: sql`${u('assigned_user_id')}`,
       externalRef: sql`${u('external_ref')}`,
       metadata: sql`${u('metadata')}`,
+      customFields: sql`${u('custom_fields')}`,
       updatedAt: sql`app_now()`,
       version: sql`${deals.version} + 1`,
     })
     .from(
       sql`jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as u(id uuid, title text, description text,
-            value numeric, value_source text, assigned_user_id bigint, external_ref text, metadata jsonb)`,
+            value numeric, value_source text, assigned_user_id bigint, external_ref text, metadata jsonb, custom_fields jsonb)`,
     )
     .where(and(eq(deals.companyId, companyId), sql`${deals.id} = u.id`))
     .returning();

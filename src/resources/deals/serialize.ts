@@ -25,6 +25,7 @@ export function serializeDeal(row: DealRow) {
     lost_at: isoOrNull(row.lostAt),
     archived_at: isoOrNull(row.archivedAt),
     metadata: row.metadata,
+    custom_fields: row.customFields,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

@@ -61,6 +61,7 @@ describe('createCustomer', () => {
       converted_at: null,
       last_activity_at: null,
       metadata: {},
+      custom_fields: {},
       created_at: expect.stringMatching(ISO_Z),
       updated_at: expect.stringMatching(ISO_Z),
     });

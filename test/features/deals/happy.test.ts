@@ -38,6 +38,7 @@ const FIELDS = [
   'lost_at',
   'archived_at',
   'metadata',
+  'custom_fields',
   'created_at',
   'updated_at',
 ];
@@ -82,6 +83,7 @@ describe('createDeal', () => {
       lost_at: null,
       archived_at: null,
       metadata: {},
+      custom_fields: {},
       created_at: expect.any(String),
       updated_at: deal.created_at,
     });

@@ -45,14 +45,14 @@ beforeAll(async () => {
 
 /**
  * What this release answers for an object the release before 2026-11-28 stored: written out, not computed. Records
- * have `metadata` since 2026-12-02 (issue 51): `{}` in the events before.
+ * have `metadata` and customers and deals `custom_fields` since 2026-12-02 (issue 51): `{}` in the events before.
  */
 function asNow(stored: StoredObject): Record<string, unknown> {
   switch (stored.object) {
     case 'customer':
-      return { ...stored, peppol_id: null, metadata: {} };
+      return { ...stored, peppol_id: null, metadata: {}, custom_fields: {} };
     case 'deal':
-      return { ...stored, external_ref: null, metadata: {} };
+      return { ...stored, external_ref: null, metadata: {}, custom_fields: {} };
     case 'note':
     case 'task':
     case 'appointment':
