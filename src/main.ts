@@ -1,22 +1,10 @@
 // `start` = migrate, then API + worker in one process; `api` and `worker` run one side each (production).
 // Without DATABASE_URL an embedded PostgreSQL is started in DATA_DIR.
-import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
-import { logChannelModes } from './channels/index.ts';
-import { keyCreateCommand } from './cli/command-line.ts';
-import { ensureDemo } from './cli/demo.ts';
-import { expiryText } from './cli/output.ts';
+import type { serve } from '@hono/node-server';
 import { loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/database-url.ts';
-import { missingPatches } from './db/driver-patch.ts';
 import { runningEmbeddedServer } from './db/embedded.ts';
-import { runMigrations } from './db/migrate.ts';
-import { untilDatabaseReachable } from './db/until-reachable.ts';
-import { createDeps } from './deps-factory.ts';
-import { markStopping } from './http/probes.ts';
-import { httpServerOptions } from './http/server.ts';
-import { carryOnAfterUnawaitedDatabaseFailures } from './jobs/unawaited-database-failures.ts';
-import { startWorker, type Worker } from './jobs/worker.ts';
+import type { Worker } from './jobs/worker.ts';
 import { forgetService, recordedService, recordService } from './service-record.ts';
 
 const command = process.argv[2] ?? 'start';
@@ -43,6 +31,39 @@ try {
   process.exit(1);
 }
 if (database.embedded) recordService(config.DATA_DIR, { pid: process.pid, command, api });
+// The rest of the service is loaded once its database is open: a start refused above (DATA_DIR in use, the
+// database's port taken) says so after a fraction of a second instead of after loading every module.
+const [
+  { serve: serveHttp },
+  { createApp },
+  { logChannelModes },
+  { keyCreateCommand },
+  { ensureDemo },
+  { expiryText },
+  { missingPatches },
+  { runMigrations },
+  { untilDatabaseReachable },
+  { createDeps },
+  { markStopping },
+  { httpServerOptions },
+  { carryOnAfterUnawaitedDatabaseFailures },
+  { startWorker },
+] = await Promise.all([
+  import('@hono/node-server'),
+  import('./app.ts'),
+  import('./channels/index.ts'),
+  import('./cli/command-line.ts'),
+  import('./cli/demo.ts'),
+  import('./cli/output.ts'),
+  import('./db/driver-patch.ts'),
+  import('./db/migrate.ts'),
+  import('./db/until-reachable.ts'),
+  import('./deps-factory.ts'),
+  import('./http/probes.ts'),
+  import('./http/server.ts'),
+  import('./jobs/unawaited-database-failures.ts'),
+  import('./jobs/worker.ts'),
+]);
 if (command === 'start' || database.embedded) await runMigrations(database.url);
 // Started while the database cannot be reached (restarting, failing over, starting next to this process), the
 // process waits for it rather than exiting (until-reachable.ts).
@@ -81,7 +102,7 @@ async function giveUp(reason: string): Promise<never> {
 
 if (command !== 'worker') {
   const app = createApp(deps);
-  const listening = serve({
+  const listening = serveHttp({
     fetch: app.fetch,
     port: config.PORT,
     hostname: config.HOST,

@@ -102,7 +102,22 @@ export function runService(
     log += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => log, exited };
+  /**
+   * Resolves with the first match of `pattern` in the output once it is printed, or with null when the process
+   * exits first. No clock of its own: a loaded machine makes a start slow, and the test's limit says when it hangs.
+   */
+  async function printed(pattern: RegExp): Promise<RegExpExecArray | null> {
+    let ended = false;
+    void exited.then(() => {
+      ended = true;
+    });
+    for (;;) {
+      const match = pattern.exec(log);
+      if (match || ended) return match;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { child, output: () => log, exited, printed };
 }
 
 /**

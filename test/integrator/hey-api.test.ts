@@ -6,7 +6,16 @@
 // (The second once failed: the contract's calendar-date schema was named `Date`, which became
 // `export type Date = Date`, a type that refers to itself; it is `CalendarDate` since.)
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@hey-api/openapi-ts';
@@ -53,6 +62,9 @@ const TSCONFIG = {
     strict: true,
     noEmit: true,
     noUnusedLocals: true,
+    // As the project's own tsconfig: the libraries' declarations (zod's above all) are not what this proves, and
+    // checking them took a third of the check; the README command's types are a source file here (api.ts).
+    skipLibCheck: true,
     types: ['node'],
     typeRoots: [join(ROOT, 'node_modules/@types')],
     allowImportingTsExtensions: true,
@@ -79,11 +91,13 @@ async function readmeOpenapiTypescript(readme: string) {
       (error, _stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done()),
     ),
   );
+  // Checked as a source file: skipLibCheck (TSCONFIG) passes over a .d.ts.
+  renameSync(join(out, 'api.d.ts'), join(out, 'api.ts'));
   // The client's files beside those types (the SDK part keeps the package's own generated files).
   mkdirSync(join(out, 'client'));
   for (const file of readdirSync(join(ROOT, 'src/client')).filter((f) => f.endsWith('.ts'))) {
     const source = readFileSync(join(ROOT, 'src/client', file), 'utf8')
-      .replace("'../../generated/api.d.ts'", "'../api.d.ts'")
+      .replace("'../../generated/api.d.ts'", "'../api.ts'")
       .replace(
         /'\.\.\/\.\.\/generated\/(client-[\w-]+(?:\.d)?\.ts)'/g,
         (_, name) => `'${join(ROOT, 'generated', name)}'`,

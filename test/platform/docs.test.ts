@@ -29,15 +29,24 @@ const contractIn = (lang: string) => {
   const fallback = new URL('../../generated/openapi.en.json', import.meta.url);
   return JSON.parse(readFileSync(existsSync(file) ? file : fallback, 'utf8'));
 };
+/** Each language's page as served, fetched once for the tests that read it (megabytes each). */
+const pages = new Map<string, Promise<{ res: Response; html: string }>>();
+const pageIn = (lang: string) => {
+  let page = pages.get(lang);
+  if (!page) {
+    page = fetch(`${origin}/docs/${lang}`).then(async (res) => ({ res, html: await res.text() }));
+    pages.set(lang, page);
+  }
+  return page;
+};
 /** The summary of listCustomers in the language's bundle: what the page must carry. */
 const summaryIn = (lang: string): string => contractIn(lang).paths['/customers'].get.summary;
 
 describe('docs pages', () => {
   it.each(LANGUAGES)('/docs/%s carries the contract in its language and loads nothing from outside', async (lang) => {
-    const res = await fetch(`${origin}/docs/${lang}`);
+    const { res, html } = await pageIn(lang);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-language')).toBe(lang);
-    const html = await res.text();
     expect(html).toContain(`<html lang="${lang}">`);
     expect(html).toContain(JSON.stringify(summaryIn(lang)).slice(1, -1));
     // Anything a browser would fetch by itself: src/href attributes, CSS imports and urls, module imports.
@@ -149,7 +158,7 @@ describe("Redoc's own labels", () => {
   });
 
   it.each(LANGUAGES)('/docs/%s hands its labels to the renderer', async (lang) => {
-    const html = await (await fetch(`${origin}/docs/${lang}`)).text();
+    const { html } = await pageIn(lang);
     const table = html.match(/const docsLabels = Object\.assign\(Object\.create\(null\), (\{.*\})\);/);
     expect(table).not.toBeNull();
     expect(JSON.parse(table?.[1] ?? 'null')).toEqual(lang === 'en' ? {} : REDOC_LABELS[lang]);
@@ -161,7 +170,7 @@ describe("Redoc's own labels", () => {
   it.each(
     LANGUAGES,
   )('/docs/%s replaces the English that Redoc writes past its hook ("Enum:", "Payload", …)', async (lang) => {
-    const html = await (await fetch(`${origin}/docs/${lang}`)).text();
+    const { html } = await pageIn(lang);
     const words = html.match(/const docsWords = (\{.*\});/);
     expect(JSON.parse(words?.[1] ?? 'null')).toEqual(REDOC_WORDS[lang]);
     for (const literal of [
@@ -184,7 +193,7 @@ describe("Redoc's own labels", () => {
   });
 
   it('keep the title from breaking mid-word (Redoc lets headings break anywhere)', async () => {
-    const html = await (await fetch(`${origin}/docs/de`)).text();
+    const { html } = await pageIn('de');
     expect(html).toContain('#redoc h1{overflow-wrap:normal;word-break:normal}');
   });
 });

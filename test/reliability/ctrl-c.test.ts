@@ -43,6 +43,7 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
     child,
     output: printed,
     exited,
+    printed: until,
   } = runService(
     'start',
     {
@@ -60,8 +61,7 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
     { ownProcessGroup: true },
   );
   group = child.pid;
-  for (let i = 0; i < 900 && !/^\s+svc_\w+$/m.test(printed()); i++) await new Promise((r) => setTimeout(r, 100));
-  const key = /^\s+(svc_\w+)$/m.exec(printed())?.[1];
+  const key = (await until(/^\s+(svc_\w+)$/m))?.[1];
   expect(key, printed()).toBeDefined();
 
   const api = `http://127.0.0.1:${port}/api/v1`;
@@ -99,5 +99,6 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
   expect(stop).not.toMatch(/terminating connection due to administrator command/);
   expect(stop).not.toMatch(/\[worker[^\]]*\]/);
   expect(stop).not.toMatch(/shutdown: .* failed|a connection ended early/);
+  expect(stop).not.toContain("Unhandled 'error' event");
   expect(stop).toContain('shutting down');
 }, 180_000);

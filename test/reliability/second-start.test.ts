@@ -34,9 +34,8 @@ beforeAll(async () => {
     PORT: String(port),
     HOST: '127.0.0.1',
   });
-  for (let i = 0; i < 600 && !first.output().includes('curl -H'); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(first.output()).toContain('curl -H');
-}, 90_000);
+  expect(await first.printed(/curl -H/), first.output()).not.toBeNull();
+});
 
 afterAll(async () => {
   if (first?.child.exitCode === null) {
@@ -100,11 +99,7 @@ it("started again, the banner's key create command works as printed, DATA_DIR an
     HOST: '127.0.0.1',
   });
   try {
-    let printed: string | undefined;
-    for (let i = 0; i < 600 && !printed; i++) {
-      printed = /Create a key with: (.+)/.exec(again.output())?.[1];
-      if (!printed) await new Promise((r) => setTimeout(r, 100));
-    }
+    const printed = (await again.printed(/Create a key with: (.+)/))?.[1];
     expect(printed, again.output()).toContain(`DATA_DIR=${dataDir} npm run -s cli -- key create --company `);
     // Run from a shell that has neither DATA_DIR nor DATABASE_URL, as a person copying the line would.
     const { DATA_DIR: _dir, DATABASE_URL: _url, ...env } = process.env;
