@@ -28,7 +28,7 @@ describe('text id columns', () => {
       expect(columns.map((c) => c.name)).toEqual(
         expect.arrayContaining(['events.id', 'webhook_deliveries.id', 'webhook_attempts.event_id', 'api_keys.id']),
       );
-      // Identifiers of other systems (RFC 5322 Message-IDs, WhatsApp ids, public widget ids, Peppol addresses) and one reference to an
+      // Identifiers of other systems (RFC 5322 Message-IDs, WhatsApp ids, payment providers' ids, public widget ids, Peppol addresses) and one reference to an
       // outbox email, only ever compared for equality, never sorted or paged by: no C collation needed.
       const equalityOnly = new Set([
         'channel_settings.whatsapp_phone_number_id',
@@ -38,7 +38,9 @@ describe('text id columns', () => {
         'conversation_messages.outbound_email_id',
         'conversation_messages.whatsapp_message_id',
         'customers.peppol_id',
+        'invoice_payments.provider_payment_id',
         'outbound_emails.message_id',
+        'provider_payments.provider_payment_id',
         'review_requests.whatsapp_message_id',
       ]);
       expect(columns.filter((c) => c.collation !== 'C' && !equalityOnly.has(c.name))).toEqual([]);

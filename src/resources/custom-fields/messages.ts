@@ -41,9 +41,9 @@ export const customFieldMessages = defineMessages({
   },
   'custom_field.decimals_not_allowed': {
     en: 'Only number fields have decimals.',
-    nl: 'Alleen velden van het type number hebben decimalen.',
-    de: 'Nur Felder vom Typ number haben Dezimalstellen.',
-    fr: 'Seuls les champs number ont des décimales.',
+    nl: 'Alleen getalvelden hebben decimalen.',
+    de: 'Nur Zahlenfelder haben Dezimalstellen.',
+    fr: 'Seuls les champs numériques ont des décimales.',
   },
   'custom_field.option_repeated': {
     en: 'An earlier option already has this key.',
@@ -107,10 +107,10 @@ export const customFieldMessages = defineMessages({
     fr: 'Doit être un montant sous forme de texte avec exactement deux décimales, par exemple "1250.00".',
   },
   'custom_field.value_date': {
-    en: 'Must be a date written YYYY-MM-DD, such as 2026-03-14.',
-    nl: 'Moet een datum zijn in de vorm JJJJ-MM-DD, zoals 2026-03-14.',
-    de: 'Muss ein Datum in der Form JJJJ-MM-TT sein, etwa 2026-03-14.',
-    fr: 'Doit être une date écrite AAAA-MM-JJ, par exemple 2026-03-14.',
+    en: 'Must be a date written YYYY-MM-DD (year, month, day).',
+    nl: 'Moet een datum zijn in de vorm JJJJ-MM-DD (jaar, maand, dag).',
+    de: 'Muss ein Datum in der Form JJJJ-MM-TT sein (Jahr, Monat, Tag).',
+    fr: 'Doit être une date écrite AAAA-MM-JJ (année, mois, jour).',
   },
   'custom_field.value_boolean': {
     en: 'Must be true or false.',
@@ -150,8 +150,8 @@ export const customFieldMessages = defineMessages({
   },
   'custom_field.filter_not_range': {
     en: 'Ranges (gte, lte) are for number, money and date fields.',
-    nl: 'Bereiken (gte, lte) zijn er voor velden van het type number, money en date.',
-    de: 'Bereiche (gte, lte) gibt es für Felder vom Typ number, money und date.',
+    nl: 'Bereiken (gte, lte) zijn er voor getal-, bedrag- en datumvelden.',
+    de: 'Bereiche (gte, lte) gibt es für Zahlen-, Betrags- und Datumsfelder.',
     fr: 'Les plages (gte, lte) sont réservées aux champs number, money et date.',
   },
 } as const);

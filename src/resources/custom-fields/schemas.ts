@@ -17,8 +17,14 @@ class FieldCache {
   private generation = 0;
   /** Whether NOTIFY reaches this cache: until it does, nothing is kept. */
   private listening = false;
+  /** Settles when NOTIFY first reaches this cache (from then on a read of the definitions is kept). */
+  readonly listened: Promise<void>;
 
   constructor(sql: Sql) {
+    let listened = () => {};
+    this.listened = new Promise<void>((resolve) => {
+      listened = resolve;
+    });
     sql
       .listen(
         CHANGED_CHANNEL,
@@ -26,6 +32,7 @@ class FieldCache {
         () => {
           this.forgetAll();
           this.listening = true;
+          listened();
         },
       )
       .catch(() => {
@@ -72,6 +79,14 @@ const cacheOf = (sql: Sql): FieldCache => {
 /** The company's fields by resource and key (cached). */
 export function companyFields(sql: Sql, tenant: Tenant): Promise<CompanyFields> {
   return cacheOf(sql).get(tenant);
+}
+
+/**
+ * Settles once the pool's cache of definitions listens (the first requests of a process read the definitions until
+ * then): for a test that counts a request's round trips, which must not depend on how soon LISTEN was answered.
+ */
+export function fieldsCacheListening(sql: Sql): Promise<void> {
+  return cacheOf(sql).listened;
 }
 
 /** After a change of the company's definitions has committed: this process's cache forgets them at once. */

@@ -70,8 +70,8 @@ describe('listEvents by scope', () => {
       id: dealEvent,
       type: 'deal.won',
       created_at: expect.any(String),
-      // Stored without metadata (as before records had it): read back with `{}` (issue 51).
-      data: { object: { ...dealObject, metadata: {} } },
+      // Stored without metadata and custom fields (as before records had them): read back with `{}` (issue 51).
+      data: { object: { ...dealObject, metadata: {}, custom_fields: {} } },
     });
   });
 
