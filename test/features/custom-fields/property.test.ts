@@ -4,6 +4,7 @@
 // values (valid and invalid ones of every JSON kind); a fixed seed keeps a failure reproducible.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CUSTOM_FIELD_TYPES } from '../../../src/db/schema/crm.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
 
 let api: TestApi;
@@ -12,22 +13,8 @@ beforeAll(async () => {
   api = await setupApi();
 });
 
-const TYPES = [
-  'text',
-  'long_text',
-  'number',
-  'money',
-  'date',
-  'boolean',
-  'single_select',
-  'multi_select',
-  'url',
-  'email',
-  'phone',
-] as const;
-
 const definition = fc.record({
-  type: fc.constantFrom(...TYPES),
+  type: fc.constantFrom(...CUSTOM_FIELD_TYPES),
   decimals: fc.integer({ min: 0, max: 3 }),
   options: fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9_]{0,6}$/), { minLength: 1, maxLength: 4 }),
 });
