@@ -27,6 +27,10 @@ const withDatabase = (url: string, name: string) => {
 };
 
 export default async function setup(project: TestProject) {
+  // Vitest runs a global setup once for each project with files in the run (shared, isolated) and again for the
+  // root project, whose provided values every project inherits: once is enough (each run was two more
+  // migrations and rules servers before the first file).
+  if (!project.isRootProject()) return;
   let adminUrl = process.env.DATABASE_URL;
   let stopServer = async () => {};
   let dataDir: string | undefined;
