@@ -9,7 +9,6 @@ import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { runMigrations } from '../../src/db/migrate.ts';
 import { startRulesServer } from './einvoicing-rules.ts';
 import { freePort } from './processes.ts';
-import { startS3Server } from './s3.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -61,6 +60,8 @@ export default async function setup(project: TestProject) {
   // processes inherit these variables).
   let stopS3 = async () => {};
   if (process.env.FILE_STORAGE === 's3' && !process.env.S3_ENDPOINT) {
+    // Imported here: s3.ts loads the service's storage and jobs, seconds of the main process's start otherwise.
+    const { startS3Server } = await import('./s3.ts');
     const s3 = await startS3Server();
     Object.assign(process.env, s3.env);
     stopS3 = s3.close;
