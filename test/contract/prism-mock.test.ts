@@ -1,10 +1,12 @@
 // The contract's examples are usable: Prism's mock of the bundle answers every operation, called the way a
 // client would call it (path parameters, required query parameters and bodies from the examples), with a
-// declared 2xx response whose body matches the schema.
-import { join } from 'node:path';
+// declared 2xx response whose body matches the schema; and the read-only part of prism-proxy.test.ts's client
+// flow runs against it (one mock for both: each Prism start loads and dereferences the whole contract).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationId } from '../../generated/operations.ts';
 import { conformanceProblems, contract, contractOperations } from '../harness/contract.ts';
-import { freePort, PROCESS_START_HANG_MS, type Started, startHttpProcess } from '../harness/processes.ts';
+import { prismClientOf, type Send, startPrism } from '../harness/prism.ts';
+import { forRequests, PROCESS_START_HANG_MS, type Started } from '../harness/processes.ts';
 
 type Parameter = {
   name: string;
@@ -73,13 +75,7 @@ function requestFor(path: string, pathItem: Record<string, unknown>, operation: 
 let prism: Started;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const bin = join(process.cwd(), 'node_modules', '.bin', 'prism');
-  prism = await startHttpProcess(
-    bin,
-    ['mock', 'generated/openapi.en.json', '--port', String(port), '--host', '127.0.0.1', '--errors'],
-    `http://127.0.0.1:${port}`,
-  );
+  prism = await startPrism();
 }, PROCESS_START_HANG_MS);
 
 afterAll(async () => {
@@ -110,4 +106,36 @@ describe('Prism mock of the contract', () => {
       conformanceProblems(o.operation.operationId, { status: response.status, headers: response.headers, body }),
     ).toEqual([]);
   });
+});
+
+describe('the read-only part of the flow against prism mock', () => {
+  it(
+    'answers every read with a schema-valid example',
+    async () => {
+      const { send } = prismClientOf(prism.url, 'svc_mockmockmockmockmockmockmockmockmockmockmockmockmo');
+      const customer = '01900000-0000-7000-8000-000000000001';
+      const reads: [OperationId, Send][] = [
+        ['getMe', {}],
+        ['getCompany', {}],
+        ['listUsers', {}],
+        ['listCustomers', { query: { limit: 2 } }],
+        ['getCustomer', { params: { customer } }],
+        ['listCustomerNotes', { params: { customer } }],
+        ['listCustomerTimeline', { params: { customer } }],
+        ['listPipelineStages', {}],
+        ['listDeals', {}],
+        ['getDeal', { params: { deal: customer } }],
+        ['listEvents', {}],
+        ['getEvent', { params: { event: 'evt_0123456789abcdef' } }],
+        ['listWebhookEndpoints', {}],
+        ['getWebhookEndpoint', { params: { endpoint: 'we_0123456789abcdef' } }],
+      ];
+      for (const [id, opts] of reads) {
+        const answer = await send(id, opts);
+        expect(answer.status, id).toBe(200);
+        expect(answer.body.data, id).toBeDefined();
+      }
+    },
+    forRequests(14),
+  );
 });

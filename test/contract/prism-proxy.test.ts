@@ -1,55 +1,14 @@
 // Prism in the loop: a client's end-to-end flow sent through `prism proxy --errors` to the real server, so
 // every request and answer is also checked by a second, independent validator of the contract (any violation
-// makes Prism answer 500 or report it in `sl-violations`); and the flow's read-only part against `prism mock`,
-// whose answers come from the contract's examples and must be schema-valid.
+// makes Prism answer 500 or report it in `sl-violations`). The flow's read-only part against `prism mock` is in
+// prism-mock.test.ts, which starts the mock once for both.
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OperationId, operations } from '../../generated/operations.ts';
 import { pipelineOf } from '../features/deals/fixtures.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
-import { conformanceProblems } from '../harness/contract.ts';
-import { forRequests, freePort, PROCESS_START_HANG_MS, type Started, startHttpProcess } from '../harness/processes.ts';
-
-type Send = {
-  params?: Record<string, string>;
-  query?: Record<string, string | number>;
-  body?: unknown;
-  headers?: Record<string, string>;
-};
-// Bodies are checked against the contract (conformanceProblems) before a step reads them.
-// biome-ignore lint/suspicious/noExplicitAny: see above
-type Answer = { status: number; headers: Headers; body: any };
-
-const prismBin = join(process.cwd(), 'node_modules', '.bin', 'prism');
-
-/** A client of one base URL that checks every answer: no Prism violation, declared by the contract. */
-function clientOf(base: string, key: string) {
-  const log: string[] = [];
-  async function send(id: OperationId, opts: Send = {}): Promise<Answer> {
-    const op = operations[id];
-    let path: string = op.path;
-    for (const [k, v] of Object.entries(opts.params ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(v));
-    const query = new URLSearchParams(Object.entries(opts.query ?? {}).map(([k, v]) => [k, String(v)]));
-    const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...opts.headers };
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}${query.size ? `?${query}` : ''}`, {
-      method: op.method.toUpperCase(),
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    const text = await response.text();
-    const body = text ? JSON.parse(text) : undefined;
-    const violations = response.headers.get('sl-violations');
-    log.push(`${id} ${response.status}`);
-    expect(violations, `${id}: Prism reports violations`).toBeNull();
-    expect(response.status, `${id}: ${text.slice(0, 1500)}`).toBeLessThan(500);
-    expect(conformanceProblems(id, { status: response.status, headers: response.headers, body }), id).toEqual([]);
-    return { status: response.status, headers: response.headers, body };
-  }
-  return { send, log };
-}
+import { prismClientOf, startPrism } from '../harness/prism.ts';
+import { forRequests, PROCESS_START_HANG_MS, type Started } from '../harness/processes.ts';
 
 describe('the client flow through prism proxy --errors to the real server', () => {
   let api: TestApi;
@@ -69,21 +28,7 @@ describe('the client flow through prism proxy --errors to the real server', () =
           : api.app.fetch(request);
       server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info));
     });
-    const port = await freePort();
-    prism = await startHttpProcess(
-      prismBin,
-      [
-        'proxy',
-        'generated/openapi.en.json',
-        `http://127.0.0.1:${address.port}/api/v1`,
-        '--errors',
-        '--port',
-        String(port),
-        '--host',
-        '127.0.0.1',
-      ],
-      `http://127.0.0.1:${port}`,
-    );
+    prism = await startPrism(`http://127.0.0.1:${address.port}/api/v1`);
   }, PROCESS_START_HANG_MS);
 
   afterAll(async () => {
@@ -114,7 +59,7 @@ describe('the client flow through prism proxy --errors to the real server', () =
   it(
     'runs customers, notes, deals, events, webhook endpoints, users, company and me without a violation',
     async () => {
-      const { send, log } = clientOf(prism.url, key);
+      const { send, log } = prismClientOf(prism.url, key);
       const stages = await pipelineOf(api, companyId);
 
       expect((await send('getMe')).body.data.object).toBe('api_key');
@@ -192,52 +137,5 @@ describe('the client flow through prism proxy --errors to the real server', () =
       expect(log.length).toBeGreaterThanOrEqual(28);
     },
     forRequests(27),
-  );
-});
-
-describe('the read-only part of the flow against prism mock', () => {
-  let prism: Started;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    prism = await startHttpProcess(
-      prismBin,
-      ['mock', 'generated/openapi.en.json', '--port', String(port), '--host', '127.0.0.1', '--errors'],
-      `http://127.0.0.1:${port}`,
-    );
-  }, PROCESS_START_HANG_MS);
-
-  afterAll(async () => {
-    await prism?.stop();
-  });
-
-  it(
-    'answers every read with a schema-valid example',
-    async () => {
-      const { send } = clientOf(prism.url, 'svc_mockmockmockmockmockmockmockmockmockmockmockmockmo');
-      const customer = '01900000-0000-7000-8000-000000000001';
-      const reads: [OperationId, Send][] = [
-        ['getMe', {}],
-        ['getCompany', {}],
-        ['listUsers', {}],
-        ['listCustomers', { query: { limit: 2 } }],
-        ['getCustomer', { params: { customer } }],
-        ['listCustomerNotes', { params: { customer } }],
-        ['listCustomerTimeline', { params: { customer } }],
-        ['listPipelineStages', {}],
-        ['listDeals', {}],
-        ['getDeal', { params: { deal: customer } }],
-        ['listEvents', {}],
-        ['getEvent', { params: { event: 'evt_0123456789abcdef' } }],
-        ['listWebhookEndpoints', {}],
-        ['getWebhookEndpoint', { params: { endpoint: 'we_0123456789abcdef' } }],
-      ];
-      for (const [id, opts] of reads) {
-        const answer = await send(id, opts);
-        expect(answer.status, id).toBe(200);
-        expect(answer.body.data, id).toBeDefined();
-      }
-    },
-    forRequests(14),
   );
 });
