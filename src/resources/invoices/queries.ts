@@ -129,8 +129,8 @@ export async function insertPayment(
   return row;
 }
 
-/** Invoices with an amount due whose due date lies before the company's today, now overdue. */
-export async function markOverdue(tx: Tx, companyId: string): Promise<InvoiceRow[]> {
+/** Invoices with an amount due whose due date lies before the company's date at `now`, now overdue. */
+export async function markOverdue(tx: Tx, companyId: string, now: Date): Promise<InvoiceRow[]> {
   return tx
     .update(invoices)
     .set({ status: 'overdue', updatedAt: sql`app_now()`, version: sql`${invoices.version} + 1` })
@@ -139,7 +139,7 @@ export async function markOverdue(tx: Tx, companyId: string): Promise<InvoiceRow
         eq(invoices.companyId, companyId),
         inArray(invoices.status, ['sent', 'viewed', 'partial']),
         sql`${invoices.total} > ${invoices.amountPaid}`,
-        sql`${invoices.dueDate} < (app_now() at time zone (select time_zone from companies where id = ${companyId}))::date`,
+        sql`${invoices.dueDate} < (${now.toISOString()}::timestamptz at time zone (select time_zone from companies where id = ${companyId}))::date`,
       ),
     )
     .returning();
