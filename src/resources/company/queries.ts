@@ -29,3 +29,12 @@ export async function setReminderSteps(tx: Tx, companyId: string, steps: Reminde
     .returning({ steps: companies.invoiceReminderSteps });
   return row?.steps ?? [];
 }
+
+/** The company's invoice reminder schedule in force. */
+export async function reminderSteps(tx: Tx, companyId: string): Promise<ReminderStep[]> {
+  const [row] = await tx
+    .select({ steps: companies.invoiceReminderSteps })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return row?.steps ?? [];
+}
