@@ -4255,7 +4255,7 @@ export type webhooks = {
     put?: never;
     /**
      * A reminder of an overdue invoice was sent
-     * @description Sent when a reminder of the company's schedule (*Set the invoice reminder schedule*) is emailed to the customer of an overdue invoice, once per step; `data.object` is the invoice, whose `reminders` lists it, and `data.reminder` the reminder itself. A reminder that was skipped (the invoice paid, cancelled or refunded by then, or opted out) emits nothing. Needs `invoices.read` (subscription `invoice.reminder_sent` or `*`). Verify and acknowledge as described under `ping`.
+     * @description Sent when a reminder of the company's schedule (*Set the invoice reminder schedule*) is emailed to the customer of an overdue invoice, once per step; `data.object` is the invoice, whose `reminders` lists it as `sent` (the reminder with the latest `sent_at`). A reminder that was skipped (the invoice paid, cancelled or refunded by then, or opted out) emits nothing. Needs `invoices.read` (subscription `invoice.reminder_sent` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['invoiceReminderSentWebhook'];
     delete?: never;
@@ -10533,8 +10533,6 @@ export type components = {
     InvoiceEventData: {
       /** @description The invoice as it was right after the change. */
       object: components['schemas']['Invoice'];
-      /** @description In `invoice.reminder_sent` only, the reminder that was sent. */
-      reminder?: components['schemas']['InvoiceReminder'];
     };
     /** @description The body of an `invoice.*` webhook message (the same as the event in *List events*). */
     InvoiceEvent: {
@@ -21025,13 +21023,6 @@ export interface operations {
          *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-29T00:05:00Z"
-         *         },
-         *         "reminder": {
-         *           "kind": "friendly",
-         *           "days_after_due": 7,
-         *           "status": "sent",
-         *           "sent_at": "2026-04-04T00:05:02Z",
-         *           "skipped_reason": null
          *         }
          *       }
          *     }

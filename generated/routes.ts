@@ -1594,9 +1594,7 @@ export const InvoiceCreateSchema = z
   })
   .openapi('InvoiceCreate');
 export const InvoiceEnvelopeSchema = z.object({ data: InvoiceSchema }).openapi('InvoiceEnvelope');
-export const InvoiceEventDataSchema = z
-  .object({ object: InvoiceSchema, reminder: InvoiceReminderSchema.optional() })
-  .openapi('InvoiceEventData');
+export const InvoiceEventDataSchema = z.object({ object: InvoiceSchema }).openapi('InvoiceEventData');
 export const InvoiceEventSchema = z
   .object({
     object: z.literal('event'),
