@@ -16,7 +16,7 @@ CREATE TABLE "invoice_reminders" (
 	"days_after_due" integer NOT NULL,
 	"kind" text NOT NULL,
 	"status" text DEFAULT 'scheduled' NOT NULL,
-	"email_id" text,
+	"email_id" text COLLATE "C",
 	"skipped_reason" text,
 	"scheduled_at" timestamp (3) with time zone DEFAULT app_now() NOT NULL,
 	"sent_at" timestamp (3) with time zone,

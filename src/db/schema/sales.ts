@@ -18,7 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
 import { customers, deals, pipelineStages } from './crm.ts';
 import { companies } from './platform.ts';
 
@@ -251,7 +251,8 @@ export const invoiceReminders = pgTable(
     status: text('status', { enum: ['scheduled', 'sent', 'skipped'] })
       .notNull()
       .default('scheduled'),
-    emailId: text('email_id'),
+    /** The outbox email it was sent as (outbound_emails.id). */
+    emailId: prefixedIdColumn('email_id'),
     skippedReason: text('skipped_reason', { enum: ['paid', 'cancelled', 'refunded', 'opted_out', 'no_email'] }),
     scheduledAt: ts('scheduled_at').notNull().default(sql`app_now()`),
     sentAt: ts('sent_at'),
