@@ -38,3 +38,8 @@ CREATE UNIQUE INDEX "invoice_reminders_step" ON "invoice_reminders" USING btree 
 CREATE INDEX "invoices_overdue_reminders" ON "invoices" USING btree ("company_id","due_date") WHERE "status" = 'overdue' AND "reminders_enabled";
 --> statement-breakpoint
 SELECT app_enable_tenancy('invoice_reminders');
+--> statement-breakpoint
+-- An outbox email its cause no longer wants when it is sent is `withheld` (a reminder of an invoice paid while the
+-- mail server could not be reached).
+ALTER TABLE "outbound_emails" DROP CONSTRAINT "outbound_emails_status",
+  ADD CONSTRAINT "outbound_emails_status" CHECK ("status" IN ('queued', 'sent', 'recorded', 'failed', 'withheld'));

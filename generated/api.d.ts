@@ -6733,7 +6733,9 @@ export type components = {
     /**
      * @description A reminder of the company's schedule for this invoice: `scheduled` when its day came (its email is being
      *     composed), then `sent` (the email is on its way to the customer, `invoice.reminder_sent`) or `skipped` (no
-     *     email: see `skipped_reason`). Each step of the schedule is sent at most once per invoice.
+     *     email: see `skipped_reason`). Each step of the schedule is sent at most once per invoice. The email is checked
+     *     once more as it leaves: when the mail server could not be reached until after the invoice was paid, cancelled
+     *     or refunded, the email is withheld and a `sent` reminder becomes `skipped` after all.
      */
     InvoiceReminder: {
       kind: components['schemas']['InvoiceReminderKind'];
@@ -6752,7 +6754,7 @@ export type components = {
       sent_at: components['schemas']['NullableTimestamp'];
       /**
        * @description Why no email went out: the invoice was `paid`, `cancelled` or `refunded`, or had opted out
-       *     (`opted_out`) by the moment the email would have been composed, or its customer has no email address
+       *     (`opted_out`) by the moment the email was composed or was to leave, or its customer has no email address
        *     (`no_email`); `null` unless `skipped`.
        * @enum {string|null}
        */

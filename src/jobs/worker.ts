@@ -19,6 +19,7 @@ import { PdfRenderer } from '../pdf/render-pool.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
 import { invoicePaymentSyncTask } from '../resources/invoices/jobs/payment-sync.ts';
 import { invoiceReminderSendTask } from '../resources/invoices/jobs/reminder-send.ts';
+import { reminderEmailHold } from '../resources/invoices/reminders.ts';
 import { workOrderPhotoPrintTask } from '../resources/work-orders/jobs/photo-print.ts';
 import { sweepPhotoPrintsTask } from '../resources/work-orders/jobs/sweep-photo-prints.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
@@ -109,7 +110,9 @@ export function taskList(
   return {
     webhook_fanout: webhookFanoutTask(state, sending, FANOUT_BATCH_MAX),
     webhook_deliver: webhookDeliverTask(state, sending),
-    email_send: emailSendTask(deps.db, mailSenderFor(deps.config), mailIdentityOf(deps.config)),
+    email_send: emailSendTask(deps.db, mailSenderFor(deps.config), mailIdentityOf(deps.config), {
+      invoice_reminder: reminderEmailHold,
+    }),
     purge_idempotency_keys: purgeIdempotencyKeysTask(deps.sql),
     purge_events: purgeEventsTask(deps.sql),
     expire_review_requests: expireReviewRequestsTask(deps.db),

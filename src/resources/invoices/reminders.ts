@@ -3,7 +3,8 @@
 // a second or concurrent run adds nothing) with a job to send it, in the job's tenant transaction. The job sends:
 // with the invoice locked, so no payment or cancellation commits in between, it either writes the email to the
 // outbox (PDF, UBL where the company sends it, amount due, pay-now link) and emits invoice.reminder_sent, or
-// records why it was skipped. The outbox sends the email moments after that commits.
+// records why it was skipped. The outbox sends the email once that commits, and checks the invoice once more as it
+// does (reminderEmailHold): a reminder held up by an unreachable mail server until the invoice was paid is withheld.
 import { and, eq, sql } from 'drizzle-orm';
 import { queueJob } from '../../db/job-queue.ts';
 import { companies, invoiceReminders, invoices } from '../../db/schema/index.ts';
@@ -134,4 +135,25 @@ export async function sendReminder(
     .where(key);
   await recordInvoiceEvent(tx, invoice, 'invoice.reminder_sent', deps.serviceUrl);
   return 'sent';
+}
+
+/**
+ * The outbox's last check of a reminder's email (EmailHolds, src/mail/jobs/email-send.ts), when the email is about to
+ * leave, which may be long after it was composed (the mail server unreachable meanwhile): a reason to withhold it when
+ * its invoice was paid, cancelled, refunded or opted out since; the reminder then becomes `skipped` after all.
+ */
+export async function reminderEmailHold(tx: Tx, email: { companyId: string; id: string }): Promise<string | null> {
+  const [reminder] = await tx
+    .select()
+    .from(invoiceReminders)
+    .where(and(eq(invoiceReminders.companyId, email.companyId), eq(invoiceReminders.emailId, email.id)));
+  if (!reminder) return null;
+  const invoice = await q.lockInvoice(tx, email.companyId, reminder.invoiceId);
+  const reason = invoice && skipReason(invoice);
+  if (!reason) return null;
+  await tx
+    .update(invoiceReminders)
+    .set({ status: 'skipped', skippedReason: reason, skippedAt: sql`app_now()` })
+    .where(and(eq(invoiceReminders.companyId, email.companyId), eq(invoiceReminders.id, reminder.id)));
+  return `invoice reminder withheld: the invoice is ${reason === 'opted_out' ? 'opted out of reminders' : reason}`;
 }

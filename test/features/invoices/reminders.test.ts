@@ -389,4 +389,25 @@ describe('sending reminders', () => {
     for (const invoice of [paid, cancelled, refunded, optedOut])
       expect(await eventsOf('invoice.reminder_sent', invoice.id)).toBe(0);
   });
+
+  it('withholds an email that could not leave before the invoice was paid (mail server down), and skips it', async () => {
+    const t = await tenantIn('Europe/Amsterdam');
+    const invoice = await sentInvoice(t, '2026-03-01');
+    await runDaily('2026-03-09T12:00:00Z');
+    expect(await runReminderJobs(t)).toBe(1);
+    expect((await remindersOf(invoice.id)).map((r) => r.status)).toEqual(['sent']);
+    // The email waits in the outbox (the mail server could not be reached) while the customer pays.
+    const paid = await api.call('createInvoicePayment', {
+      key: t.key,
+      params: { invoice: invoice.id },
+      body: { amount: 24.2 },
+    });
+    expect(paid.status).toBe(201);
+    await deliverQueuedEmails(api, t.companyId);
+    const [email] = await api.sql<{ status: string; error: string }[]>`
+      select status, error from outbound_emails where company_id = ${t.companyId} and kind = 'invoice_reminder'`;
+    expect(email).toEqual({ status: 'withheld', error: 'invoice reminder withheld: the invoice is paid' });
+    expect(smtp.received.some((m) => m.subject?.startsWith(`Reminder: invoice ${invoice.number}`))).toBe(false);
+    expect(await remindersOf(invoice.id)).toMatchObject([{ status: 'skipped', skipped_reason: 'paid' }]);
+  });
 });
