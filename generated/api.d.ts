@@ -41,6 +41,37 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/company/invoice-reminders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the invoice reminder schedule
+     * @description The company's invoice reminder schedule: which reminders an overdue invoice gets, and when (see the
+     *     schedule's description). A new company has none. The operator's CLI shows it too
+     *     (`company reminders ID`).
+     */
+    get: operations['getInvoiceReminderSchedule'];
+    /**
+     * Set the invoice reminder schedule
+     * @description Replaces the company's invoice reminder schedule with 0 to 5 steps (an empty list turns reminders off). It
+     *     applies from the job's next run to every overdue invoice that has not opted out (`reminders_enabled`),
+     *     including invoices that were already overdue: each gets the latest step it has reached, once. Reminders
+     *     already sent or skipped stay as they are. Needs `company.write`, the scope of the company's settings
+     *     (full-access keys have it); the operator can set it too (`company reminders ID --steps 7,14,30` or
+     *     `--none`). Emits no event.
+     */
+    put: operations['setInvoiceReminderSchedule'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/users': {
     parameters: {
       query?: never;
@@ -1179,7 +1210,9 @@ export type paths = {
      *     replaces all lines. The customer's details are copied again and the totals recalculated. Only a `draft`
      *     can be changed; any other state answers `409 conflict` (cancel the invoice and create a new one instead).
      *     `metadata` is the exception: a body with only `metadata` changes it in every state (it is the
-     *     integrator's, not the customer's document, and changes nothing printed or sent). With `If-Match` the
+     *     integrator's, not the customer's document, and changes nothing printed or sent). So is
+     *     `reminders_enabled` (alone or with `metadata`), which stops or resumes the company's reminders for an
+     *     invoice that is already sent. With `If-Match` the
      *     update only happens when the invoice is still at that version. No webhook event is emitted; the invoice's
      *     next event carries its metadata.
      */
@@ -4202,9 +4235,29 @@ export type webhooks = {
     put?: never;
     /**
      * An invoice became overdue
-     * @description Sent by the daily run shortly after midnight (Europe/Amsterdam) for each invoice whose `due_date` has passed with an amount still due; `data.object` is the invoice with `status` `overdue`. Needs `invoices.read` (subscription `invoice.overdue` or `*`). Verify and acknowledge as described under `ping`.
+     * @description Sent by the hourly run within the first hour of the company's day (in its `time_zone`) for each invoice whose `due_date` has passed with an amount still due; `data.object` is the invoice with `status` `overdue`. Needs `invoices.read` (subscription `invoice.overdue` or `*`). Verify and acknowledge as described under `ping`.
      */
     post: operations['invoiceOverdueWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'invoice.reminder_sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A reminder of an overdue invoice was sent
+     * @description Sent when a reminder of the company's schedule (*Set the invoice reminder schedule*) is emailed to the customer of an overdue invoice, once per step; `data.object` is the invoice, whose `reminders` lists it as `sent` (the reminder with the latest `sent_at`). A reminder that was skipped (the invoice paid, cancelled or refunded by then, or opted out) emits nothing. Needs `invoices.read` (subscription `invoice.reminder_sent` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceReminderSentWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4828,6 +4881,66 @@ export type components = {
     /** @description The company. */
     CompanyEnvelope: {
       data: components['schemas']['Company'];
+    };
+    /**
+     * @description The wording of a reminder: `friendly` (a kind note that the invoice may have been overlooked), `second` (a
+     *     firmer request to pay now) or `final` (a last notice before further steps). Each is written in the invoice's
+     *     language (nl, en, de or fr).
+     * @enum {string}
+     */
+    InvoiceReminderKind: 'friendly' | 'second' | 'final';
+    /** @description One reminder of the schedule, sent once per invoice. */
+    InvoiceReminderStep: {
+      /**
+       * Format: int32
+       * @description The number of days after the invoice's `due_date` on which the reminder goes out, counted in the company's
+       *     `time_zone` (`1`: the day after the due date).
+       * @example 7
+       */
+      days_after_due: number;
+      kind: components['schemas']['InvoiceReminderKind'];
+    };
+    /**
+     * @description The company's invoice reminder schedule. Every hour a job looks at the company's date in its `time_zone`: an
+     *     invoice that is `sent`, `viewed` or `partial` with an amount due the day after its `due_date` becomes `overdue`
+     *     (`invoice.overdue`), so within the first hour of that day; then each `overdue` invoice whose
+     *     `reminders_enabled` is `true` gets the latest step whose `days_after_due` has been reached, once. A step that
+     *     was passed while no reminder could go out (an invoice marked overdue late, a schedule set later) is not
+     *     sent afterwards: the customer receives only the latest one due.
+     *
+     *     The reminder is an email to the invoice's customer (`customer.email`) in the invoice's language, with the
+     *     amount still due, the online invoice and, when the company has a payment provider, its "pay now" link, the
+     *     invoice's PDF, and its UBL where the company sends it (`einvoice_attachment`). It is composed with the invoice
+     *     locked, moments before the email leaves: an invoice that is paid, cancelled or refunded by then, or that has
+     *     opted out, gets no email and its reminder is recorded as `skipped`. A reminder sent emits
+     *     `invoice.reminder_sent`, and the invoice lists its reminders in `reminders`. A reminder counts toward the
+     *     company's outgoing-message limit (past it, the reminder waits and is tried again later). An invoice whose customer has no email address gets no reminder (`skipped`
+     *     with `no_email`).
+     */
+    InvoiceReminderSchedule: {
+      /**
+       * @description Always `invoice_reminder_schedule`.
+       * @constant
+       */
+      object: 'invoice_reminder_schedule';
+      /**
+       * @description The reminders in order of `days_after_due`, which strictly increases; empty: no reminders. A new company
+       *     has none until it sets them: reminding a company's customers is its own choice.
+       */
+      steps: components['schemas']['InvoiceReminderStep'][];
+    };
+    /** @description The company's invoice reminder schedule. */
+    InvoiceReminderScheduleEnvelope: {
+      data: components['schemas']['InvoiceReminderSchedule'];
+    };
+    /** @description The whole schedule, replacing the one in force. */
+    InvoiceReminderScheduleUpdate: {
+      /**
+       * @description 0 to 5 steps; `days_after_due` must strictly increase from one step to the next (otherwise
+       *     `422 validation_failed` with `too_small` at `/steps/<i>/days_after_due`). An empty list turns reminders
+       *     off.
+       */
+      steps: components['schemas']['InvoiceReminderStep'][];
     };
     /**
      * @description An integer id returned as a string (users and pipeline stages).
@@ -6618,13 +6731,44 @@ export type components = {
       created_at: components['schemas']['Timestamp'];
     };
     /**
+     * @description A reminder of the company's schedule for this invoice: `scheduled` when its day came (its email is being
+     *     composed), then `sent` (the email is on its way to the customer, `invoice.reminder_sent`) or `skipped` (no
+     *     email: see `skipped_reason`). Each step of the schedule is sent at most once per invoice. The email is checked
+     *     once more as it leaves: when the mail server could not be reached until after the invoice was paid, cancelled
+     *     or refunded, the email is withheld and a `sent` reminder becomes `skipped` after all.
+     */
+    InvoiceReminder: {
+      kind: components['schemas']['InvoiceReminderKind'];
+      /**
+       * Format: int32
+       * @description The step of the schedule it was sent for, in days after `due_date`.
+       * @example 7
+       */
+      days_after_due: number;
+      /**
+       * @description Where the reminder is.
+       * @enum {string}
+       */
+      status: 'scheduled' | 'sent' | 'skipped';
+      /** @description When its email was handed to the outbox; `null` unless `sent`. */
+      sent_at: components['schemas']['NullableTimestamp'];
+      /**
+       * @description Why no email went out: the invoice was `paid`, `cancelled` or `refunded`, or had opted out
+       *     (`opted_out`) by the moment the email was composed or was to leave, or its customer has no email address
+       *     (`no_email`); `null` unless `skipped`.
+       * @enum {string|null}
+       */
+      skipped_reason: 'paid' | 'cancelled' | 'refunded' | 'opted_out' | 'no_email' | null;
+    };
+    /**
      * @description An invoice to a customer. Created as a `draft` (number assigned, totals calculated); only drafts can be
      *     changed. The life of an invoice:
      *
      *     - `draft` → `sent` by *Send an invoice* (resending keeps the status);
      *     - `sent` → `viewed` when the customer first opens the online invoice (`public_url`);
-     *     - `sent`, `viewed` or `partial` → `overdue` by a daily job (shortly after midnight, Europe/Amsterdam) once
-     *       `due_date` has passed and an amount is still due;
+     *     - `sent`, `viewed` or `partial` → `overdue` by a job once `due_date` has passed in the company's `time_zone`
+     *       and an amount is still due (within the first hour of the company's day: the job runs every hour); the
+     *       company's reminder schedule (*Set the invoice reminder schedule*) then emails the customer;
      *     - a payment that leaves an amount due → `partial` (an `overdue` invoice stays `overdue`); a payment that
      *       settles the invoice → `paid`;
      *     - a refund of everything paid → `refunded`; a partial refund → `partial`;
@@ -6796,6 +6940,13 @@ export type components = {
       items: components['schemas']['InvoiceItem'][];
       /** @description Payments and refunds, oldest first. */
       payments: components['schemas']['InvoicePayment'][];
+      /**
+       * @description Whether the company's reminder schedule applies to this invoice (`true` by default). `false` sends it no
+       *     reminders from then on; it can be changed in every state with *Update an invoice*.
+       */
+      reminders_enabled: boolean;
+      /** @description The reminders of the company's schedule this invoice has had, oldest first. */
+      reminders: components['schemas']['InvoiceReminder'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
@@ -6987,6 +7138,11 @@ export type components = {
       discount_amount?: number;
       /** @description Reason for the document discount, printed with it. */
       discount_description?: string | null;
+      /**
+       * @description `false`: the company's reminder schedule sends this invoice no reminders.
+       * @default true
+       */
+      reminders_enabled?: boolean;
       metadata?: components['schemas']['MetadataInput'];
     };
     /** @description One invoice. */
@@ -6994,7 +7150,7 @@ export type components = {
       data: components['schemas']['Invoice'];
     };
     /**
-     * @description Fields to change on a draft (`metadata` alone in every state); only the fields sent change, `null` clears a nullable field. `items`
+     * @description Fields to change on a draft (`metadata` and `reminders_enabled`, alone or together, in every state); only the fields sent change, `null` clears a nullable field. `items`
      *     replaces all lines. Changing `customer_id` copies the new customer's details; any change copies the
      *     customer's current details again. Totals are recalculated. The lines, quote and discounts of a term
      *     invoice follow from its quote and percentage: on a term invoice `items`, `quote_id`, `discount_percentage`
@@ -7052,6 +7208,11 @@ export type components = {
       discount_amount?: number;
       /** @description Reason for the document discount. */
       discount_description?: string | null;
+      /**
+       * @description `false` stops the company's reminders for this invoice (a reminder not yet composed is skipped); `true`
+       *     resumes them from the next run of the job. Accepted in every state.
+       */
+      reminders_enabled?: boolean;
       metadata?: components['schemas']['MetadataInput'];
     };
     /**
@@ -7253,7 +7414,7 @@ export type components = {
      *     - `draft` → `pending_review` when a colleague's approval is requested in the web application;
      *     - `draft` or `pending_review` → `sent` by *Send a quote* (resending from `sent` or `viewed` keeps the status);
      *     - `sent` → `viewed` when the customer first opens the online quote (`public_url`);
-     *     - `sent` or `viewed` → `expired` by a daily job (shortly after midnight, Europe/Amsterdam) once
+     *     - `sent` or `viewed` → `expired` by a job (within the first hour of the day in the company's `time_zone`) once
      *       `valid_until` has passed;
      *     - `sent` or `viewed` → `accepted` or `rejected` by the customer online; `sent`, `viewed` or `expired` →
      *       `accepted` or `rejected` by *Accept a quote* and *Reject a quote* on the customer's behalf (the business
@@ -9349,6 +9510,7 @@ export type components = {
       | 'invoice.viewed'
       | 'invoice.paid'
       | 'invoice.overdue'
+      | 'invoice.reminder_sent'
       | 'invoice.cancelled'
       | 'work_order.created'
       | 'work_order.status_changed'
@@ -9495,6 +9657,7 @@ export type components = {
         | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
+        | 'invoice.reminder_sent'
         | 'invoice.cancelled'
         | 'work_order.created'
         | 'work_order.status_changed'
@@ -9621,6 +9784,7 @@ export type components = {
         | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
+        | 'invoice.reminder_sent'
         | 'invoice.cancelled'
         | 'work_order.created'
         | 'work_order.status_changed'
@@ -9782,6 +9946,7 @@ export type components = {
       | 'invoice.viewed'
       | 'invoice.paid'
       | 'invoice.overdue'
+      | 'invoice.reminder_sent'
       | 'invoice.cancelled'
       | 'work_order.created'
       | 'work_order.status_changed'
@@ -10390,6 +10555,7 @@ export type components = {
         | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
+        | 'invoice.reminder_sent'
         | 'invoice.cancelled';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['InvoiceEventData'];
@@ -10606,19 +10772,6 @@ export type components = {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running; retry in a moment. */
-    IdempotencyInProgress: {
-      headers: {
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        'Content-Language': components['headers']['Content-Language'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/problem+json': components['schemas']['Problem'];
-      };
-    };
     /**
      * @description `payload_too_large`: the body is larger than the operation accepts. The answer ends the connection
      *     (`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at
@@ -10639,6 +10792,19 @@ export type components = {
     };
     /** @description `unsupported_media_type`: the body has a `Content-Type` this operation does not accept. */
     UnsupportedMediaType: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        RateLimit: components['headers']['RateLimit'];
+        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+        'Content-Language': components['headers']['Content-Language'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running; retry in a moment. */
+    IdempotencyInProgress: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
         RateLimit: components['headers']['RateLimit'];
@@ -11033,6 +11199,70 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getInvoiceReminderSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule in force. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceReminderScheduleEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setInvoiceReminderSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceReminderScheduleUpdate'];
+      };
+    };
+    responses: {
+      /** @description The schedule now in force. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceReminderScheduleEnvelope'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -19850,6 +20080,8 @@ export interface operations {
          *           "public_url": null,
          *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "reminders_enabled": true,
+         *           "reminders": [],
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -20019,6 +20251,8 @@ export interface operations {
          *           "public_url": null,
          *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "reminders_enabled": true,
+         *           "reminders": [],
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -20188,6 +20422,8 @@ export interface operations {
          *           "public_url": null,
          *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "reminders_enabled": true,
+         *           "reminders": [],
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -20357,6 +20593,8 @@ export interface operations {
          *           "public_url": null,
          *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "reminders_enabled": true,
+         *           "reminders": [],
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -20540,6 +20778,187 @@ export interface operations {
          *           "public_url": null,
          *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "reminders_enabled": true,
+         *           "reminders": [],
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
+         *             }
+         *           ],
+         *           "payments": [],
+         *           "metadata": {},
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-29T00:05:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceReminderSentWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I05",
+         *       "type": "invoice.reminder_sent",
+         *       "created_at": "2026-04-04T00:05:02Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "overdue",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746217B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": null,
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "0.00",
+         *           "amount_due": "2773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": null,
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "public_url": null,
+         *           "pay_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "reminders_enabled": true,
+         *           "reminders": [
+         *             {
+         *               "kind": "friendly",
+         *               "days_after_due": 7,
+         *               "status": "sent",
+         *               "sent_at": "2026-04-04T00:05:02Z",
+         *               "skipped_reason": null
+         *             }
+         *           ],
          *           "items": [
          *             {
          *               "object": "invoice_item",
@@ -20709,6 +21128,8 @@ export interface operations {
          *           "public_url": null,
          *           "pay_url": null,
          *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "reminders_enabled": true,
+         *           "reminders": [],
          *           "items": [
          *             {
          *               "object": "invoice_item",

@@ -32,6 +32,22 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/company/invoice-reminders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['getInvoiceReminderSchedule'];
+    put: operations['setInvoiceReminderSchedule'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/users': {
     parameters: {
       query?: never;
@@ -2191,6 +2207,7 @@ export type components = {
       | 'invoice.viewed'
       | 'invoice.paid'
       | 'invoice.overdue'
+      | 'invoice.reminder_sent'
       | 'invoice.cancelled'
       | 'work_order.created'
       | 'work_order.status_changed'
@@ -2251,6 +2268,8 @@ export type components = {
       ubl_url: string;
       items: components['schemas']['InvoiceItem'][];
       payments: components['schemas']['InvoicePayment'][];
+      reminders_enabled: boolean;
+      reminders: components['schemas']['InvoiceReminder'][];
       created_at: components['schemas']['Timestamp'];
       updated_at: components['schemas']['Timestamp'];
       metadata: components['schemas']['Metadata'];
@@ -2282,6 +2301,8 @@ export type components = {
       /** @default 0 */
       discount_amount?: number;
       discount_description?: string | null;
+      /** @default true */
+      reminders_enabled?: boolean;
       metadata?: components['schemas']['MetadataInput'];
     };
     InvoiceEnvelope: {
@@ -2362,6 +2383,34 @@ export type components = {
       description?: string | null;
       notes?: string | null;
     };
+    InvoiceReminder: {
+      kind: components['schemas']['InvoiceReminderKind'];
+      /** Format: int32 */
+      days_after_due: number;
+      /** @enum {string} */
+      status: 'scheduled' | 'sent' | 'skipped';
+      sent_at: components['schemas']['NullableTimestamp'];
+      /** @enum {string|null} */
+      skipped_reason: 'paid' | 'cancelled' | 'refunded' | 'opted_out' | 'no_email' | null;
+    };
+    /** @enum {string} */
+    InvoiceReminderKind: 'friendly' | 'second' | 'final';
+    InvoiceReminderSchedule: {
+      /** @constant */
+      object: 'invoice_reminder_schedule';
+      steps: components['schemas']['InvoiceReminderStep'][];
+    };
+    InvoiceReminderScheduleEnvelope: {
+      data: components['schemas']['InvoiceReminderSchedule'];
+    };
+    InvoiceReminderScheduleUpdate: {
+      steps: components['schemas']['InvoiceReminderStep'][];
+    };
+    InvoiceReminderStep: {
+      /** Format: int32 */
+      days_after_due: number;
+      kind: components['schemas']['InvoiceReminderKind'];
+    };
     InvoiceSend: {
       /** Format: email */
       to?: string;
@@ -2406,6 +2455,7 @@ export type components = {
       discount_percentage?: number;
       discount_amount?: number;
       discount_description?: string | null;
+      reminders_enabled?: boolean;
       metadata?: components['schemas']['MetadataInput'];
     };
     /** @enum {string} */
@@ -3215,6 +3265,7 @@ export type components = {
         | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
+        | 'invoice.reminder_sent'
         | 'invoice.cancelled'
         | 'work_order.created'
         | 'work_order.status_changed'
@@ -3282,6 +3333,7 @@ export type components = {
         | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
+        | 'invoice.reminder_sent'
         | 'invoice.cancelled'
         | 'work_order.created'
         | 'work_order.status_changed'
@@ -3350,6 +3402,7 @@ export type components = {
       | 'invoice.viewed'
       | 'invoice.paid'
       | 'invoice.overdue'
+      | 'invoice.reminder_sent'
       | 'invoice.cancelled'
       | 'work_order.created'
       | 'work_order.status_changed'
@@ -3656,6 +3709,48 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CompanyEnvelope'];
+        };
+      };
+    };
+  };
+  getInvoiceReminderSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceReminderScheduleEnvelope'];
+        };
+      };
+    };
+  };
+  setInvoiceReminderSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InvoiceReminderScheduleUpdate'];
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvoiceReminderScheduleEnvelope'];
         };
       };
     };

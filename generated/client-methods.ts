@@ -145,6 +145,15 @@ export class Resources {
     /** Get the company (`GET /company`). */
     get: (): Promise<operations['getCompany']['responses'][200]['content']['application/json']['data']> =>
       this.call.send({ method: 'GET', path: '/company' }, {}, undefined, undefined, 'data'),
+    /** Get the invoice reminder schedule (`GET /company/invoice-reminders`). */
+    getInvoiceReminderSchedule: (): Promise<
+      operations['getInvoiceReminderSchedule']['responses'][200]['content']['application/json']['data']
+    > => this.call.send({ method: 'GET', path: '/company/invoice-reminders' }, {}, undefined, undefined, 'data'),
+    /** Set the invoice reminder schedule (`PUT /company/invoice-reminders`). */
+    setInvoiceReminderSchedule: (
+      body: NonNullable<operations['setInvoiceReminderSchedule']['requestBody']>['content']['application/json'],
+    ): Promise<operations['setInvoiceReminderSchedule']['responses'][200]['content']['application/json']['data']> =>
+      this.call.send({ method: 'PUT', path: '/company/invoice-reminders' }, {}, { json: body }, undefined, 'data'),
   };
   readonly conversations = {
     /** List conversations (`GET /conversations`, every page). */

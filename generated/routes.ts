@@ -1072,6 +1072,16 @@ export const InvoicePaymentSchema = z
     created_at: TimestampSchema,
   })
   .openapi('InvoicePayment');
+export const InvoiceReminderKindSchema = z.enum(['friendly', 'second', 'final']).openapi('InvoiceReminderKind');
+export const InvoiceReminderSchema = z
+  .object({
+    kind: InvoiceReminderKindSchema,
+    days_after_due: z.number().int().min(1).max(365),
+    status: z.enum(['scheduled', 'sent', 'skipped']),
+    sent_at: NullableTimestampSchema,
+    skipped_reason: z.enum(['paid', 'cancelled', 'refunded', 'opted_out', 'no_email']).nullable(),
+  })
+  .openapi('InvoiceReminder');
 export const InvoiceSchema = z
   .object({
     object: z.literal('invoice'),
@@ -1113,6 +1123,8 @@ export const InvoiceSchema = z
     ubl_url: z.url(),
     items: z.array(InvoiceItemSchema).max(200),
     payments: z.array(InvoicePaymentSchema).max(1000),
+    reminders_enabled: z.boolean(),
+    reminders: z.array(InvoiceReminderSchema).max(5),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
     metadata: MetadataSchema,
@@ -1535,6 +1547,7 @@ export const EventTypeSchema = z
     'invoice.viewed',
     'invoice.paid',
     'invoice.overdue',
+    'invoice.reminder_sent',
     'invoice.cancelled',
     'work_order.created',
     'work_order.status_changed',
@@ -1576,6 +1589,7 @@ export const InvoiceCreateSchema = z
     discount_percentage: z.number().min(0).max(100).default(0),
     discount_amount: z.number().min(0).max(9999999).default(0),
     discount_description: z.string().max(500).nullable().optional(),
+    reminders_enabled: z.boolean().default(true),
     metadata: MetadataInputSchema.optional(),
   })
   .openapi('InvoiceCreate');
@@ -1591,6 +1605,7 @@ export const InvoiceEventSchema = z
       'invoice.viewed',
       'invoice.paid',
       'invoice.overdue',
+      'invoice.reminder_sent',
       'invoice.cancelled',
     ]),
     created_at: TimestampSchema,
@@ -1622,6 +1637,18 @@ export const InvoicePaymentCreateSchema = z
     notes: z.string().max(2000).nullable().optional(),
   })
   .openapi('InvoicePaymentCreate');
+export const InvoiceReminderStepSchema = z
+  .strictObject({ days_after_due: z.number().int().min(1).max(365), kind: InvoiceReminderKindSchema })
+  .openapi('InvoiceReminderStep');
+export const InvoiceReminderScheduleSchema = z
+  .object({ object: z.literal('invoice_reminder_schedule'), steps: z.array(InvoiceReminderStepSchema).max(5) })
+  .openapi('InvoiceReminderSchedule');
+export const InvoiceReminderScheduleEnvelopeSchema = z
+  .object({ data: InvoiceReminderScheduleSchema })
+  .openapi('InvoiceReminderScheduleEnvelope');
+export const InvoiceReminderScheduleUpdateSchema = z
+  .strictObject({ steps: z.array(InvoiceReminderStepSchema).max(5) })
+  .openapi('InvoiceReminderScheduleUpdate');
 export const InvoiceSendSchema = z
   .strictObject({
     to: z
@@ -1679,6 +1706,7 @@ export const InvoiceUpdateSchema = z
     discount_percentage: z.number().min(0).max(100).optional(),
     discount_amount: z.number().min(0).max(9999999).optional(),
     discount_description: z.string().max(500).nullable().optional(),
+    reminders_enabled: z.boolean().optional(),
     metadata: MetadataInputSchema.optional(),
   })
   .openapi('InvoiceUpdate');
@@ -2235,6 +2263,7 @@ export const WebhookEventSelectionSchema = z
       'invoice.viewed',
       'invoice.paid',
       'invoice.overdue',
+      'invoice.reminder_sent',
       'invoice.cancelled',
       'work_order.created',
       'work_order.status_changed',
@@ -2308,6 +2337,7 @@ export const WebhookEndpointCreateSchema = z
           'invoice.viewed',
           'invoice.paid',
           'invoice.overdue',
+          'invoice.reminder_sent',
           'invoice.cancelled',
           'work_order.created',
           'work_order.status_changed',
@@ -2381,6 +2411,7 @@ export const WebhookEndpointUpdateSchema = z
           'invoice.viewed',
           'invoice.paid',
           'invoice.overdue',
+          'invoice.reminder_sent',
           'invoice.cancelled',
           'work_order.created',
           'work_order.status_changed',
@@ -2701,6 +2732,108 @@ export const getCompany = createRoute({
     403: {
       description:
         'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const getInvoiceReminderSchedule = createRoute({
+  operationId: 'getInvoiceReminderSchedule',
+  method: 'get',
+  path: '/company/invoice-reminders',
+  tags: ['Company'],
+  summary: 'Get the invoice reminder schedule',
+  security: [{ ApiKey: [] }],
+  request: { query: z.strictObject({}) },
+  responses: {
+    200: {
+      description: 'The schedule in force.',
+      content: { 'application/json': { schema: InvoiceReminderScheduleEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    422: {
+      description:
+        '`validation_failed` (the invalid inputs in `errors`) or `unknown_field`. Text anywhere (JSON, query, form,\nmultipart part or file name) never holds U+0000 (NUL) or an unpaired surrogate: `invalid_format`.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    429: {
+      description:
+        "`rate_limited`: a rate limit was reached; wait `Retry-After` seconds. For a request with a key, also `concurrency_limited`: the company already has as many requests waiting for their turn as it may (200 by default); wait `Retry-After` seconds. An API process runs a limited number of requests at once (two per core); when all are taken, each company's requests wait in a queue of their own and the companies are served in turn, a company holding all but a quarter of them (at least two stay for the others), so that one company's burst waits behind itself.",
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    500: {
+      description:
+        '`internal_error`: an unexpected failure; nothing was half-written. Quote the request id to support.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description:
+        '`service_unavailable`: the service cannot reach its database for the moment (a restart, a failover, an overload); try again after `Retry-After` seconds; nothing was changed. Or `outcome_unknown`: the connection was lost while the change was being committed, so it may or may not have been made; repeat the request only with the same `Idempotency-Key` (a POST) or `If-Match` (a PATCH), which makes the repeat safe.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+  },
+});
+export const setInvoiceReminderSchedule = createRoute({
+  operationId: 'setInvoiceReminderSchedule',
+  method: 'put',
+  path: '/company/invoice-reminders',
+  tags: ['Company'],
+  summary: 'Set the invoice reminder schedule',
+  security: [{ ApiKey: [] }],
+  request: {
+    query: z.strictObject({}),
+    body: { required: true, content: { 'application/json': { schema: InvoiceReminderScheduleUpdateSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The schedule now in force.',
+      content: { 'application/json': { schema: InvoiceReminderScheduleEnvelopeSchema } },
+    },
+    401: {
+      description:
+        'No valid API key: `unauthenticated`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`. Failed authentications are limited per client address (`RateLimit` headers of the `auth` window).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    403: {
+      description:
+        'The key may not do this: `ip_not_allowed`, `account_suspended`, `subscription_inactive` or `insufficient_scope` (with `required_scope`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    413: {
+      description:
+        '`payload_too_large`: the body is larger than the operation accepts. The answer ends the connection\n(`Connection: close`). The service first reads and discards what is still coming of the body, at most 8 MiB for at\nmost 2 seconds, so that a client that sends its whole body before reading still receives this answer; a client\nstill sending after that is cut off.\n',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    415: {
+      description: '`unsupported_media_type`: the body has a `Content-Type` this operation does not accept.',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     },
     422: {
@@ -11394,6 +11527,8 @@ export const receiveMollieWebhook = createRoute({
 export const routes = {
   getMe,
   getCompany,
+  getInvoiceReminderSchedule,
+  setInvoiceReminderSchedule,
   listUsers,
   listCustomers,
   createCustomer,

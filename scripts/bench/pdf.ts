@@ -20,7 +20,7 @@ import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createDb, createTenantPool } from '../../src/db/client.ts';
 import { FileStorages } from '../../src/files/storages.ts';
-import { taskList } from '../../src/jobs/worker.ts';
+import { reminderWorkerDeps, taskList } from '../../src/jobs/worker.ts';
 import { createCompany, setCompanyDetails } from '../../src/services/companies.ts';
 import { createKey } from '../../src/services/keys.ts';
 import { boundedRun } from '../lib/bounded-run.ts';
@@ -196,6 +196,7 @@ async function main() {
       tenantSql,
       config,
       fileStorages: FileStorages.fromConfig(config),
+      ...(await reminderWorkerDeps(config, owner.sql)),
     }).work_order_photo_print;
     const photoIds = await owner.sql<
       { id: string }[]

@@ -20,7 +20,7 @@ import { withTenant } from '../../src/db/tenant.ts';
 import { recordEvent } from '../../src/events/record.ts';
 import { FileStorages } from '../../src/files/storages.ts';
 import { prefixedId } from '../../src/ids.ts';
-import { LOCAL_QUEUE_SIZE, startWorker, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
+import { LOCAL_QUEUE_SIZE, reminderWorkerDeps, startWorker, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
 import { insertCustomer } from '../../src/resources/customers/queries.ts';
 import { serializeCustomer } from '../../src/resources/customers/serialize.ts';
 import { createCompany } from '../../src/services/companies.ts';
@@ -630,6 +630,7 @@ async function main() {
       tenantSql,
       config,
       fileStorages: FileStorages.fromConfig(config),
+      ...(await reminderWorkerDeps(config, workerDb.sql)),
     });
     cleanups.push({ name: 'worker', run: () => runner.stop() });
 

@@ -3,6 +3,14 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidRange } from '../auth/ip.ts';
 import { type Scope, scopesFrom } from '../auth/scopes.ts';
+import {
+  kindsByPosition,
+  MAX_DAYS_AFTER_DUE,
+  MAX_REMINDER_STEPS,
+  REMINDER_KINDS,
+  type ReminderStep,
+  stepsOutOfOrder,
+} from '../domain/reminder-schedule.ts';
 import { isExemptionReason } from '../domain/vat-exemption.ts';
 import { PEPPOL_ID } from '../einvoicing/from-invoice.ts';
 import { MOLLIE_KEY } from '../payments/mollie.ts';
@@ -46,6 +54,11 @@ export const USAGE = `usage: npm run cli -- <command> [--json]
              (the company's payment provider for "pay now" on invoices: Mollie's test_ or live_ API key, stored
              encrypted and never shown again; --none removes it; without options: shows the provider in force
              and the webhook address; --mollie-base-url for a local fake: https, or http on a loopback address)
+  company reminders ID [--steps DAYS[:KIND],... | --none]
+             (the invoice reminder schedule: e.g. --steps 7,14,30 sends a friendly reminder 7 days after the due
+             date, a second at 14 and a final notice at 30; kinds friendly|second|final may be given, as in
+             7:friendly,21:final; at most 5 steps, days 1 to 365, increasing; --none sends no reminders; without
+             options: shows the schedule in force)
   key create --company ID --scopes all|read|LIST [--name NAME] [--expires-in 30d|90d|365d|never]
              [--allow-ip CIDR]...
   key renew ID --overlap none|1h|24h|7d
@@ -96,6 +109,8 @@ export type Command =
   | { name: 'company details'; json: boolean; id: string; details: CompanyDetailsChange }
   | { name: 'company channels'; json: boolean; id: string; change: ChannelSettingsChange }
   | { name: 'company payments'; json: boolean; id: string; change: PaymentProviderChange }
+  /** `steps` null: show the schedule. */
+  | { name: 'company reminders'; json: boolean; id: string; steps: ReminderStep[] | null }
   /** `stages` null: show the pipeline. */
   | { name: 'company stages'; json: boolean; id: string; stages: StageInput[] | null }
   | { name: 'company export'; json: boolean; id: string }
@@ -149,6 +164,31 @@ function parse<O extends Options>(command: string, args: string[], options: O) {
   } catch (error) {
     throw new UsageError(`${command}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** `7,14,30` (kinds by position: kindsByPosition) or `7:friendly,21:final`, checked as the API checks a schedule. */
+function reminderSteps(command: string, text: string): ReminderStep[] {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length > MAX_REMINDER_STEPS)
+    throw new UsageError(`${command}: --steps takes at most ${MAX_REMINDER_STEPS} steps (got ${parts.length})`);
+  const parsed = parts.map((part) => {
+    const [days = '', kind, ...more] = part.split(':');
+    const day = Number(days);
+    if (!/^[0-9]+$/.test(days) || day < 1 || day > MAX_DAYS_AFTER_DUE || more.length > 0)
+      throw new UsageError(
+        `${command}: "${part}" is not a number of days from 1 to ${MAX_DAYS_AFTER_DUE} (DAYS[:KIND])`,
+      );
+    const known = REMINDER_KINDS.find((k) => k === kind);
+    if (kind !== undefined && !known)
+      throw new UsageError(`${command}: "${kind}" is not a kind of reminder (${REMINDER_KINDS.join('|')})`);
+    return { day, kind: known };
+  });
+  const byPosition = kindsByPosition(parsed.map((p) => p.day));
+  const steps = byPosition.map((step, i) => ({ ...step, kind: parsed[i]?.kind ?? step.kind }));
+  const [wrong] = stepsOutOfOrder(steps);
+  if (wrong !== undefined)
+    throw new UsageError(`${command}: the days of --steps must increase (${parts[wrong]} after ${parts[wrong - 1]})`);
+  return steps;
 }
 
 function onePositional(command: string, positionals: string[], what: string): string {
@@ -454,9 +494,19 @@ export function parseCommand(argv: string[]): Command {
           change: { kind: 'mollie', apiKey: key, baseUrl: baseUrl ?? null },
         };
       }
+      case 'reminders': {
+        const { values, positionals } = parse(command, rest, { steps: { type: 'string' }, none: { type: 'boolean' } });
+        if (values.help) return { name: 'help' };
+        const id = companyId(command, onePositional(command, positionals, 'company id'));
+        const json = values.json === true;
+        if (values.none && values.steps !== undefined) throw new UsageError(`${command}: --none takes no --steps`);
+        if (values.none) return { name: 'company reminders', json, id, steps: [] };
+        if (values.steps === undefined) return { name: 'company reminders', json, id, steps: null };
+        return { name: 'company reminders', json, id, steps: reminderSteps(command, values.steps) };
+      }
       default:
         throw new UsageError(
-          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|details|channels|payments|export|import|delete)`,
+          `unknown command "${command}" (company create|suspend|subscription|features|stages|limits|details|channels|payments|reminders|export|import|delete)`,
         );
     }
   }

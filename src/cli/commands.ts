@@ -13,6 +13,8 @@ import type { FileStorages } from '../files/storages.ts';
 import { ConcurrencyLimits, defaultConcurrencyLimits } from '../http/concurrency.ts';
 import { localize } from '../http/message-catalogue.ts';
 import { paymentSecretBox } from '../payments/secret-box.ts';
+import { reminderSteps, setReminderSteps } from '../resources/company/queries.ts';
+import { serializeReminderSchedule } from '../resources/company/serialize.ts';
 import { identifierMessage } from '../resources/customers/input.ts';
 import { type BadImportRow, BadRow, checkedRows, type ImportResult, importOrder } from '../resources/orders/import.ts';
 import { setChannelSettings } from '../services/channel-settings.ts';
@@ -212,6 +214,22 @@ export async function runCommand(
           ].join('\n')
         : `${changed ? 'Payment provider removed' : 'No payment provider'} for ${company.id}: invoices offer bank transfer only.`;
       return { json: view, text };
+    }
+    case 'company reminders': {
+      const company = await findCompany(db, command.id);
+      const { steps } = command;
+      const inForce = await withTenant(db, company.id, (tx) =>
+        steps ? setReminderSteps(tx, company.id, steps) : reminderSteps(tx, company.id),
+      );
+      const changed = steps !== null;
+      const text =
+        inForce.length === 0
+          ? `${changed ? 'Invoice reminders turned off' : 'No invoice reminders'} for ${company.id}.`
+          : [
+              `${changed ? 'Invoice reminders set' : 'Invoice reminders'} of ${company.id}:`,
+              ...inForce.map((step) => `  ${step.kind.padEnd(8)} ${step.days_after_due} days after the due date`),
+            ].join('\n');
+      return { json: { company_id: company.id, ...serializeReminderSchedule(inForce) }, text };
     }
     case 'company stages': {
       const company = await findCompany(db, command.id);

@@ -1,18 +1,20 @@
 // The demo's quotes and invoices: a quote in every status and an invoice in every status, numbered from the
 // company's sequences, their lines and totals from the totals engine, payments on the partly paid, paid,
-// overdue and refunded invoices, a colour card (a real PNG) attached to a quote, and the history of each in
-// the event log.
+// overdue and refunded invoices, a colour card (a real PNG) attached to a quote, the history of each in the event
+// log, and a reminder schedule (7, 14, 30 days) whose friendly reminder the overdue invoice has had.
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { nextDocumentNumber } from '../db/document-numbers.ts';
-import { events, quotes } from '../db/schema/index.ts';
+import { events, invoiceReminders, quotes } from '../db/schema/index.ts';
 import type { Tx } from '../db/tenant.ts';
 import { fromCents, toCents } from '../domain/money.ts';
+import { kindsByPosition } from '../domain/reminder-schedule.ts';
 import type { EventType } from '../events/catalogue.ts';
 import { recordEvent } from '../events/record.ts';
 import { storeFile } from '../files/records.ts';
 import type { FileStorages } from '../files/storages.ts';
 import { newId } from '../ids.ts';
+import { setReminderSteps } from '../resources/company/queries.ts';
 import type { CustomerRow } from '../resources/customers/serialize.ts';
 import * as invoiceQueries from '../resources/invoices/queries.ts';
 import { type InvoiceRow, serializeInvoice } from '../resources/invoices/serialize.ts';
@@ -92,17 +94,22 @@ const INVOICE_STATUSES: InvoiceStatus[] = [
   'refunded',
 ];
 
-/** How long ago each demo invoice was dated: the unpaid ones within their term, the overdue one long past it. */
-const INVOICE_DAYS_AGO: Record<InvoiceStatus, number> = {
+/**
+ * How long ago each demo invoice was dated: the unpaid ones within their term; the overdue one is due 10 days ago
+ * (OVERDUE_DAYS), past the first step of the demo's reminder schedule and before the second.
+ */
+const INVOICE_DAYS_AGO: Record<Exclude<InvoiceStatus, 'overdue'>, number> = {
   draft: 1,
   sent: 4,
   viewed: 7,
   partial: 10,
   paid: 30,
-  overdue: 45,
   cancelled: 20,
   refunded: 60,
 };
+const OVERDUE_DAYS = 10;
+/** The demo company's reminder schedule: a friendly reminder at 7 days, a second at 14, a final notice at 30. */
+const DEMO_REMINDER_DAYS = [7, 14, 30];
 
 /** `days` before now, during working hours, in whole milliseconds like every stored time. */
 function before(now: Date, days: number, seed: number): Date {
@@ -225,8 +232,9 @@ export async function addDemoSales(
     });
   }
 
+  const steps = await setReminderSteps(tx, companyId, kindsByPosition(DEMO_REMINDER_DAYS));
   for (const [i, status] of INVOICE_STATUSES.entries()) {
-    const daysAgo = INVOICE_DAYS_AGO[status];
+    const daysAgo = status === 'overdue' ? term + OVERDUE_DAYS : INVOICE_DAYS_AGO[status];
     const createdAt = before(now, daysAgo, i + 20);
     const invoiceDate = addDays(company.today, -daysAgo);
     const issued = status !== 'draft';
@@ -313,7 +321,24 @@ export async function addDemoSales(
     });
     if (sentAt) await event(sentAt, 'invoice.sent');
     if (status === 'paid' || status === 'refunded') await event(paidAt, 'invoice.paid');
-    if (status === 'overdue') await event(before(now, daysAgo - term - 1, i + 26), 'invoice.overdue');
+    if (status === 'overdue') {
+      await event(before(now, daysAgo - term - 1, i + 26), 'invoice.overdue');
+      // Its friendly reminder went out on the 7th day after the due date; the second is due on the 14th.
+      const [first] = steps;
+      if (first) {
+        await tx.insert(invoiceReminders).values({
+          companyId,
+          id: newId(),
+          invoiceId: row.id,
+          daysAfterDue: first.days_after_due,
+          kind: first.kind,
+          status: 'sent',
+          scheduledAt: before(now, OVERDUE_DAYS - first.days_after_due, i + 27),
+          sentAt: before(now, OVERDUE_DAYS - first.days_after_due, i + 27),
+        });
+        await event(before(now, OVERDUE_DAYS - first.days_after_due, i + 27), 'invoice.reminder_sent');
+      }
+    }
     if (row.cancelledAt) await event(row.cancelledAt, 'invoice.cancelled');
   }
 }

@@ -61,6 +61,9 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
     // they came through (none did before).
     pay_url: { value: none },
     payments: { value: (invoice) => paymentsWithProvider(invoice.payments), replaces: true },
+    // 2026-12-02 (issue 52, drizzle/0048): every invoice took reminders, and had none, before the schedule existed.
+    reminders_enabled: { value: () => true },
+    reminders: { value: () => [] },
   },
   work_order: { metadata: noMetadata },
   order: { metadata: noMetadata },

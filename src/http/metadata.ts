@@ -163,10 +163,11 @@ export function metadataFilterOnRows(
 }
 
 /**
- * Whether an update's body sends `metadata` and nothing else. Quotes, invoices and work orders accept such a body
- * in every state: the metadata is the integrator's, not part of the document the customer sees.
+ * Whether an update's body sends `metadata` (or the resource's other `anyState` fields) and nothing else. Quotes,
+ * invoices and work orders accept such a body in every state: the metadata is the integrator's, not part of the
+ * document the customer sees (an invoice's `reminders_enabled` neither).
  */
-export function onlyMetadata(body: object): boolean {
+export function onlyMetadata(body: object, anyState: readonly string[] = []): boolean {
   const keys = Object.keys(body);
-  return keys.length === 1 && keys[0] === 'metadata';
+  return keys.length > 0 && keys.every((key) => key === 'metadata' || anyState.includes(key));
 }

@@ -3,16 +3,23 @@
 // commits. Tuned for throughput: a local queue of locked jobs and batched completion (scripts/bench/README.md).
 import { Logger, type Task } from 'graphile-worker';
 import type { Logger as Log } from 'pino';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db, Sql } from '../db/client.ts';
 import type { TaskName } from '../db/job-queue.ts';
+import { DocumentLinks } from '../files/document-links.ts';
+import { linkSecrets } from '../files/link-secret.ts';
 import type { FileStorages } from '../files/storages.ts';
 import { createLogger } from '../log.ts';
 import { emailSendTask } from '../mail/jobs/email-send.ts';
 import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
 import { lazySecretBox } from '../payments/secret-box.ts';
+import { MAX_PAGES } from '../pdf/page-limit.ts';
+import { PdfRenderer } from '../pdf/render-pool.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
 import { invoicePaymentSyncTask } from '../resources/invoices/jobs/payment-sync.ts';
+import { invoiceReminderSendTask } from '../resources/invoices/jobs/reminder-send.ts';
+import { reminderEmailHold } from '../resources/invoices/reminders.ts';
 import { workOrderPhotoPrintTask } from '../resources/work-orders/jobs/photo-print.ts';
 import { sweepPhotoPrintsTask } from '../resources/work-orders/jobs/sweep-photo-prints.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
@@ -33,6 +40,10 @@ export type WorkerDeps = {
   tenantSql: Sql;
   config: Config;
   fileStorages: FileStorages;
+  /** For invoice reminders: their PDF, the online invoice's link, and the moment the daily run judges by. */
+  pdfRenderer: PdfRenderer;
+  documentLinks: DocumentLinks;
+  clock: Clock;
   /** The process's logger (one of the configured level is made without it). */
   log?: Log;
 };
@@ -64,6 +75,25 @@ export const CRONTAB = [
   '53 * * * * sweep_photo_prints',
 ].join('\n');
 
+/**
+ * What the invoice reminders need, for a worker built apart from the service's Deps (the benchmarks): the
+ * installation's document links and a renderer of one thread, started only if a reminder renders.
+ */
+export async function reminderWorkerDeps(config: Config, sql: Sql) {
+  const secrets = await linkSecrets(config, sql);
+  return {
+    documentLinks: new DocumentLinks(secrets.current, config.publicUrl, secrets.previous),
+    pdfRenderer: new PdfRenderer({
+      threads: 1,
+      queue: config.PDF_RENDER_QUEUE,
+      timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
+      memoryMb: config.PDF_RENDER_MEMORY_MB,
+      maxPages: MAX_PAGES,
+    }),
+    clock: systemClock,
+  };
+}
+
 /** Every task the worker runs, by name: a task declared in GraphileWorker.Tasks without one here does not compile. */
 export type Tasks = { [T in TaskName]: Task<T> };
 
@@ -80,11 +110,18 @@ export function taskList(
   return {
     webhook_fanout: webhookFanoutTask(state, sending, FANOUT_BATCH_MAX),
     webhook_deliver: webhookDeliverTask(state, sending),
-    email_send: emailSendTask(deps.db, mailSenderFor(deps.config), mailIdentityOf(deps.config)),
+    email_send: emailSendTask(deps.db, mailSenderFor(deps.config), mailIdentityOf(deps.config), {
+      invoice_reminder: reminderEmailHold,
+    }),
     purge_idempotency_keys: purgeIdempotencyKeysTask(deps.sql),
     purge_events: purgeEventsTask(deps.sql),
     expire_review_requests: expireReviewRequestsTask(deps.db),
-    sales_documents_daily: salesDocumentsDailyTask(deps.db, deps.config.publicUrl),
+    sales_documents_daily: salesDocumentsDailyTask(deps.db, deps.config.publicUrl, deps.clock),
+    invoice_reminder_send: invoiceReminderSendTask(deps.db, {
+      pdfRenderer: deps.pdfRenderer,
+      documentLinks: deps.documentLinks,
+      serviceUrl: deps.config.publicUrl,
+    }),
     file_remove: fileRemoveTask(deps.db, deps.fileStorages),
     sweep_file_orphans: sweepFileOrphansTask(deps.db, deps.fileStorages, () => new Date()),
     purge_rendered_pdfs: purgeRenderedPdfsTask(deps.sql),

@@ -2,13 +2,17 @@
 // holds at most FANOUT_BATCH_MAX of them — a third of the worker's slots — so that while one batch writes, the jobs of
 // the next are running (read and sent) instead of all waiting for that write. The fan-out itself is replaced by
 // a recorder here (no database is involved); its own behaviour is tested in test/webhooks.
+
 import type { JobHelpers } from 'graphile-worker';
 import { describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Db, Sql } from '../../src/db/client.ts';
+import type { DocumentLinks } from '../../src/files/document-links.ts';
 import { FileStorages } from '../../src/files/storages.ts';
 // vi.mock below is hoisted above this import: the worker's task list gets the recorder.
 import { FANOUT_BATCH_MAX, taskList, WORKER_CONCURRENCY } from '../../src/jobs/worker.ts';
+import type { PdfRenderer } from '../../src/pdf/render-pool.ts';
 import type { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { tick } from '../harness/async.ts';
 
@@ -45,6 +49,9 @@ describe('fan-out batches of the worker', () => {
       tenantSql: {} as Sql,
       config,
       fileStorages: FileStorages.fromConfig(config),
+      pdfRenderer: {} as PdfRenderer,
+      documentLinks: {} as DocumentLinks,
+      clock: systemClock,
     }).webhook_fanout;
     if (!fanout) throw new Error('taskList has no webhook_fanout');
 

@@ -45,6 +45,7 @@ const TENANT_TABLES = {
   quotes: 'company_id',
   invoices: 'company_id',
   invoice_payments: 'company_id',
+  invoice_reminders: 'company_id',
   payment_providers: 'company_id',
   provider_payments: 'company_id',
   custom_fields: 'company_id',
@@ -153,6 +154,8 @@ async function seed(sql: postgres.Sql, companyId: string) {
             ${quote}, '2026-03-14', '2026-03-28', 14)`;
   await sql`insert into invoice_payments (company_id, id, invoice_id, amount, type, payment_method, paid_at)
             values (${companyId}, ${randomUUID()}, ${invoice}, 5, 'partial', 'bank_transfer', now())`;
+  await sql`insert into invoice_reminders (company_id, id, invoice_id, days_after_due, kind)
+            values (${companyId}, ${randomUUID()}, ${invoice}, 7, 'friendly')`;
   await sql`insert into payment_providers (company_id, provider, api_key_sealed, api_key_mode, webhook_token)
             values (${companyId}, 'mollie', 'v1.sealed', 'test', ${`token-${companyId}`})`;
   await sql`insert into provider_payments (company_id, id, invoice_id, provider, provider_payment_id, amount, currency,

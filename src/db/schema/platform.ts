@@ -17,6 +17,9 @@ import {
 } from 'drizzle-orm/pg-core';
 import { bytea, companyId, createdAt, prefixedIdColumn, ts, updatedAt } from './columns.ts';
 
+/** One step of a company's invoice reminder schedule, as stored. */
+export type ReminderStep = { days_after_due: number; kind: 'friendly' | 'second' | 'final' };
+
 export const companies = pgTable(
   'companies',
   {
@@ -62,10 +65,16 @@ export const companies = pgTable(
      * `pdf_renders`, `batches`); a kind left out has the service's default (src/http/concurrency.ts).
      */
     concurrencyLimits: jsonb('concurrency_limits').$type<Partial<Record<string, number>>>().notNull().default({}),
+    /**
+     * The company's invoice reminder schedule (drizzle/0048): steps in increasing `daysAfterDue`; empty, the default,
+     * sends none (src/domain/reminder-schedule.ts checks it).
+     */
+    invoiceReminderSteps: jsonb('invoice_reminder_steps').$type<ReminderStep[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('companies_invoice_reminder_steps', sql`jsonb_typeof(${t.invoiceReminderSteps}) = 'array'`),
     check('companies_rate_limit_per_minute', sql`${t.rateLimitPerMinute} > 0`),
     check('companies_rate_limit_per_hour', sql`${t.rateLimitPerHour} > 0`),
     check('companies_concurrency_limits', sql`jsonb_typeof(${t.concurrencyLimits}) = 'object'`),

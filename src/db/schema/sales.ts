@@ -18,7 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, metadata, ts, updatedAt, version } from './columns.ts';
+import { companyId, createdAt, metadata, prefixedIdColumn, ts, updatedAt, version } from './columns.ts';
 import { customers, deals, pipelineStages } from './crm.ts';
 import { companies } from './platform.ts';
 
@@ -167,6 +167,8 @@ export const invoices = pgTable(
     amountPaid: amount('amount_paid').notNull().default('0.00'),
     paidAt: ts('paid_at'),
     cancelledAt: ts('cancelled_at'),
+    /** False: the company's reminder schedule skips this invoice (drizzle/0048). */
+    remindersEnabled: boolean('reminders_enabled').notNull().default(true),
   },
   (t) => [
     primaryKey({ columns: [t.companyId, t.id] }),
@@ -182,6 +184,9 @@ export const invoices = pgTable(
     index('invoices_open_due')
       .on(t.companyId, t.dueDate)
       .where(sql`${t.status} in ('sent', 'viewed', 'partial')`),
+    index('invoices_overdue_reminders')
+      .on(t.companyId, t.dueDate)
+      .where(sql`${t.status} = 'overdue' AND ${t.remindersEnabled}`),
     check('invoices_due_date', sql`${t.dueDate} >= ${t.invoiceDate}`),
     check('invoices_term_percentage', sql`${t.isTermInvoice} = (${t.termPercentage} is not null)`),
   ],
@@ -228,5 +233,39 @@ export const invoicePayments = pgTable(
       .on(t.companyId, t.provider, t.providerPaymentId)
       .where(sql`${t.providerPaymentId} IS NOT NULL`),
     check('invoice_payments_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * The reminders of an invoice (drizzle/0048): one per invoice and step of the company's schedule, made `scheduled`
+ * by the daily job, then `sent` (its email in the outbox) or `skipped` (paid, cancelled, refunded or opted out by then).
+ */
+export const invoiceReminders = pgTable(
+  'invoice_reminders',
+  {
+    companyId: companyId().references(() => companies.id),
+    id: uuid('id').notNull(),
+    invoiceId: uuid('invoice_id').notNull(),
+    daysAfterDue: integer('days_after_due').notNull(),
+    kind: text('kind', { enum: ['friendly', 'second', 'final'] }).notNull(),
+    status: text('status', { enum: ['scheduled', 'sent', 'skipped'] })
+      .notNull()
+      .default('scheduled'),
+    /** The outbox email it was sent as (outbound_emails.id). */
+    emailId: prefixedIdColumn('email_id'),
+    skippedReason: text('skipped_reason', { enum: ['paid', 'cancelled', 'refunded', 'opted_out', 'no_email'] }),
+    scheduledAt: ts('scheduled_at').notNull().default(sql`app_now()`),
+    sentAt: ts('sent_at'),
+    skippedAt: ts('skipped_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.id] }),
+    foreignKey({ columns: [t.companyId, t.invoiceId], foreignColumns: [invoices.companyId, invoices.id] }).onDelete(
+      'cascade',
+    ),
+    uniqueIndex('invoice_reminders_step').on(t.companyId, t.invoiceId, t.daysAfterDue),
+    check('invoice_reminders_kind', sql`${t.kind} IN ('friendly', 'second', 'final')`),
+    check('invoice_reminders_status', sql`${t.status} IN ('scheduled', 'sent', 'skipped')`),
+    check('invoice_reminders_days', sql`${t.daysAfterDue} BETWEEN 1 AND 365`),
   ],
 );

@@ -114,7 +114,7 @@ export const outboundEmails = pgTable(
      * queued: waiting for the email_send job; sent: the SMTP server accepted it; recorded: no SMTP_URL, so it was
      * kept here instead of sent; failed: the SMTP server refused it for good (`error` says why).
      */
-    status: text('status', { enum: ['queued', 'sent', 'recorded', 'failed'] })
+    status: text('status', { enum: ['queued', 'sent', 'recorded', 'failed', 'withheld'] })
       .notNull()
       .default('queued'),
     /** The RFC 5322 Message-ID it was sent with: `<{id}@{domain of MAIL_FROM}>`. */

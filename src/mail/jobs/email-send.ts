@@ -1,11 +1,12 @@
 // The email_send task: sends one outbox email (outbox.ts) and records how it went. A temporary failure (the
 // SMTP server is down, 4xx) throws, so Graphile Worker retries with its backoff; a permanent refusal (5xx) is
-// recorded as failed and not retried. An email that is no longer queued (sent, recorded) is not sent again.
+// recorded as failed and not retried. An email that is no longer queued (sent, recorded) is not sent again, and one
+// that its cause no longer wants (EmailHolds: an invoice reminder of an invoice paid meanwhile) is withheld.
 import { and, asc, eq } from 'drizzle-orm';
 import type { Task } from 'graphile-worker';
 import type { Db } from '../../db/client.ts';
 import { companies, outboundEmailAttachments, outboundEmails } from '../../db/schema/index.ts';
-import { withTenant } from '../../db/tenant.ts';
+import { type Tx, withTenant } from '../../db/tenant.ts';
 import { messageIdOf } from '../outbox.ts';
 import { isPermanentRefusal, type MailIdentity, type MailSender } from '../sender.ts';
 
@@ -17,7 +18,20 @@ declare global {
   }
 }
 
-export function emailSendTask(db: Db, sender: MailSender, identity: MailIdentity): Task<'email_send'> {
+/**
+ * Checks, by email kind, that an email is still wanted at the moment it is sent: a reason not to send it (it is then
+ * withheld), or null. Run in the transaction that reads the email, as its company.
+ */
+export type EmailHolds = Readonly<
+  Record<string, (tx: Tx, email: typeof outboundEmails.$inferSelect) => Promise<string | null>>
+>;
+
+export function emailSendTask(
+  db: Db,
+  sender: MailSender,
+  identity: MailIdentity,
+  holds: EmailHolds = {},
+): Task<'email_send'> {
   return async ({ companyId, emailId }) => {
     const key = and(eq(outboundEmails.companyId, companyId), eq(outboundEmails.id, emailId));
     const messageId = messageIdOf(emailId, identity.domain);
@@ -32,6 +46,11 @@ export function emailSendTask(db: Db, sender: MailSender, identity: MailIdentity
     const loaded = await withTenant(db, companyId, async (tx) => {
       const [email] = await tx.select().from(outboundEmails).where(key);
       if (!email || email.status !== 'queued') return null;
+      const held = await holds[email.kind]?.(tx, email);
+      if (held) {
+        await tx.update(outboundEmails).set({ status: 'withheld', error: held }).where(key);
+        return null;
+      }
       const [company] = await tx
         .select({ name: companies.name, email: companies.email })
         .from(companies)

@@ -14,4 +14,10 @@ export const companyMessages = defineMessages({
     de: 'Kein aktiver Benutzer hat diese ID.',
     fr: 'Aucun utilisateur actif n’a cet identifiant.',
   },
+  'reminders.not_increasing': {
+    en: 'Must be more days after the due date than the step before it ({previous}).',
+    nl: 'Moet meer dagen na de vervaldatum liggen dan de stap ervoor ({previous}).',
+    de: 'Muss mehr Tage nach dem Fälligkeitsdatum liegen als der Schritt davor ({previous}).',
+    fr: 'Doit être plus de jours après l’échéance que l’étape précédente ({previous}).',
+  },
 } as const);

@@ -1,4 +1,5 @@
 import type { companies, users } from '../../db/schema/index.ts';
+import type { ReminderStep } from '../../domain/reminder-schedule.ts';
 import { iso } from '../../http/serialize.ts';
 
 export function serializeCompany(row: typeof companies.$inferSelect) {
@@ -46,3 +47,8 @@ export function serializeUser(row: typeof users.$inferSelect) {
     created_at: iso(row.createdAt),
   };
 }
+
+export const serializeReminderSchedule = (steps: readonly ReminderStep[]) => ({
+  object: 'invoice_reminder_schedule' as const,
+  steps: steps.map((step) => ({ days_after_due: step.days_after_due, kind: step.kind })),
+});

@@ -44,6 +44,7 @@ export type InvoiceFields = {
   discount_percentage?: number;
   discount_amount?: number;
   discount_description?: string | null;
+  reminders_enabled?: boolean;
   metadata?: MetadataInput;
 };
 
@@ -145,6 +146,7 @@ export async function invoiceColumns(
     dueDate,
     // A due date of its own sets the term it amounts to.
     paymentTermDays: body.due_date !== undefined ? daysBetween(invoiceDate, dueDate) : term,
+    remindersEnabled: body.reminders_enabled ?? current?.remindersEnabled ?? true,
     ...amounts,
   };
 }

@@ -28,6 +28,12 @@ export const invoiceEvents = {
     de: 'Rechnung überfällig',
     fr: 'Facture en retard',
   }),
+  'invoice.reminder_sent': event({
+    en: 'Payment reminder sent',
+    nl: 'Betalingsherinnering verstuurd',
+    de: 'Zahlungserinnerung gesendet',
+    fr: 'Relance de paiement envoyée',
+  }),
   'invoice.cancelled': event({
     en: 'Invoice cancelled',
     nl: 'Factuur geannuleerd',

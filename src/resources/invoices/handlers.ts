@@ -41,6 +41,8 @@ const invoiceDocuments: SalesDocumentResource<InvoiceRow> = {
   pdf: invoicePdf,
 };
 const invoiceNotFound = invoiceDocuments.notFound;
+/** Besides metadata, what an update may change in every state: whether the company's reminders apply. */
+const ANY_STATE = ['reminders_enabled'];
 type StatusKey =
   | 'invoice.not_draft'
   | 'invoice.cannot_send'
@@ -141,7 +143,7 @@ export const handlers = {
       });
       await completeQuote(tx, row);
       // A new invoice has no payments: nothing to read for its event and answer.
-      const answered = { ...row, payments: [] };
+      const answered = { ...row, payments: [], reminders: [] };
       await recordInvoiceEvent(tx, answered, 'invoice.created', serviceUrl(c));
       const { data, version } = await respondWith(c, tx, answered);
       return { status: 201 as const, body: { data }, headers: { ETag: etagOf(version) } };
@@ -154,19 +156,30 @@ export const handlers = {
     const body = c.req.valid('json');
     const expected = expectedVersion(c);
     const { companyId } = c.get('tenant');
-    const { updating, payments } = await c.get('tenant').transaction(async (tx) => {
+    const { updating, payments, reminders } = await c.get('tenant').transaction(async (tx) => {
       // One round trip: the lock, then the reads of the new columns (none for metadata alone, which any state
       // takes) and the payments the answer shows.
       const locking = q.lockInvoice(tx, companyId, invoice);
-      const reads = onlyMetadata(body) ? undefined : invoiceReads(tx, companyId, body, invoice);
-      const [current, payments] = await Promise.all([locking, q.paymentsOf(tx, companyId, invoice)]);
+      const reads = onlyMetadata(body, ANY_STATE) ? undefined : invoiceReads(tx, companyId, body, invoice);
+      const [current, payments, reminders] = await Promise.all([
+        locking,
+        q.paymentsOf(tx, companyId, invoice),
+        q.remindersOf(tx, companyId, invoice),
+      ]);
       checkIfMatch(current, expected, invoiceNotFound);
       const metadata = changedMetadata(current.metadata, body.metadata);
       if (!reads) {
-        // `{}` changes nothing: no write, and the version stays.
-        const updating = metadata.metadata ? q.updateInvoice(tx, current, metadata) : Promise.resolve(current);
+        const changes = {
+          ...metadata,
+          ...(body.reminders_enabled === undefined || body.reminders_enabled === current.remindersEnabled
+            ? {}
+            : { remindersEnabled: body.reminders_enabled }),
+        };
+        // Nothing that differs changes nothing: no write, and the version stays.
+        const updating =
+          Object.keys(changes).length > 0 ? q.updateInvoice(tx, current, changes) : Promise.resolve(current);
         await sendUntilCommit(tx, updating);
-        return { updating, payments };
+        return { updating, payments, reminders };
       }
       if (current.status !== 'draft') throw conflict('invoice.not_draft', current.status);
       const columns = { ...(await invoiceColumns(tx, companyId, body, reads, current)), ...metadata };
@@ -179,9 +192,9 @@ export const handlers = {
       // Nothing in the transaction waits for the updated row, only the answer: the update goes with COMMIT, and
       // its row (or its error, the transaction's) is taken once committed.
       else await sendUntilCommit(tx, updating);
-      return { updating, payments };
+      return { updating, payments, reminders };
     });
-    const row = { ...(await updating), payments };
+    const row = { ...(await updating), payments, reminders };
     const data = serializeInvoice(row, invoiceUrl(c)(row), serviceUrl(c));
     return c.json({ data }, 200, { ETag: etagOf(row.version) });
   },

@@ -3,12 +3,12 @@ import { and, asc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-o
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { lockRecord } from '../../db/change-time.ts';
 import { byRecordKey, recordReader, relatedRows, selectRecord, selectRelated } from '../../db/record-reads.ts';
-import { invoicePayments, invoices } from '../../db/schema/index.ts';
+import { invoicePayments, invoiceReminders, invoices } from '../../db/schema/index.ts';
 import type { Tenant, Tx } from '../../db/tenant.ts';
 import { metadataCondition } from '../../http/metadata.ts';
 import { type PageRequest, readPage } from '../../http/pagination.ts';
 import { atOrAfter } from '../../http/time-filter.ts';
-import type { InvoiceRow, InvoiceWithPayments, PaymentRow } from './serialize.ts';
+import type { InvoiceRow, InvoiceWithPayments, PaymentRow, ReminderRow } from './serialize.ts';
 
 export type InvoiceFilters = {
   status?: InvoiceRow['status'];
@@ -27,9 +27,15 @@ const RELATED = {
     and(eq(invoicePayments.companyId, invoices.companyId), eq(invoicePayments.invoiceId, invoices.id)),
     [asc(invoicePayments.createdAt), asc(invoicePayments.id)],
   ),
+  reminders: relatedRows(
+    getTableColumns(invoiceReminders),
+    invoiceReminders,
+    and(eq(invoiceReminders.companyId, invoices.companyId), eq(invoiceReminders.invoiceId, invoices.id)),
+    [asc(invoiceReminders.daysAfterDue)],
+  ),
 };
 
-/** The invoice with its payments, oldest first. */
+/** The invoice with its payments, oldest first, and its reminders. */
 export async function withPayments(tx: Tx, row: InvoiceRow): Promise<InvoiceWithPayments> {
   const related = await selectRelated(
     tx,
@@ -38,7 +44,8 @@ export async function withPayments(tx: Tx, row: InvoiceRow): Promise<InvoiceWith
     [eq(invoices.companyId, row.companyId), eq(invoices.id, row.id)],
     RELATED,
   );
-  return { ...row, payments: related.get(row.id)?.payments ?? [] };
+  const found = related.get(row.id);
+  return { ...row, payments: found?.payments ?? [], reminders: found?.reminders ?? [] };
 }
 
 /** A page of invoices with their payments: one statement as the tenant in one round trip. */
@@ -80,6 +87,16 @@ export function paymentsOf(tx: Tx, companyId: string, invoiceId: string): Promis
     .then((rows) => rows);
 }
 
+/** The invoice's reminders, as withPayments reads them (handed to the connection now). */
+export function remindersOf(tx: Tx, companyId: string, invoiceId: string): Promise<ReminderRow[]> {
+  return tx
+    .select()
+    .from(invoiceReminders)
+    .where(and(eq(invoiceReminders.companyId, companyId), eq(invoiceReminders.invoiceId, invoiceId)))
+    .orderBy(asc(invoiceReminders.daysAfterDue))
+    .then((rows) => rows);
+}
+
 export type NewInvoice = Omit<typeof invoices.$inferInsert, 'companyId' | 'version'>;
 export type InvoiceChanges = Omit<PgUpdateSetSource<typeof invoices>, 'companyId' | 'id' | 'version' | 'updatedAt'>;
 
@@ -112,8 +129,8 @@ export async function insertPayment(
   return row;
 }
 
-/** Invoices with an amount due whose due date lies before the company's today, now overdue. */
-export async function markOverdue(tx: Tx, companyId: string): Promise<InvoiceRow[]> {
+/** Invoices with an amount due whose due date lies before the company's date at `now`, now overdue. */
+export async function markOverdue(tx: Tx, companyId: string, now: Date): Promise<InvoiceRow[]> {
   return tx
     .update(invoices)
     .set({ status: 'overdue', updatedAt: sql`app_now()`, version: sql`${invoices.version} + 1` })
@@ -122,7 +139,7 @@ export async function markOverdue(tx: Tx, companyId: string): Promise<InvoiceRow
         eq(invoices.companyId, companyId),
         inArray(invoices.status, ['sent', 'viewed', 'partial']),
         sql`${invoices.total} > ${invoices.amountPaid}`,
-        sql`${invoices.dueDate} < (app_now() at time zone (select time_zone from companies where id = ${companyId}))::date`,
+        sql`${invoices.dueDate} < (${now.toISOString()}::timestamptz at time zone (select time_zone from companies where id = ${companyId}))::date`,
       ),
     )
     .returning();

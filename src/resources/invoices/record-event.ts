@@ -13,6 +13,7 @@ type InvoiceEventType =
   | 'invoice.viewed'
   | 'invoice.paid'
   | 'invoice.overdue'
+  | 'invoice.reminder_sent'
   | 'invoice.cancelled';
 
 /**

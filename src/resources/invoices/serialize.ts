@@ -1,12 +1,14 @@
 import { ublUrlOf } from '../../api-address.ts';
-import type { invoicePayments, invoices } from '../../db/schema/index.ts';
+import type { invoicePayments, invoiceReminders, invoices } from '../../db/schema/index.ts';
 import { fromCents, toCents } from '../../domain/money.ts';
 import { iso, isoOrNull } from '../../http/serialize.ts';
 import { serializeLine, serializeTaxBreakdown } from '../quotes/serialize.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type PaymentRow = typeof invoicePayments.$inferSelect;
-export type InvoiceWithPayments = InvoiceRow & { payments: PaymentRow[] };
+export type ReminderRow = typeof invoiceReminders.$inferSelect;
+/** The invoice with what its answer lists besides its own columns: its payments and its reminders. */
+export type InvoiceWithPayments = InvoiceRow & { payments: PaymentRow[]; reminders: ReminderRow[] };
 
 /** Nothing is owed on a cancelled or refunded invoice. */
 export const amountDue = (row: InvoiceRow): string =>
@@ -38,6 +40,16 @@ export function serializePayment(row: PaymentRow) {
     provider: row.provider,
     provider_payment_id: row.providerPaymentId,
     created_at: iso(row.createdAt),
+  };
+}
+
+export function serializeReminder(row: ReminderRow) {
+  return {
+    kind: row.kind,
+    days_after_due: row.daysAfterDue,
+    status: row.status,
+    sent_at: isoOrNull(row.sentAt),
+    skipped_reason: row.skippedReason,
   };
 }
 
@@ -91,6 +103,8 @@ export function serializeInvoice(row: InvoiceWithPayments, publicUrl: string | n
     ubl_url: ublUrlOf(serviceUrl, row.id),
     items: row.items.map((line) => serializeLine('invoice_item' as const, line)),
     payments: row.payments.map(serializePayment),
+    reminders_enabled: row.remindersEnabled,
+    reminders: row.reminders.map(serializeReminder),
     created_at: iso(row.createdAt),
     metadata: row.metadata,
     updated_at: iso(row.updatedAt),

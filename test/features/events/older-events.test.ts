@@ -76,6 +76,9 @@ function asNow(stored: StoredObject): Record<string, unknown> {
           provider: null,
           provider_payment_id: null,
         })),
+        // Reminders since 2026-12-02 (issue 52, point 6): every invoice took them, and had none.
+        reminders_enabled: true,
+        reminders: [],
         metadata: {},
       };
     case 'review_request':

@@ -1,7 +1,8 @@
 // The demo company has quotes and invoices in every status, read through the API: the invoices' payments
 // (partly paid, paid, refunded) add up to what they show, a quote has a real PNG attached that its link
-// downloads, the completed quote points at its invoice, their PDFs render, and the hourly
-// sales_documents_daily task finds nothing in the demo to expire or make overdue.
+// downloads, the completed quote points at its invoice, their PDFs render, the overdue invoice has had the friendly
+// reminder of the demo's schedule, and the hourly sales_documents_daily task finds nothing in the demo to expire,
+// make overdue or remind.
 import type { JobHelpers } from 'graphile-worker';
 import { beforeAll, expect, it } from 'vitest';
 import { createDemo } from '../../../src/cli/demo.ts';
@@ -78,6 +79,17 @@ it('has an invoice in every status, with payments that add up to amount_paid', a
   );
 });
 
+it('has a reminder schedule, and an overdue invoice that had its friendly reminder (invoice.reminder_sent)', async () => {
+  const schedule = await api.call('getInvoiceReminderSchedule', { key });
+  expect(schedule.body.data.steps.map((s: { days_after_due: number }) => s.days_after_due)).toEqual([7, 14, 30]);
+  const overdue = (await api.call('listInvoices', { key, query: { 'filter[status]': 'overdue' } })).body.data[0];
+  expect(overdue.reminders).toEqual([
+    { kind: 'friendly', days_after_due: 7, status: 'sent', sent_at: expect.any(String), skipped_reason: null },
+  ]);
+  const events = await api.call('listEvents', { key, query: { 'filter[type]': 'invoice.reminder_sent' } });
+  expect(events.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id)).toEqual([overdue.id]);
+});
+
 it('keeps its statuses when the hourly sales_documents_daily task runs', async () => {
   const statuses = async () =>
     (
@@ -87,4 +99,7 @@ it('keeps its statuses when the hourly sales_documents_daily task runs', async (
   const before = await statuses();
   await taskList({ ...api.deps, config: api.config }).sales_documents_daily({}, {} as JobHelpers);
   expect(await statuses()).toEqual(before);
+  // The overdue invoice's next step (14 days) is still days away: nothing more to send.
+  const [{ n }] = await api.sql<{ n: string }[]>`select count(*) as n from invoice_reminders`;
+  expect(Number(n)).toBe(1);
 });
