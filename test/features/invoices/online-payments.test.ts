@@ -5,8 +5,10 @@
 // (answered 200, retried by the invoice_payment_sync job).
 import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAY_START_WINDOWS } from '../../../src/http/rate-limit.ts';
 import { taskList } from '../../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { until } from '../../harness/async.ts';
 import { cliInProcess } from '../../harness/cli.ts';
 import { queuedJobsOf } from '../../harness/jobs.ts';
 import { type FakeMollie, startFakeMollie } from '../../harness/mollie.ts';
@@ -354,5 +356,107 @@ describe('the webhook', () => {
       api.deps.paymentKeys = kept;
     }
     expect((await webhook(payment.id)).body.data.outcome).toBe('recorded');
+  });
+});
+
+describe('pay now holds nothing while Mollie answers (fair shares)', () => {
+  const creations = () => mollie.calls.filter((c) => c.method === 'POST' && c.path === '/v2/payments').length;
+
+  it('a slow Mollie: no transaction, row lock or pool connection is held; the invoice and another company go on', async () => {
+    const invoice = await sentInvoice([70]);
+    const other = await api.tenant();
+    const before = creations();
+    const release = mollie.holdPayments();
+    let click: Promise<Awaited<ReturnType<typeof payNow>>> | undefined;
+    try {
+      click = payNow(String(invoice.pay_url));
+      await until(() => creations() > before, 'Mollie was asked for the payment');
+      // Held at Mollie: no session of this database is inside a transaction (the old pay now kept one, with the
+      // invoice's row lock and a pool connection, for as long as Mollie took).
+      const open = await api.sql`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null`;
+      expect(open[0].n).toBe(0);
+      // The invoice's row lock is free: an update of the invoice goes through at once.
+      const patched = await api.call('updateInvoice', {
+        key,
+        params: { invoice: invoice.id },
+        body: { metadata: { checked: 'while Mollie was slow' } },
+      });
+      expect(patched.status).toBe(200);
+      // Another company's requests are answered meanwhile.
+      const customer = await api.call('createCustomer', {
+        key: other.key,
+        body: { type: 'business', company_name: 'Buren BV', email: 'buren@example.nl' },
+      });
+      expect(customer.status).toBe(201);
+    } finally {
+      release();
+    }
+    const answered = await click;
+    expect(answered?.status).toBe(303);
+    expect(checkoutPayment(answered?.location ?? null).amount.value).toBe('70.00');
+  });
+
+  it('concurrent clicks open one payment: the others wait for it and go to the same checkout', async () => {
+    const invoice = await sentInvoice([45]);
+    const before = creations();
+    const release = mollie.holdPayments();
+    let clicks: Promise<Awaited<ReturnType<typeof payNow>>[]> | undefined;
+    try {
+      clicks = Promise.all(Array.from({ length: 4 }, () => payNow(String(invoice.pay_url))));
+      await until(() => creations() > before, 'Mollie was asked for the payment');
+    } finally {
+      release();
+    }
+    const answers = (await clicks) ?? [];
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 303]);
+    expect(new Set(answers.map((a) => a.location)).size).toBe(1);
+    expect(creations()).toBe(before + 1);
+    const rows = await api.sql`select status from provider_payments where invoice_id = ${invoice.id}`;
+    expect(rows.map((r) => r.status)).toEqual(['open']);
+  });
+
+  it('a claim left by a crash between the steps expires: the next click takes it over', async () => {
+    const invoice = await sentInvoice([35]);
+    // What a process that died after claiming (before Mollie answered) leaves behind, its claim past its time.
+    await api.sql`insert into provider_payments (company_id, id, invoice_id, provider, amount, currency, status, expires_at)
+      values (${companyId}, gen_random_uuid(), ${invoice.id}, 'mollie', 35, 'EUR', 'creating', now() - interval '1 second')`;
+    const res = await payNow(String(invoice.pay_url));
+    expect(res.status).toBe(303);
+    const payment = checkoutPayment(res.location);
+    const rows =
+      await api.sql`select status, provider_payment_id from provider_payments where invoice_id = ${invoice.id}`;
+    expect(rows).toEqual([{ status: 'open', provider_payment_id: payment.id }]);
+  });
+
+  it('Mollie refusing: the claim is released, so the next click asks again', async () => {
+    const invoice = await sentInvoice([20]);
+    mollie.down('503');
+    try {
+      expect((await payNow(String(invoice.pay_url))).status).toBe(503);
+    } finally {
+      mollie.down('up');
+    }
+    expect(await api.sql`select 1 from provider_payments where invoice_id = ${invoice.id}`).toHaveLength(0);
+    expect((await payNow(String(invoice.pay_url))).status).toBe(303);
+  });
+});
+
+describe('pay now in the public links’ rate limits', () => {
+  it('counts in the per-address window of the pages, and per link in its own window (then a 429 page)', async () => {
+    const invoice = await sentInvoice([12]);
+    const first = await visit(String(invoice.pay_url));
+    expect(first.status).toBe(303);
+    expect(first.headers.get('ratelimit')).toMatch(/^"document_pages";r=\d+;t=\d+$/);
+    const limit = PAY_START_WINDOWS[0]?.limit ?? 0;
+    // From ever new addresses: the link's own window is what runs out.
+    for (let i = 1; i < limit; i++) expect((await visit(String(invoice.pay_url))).status).toBe(303);
+    const refused = await visit(String(invoice.pay_url), { headers: { 'accept-language': 'de' } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit')).toMatch(/^"pay_starts";r=0;t=\d+$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.text()).toContain('Zu viele Anfragen');
+    // The page itself is still served.
+    expect((await visit(String(invoice.public_url))).status).toBe(200);
   });
 });
