@@ -1290,8 +1290,18 @@ export type paths = {
      *     Payments are accepted on `sent`, `viewed`, `overdue` and `partial` invoices, refunds on `paid` and
      *     `partial` invoices (and `overdue` ones with payments). A `draft`, `cancelled` or `refunded` invoice, a
      *     payment on a `paid` invoice or a refund without payments answers `409 conflict`. A payment larger than
-     *     `amount_due`, or a refund larger than `amount_paid`, answers `422 validation_failed` (`too_big`). With
-     *     `notes`, a line about the payment is appended to the invoice's internal `notes`. Emits `invoice.paid` when the payment settles the invoice.
+     *     `amount_due`, or a refund larger than `amount_paid` (less refunds still pending at the payment provider),
+     *     answers `422 validation_failed` (`too_big`). With `notes`, a line about the payment is appended to the
+     *     invoice's internal `notes`. Emits `invoice.paid` when the payment settles the invoice.
+     *
+     *     A refund with `refunded_payment_id` pays back that payment. When it came through the payment provider
+     *     ("pay now"), the refund is recorded `pending` (`provider_refund_status` `queued`, not yet counted) and
+     *     sent to the provider by a job right after the answer, with the refund's `id` as the provider's idempotency
+     *     key so a retried send never refunds twice. The provider's answer is recorded on the refund: `pending`
+     *     while it pays back, then `refunded` (the refund becomes `paid` and is subtracted from `amount_paid` as
+     *     above) or `failed` (with `failure_reason`, never counted; emits `invoice.refund_failed`). A refund without
+     *     `refunded_payment_id`, or of a payment recorded by hand, is recorded as paid back outside the service, as
+     *     before: nothing is sent to the provider.
      */
     post: operations['createInvoicePayment'];
     delete?: never;
@@ -4231,6 +4241,26 @@ export type webhooks = {
     patch?: never;
     trace?: never;
   };
+  'invoice.refund_failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A refund failed at the payment provider
+     * @description Sent when a refund sent to the payment provider (*Record a payment* with `refunded_payment_id` of a payment that came through the provider) was refused, failed or canceled there: the money was not paid back. `data.object` is the invoice with its payments; the refund has `status` `failed`, `provider_refund_status` `failed` and the provider's `failure_reason`, and never counted in `amount_paid`. Record a new refund to try again, or pay back by other means and record that. A refund that succeeds emits no event of its own: it changes `amount_paid` (and the invoice's `status` to `refunded` when everything paid came back). Needs `invoices.read` (subscription `invoice.refund_failed` or `*`). Verify and acknowledge as described under `ping`.
+     */
+    post: operations['invoiceRefundFailedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'work_order.created': {
     parameters: {
       query?: never;
@@ -6615,6 +6645,34 @@ export type components = {
        * @example null
        */
       provider_payment_id: string | null;
+      /**
+       * Format: uuid
+       * @description For a `refund` recorded with `refunded_payment_id`, the payment it pays back; `null` otherwise.
+       * @example null
+       */
+      refunded_payment_id: string | null;
+      /**
+       * @description For a refund sent to the payment provider, the refund's id there (Mollie's `re_…`), once the provider has
+       *     accepted it; `null` before and for any other payment.
+       * @example null
+       */
+      provider_refund_id: string | null;
+      /**
+       * @description Where a refund sent to the payment provider stands: `queued` (recorded, being sent), `pending` (accepted
+       *     by the provider, not yet paid back), `refunded` (paid back: the refund's `status` becomes `paid` and it
+       *     counts in `amount_paid`) or `failed` (refused, failed or canceled at the provider: the refund's `status`
+       *     becomes `failed`, it never counts, `failure_reason` says why, and the event `invoice.refund_failed` is
+       *     emitted; record a new refund to try again). `null` for anything not sent to a provider. New values may
+       *     be added.
+       * @example null
+       * @enum {string|null}
+       */
+      provider_refund_status: 'queued' | 'pending' | 'refunded' | 'failed' | null;
+      /**
+       * @description Why the payment provider refused or failed a refund, in the provider's words; `null` otherwise.
+       * @example null
+       */
+      failure_reason: string | null;
       created_at: components['schemas']['Timestamp'];
     };
     /**
@@ -6774,7 +6832,10 @@ export type components = {
        *     open reuses it (at most one open payment per invoice and amount). When the company has no provider, or
        *     nothing is due any more, it answers `303` to `public_url`, which shows how to pay by bank transfer or that
        *     the invoice is paid. When the provider cannot be reached it answers a page with `503` and `Retry-After`
-       *     (nothing was created). The online invoice and the email of *Send an invoice* carry this link when the
+       *     (nothing was created). Clicks at the same moment open one payment: the others wait for it (up to about
+       *     12 seconds, then `503` with `Retry-After`). Clicks count in the online pages' limit per client address
+       *     (60 a minute) and in their own per link (20 in 10 minutes), beyond which a page with `429` and
+       *     `Retry-After` answers. The online invoice and the email of *Send an invoice* carry this link when the
        *     company has a provider. A payment made there is recorded on the invoice by itself (see *Receive a Mollie
        *     payment webhook*). `null` unless the invoice is `sent`, `viewed`, `partial` or `overdue` with an amount
        *     due, and, like `public_url`, for keys without `invoices.write` and in events.
@@ -7154,6 +7215,17 @@ export type components = {
        * @example null
        */
       notes?: string | null;
+      /**
+       * Format: uuid
+       * @description Only with `type` `refund`: the payment of this invoice the refund pays back, at most what is left of it
+       *     after its earlier refunds (`422 validation_failed`: `invalid_reference` for an unknown payment, a refund
+       *     or another invoice's payment; `too_big` above what is left). When that payment came through the payment
+       *     provider (its `provider` is set), the refund is sent to the provider: it is answered with `status`
+       *     `pending` and `provider_refund_status` `queued`, does not yet count in `amount_paid`, and follows the
+       *     provider's answer (see `provider_refund_status`). Without it, or for a payment recorded by hand, the
+       *     refund is recorded as paid back outside the service and counts at once, as before.
+       */
+      refunded_payment_id?: string;
     };
     /**
      * Format: binary
@@ -9350,6 +9422,7 @@ export type components = {
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
+      | 'invoice.refund_failed'
       | 'work_order.created'
       | 'work_order.status_changed'
       | 'order.status_changed'
@@ -9496,6 +9569,7 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'invoice.refund_failed'
         | 'work_order.created'
         | 'work_order.status_changed'
         | 'order.status_changed'
@@ -9622,6 +9696,7 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'invoice.refund_failed'
         | 'work_order.created'
         | 'work_order.status_changed'
         | 'order.status_changed'
@@ -9783,6 +9858,7 @@ export type components = {
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
+      | 'invoice.refund_failed'
       | 'work_order.created'
       | 'work_order.status_changed'
       | 'order.status_changed'
@@ -10390,7 +10466,8 @@ export type components = {
         | 'invoice.viewed'
         | 'invoice.paid'
         | 'invoice.overdue'
-        | 'invoice.cancelled';
+        | 'invoice.cancelled'
+        | 'invoice.refund_failed';
       created_at: components['schemas']['Timestamp'];
       data: components['schemas']['InvoiceEventData'];
     };
@@ -20431,6 +20508,10 @@ export interface operations {
          *               "paid_at": "2026-03-16T09:00:00Z",
          *               "provider": null,
          *               "provider_payment_id": null,
+         *               "refunded_payment_id": null,
+         *               "provider_refund_id": null,
+         *               "provider_refund_status": null,
+         *               "failure_reason": null,
          *               "created_at": "2026-03-16T09:12:40Z"
          *             }
          *           ],
@@ -20775,6 +20856,210 @@ export interface operations {
          *           "metadata": {},
          *           "created_at": "2026-03-14T10:20:00Z",
          *           "updated_at": "2026-03-15T08:05:00Z"
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['InvoiceEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status within 10 seconds acknowledges the message; anything else (including redirects) is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  invoiceRefundFailedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Id of the message: the event id (`evt_…`), the same on every retry and resend. Deduplicate on it: a
+         *     message can arrive more than once. Look the event up with *Get an event*.
+         * @example evt_01JV8M2Q4R6S8T0V2W4X6Y8Z0A
+         */
+        'webhook-id': components['parameters']['WebhookId'];
+        /**
+         * @description When this attempt was sent, in Unix seconds (new on every attempt). Reject a message whose timestamp
+         *     differs more than 5 minutes from your clock (protection against replays).
+         * @example 1773477005
+         */
+        'webhook-timestamp': components['parameters']['WebhookTimestamp'];
+        /**
+         * @description One or more signatures separated by a space, each `v1,<base64 HMAC-SHA256>`. The signed text is
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`; the key is the base64-decoded part of the endpoint's
+         *     secret after `whsec_`. The message is genuine when any entry matches (compare in constant time).
+         *     During a secret rotation overlap there are two entries, one per secret. New versions (other than `v1`)
+         *     may be added: ignore entries you do not know.
+         */
+        'webhook-signature': components['parameters']['WebhookSignature'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "object": "event",
+         *       "id": "evt_01JV8M2Q4R6S8T0V2W4X6Y8I06",
+         *       "type": "invoice.refund_failed",
+         *       "created_at": "2026-03-18T14:03:05Z",
+         *       "data": {
+         *         "object": {
+         *           "object": "invoice",
+         *           "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d",
+         *           "number": "F2026-0042",
+         *           "status": "partial",
+         *           "title": "Vervanging cv-ketel",
+         *           "description": "Conform offerte O2026-0012 van 2 maart 2026.",
+         *           "customer_id": "0192f4a2-6c1e-7b3a-9d4f-2a8e5c7b1f30",
+         *           "customer": {
+         *             "type": "business",
+         *             "name": "Jan Jansen",
+         *             "email": "jan@bakkerijjansen.nl",
+         *             "phone": "+31 20 123 4567",
+         *             "address": "Prinsengracht 263",
+         *             "postal_code": "1016 GV",
+         *             "city": "Amsterdam",
+         *             "country": "NL",
+         *             "company_name": "Bakkerij Jansen B.V.",
+         *             "vat_number": "NL853746217B01",
+         *             "coc_number": "34123456"
+         *           },
+         *           "quote_id": "0195a0e1-3d4c-7b5a-8e6f-7a8b9c0d1e2f",
+         *           "deal_id": "0195a0e0-9a8b-7c6d-8e5f-4a3b2c1d0e9f",
+         *           "language": "nl",
+         *           "currency": "EUR",
+         *           "invoice_date": "2026-03-14",
+         *           "due_date": "2026-03-28",
+         *           "payment_term_days": 14,
+         *           "is_term_invoice": false,
+         *           "term_percentage": null,
+         *           "terms_conditions": "Betaling binnen 14 dagen na factuurdatum.",
+         *           "notes": "2026-03-16 betaling EUR 1000.00: Aanbetaling volgens afspraak per telefoon.",
+         *           "outro_text": "Bedankt voor uw opdracht!",
+         *           "hide_line_amounts": false,
+         *           "discount_percentage": "0.00",
+         *           "discount_amount": "0.00",
+         *           "discount_description": null,
+         *           "subtotal": "2292.25",
+         *           "tax_amount": "481.37",
+         *           "total": "2773.62",
+         *           "amount_paid": "1000.00",
+         *           "amount_due": "1773.62",
+         *           "sent_at": "2026-03-14T10:45:00Z",
+         *           "viewed_at": "2026-03-14T18:02:11Z",
+         *           "paid_at": null,
+         *           "cancelled_at": null,
+         *           "public_url": null,
+         *           "pay_url": null,
+         *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+         *           "items": [
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca1",
+         *               "type": "product",
+         *               "name": "Combiketel Intergas Xtreme 36",
+         *               "description": "Inclusief rookgasafvoer en 5 jaar fabrieksgarantie.",
+         *               "sku": "IGX-36-NL",
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "1895.00",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "1895.00",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca2",
+         *               "type": "labor",
+         *               "name": "Installatie en inbedrijfstelling",
+         *               "description": null,
+         *               "sku": null,
+         *               "quantity": "5.00",
+         *               "unit": "uur",
+         *               "unit_price": "62.50",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "312.50",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
+         *             },
+         *             {
+         *               "object": "invoice_item",
+         *               "id": "0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8ca3",
+         *               "type": "material",
+         *               "name": "Montagemateriaal",
+         *               "description": "Koppelingen, leidingwerk en beugels.",
+         *               "sku": null,
+         *               "quantity": "1.00",
+         *               "unit": "stuk",
+         *               "unit_price": "84.75",
+         *               "unit_price_incl": null,
+         *               "discount_percentage": "0.00",
+         *               "discount_amount": "0.00",
+         *               "discount_description": null,
+         *               "line_total": "84.75",
+         *               "line_total_incl": null,
+         *               "is_taxable": true,
+         *               "tax_rate": "21.00",
+         *               "vat_exemption_reason": null
+         *             }
+         *           ],
+         *           "payments": [
+         *             {
+         *               "object": "invoice_payment",
+         *               "id": "0195a3d8-1b2c-7d3e-8f4a-5b6c7d8e9fa0",
+         *               "amount": "1000.00",
+         *               "type": "deposit",
+         *               "status": "paid",
+         *               "payment_method": "ideal",
+         *               "description": "Mollie tr_5B8cwPMGnU",
+         *               "paid_at": "2026-03-16T09:00:00Z",
+         *               "provider": "mollie",
+         *               "provider_payment_id": "tr_5B8cwPMGnU",
+         *               "refunded_payment_id": null,
+         *               "provider_refund_id": null,
+         *               "provider_refund_status": null,
+         *               "failure_reason": null,
+         *               "created_at": "2026-03-16T09:12:40Z"
+         *             },
+         *             {
+         *               "object": "invoice_payment",
+         *               "id": "0195a7b1-2c3d-7e4f-8a5b-6c7d8e9f0a1b",
+         *               "amount": "250.00",
+         *               "type": "refund",
+         *               "status": "failed",
+         *               "payment_method": "ideal",
+         *               "description": "Korting na oplevering",
+         *               "paid_at": null,
+         *               "provider": "mollie",
+         *               "provider_payment_id": null,
+         *               "refunded_payment_id": "0195a3d8-1b2c-7d3e-8f4a-5b6c7d8e9fa0",
+         *               "provider_refund_id": null,
+         *               "provider_refund_status": "failed",
+         *               "failure_reason": "The amount is higher than the balance on your account",
+         *               "created_at": "2026-03-18T14:03:01Z"
+         *             }
+         *           ],
+         *           "metadata": {},
+         *           "created_at": "2026-03-14T10:20:00Z",
+         *           "updated_at": "2026-03-18T14:03:05Z"
          *         }
          *       }
          *     }

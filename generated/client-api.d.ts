@@ -2192,6 +2192,7 @@ export type components = {
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
+      | 'invoice.refund_failed'
       | 'work_order.created'
       | 'work_order.status_changed'
       | 'order.status_changed'
@@ -2337,6 +2338,12 @@ export type components = {
       /** @enum {string|null} */
       provider: 'mollie' | null;
       provider_payment_id: string | null;
+      /** Format: uuid */
+      refunded_payment_id: string | null;
+      provider_refund_id: string | null;
+      /** @enum {string|null} */
+      provider_refund_status: 'queued' | 'pending' | 'refunded' | 'failed' | null;
+      failure_reason: string | null;
       created_at: components['schemas']['Timestamp'];
     };
     InvoicePaymentCreate: {
@@ -2361,6 +2368,8 @@ export type components = {
       paid_at?: string;
       description?: string | null;
       notes?: string | null;
+      /** Format: uuid */
+      refunded_payment_id?: string;
     };
     InvoiceSend: {
       /** Format: email */
@@ -3216,6 +3225,7 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'invoice.refund_failed'
         | 'work_order.created'
         | 'work_order.status_changed'
         | 'order.status_changed'
@@ -3283,6 +3293,7 @@ export type components = {
         | 'invoice.paid'
         | 'invoice.overdue'
         | 'invoice.cancelled'
+        | 'invoice.refund_failed'
         | 'work_order.created'
         | 'work_order.status_changed'
         | 'order.status_changed'
@@ -3351,6 +3362,7 @@ export type components = {
       | 'invoice.paid'
       | 'invoice.overdue'
       | 'invoice.cancelled'
+      | 'invoice.refund_failed'
       | 'work_order.created'
       | 'work_order.status_changed'
       | 'order.status_changed'

@@ -1069,6 +1069,10 @@ export const InvoicePaymentSchema = z
     paid_at: NullableTimestampSchema,
     provider: z.enum(['mollie']).nullable(),
     provider_payment_id: z.string().max(100).nullable(),
+    refunded_payment_id: z.uuid().nullable(),
+    provider_refund_id: z.string().max(100).nullable(),
+    provider_refund_status: z.enum(['queued', 'pending', 'refunded', 'failed']).nullable(),
+    failure_reason: z.string().max(500).nullable(),
     created_at: TimestampSchema,
   })
   .openapi('InvoicePayment');
@@ -1536,6 +1540,7 @@ export const EventTypeSchema = z
     'invoice.paid',
     'invoice.overdue',
     'invoice.cancelled',
+    'invoice.refund_failed',
     'work_order.created',
     'work_order.status_changed',
     'order.status_changed',
@@ -1592,6 +1597,7 @@ export const InvoiceEventSchema = z
       'invoice.paid',
       'invoice.overdue',
       'invoice.cancelled',
+      'invoice.refund_failed',
     ]),
     created_at: TimestampSchema,
     data: InvoiceEventDataSchema,
@@ -1620,6 +1626,7 @@ export const InvoicePaymentCreateSchema = z
     paid_at: z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
     description: z.string().max(500).nullable().optional(),
     notes: z.string().max(2000).nullable().optional(),
+    refunded_payment_id: z.uuid().optional(),
   })
   .openapi('InvoicePaymentCreate');
 export const InvoiceSendSchema = z
@@ -2236,6 +2243,7 @@ export const WebhookEventSelectionSchema = z
       'invoice.paid',
       'invoice.overdue',
       'invoice.cancelled',
+      'invoice.refund_failed',
       'work_order.created',
       'work_order.status_changed',
       'order.status_changed',
@@ -2309,6 +2317,7 @@ export const WebhookEndpointCreateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'invoice.refund_failed',
           'work_order.created',
           'work_order.status_changed',
           'order.status_changed',
@@ -2382,6 +2391,7 @@ export const WebhookEndpointUpdateSchema = z
           'invoice.paid',
           'invoice.overdue',
           'invoice.cancelled',
+          'invoice.refund_failed',
           'work_order.created',
           'work_order.status_changed',
           'order.status_changed',

@@ -13,6 +13,7 @@ import { mailIdentityOf, mailSenderFor } from '../mail/sender.ts';
 import { lazySecretBox } from '../payments/secret-box.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
 import { invoicePaymentSyncTask } from '../resources/invoices/jobs/payment-sync.ts';
+import { invoiceRefundSendTask } from '../resources/invoices/jobs/refund-send.ts';
 import { workOrderPhotoPrintTask } from '../resources/work-orders/jobs/photo-print.ts';
 import { sweepPhotoPrintsTask } from '../resources/work-orders/jobs/sweep-photo-prints.ts';
 import type { DeliverOptions } from '../webhooks/delivery-attempts.ts';
@@ -77,6 +78,12 @@ export function taskList(
   stop?: AbortSignal,
 ): Tasks {
   const sending: DeliverOptions = { policy: { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' }, stop };
+  const payments = {
+    db: deps.db,
+    paymentKeys: lazySecretBox(deps.config, deps.sql),
+    serviceUrl: deps.config.publicUrl,
+    log: deps.log ?? createLogger(deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
+  };
   return {
     webhook_fanout: webhookFanoutTask(state, sending, FANOUT_BATCH_MAX),
     webhook_deliver: webhookDeliverTask(state, sending),
@@ -90,12 +97,8 @@ export function taskList(
     purge_rendered_pdfs: purgeRenderedPdfsTask(deps.sql),
     work_order_photo_print: workOrderPhotoPrintTask(deps, deps.fileStorages),
     sweep_photo_prints: sweepPhotoPrintsTask(deps.db),
-    invoice_payment_sync: invoicePaymentSyncTask({
-      db: deps.db,
-      paymentKeys: lazySecretBox(deps.config, deps.sql),
-      serviceUrl: deps.config.publicUrl,
-      log: deps.log ?? createLogger(deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
-    }),
+    invoice_payment_sync: invoicePaymentSyncTask(payments),
+    invoice_refund_send: invoiceRefundSendTask(payments),
   };
 }
 

@@ -255,11 +255,12 @@ export const handlers = {
         {
           amount: body.amount,
           type: body.type,
-          paymentMethod: body.payment_method ?? 'bank_transfer',
+          paymentMethod: body.payment_method,
           description: body.description ?? null,
           paidAt,
           notes: body.notes ?? null,
           provider: null,
+          refundedPaymentId: body.refunded_payment_id,
         },
         serviceUrl(c),
       );

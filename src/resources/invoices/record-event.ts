@@ -13,7 +13,8 @@ type InvoiceEventType =
   | 'invoice.viewed'
   | 'invoice.paid'
   | 'invoice.overdue'
-  | 'invoice.cancelled';
+  | 'invoice.cancelled'
+  | 'invoice.refund_failed';
 
 /**
  * An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline);
