@@ -7217,12 +7217,13 @@ export type components = {
       notes?: string | null;
       /**
        * Format: uuid
-       * @description Only with `type` `refund`: the payment of this invoice the refund pays back, at most what is left of it
-       *     after its earlier refunds (`422 validation_failed`: `invalid_reference` for an unknown payment, a refund
-       *     or another invoice's payment; `too_big` above what is left). When that payment came through the payment
-       *     provider (its `provider` is set), the refund is sent to the provider: it is answered with `status`
-       *     `pending` and `provider_refund_status` `queued`, does not yet count in `amount_paid`, and follows the
-       *     provider's answer (see `provider_refund_status`). Without it, or for a payment recorded by hand, the
+       * @description Only with `type` `refund` (else `422 validation_failed`, `invalid_combination`): the payment of this
+       *     invoice the refund pays back, at most what is left of it after its earlier refunds (`422
+       *     validation_failed`: `invalid_reference` for an unknown payment, a refund or another invoice's payment;
+       *     `too_big` above what is left). When that payment came through the payment provider (its `provider` is
+       *     set), the refund is sent to the provider with that payment's `payment_method`: it is answered with
+       *     `status` `pending` and `provider_refund_status` `queued`, does not yet count in `amount_paid`, and follows
+       *     the provider's answer (see `provider_refund_status`). Without it, or for a payment recorded by hand, the
        *     refund is recorded as paid back outside the service and counts at once, as before.
        */
       refunded_payment_id?: string;
