@@ -5,7 +5,8 @@
 // refused) and posts Mollie's webhook (`notify`: `id=…` as a form to the payment's webhookUrl). Refunds: POST
 // /v2/payments/{id}/refunds (a paid payment, at most what is left of it; one refund per Idempotency-Key, as Mollie
 // answers a repeated key), GET one and the list; `settleRefund` moves one on, `refuseRefunds` answers 422.
-// `holdPayments` keeps new payments' answers until released (a slow Mollie). Used by the drill
+// `holdPayments` keeps new payments' answers until released (a slow Mollie). GET /checkout/{id} is a page naming the
+// payment, for a browser sent there. Used by the drill
 // (scripts/drills/payments.ts) too, so it imports nothing of the service or of vitest.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -152,6 +153,14 @@ export async function startFakeMollie(): Promise<FakeMollie> {
     if (mode === '503') {
       res.writeHead(503, { 'content-type': 'application/hal+json', 'retry-after': '0' });
       res.end(JSON.stringify({ status: 503, title: 'Service Unavailable', detail: 'Down for a test', _links: {} }));
+      return;
+    }
+    // The checkout a customer is sent to (no key: a browser opens it).
+    const checkout = /^\/checkout\/([A-Za-z0-9_]+)$/.exec(path);
+    if (req.method === 'GET' && checkout) {
+      const payment = payments.get(checkout[1] ?? '');
+      res.writeHead(payment ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>Test checkout</title><h1 id="payment">${payment ? payment.id : 'unknown'}</h1>`);
       return;
     }
     const apiKey = /^Bearer ((test|live)_[A-Za-z0-9]{30,})$/.exec(authorization ?? '')?.[1];
