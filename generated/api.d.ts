@@ -6659,7 +6659,7 @@ export type components = {
       provider_refund_id: string | null;
       /**
        * @description Where a refund sent to the payment provider stands: `queued` (recorded, being sent), `pending` (accepted
-       *     by the provider, not yet paid back), `refunded` (paid back: the refund's `status` becomes `paid` and it
+       *     by the provider, not yet paid back; the service asks the provider again every hour), `refunded` (paid back: the refund's `status` becomes `paid` and it
        *     counts in `amount_paid`) or `failed` (refused, failed or canceled at the provider: the refund's `status`
        *     becomes `failed`, it never counts, `failure_reason` says why, and the event `invoice.refund_failed` is
        *     emitted; record a new refund to try again). `null` for anything not sent to a provider. New values may
@@ -6836,7 +6836,8 @@ export type components = {
        *     12 seconds, then `503` with `Retry-After`). Clicks count in the online pages' limit per client address
        *     (60 a minute) and in their own per link (20 in 10 minutes), beyond which a page with `429` and
        *     `Retry-After` answers. The online invoice and the email of *Send an invoice* carry this link when the
-       *     company has a provider. A payment made there is recorded on the invoice by itself (see *Receive a Mollie
+       *     company has a provider (the email then also has an HTML part, in which it is a "pay now" button). A
+       *     payment made there is recorded on the invoice by itself (see *Receive a Mollie
        *     payment webhook*). `null` unless the invoice is `sent`, `viewed`, `partial` or `overdue` with an amount
        *     due, and, like `public_url`, for keys without `invoices.write` and in events.
        * @example https://crm.example.com/invoice/AQGVobAsPX5PilVsfY6fChsBkvXSXG1-j5oLHC0-T1pgAQ.p4Lm9QwZ2s7VkR1tX8bN0g/pay
