@@ -6659,7 +6659,8 @@ export type components = {
       provider_refund_id: string | null;
       /**
        * @description Where a refund sent to the payment provider stands: `queued` (recorded, being sent), `pending` (accepted
-       *     by the provider, not yet paid back; the service asks the provider again every hour), `refunded` (paid back: the refund's `status` becomes `paid` and it
+       *     by the provider, not yet paid back; the service asks the provider again every hour, and at once when the provider
+       *     calls the payment's webhook), `refunded` (paid back: the refund's `status` becomes `paid` and it
        *     counts in `amount_paid`) or `failed` (refused, failed or canceled at the provider: the refund's `status`
        *     becomes `failed`, it never counts, `failure_reason` says why, and the event `invoice.refund_failed` is
        *     emitted; record a new refund to try again). `null` for anything not sent to a provider. New values may

@@ -5,7 +5,7 @@
 // idempotency key and is in the refund's metadata (looked for first), so a retried job never pays back twice.
 // `refunded`: the refund counts in the invoice (applyToInvoice); `failed`: kept with the provider's reason and
 // `invoice.refund_failed`; still pending: looked at again later (Mollie pays back within days).
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { queueJob } from '../../db/job-queue.ts';
 import { invoicePayments, invoices } from '../../db/schema/index.ts';
 import { type Tx, withTenant } from '../../db/tenant.ts';
@@ -36,6 +36,35 @@ export const queueRefundSend = (companyId: string, paymentId: string, runAt?: Da
     { companyId, paymentId },
     { jobKey: `invoice_refund_send:${companyId}:${paymentId}`, runAt },
   )}`;
+
+/**
+ * A provider payment's webhook may be about one of its refunds: its refunds still pending are looked at now rather
+ * than at their next hourly look. Answers how many were queued.
+ */
+export async function queuePendingRefundsOf(
+  deps: Pick<ProviderPaymentDeps, 'db'>,
+  companyId: string,
+  providerPaymentId: string,
+): Promise<number> {
+  return withTenant(deps.db, companyId, async (tx) => {
+    const paid = tx
+      .select({ id: invoicePayments.id })
+      .from(invoicePayments)
+      .where(and(eq(invoicePayments.companyId, companyId), eq(invoicePayments.providerPaymentId, providerPaymentId)));
+    const pending = await tx
+      .select({ id: invoicePayments.id })
+      .from(invoicePayments)
+      .where(
+        and(
+          eq(invoicePayments.companyId, companyId),
+          inArray(invoicePayments.refundedPaymentId, paid),
+          eq(invoicePayments.status, 'pending'),
+        ),
+      );
+    for (const refund of pending) await tx.execute(queueRefundSend(companyId, refund.id));
+    return pending.length;
+  });
+}
 
 /**
  * Sends the pending refund `paymentId` to the provider, or asks how it stands, and records the answer.

@@ -512,8 +512,7 @@ describe('refunds of payments that came through Mollie', () => {
       amount: { value: '40.00', currency: 'EUR' },
       metadata: { refund_id: pending.id },
     });
-    let now = (await readInvoice(invoice.id)).payments.at(-1);
-    expect(now).toMatchObject({
+    expect((await readInvoice(invoice.id)).payments.at(-1)).toMatchObject({
       status: 'pending',
       provider_refund_id: atMollie?.id,
       provider_refund_status: 'pending',
@@ -527,12 +526,22 @@ describe('refunds of payments that came through Mollie', () => {
     expect((await readInvoice(invoice.id)).payments.at(-1)?.provider_refund_id).toBe(atMollie?.id);
 
     mollie.settleRefund(String(atMollie?.id), 'refunded');
+    // The payment's webhook brings the refund's next look forward from an hour away to now.
+    const [later] = (await queuedJobsOf(api, 'invoice_refund_send', companyId)).filter(
+      (j) => j.payload.paymentId === pending.id,
+    );
+    expect(later?.runAt.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect((await webhook(molliePayment)).status).toBe(200);
+    const [soon] = (await queuedJobsOf(api, 'invoice_refund_send', companyId)).filter(
+      (j) => j.payload.paymentId === pending.id,
+    );
+    expect(soon?.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     await task()({ companyId, paymentId: pending.id }, {} as JobHelpers);
     const after = await readInvoice(invoice.id);
     expect(after).toMatchObject({ status: 'partial', amount_paid: '60.00', amount_due: '40.00' });
-    now = after.payments.at(-1);
-    expect(now).toMatchObject({ status: 'paid', provider_refund_status: 'refunded', failure_reason: null });
-    expect(now?.paid_at).not.toBeNull();
+    const done = after.payments.at(-1);
+    expect(done).toMatchObject({ status: 'paid', provider_refund_status: 'refunded', failure_reason: null });
+    expect(done?.paid_at).not.toBeNull();
     // Done: another run changes nothing and asks Mollie nothing.
     const calls = mollie.calls.length;
     await task()({ companyId, paymentId: pending.id }, {} as JobHelpers);
