@@ -2209,6 +2209,7 @@ export type components = {
       | 'invoice.overdue'
       | 'invoice.reminder_sent'
       | 'invoice.cancelled'
+      | 'invoice.refund_failed'
       | 'work_order.created'
       | 'work_order.status_changed'
       | 'order.status_changed'
@@ -2358,6 +2359,12 @@ export type components = {
       /** @enum {string|null} */
       provider: 'mollie' | null;
       provider_payment_id: string | null;
+      /** Format: uuid */
+      refunded_payment_id: string | null;
+      provider_refund_id: string | null;
+      /** @enum {string|null} */
+      provider_refund_status: 'queued' | 'pending' | 'refunded' | 'failed' | null;
+      failure_reason: string | null;
       created_at: components['schemas']['Timestamp'];
     };
     InvoicePaymentCreate: {
@@ -2382,6 +2389,8 @@ export type components = {
       paid_at?: string;
       description?: string | null;
       notes?: string | null;
+      /** Format: uuid */
+      refunded_payment_id?: string;
     };
     InvoiceReminder: {
       kind: components['schemas']['InvoiceReminderKind'];
@@ -3267,6 +3276,7 @@ export type components = {
         | 'invoice.overdue'
         | 'invoice.reminder_sent'
         | 'invoice.cancelled'
+        | 'invoice.refund_failed'
         | 'work_order.created'
         | 'work_order.status_changed'
         | 'order.status_changed'
@@ -3335,6 +3345,7 @@ export type components = {
         | 'invoice.overdue'
         | 'invoice.reminder_sent'
         | 'invoice.cancelled'
+        | 'invoice.refund_failed'
         | 'work_order.created'
         | 'work_order.status_changed'
         | 'order.status_changed'
@@ -3404,6 +3415,7 @@ export type components = {
       | 'invoice.overdue'
       | 'invoice.reminder_sent'
       | 'invoice.cancelled'
+      | 'invoice.refund_failed'
       | 'work_order.created'
       | 'work_order.status_changed'
       | 'order.status_changed'

@@ -1069,6 +1069,10 @@ export const InvoicePaymentSchema = z
     paid_at: NullableTimestampSchema,
     provider: z.enum(['mollie']).nullable(),
     provider_payment_id: z.string().max(100).nullable(),
+    refunded_payment_id: z.uuid().nullable(),
+    provider_refund_id: z.string().max(100).nullable(),
+    provider_refund_status: z.enum(['queued', 'pending', 'refunded', 'failed']).nullable(),
+    failure_reason: z.string().max(500).nullable(),
     created_at: TimestampSchema,
   })
   .openapi('InvoicePayment');
@@ -1549,6 +1553,7 @@ export const EventTypeSchema = z
     'invoice.overdue',
     'invoice.reminder_sent',
     'invoice.cancelled',
+    'invoice.refund_failed',
     'work_order.created',
     'work_order.status_changed',
     'order.status_changed',
@@ -1607,6 +1612,7 @@ export const InvoiceEventSchema = z
       'invoice.overdue',
       'invoice.reminder_sent',
       'invoice.cancelled',
+      'invoice.refund_failed',
     ]),
     created_at: TimestampSchema,
     data: InvoiceEventDataSchema,
@@ -1635,6 +1641,7 @@ export const InvoicePaymentCreateSchema = z
     paid_at: z.iso.datetime({ offset: true }).refine(inCalendar, IN_CALENDAR).optional(),
     description: z.string().max(500).nullable().optional(),
     notes: z.string().max(2000).nullable().optional(),
+    refunded_payment_id: z.uuid().optional(),
   })
   .openapi('InvoicePaymentCreate');
 export const InvoiceReminderStepSchema = z
@@ -2265,6 +2272,7 @@ export const WebhookEventSelectionSchema = z
       'invoice.overdue',
       'invoice.reminder_sent',
       'invoice.cancelled',
+      'invoice.refund_failed',
       'work_order.created',
       'work_order.status_changed',
       'order.status_changed',
@@ -2339,6 +2347,7 @@ export const WebhookEndpointCreateSchema = z
           'invoice.overdue',
           'invoice.reminder_sent',
           'invoice.cancelled',
+          'invoice.refund_failed',
           'work_order.created',
           'work_order.status_changed',
           'order.status_changed',
@@ -2413,6 +2422,7 @@ export const WebhookEndpointUpdateSchema = z
           'invoice.overdue',
           'invoice.reminder_sent',
           'invoice.cancelled',
+          'invoice.refund_failed',
           'work_order.created',
           'work_order.status_changed',
           'order.status_changed',

@@ -16,6 +16,7 @@ import {
   DOCUMENT_PAGE_WINDOWS,
   DOWNLOAD_WINDOWS,
   KEY_WINDOWS,
+  PAY_START_WINDOWS,
   PUBLIC_WINDOWS,
   publicRenderWindows,
   RateLimits,
@@ -72,6 +73,7 @@ export async function createDeps(config: Config, databaseUrl: string): Promise<D
     publicLimits: new RateLimits(PUBLIC_WINDOWS, 'public', redis),
     reviewPageLimits: new RateLimits(REVIEW_PAGE_WINDOWS, 'review_pages', redis),
     documentPageLimits: new RateLimits(DOCUMENT_PAGE_WINDOWS, 'document_pages', redis),
+    payStartLimits: new RateLimits(PAY_START_WINDOWS, 'pay_starts', redis),
     publicRenderLimits: {
       address: new RateLimits(publicRenderWindows(config.PUBLIC_PDF_RENDERS_PER_ADDRESS), 'pdf_renders_address', redis),
       document: new RateLimits(

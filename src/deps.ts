@@ -42,6 +42,8 @@ export type Deps = {
   reviewPageLimits: RateLimits;
   /** The online quote and invoice pages (outside the API), per client address. */
   documentPageLimits: RateLimits;
+  /** "Pay now" clicks per invoice link (PAY_START_WINDOWS). */
+  payStartLimits: RateLimits;
   /** PDF renders through public links, per client address and per document (a kept PDF is not counted). */
   publicRenderLimits: { address: RateLimits; document: RateLimits };
   /** Where files' bytes are kept: PostgreSQL or S3 for new files, each file's own for reading (src/files/storage.ts). */

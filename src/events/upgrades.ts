@@ -60,6 +60,8 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
     // 2026-12-02 (issue 52): "pay now" is a credential like public_url, never in events; payments name the provider
     // they came through (none did before).
     pay_url: { value: none },
+    // 2026-12-02 (issue 52, refunds through the provider): refunds name the payment they pay back and the
+    // provider's refund (none did before).
     payments: { value: (invoice) => paymentsWithProvider(invoice.payments), replaces: true },
     // 2026-12-02 (issue 52, drizzle/0048): every invoice took reminders, and had none, before the schedule existed.
     reminders_enabled: { value: () => true },
@@ -71,12 +73,20 @@ export const EVENT_OBJECT_UPGRADES: { readonly [N in ObjectName]?: ObjectUpgrade
   review_request: { url: { value: none, replaces: true } },
 };
 
-/** An invoice's payments with `provider` and `provider_payment_id` (null where a release recorded none). */
+/** An invoice's payments with their provider and refund fields (null where a release recorded none). */
 function paymentsWithProvider(stored: unknown) {
   // Every release stored the list; none at all reads as no payments.
   const payments = (Array.isArray(stored) ? stored : []).map((payment: unknown) =>
     typeof payment === 'object' && payment !== null
-      ? { provider: null, provider_payment_id: null, ...payment }
+      ? {
+          provider: null,
+          provider_payment_id: null,
+          refunded_payment_id: null,
+          provider_refund_id: null,
+          provider_refund_status: null,
+          failure_reason: null,
+          ...payment,
+        }
       : payment,
   );
   return InvoicePaymentSchema.array().parse(payments);

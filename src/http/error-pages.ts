@@ -53,7 +53,8 @@ const CHROME: Record<
 /** The request id of every example problem (the contract's examples use the same). */
 const EXAMPLE_REQUEST_ID = 'req_01JQ4W7C2VJ9KX3M5N8P0R6T2Y';
 
-const escapeHtml = (text: string) =>
+/** Text made safe inside HTML elements and quoted attributes. */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 /** The contract's texts are plain sentences with `code` spans; causes are one per line, each starting with "- ". */

@@ -34,6 +34,11 @@ export const REVIEW_PAGE_WINDOWS: Window[] = [{ name: 'review_pages', limit: 60,
 /** The online quote and invoice pages (outside the API), per client address: each visit reads the document. */
 export const DOCUMENT_PAGE_WINDOWS: Window[] = [{ name: 'document_pages', limit: 60, windowSeconds: 60 }];
 /**
+ * "Pay now" clicks per invoice link (`/invoice/{token}/pay`, also counted per address in DOCUMENT_PAGE_WINDOWS):
+ * each may ask the payment provider, so a link shared or scripted cannot make the company's provider account busy.
+ */
+export const PAY_START_WINDOWS: Window[] = [{ name: 'pay_starts', limit: 20, windowSeconds: 600 }];
+/**
  * PDF renders caused through public links (a kept PDF is not counted: src/pdf/rendered-pdfs.ts), per client
  * address and per document, in 10 minutes; the limits are the config's PUBLIC_PDF_RENDERS_PER_*.
  */

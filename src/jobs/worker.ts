@@ -18,6 +18,7 @@ import { MAX_PAGES } from '../pdf/page-limit.ts';
 import { PdfRenderer } from '../pdf/render-pool.ts';
 import { salesDocumentsDailyTask } from '../resources/invoices/jobs/documents-daily.ts';
 import { invoicePaymentSyncTask } from '../resources/invoices/jobs/payment-sync.ts';
+import { invoiceRefundSendTask } from '../resources/invoices/jobs/refund-send.ts';
 import { invoiceReminderSendTask } from '../resources/invoices/jobs/reminder-send.ts';
 import { reminderEmailHold } from '../resources/invoices/reminders.ts';
 import { workOrderPhotoPrintTask } from '../resources/work-orders/jobs/photo-print.ts';
@@ -107,6 +108,12 @@ export function taskList(
   stop?: AbortSignal,
 ): Tasks {
   const sending: DeliverOptions = { policy: { allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' }, stop };
+  const payments = {
+    db: deps.db,
+    paymentKeys: lazySecretBox(deps.config, deps.sql),
+    serviceUrl: deps.config.publicUrl,
+    log: deps.log ?? createLogger(deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
+  };
   return {
     webhook_fanout: webhookFanoutTask(state, sending, FANOUT_BATCH_MAX),
     webhook_deliver: webhookDeliverTask(state, sending),
@@ -127,12 +134,8 @@ export function taskList(
     purge_rendered_pdfs: purgeRenderedPdfsTask(deps.sql),
     work_order_photo_print: workOrderPhotoPrintTask(deps, deps.fileStorages),
     sweep_photo_prints: sweepPhotoPrintsTask(deps.db),
-    invoice_payment_sync: invoicePaymentSyncTask({
-      db: deps.db,
-      paymentKeys: lazySecretBox(deps.config, deps.sql),
-      serviceUrl: deps.config.publicUrl,
-      log: deps.log ?? createLogger(deps.config.LOG_LEVEL, deps.config.LOG_FORMAT),
-    }),
+    invoice_payment_sync: invoicePaymentSyncTask(payments),
+    invoice_refund_send: invoiceRefundSendTask(payments),
   };
 }
 

@@ -4,13 +4,15 @@
 // Mollie's Retry-After) but has no time limit of its own: each call is cut off after PROVIDER_TIMEOUT_MS.
 // patches/@mollie+api-client+4.6.0.patch lets the client speak plain http to a loopback fake (it always handed
 // node-fetch an https agent); the CLI accepts http only for loopback addresses.
-import { createMollieClient, Locale, type MollieClient, type Payment } from '@mollie/api-client';
+import { createMollieClient, Locale, type MollieClient, type Payment, type Refund } from '@mollie/api-client';
 import {
   type NewProviderPayment,
+  type NewProviderRefund,
   type PaymentProvider,
   PROVIDER_TIMEOUT_MS,
   type ProviderPayment,
   type ProviderPaymentState,
+  type ProviderRefund,
   ProviderRefused,
   ProviderUnavailable,
 } from './provider.ts';
@@ -78,6 +80,20 @@ function fromMollie(payment: Payment): ProviderPayment {
   };
 }
 
+/** The service's refund id in a Mollie refund's metadata (undefined for refunds made elsewhere). */
+function refundIdOf(refund: Refund): unknown {
+  const metadata: unknown = refund.metadata;
+  return typeof metadata === 'object' && metadata !== null && 'refund_id' in metadata ? metadata.refund_id : undefined;
+}
+
+function refundOf(refund: Refund): ProviderRefund {
+  const status =
+    refund.status === 'refunded' ? 'refunded' : ['failed', 'canceled'].includes(refund.status) ? 'failed' : 'pending';
+  return { id: refund.id, status, amount: refund.amount.value };
+}
+
+const PAYMENT_ID = /^tr_[A-Za-z0-9]{1,64}$/;
+
 export class MollieProvider implements PaymentProvider {
   readonly name = 'mollie' as const;
   private readonly client: MollieClient;
@@ -111,7 +127,7 @@ export class MollieProvider implements PaymentProvider {
 
   async getPayment(id: string): Promise<ProviderPayment | null> {
     // Mollie's payment ids; anything else is no payment of ours (and never reaches the URL).
-    if (!/^tr_[A-Za-z0-9]{1,64}$/.test(id)) return null;
+    if (!PAYMENT_ID.test(id)) return null;
     try {
       return fromMollie(await withinTime(this.client.payments.get(id), `payment ${id}`));
     } catch (error) {
@@ -120,11 +136,48 @@ export class MollieProvider implements PaymentProvider {
     }
   }
 
+  async refund(refund: NewProviderRefund): Promise<ProviderRefund> {
+    if (!PAYMENT_ID.test(refund.paymentId)) throw new ProviderRefused(`${refund.paymentId} is no Mollie payment id`);
+    try {
+      // Mollie keeps an idempotency key for a limited time: a refund made earlier is looked for by its metadata
+      // first, so a send retried days later still finds it rather than paying back twice.
+      const earlier = await withinTime(
+        this.client.paymentRefunds.page({ paymentId: refund.paymentId, limit: 250 }),
+        `the refunds of ${refund.paymentId}`,
+      );
+      const found = earlier.find((r) => refundIdOf(r) === refund.refundId);
+      if (found) return refundOf(found);
+      const created = await withinTime(
+        this.client.paymentRefunds.create({
+          paymentId: refund.paymentId,
+          amount: { currency: refund.currency, value: refund.amount },
+          description: refund.description,
+          metadata: { refund_id: refund.refundId },
+          idempotencyKey: refund.refundId,
+        }),
+        'a new refund',
+      );
+      return refundOf(created);
+    } catch (error) {
+      throw this.failure(error, `refunding ${refund.paymentId}`);
+    }
+  }
+
+  async getRefund(paymentId: string, id: string): Promise<ProviderRefund | null> {
+    if (!PAYMENT_ID.test(paymentId) || !/^re_[A-Za-z0-9]{1,64}$/.test(id)) return null;
+    try {
+      return refundOf(await withinTime(this.client.paymentRefunds.get(id, { paymentId }), `refund ${id}`));
+    } catch (error) {
+      if (statusOf(error) === 404 || statusOf(error) === 410) return null;
+      throw this.failure(error, `reading refund ${id}`);
+    }
+  }
+
   private failure(error: unknown, what: string): Error {
     if (error instanceof ProviderUnavailable || error instanceof ProviderRefused) return error;
     const status = statusOf(error);
     if (status === undefined || status >= 500 || status === 429)
       return new ProviderUnavailable(`Mollie unavailable ${what}: ${reasonOf(error)}`);
-    return new ProviderRefused(`Mollie refused ${what} (${status}): ${reasonOf(error)}`);
+    return new ProviderRefused(`Mollie refused ${what} (${status}): ${reasonOf(error)}`, reasonOf(error));
   }
 }

@@ -35,17 +35,47 @@ export type NewProviderPayment = {
   metadata: Record<string, string>;
 };
 
+/**
+ * A refund as the provider has it: `pending` until the money is on its way back (Mollie's queued, pending and
+ * processing), then `refunded`, or `failed` (Mollie's failed and canceled).
+ */
+export type ProviderRefund = { id: string; status: 'pending' | 'refunded' | 'failed'; amount: string };
+
+export type NewProviderRefund = {
+  /** The provider's id of the payment to pay back. */
+  paymentId: string;
+  amount: string;
+  currency: string;
+  description: string;
+  /**
+   * The service's id of the refund: the provider's idempotency key (a repeated send answers the refund made the
+   * first time) and in its metadata (found again when the key has expired there).
+   */
+  refundId: string;
+};
+
 export interface PaymentProvider {
   readonly name: 'mollie';
   createPayment(payment: NewProviderPayment): Promise<ProviderPayment>;
   /** The payment, or null when the provider knows no payment of this id (for this account). */
   getPayment(id: string): Promise<ProviderPayment | null>;
+  /** The refund made earlier for `refundId`, else a new one (ProviderRefused when the provider will not). */
+  refund(refund: NewProviderRefund): Promise<ProviderRefund>;
+  /** A refund made earlier, as it is now; null when the provider no longer knows it. */
+  getRefund(paymentId: string, id: string): Promise<ProviderRefund | null>;
 }
 
 /** The provider could not be reached, failed (5xx) or took too long: worth trying again later. */
 export class ProviderUnavailable extends Error {}
 /** The provider refused the request (a 4xx other than an unknown payment): trying again will not help. */
-export class ProviderRefused extends Error {}
+export class ProviderRefused extends Error {
+  /** The provider's own words for it (Mollie's `detail`), shown to the company. */
+  readonly reason: string;
+  constructor(message: string, reason?: string) {
+    super(message);
+    this.reason = reason ?? message;
+  }
+}
 
 /** How long one call to a provider may take (its client's own retries included). */
 export const PROVIDER_TIMEOUT_MS = 10_000;

@@ -39,6 +39,7 @@ describe('text id columns', () => {
         'conversation_messages.whatsapp_message_id',
         'customers.peppol_id',
         'invoice_payments.provider_payment_id',
+        'invoice_payments.provider_refund_id',
         'outbound_emails.message_id',
         'provider_payments.provider_payment_id',
         'review_requests.whatsapp_message_id',

@@ -10,6 +10,8 @@ export const PAYMENT_PROVIDERS = ['mollie'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 export const PROVIDER_PAYMENT_STATUSES = [
+  /** Claimed by a "pay now" that is asking the provider for it (drizzle/0049): no provider id yet. */
+  'creating',
   'open',
   'pending',
   'authorized',
@@ -44,12 +46,13 @@ export const providerPayments = pgTable(
     id: uuid('id').notNull(),
     invoiceId: uuid('invoice_id').notNull(),
     provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
-    /** The provider's id (Mollie `tr_…`). */
-    providerPaymentId: text('provider_payment_id').notNull(),
+    /** The provider's id (Mollie `tr_…`); null while `creating`. */
+    providerPaymentId: text('provider_payment_id'),
     amount: numeric('amount', { precision: 18, scale: 2 }).notNull(),
     currency: text('currency').notNull(),
     status: text('status', { enum: PROVIDER_PAYMENT_STATUSES }).notNull(),
     checkoutUrl: text('checkout_url'),
+    /** The provider's expiry of an open payment; for a `creating` row, the end of its claim. */
     expiresAt: ts('expires_at'),
     method: text('method'),
     paidAt: ts('paid_at'),
@@ -68,7 +71,10 @@ export const providerPayments = pgTable(
       foreignColumns: [invoices.companyId, invoices.id],
     }).onDelete('cascade'),
     uniqueIndex('provider_payments_provider_id').on(t.companyId, t.provider, t.providerPaymentId),
-    uniqueIndex('provider_payments_open').on(t.companyId, t.invoiceId, t.amount).where(sql`${t.status} = 'open'`),
+    uniqueIndex('provider_payments_open')
+      .on(t.companyId, t.invoiceId, t.amount)
+      .where(sql`${t.status} IN ('creating', 'open')`),
     check('provider_payments_amount', sql`${t.amount} > 0`),
+    check('provider_payments_created', sql`(${t.status} = 'creating') = (${t.providerPaymentId} IS NULL)`),
   ],
 );

@@ -192,6 +192,13 @@ export const invoices = pgTable(
   ],
 );
 
+/**
+ * A refund sent to the payment provider: `queued` (recorded, not yet accepted by the provider), `pending` (accepted,
+ * not yet paid back), `refunded`, `failed` (refused, failed or canceled at the provider).
+ */
+export const PROVIDER_REFUND_STATUSES = ['queued', 'pending', 'refunded', 'failed'] as const;
+export type ProviderRefundStatus = (typeof PROVIDER_REFUND_STATUSES)[number];
+
 export const invoicePayments = pgTable(
   'invoice_payments',
   {
@@ -221,6 +228,13 @@ export const invoicePayments = pgTable(
     /** The payment provider it came through (`mollie`), and its payment id there; null for a recorded payment. */
     provider: text('provider', { enum: ['mollie'] }),
     providerPaymentId: text('provider_payment_id'),
+    /** The payment a refund pays back (drizzle/0049); a provider payment's refund is sent to the provider. */
+    refundedPaymentId: uuid('refunded_payment_id'),
+    /** The provider's refund (Mollie `re_…`) and where it stands; null for a refund not sent to a provider. */
+    providerRefundId: text('provider_refund_id'),
+    providerRefundStatus: text('provider_refund_status', { enum: PROVIDER_REFUND_STATUSES }),
+    /** Why the provider refused or failed the refund. */
+    failureReason: text('failure_reason'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -233,6 +247,17 @@ export const invoicePayments = pgTable(
       .on(t.companyId, t.provider, t.providerPaymentId)
       .where(sql`${t.providerPaymentId} IS NOT NULL`),
     check('invoice_payments_amount', sql`${t.amount} > 0`),
+    foreignKey({
+      name: 'invoice_payments_refunded_payment_fk',
+      columns: [t.companyId, t.refundedPaymentId],
+      foreignColumns: [t.companyId, t.id],
+    }),
+    uniqueIndex('invoice_payments_provider_refund')
+      .on(t.companyId, t.provider, t.providerRefundId)
+      .where(sql`${t.providerRefundId} IS NOT NULL`),
+    index('invoice_payments_refunded_payment')
+      .on(t.companyId, t.refundedPaymentId)
+      .where(sql`${t.refundedPaymentId} IS NOT NULL`),
   ],
 );
 

@@ -546,6 +546,13 @@ export function documentPages(deps: Deps) {
   pages.get('/invoice/:token/pay', async (c) => {
     const doc = linked(c, 'invoice');
     if (!doc) return unknown(c);
+    // Counted per link besides the per-address window of every page (documentPageWindow): a click may ask the
+    // company's payment provider.
+    const perLink = await deps.payStartLimits.consume(`${doc.companyId}:${doc.documentId}`);
+    if (!perLink.allowed) {
+      refusalHeaders(c, perLink);
+      return sayText(c, languageOf(c, 'en'), 'tooManyTitle', 'tooMany', 429);
+    }
     const pageUrl = deps.documentLinks.url(doc);
     const started = await startInvoicePayment(
       { db: deps.db, paymentKeys: deps.paymentKeys, serviceUrl: deps.config.publicUrl, log: deps.log },

@@ -40,4 +40,10 @@ export const invoiceEvents = {
     de: 'Rechnung storniert',
     fr: 'Facture annulée',
   }),
+  'invoice.refund_failed': event({
+    en: 'Refund failed at the payment provider',
+    nl: 'Terugbetaling mislukt bij de betaalprovider',
+    de: 'Erstattung beim Zahlungsanbieter fehlgeschlagen',
+    fr: 'Remboursement échoué chez le prestataire de paiement',
+  }),
 } as const satisfies EventDeclarations;

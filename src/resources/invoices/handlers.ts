@@ -28,6 +28,7 @@ import { invoiceMessages } from './messages.ts';
 import { recordInvoicePayment } from './payments.ts';
 import { invoicePdf } from './pdf.ts';
 import { queuePaymentSync, type SyncOutcome, syncProviderPayment } from './provider-payments.ts';
+import { queuePendingRefundsOf } from './provider-refunds.ts';
 import * as q from './queries.ts';
 import { recordInvoiceEvent } from './record-event.ts';
 import { type InvoiceRow, type InvoiceWithPayments, PAYABLE, payUrlOf, serializeInvoice } from './serialize.ts';
@@ -268,11 +269,12 @@ export const handlers = {
         {
           amount: body.amount,
           type: body.type,
-          paymentMethod: body.payment_method ?? 'bank_transfer',
+          paymentMethod: body.payment_method,
           description: body.description ?? null,
           paidAt,
           notes: body.notes ?? null,
           provider: null,
+          refundedPaymentId: body.refunded_payment_id,
         },
         serviceUrl(c),
       );
@@ -317,6 +319,8 @@ export const handlers = {
       await queuePaymentSync(deps.db, companyId, id);
       outcome = 'queued';
     }
+    // A payment's webhook may be about its refunds: those still pending are asked about now (by their job).
+    if (outcome !== 'unknown') await queuePendingRefundsOf(deps, companyId, id);
     return c.json({ data: { object: 'payment_webhook_receipt' as const, outcome } }, 200);
   },
 } satisfies Partial<Handlers>;

@@ -62,6 +62,24 @@ export const invoiceMessages = defineMessages({
     de: 'Eine Erstattung darf den gezahlten Betrag ({max}) nicht übersteigen.',
     fr: 'Un remboursement ne peut pas dépasser le montant payé ({max}).',
   },
+  'invoice.refunded_payment_unknown': {
+    en: 'This invoice has no payment with this id to pay back.',
+    nl: 'Deze factuur heeft geen betaling met dit id om terug te betalen.',
+    de: 'Diese Rechnung hat keine Zahlung mit dieser ID, die erstattet werden kann.',
+    fr: 'Cette facture n’a aucun paiement à rembourser avec cet identifiant.',
+  },
+  'invoice.refunded_payment_only_refund': {
+    en: 'Only a refund names the payment it pays back: send type refund.',
+    nl: 'Alleen een terugbetaling noemt de betaling die zij terugbetaalt: stuur type refund.',
+    de: 'Nur eine Erstattung nennt die Zahlung, die sie erstattet: Senden Sie type refund.',
+    fr: 'Seul un remboursement désigne le paiement qu’il rembourse : envoyez type refund.',
+  },
+  'invoice.refund_above_left': {
+    en: 'A refund may not exceed what is left of the payment after its earlier refunds ({max}).',
+    nl: 'Een terugbetaling mag niet hoger zijn dan wat na eerdere terugbetalingen van de betaling over is ({max}).',
+    de: 'Eine Erstattung darf nicht übersteigen, was nach früheren Erstattungen von der Zahlung übrig ist ({max}).',
+    fr: 'Un remboursement ne peut pas dépasser ce qui reste du paiement après ses remboursements antérieurs ({max}).',
+  },
   'invoice.full_not_due': {
     en: 'A full payment must equal the amount due ({due}).',
     nl: 'Een volledige betaling moet gelijk zijn aan het openstaande bedrag ({due}).',

@@ -123,7 +123,7 @@ export async function deleteInvoice(tx: Tx, current: InvoiceRow): Promise<void> 
 
 export async function insertPayment(
   tx: Tx,
-  fields: Omit<typeof invoicePayments.$inferInsert, 'createdAt' | 'paidAt'> & { paidAt: Date | SQL },
+  fields: Omit<typeof invoicePayments.$inferInsert, 'createdAt' | 'paidAt'> & { paidAt: Date | SQL | null },
 ): Promise<PaymentRow> {
   const [row] = await tx.insert(invoicePayments).values(fields).returning();
   return row;

@@ -14,7 +14,8 @@ type InvoiceEventType =
   | 'invoice.paid'
   | 'invoice.overdue'
   | 'invoice.reminder_sent'
-  | 'invoice.cancelled';
+  | 'invoice.cancelled'
+  | 'invoice.refund_failed';
 
 /**
  * An invoice's event, with the invoice as it is now (seen with invoices.read, on its customer's timeline);

@@ -39,6 +39,10 @@ export function serializePayment(row: PaymentRow) {
     paid_at: isoOrNull(row.paidAt),
     provider: row.provider,
     provider_payment_id: row.providerPaymentId,
+    refunded_payment_id: row.refundedPaymentId,
+    provider_refund_id: row.providerRefundId,
+    provider_refund_status: row.providerRefundStatus,
+    failure_reason: row.failureReason,
     created_at: iso(row.createdAt),
   };
 }

@@ -3,6 +3,7 @@
 // are written by the same formatter as the PDF it carries (src/domain/locale-format.ts), so the two agree.
 import { fill, formatDate, formatMoney } from '../../domain/locale-format.ts';
 import { salutation } from '../../domain/salutation.ts';
+import { escapeHtml } from '../../http/error-pages.ts';
 import type { Language } from '../../languages.ts';
 
 type Company = { name: string };
@@ -23,7 +24,7 @@ type Document = {
 type Words = {
   closing: string;
   quote: { subject: string; body: string; link: string };
-  invoice: { subject: string; body: string; open: string; link: string; pay: string };
+  invoice: { subject: string; body: string; open: string; link: string; pay: string; payButton: string };
 };
 
 // Dutch says "u": the register of every message a business sends its customers.
@@ -41,6 +42,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       open: 'Of this, {due_amount} is still open.',
       link: 'You can view the invoice and how to pay it online: {url}',
       pay: 'Pay now online: {pay_url}',
+      payButton: 'Pay now',
     },
   },
   nl: {
@@ -56,6 +58,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       open: 'Daarvan staat nog {due_amount} open.',
       link: 'U kunt de factuur en de betaalgegevens online bekijken: {url}',
       pay: 'Nu online betalen: {pay_url}',
+      payButton: 'Nu betalen',
     },
   },
   de: {
@@ -71,6 +74,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       open: 'Davon sind noch {due_amount} offen.',
       link: 'Die Rechnung und die Zahlungsangaben finden Sie online: {url}',
       pay: 'Jetzt online bezahlen: {pay_url}',
+      payButton: 'Jetzt bezahlen',
     },
   },
   fr: {
@@ -86,6 +90,7 @@ export const DOCUMENT_EMAIL_WORDS: Record<Language, Words> = {
       open: 'Il reste {due_amount} à régler.',
       link: 'Vous pouvez consulter la facture et les modalités de paiement en ligne\u00A0: {url}',
       pay: 'Payer maintenant en ligne\u00A0: {pay_url}',
+      payButton: 'Payer maintenant',
     },
   },
 };
@@ -126,5 +131,40 @@ export function documentEmail(
   const footer = custom.message
     ? `\n\n${doc.number} · ${values.total}${pay.length ? `\n${pay[0]}` : ''}${doc.publicUrl ? `\n${fill(template.link, values)}` : ''}`
     : '';
-  return { subject: custom.subject ?? fill(template.subject, values), text: `${text}${footer}` };
+  const subject = custom.subject ?? fill(template.subject, values);
+  // An invoice to pay online also gets an HTML part: the same text, its "pay now" line a button.
+  const html =
+    pay.length > 0 && doc.payUrl
+      ? emailHtml(`${text}${footer}`, doc.language, subject, {
+          line: pay[0] ?? '',
+          href: doc.payUrl,
+          label: words.invoice.payButton,
+        })
+      : undefined;
+  return { subject, text: `${text}${footer}`, ...(html ? { html } : {}) };
+}
+
+const BUTTON =
+  'display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600';
+
+/** The email's text as HTML paragraphs, its addresses links, and `button.line` (where it stands) a button. */
+function emailHtml(
+  text: string,
+  language: Language,
+  subject: string,
+  button: { line: string; href: string; label: string },
+) {
+  const linked = (line: string) =>
+    escapeHtml(line).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+  const paragraphs = text.split(/\n{2,}/).map((paragraph) =>
+    paragraph
+      .split('\n')
+      .map((line) =>
+        line === button.line
+          ? `<a href="${escapeHtml(button.href)}" style="${BUTTON}">${escapeHtml(button.label)}</a>`
+          : linked(line),
+      )
+      .join('<br>'),
+  );
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
 }

@@ -70,11 +70,16 @@ function asNow(stored: StoredObject): Record<string, unknown> {
         public_url: null,
         pay_url: null,
         ubl_url: `http://api.test/api/v1/invoices/${stored.id}/ubl`,
-        // Payments name the provider they came through since 2026-12-02: none before.
+        // Payments name the provider they came through, and refunds what they pay back and the provider's refund,
+        // since 2026-12-02: none before.
         payments: (Array.isArray(stored.payments) ? stored.payments : []).map((payment: object) => ({
           ...payment,
           provider: null,
           provider_payment_id: null,
+          refunded_payment_id: null,
+          provider_refund_id: null,
+          provider_refund_status: null,
+          failure_reason: null,
         })),
         // Reminders since 2026-12-02 (issue 52, point 6): every invoice took them, and had none.
         reminders_enabled: true,

@@ -5,8 +5,10 @@
 // (answered 200, retried by the invoice_payment_sync job).
 import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAY_START_WINDOWS } from '../../../src/http/rate-limit.ts';
 import { taskList } from '../../../src/jobs/worker.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { until } from '../../harness/async.ts';
 import { cliInProcess } from '../../harness/cli.ts';
 import { queuedJobsOf } from '../../harness/jobs.ts';
 import { type FakeMollie, startFakeMollie } from '../../harness/mollie.ts';
@@ -354,5 +356,268 @@ describe('the webhook', () => {
       api.deps.paymentKeys = kept;
     }
     expect((await webhook(payment.id)).body.data.outcome).toBe('recorded');
+  });
+});
+
+describe('pay now holds nothing while Mollie answers (fair shares)', () => {
+  const creations = () => mollie.calls.filter((c) => c.method === 'POST' && c.path === '/v2/payments').length;
+
+  it('a slow Mollie: no transaction, row lock or pool connection is held; the invoice and another company go on', async () => {
+    const invoice = await sentInvoice([70]);
+    const other = await api.tenant();
+    const before = creations();
+    const release = mollie.holdPayments();
+    let click: Promise<Awaited<ReturnType<typeof payNow>>> | undefined;
+    try {
+      click = payNow(String(invoice.pay_url));
+      await until(() => creations() > before, 'Mollie was asked for the payment');
+      // Held at Mollie: no session of this database is inside a transaction (the old pay now kept one, with the
+      // invoice's row lock and a pool connection, for as long as Mollie took).
+      const open = await api.sql`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null`;
+      expect(open[0].n).toBe(0);
+      // The invoice's row lock is free: an update of the invoice goes through at once.
+      const patched = await api.call('updateInvoice', {
+        key,
+        params: { invoice: invoice.id },
+        body: { metadata: { checked: 'while Mollie was slow' } },
+      });
+      expect(patched.status).toBe(200);
+      // Another company's requests are answered meanwhile.
+      const customer = await api.call('createCustomer', {
+        key: other.key,
+        body: { type: 'business', company_name: 'Buren BV', email: 'buren@example.nl' },
+      });
+      expect(customer.status).toBe(201);
+    } finally {
+      release();
+    }
+    const answered = await click;
+    expect(answered?.status).toBe(303);
+    expect(checkoutPayment(answered?.location ?? null).amount.value).toBe('70.00');
+  });
+
+  it('concurrent clicks open one payment: the others wait for it and go to the same checkout', async () => {
+    const invoice = await sentInvoice([45]);
+    const before = creations();
+    const release = mollie.holdPayments();
+    let clicks: Promise<Awaited<ReturnType<typeof payNow>>[]> | undefined;
+    try {
+      clicks = Promise.all(Array.from({ length: 4 }, () => payNow(String(invoice.pay_url))));
+      await until(() => creations() > before, 'Mollie was asked for the payment');
+    } finally {
+      release();
+    }
+    const answers = (await clicks) ?? [];
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 303]);
+    expect(new Set(answers.map((a) => a.location)).size).toBe(1);
+    expect(creations()).toBe(before + 1);
+    const rows = await api.sql`select status from provider_payments where invoice_id = ${invoice.id}`;
+    expect(rows.map((r) => r.status)).toEqual(['open']);
+  });
+
+  it('a claim left by a crash between the steps expires: the next click takes it over', async () => {
+    const invoice = await sentInvoice([35]);
+    // What a process that died after claiming (before Mollie answered) leaves behind, its claim past its time.
+    await api.sql`insert into provider_payments (company_id, id, invoice_id, provider, amount, currency, status, expires_at)
+      values (${companyId}, gen_random_uuid(), ${invoice.id}, 'mollie', 35, 'EUR', 'creating', now() - interval '1 second')`;
+    const res = await payNow(String(invoice.pay_url));
+    expect(res.status).toBe(303);
+    const payment = checkoutPayment(res.location);
+    const rows =
+      await api.sql`select status, provider_payment_id from provider_payments where invoice_id = ${invoice.id}`;
+    expect(rows).toEqual([{ status: 'open', provider_payment_id: payment.id }]);
+  });
+
+  it('Mollie refusing: the claim is released, so the next click asks again', async () => {
+    const invoice = await sentInvoice([20]);
+    mollie.down('503');
+    try {
+      expect((await payNow(String(invoice.pay_url))).status).toBe(503);
+    } finally {
+      mollie.down('up');
+    }
+    expect(await api.sql`select 1 from provider_payments where invoice_id = ${invoice.id}`).toHaveLength(0);
+    expect((await payNow(String(invoice.pay_url))).status).toBe(303);
+  });
+});
+
+describe('pay now in the public links’ rate limits', () => {
+  it('counts in the per-address window of the pages, and per link in its own window (then a 429 page)', async () => {
+    const invoice = await sentInvoice([12]);
+    const first = await visit(String(invoice.pay_url));
+    expect(first.status).toBe(303);
+    expect(first.headers.get('ratelimit')).toMatch(/^"document_pages";r=\d+;t=\d+$/);
+    const limit = PAY_START_WINDOWS[0]?.limit ?? 0;
+    // From ever new addresses: the link's own window is what runs out.
+    for (let i = 1; i < limit; i++) expect((await visit(String(invoice.pay_url))).status).toBe(303);
+    const refused = await visit(String(invoice.pay_url), { headers: { 'accept-language': 'de' } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit')).toMatch(/^"pay_starts";r=0;t=\d+$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.text()).toContain('Zu viele Anfragen');
+    // The page itself is still served.
+    expect((await visit(String(invoice.public_url))).status).toBe(200);
+  });
+});
+
+describe('refunds of payments that came through Mollie', () => {
+  const task = () => taskList({ ...api.deps, config: api.config }).invoice_refund_send;
+  const refundPosts = (paymentId: string) =>
+    mollie.calls.filter((c) => c.method === 'POST' && c.path === `/v2/payments/${paymentId}/refunds`);
+
+  /** An invoice paid in full through "pay now": the invoice and its one payment. */
+  async function paidThroughMollie(amount: number) {
+    const invoice = await sentInvoice([amount]);
+    const payment = checkoutPayment((await payNow(String(invoice.pay_url))).location);
+    mollie.settle(payment.id, 'paid', 'ideal');
+    expect((await webhook(payment.id)).body.data.outcome).toBe('recorded');
+    const paid = await readInvoice(invoice.id);
+    return { invoice: paid, paid: paid.payments[0], molliePayment: payment.id };
+  }
+
+  const refund = (invoiceId: string, body: Record<string, unknown>) =>
+    api.call('createInvoicePayment', { key, params: { invoice: invoiceId }, body: { type: 'refund', ...body } });
+
+  it('is recorded pending, sent by a job with its id as idempotency key, and counted once Mollie paid it back', async () => {
+    const { invoice, paid, molliePayment } = await paidThroughMollie(100);
+    const recorded = await refund(invoice.id, { amount: 40, refunded_payment_id: paid.id, description: 'Korting' });
+    expect(recorded.status).toBe(201);
+    // Not yet paid back: the invoice is as it was, the refund waits for the provider.
+    expect(recorded.body.data).toMatchObject({ status: 'paid', amount_paid: '100.00' });
+    const pending = recorded.body.data.payments.at(-1);
+    expect(pending).toMatchObject({
+      type: 'refund',
+      amount: '40.00',
+      status: 'pending',
+      payment_method: 'ideal',
+      paid_at: null,
+      provider: 'mollie',
+      provider_payment_id: null,
+      refunded_payment_id: paid.id,
+      provider_refund_id: null,
+      provider_refund_status: 'queued',
+      failure_reason: null,
+    });
+    const jobs = await queuedJobsOf(api, 'invoice_refund_send', companyId);
+    expect(jobs.map((j) => j.payload.paymentId)).toContain(pending.id);
+    expect(refundPosts(molliePayment)).toHaveLength(0);
+
+    expect(await task()({ companyId, paymentId: pending.id }, {} as JobHelpers)).toBeUndefined();
+    const sent = refundPosts(molliePayment);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.idempotencyKey).toBe(pending.id);
+    const [atMollie] = [...mollie.refunds.values()].filter((r) => r.paymentId === molliePayment);
+    expect(atMollie).toMatchObject({
+      amount: { value: '40.00', currency: 'EUR' },
+      metadata: { refund_id: pending.id },
+    });
+    expect((await readInvoice(invoice.id)).payments.at(-1)).toMatchObject({
+      status: 'pending',
+      provider_refund_id: atMollie?.id,
+      provider_refund_status: 'pending',
+    });
+
+    // Crash after Mollie made the refund, before it was recorded: the retried job finds it, makes none.
+    await api.sql`update invoice_payments set provider_refund_id = null, provider_refund_status = 'queued'
+                  where id = ${pending.id}`;
+    await task()({ companyId, paymentId: pending.id }, {} as JobHelpers);
+    expect(refundPosts(molliePayment)).toHaveLength(1);
+    expect((await readInvoice(invoice.id)).payments.at(-1)?.provider_refund_id).toBe(atMollie?.id);
+
+    mollie.settleRefund(String(atMollie?.id), 'refunded');
+    // The payment's webhook brings the refund's next look forward from an hour away to now.
+    const [later] = (await queuedJobsOf(api, 'invoice_refund_send', companyId)).filter(
+      (j) => j.payload.paymentId === pending.id,
+    );
+    expect(later?.runAt.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect((await webhook(molliePayment)).status).toBe(200);
+    const [soon] = (await queuedJobsOf(api, 'invoice_refund_send', companyId)).filter(
+      (j) => j.payload.paymentId === pending.id,
+    );
+    expect(soon?.runAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    await task()({ companyId, paymentId: pending.id }, {} as JobHelpers);
+    const after = await readInvoice(invoice.id);
+    expect(after).toMatchObject({ status: 'partial', amount_paid: '60.00', amount_due: '40.00' });
+    const done = after.payments.at(-1);
+    expect(done).toMatchObject({ status: 'paid', provider_refund_status: 'refunded', failure_reason: null });
+    expect(done?.paid_at).not.toBeNull();
+    // Done: another run changes nothing and asks Mollie nothing.
+    const calls = mollie.calls.length;
+    await task()({ companyId, paymentId: pending.id }, {} as JobHelpers);
+    expect(mollie.calls.length).toBe(calls);
+    expect((await readInvoice(invoice.id)).amount_paid).toBe('60.00');
+    expect(refundPosts(molliePayment)).toHaveLength(1);
+  });
+
+  it('refused by Mollie: failed with Mollie’s reason, never counted, invoice.refund_failed emitted', async () => {
+    const { invoice, paid } = await paidThroughMollie(50);
+    const recorded = await refund(invoice.id, { amount: 50, refunded_payment_id: paid.id });
+    const pending = recorded.body.data.payments.at(-1);
+    mollie.refuseRefunds('The amount is higher than the balance on your account');
+    try {
+      await task()({ companyId, paymentId: pending.id }, {} as JobHelpers);
+    } finally {
+      mollie.refuseRefunds(null);
+    }
+    const after = await readInvoice(invoice.id);
+    expect(after).toMatchObject({ status: 'paid', amount_paid: '50.00' });
+    expect(after.payments.at(-1)).toMatchObject({
+      status: 'failed',
+      paid_at: null,
+      provider_refund_status: 'failed',
+      failure_reason: 'The amount is higher than the balance on your account',
+    });
+    const events = await api.sql`select data from events where company_id = ${companyId}
+      and type = 'invoice.refund_failed' and data->'object'->>'id' = ${invoice.id}`;
+    expect(events).toHaveLength(1);
+    expect(events[0].data.object.payments.at(-1)).toMatchObject({ id: pending.id, status: 'failed' });
+    // A failed refund holds nothing back: the whole amount can be refunded again.
+    const again = await refund(invoice.id, { amount: 50, refunded_payment_id: paid.id });
+    expect(again.status).toBe(201);
+  });
+
+  it('a manual refund (no refunded_payment_id) is unchanged: paid back at once, nothing sent to Mollie', async () => {
+    const { invoice, molliePayment } = await paidThroughMollie(30);
+    const jobs = (await queuedJobsOf(api, 'invoice_refund_send', companyId)).length;
+    const recorded = await refund(invoice.id, { amount: 30, payment_method: 'bank_transfer' });
+    expect(recorded.status).toBe(201);
+    expect(recorded.body.data).toMatchObject({ status: 'refunded', amount_paid: '0.00' });
+    expect(recorded.body.data.payments.at(-1)).toMatchObject({
+      status: 'paid',
+      provider: null,
+      refunded_payment_id: null,
+      provider_refund_status: null,
+    });
+    expect(await queuedJobsOf(api, 'invoice_refund_send', companyId)).toHaveLength(jobs);
+    expect(refundPosts(molliePayment)).toHaveLength(0);
+  });
+
+  it('refuses a refund above what is left of the payment or pending, an unknown payment, and a payment naming one', async () => {
+    const { invoice, paid } = await paidThroughMollie(80);
+    const first = await refund(invoice.id, { amount: 60, refunded_payment_id: paid.id });
+    expect(first.status).toBe(201);
+    const aboveLeft = await refund(invoice.id, { amount: 30, refunded_payment_id: paid.id });
+    expect(aboveLeft.status).toBe(422);
+    expect(aboveLeft.body.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ pointer: '/amount', code: 'too_big' })]),
+    );
+    // Without naming the payment, the pending 60 still counts as on its way back.
+    const abovePaid = await refund(invoice.id, { amount: 30 });
+    expect(abovePaid.status).toBe(422);
+    const unknown = await refund(invoice.id, { amount: 5, refunded_payment_id: first.body.data.payments.at(-1).id });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0]).toMatchObject({ pointer: '/refunded_payment_id', code: 'invalid_reference' });
+    const notRefund = await api.call('createInvoicePayment', {
+      key,
+      params: { invoice: invoice.id },
+      body: { amount: 5, refunded_payment_id: paid.id },
+    });
+    expect(notRefund.status).toBe(422);
+    expect(notRefund.body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pointer: '/refunded_payment_id', code: 'invalid_combination' }),
+      ]),
+    );
   });
 });

@@ -3,10 +3,7 @@
 // retries with its growing delays (25 attempts, about three days); any other answer ends it. One job per payment
 // (its job key): webhooks that keep arriving during an outage replace it rather than pile up.
 import type { Task } from 'graphile-worker';
-import type { Logger } from 'pino';
-import type { Db } from '../../../db/client.ts';
-import type { SecretBox } from '../../../payments/secret-box.ts';
-import { syncProviderPayment } from '../provider-payments.ts';
+import { type ProviderPaymentDeps, syncProviderPayment } from '../provider-payments.ts';
 
 declare global {
   namespace GraphileWorker {
@@ -16,12 +13,7 @@ declare global {
   }
 }
 
-export function invoicePaymentSyncTask(deps: {
-  db: Db;
-  paymentKeys: () => Promise<SecretBox>;
-  serviceUrl: string;
-  log: Logger;
-}): Task<'invoice_payment_sync'> {
+export function invoicePaymentSyncTask(deps: ProviderPaymentDeps): Task<'invoice_payment_sync'> {
   return async ({ companyId, providerPaymentId }) => {
     // ProviderUnavailable is thrown on: the job fails and is tried again.
     const outcome = await syncProviderPayment(deps, companyId, providerPaymentId);
