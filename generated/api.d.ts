@@ -21084,6 +21084,8 @@ export interface operations {
                  *           "public_url": null,
                  *           "pay_url": null,
                  *           "ubl_url": "https://crm.example.com/api/v1/invoices/0195a3c2-4f1e-7a2b-9c3d-4e5f6a7b8c9d/ubl",
+                 *           "reminders_enabled": true,
+                 *           "reminders": [],
                  *           "items": [
                  *             {
                  *               "object": "invoice_item",
