@@ -12,6 +12,7 @@ import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField, invalidFields } from '../../http/validation.ts';
 import { customFieldsCondition } from '../custom-fields/filter.ts';
+import { companyFields } from '../custom-fields/schemas.ts';
 import { newValues, valuesPatch } from '../custom-fields/values.ts';
 import { customerUpsert } from './batch.ts';
 import { columnsOf, identifierErrors } from './input.ts';
@@ -84,6 +85,8 @@ export const handlers = {
       updatedSince: query['filter[updated_since]'],
       metadata: query.metadata,
       customFields: await customFieldsCondition(c, 'customers', customers, query['filter[custom_fields]']),
+      searchFields:
+        query.q === undefined ? undefined : (await companyFields(c.get('deps').sql, c.get('tenant'))).customers,
     };
     const tenant = c.get('tenant');
     const { data, meta } =
