@@ -49,8 +49,12 @@ app.get('/customers', async (c) => {
   const rows = await sql`select ${CUSTOMER_COLUMNS} from customers
     where company_id = ${companyId}
       ${key ? sql`and (created_at, id) < (${key[0]}::timestamptz, ${key[1]}::uuid)` : sql``}
-      ${q ? sql`and (search_text like ${`%${q.toLowerCase()}%`} or (custom_fields <> '{}'::jsonb
-                and app_custom_field_text(custom_fields) like ${`%${q.toLowerCase()}%`}))` : sql``}
+      ${
+        q
+          ? sql`and (search_text like ${`%${q.toLowerCase()}%`} or (custom_fields <> '{}'::jsonb
+                and app_custom_field_text(custom_fields) like ${`%${q.toLowerCase()}%`}))`
+          : sql``
+      }
       ${metadata ? sql`and metadata @> ${metadata}::text::jsonb and metadata <> '{}'::jsonb` : sql``}
       ${fields}
     order by created_at desc, id desc limit ${limit + 1}`;
