@@ -11135,6 +11135,12 @@ export interface operations {
                  *     `+31 10 414 0031` (digits are compared as written: `010` is not `+31 10`). Nothing else matches: no
                  *     similar words, no typos.
                  *
+                 *     The company's custom fields are searched too, each value on its own: the value of a `text`, `long_text`,
+                 *     `email`, `url` or `phone` field that contains the term, ignoring case (a `phone` field also by the term's
+                 *     digits), and a `single_select` or `multi_select` field holding an option whose key or label, in any
+                 *     language, contains the term (`gold` finds the option `premium` labelled Gold). Numbers, money, dates and
+                 *     yes/no fields are not searched: `filter[custom_fields.<key>]` finds them exactly or by range.
+                 *
                  *     Results come in the order of `sort` (newest first by default), not by relevance, and are paged like
                  *     the unfiltered list: send the same `q` (and `sort`) with `next_cursor` or `prev_cursor`. A cursor holds
                  *     a position in the `sort` order, not the term: sent with another `q`, it gives that term's results from

@@ -25,6 +25,7 @@ try {
     'index.ts': 'src/client/sdk.ts',
     'caller.ts': 'src/client/caller.ts',
     'errors.ts': 'src/client/errors.ts',
+    'custom-fields.ts': 'src/client/custom-fields.ts',
     'webhooks.ts': 'src/client/webhooks.ts',
     'client-methods.ts': 'generated/client-methods.ts',
     'client-api.d.ts': 'generated/client-api.d.ts',

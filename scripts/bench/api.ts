@@ -37,7 +37,14 @@ const SCENARIOS = [
   'invoices',
   'metadata',
   'metadata-common',
+  'fields-exact',
+  'fields-range',
+  'fields-range-rare',
+  'fields-select',
+  'fields-q',
 ] as const;
+/** The scenarios of custom fields (issue 51): their fields and values are seeded when one of them runs. */
+const FIELD_SCENARIOS = ['fields-exact', 'fields-range', 'fields-range-rare', 'fields-select', 'fields-q'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 /**
@@ -115,6 +122,7 @@ const TARGETS = {
   deepOverFirst: 1.2,
   searchP50Ms: 30,
   metadataP50Ms: 30,
+  fieldsP50Ms: 30,
   soakGrowth: 0.1,
 };
 /** Rows of each further resource listed (conversations, tasks, invoices): one per this many customers. */
@@ -339,6 +347,34 @@ async function seedMetadata(sql: postgres.Sql, company: { id: string }): Promise
   log('metadata: shop_id and tier on every customer of the first company');
 }
 
+/**
+ * Custom fields on every customer of the benchmarked company (issue 51), defined as the API would store them: a text
+ * `account_code` of its own (one customer each: exact, and `q` for a rare term), a number `employees` spread evenly
+ * over 0–9 999 (ranges: a tenth, and about ten customers) and a single select `tier` of four options (any-of two).
+ */
+async function seedCustomFields(sql: postgres.Sql, company: { id: string }): Promise<void> {
+  const tiers = ['gold', 'silver', 'bronze', 'none'];
+  const options = JSON.stringify(tiers.map((key) => ({ key, labels: { en: key } })));
+  await sql`
+    insert into custom_fields (company_id, id, resource, key, type, labels, decimals, options, position)
+    values (${company.id}, gen_random_uuid(), 'customers', 'account_code', 'text', '{"en": "Account"}', null, null, 10),
+           (${company.id}, gen_random_uuid(), 'customers', 'employees', 'number', '{"en": "Employees"}', 0, null, 20),
+           (${company.id}, gen_random_uuid(), 'customers', 'tier', 'single_select', '{"en": "Tier"}', null,
+            ${options}::text::jsonb, 30)`;
+  // Every row of the company rewritten and indexed: longer than the pool's statement timeout allows.
+  await sql.begin(async (tx) => {
+    await tx`set local statement_timeout = 0`;
+    await tx`
+      update customers set custom_fields = jsonb_build_object(
+        'account_code', 'ACC-' || abs(hashtext(id::text)),
+        'employees', abs(hashtext(email)) % 10000,
+        'tier', (${tiers}::text[])[1 + abs(hashtext(email || 't')) % 4])
+      where company_id = ${company.id}`;
+  });
+  await sql.unsafe('analyze customers');
+  log('custom fields: account_code, employees and tier on every customer of the first company');
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 /** /proc/loadavg's three averages (1, 5, 15 minutes), as `uptime` prints them. */
@@ -435,7 +471,12 @@ async function main() {
   const runId = randomBytes(4).toString('hex');
   const perScenario = 2 * (opts.warmup + opts.duration + opts.singleSeconds) + 10;
   const termsSeconds = opts.only.includes('search') ? opts.searchTerms.length * (opts.termSeconds + 10) : 0;
-  const run = boundedRun((240 + perScenario * opts.only.length + termsSeconds + opts.soak + 30) * 1000, log);
+  // Writing custom fields into every customer of the company (seedCustomFields) takes minutes on a busy machine.
+  const fieldsSeconds = opts.only.some((name) => (FIELD_SCENARIOS as readonly string[]).includes(name)) ? 300 : 0;
+  const run = boundedRun(
+    (240 + perScenario * opts.only.length + termsSeconds + fieldsSeconds + opts.soak + 30) * 1000,
+    log,
+  );
   const { cleanups } = run;
 
   try {
@@ -531,6 +572,15 @@ async function main() {
           select metadata->>'shop_id' as shop_id from customers where company_id = ${company.id}
           order by created_at limit 1 offset ${Math.floor(company.customers / 2)}`
       : [{ shop_id: '' }];
+    const withFields = opts.only.some((name) => (FIELD_SCENARIOS as readonly string[]).includes(name));
+    if (withFields) await seedCustomFields(owner.sql, company);
+    // A customer's own account_code (one match), and the number of employees that about ten customers reach.
+    const [account] = withFields
+      ? await owner.sql<{ code: string }[]>`
+          select custom_fields->>'account_code' as code from customers where company_id = ${company.id}
+          order by created_at limit 1 offset ${Math.floor(company.customers / 2)}`
+      : [{ code: '' }];
+    const rareEmployees = 10_000 - Math.max(1, Math.round((10 * 10_000) / Math.max(1, company.customers)));
     const pick = (list: string[]) => list[Math.floor(Math.random() * list.length)];
     let created = 0;
     const get = (prefix: string, headers: Record<string, string>): Load => ({
@@ -614,6 +664,12 @@ async function main() {
     const half = Math.ceil(updateIds.length / 2);
     const API = '/api/v1';
     const page = `?limit=${LIMIT}`;
+    /** A page of customers with the query, on both sides. */
+    const customerQuery = (title: string, query: string) => ({
+      title,
+      api: list(`${API}/customers`, auth, `${page}&${encodeURI(query)}`),
+      bare: list('/customers', {}, `${page}&${encodeURI(query)}`),
+    });
     const pairs: Record<ScenarioName, { title: string; api: Load; bare: Load }> = {
       get: { title: 'GET one customer', api: get(API, auth), bare: get('', {}) },
       list: {
@@ -663,6 +719,17 @@ async function main() {
         api: list(`${API}/customers`, auth, `${page}&metadata[tier]=gold`),
         bare: list('/customers', {}, `${page}&metadata[tier]=gold`),
       },
+      'fields-exact': customerQuery(
+        'custom text field, exact (1 match)',
+        `filter[custom_fields.account_code]=${account.code}`,
+      ),
+      'fields-range': customerQuery('custom number field, gte (a tenth)', 'filter[custom_fields.employees][gte]=9000'),
+      'fields-range-rare': customerQuery(
+        'custom number field, gte (about 10)',
+        `filter[custom_fields.employees][gte]=${rareEmployees}`,
+      ),
+      'fields-select': customerQuery('custom select, any of two (a half)', 'filter[custom_fields.tier]=gold,silver'),
+      'fields-q': customerQuery('customers, q in a custom text field (1 match)', `q=${account.code.toLowerCase()}`),
     };
 
     type Twin = { loaded: Measured; single: Measured | null; work: PhaseWork | null; statements: CountedStatement[] };
@@ -876,6 +943,21 @@ async function main() {
         holds: (['metadata', 'metadata-common'] as const).some((n) => results[n]?.api.single)
           ? (['metadata', 'metadata-common'] as const).every(
               (n) => !results[n]?.api.single || (results[n]?.api.single?.p50 ?? 0) <= TARGETS.metadataP50Ms,
+            )
+          : null,
+      },
+      // The custom-field filters' and `q`'s own latency (1 connection): issue 51 asks what the metadata filter does.
+      fieldsP50: {
+        target: `filter[custom_fields.<key>] and q on a field p50 ≤ ${TARGETS.fieldsP50Ms} ms (1 connection)`,
+        value: Object.fromEntries(
+          FIELD_SCENARIOS.flatMap((n) => {
+            const single = results[n]?.api.single;
+            return single ? [[n, single.p50]] : [];
+          }),
+        ),
+        holds: FIELD_SCENARIOS.some((n) => results[n]?.api.single)
+          ? FIELD_SCENARIOS.every(
+              (n) => !results[n]?.api.single || (results[n]?.api.single?.p50 ?? 0) <= TARGETS.fieldsP50Ms,
             )
           : null,
       },

@@ -45,14 +45,35 @@ app.get('/customers', async (c) => {
     return key === undefined ? [] : [[key, value]];
   });
   const metadata = pairs.length ? JSON.stringify(Object.fromEntries(pairs)) : null;
+  const fields = customFieldConditions(c.req.query());
   const rows = await sql`select ${CUSTOMER_COLUMNS} from customers
     where company_id = ${companyId}
       ${key ? sql`and (created_at, id) < (${key[0]}::timestamptz, ${key[1]}::uuid)` : sql``}
-      ${q ? sql`and search_text like ${`%${q.toLowerCase()}%`}` : sql``}
+      ${
+        q
+          ? sql`and (search_text like ${`%${q.toLowerCase()}%`} or (custom_fields <> '{}'::jsonb
+                and app_custom_field_text(custom_fields) like ${`%${q.toLowerCase()}%`}))`
+          : sql``
+      }
       ${metadata ? sql`and metadata @> ${metadata}::text::jsonb and metadata <> '{}'::jsonb` : sql``}
+      ${fields}
     order by created_at desc, id desc limit ${limit + 1}`;
   return c.json(page(rows, limit));
 });
+
+/**
+ * The bench's custom-field filters (scripts/bench/api.ts seedCustomFields) as the owner's conditions: `[gte]` on the
+ * number, a comma list as any of its values, else containment of the text (the GIN index directly).
+ */
+function customFieldConditions(query: Record<string, string>) {
+  return Object.entries(query).reduce((acc, [name, value]) => {
+    const [, key, op] = /^filter\[custom_fields\.([a-z_]+)\](\[gte\])?$/.exec(name) ?? [];
+    if (key === undefined) return acc;
+    if (op) return sql`${acc} and (custom_fields ->> ${key}::text)::numeric >= ${value}::numeric`;
+    const any = value.split(',').map((v) => JSON.stringify({ [key]: v }));
+    return sql`${acc} and custom_fields @> any(${any}::text[]::jsonb[]) and custom_fields <> '{}'::jsonb`;
+  }, sql``);
+}
 
 app.post('/customers', async (c) => {
   const body = await c.req.json<{ email: string; name: string; phone: string }>();

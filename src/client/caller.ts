@@ -83,22 +83,30 @@ export async function errorOf(response: Response): Promise<CrmError> {
 }
 
 /**
- * A query string as the contract's parameters are serialized: form style (a list as repeated names), and an object
- * (the deepObject `metadata` filter) as one `name[key]=value` per key.
+ * A query as the contract's parameters are serialized: form style (a list as repeated names), and an object (the
+ * deepObject filters `metadata` and `filter[custom_fields]`) as one `name[key]=value` per key; a key with an
+ * operator (`employees[gte]`, customFieldFilter) as `name[employees][gte]`. Without the leading `?`.
  */
-function queryString(query: object | undefined): string {
+export function serializeQuery(query: object | undefined): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
     if (typeof value === 'object' && !Array.isArray(value)) {
-      for (const [key, one] of Object.entries(value)) params.append(`${name}[${key}]`, String(one));
+      for (const [key, one] of Object.entries(value)) {
+        const [, base = key, operator = ''] = /^([^[]+)(\[[a-z]+\])?$/.exec(key) ?? [];
+        params.append(`${name}[${base}]${operator}`, String(one));
+      }
       continue;
     }
     for (const one of Array.isArray(value) ? value : [value]) params.append(name, String(one));
   }
-  const text = params.toString();
-  return text ? `?${text}` : '';
+  return params.toString();
 }
+
+const queryString = (query: object | undefined) => {
+  const text = serializeQuery(query);
+  return text ? `?${text}` : '';
+};
 
 export class HttpCaller implements Caller {
   constructor(

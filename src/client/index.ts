@@ -3,6 +3,7 @@
 // the compiler against the same contract the service is generated from. It imports nothing of the service.
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, operations, paths } from '../../generated/api.d.ts';
+import { serializeQuery } from './caller.ts';
 import { CrmError } from './errors.ts';
 
 export type { components, operations, paths };
@@ -36,6 +37,8 @@ export function createCrmClient(options: CrmClientOptions): CrmClient {
   return createClient<paths>({
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     headers,
+    // The SDK's serializer: openapi-fetch's would send a range of filter[custom_fields] as `[employees[gte]]`.
+    querySerializer: serializeQuery,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 }

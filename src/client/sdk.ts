@@ -7,6 +7,7 @@ import { Resources } from '../../generated/client-methods.ts';
 import { HttpCaller, retryingFetch } from './caller.ts';
 
 export { newIdempotencyKey, retryingFetch } from './caller.ts';
+export { type CustomFieldCondition, customFieldFilter } from './custom-fields.ts';
 export { CrmError, CrmNetworkError, CrmTimeoutError, type Problem } from './errors.ts';
 export { type HeaderRecord, type HeadersLike, verifyWebhook, type WebhookHeaders } from './webhooks.ts';
 export type { components, operations };

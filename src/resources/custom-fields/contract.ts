@@ -107,14 +107,36 @@ export function companyContract(
   return `${JSON.stringify(contract, null, 2)}\n`;
 }
 
+/** Company contracts kept (about 1 MB each): the companies whose integrators download theirs now. */
+export const MAX_CONTRACTS = 16;
+
+/**
+ * The company contracts built, by company and language, each with the fields it was built from: it stands while the
+ * fields cache (schemas.ts) answers that same object, which it replaces when the company's fields change (NOTIFY,
+ * or this process's own change) or its TTL ends. Least recently used first out.
+ */
+export class ContractCache {
+  private readonly built = new Map<string, { fields: CompanyFields; json: string }>();
+
+  get(key: string, fields: CompanyFields, build: () => string): string {
+    const kept = this.built.get(key);
+    this.built.delete(key);
+    const json = kept?.fields === fields ? kept.json : build();
+    this.built.set(key, { fields, json });
+    const oldest = this.built.keys().next();
+    if (this.built.size > MAX_CONTRACTS && !oldest.done) this.built.delete(oldest.value);
+    return json;
+  }
+}
+
 /**
  * GET /api/v1/openapi.json: without a key the public contract (serveContract); with one, after the key's checks
  * (401 and 403 as on every operation; any scope, since every key of the company sees its records' custom_fields),
  * the company's contract. Private to the key's company: `Cache-Control: private` and `Vary: Authorization`.
  */
-export const serveCompanyContract =
-  (deps: Deps, catalogue: Readonly<Record<string, Templates>>) =>
-  async (c: Context<AppEnv>): Promise<Response> => {
+export const serveCompanyContract = (deps: Deps, catalogue: Readonly<Record<string, Templates>>) => {
+  const contracts = new ContractCache();
+  return async (c: Context<AppEnv>): Promise<Response> => {
     const publicUrl = deps.config.publicUrl;
     if (c.req.header('authorization') === undefined) return serveContract(publicUrl, catalogue)(c);
     const asked = c.req.query('lang');
@@ -129,10 +151,14 @@ export const serveCompanyContract =
       LANGUAGES.find((l) => l === asked) ?? chooseLanguage(c.req.header('accept-language'), key.company.language);
     const fields = await companyFields(deps.sql, tenantOf(deps, auth.companyId));
     const served = contractJson(language, publicUrl, catalogue);
-    return c.body(companyContract(served.json, fields, served.language, key.company.language), 200, {
+    const json = contracts.get(`${auth.companyId}:${served.language}:${key.company.language}`, fields, () =>
+      companyContract(served.json, fields, served.language, key.company.language),
+    );
+    return c.body(json, 200, {
       'Content-Type': 'application/json',
       'Content-Language': served.language,
       'Cache-Control': 'private, no-cache',
       Vary: 'Authorization, Accept-Language',
     });
   };
+};

@@ -89,7 +89,12 @@ export async function valuesPatch(
   return JSON.stringify(checked(fields, input, false));
 }
 
-/** The company's fields of the resource, read in the caller's transaction (a batch: once per round). */
+/**
+ * The company's fields of the resource, read in the caller's transaction (a batch: once per round) and locked FOR
+ * SHARE until it ends: a change of a field's type or options (which locks its row FOR UPDATE, then converts the
+ * stored values) waits for the write, or the write for it and then reads the new definition. Without the lock a
+ * record written meanwhile could keep a value of the old type.
+ */
 export async function fieldsIn(
   tx: Tx,
   companyId: string,
@@ -99,8 +104,25 @@ export async function fieldsIn(
     .select()
     .from(customFields)
     .where(and(eq(customFields.companyId, companyId), eq(customFields.resource, resource)))
-    .orderBy(asc(customFields.position), asc(customFields.id));
+    .orderBy(asc(customFields.position), asc(customFields.id))
+    .for('share');
   return new Map(rows.map((row) => [row.key, row]));
+}
+
+/**
+ * In a write's transaction, when it sends values: its values checked again against the definitions as they are
+ * now, locked (fieldsIn). The check before the transaction used the cached definitions, which a concurrent change
+ * may have made stale; 422 as there when a value no longer fits.
+ */
+export async function confirmValues(
+  tx: Tx,
+  c: Context<AppEnv>,
+  resource: FieldResource,
+  input: ValuesInput | undefined,
+  creating: boolean,
+): Promise<void> {
+  if (input === undefined || Object.keys(input).length === 0) return;
+  checked(await fieldsIn(tx, c.get('tenant').companyId, resource), input, creating);
 }
 
 /**

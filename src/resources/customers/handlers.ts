@@ -12,7 +12,8 @@ import { pageOf } from '../../http/pagination.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField, invalidFields } from '../../http/validation.ts';
 import { customFieldsCondition } from '../custom-fields/filter.ts';
-import { newValues, valuesPatch } from '../custom-fields/values.ts';
+import { companyFields } from '../custom-fields/schemas.ts';
+import { confirmValues, newValues, valuesPatch } from '../custom-fields/values.ts';
 import { customerUpsert } from './batch.ts';
 import { columnsOf, identifierErrors } from './input.ts';
 import { customerMessages } from './messages.ts';
@@ -84,6 +85,8 @@ export const handlers = {
       updatedSince: query['filter[updated_since]'],
       metadata: query.metadata,
       customFields: await customFieldsCondition(c, 'customers', customers, query['filter[custom_fields]']),
+      searchFields:
+        query.q === undefined ? undefined : (await companyFields(c.get('deps').sql, c.get('tenant'))).customers,
     };
     const tenant = c.get('tenant');
     const { data, meta } =
@@ -111,6 +114,7 @@ export const handlers = {
     checkIdentifiers(body, '', null);
     const customFields = await newValues(c, 'customers', body.custom_fields);
     const created = await runCreation(c, async (tx) => {
+      await confirmValues(tx, c, 'customers', body.custom_fields, true);
       const row = await q.insertCustomerUnlessEmailTaken(
         tx,
         companyId,
@@ -149,6 +153,7 @@ export const handlers = {
     checkIdentifiers(body, '', null);
     const customFields = await valuesPatch(c, 'customers', body.custom_fields);
     const row = await c.get('tenant').transaction(async (tx) => {
+      await confirmValues(tx, c, 'customers', body.custom_fields, false);
       // The lock (with the change time) and the conditional write go in one round trip; the locked row then
       // tells what the write did not do: 404, 412, or nothing to change (no new version, no event).
       const [current, updated] = await inOrder(

@@ -7,11 +7,13 @@ import type { CustomFieldValues } from '../../db/schema/columns.ts';
 import { companies, customers } from '../../db/schema/index.ts';
 import { builder, PreparedShapes, prepared, type Slotted, slotsFor } from '../../db/statements.ts';
 import { sendUntilCommit, type Tenant, type Tx, tableRows } from '../../db/tenant.ts';
+import type { FieldDefinition } from '../../domain/custom-fields.ts';
 import { toE164 } from '../../domain/phone.ts';
 import { type Metadata, metadataCondition, metadataMerge } from '../../http/metadata.ts';
 import { keyset, type PageRequest, pageReader, readPage } from '../../http/pagination.ts';
 import { atOrAfterSeconds, sinceSeconds } from '../../http/time-filter.ts';
 import { newId } from '../../ids.ts';
+import { customFieldSearch, type FieldSearch } from '../custom-fields/search.ts';
 import type { CustomerRow } from './serialize.ts';
 
 export type CustomerFilters = {
@@ -19,6 +21,8 @@ export type CustomerFilters = {
   metadata?: Record<string, string>;
   /** The custom fields' filter as a condition (custom-fields/filter.ts), built for the request. */
   customFields?: SQL;
+  /** The company's custom fields of customers, whose text-like values `q` also searches (custom-fields/search.ts). */
+  searchFields?: ReadonlyMap<string, FieldDefinition>;
   status?: 'lead' | 'customer';
   type?: 'individual' | 'business';
   email?: string;
@@ -40,6 +44,8 @@ const SEARCH_DENSE = 100;
 /** A term of digits, spaces and the punctuation of phone numbers (at least one digit) is also looked for by its digits. */
 const PHONE_NUMBER = /^[0-9 +\-()./]*[0-9][0-9 +\-()./]*$/;
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+/** A text as an item of a PostgreSQL array literal (quoted, `"` and `\` escaped). */
+const arrayItem = (text: string) => `"${text.replace(/["\\]/g, (ch) => `\\${ch}`)}"`;
 
 /**
  * How `q` is looked for: the LIKE pattern of its lowercase text in search_text (name, email, company name and
@@ -63,8 +69,16 @@ function searchTerm(q: string) {
 
 type SearchTerm = ReturnType<typeof searchTerm>;
 
-/** The `q` condition on a row: the term in one of the fields (any case), or its digits in the phone's digits. */
-function searchMatches(term: SearchTerm): SQL {
+/**
+ * The `q` condition on a row: the term in one of the fields (any case), or its digits in the phone's digits; or in
+ * one of the custom fields (`fields`).
+ */
+function searchMatches(term: SearchTerm, fields: FieldSearch | undefined): SQL {
+  const own = ownMatches(term);
+  return fields === undefined ? own : sql`(${own} or ${fields.condition})`;
+}
+
+function ownMatches(term: SearchTerm): SQL {
   if (term.multiline) {
     // Rare enough to lowercase each field of each row; search_text would let such a term span two fields.
     const fields = [customers.name, customers.email, customers.companyName, customers.phone].map(
@@ -94,23 +108,31 @@ function searchMatches(term: SearchTerm): SQL {
 async function searchCondition(
   tx: Tx,
   term: SearchTerm,
+  fields: FieldSearch | undefined,
   page: { conditions: (SQL | undefined)[]; orderBy: SQL[]; take: number },
 ): Promise<SQL> {
-  const scanned = searchMatches(term);
-  if (!term.indexable || term.multiline) return scanned;
+  const scanned = searchMatches(term, fields);
+  if (!term.indexable || term.multiline || (fields !== undefined && !fields.indexable)) return scanned;
+  // The custom fields' candidates (drizzle/0050) join the others; being only candidates, they are checked again.
+  const ofFields =
+    fields === undefined
+      ? sql``
+      : sql` union select app_search_customer_fields(${`{${fields.patterns.map(arrayItem).join(',')}}`}::text[],
+                                                       ${SEARCH_CANDIDATES + 1})`;
   // The array is an init plan, computed only when the CASE takes that branch (and once: materialized).
   const [found] = await tx.execute<{ ids: string | null; n: number | null }>(sql`
     with s as materialized (
       select case when head.n < ${SEARCH_HEAD} or head.hits >= ${page.take}
                     or head.hits * ${SEARCH_DENSE} >= head.n then null
                   else array(select app_search_customers(${term.pattern}, ${term.digitsPattern}::text,
-                                                         ${SEARCH_CANDIDATES + 1})) end as ids
+                                                         ${SEARCH_CANDIDATES + 1})${ofFields}) end as ids
       from (select count(*) as n, count(*) filter (where hit) as hits
             from (select ${scanned} as hit from ${customers} where ${and(...page.conditions)}
                   order by ${sql.join(page.orderBy, sql`, `)} limit ${SEARCH_HEAD}) h) head)
     select ids::text as ids, cardinality(ids) as n from s`);
   if (found.ids === null || found.n === null || found.n > SEARCH_CANDIDATES) return scanned;
-  return sql`${customers.id} = any(${found.ids}::uuid[])`;
+  const candidates = sql`${customers.id} = any(${found.ids}::uuid[])`;
+  return fields === undefined ? candidates : sql`(${candidates} and ${scanned})`;
 }
 
 /** The values of a page's conditions, `q` aside: only the filters given. */
@@ -149,7 +171,8 @@ export async function searchCustomers(tx: Tx, companyId: string, page: PageReque
   conditions.push(await metadataCondition(tx, customers, filters.metadata), filters.customFields);
   if (filters.q) {
     const term = searchTerm(filters.q);
-    conditions.push(await searchCondition(tx, term, { conditions, orderBy: plan.orderBy, take: plan.take }));
+    const fields = customFieldSearch(filters.searchFields ?? new Map(), customers.customFields, term);
+    conditions.push(await searchCondition(tx, term, fields, { conditions, orderBy: plan.orderBy, take: plan.take }));
   }
   const rows = await tx
     .select()

@@ -5,7 +5,7 @@ import type { Handlers } from '../../http/handler.ts';
 import { runCreation } from '../../http/idempotency.ts';
 import { metadataLimit } from '../../http/metadata.ts';
 import { customFieldsCondition } from '../custom-fields/filter.ts';
-import { newValues, valuesPatch } from '../custom-fields/values.ts';
+import { confirmValues, newValues, valuesPatch } from '../custom-fields/values.ts';
 import { dealUpsert } from './batch.ts';
 import { dealUpdateColumns, insertNewDeal } from './inputs.ts';
 import * as q from './queries.ts';
@@ -51,6 +51,7 @@ export const handlers = {
     const body = { ...sent, customFields: await newValues(c, 'deals', sent.custom_fields) };
     const { companyId } = c.get('tenant');
     const created = await runCreation(c, async (tx) => {
+      await confirmValues(tx, c, 'deals', sent.custom_fields, true);
       const row = await insertNewDeal(tx, companyId, body, (tx, columns) =>
         keepingOneOpenDeal(tx, companyId, body.customer_id, (savepoint) => q.insertDeal(savepoint, companyId, columns)),
       ).catch(externalRefConflict);
@@ -69,6 +70,7 @@ export const handlers = {
       body.value !== null
         ? await patchDeal(c, deal, body)
         : await onLockedDeal(c, deal, async (tx, current, companyId) => {
+            await confirmValues(tx, c, 'deals', sent.custom_fields, false);
             const changes = await dealUpdateColumns(tx, companyId, current, body);
             if (Object.keys(changes).length === 0) return current;
             const updated = await saveDeal(tx, current, changes).catch(externalRefConflict).catch(metadataLimit);

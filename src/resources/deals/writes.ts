@@ -11,6 +11,7 @@ import { checkIfMatch, expectedVersion, onLocked, preconditionFailed } from '../
 import { metadataLimit } from '../../http/metadata.ts';
 import { ApiProblem } from '../../http/problems.ts';
 import { invalidField } from '../../http/validation.ts';
+import { confirmValues, type ValuesInput } from '../custom-fields/values.ts';
 import { touchCustomerActivity } from '../customers/queries.ts';
 import { dealUpdateCandidates, ownerProblem, Problems } from './inputs.ts';
 import { dealMessages } from './messages.ts';
@@ -35,7 +36,8 @@ export function onLockedDeal(
   return onLocked(c, { lock: q.lockDeal, notFound: dealNotFound }, id, work);
 }
 
-type PatchBody = Parameters<typeof dealUpdateCandidates>[0];
+/** The PATCH's columns, and the values it sent (checked again in the transaction: confirmValues). */
+type PatchBody = Parameters<typeof dealUpdateCandidates>[0] & { custom_fields?: ValuesInput };
 
 /**
  * A PATCH that needs no decision on the locked deal (any but `value: null`): the lock (with the change time), the
@@ -47,6 +49,7 @@ export function patchDeal(c: Context<AppEnv>, id: string, body: PatchBody): Prom
   const expected = expectedVersion(c);
   const { companyId } = c.get('tenant');
   return c.get('tenant').transaction(async (tx) => {
+    await confirmValues(tx, c, 'deals', body.custom_fields, false);
     const amount = new Problems();
     const fields = dealUpdateCandidates(body, amount);
     const owner = body.assigned_user_id ?? undefined;

@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractCache, MAX_CONTRACTS } from '../../../src/resources/custom-fields/contract.ts';
+import type { CompanyFields } from '../../../src/resources/custom-fields/schemas.ts';
+import { fieldsCacheListening } from '../../../src/resources/custom-fields/schemas.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
+import { until } from '../../harness/async.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let api: TestApi;
@@ -91,6 +95,33 @@ describe('the contract served with a key', () => {
     expect(Object.keys((await contractOf(k)).body.components.schemas.DealCustomFields.properties)).toEqual(['region']);
   });
 
+  it('is built once per company and language, and a change of a label shows in the next download (cached)', async () => {
+    const { key: k } = await api.tenant();
+    await fieldsCacheListening(api.deps.sql);
+    const created = await api.call('createCustomField', {
+      key: k,
+      body: { resource: 'customers', key: 'region', type: 'text', labels: { en: 'Region' } },
+    });
+    const description = async (app = api.app) => {
+      const res = await app.request('/api/v1/openapi.json', { headers: { Authorization: `Bearer ${k}` } });
+      return (await res.json()).components.schemas.CustomerCustomFields.properties.region.description;
+    };
+    expect(await description()).toBe('Region.');
+    expect(await description()).toBe('Region.');
+    // Another API process, which hears of the change through NOTIFY.
+    const other = await api.otherProcess();
+    await fieldsCacheListening(other.deps.sql);
+    expect(await description(other.app)).toBe('Region.');
+    const renamed = await api.call('updateCustomField', {
+      key: k,
+      params: { field: created.body.data.id },
+      body: { labels: { en: 'Sales region' } },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await description()).toBe('Sales region.');
+    await until(async () => (await description(other.app)) === 'Sales region.', 'the other process to rebuild');
+  });
+
   it("openapi-typescript's types of the company's contract compile code that uses its fields", async () => {
     const { body } = await contractOf(key, { 'Accept-Language': 'en' });
     const ast = await openapiTS(body);
@@ -146,4 +177,28 @@ export const unknown: CustomerInput = { email: 'eva@example.nl', type: 'individu
     expect(result.out).toBe('');
     expect(result.code).toBe(0);
   }, 250_000);
+});
+
+describe('the cache of company contracts', () => {
+  const fieldsObject = (): CompanyFields => ({ customers: new Map(), deals: new Map() });
+
+  it('builds again only when the fields cache answers another object, and keeps at most MAX_CONTRACTS', () => {
+    const cache = new ContractCache();
+    let builds = 0;
+    const build = () => `contract ${++builds}`;
+    const fields = fieldsObject();
+    expect(cache.get('a:en:nl', fields, build)).toBe('contract 1');
+    expect(cache.get('a:en:nl', fields, build)).toBe('contract 1');
+    expect(cache.get('a:nl:nl', fields, build)).toBe('contract 2');
+    // The company's fields changed: the fields cache holds a new object.
+    expect(cache.get('a:en:nl', fieldsObject(), build)).toBe('contract 3');
+    const many = Array.from({ length: MAX_CONTRACTS + 1 }, (_, i) => [`c${i}:en:en`, fieldsObject()] as const);
+    for (const [key, f] of many) cache.get(key, f, build);
+    const before = builds;
+    // The newest are kept; the first of them, least recently used, was dropped.
+    cache.get(many[MAX_CONTRACTS][0], many[MAX_CONTRACTS][1], build);
+    expect(builds).toBe(before);
+    cache.get(many[0][0], many[0][1], build);
+    expect(builds).toBe(before + 1);
+  });
 });
