@@ -1,5 +1,5 @@
-// Prism (@stoplight/prism-cli) of the English bundle for the contract tests: a mock answering from the examples,
-// or a validating proxy in front of a server; and a client that fails a step on any violation Prism reports.
+// Prism (@stoplight/prism-cli) of the English bundle for the contract tests: a validating proxy in front of a
+// server; and a client that fails a step on any violation Prism reports.
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { type OperationId, operations } from '../../generated/operations.ts';
@@ -9,16 +9,15 @@ import { freePort, type Started, startHttpProcess } from './processes.ts';
 const PRISM = join(process.cwd(), 'node_modules', '.bin', 'prism');
 
 /**
- * `prism mock --errors`, or `prism proxy --errors` to `upstream` (a base URL ending in /api/v1). Each start loads
- * and dereferences the whole contract, seconds of CPU: a file starts one and its tests share it.
+ * `prism proxy --errors` to `upstream` (a base URL ending in /api/v1); the mock is `npm run mock` (scripts/mock.ts,
+ * prism-mock.test.ts). Each start loads and dereferences the whole contract, seconds of CPU: a file starts one and
+ * its tests share it.
  */
-export async function startPrism(upstream?: string): Promise<Started> {
+export async function startPrism(upstream: string): Promise<Started> {
   const port = await freePort();
-  const mode = upstream === undefined ? ['mock'] : ['proxy'];
-  const args = [...mode, 'generated/openapi.en.json', ...(upstream === undefined ? [] : [upstream])];
   return startHttpProcess(
     PRISM,
-    [...args, '--errors', '--port', String(port), '--host', '127.0.0.1'],
+    ['proxy', 'generated/openapi.en.json', upstream, '--errors', '--port', String(port), '--host', '127.0.0.1'],
     `http://127.0.0.1:${port}`,
   );
 }

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { until } from '../harness/async.ts';
 import { freePort, runService } from '../harness/processes.ts';
 
 let dataDir: string | undefined;
@@ -32,7 +33,9 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
   dataDir = mkdtempSync(join(tmpdir(), 'crm-ctrl-c-'));
   chmodSync(dataDir, 0o755);
   // A receiver that fails every delivery: attempts are retried, jobs stay queued and running.
+  let attempts = 0;
   receiver = createServer((req, res) => {
+    attempts += 1;
     req.resume();
     req.on('end', () => setTimeout(() => res.writeHead(500).end(), 200));
   });
@@ -43,7 +46,7 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
     child,
     output: printed,
     exited,
-    printed: until,
+    printed: printedMatch,
   } = runService(
     'start',
     {
@@ -61,7 +64,7 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
     { ownProcessGroup: true },
   );
   group = child.pid;
-  const key = (await until(/^\s+(svc_\w+)$/m))?.[1];
+  const key = (await printedMatch(/^\s+(svc_\w+)$/m))?.[1];
   expect(key, printed()).toBeDefined();
 
   const api = `http://127.0.0.1:${port}/api/v1`;
@@ -74,8 +77,9 @@ it('Ctrl-C with webhook deliveries queued stops without an error line, exit 0', 
   expect((await post('/webhook-endpoints', { url: hook, events: ['*'] })).status).toBe(201);
   const items = Array.from({ length: 50 }, (_, i) => ({ email: `ctrl-c-${i}@example.nl`, name: `Klant ${i}` }));
   expect((await post('/customers/batch', { items })).status).toBe(200);
-  // Deliveries under way (and more queued) when the signal comes.
-  await new Promise((r) => setTimeout(r, 1_500));
+  // Deliveries under way (the receiver holds each attempt 200 ms; more are queued) when the signal comes: waited
+  // for, not a fixed 1.5 s (that was idle time on a quiet machine and no guarantee on a loaded one).
+  await until(() => attempts > 0, 'the first delivery attempt reaches the receiver');
 
   const before = printed().length;
   process.kill(-(child.pid as number), 'SIGINT');

@@ -12,6 +12,7 @@ import { DeliveryState } from '../../src/webhooks/delivery-state.ts';
 import { fanoutEvents } from '../../src/webhooks/fanout.ts';
 import { insertEndpoint, jobsOf, LOCAL_SENDING, recordCustomerEvents } from '../features/webhook-deliveries/support.ts';
 import { setupApi, type TestApi } from '../harness/api.ts';
+import { until } from '../harness/async.ts';
 
 let api: TestApi;
 
@@ -44,8 +45,14 @@ describe('failed attempts recorded at the same time, one of them disabling the e
       (error: { cause?: { code?: string; message?: string } }) =>
         `rejected: ${error.cause?.code} ${error.cause?.message}`,
     );
-    // Let any transaction still running end before reading the outcome.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Let any transaction still running end before reading the outcome: waited for in pg_stat_activity (a fixed
+    // 2.5 s was idle time on a quiet machine and no guarantee on a loaded one).
+    await until(async () => {
+      const [{ open }] = await api.sql<{ open: number }[]>`
+        select count(*)::int as open from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null`;
+      return open === 0;
+    }, 'no other transaction runs in the database');
 
     expect(result).toEqual(expect.any(Array));
     for (const outcome of result as string[]) expect(['retrying', 'failed']).toContain(outcome);
