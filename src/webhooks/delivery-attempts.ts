@@ -16,7 +16,9 @@ import type { LookupAll, UrlPolicy } from './url-guard.ts';
 /** Why an attempt is made (the attempts' `trigger` column). */
 
 /**
- * `now`, `lookup` and `timeoutMs` let tests control the clock, DNS and the 10-second limit. `stop`: once it
+ * `now`, `lookup` and `timeoutMs` let tests control the clock, DNS and the 10-second limit; `inlineWaitOver` ends a
+ * fan-out's inline wait when it settles instead of after INLINE_WAIT_MS (fanout.ts), so that a test of what is in
+ * flight at that moment does not depend on how fast the machine answers within a real second. `stop`: once it
  * aborts (the worker is stopping), no further request is started; requests in flight run to their end.
  */
 export type DeliverOptions = {
@@ -24,6 +26,7 @@ export type DeliverOptions = {
   now?: Clock;
   lookup?: LookupAll;
   timeoutMs?: number;
+  inlineWaitOver?: Promise<unknown>;
   stop?: AbortSignal;
 };
 /** 'not_sent': left alone because the worker is stopping (see DeliverOptions.stop); still pending. */

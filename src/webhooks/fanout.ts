@@ -143,7 +143,7 @@ async function fanoutBatch(
     sends.push(started);
     return { target, deliveryId, written: 'queued' as Written, send: started };
   });
-  await settledOrTimeUp(sends);
+  await settledOrTimeUp(sends, send?.inlineWaitOver);
 
   const rows = plan.map((p) => {
     const written = p.send ? writtenAs(state, p.send, now()) : p.written;
@@ -245,12 +245,14 @@ function startSend(
   return send;
 }
 
-async function settledOrTimeUp(sends: Send[]): Promise<void> {
+async function settledOrTimeUp(sends: Send[], waitOver?: Promise<unknown>): Promise<void> {
   if (sends.length === 0) return;
   let timer: NodeJS.Timeout | undefined;
-  const timeUp = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, INLINE_WAIT_MS);
-  });
+  const timeUp =
+    waitOver ??
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, INLINE_WAIT_MS);
+    });
   // allSettled, then one more turn: the `settled` marks are set by handlers attached after the promises'.
   const all = Promise.allSettled(sends.map((s) => s.promise)).then(() => new Promise((r) => setImmediate(r)));
   await Promise.race([all, timeUp]);

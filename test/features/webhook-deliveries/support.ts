@@ -78,7 +78,11 @@ export async function hangingReceiver() {
  * A receiver that holds every request `holdMs` before answering 200, counting the requests it has not yet
  * answered; every arrival is appended to `log` (shared between receivers, to compare their order).
  */
-export async function holdingReceiver(name: string, holdMs: number, log: { name: string; id: string }[] = []) {
+export async function holdingReceiver(
+  name: string,
+  hold: number | Promise<unknown>,
+  log: { name: string; id: string }[] = [],
+) {
   let inFlight = 0;
   const stats = { maxInFlight: 0, ids: [] as string[] };
   const server = createServer((req, res) => {
@@ -88,14 +92,13 @@ export async function holdingReceiver(name: string, holdMs: number, log: { name:
     stats.ids.push(id);
     log.push({ name, id });
     req.resume();
-    req.on('end', () =>
-      setTimeout(() => {
-        // Counted as answered before the answer leaves: the next request cannot be counted on top of it.
-        inFlight--;
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('ok');
-      }, holdMs),
-    );
+    // Counted as answered before the answer leaves: the next request cannot be counted on top of it.
+    const answer = () => {
+      inFlight--;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    };
+    req.on('end', () => (typeof hold === 'number' ? setTimeout(answer, hold) : void hold.then(answer)));
   });
   const { url } = await listenForTests(server);
   return { url, stats };
