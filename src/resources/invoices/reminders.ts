@@ -33,21 +33,27 @@ import { amountDue, type InvoiceRow, payUrlOf, type ReminderRow } from './serial
  * rows made, each with its send job queued in `tx`.
  */
 export async function scheduleReminders(tx: Tx, companyId: string, now: Date): Promise<ReminderRow[]> {
-  const due = await tx.execute<{ invoice_id: string; days_after_due: number; kind: ReminderRow['kind'] }>(sql`
-    select i.id as invoice_id, step.days as days_after_due, step.kind
+  // The schedule and the time zone first, then the invoices with them as values: each statement then names the one
+  // company it reads (docs/scaling.md), which a join to the company row would not.
+  const [company] = await tx
+    .select({ steps: companies.invoiceReminderSteps, timeZone: companies.timeZone })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  if (!company || company.steps.length === 0) return [];
+  // Each overdue invoice's days past its due date on the company's date, and the latest step it already had.
+  const overdue = await tx.execute<{ invoice_id: string; days_overdue: number; last_step: number | null }>(sql`
+    select i.id as invoice_id,
+      (${now.toISOString()}::timestamptz at time zone ${company.timeZone})::date - i.due_date as days_overdue,
+      (select max(r.days_after_due) from ${invoiceReminders} r
+        where r.company_id = ${companyId} and r.invoice_id = i.id) as last_step
     from ${invoices} i
-    join ${companies} c on c.id = i.company_id
-    cross join lateral (
-      select (s->>'days_after_due')::int as days, s->>'kind' as kind
-      from jsonb_array_elements(c.invoice_reminder_steps) s
-      where (s->>'days_after_due')::int <= (${now.toISOString()}::timestamptz at time zone c.time_zone)::date - i.due_date
-      order by 1 desc
-      limit 1
-    ) step
-    where i.company_id = ${companyId} and i.status = 'overdue' and i.reminders_enabled
-      and not exists (
-        select 1 from ${invoiceReminders} r
-        where r.company_id = i.company_id and r.invoice_id = i.id and r.days_after_due >= step.days)`);
+    where i.company_id = ${companyId} and i.status = 'overdue' and i.reminders_enabled`);
+  const steps = [...company.steps].sort((a, b) => b.days_after_due - a.days_after_due);
+  const due = overdue.flatMap((row) => {
+    const step = steps.find((s) => s.days_after_due <= row.days_overdue);
+    if (!step || (row.last_step !== null && row.last_step >= step.days_after_due)) return [];
+    return [{ invoice_id: row.invoice_id, days_after_due: step.days_after_due, kind: step.kind }];
+  });
   if (due.length === 0) return [];
   // A concurrent run that inserted the same step first leaves this one nothing to insert, hence no second job.
   const made = await tx
