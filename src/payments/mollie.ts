@@ -9,9 +9,9 @@ import {
   type NewProviderPayment,
   type NewProviderRefund,
   type PaymentProvider,
+  PROVIDER_PAYMENT_STATES,
   PROVIDER_TIMEOUT_MS,
   type ProviderPayment,
-  type ProviderPaymentState,
   type ProviderRefund,
   ProviderRefused,
   ProviderUnavailable,
@@ -21,16 +21,6 @@ export const DEFAULT_MOLLIE_API = 'https://api.mollie.com/v2/';
 
 /** A Mollie API key: `test_` or `live_` and at least 30 letters and digits. */
 export const MOLLIE_KEY = /^(test|live)_[A-Za-z0-9]{30,}$/;
-
-const STATES: readonly ProviderPaymentState[] = [
-  'open',
-  'pending',
-  'authorized',
-  'paid',
-  'failed',
-  'expired',
-  'canceled',
-];
 
 const LOCALES: Record<string, Locale> = {
   nl_NL: Locale.nl_NL,
@@ -64,7 +54,7 @@ async function withinTime<T>(call: Promise<T>, what: string): Promise<T> {
 }
 
 function fromMollie(payment: Payment): ProviderPayment {
-  const status = STATES.find((s) => s === payment.status);
+  const status = PROVIDER_PAYMENT_STATES.find((s) => s === payment.status);
   if (!status) throw new ProviderUnavailable(`Mollie answered an unknown payment status ${String(payment.status)}`);
   const metadata = payment.metadata;
   return {

@@ -3,7 +3,13 @@
 // provider fills the same interface. The provider's answers are the only truth about a payment: a webhook only
 // says "look again".
 
-export type ProviderPaymentState = 'open' | 'pending' | 'authorized' | 'paid' | 'failed' | 'expired' | 'canceled';
+import { PROVIDER_PAYMENT_STATUSES, type ProviderPaymentStatus } from '../db/schema/index.ts';
+
+/** A payment's states at the provider: the stored statuses but our own `creating` (a claim not yet at the provider). */
+export type ProviderPaymentState = Exclude<ProviderPaymentStatus, 'creating'>;
+export const PROVIDER_PAYMENT_STATES = PROVIDER_PAYMENT_STATUSES.filter(
+  (status): status is ProviderPaymentState => status !== 'creating',
+);
 
 /** A payment as the provider has it. */
 export type ProviderPayment = {
