@@ -102,7 +102,17 @@ export async function sendReminder(
   const key = and(eq(invoiceReminders.companyId, companyId), eq(invoiceReminders.id, reminderId));
   const [reminder] = await tx.select().from(invoiceReminders).where(key);
   if (!reminder) return null;
-  // The invoice's lock first, as every change of the invoice takes it: a payment waits for this send, or this send
+  const company = await companyDefaults(tx, companyId);
+  const documentsOf = async (of: InvoiceRow) => ({
+    version: of.version,
+    pdf: await pdfAttachment(invoicePdf(of), company, deps.pdfRenderer, { tx, companyId }),
+    ubl: await emailedUbl(tx, of, of.language),
+  });
+  // The PDF (about a second) is rendered before the invoice's lock, so that a payment of the invoice does not wait
+  // for it; rendered again under the lock only if the invoice changed meanwhile.
+  const before = await q.findInvoice(tx, companyId, reminder.invoiceId);
+  let documents = before && skipReason(before) === null ? await documentsOf(before) : null;
+  // Then the invoice's lock, as every change of the invoice takes it: a payment waits for this send, or this send
   // sees the payment.
   const invoice = await q.lockInvoice(tx, companyId, reminder.invoiceId);
   const [current] = await tx.select().from(invoiceReminders).where(key).for('update');
@@ -116,11 +126,10 @@ export async function sendReminder(
       .where(key);
     return 'skipped';
   }
-  const company = await companyDefaults(tx, companyId);
+  if (documents?.version !== invoice.version) documents = await documentsOf(invoice);
+  const { pdf, ubl } = documents;
   const publicUrl = deps.documentLinks.url({ kind: 'invoice', companyId, documentId: invoice.id });
   const payUrl = (await hasPaymentProvider(tx, companyId)) ? payUrlOf(publicUrl) : null;
-  const pdf = await pdfAttachment(invoicePdf(invoice), company, deps.pdfRenderer, { tx, companyId });
-  const ubl = await emailedUbl(tx, invoice, invoice.language);
   // Past the company's hourly limit this throws: the job fails, and Graphile Worker tries again later.
   await countOutgoingMessage(tx, companyId, [COMPANY_SCOPE], ({ limit }) =>
     quoteMessages.message('document.outgoing_limit', { limit }),

@@ -5,7 +5,7 @@
 // amount due, the pay-now link, the PDF and the UBL. The clock is the controllable one (Deps.clock).
 import { randomUUID } from 'node:crypto';
 import type { JobHelpers } from 'graphile-worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { taskList } from '../../../src/jobs/worker.ts';
 import { setCompanyDetails } from '../../../src/services/companies.ts';
 import { setupApi, type TestApi } from '../../harness/api.ts';
@@ -388,6 +388,45 @@ describe('sending reminders', () => {
     expect(emails.map((e) => e.to)).toEqual([[kept.email]]);
     for (const invoice of [paid, cancelled, refunded, optedOut])
       expect(await eventsOf('invoice.reminder_sent', invoice.id)).toBe(0);
+  });
+
+  it('renders the PDF before it locks the invoice: a payment meanwhile does not wait for it, and is seen', async () => {
+    const t = await tenantIn('Europe/Amsterdam');
+    const invoice = await sentInvoice(t, '2026-03-01');
+    await runDaily('2026-03-09T12:00:00Z');
+    let renderStarted = () => {};
+    const rendering = new Promise<void>((resolve) => {
+      renderStarted = resolve;
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const renderer = api.deps.pdfRenderer;
+    const render = renderer.render.bind(renderer);
+    const held = vi.spyOn(renderer, 'render').mockImplementation(async (...args) => {
+      renderStarted();
+      await released;
+      return render(...args);
+    });
+    try {
+      const sending = runReminderJobs(t);
+      await rendering;
+      // The reminder's PDF is rendering (held): the payment commits now, the invoice not locked by the send.
+      const paid = await api.call('createInvoicePayment', {
+        key: t.key,
+        params: { invoice: invoice.id },
+        body: { amount: 24.2 },
+      });
+      expect(paid.status).toBe(201);
+      release();
+      expect(await sending).toBe(1);
+    } finally {
+      release();
+      held.mockRestore();
+    }
+    expect((await remindersOf(invoice.id)).map((r) => [r.status, r.skipped_reason])).toEqual([['skipped', 'paid']]);
+    expect(await eventsOf('invoice.reminder_sent', invoice.id)).toBe(0);
   });
 
   it('withholds an email that could not leave before the invoice was paid (mail server down), and skips it', async () => {
