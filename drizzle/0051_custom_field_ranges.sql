@@ -1,0 +1,103 @@
+-- Issue 51: `filter[custom_fields.<key>][gte|lte]` that few records reach. The GIN index of the values (0047) answers
+-- equality, not order, so a rare range read every record of the company. custom_field_values holds each record's
+-- numeric and date values in order, one row per (record, key), kept by triggers in the writing transaction; the
+-- filter asks it for candidate ids and checks the value on the record again (src/resources/custom-fields/filter.ts).
+-- It is derived data: company archives leave it out and the triggers rebuild it on import.
+CREATE TABLE "custom_field_values" (
+	"company_id" uuid NOT NULL,
+	"resource" text NOT NULL,
+	"record_id" uuid NOT NULL,
+	"key" text NOT NULL,
+	"num" numeric,
+	"day" date,
+	CONSTRAINT "custom_field_values_pk" PRIMARY KEY("company_id","resource","record_id","key"),
+	CONSTRAINT "custom_field_values_resource" CHECK ("resource" in ('customers', 'deals')),
+	CONSTRAINT "custom_field_values_value" CHECK ("num" is not null or "day" is not null)
+);
+--> statement-breakpoint
+ALTER TABLE "custom_field_values" ADD CONSTRAINT "custom_field_values_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE no action ON UPDATE no action;
+--> statement-breakpoint
+-- Partial: a key holds numbers or dates, so each index carries only its own kind of row.
+CREATE INDEX "custom_field_values_num" ON "custom_field_values" USING btree ("company_id","resource","key","num")
+  WHERE "num" is not null;
+--> statement-breakpoint
+CREATE INDEX "custom_field_values_day" ON "custom_field_values" USING btree ("company_id","resource","key","day")
+  WHERE "day" is not null;
+--> statement-breakpoint
+SELECT app_enable_tenancy('custom_field_values');
+--> statement-breakpoint
+-- An ISO date string (YYYY-MM-DD) as a date, null when it is none (2026-02-30): checked by hand, as PostgreSQL 15 has
+-- no pg_input_is_valid and catching the cast's error would open a subtransaction per value.
+CREATE FUNCTION app_iso_date(value text)
+RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT CASE WHEN y >= 1 AND m BETWEEN 1 AND 12 AND d >= 1
+                   AND d <= extract(day from make_date(y, m, 1) + interval '1 month' - interval '1 day')
+              THEN make_date(y, m, d) END
+  FROM (SELECT substr(value, 1, 4)::int AS y, substr(value, 6, 2)::int AS m, substr(value, 9, 2)::int AS d) p
+  WHERE value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+$$;
+--> statement-breakpoint
+-- The ordered rows of one record's values: a JSON number or a numeric string (money is stored as a string) as num,
+-- an ISO date string that is a real date as day; other values (text, booleans, selects, lists) have no row. It needs
+-- no field definitions: a text field holding "12" gets a row too, which no range filter of that key ever asks for.
+CREATE FUNCTION app_custom_field_ordered(field_values jsonb)
+RETURNS TABLE (key text, num numeric, day date) LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+  SELECT key, num, day FROM (
+    SELECT e.key,
+           CASE WHEN jsonb_typeof(e.value) = 'number' THEN (e.value)::numeric
+                WHEN jsonb_typeof(e.value) = 'string' AND e.value #>> '{}' ~ '^-?[0-9]{1,60}(\.[0-9]{1,60})?$'
+                  THEN (e.value #>> '{}')::numeric END AS num,
+           CASE WHEN jsonb_typeof(e.value) = 'string' THEN app_iso_date(e.value #>> '{}') END AS day
+    FROM jsonb_each(field_values) e
+  ) v
+  WHERE num IS NOT NULL OR day IS NOT NULL
+$$;
+--> statement-breakpoint
+-- A record's rows are rewritten when its values change (insert, update of custom_fields, delete). The triggers' WHEN
+-- clauses keep every other write free of it: a record without values, or an update that leaves them alone, never
+-- calls the function. It runs as the writer (row-level security applies as to the record itself).
+CREATE FUNCTION app_custom_field_values_sync() RETURNS trigger LANGUAGE plpgsql
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    DELETE FROM custom_field_values
+    WHERE company_id = OLD.company_id AND resource = TG_TABLE_NAME AND record_id = OLD.id;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO custom_field_values (company_id, resource, record_id, key, num, day)
+    SELECT NEW.company_id, TG_TABLE_NAME, NEW.id, o.key, o.num, o.day FROM app_custom_field_ordered(NEW.custom_fields) o;
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER customers_custom_field_values_insert AFTER INSERT ON customers FOR EACH ROW
+  WHEN (NEW.custom_fields <> '{}'::jsonb) EXECUTE FUNCTION app_custom_field_values_sync();
+--> statement-breakpoint
+CREATE TRIGGER customers_custom_field_values_update AFTER UPDATE OF custom_fields ON customers FOR EACH ROW
+  WHEN (OLD.custom_fields IS DISTINCT FROM NEW.custom_fields) EXECUTE FUNCTION app_custom_field_values_sync();
+--> statement-breakpoint
+CREATE TRIGGER customers_custom_field_values_delete AFTER DELETE ON customers FOR EACH ROW
+  WHEN (OLD.custom_fields <> '{}'::jsonb) EXECUTE FUNCTION app_custom_field_values_sync();
+--> statement-breakpoint
+CREATE TRIGGER deals_custom_field_values_insert AFTER INSERT ON deals FOR EACH ROW
+  WHEN (NEW.custom_fields <> '{}'::jsonb) EXECUTE FUNCTION app_custom_field_values_sync();
+--> statement-breakpoint
+CREATE TRIGGER deals_custom_field_values_update AFTER UPDATE OF custom_fields ON deals FOR EACH ROW
+  WHEN (OLD.custom_fields IS DISTINCT FROM NEW.custom_fields) EXECUTE FUNCTION app_custom_field_values_sync();
+--> statement-breakpoint
+CREATE TRIGGER deals_custom_field_values_delete AFTER DELETE ON deals FOR EACH ROW
+  WHEN (OLD.custom_fields <> '{}'::jsonb) EXECUTE FUNCTION app_custom_field_values_sync();
+--> statement-breakpoint
+-- The values written before this migration.
+INSERT INTO custom_field_values (company_id, resource, record_id, key, num, day)
+SELECT c.company_id, 'customers', c.id, o.key, o.num, o.day
+FROM customers c, app_custom_field_ordered(c.custom_fields) o WHERE c.custom_fields <> '{}'::jsonb;
+--> statement-breakpoint
+INSERT INTO custom_field_values (company_id, resource, record_id, key, num, day)
+SELECT d.company_id, 'deals', d.id, o.key, o.num, o.day
+FROM deals d, app_custom_field_ordered(d.custom_fields) o WHERE d.custom_fields <> '{}'::jsonb;
