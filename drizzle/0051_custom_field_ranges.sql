@@ -101,3 +101,34 @@ FROM customers c, app_custom_field_ordered(c.custom_fields) o WHERE c.custom_fie
 INSERT INTO custom_field_values (company_id, resource, record_id, key, num, day)
 SELECT d.company_id, 'deals', d.id, o.key, o.num, o.day
 FROM deals d, app_custom_field_ordered(d.custom_fields) o WHERE d.custom_fields <> '{}'::jsonb;
+--> statement-breakpoint
+-- Numeric comparisons are not leakproof, so below the row-level policy the btree would serve only the key and the
+-- range would be checked row by row. As app_custom_field_ids does for exact values (0047), this function proposes the
+-- current tenant's candidates through the index (at most max_rows ids of `resource` records whose `key` lies within
+-- the bounds; a missing bound is open) and the caller reads them under the policy with the range checked again.
+CREATE FUNCTION app_custom_field_range_ids(resource text, field_key text, num_from numeric, num_to numeric,
+                                           day_from date, day_to date, max_rows int)
+RETURNS SETOF uuid LANGUAGE plpgsql STABLE SECURITY DEFINER ROWS 10
+SET search_path = pg_catalog, public, pg_temp
+SET enable_seqscan = off
+AS $$
+DECLARE
+  company uuid := nullif(current_setting('app.company_id', true), '')::uuid;
+BEGIN
+  IF num_from IS NOT NULL OR num_to IS NOT NULL THEN
+    RETURN QUERY SELECT v.record_id FROM public.custom_field_values v
+      WHERE v.company_id = company AND v.resource = app_custom_field_range_ids.resource AND v.key = field_key
+        AND v.num BETWEEN coalesce(num_from, '-Infinity') AND coalesce(num_to, 'Infinity')
+      LIMIT max_rows;
+  ELSE
+    RETURN QUERY SELECT v.record_id FROM public.custom_field_values v
+      WHERE v.company_id = company AND v.resource = app_custom_field_range_ids.resource AND v.key = field_key
+        AND v.day BETWEEN coalesce(day_from, '-infinity') AND coalesce(day_to, 'infinity')
+      LIMIT max_rows;
+  END IF;
+END
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION app_custom_field_range_ids(text, text, numeric, numeric, date, date, int) FROM PUBLIC;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION app_custom_field_range_ids(text, text, numeric, numeric, date, date, int) TO app_api;

@@ -43,8 +43,7 @@ export async function customFieldsCondition(
   const errors: FieldError[] = [];
   const pairs: Record<string, unknown> = {};
   const conditions: SQL[] = [];
-  /** The range bounds per key, on custom_field_values' ordered column. */
-  const ranges = new Map<string, SQL[]>();
+  const ranges = new Map<string, Range>();
   for (const [name, text] of Object.entries(filter)) {
     const [, key = '', op] = /^([^[]+)(?:\[(gte|lte)\])?$/.exec(name) ?? [];
     const parameter = `filter[custom_fields.${key}]${op === undefined ? '' : `[${op}]`}`;
@@ -90,10 +89,9 @@ export async function customFieldsCondition(
         field.type === 'date' ? sql`(${column} ->> ${key}::text)` : sql`(${column} ->> ${key}::text)::numeric`;
       const bound = field.type === 'date' ? sql`${text}::text` : sql`${text}::numeric`;
       conditions.push(sql`(${column} ? ${key}::text and ${stored} ${operator} ${bound})`);
-      const ordered = field.type === 'date' ? sql`day` : sql`num`;
-      const orderedBound = field.type === 'date' ? sql`${text}::date` : sql`${text}::numeric`;
-      const range = ranges.get(key) ?? [];
-      range.push(sql`${ordered} ${operator} ${orderedBound}`);
+      const range = ranges.get(key) ?? { date: field.type === 'date' };
+      if (op === 'gte') range.gte = text;
+      else range.lte = text;
       ranges.set(key, range);
       continue;
     }
@@ -140,25 +138,29 @@ async function containment(
   return sql`(${table.id} = any(${ids}::uuid[]) and ${contains})`;
 }
 
+/** A key's range bounds as the parameters gave them; `date` for a date field, else a number or money. */
+type Range = { date: boolean; gte?: string; lte?: string };
+
 /**
  * Candidates of the ranges: per key, the ids of the records whose value lies in its bounds, from custom_field_values'
- * btree (drizzle/0051; its comparisons are leakproof, so the index serves it under the row-level policy), all keys in
- * one statement. A key with at most MAX_CANDIDATES matches restricts the page to them (its range stays checked on the
- * record, so the results are those of the check alone); a common range fills the page from the ordered scan sooner.
+ * btree through app_custom_field_range_ids (drizzle/0051: numeric comparisons are not leakproof, so below the policy
+ * the index would not serve them), all keys in one statement. A key with at most MAX_CANDIDATES matches restricts the
+ * page to them (its range stays checked on the record, so the results are those of the check alone); a common range
+ * fills the page from the ordered scan sooner.
  */
 async function rangeCandidates(
   tenant: Tenant,
   resource: FieldResource,
   table: PgTable & { id: AnyColumn },
-  ranges: ReadonlyMap<string, SQL[]>,
+  ranges: ReadonlyMap<string, Range>,
 ): Promise<SQL[]> {
-  const lookups = [...ranges].map(
-    ([key, bounds], i) =>
-      sql`array(select record_id from custom_field_values
-                where company_id = ${tenant.companyId}::uuid and resource = ${resource}::text and key = ${key}::text
-                  and ${sql.join(bounds, sql` and `)}
-                limit ${MAX_CANDIDATES + 1})::text as ${sql.identifier(`k${i}`)}`,
-  );
+  const lookups = [...ranges].map(([key, { date, gte = null, lte = null }], i) => {
+    const bounds = date
+      ? sql`null, null, ${gte}::date, ${lte}::date`
+      : sql`${gte}::numeric, ${lte}::numeric, null, null`;
+    return sql`array(select app_custom_field_range_ids(${resource}::text, ${key}::text, ${bounds},
+                                                       ${MAX_CANDIDATES + 1}))::text as ${sql.identifier(`k${i}`)}`;
+  });
   const [row] = await tenant.readRows(dialect.sqlToQuery(sql`select ${sql.join(lookups, sql`, `)}`));
   const restrictions: SQL[] = [];
   for (let i = 0; i < lookups.length; i++) {
