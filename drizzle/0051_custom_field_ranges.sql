@@ -27,34 +27,37 @@ CREATE INDEX "custom_field_values_day" ON "custom_field_values" USING btree ("co
 SELECT app_enable_tenancy('custom_field_values');
 --> statement-breakpoint
 -- An ISO date string (YYYY-MM-DD) as a date, null when it is none (2026-02-30): checked by hand, as PostgreSQL 15 has
--- no pg_input_is_valid and catching the cast's error would open a subtransaction per value.
+-- no pg_input_is_valid and catching the cast's error would open a subtransaction per value. One CASE (its branches
+-- are tried in order, so no cast meets a non-digit) and no SET clause, so the planner inlines it into its caller.
 CREATE FUNCTION app_iso_date(value text)
 RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
 AS $$
-  SELECT CASE WHEN y >= 1 AND m BETWEEN 1 AND 12 AND d >= 1
-                   AND d <= extract(day from make_date(y, m, 1) + interval '1 month' - interval '1 day')
-              THEN make_date(y, m, d) END
-  FROM (SELECT substr(value, 1, 4)::int AS y, substr(value, 6, 2)::int AS m, substr(value, 9, 2)::int AS d) p
-  WHERE value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+  SELECT CASE
+    WHEN value !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' THEN NULL
+    WHEN substr(value, 1, 4)::int < 1 OR substr(value, 6, 2)::int NOT BETWEEN 1 AND 12 THEN NULL
+    WHEN substr(value, 9, 2)::int NOT BETWEEN 1 AND extract(day FROM make_date(substr(value, 1, 4)::int,
+           substr(value, 6, 2)::int, 1) + interval '1 month' - interval '1 day')::int THEN NULL
+    ELSE make_date(substr(value, 1, 4)::int, substr(value, 6, 2)::int, substr(value, 9, 2)::int)
+  END
 $$;
 --> statement-breakpoint
 -- The ordered rows of one record's values: a JSON number or a numeric string (money is stored as a string) as num,
 -- an ISO date string that is a real date as day; other values (text, booleans, selects, lists) have no row. It needs
 -- no field definitions: a text field holding "12" gets a row too, which no range filter of that key ever asks for.
+-- No SET clause, so that it is inlined: a SQL function that is not is planned again at each trigger call (0.3 ms).
 CREATE FUNCTION app_custom_field_ordered(field_values jsonb)
 RETURNS TABLE (key text, num numeric, day date) LANGUAGE sql IMMUTABLE PARALLEL SAFE
-SET search_path = pg_catalog, public, pg_temp
 AS $$
-  SELECT key, num, day FROM (
+  SELECT v.key, v.num, v.day FROM (
     SELECT e.key,
-           CASE WHEN jsonb_typeof(e.value) = 'number' THEN (e.value)::numeric
-                WHEN jsonb_typeof(e.value) = 'string' AND e.value #>> '{}' ~ '^-?[0-9]{1,60}(\.[0-9]{1,60})?$'
+           CASE WHEN pg_catalog.jsonb_typeof(e.value) = 'number' THEN (e.value)::numeric
+                WHEN pg_catalog.jsonb_typeof(e.value) = 'string'
+                     AND e.value #>> '{}' ~ '^-?[0-9]{1,60}(\.[0-9]{1,60})?$'
                   THEN (e.value #>> '{}')::numeric END AS num,
-           CASE WHEN jsonb_typeof(e.value) = 'string' THEN app_iso_date(e.value #>> '{}') END AS day
-    FROM jsonb_each(field_values) e
+           CASE WHEN pg_catalog.jsonb_typeof(e.value) = 'string' THEN public.app_iso_date(e.value #>> '{}') END AS day
+    FROM pg_catalog.jsonb_each(field_values) e
   ) v
-  WHERE num IS NOT NULL OR day IS NOT NULL
+  WHERE v.num IS NOT NULL OR v.day IS NOT NULL
 $$;
 --> statement-breakpoint
 -- A record's rows are rewritten when its values change (insert, update of custom_fields, delete). The triggers' WHEN
@@ -63,14 +66,17 @@ $$;
 CREATE FUNCTION app_custom_field_values_sync() RETURNS trigger LANGUAGE plpgsql
 SET search_path = pg_catalog, public, pg_temp
 AS $$
+DECLARE
+  -- A text variable: TG_TABLE_NAME is a name, whose collation "C" would keep the comparison out of the primary key.
+  record_table text := TG_TABLE_NAME;
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
     DELETE FROM custom_field_values
-    WHERE company_id = OLD.company_id AND resource = TG_TABLE_NAME AND record_id = OLD.id;
+    WHERE company_id = OLD.company_id AND resource = record_table AND record_id = OLD.id;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO custom_field_values (company_id, resource, record_id, key, num, day)
-    SELECT NEW.company_id, TG_TABLE_NAME, NEW.id, o.key, o.num, o.day FROM app_custom_field_ordered(NEW.custom_fields) o;
+    SELECT NEW.company_id, record_table, NEW.id, o.key, o.num, o.day FROM app_custom_field_ordered(NEW.custom_fields) o;
   END IF;
   RETURN NULL;
 END $$;
