@@ -62,15 +62,18 @@ $$;
 --> statement-breakpoint
 -- A record's rows are rewritten when its values change (insert, update of custom_fields, delete). The triggers' WHEN
 -- clauses keep every other write free of it: a record without values, or an update that leaves them alone, never
--- calls the function. It runs as the writer (row-level security applies as to the record itself).
+-- calls the function. It runs as the writer (row-level security applies as to the record itself). Its statements are
+-- planned at each call: a plan cached while the table was small (one statement writing values into a whole company)
+-- read the table whole for every later record, quadratic in the rows written.
 CREATE FUNCTION app_custom_field_values_sync() RETURNS trigger LANGUAGE plpgsql
 SET search_path = pg_catalog, public, pg_temp
+SET plan_cache_mode = force_custom_plan
 AS $$
 DECLARE
   -- A text variable: TG_TABLE_NAME is a name, whose collation "C" would keep the comparison out of the primary key.
   record_table text := TG_TABLE_NAME;
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.custom_fields <> '{}'::jsonb THEN
     DELETE FROM custom_field_values
     WHERE company_id = OLD.company_id AND resource = record_table AND record_id = OLD.id;
   END IF;
