@@ -79,9 +79,11 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /**
  * Tenant tables an archive never carries: a company's payment provider holds its API key (sealed with this
  * installation's key, useless elsewhere, and never to leave the installation in any form). After an import the
- * operator connects the provider again (CLI `company payments`). Erasure still deletes them.
+ * operator connects the provider again (CLI `company payments`). custom_field_values is derived from the records'
+ * values: the import's inserts of customers and deals write it again through its triggers (drizzle/0051), so
+ * carrying it would write each row twice. Erasure still deletes them.
  */
-const NOT_EXPORTED = new Set(['payment_providers']);
+const NOT_EXPORTED = new Set(['payment_providers', 'custom_field_values']);
 
 async function lastMigration(sql: Sql | postgres.TransactionSql): Promise<string> {
   const [row] = await sql<{ hash: string; created_at: string }[]>`

@@ -49,6 +49,7 @@ const TENANT_TABLES = {
   payment_providers: 'company_id',
   provider_payments: 'company_id',
   custom_fields: 'company_id',
+  custom_field_values: 'company_id',
   files: 'company_id',
   file_chunks: 'company_id',
   quote_attachments: 'company_id',
@@ -163,6 +164,8 @@ async function seed(sql: postgres.Sql, companyId: string) {
             'EUR', 'open')`;
   await sql`insert into custom_fields (company_id, id, resource, key, type, labels, position)
             values (${companyId}, ${randomUUID()}, 'customers', 'employees', 'text', '{"en": "Employees"}', 1)`;
+  await sql`insert into custom_field_values (company_id, resource, record_id, key, num)
+            values (${companyId}, 'customers', ${customer}, 'employees', 12)`;
   const file = randomUUID();
   await sql`insert into files (company_id, id, name, mime_type, size)
             values (${companyId}, ${file}, 'a.pdf', 'application/pdf', 4)`;
