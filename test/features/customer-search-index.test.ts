@@ -3,10 +3,10 @@
 // number's digits in the phone's digits), whichever way a search is answered (scanned rows, candidate ids from
 // the index, or the scan again when a term turns out common); never another company's customer; the function
 // confined to the tenant of app.company_id and failing closed without it; and its plan on customers_search.
-import postgres from 'postgres';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type postgres from 'postgres';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../harness/api.ts';
-import { withDatabase } from '../harness/db.ts';
+import { definerBypassesRls, definerCallPlans } from '../harness/definer-plans.ts';
 
 let api: TestApi;
 let a: { key: string; companyId: string };
@@ -147,31 +147,14 @@ describe('the plan', () => {
     digits,
     column,
   ], ctx) => {
-    const [owner] = await api.sql`
-      select r.rolsuper or r.rolbypassrls as bypasses from pg_proc p join pg_roles r on r.oid = p.proowner
-      where p.proname = 'app_search_customers'`;
     // Owned by a role under row-level security the function is still correct, only without the index.
-    if (!owner.bypasses) ctx.skip();
-    const logged: string[] = [];
-    // A connection of its own (a fresh backend, no plan of the function cached yet) that hears the log.
-    const client = postgres(withDatabase(inject('pgAdminUrl'), api.sql.options.database), {
-      max: 1,
-      onnotice: (notice) => logged.push(String(notice.message)),
-    });
-    try {
-      const rows = await client.begin(async (tx) => {
-        // auto_explain sends us the plan of the statement inside the function (log_nested_statements).
-        await tx`load 'auto_explain'`;
-        await tx`select set_config('auto_explain.log_min_duration', '0', true),
-                        set_config('auto_explain.log_nested_statements', 'on', true),
-                        set_config('client_min_messages', 'log', true)`;
-        await tx`select set_config('role', 'app_api', true), set_config('app.company_id', ${a.companyId}, true)`;
-        return tx`select app_search_customers(${pattern}, ${digits}::text, 1001) as id`;
-      });
-      expect(rows.map((r) => r.id)).toEqual([mine.dekker]);
-    } finally {
-      await client.end();
-    }
+    if (!(await definerBypassesRls(api, 'app_search_customers'))) ctx.skip();
+    const { rows, logged } = await definerCallPlans(
+      api,
+      a.companyId,
+      (tx) => tx`select app_search_customers(${pattern}, ${digits}::text, 1001) as id`,
+    );
+    expect(rows.map((r) => r.id)).toEqual([mine.dekker]);
     const inner = logged.find((message) => message.includes('FROM public.customers c'));
     expect(inner, logged.join('\n---\n')).toBeDefined();
     // The index, looked up by company and search text together. Under row-level security (a function owner

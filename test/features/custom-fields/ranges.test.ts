@@ -3,10 +3,10 @@
 // under row-level security, and the range filter answers the same whether its candidates are few (read by id) or many
 // (the ordered scan).
 import { randomUUID } from 'node:crypto';
-import postgres from 'postgres';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type postgres from 'postgres';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { withDatabase } from '../../harness/db.ts';
+import { definerBypassesRls, definerCallPlans } from '../../harness/definer-plans.ts';
 
 let api: TestApi;
 let a: { companyId: string; key: string };
@@ -125,28 +125,13 @@ describe('custom_field_values', () => {
   });
 
   it('app_custom_field_range_ids, called as app_api, looks a rare range up in its btree', async (ctx) => {
-    const [owner] = await api.sql`
-      select r.rolsuper or r.rolbypassrls as bypasses from pg_proc p join pg_roles r on r.oid = p.proowner
-      where p.proname = 'app_custom_field_range_ids'`;
-    if (!owner.bypasses) ctx.skip();
-    const logged: string[] = [];
-    const client = postgres(withDatabase(inject('pgAdminUrl'), api.sql.options.database), {
-      max: 1,
-      onnotice: (notice) => logged.push(String(notice.message)),
-    });
-    try {
-      const rows = await client.begin(async (tx) => {
-        await tx`load 'auto_explain'`;
-        await tx`select set_config('auto_explain.log_min_duration', '0', true),
-                        set_config('auto_explain.log_nested_statements', 'on', true),
-                        set_config('client_min_messages', 'log', true)`;
-        await tx`select set_config('role', 'app_api', true), set_config('app.company_id', ${a.companyId}, true)`;
-        return tx`select app_custom_field_range_ids('customers', 'employees', 1595, null, null, null, 501) as id`;
-      });
-      expect(rows).toHaveLength(5);
-    } finally {
-      await client.end();
-    }
+    if (!(await definerBypassesRls(api, 'app_custom_field_range_ids'))) ctx.skip();
+    const { rows, logged } = await definerCallPlans(
+      api,
+      a.companyId,
+      (tx) => tx`select app_custom_field_range_ids('customers', 'employees', 1595, null, null, null, 501) as id`,
+    );
+    expect(rows).toHaveLength(5);
     const inner = logged.find((message) => message.includes('FROM public.custom_field_values v'));
     expect(inner, logged.join('\n---\n')).toBeDefined();
     expect(inner).toMatch(/Index (Only )?Scan using custom_field_values_num\b/);

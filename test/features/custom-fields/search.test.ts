@@ -1,11 +1,6 @@
-// `q` on customers also finds custom fields (issue 51): the term, ignoring case, in a text-like field's value (text,
-// long text, email, URL, phone, a phone also by its digits), and in a select's option key or label; never in dates,
-// money, numbers or booleans; never another company's. The same customers whether the search is answered by the
-// scan or through the custom-field index (drizzle/0050, app_search_customer_fields), whose plan is checked too.
-import postgres from 'postgres';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setupApi, type TestApi } from '../../harness/api.ts';
-import { withDatabase } from '../../harness/db.ts';
+import { definerBypassesRls, definerCallPlans } from '../../harness/definer-plans.ts';
 
 let api: TestApi;
 let a: { key: string; companyId: string };
@@ -124,28 +119,13 @@ describe('q in custom fields', () => {
 
 describe('the index', () => {
   it('app_search_customer_fields, called as app_api, looks its tenant up in customers_custom_field_search', async (ctx) => {
-    const [owner] = await api.sql`
-      select r.rolsuper or r.rolbypassrls as bypasses from pg_proc p join pg_roles r on r.oid = p.proowner
-      where p.proname = 'app_search_customer_fields'`;
-    if (!owner.bypasses) ctx.skip();
-    const logged: string[] = [];
-    const client = postgres(withDatabase(inject('pgAdminUrl'), api.sql.options.database), {
-      max: 1,
-      onnotice: (notice) => logged.push(String(notice.message)),
-    });
-    try {
-      const rows = await client.begin(async (tx) => {
-        await tx`load 'auto_explain'`;
-        await tx`select set_config('auto_explain.log_min_duration', '0', true),
-                        set_config('auto_explain.log_nested_statements', 'on', true),
-                        set_config('client_min_messages', 'log', true)`;
-        await tx`select set_config('role', 'app_api', true), set_config('app.company_id', ${a.companyId}, true)`;
-        return tx`select app_search_customer_fields('{%kralingen%}'::text[], 1001) as id`;
-      });
-      expect(rows.map((r) => r.id)).toEqual([mine.branch]);
-    } finally {
-      await client.end();
-    }
+    if (!(await definerBypassesRls(api, 'app_search_customer_fields'))) ctx.skip();
+    const { rows, logged } = await definerCallPlans(
+      api,
+      a.companyId,
+      (tx) => tx`select app_search_customer_fields('{%kralingen%}'::text[], 1001) as id`,
+    );
+    expect(rows.map((r) => r.id)).toEqual([mine.branch]);
     const inner = logged.find((message) => message.includes('FROM public.customers c'));
     expect(inner, logged.join('\n---\n')).toBeDefined();
     expect(inner).toMatch(/Bitmap Index Scan on customers_custom_field_search\b/);
